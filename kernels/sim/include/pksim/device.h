@@ -1,0 +1,65 @@
+// pksim/device.h - what the simulated device API (kernel_operator.h,
+// pto/pto-inst.hpp) needs from the simulation runtime (sim/sim.cpp). Only the
+// simulation's own headers include this; kernels include kernel_operator.h.
+//
+// Deliberately free of <cstdio>/<string>: the kernel's unqualified printf must
+// resolve to AscendC::printf (the asynchronous device path), see
+// kernel_operator.h.
+#ifndef PKSIM_DEVICE_H
+#define PKSIM_DEVICE_H
+
+#include <cstddef>
+#include <cstdint>
+
+namespace pksim {
+
+// What the simulated chip is: it decides the UB size, the TSORT32 tmp rule
+// (S6.6) and the default GetSystemCycle() frequency (S7.1).
+enum class Target { A2A3, A5 };
+
+Target CurrentTarget();
+const char *TargetName(Target t);
+size_t UbBytes();
+
+// Thrown out of kernel code when the simulation rejects an operation; the
+// launch catches it, marks itself failed and releases blocked blocks.
+struct KernelAbort {};
+
+// Print "pksim: block N: MSG" on stderr and abort the current block's launch.
+[[noreturn]] void Fail(const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 1, 2)))
+#endif
+	;
+
+// The current block (thread) and its unified buffer.
+uint32_t BlockIdx();
+uint32_t BlockNum();
+uint8_t *UbBase();
+
+// One monotonic counter shared by every block, at the configured frequency.
+int64_t SystemCycle();
+
+// Device printf: formatted now, delivered later by the printer thread.
+void DevicePrintf(const char *fmt, ...);
+
+// Intra-core pipe flags (set_flag / wait_flag): checked for pairing.
+void PipeFlagSet(int src, int dst, int event);
+void PipeFlagWait(int src, int dst, int event);
+
+// Cross-core flags: a wait really blocks until every block has set the flag.
+void CrossCoreSet(int mode, int flag);
+void CrossCoreWait(int mode, int flag);
+void SyncAllBlocks();
+
+// VBS32 issue statistics, for tests of the repeat-group split (S6.5).
+void NoteVbs32(unsigned repeat);
+struct Vbs32Stats {
+	unsigned long issues;
+	unsigned max_repeat;
+};
+Vbs32Stats TakeVbs32Stats(); // returns and resets (process-wide)
+
+} // namespace pksim
+
+#endif

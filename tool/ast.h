@@ -1,0 +1,155 @@
+/* ast.h - the libclang layer: parse a kernel, locate statements, plan a probe.
+ * Built into probekit_ast.so only; included by tool/ast*.c and tests/test_ast*.c,
+ * never by the core (which must not need libclang). */
+#ifndef PK_AST_H
+#define PK_AST_H
+
+#include <clang-c/Index.h>
+#include <stddef.h>
+
+#include "buf.h"
+#include "edit.h"
+#include "scan.h"
+
+/* Names from rules/async.ini: what issues async work, what completes it,
+ * and how the print is guarded. */
+struct pk_namelist {
+	char **v;
+	size_t n, cap;
+};
+
+struct pk_ast_rules {
+	struct pk_namelist issue;   /* asynchronous issue: TLOAD, DataCopy, ... */
+	struct pk_namelist wait;    /* completing waits: wait_flag, WaitCrossCoreSync, ... */
+	struct pk_namelist barrier; /* barriers: PipeBarrier, pipe_barrier, SyncAll, ... */
+	struct pk_namelist notify;  /* notifications: set_flag, SetCrossCoreSync, ... */
+	struct pk_namelist mixed;   /* words that mark a mixed AIC/AIV kernel */
+	char *guard;                /* print guard condition */
+	char *aiv_core, *aiv_guard; /* mixed kernels, shared or AIV code */
+	char *aic_core, *aic_guard; /* mixed kernels, code under the AIC test */
+	char *api_ns;               /* namespace of the probe API (AscendC) */
+};
+
+int pk_ast_rules_load(struct pk_ast_rules *r);
+void pk_ast_rules_free(struct pk_ast_rules *r);
+int pk_namelist_has(const struct pk_namelist *l, const char *name);
+
+/* One cursor of a function body, in visiting order (parents first). */
+struct pk_node {
+	CXCursor c;
+	enum CXCursorKind kind;
+	int parent;       /* index, -1 for a function body */
+	int func;         /* index into pk_ast.funcs */
+	size_t start, end;/* expansion range in the main file, [start, end) */
+	int stmt;         /* a statement of a block or a control statement's body */
+	int braceless;    /* a control statement's body that is not a { } block */
+	int has_else;     /* IfStmt: has an else branch */
+};
+
+struct pk_func {
+	char *name;
+	int body;         /* node index of the body CompoundStmt */
+	size_t start;     /* offset of the declaration's first byte */
+	unsigned line;
+	int entry;        /* looks like a kernel entry (__global__, or extern "C" __aicore__) */
+	int bad_line;     /* first line with a parse error inside, or 0 */
+};
+
+struct pk_call {
+	char *name;       /* callee as written (last name component) */
+	size_t off;       /* offset of the callee name */
+	int node;         /* the CallExpr */
+	int macro;        /* the call comes from a macro expansion */
+};
+
+struct pk_parse_error {
+	unsigned line;
+	size_t off;
+	char *msg;
+};
+
+struct pk_ast {
+	struct pk_buf *b;
+	CXIndex index;
+	CXTranslationUnit tu;
+	CXFile file;
+	struct pk_node *nodes;
+	size_t nnodes, cap_nodes;
+	struct pk_func *funcs;
+	size_t nfuncs, cap_funcs;
+	struct pk_call *calls; /* in source order */
+	size_t ncalls, cap_calls;
+	struct pk_parse_error *errs; /* errors inside the main file */
+	size_t nerrs, cap_errs;
+	struct pk_scan scan;   /* existing probe blocks, comments */
+};
+
+struct pk_parse_opts {
+	const char *build_dir;   /* -p: compile_commands.json */
+	char **extra;            /* after `--` */
+	int nextra;
+};
+
+/* Parse B (its bytes in memory, not the file on disk) and index the main
+ * file's functions, statements and calls. Returns 0 or -1 (message). */
+int pk_ast_parse(struct pk_ast *a, struct pk_buf *b, const struct pk_parse_opts *o);
+void pk_ast_free(struct pk_ast *a);
+/* Report parse errors in the main file as warnings ("could not see"). */
+void pk_ast_warn_errors(const struct pk_ast *a);
+/* Build the compiler arguments (exposed for tests). *argv is malloc'd. */
+int pk_ast_args(const char *path, const struct pk_parse_opts *o, char ***argv, int *argc);
+void pk_ast_args_free(char **argv, int argc);
+
+/* ast_tree.c */
+int pk_ast_index(struct pk_ast *a);
+unsigned pk_ast_line(struct pk_ast *a, size_t off);
+int pk_ast_find_func(const struct pk_ast *a, const char *name);
+int pk_ast_stmt_of(const struct pk_ast *a, int node);
+int pk_ast_is_loop(enum CXCursorKind k);
+
+/* Where a probe part goes. */
+enum pk_where { PK_BEFORE, PK_AFTER, PK_BEFORE_CLOSE };
+
+struct pk_anchor {
+	enum pk_where where;
+	int node;        /* the statement, or the body CompoundStmt for PK_BEFORE_CLOSE */
+	size_t off;      /* insertion offset: a line start */
+	int scope;       /* node whose scope the inserted code lands in */
+	int brace;       /* braceless body that needs braces, or -1 */
+	unsigned line;   /* original line shown in messages */
+	char *indent;    /* indentation of the inserted lines */
+};
+
+/* A parsed placement SPEC ("after:TLOAD#2", "line:42", "entry:kernel"). */
+enum pk_spec_kind { PK_SPEC_AFTER, PK_SPEC_BEFORE, PK_SPEC_LINE, PK_SPEC_ENTRY, PK_SPEC_EXIT };
+struct pk_spec {
+	enum pk_spec_kind kind;
+	char *name;      /* callee or function */
+	unsigned n;      /* CALLEE#n (0: the only one), or the line */
+	const char *text;/* as the user wrote it */
+};
+
+int pk_spec_parse(struct pk_spec *s, const char *text);
+void pk_spec_free(struct pk_spec *s);
+/* Resolve SPEC as the start (is_end 0) or end part into anchors. */
+int pk_ast_place(struct pk_ast *a, const struct pk_spec *s, int is_end,
+		 struct pk_anchor **out, size_t *nout);
+void pk_anchors_free(struct pk_anchor *v, size_t n);
+/* The start variable must be visible at every end: same scope or nested. */
+int pk_ast_check_scopes(struct pk_ast *a, const struct pk_anchor *start,
+			const struct pk_anchor *ends, size_t nends);
+/* Innermost loop holding NODE's scope, and its induction variable (malloc'd),
+ * or NULL with *loop_line set when the loop has none. *loop = -1: no loop. */
+char *pk_ast_loop_var(struct pk_ast *a, int scope, int *loop, unsigned *loop_line);
+/* Code type for the print guard: 0 plain, 1 mixed kernel AIV/shared, 2 mixed AIC. */
+int pk_ast_core_kind(struct pk_ast *a, const struct pk_ast_rules *r, int scope);
+/* Is WORD used anywhere in the TU text (main file and every include)? */
+int pk_ast_word_used(struct pk_ast *a, const char *word);
+
+/* ast_lint.c: S2 warnings for a probe from START to the ENDS. */
+void pk_ast_lint(struct pk_ast *a, const struct pk_ast_rules *r, const char *name,
+		 const struct pk_anchor *start, const struct pk_anchor *ends, size_t nends, int wait_probe);
+
+int pk_ast_inject_main(int argc, char **argv);
+
+#endif

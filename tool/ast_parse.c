@@ -1,0 +1,352 @@
+/* ast_parse.c - turn a pk_buf into a libclang translation unit.
+ *
+ * The file is parsed from its bytes in memory (CXUnsavedFile), so what is
+ * parsed is what gets edited. When the vendor SDK is absent the kernel's own
+ * #include <kernel_operator.h> / <pto/pto-inst.hpp> resolves to the stub
+ * headers built into the binary: they are served as unsaved files from a
+ * directory that exists only for clang, searched last (-idirafter), so a
+ * real SDK or simulation on the include path always wins. */
+#include "ast.h"
+#include "embed.h"
+#include "pk.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef PROBEKIT_CLANG_RESOURCE_DIR
+#define PROBEKIT_CLANG_RESOURCE_DIR ""
+#endif
+
+/* Never a real directory: clang sees the stubs only as unsaved files. */
+#define STUB_DIR "/probekit-builtin-stubs"
+#define STUB_PREFIX "stubs/"
+
+struct argv_b {
+	char **v;
+	int n;
+	size_t cap;
+};
+
+static void push(struct argv_b *a, const char *s)
+{
+	PK_GROW(a->v, a->cap, (size_t)a->n + 2);
+	a->v[a->n++] = pk_xstrdup(s);
+	a->v[a->n] = NULL;
+}
+
+static char *path_join(const char *dir, const char *rel)
+{
+	if (rel[0] == '/' || !dir || !*dir)
+		return pk_xstrdup(rel);
+	size_t n = strlen(dir) + strlen(rel) + 2;
+	char *p = pk_xmalloc(n);
+	snprintf(p, n, "%s/%s", dir, rel);
+	return p;
+}
+
+static int is_dir(const char *p)
+{
+	struct stat st;
+	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Options whose value is a path, relative to the compile command's directory. */
+static const char *const path_opts[] = { "-I", "-isystem", "-iquote", "-idirafter", "-include",
+					  "-imacros", "-isysroot", "--sysroot", NULL };
+
+/* Ascend compiler flags rewritten for clang: -x cce is C++ with CCE
+ * extensions (the stubs supply the keywords), --cce-* have no clang meaning. */
+static int rewrite_cdb_arg(struct argv_b *out, const char *dir, const char *file,
+			   char **args, unsigned n, unsigned *i)
+{
+	const char *s = args[*i];
+	if (!strcmp(s, "-c") || !strcmp(s, "-MD") || !strcmp(s, "-MMD") || !strncmp(s, "--cce-", 6))
+		return 0;
+	if (!strcmp(s, "-o") || !strcmp(s, "-MF") || !strcmp(s, "-MT") || !strcmp(s, "-MQ")) {
+		(*i)++;
+		return 0;
+	}
+	if (!strcmp(s, "-x") && *i + 1 < n) {
+		(*i)++;
+		push(out, "-x");
+		push(out, !strcmp(args[*i], "cce") ? "c++" : args[*i]);
+		return 0;
+	}
+	if (!strcmp(s, "-xcce")) {
+		push(out, "-xc++");
+		return 0;
+	}
+	char *abs = path_join(dir, s);
+	int same = !strcmp(abs, file) || !strcmp(s, file);
+	free(abs);
+	if (same)
+		return 0;
+	for (const char *const *p = path_opts; *p; p++) {
+		size_t l = strlen(*p);
+		if (strncmp(s, *p, l))
+			continue;
+		if (s[l] == '\0' && *i + 1 < n) {
+			(*i)++;
+			push(out, s);
+			char *v = path_join(dir, args[*i]);
+			push(out, v);
+			free(v);
+			return 0;
+		}
+		if (s[l] != '\0' && !strcmp(*p, "-I")) {
+			char *v = path_join(dir, s + l);
+			size_t m = strlen(v) + 3;
+			char *opt = pk_xmalloc(m);
+			snprintf(opt, m, "-I%s", v);
+			push(out, opt);
+			free(opt);
+			free(v);
+			return 0;
+		}
+	}
+	push(out, s);
+	return 0;
+}
+
+static int cdb_args(struct argv_b *out, const char *build_dir, const char *file)
+{
+	CXCompilationDatabase_Error err;
+	CXCompilationDatabase db = clang_CompilationDatabase_fromDirectory(build_dir, &err);
+	if (err != CXCompilationDatabase_NoError || !db)
+		return pk_error("%s: cannot read compile_commands.json", build_dir);
+	CXCompileCommands cmds = clang_CompilationDatabase_getCompileCommands(db, file);
+	int rc = 0;
+	if (!cmds || clang_CompileCommands_getSize(cmds) == 0) {
+		rc = pk_error("%s: no entry for '%s' in %s/compile_commands.json", file, file, build_dir);
+		goto out;
+	}
+	CXCompileCommand cmd = clang_CompileCommands_getCommand(cmds, 0);
+	CXString dirs = clang_CompileCommand_getDirectory(cmd);
+	char *dir = pk_xstrdup(clang_getCString(dirs));
+	clang_disposeString(dirs);
+	unsigned n = clang_CompileCommand_getNumArgs(cmd);
+	char **args = pk_xcalloc(n + 1, sizeof(*args));
+	for (unsigned i = 0; i < n; i++) {
+		CXString s = clang_CompileCommand_getArg(cmd, i);
+		args[i] = pk_xstrdup(clang_getCString(s));
+		clang_disposeString(s);
+	}
+	for (unsigned i = 1; i < n; i++) /* args[0] is the compiler */
+		rewrite_cdb_arg(out, dir, file, args, n, &i);
+	for (unsigned i = 0; i < n; i++)
+		free(args[i]);
+	free(args);
+	free(dir);
+out:
+	if (cmds)
+		clang_CompileCommands_dispose(cmds);
+	clang_CompilationDatabase_dispose(db);
+	return rc;
+}
+
+/* The SDK's header directories under $ASCEND_HOME_PATH that exist here. */
+static void sdk_args(struct argv_b *out)
+{
+	static const char *const sub[] = { "include", "compiler/tikcpp/tikcfw",
+					   "compiler/tikcpp/tikcfw/impl",
+					   "compiler/tikcpp/tikcfw/interface", NULL };
+	const char *home = getenv("ASCEND_HOME_PATH");
+	if (!home || !*home)
+		return;
+	for (const char *const *p = sub; *p; p++) {
+		char *d = path_join(home, *p);
+		if (is_dir(d)) {
+			push(out, "-I");
+			push(out, d);
+		}
+		free(d);
+	}
+}
+
+int pk_ast_args(const char *path, const struct pk_parse_opts *o, char ***argv, int *argc)
+{
+	struct argv_b a = { 0 };
+	push(&a, "-x");
+	push(&a, "c++");
+	push(&a, "-std=c++17");
+	if (o->build_dir && cdb_args(&a, o->build_dir, path) < 0) {
+		pk_ast_args_free(a.v, a.n);
+		return -1;
+	}
+	sdk_args(&a);
+	for (int i = 0; i < o->nextra; i++)
+		push(&a, o->extra[i]);
+	if (PROBEKIT_CLANG_RESOURCE_DIR[0]) {
+		push(&a, "-resource-dir");
+		push(&a, PROBEKIT_CLANG_RESOURCE_DIR);
+	}
+	push(&a, "-idirafter");
+	push(&a, STUB_DIR);
+	push(&a, "-w");
+	push(&a, "-ferror-limit=0");
+	*argv = a.v;
+	*argc = a.n;
+	return 0;
+}
+
+void pk_ast_args_free(char **argv, int argc)
+{
+	for (int i = 0; i < argc; i++)
+		free(argv[i]);
+	free(argv);
+}
+
+/* The stubs as unsaved files, after the main file at u[0]. */
+struct stubs {
+	struct CXUnsavedFile *u;
+	char **names;
+	const char **owned;
+	size_t n;
+};
+
+static void stubs_load(struct stubs *s, struct CXUnsavedFile main)
+{
+	size_t cnt = 0;
+	for (const struct pk_embedded *e = pk_embedded_files; e->name; e++)
+		cnt++;
+	s->u = pk_xcalloc(cnt + 1, sizeof(*s->u));
+	s->names = pk_xcalloc(cnt + 1, sizeof(*s->names));
+	s->owned = pk_xcalloc(cnt + 1, sizeof(*s->owned));
+	s->u[0] = main;
+	s->n = 1;
+	for (const struct pk_embedded *e = pk_embedded_files; e->name; e++) {
+		if (strncmp(e->name, STUB_PREFIX, strlen(STUB_PREFIX)))
+			continue;
+		const char *data;
+		size_t len;
+		int owned = 0;
+		if (pk_rules_file(e->name, &data, &len, &owned) < 0)
+			continue;
+		s->names[s->n] = path_join(STUB_DIR, e->name + strlen(STUB_PREFIX));
+		s->owned[s->n] = owned ? data : NULL;
+		s->u[s->n] = (struct CXUnsavedFile){ s->names[s->n], data, (unsigned long)len };
+		s->n++;
+	}
+}
+
+static void stubs_free(struct stubs *s)
+{
+	for (size_t i = 1; i < s->n; i++) {
+		free(s->names[i]);
+		free((void *)s->owned[i]);
+	}
+	free(s->u);
+	free(s->names);
+	free(s->owned);
+}
+
+/* Absolute path for clang: the file's #include "x.h" resolve beside it. */
+static char *clang_path(const char *path)
+{
+	char cwd[PATH_MAX];
+	if (!strcmp(path, "-"))
+		path = "stdin.cpp";
+	if (path[0] == '/' || !getcwd(cwd, sizeof(cwd)))
+		return pk_xstrdup(path);
+	return path_join(cwd, path);
+}
+
+static void collect_errors(struct pk_ast *a)
+{
+	unsigned nd = clang_getNumDiagnostics(a->tu);
+	for (unsigned i = 0; i < nd; i++) {
+		CXDiagnostic d = clang_getDiagnostic(a->tu, i);
+		enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
+		CXSourceLocation loc = clang_getDiagnosticLocation(d);
+		CXFile f;
+		unsigned line, col, off;
+		clang_getExpansionLocation(loc, &f, &line, &col, &off);
+		if (sev >= CXDiagnostic_Error) {
+			CXString s = clang_getDiagnosticSpelling(d);
+			char *msg;
+			if (clang_File_isEqual(f, a->file)) {
+				msg = pk_xstrdup(clang_getCString(s));
+			} else {
+				/* an error inside a header: name the header and its line */
+				CXString fn = clang_getFileName(f);
+				const char *h = f ? clang_getCString(fn) : "<command line>";
+				size_t m = strlen(h) + strlen(clang_getCString(s)) + 32;
+				msg = pk_xmalloc(m);
+				snprintf(msg, m, "%s:%u: %s", h, line, clang_getCString(s));
+				clang_disposeString(fn);
+				off = 0;
+				line = 0;
+			}
+			PK_GROW(a->errs, a->cap_errs, a->nerrs + 1);
+			a->errs[a->nerrs++] = (struct pk_parse_error){ line, off, msg };
+			clang_disposeString(s);
+		}
+		clang_disposeDiagnostic(d);
+	}
+}
+
+int pk_ast_parse(struct pk_ast *a, struct pk_buf *b, const struct pk_parse_opts *o)
+{
+	memset(a, 0, sizeof(*a));
+	a->b = b;
+	pk_buf_lines(b);
+	pk_scan_buf(b, &a->scan, PK_SCAN_COMMENTS);
+	char *cpath = clang_path(b->path);
+	char **argv;
+	int argc;
+	if (pk_ast_args(cpath, o, &argv, &argc) < 0) {
+		free(cpath);
+		return -1;
+	}
+	struct stubs st;
+	stubs_load(&st, (struct CXUnsavedFile){ cpath, b->data, (unsigned long)b->len });
+	a->index = clang_createIndex(0, 0);
+	unsigned flags = CXTranslationUnit_KeepGoing | CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles;
+	enum CXErrorCode ec = clang_parseTranslationUnit2(a->index, cpath, (const char *const *)argv, argc,
+							  st.u, (unsigned)st.n, flags, &a->tu);
+	stubs_free(&st);
+	pk_ast_args_free(argv, argc);
+	int rc = 0;
+	if (ec != CXError_Success || !a->tu) {
+		rc = pk_error("%s: libclang could not parse the file (error %d)", b->path, (int)ec);
+	} else {
+		a->file = clang_getFile(a->tu, cpath);
+		collect_errors(a);
+		rc = pk_ast_index(a);
+	}
+	free(cpath);
+	return rc;
+}
+
+void pk_ast_warn_errors(const struct pk_ast *a)
+{
+	for (size_t i = 0; i < a->nerrs; i++) {
+		if (a->errs[i].line)
+			pk_warning("%s:%u: could not parse: %s", a->b->path, a->errs[i].line, a->errs[i].msg);
+		else
+			pk_warning("%s: could not parse an included header: %s", a->b->path, a->errs[i].msg);
+	}
+}
+
+void pk_ast_free(struct pk_ast *a)
+{
+	for (size_t i = 0; i < a->nfuncs; i++)
+		free(a->funcs[i].name);
+	for (size_t i = 0; i < a->ncalls; i++)
+		free(a->calls[i].name);
+	for (size_t i = 0; i < a->nerrs; i++)
+		free(a->errs[i].msg);
+	free(a->funcs);
+	free(a->calls);
+	free(a->errs);
+	free(a->nodes);
+	pk_scan_free(&a->scan);
+	if (a->tu)
+		clang_disposeTranslationUnit(a->tu);
+	if (a->index)
+		clang_disposeIndex(a->index);
+	memset(a, 0, sizeof(*a));
+}

@@ -1,0 +1,325 @@
+/* ast_tree.c - index the main file's function bodies: every cursor with its
+ * parent and byte range, which ones are statements (and which are braceless
+ * bodies of if/for/while), and every call with its callee name.
+ * Only the main file's cursors are visited; headers are never walked. */
+#include "ast.h"
+#include "pk.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct walk {
+	struct pk_ast *a;
+	int parent;
+	int func;
+	int *depth; /* per node, to find subtrees */
+	size_t cap_depth;
+	int level;
+};
+
+static size_t offset_of(const struct pk_ast *a, CXSourceLocation loc, int *in_main)
+{
+	CXFile f;
+	unsigned line, col, off;
+	clang_getExpansionLocation(loc, &f, &line, &col, &off);
+	*in_main = clang_File_isEqual(f, a->file) && off <= a->b->len;
+	return off;
+}
+
+unsigned pk_ast_line(struct pk_ast *a, size_t off)
+{
+	return pk_buf_line_of(a->b, off);
+}
+
+static enum CXChildVisitResult visit_stmt(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct walk *w = data;
+	struct pk_ast *a = w->a;
+	CXSourceRange r = clang_getCursorExtent(c);
+	int in1, in2;
+	size_t s = offset_of(a, clang_getRangeStart(r), &in1);
+	size_t e = offset_of(a, clang_getRangeEnd(r), &in2);
+	if (!in1 || !in2 || e < s)
+		return CXChildVisit_Continue;
+	PK_GROW(a->nodes, a->cap_nodes, a->nnodes + 1);
+	PK_GROW(w->depth, w->cap_depth, a->nnodes + 1);
+	int me = (int)a->nnodes++;
+	a->nodes[me] = (struct pk_node){ c, clang_getCursorKind(c), w->parent, w->func, s, e, 0, 0, 0 };
+	w->depth[me] = w->level;
+	int saved = w->parent;
+	w->parent = me;
+	w->level++;
+	clang_visitChildren(c, visit_stmt, w);
+	w->level--;
+	w->parent = saved;
+	return CXChildVisit_Continue;
+}
+
+static int is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
+}
+
+static int is_ident(char c)
+{
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+/* Skip blanks, comments and semicolons from OFF. */
+static size_t skip_filler(const struct pk_buf *b, size_t off)
+{
+	const char *d = b->data;
+	while (off < b->len) {
+		if (is_blank(d[off]) || d[off] == ';') {
+			off++;
+		} else if (off + 1 < b->len && d[off] == '/' && d[off + 1] == '/') {
+			while (off < b->len && d[off] != '\n')
+				off++;
+		} else if (off + 1 < b->len && d[off] == '/' && d[off + 1] == '*') {
+			const char *e = strstr(d + off + 2, "*/");
+			off = e ? (size_t)(e - d) + 2 : b->len;
+		} else {
+			break;
+		}
+	}
+	return off;
+}
+
+static int word_at(const struct pk_buf *b, size_t off, const char *w)
+{
+	size_t l = strlen(w);
+	return off + l <= b->len && !memcmp(b->data + off, w, l) &&
+	       (off + l == b->len || !is_ident(b->data[off + l])) && (off == 0 || !is_ident(b->data[off - 1]));
+}
+
+int pk_ast_is_loop(enum CXCursorKind k)
+{
+	return k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt ||
+	       k == CXCursor_CXXForRangeStmt;
+}
+
+static void mark_body(struct pk_node *n)
+{
+	n->stmt = 1;
+	n->braceless = n->kind != CXCursor_CompoundStmt;
+}
+
+/* Which children are statements: those of a { } block, and the bodies of
+ * control statements (found by position; libclang has no accessor). */
+static void classify(struct pk_ast *a, size_t from)
+{
+	size_t n = a->nnodes - from;
+	int *first = pk_xmalloc(n * sizeof(int)), *last = pk_xmalloc(n * sizeof(int));
+	int *prev = pk_xmalloc(n * sizeof(int)), *count = pk_xcalloc(n, sizeof(int));
+	for (size_t i = 0; i < n; i++)
+		first[i] = last[i] = prev[i] = -1;
+	for (size_t i = from; i < a->nnodes; i++) {
+		int p = a->nodes[i].parent;
+		if (p < (int)from)
+			continue;
+		size_t k = (size_t)p - from;
+		if (first[k] < 0)
+			first[k] = (int)i;
+		prev[k] = last[k];
+		last[k] = (int)i;
+		count[k]++;
+	}
+	for (size_t i = from; i < a->nnodes; i++) {
+		struct pk_node *nd = &a->nodes[i];
+		size_t k = i - from;
+		switch (nd->kind) {
+		case CXCursor_CompoundStmt:
+			for (size_t j = i + 1; j < a->nnodes; j++)
+				if (a->nodes[j].parent == (int)i)
+					a->nodes[j].stmt = 1;
+			break;
+		case CXCursor_ForStmt:
+		case CXCursor_WhileStmt:
+		case CXCursor_CXXForRangeStmt:
+		case CXCursor_SwitchStmt:
+			if (last[k] >= 0)
+				mark_body(&a->nodes[last[k]]);
+			break;
+		case CXCursor_DoStmt:
+			if (first[k] >= 0)
+				mark_body(&a->nodes[first[k]]);
+			break;
+		case CXCursor_IfStmt:
+			if (count[k] >= 3 && word_at(a->b, skip_filler(a->b, a->nodes[prev[k]].end), "else")) {
+				nd->has_else = 1;
+				mark_body(&a->nodes[prev[k]]);
+			}
+			if (last[k] >= 0)
+				mark_body(&a->nodes[last[k]]);
+			break;
+		default:
+			break;
+		}
+	}
+	free(first);
+	free(last);
+	free(prev);
+	free(count);
+}
+
+static void add_call(struct pk_ast *a, int node, const int *depth)
+{
+	CXString s = clang_getCursorSpelling(a->nodes[node].c);
+	char *name = pk_xstrdup(clang_getCString(s));
+	clang_disposeString(s);
+	size_t off = a->nodes[node].start;
+	int macro = 0;
+	/* the callee reference: where its name is written */
+	for (size_t j = (size_t)node + 1; j < a->nnodes && depth[j] > depth[node]; j++) {
+		enum CXCursorKind k = a->nodes[j].kind;
+		if (k != CXCursor_DeclRefExpr && k != CXCursor_MemberRefExpr && k != CXCursor_OverloadedDeclRef)
+			continue;
+		CXString rs = clang_getCursorSpelling(a->nodes[j].c);
+		const char *rn = clang_getCString(rs);
+		if (!*name || !strcmp(rn, name)) {
+			if (!*name) {
+				free(name);
+				name = pk_xstrdup(rn);
+			}
+			int in;
+			size_t o = offset_of(a, clang_getCursorLocation(a->nodes[j].c), &in);
+			if (in) {
+				off = o;
+				macro = !word_at(a->b, o, name);
+			}
+			clang_disposeString(rs);
+			break;
+		}
+		clang_disposeString(rs);
+	}
+	if (!*name || pk_scan_block_at(&a->scan, off) >= 0) {
+		free(name); /* unnamed, or the code of an enabled probe */
+		return;
+	}
+	PK_GROW(a->calls, a->cap_calls, a->ncalls + 1);
+	a->calls[a->ncalls++] = (struct pk_call){ name, off, node, macro };
+}
+
+static int cmp_call(const void *x, const void *y)
+{
+	const struct pk_call *p = x, *q = y;
+	if (p->off != q->off)
+		return p->off < q->off ? -1 : 1;
+	return p->node < q->node ? -1 : p->node > q->node;
+}
+
+/* Kernel entry: __global__ before the name, or __aicore__ in extern "C". */
+static int looks_like_entry(struct pk_ast *a, size_t start, size_t name_off, int extern_c)
+{
+	int global = 0, aicore = 0;
+	for (size_t o = start; o < name_off && o < a->b->len; o++) {
+		if (word_at(a->b, o, "__global__"))
+			global = 1;
+		if (word_at(a->b, o, "__aicore__"))
+			aicore = 1;
+	}
+	return global || (aicore && extern_c);
+}
+
+static void add_func(struct pk_ast *a, CXCursor c, int extern_c)
+{
+	struct walk w = { a, -1, (int)a->nfuncs, NULL, 0, 0 };
+	size_t from = a->nnodes;
+	CXSourceRange r = clang_getCursorExtent(c);
+	int in;
+	size_t start = offset_of(a, clang_getRangeStart(r), &in);
+	size_t name_off = offset_of(a, clang_getCursorLocation(c), &in);
+	clang_visitChildren(c, visit_stmt, &w);
+	/* the body is the function's last CompoundStmt child */
+	int body = -1;
+	for (size_t i = from; i < a->nnodes; i++)
+		if (a->nodes[i].parent == -1 && a->nodes[i].kind == CXCursor_CompoundStmt)
+			body = (int)i;
+	if (body < 0) {
+		a->nnodes = from;
+		free(w.depth);
+		return;
+	}
+	/* drop parameters and initialisers before the body: only statements matter */
+	for (size_t i = from; i < a->nnodes; i++)
+		if (a->nodes[i].parent == -1 && (int)i != body)
+			a->nodes[i].func = -1;
+	classify(a, from);
+	for (size_t i = from; i < a->nnodes; i++)
+		if (a->nodes[i].kind == CXCursor_CallExpr && a->nodes[i].start >= a->nodes[body].start)
+			add_call(a, (int)i, w.depth);
+	free(w.depth);
+	CXString s = clang_getCursorSpelling(c);
+	PK_GROW(a->funcs, a->cap_funcs, a->nfuncs + 1);
+	struct pk_func *f = &a->funcs[a->nfuncs++];
+	*f = (struct pk_func){ pk_xstrdup(clang_getCString(s)), body, start, pk_ast_line(a, name_off),
+			       looks_like_entry(a, start, name_off, extern_c), 0 };
+	clang_disposeString(s);
+	for (size_t i = 0; i < a->nerrs; i++)
+		if (a->errs[i].line && a->errs[i].off >= start && a->errs[i].off < a->nodes[body].end) {
+			f->bad_line = (int)a->errs[i].line;
+			break;
+		}
+}
+
+static int is_function(enum CXCursorKind k)
+{
+	return k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod || k == CXCursor_FunctionTemplate ||
+	       k == CXCursor_Constructor || k == CXCursor_Destructor || k == CXCursor_ConversionFunction;
+}
+
+static int is_container(enum CXCursorKind k)
+{
+	return k == CXCursor_Namespace || k == CXCursor_LinkageSpec || k == CXCursor_UnexposedDecl ||
+	       k == CXCursor_ClassDecl || k == CXCursor_StructDecl || k == CXCursor_ClassTemplate ||
+	       k == CXCursor_ClassTemplatePartialSpecialization || k == CXCursor_UnionDecl;
+}
+
+struct top {
+	struct pk_ast *a;
+	int extern_c;
+};
+
+static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct top *t = data;
+	if (!clang_Location_isFromMainFile(clang_getCursorLocation(c)))
+		return CXChildVisit_Continue;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (is_function(k) && clang_isCursorDefinition(c)) {
+		add_func(t->a, c, t->extern_c);
+	} else if (is_container(k)) {
+		struct top inner = { t->a, t->extern_c || k == CXCursor_LinkageSpec };
+		clang_visitChildren(c, visit_top, &inner);
+	}
+	return CXChildVisit_Continue;
+}
+
+int pk_ast_index(struct pk_ast *a)
+{
+	struct top t = { a, 0 };
+	clang_visitChildren(clang_getTranslationUnitCursor(a->tu), visit_top, &t);
+	qsort(a->calls, a->ncalls, sizeof(*a->calls), cmp_call);
+	return 0;
+}
+
+int pk_ast_find_func(const struct pk_ast *a, const char *name)
+{
+	int found = -1;
+	for (size_t i = 0; i < a->nfuncs; i++)
+		if (!strcmp(a->funcs[i].name, name)) {
+			if (found >= 0)
+				return -2;
+			found = (int)i;
+		}
+	return found;
+}
+
+int pk_ast_stmt_of(const struct pk_ast *a, int node)
+{
+	while (node >= 0 && !a->nodes[node].stmt)
+		node = a->nodes[node].parent;
+	return node;
+}

@@ -1,0 +1,43 @@
+/* buf.h - a source file held in memory exactly as read, byte for byte.
+ * Every later stage reads from a pk_buf and never re-reads the file.
+ * Any tool/ file may include this. */
+#ifndef PK_BUF_H
+#define PK_BUF_H
+
+#include <stddef.h>
+#include <sys/stat.h>
+
+struct pk_buf {
+	char *path;      /* as the user named it ("-" for standard input) */
+	char *data;      /* the bytes, NUL-terminated after len for convenience */
+	size_t len;
+	int from_stdin;
+	int lock_fd;     /* fd holding an flock while we may rewrite the file, or -1 */
+	struct stat st;  /* stat at read time: detects a change before we write */
+	/* line index, built on demand by pk_buf_lines() */
+	size_t *line_start; /* offset of each line's first byte */
+	size_t nlines;
+};
+
+enum pk_load_flags {
+	PK_LOAD_FOR_WRITE = 1, /* take an exclusive lock until pk_buf_free */
+	PK_LOAD_ALLOW_NUL = 2, /* do not refuse binary content */
+};
+
+/* Read PATH ("-" = stdin). On error prints "probekit: PATH: msg", returns -1. */
+int pk_buf_load(struct pk_buf *b, const char *path, int flags);
+/* Take ownership of memory already holding a file's bytes (for --staged). */
+void pk_buf_from_mem(struct pk_buf *b, const char *path, char *data, size_t len);
+void pk_buf_free(struct pk_buf *b);
+
+/* Build the line index (idempotent). */
+void pk_buf_lines(struct pk_buf *b);
+/* 1-based line and column of OFF. */
+unsigned pk_buf_line_of(struct pk_buf *b, size_t off);
+unsigned pk_buf_col_of(struct pk_buf *b, size_t off);
+/* Offsets of the line containing OFF: [*ls, *le) where *le includes the EOL. */
+void pk_buf_line_bounds(const struct pk_buf *b, size_t off, size_t *ls, size_t *le);
+/* The end-of-line sequence the file uses most ("\r\n" or "\n"). */
+const char *pk_buf_eol(const struct pk_buf *b);
+
+#endif

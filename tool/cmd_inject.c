@@ -1,0 +1,217 @@
+/* cmd_inject.c - probe-inject: enable or disable existing probe blocks
+ * (text only), or hand over to the libclang module to insert a new probe
+ * (--begin/--end/--around/--wait/--base) or the timing tensor. */
+#include "modload.h"
+#include "pk.h"
+#include "probeset.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage_text[] =
+	"usage: probe-inject --probe NAME [options] FILE...\n"
+	"       probe-inject --disable NAME | --disable-all [options] FILE...\n"
+	"       probe-inject --probe NAME --begin SPEC --end SPEC | --around CALLEE | --wait CALLEE | --base FILE\n"
+	"       probe-inject --timing-tensor [--event NAME=SPEC...] KERNEL [--host FILE]\n"
+	"\n"
+	"Enable every block of probe NAME (its start and end parts together) by\n"
+	"changing '#if 0  // TIMING_PROBE: NAME' to '#if 1'. One probe at a time:\n"
+	"each probe's printf delays the code after it and skews other probes.\n"
+	"\n"
+	"  -p, --probe NAME      enable probe NAME (in all given files)\n"
+	"      --disable NAME    turn probe NAME off\n"
+	"      --disable-all     turn every probe off\n"
+	"      --allow-multiple  allow enabling a probe while another is on (warns)\n"
+	"  placement (insert a new probe on the libclang AST; see 'probe-inject --probe N --begin x --help'):\n"
+	"      --begin SPEC --end SPEC, --around CALLEE, --wait CALLEE, --base\n"
+	"      --timing-tensor   add the CCE in-core timing tensor and shift args[] (S5)\n"
+	PK_EMIT_HELP
+	"  -h, --help            this help;  --version  the version\n"
+	"\n"
+	"exit: 0 done or nothing to do, 1 --check and something would change,\n"
+	"      2 usage or input error (nothing written)\n";
+
+/* Options that need the AST: the whole command goes to the libclang module. */
+static const char *module_entry(int argc, char **argv)
+{
+	static const char *const placement[] = { "--begin", "--end", "--around", "--wait", "--base", NULL };
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			break;
+		if (!strncmp(argv[i], "--timing-tensor", 15))
+			return "pk_tt_inject_main";
+		for (const char *const *p = placement; *p; p++) {
+			size_t l = strlen(*p);
+			if (!strncmp(argv[i], *p, l) && (argv[i][l] == '\0' || argv[i][l] == '='))
+				return "pk_ast_inject_main";
+		}
+	}
+	return NULL;
+}
+
+enum action { ACT_NONE, ACT_ENABLE, ACT_DISABLE, ACT_DISABLE_ALL };
+
+struct inject_opts {
+	enum action act;
+	const char *name;
+	int allow_multiple;
+	struct pk_emit_opts emit;
+};
+
+static int set_action(struct inject_opts *o, enum action a, const char *name)
+{
+	if (o->act != ACT_NONE)
+		return pk_error("give one of --probe, --disable, --disable-all");
+	o->act = a;
+	o->name = name;
+	return 0;
+}
+
+static int parse(int argc, char **argv, struct inject_opts *o, int *done)
+{
+	enum { OPT_DISABLE = 1, OPT_DISABLE_ALL, OPT_ALLOW, OPT_VERSION };
+	static const struct option longopts[] = {
+		{ "probe", required_argument, 0, 'p' },
+		{ "disable", required_argument, 0, OPT_DISABLE },
+		{ "disable-all", no_argument, 0, OPT_DISABLE_ALL },
+		{ "allow-multiple", no_argument, 0, OPT_ALLOW },
+		{ "help", no_argument, 0, 'h' },
+		{ "version", no_argument, 0, OPT_VERSION },
+		PK_EMIT_LONGOPTS,
+		{ 0, 0, 0, 0 },
+	};
+	int c;
+	*done = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":p:o:h", longopts, NULL)) != -1) {
+		int r = pk_emit_option(&o->emit, c, optarg);
+		if (r < 0)
+			return -1;
+		if (r)
+			continue;
+		switch (c) {
+		case 'p':
+			if (set_action(o, ACT_ENABLE, optarg) < 0)
+				return -1;
+			break;
+		case OPT_DISABLE:
+			if (set_action(o, ACT_DISABLE, optarg) < 0)
+				return -1;
+			break;
+		case OPT_DISABLE_ALL:
+			if (set_action(o, ACT_DISABLE_ALL, NULL) < 0)
+				return -1;
+			break;
+		case OPT_ALLOW:
+			o->allow_multiple = 1;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			*done = 1;
+			return 0;
+		case OPT_VERSION:
+			pk_print_version();
+			*done = 1;
+			return 0;
+		case ':':
+			return pk_error("option '%s' needs a value (see --help)", argv[optind - 1]);
+		default:
+			return pk_error("unknown option '%s' (see --help)", argv[optind - 1]);
+		}
+	}
+	if (o->act == ACT_NONE)
+		return pk_error("nothing to do: give --probe NAME, --disable NAME or --disable-all (see --help)");
+	if (o->name && !pk_probe_name_ok(o->name))
+		return pk_error("'%s' is not a probe name ([A-Za-z_][A-Za-z0-9_]*)", o->name);
+	if (optind >= argc)
+		return pk_error("no input files (use '-' for standard input)");
+	return pk_emit_validate(&o->emit, (size_t)(argc - optind));
+}
+
+static void plan_value(struct pk_file *f, const struct pk_block *b, int value)
+{
+	if (b->enabled != value)
+		pk_plan_add(&f->plan, b->value_off, b->value_off + 1, value ? "1" : "0", 1);
+}
+
+/* S1.4: a probe other than NAME already on anywhere in the set? */
+static int refuse_others(struct pk_fileset *fs, const char *name, int allow)
+{
+	char *others = NULL;
+	size_t len = 0;
+	const struct pk_file *first_f = NULL;
+	const struct pk_block *first = NULL;
+	for (size_t i = 0; i < fs->n; i++) {
+		struct pk_file *f = &fs->f[i];
+		for (size_t k = 0; k < f->scan.nblocks; k++) {
+			const struct pk_block *b = &f->scan.blocks[k];
+			if (!b->enabled || !strcmp(b->name, name))
+				continue;
+			if (!first) {
+				first = b;
+				first_f = f;
+			}
+			size_t nl = strlen(b->name);
+			if (others && strstr(others, b->name))
+				continue;
+			others = pk_xrealloc(others, len + nl + 3);
+			len += (size_t)sprintf(others + len, "%s%s", len ? ", " : "", b->name);
+		}
+	}
+	if (!first)
+		return 0;
+	int rc = 0;
+	if (allow) {
+		pk_warning("probes %s and '%s' enabled together: each probe's printf delays the code after it "
+			   "and contaminates the other probes' start, end and gaps; compare runs with one probe each",
+			   others, name);
+	} else {
+		rc = pk_error("%s:%u: probe '%s' is already enabled; enable one probe at a time (its printf "
+			      "skews every other probe): run 'probe-inject --disable-all' first, or pass --allow-multiple",
+			      first_f->buf.path, first->line, first->name);
+	}
+	free(others);
+	return rc;
+}
+
+int cmd_inject(int argc, char **argv)
+{
+	const char *entry = module_entry(argc, argv);
+	if (entry)
+		return pk_module_call(entry, argc, argv);
+
+	struct inject_opts o = { 0 };
+	int done;
+	if (parse(argc, argv, &o, &done) < 0)
+		return PK_EXIT_ERROR;
+	if (done)
+		return PK_EXIT_OK;
+
+	struct pk_fileset fs;
+	int load_flags = o.emit.mode == PK_EMIT_INPLACE ? PK_LOAD_FOR_WRITE : 0;
+	int rc = PK_EXIT_ERROR;
+	if (pk_fileset_load(&fs, argv + optind, (size_t)(argc - optind), load_flags, 0) < 0)
+		goto out;
+	if (o.name && !pk_fileset_has(&fs, o.name)) {
+		pk_fileset_unknown(&fs, o.name);
+		goto out;
+	}
+	if (o.act == ACT_ENABLE && refuse_others(&fs, o.name, o.allow_multiple) < 0)
+		goto out;
+	for (size_t i = 0; i < fs.n; i++) {
+		struct pk_file *f = &fs.f[i];
+		for (size_t k = 0; k < f->scan.nblocks; k++) {
+			const struct pk_block *b = &f->scan.blocks[k];
+			if (o.act == ACT_DISABLE_ALL || !strcmp(b->name, o.name))
+				plan_value(f, b, o.act == ACT_ENABLE);
+		}
+	}
+	size_t changed;
+	if (pk_fileset_emit(&fs, &o.emit, &changed) < 0)
+		goto out;
+	rc = (o.emit.mode == PK_EMIT_CHECK && changed) ? PK_EXIT_FINDINGS : PK_EXIT_OK;
+out:
+	pk_fileset_free(&fs);
+	return rc;
+}

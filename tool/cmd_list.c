@@ -1,0 +1,327 @@
+/* cmd_list.c - probe-list: one row per probe with its state, blocks and
+ * problems (a lone part, a variable the end part uses but no part declares,
+ * parts in different functions or scopes). */
+#include "pk.h"
+#include "probeset.h"
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <getopt.h>
+#include <jansson.h>
+#include <pcre2.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage_text[] =
+	"usage: probe-list [--format=text|json] [--names] FILE...\n"
+	"\n"
+	"One row per probe: name, state (on, off, mixed), every block as\n"
+	"file:line, and problems.\n"
+	"\n"
+	"      --format FMT   text (default) or json\n"
+	"      --names        only the probe names, one per line\n"
+	"  -h, --help         this help;  --version  the version\n"
+	"\n"
+	"exit: 0 listed, 1 some probe has a problem, 2 usage or input error\n";
+
+struct part { /* one block of a probe, with where it is */
+	struct pk_file *f;
+	const struct pk_block *b;
+};
+
+struct probe {
+	const char *name;
+	struct part *parts;
+	size_t nparts, cap;
+	char **problems;
+	size_t nproblems, cap_problems;
+};
+
+static void problem(struct probe *p, const char *fmt, ...) PK_PRINTF(2, 3);
+static void problem(struct probe *p, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	PK_GROW(p->problems, p->cap_problems, p->nproblems + 1);
+	p->problems[p->nproblems++] = pk_xstrdup(msg);
+}
+
+/* Identifiers a part declares (`T name =`) and those it uses that look like
+ * probe variables (start / begin / probe in the name). */
+struct idents {
+	char **v;
+	size_t n, cap;
+};
+
+static int has_ident(const struct idents *s, const char *p, size_t len)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (strlen(s->v[i]) == len && !memcmp(s->v[i], p, len))
+			return 1;
+	return 0;
+}
+
+static void add_ident(struct idents *s, const char *p, size_t len)
+{
+	if (has_ident(s, p, len))
+		return;
+	PK_GROW(s->v, s->cap, s->n + 1);
+	s->v[s->n++] = pk_xstrndup(p, len);
+}
+
+static void free_idents(struct idents *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		free(s->v[i]);
+	free(s->v);
+}
+
+static pcre2_code *re_decl, *re_use;
+
+static void collect(pcre2_code *re, const char *text, size_t len, struct idents *out)
+{
+	pcre2_match_data *md = pcre2_match_data_create_from_pattern(re, NULL);
+	size_t off = 0;
+	while (off < len && pcre2_match(re, (PCRE2_SPTR)text, len, off, 0, md, NULL) >= 0) {
+		PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+		add_ident(out, text + ov[2], ov[3] - ov[2]);
+		off = ov[1] > off ? ov[1] : off + 1;
+	}
+	pcre2_match_data_free(md);
+}
+
+static int compile_patterns(void)
+{
+	static const char decl[] =
+		"\\b(?:u?int(?:8|16|32|64)_t|size_t|auto|int|long|unsigned(?:\\s+long){0,2}|long\\s+long|uint64|int64)"
+		"\\s+([A-Za-z_]\\w*)\\s*(?:=|;|\\{|\\()";
+	static const char use[] = "\\b((?i:[A-Za-z_]\\w*(?:start|begin)\\w*|probe\\w*))\\b(?!\\s*\\()";
+	int err;
+	PCRE2_SIZE off;
+	re_decl = pcre2_compile((PCRE2_SPTR)decl, PCRE2_ZERO_TERMINATED, 0, &err, &off, NULL);
+	re_use = pcre2_compile((PCRE2_SPTR)use, PCRE2_ZERO_TERMINATED, 0, &err, &off, NULL);
+	return re_decl && re_use ? 0 : pk_error("internal error: probe-list patterns do not compile");
+}
+
+/* The body of a part without its string literals (format strings hold
+ * "start=" which is not a variable). */
+static char *code_of(const struct part *pt, size_t *len)
+{
+	const char *d = pt->f->buf.data;
+	size_t a = pt->b->dir_end, z = pt->b->endif_start;
+	char *out = pk_xmalloc(z - a + 1);
+	size_t n = 0;
+	char q = 0;
+	for (size_t i = a; i < z; i++) {
+		char c = d[i];
+		if (q) {
+			if (c == '\\')
+				i++;
+			else if (c == q)
+				q = 0;
+			continue;
+		}
+		if (c == '"' || c == '\'') {
+			q = c;
+			continue;
+		}
+		if (c == '/' && i + 1 < z && d[i + 1] == '/') {
+			while (i < z && d[i] != '\n')
+				i++;
+		}
+		out[n++] = c;
+	}
+	out[n] = '\0';
+	*len = n;
+	return out;
+}
+
+static int prints(const struct part *pt)
+{
+	const char *d = pt->f->buf.data + pt->b->dir_end;
+	size_t n = pt->b->endif_start - pt->b->dir_end;
+	return memmem(d, n, "printf", 6) != NULL || memmem(d, n, "PRINTF", 6) != NULL;
+}
+
+static void find_problems(struct probe *p)
+{
+	size_t nprint = 0;
+	struct idents declared = { 0 };
+	for (size_t i = 0; i < p->nparts; i++) {
+		size_t len;
+		char *code = code_of(&p->parts[i], &len);
+		collect(re_decl, code, len, &declared);
+		free(code);
+		nprint += prints(&p->parts[i]);
+	}
+	if (nprint == 0)
+		problem(p, p->nparts == 1 ? "lone start part (line %u): no end part prints this probe"
+					  : "no part prints this probe (start at line %u)",
+			p->parts[0].b->line);
+	for (size_t i = 0; i < p->nparts; i++) {
+		if (!prints(&p->parts[i]))
+			continue;
+		struct idents used = { 0 };
+		size_t len;
+		char *code = code_of(&p->parts[i], &len);
+		collect(re_use, code, len, &used);
+		for (size_t k = 0; k < used.n; k++)
+			if (!has_ident(&declared, used.v[k], strlen(used.v[k])))
+				problem(p, "%s:%u: '%s' is used by the end part but declared in no part of the probe",
+					p->parts[i].f->buf.path, p->parts[i].b->line, used.v[k]);
+		free(code);
+		free_idents(&used);
+	}
+	free_idents(&declared);
+	/* parts in one file must share a function, and the start's scope must
+	 * still be open at the end */
+	for (size_t i = 1; i < p->nparts; i++) {
+		const struct part *a = &p->parts[i - 1], *b = &p->parts[i];
+		if (a->f != b->f)
+			continue;
+		const struct pk_scan *s = &a->f->scan;
+		if (pk_scope_top(s, a->b->scope) != pk_scope_top(s, b->b->scope))
+			problem(p, "parts at lines %u and %u are in different functions", a->b->line, b->b->line);
+		else if (!pk_scope_within(s, b->b->scope, a->b->scope))
+			problem(p, "the scope of the part at line %u closes before the part at line %u", a->b->line,
+				b->b->line);
+	}
+}
+
+static const char *state_of(const struct probe *p)
+{
+	size_t on = 0;
+	for (size_t i = 0; i < p->nparts; i++)
+		on += p->parts[i].b->enabled != 0;
+	return on == 0 ? "off" : on == p->nparts ? "on" : "mixed";
+}
+
+static void print_text(struct probe *probes, size_t n)
+{
+	size_t w = 5;
+	for (size_t i = 0; i < n; i++)
+		if (strlen(probes[i].name) > w)
+			w = strlen(probes[i].name);
+	printf("%-*s  %-5s  %s\n", (int)w, "PROBE", "STATE", "BLOCKS");
+	for (size_t i = 0; i < n; i++) {
+		struct probe *p = &probes[i];
+		printf("%-*s  %-5s ", (int)w, p->name, state_of(p));
+		for (size_t k = 0; k < p->nparts; k++)
+			printf(" %s:%u", p->parts[k].f->buf.path, p->parts[k].b->line);
+		putchar('\n');
+		for (size_t k = 0; k < p->nproblems; k++)
+			printf("%-*s  problem: %s\n", (int)w, "", p->problems[k]);
+	}
+}
+
+static void print_json(struct probe *probes, size_t n)
+{
+	json_t *arr = json_array();
+	for (size_t i = 0; i < n; i++) {
+		struct probe *p = &probes[i];
+		json_t *blocks = json_array(), *problems = json_array();
+		for (size_t k = 0; k < p->nparts; k++)
+			json_array_append_new(blocks, json_pack("{s:s, s:i, s:i, s:b}", "file", p->parts[k].f->buf.path,
+								"line", (json_int_t)p->parts[k].b->line, "endif_line",
+								(json_int_t)p->parts[k].b->endif_line, "enabled",
+								p->parts[k].b->enabled));
+		for (size_t k = 0; k < p->nproblems; k++)
+			json_array_append_new(problems, json_string(p->problems[k]));
+		json_array_append_new(arr, json_pack("{s:s, s:s, s:o, s:o}", "name", p->name, "state", state_of(p),
+						     "blocks", blocks, "problems", problems));
+	}
+	json_t *root = json_pack("{s:s, s:o}", "version", PK_VERSION, "probes", arr);
+	char *s = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	puts(s);
+	free(s);
+	json_decref(root);
+}
+
+int cmd_list(int argc, char **argv)
+{
+	enum { OPT_FORMAT = 1, OPT_NAMES, OPT_VERSION };
+	static const struct option longopts[] = {
+		{ "format", required_argument, 0, OPT_FORMAT }, { "names", no_argument, 0, OPT_NAMES },
+		{ "help", no_argument, 0, 'h' },		{ "version", no_argument, 0, OPT_VERSION },
+		{ 0, 0, 0, 0 },
+	};
+	int json = 0, names_only = 0, c;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_FORMAT:
+			if (!strcmp(optarg, "json"))
+				json = 1;
+			else if (strcmp(optarg, "text")) {
+				pk_error("unknown format '%s' (text, json)", optarg);
+				return PK_EXIT_ERROR;
+			}
+			break;
+		case OPT_NAMES:
+			names_only = 1;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return PK_EXIT_OK;
+		case OPT_VERSION:
+			return pk_print_version();
+		case ':':
+			pk_error("option '%s' needs a value (see --help)", argv[optind - 1]);
+			return PK_EXIT_ERROR;
+		default:
+			pk_error("unknown option '%s' (see --help)", argv[optind - 1]);
+			return PK_EXIT_ERROR;
+		}
+	}
+	if (optind >= argc) {
+		pk_error("no input files (use '-' for standard input)");
+		return PK_EXIT_ERROR;
+	}
+	struct pk_fileset fs;
+	int rc = PK_EXIT_ERROR;
+	struct probe *probes = NULL;
+	if (pk_fileset_load(&fs, argv + optind, (size_t)(argc - optind), 0, 0) < 0 || compile_patterns() < 0)
+		goto out;
+	if (names_only) {
+		for (size_t i = 0; i < fs.nnames; i++)
+			puts(fs.names[i]);
+		rc = PK_EXIT_OK;
+		goto out;
+	}
+	probes = pk_xcalloc(fs.nnames, sizeof(*probes));
+	for (size_t i = 0; i < fs.nnames; i++) {
+		struct probe *p = &probes[i];
+		p->name = fs.names[i];
+		for (size_t fi = 0; fi < fs.n; fi++)
+			for (size_t k = 0; k < fs.f[fi].scan.nblocks; k++)
+				if (!strcmp(fs.f[fi].scan.blocks[k].name, p->name)) {
+					PK_GROW(p->parts, p->cap, p->nparts + 1);
+					p->parts[p->nparts++] = (struct part){ &fs.f[fi], &fs.f[fi].scan.blocks[k] };
+				}
+		find_problems(p);
+	}
+	if (json)
+		print_json(probes, fs.nnames);
+	else
+		print_text(probes, fs.nnames);
+	rc = PK_EXIT_OK;
+	for (size_t i = 0; i < fs.nnames; i++)
+		if (probes[i].nproblems)
+			rc = PK_EXIT_FINDINGS;
+out:
+	if (probes) {
+		for (size_t i = 0; i < fs.nnames; i++) {
+			for (size_t k = 0; k < probes[i].nproblems; k++)
+				free(probes[i].problems[k]);
+			free(probes[i].problems);
+			free(probes[i].parts);
+		}
+		free(probes);
+	}
+	pcre2_code_free(re_decl);
+	pcre2_code_free(re_use);
+	pk_fileset_free(&fs);
+	return rc;
+}

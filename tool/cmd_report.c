@@ -1,0 +1,295 @@
+/* cmd_report.c - probe-report (issue #6): read printf probe logs, timing
+ * tensors (with an optional L2 swimlane file) or merged/split pairs, and
+ * render one report. Exit 0: report, no finding; 1: report with findings
+ * (warnings); 2: usage or unreadable input, nothing written. */
+#include "emit.h"
+#include "pk.h"
+#include "report.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct report_opts {
+	enum rp_format format;
+	const char *out_path;
+	double freq_hz;
+	const char *run_sep;
+	size_t repeat;
+	const char *timing, *events, *l2, *pairs;
+	size_t slots;
+	int64_t l2_task;
+	struct rp_tensor_opts tensor;
+};
+
+static int usage(FILE *f)
+{
+	fprintf(f,
+		"usage: probe-report [options] [LOG...]        printf probe logs (stdin without LOG)\n"
+		"   or: probe-report --timing FILE [options]   timing tensor (.npy, .bin, .csv)\n"
+		"   or: probe-report --pairs FILE [options]    merged vs split paired runs (CSV)\n"
+		"\n"
+		"output:\n"
+		"  --format FMT       text (default), csv, json, trace (Chrome/Perfetto), svg\n"
+		"  -o FILE            write the report to FILE (atomically) instead of stdout\n"
+		"  --freq-hz HZ       counter frequency: adds times in us (no built-in default)\n"
+		"logs:\n"
+		"  --run TEXT         a line containing TEXT starts a new run (each file is a run)\n"
+		"  --repeat N         probe lines expected per probe, block and iteration in one\n"
+		"                     run (default 1); more means warmup output leaked\n"
+		"timing tensors:\n"
+		"  --timing FILE      int64/uint64 [slots, 8k]: .npy, .bin (needs --slots), .csv\n"
+		"  --slots N          number of slots (rows) of a .bin file\n"
+		"  --events FILE      JSON event map {\"events\":[{\"name\",\"column\",\"kind\"}...]}\n"
+		"                     (default: entry, producer_done, collective_arrival,\n"
+		"                     collective_release, body_done in columns 0-4)\n"
+		"  --active LIST      participating slots, e.g. 0-3,8 (default: all)\n"
+		"  --producers LIST   active producers (default: every participant)\n"
+		"  --l2 FILE          chip_swimlane_records.json / l2_swimlane_records.json\n"
+		"  --l2-task ID       only aicore_tasks rows with this reg_task_id\n"
+		"  --same-epoch       L2 and in-core cycles share unit and epoch: combine them\n"
+		"\n"
+		"exit: 0 report, no finding; 1 report with findings (warnings on stderr);\n"
+		"      2 usage error or unreadable input\n");
+	return f == stdout ? PK_EXIT_OK : PK_EXIT_ERROR;
+}
+
+static int parse_size(const char *opt, const char *s, size_t *out)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || end == s || *end || *s == '-' || v == 0)
+		return pk_error("%s: '%s' is not a positive integer", opt, s);
+	*out = (size_t)v;
+	return 0;
+}
+
+static int parse_format(const char *s, enum rp_format *f)
+{
+	static const char *const names[] = { "text", "csv", "json", "trace", "svg" };
+	for (int i = 0; i < 5; i++)
+		if (!strcmp(s, names[i])) {
+			*f = (enum rp_format)i;
+			return 0;
+		}
+	return pk_error("--format: '%s' is not one of text, csv, json, trace, svg", s);
+}
+
+enum { O_FORMAT = 256, O_FREQ, O_RUN, O_REPEAT, O_TIMING, O_SLOTS, O_EVENTS, O_ACTIVE,
+       O_PRODUCERS, O_L2, O_L2_TASK, O_SAME_EPOCH, O_PAIRS, O_HELP, O_VERSION };
+
+static const struct option long_opts[] = {
+	{ "format", required_argument, NULL, O_FORMAT },
+	{ "freq-hz", required_argument, NULL, O_FREQ },
+	{ "run", required_argument, NULL, O_RUN },
+	{ "repeat", required_argument, NULL, O_REPEAT },
+	{ "timing", required_argument, NULL, O_TIMING },
+	{ "slots", required_argument, NULL, O_SLOTS },
+	{ "events", required_argument, NULL, O_EVENTS },
+	{ "active", required_argument, NULL, O_ACTIVE },
+	{ "producers", required_argument, NULL, O_PRODUCERS },
+	{ "l2", required_argument, NULL, O_L2 },
+	{ "l2-task", required_argument, NULL, O_L2_TASK },
+	{ "same-epoch", no_argument, NULL, O_SAME_EPOCH },
+	{ "pairs", required_argument, NULL, O_PAIRS },
+	{ "help", no_argument, NULL, O_HELP },
+	{ "version", no_argument, NULL, O_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Returns -1 to continue, else the exit code. */
+static int one_option(struct report_opts *o, int c, const char *arg)
+{
+	char *end;
+	switch (c) {
+	case 'o': o->out_path = arg; return -1;
+	case O_FORMAT: return parse_format(arg, &o->format) < 0 ? PK_EXIT_ERROR : -1;
+	case O_FREQ:
+		errno = 0;
+		o->freq_hz = strtod(arg, &end);
+		if (errno || end == arg || *end || !isfinite(o->freq_hz) || o->freq_hz <= 0) {
+			pk_error("--freq-hz: '%s' is not a positive frequency in Hz", arg);
+			return PK_EXIT_ERROR;
+		}
+		return -1;
+	case O_RUN: o->run_sep = arg; return -1;
+	case O_REPEAT: return parse_size("--repeat", arg, &o->repeat) < 0 ? PK_EXIT_ERROR : -1;
+	case O_TIMING: o->timing = arg; return -1;
+	case O_SLOTS: return parse_size("--slots", arg, &o->slots) < 0 ? PK_EXIT_ERROR : -1;
+	case O_EVENTS: o->events = arg; return -1;
+	case O_ACTIVE: o->tensor.active = arg; return -1;
+	case O_PRODUCERS: o->tensor.producers = arg; return -1;
+	case O_L2: o->l2 = arg; return -1;
+	case O_L2_TASK:
+		errno = 0;
+		o->l2_task = (int64_t)strtoll(arg, &end, 10);
+		if (errno || end == arg || *end || o->l2_task < 0) {
+			pk_error("--l2-task: '%s' is not a task id", arg);
+			return PK_EXIT_ERROR;
+		}
+		return -1;
+	case O_SAME_EPOCH: o->tensor.same_epoch = 1; return -1;
+	case O_PAIRS: o->pairs = arg; return -1;
+	case O_HELP: return usage(stdout);
+	case O_VERSION: return pk_print_version();
+	default: return usage(stderr);
+	}
+}
+
+static int parse_args(struct report_opts *o, int argc, char **argv)
+{
+	memset(o, 0, sizeof(*o));
+	o->l2_task = -1;
+	opterr = 1;
+	optind = 1;
+	int c;
+	while ((c = getopt_long(argc, argv, "o:h", long_opts, NULL)) != -1) {
+		int rc = one_option(o, c == 'h' ? O_HELP : c, optarg);
+		if (rc >= 0)
+			return rc;
+	}
+	if ((o->slots && !o->timing) || (o->events && !o->timing) || (o->l2 && !o->timing) ||
+	    (o->tensor.active && !o->timing) || (o->tensor.producers && !o->timing)) {
+		pk_error("--slots, --events, --active, --producers and --l2 need --timing");
+		return PK_EXIT_ERROR;
+	}
+	if ((o->l2_task >= 0 || o->tensor.same_epoch) && !o->l2) {
+		pk_error("--l2-task and --same-epoch need --l2");
+		return PK_EXIT_ERROR;
+	}
+	return -1;
+}
+
+static int read_logs(const struct report_opts *o, int nfiles, char **files, struct rp_doc *d)
+{
+	struct rp_log lg;
+	int rc = 0;
+	rp_log_init(&lg, o->run_sep, o->repeat);
+	for (int i = 0; i < (nfiles ? nfiles : 1) && rc == 0; i++) {
+		const char *path = nfiles ? files[i] : "-";
+		int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : STDIN_FILENO;
+		if (fd < 0) {
+			rc = pk_error("%s: %s", path, strerror(errno));
+			break;
+		}
+#ifdef POSIX_FADV_SEQUENTIAL
+		posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+#endif
+		rc = rp_log_read_fd(&lg, fd, strcmp(path, "-") ? path : "<stdin>");
+		if (fd != STDIN_FILENO)
+			close(fd);
+	}
+	if (rc == 0)
+		rp_log_analyse(&lg, d);
+	rp_log_free(&lg);
+	return rc;
+}
+
+/* The counter frequency for presentation: --freq-hz, else the L2 metadata. */
+static void choose_freq(const struct report_opts *o, const struct rp_l2 *l2, struct rp_doc *d)
+{
+	if (o->freq_hz > 0) {
+		d->freq_hz = o->freq_hz;
+		d->freq_source = "--freq-hz";
+		if (l2 && l2->clock_freq_hz > 0 && l2->clock_freq_hz != o->freq_hz)
+			rp_warn(d, "--freq-hz %.0f differs from clock_freq_hz %.0f in '%s'", o->freq_hz,
+				l2->clock_freq_hz, o->l2);
+	} else if (l2 && l2->clock_freq_hz > 0) {
+		d->freq_hz = l2->clock_freq_hz;
+		d->freq_source = o->l2;
+	}
+}
+
+static int read_tensor(struct report_opts *o, const struct rp_l2 *l2, struct rp_doc *d)
+{
+	struct rp_matrix m = { 0 };
+	struct rp_event_map em;
+	int rc = -1;
+	if (o->events ? rp_events_load(o->events, &em) < 0 : (rp_events_default(&em), 0))
+		return -1;
+	if (rp_tensor_load(o->timing, o->slots, &m) == 0) {
+		o->tensor.path = o->timing;
+		o->tensor.l2 = o->l2 ? l2 : NULL;
+		o->tensor.l2_path = o->l2;
+		rc = rp_tensor_analyse(&m, &em, &o->tensor, d);
+	}
+	rp_matrix_free(&m);
+	rp_events_free(&em);
+	return rc;
+}
+
+static int read_pairs(const char *path, struct rp_doc *d)
+{
+	char *data;
+	size_t len;
+	struct rp_matrix m = { 0 };
+	if (rp_slurp(path, &data, &len) < 0)
+		return -1;
+	int rc = rp_csv_parse(data, len, path, &m);
+	free(data);
+	if (rc == 0)
+		rc = rp_pairs_analyse(&m, path, d);
+	rp_matrix_free(&m);
+	return rc;
+}
+
+static void render(FILE *f, enum rp_format fmt, const struct rp_doc *d)
+{
+	switch (fmt) {
+	case RP_FMT_TEXT: rp_write_text(f, d); break;
+	case RP_FMT_CSV: rp_write_csv(f, d); break;
+	case RP_FMT_JSON: rp_write_json(f, d); break;
+	case RP_FMT_TRACE: rp_write_trace(f, d); break;
+	case RP_FMT_SVG: rp_write_svg(f, d); break;
+	}
+}
+
+static int deliver(const struct report_opts *o, const struct rp_doc *d)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	if (!f)
+		return pk_error("cannot buffer the report: %s", strerror(errno));
+	render(f, o->format, d);
+	int rc = fclose(f) ? pk_error("cannot buffer the report: %s", strerror(errno)) : 0;
+	if (rc == 0 && o->out_path)
+		rc = pk_write_atomic(o->out_path, out, len, NULL);
+	else if (rc == 0 && fwrite(out, 1, len, stdout) != len)
+		rc = pk_error("error writing standard output");
+	free(out);
+	return rc;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_opts o;
+	int rc = parse_args(&o, argc, argv);
+	if (rc >= 0)
+		return rc;
+	struct rp_doc d;
+	struct rp_l2 l2 = { 0 };
+	rp_doc_init(&d);
+	if (o.l2 && rp_l2_load(o.l2, o.l2_task, &l2) < 0)
+		return PK_EXIT_ERROR;
+	choose_freq(&o, o.l2 ? &l2 : NULL, &d);
+	int nfiles = argc - optind;
+	rc = 0;
+	if (nfiles || (!o.timing && !o.pairs))
+		rc = read_logs(&o, nfiles, argv + optind, &d);
+	if (rc == 0 && o.timing)
+		rc = read_tensor(&o, &l2, &d);
+	if (rc == 0 && o.pairs)
+		rc = read_pairs(o.pairs, &d);
+	if (rc == 0)
+		rc = deliver(&o, &d);
+	int exit_code = rc < 0 ? PK_EXIT_ERROR : d.nwarnings ? PK_EXIT_FINDINGS : PK_EXIT_OK;
+	rp_doc_free(&d);
+	rp_l2_free(&l2);
+	return exit_code;
+}

@@ -1,0 +1,145 @@
+/* cmd_strip.c - probe-strip: the production form. Removes every probe block
+ * whole, the brace markers an insertion added, and the timing tensor with its
+ * ABI change (S5.15), restoring the original bytes. */
+#include "marks.h"
+#include "pk.h"
+#include "probeset.h"
+#include "timing_strip.h"
+
+#include <getopt.h>
+#include <string.h>
+
+static const char usage_text[] =
+	"usage: probe-strip [options] FILE...\n"
+	"\n"
+	"Remove every TIMING_PROBE block whole (directive line, body, #endif line),\n"
+	"the braces probe-inject added around a braceless body, and the timing\n"
+	"tensor with its args[] shift, so no probe text remains. A file with no\n"
+	"probes comes out byte-identical.\n"
+	"\n"
+	"  -p, --probe NAME      remove only probe NAME\n"
+	"      --disable         keep the blocks but turn every probe off (#if 0)\n"
+	"      --timing-tensor   remove only the timing tensor instrumentation\n"
+	PK_EMIT_HELP
+	"  -h, --help            this help;  --version  the version\n"
+	"\n"
+	"exit: 0 done or nothing to do, 1 --check and something would change,\n"
+	"      2 usage or input error (nothing written)\n";
+
+struct strip_opts {
+	const char *name;
+	int disable_only;
+	int timing_only;
+	struct pk_emit_opts emit;
+};
+
+static int parse(int argc, char **argv, struct strip_opts *o, int *done)
+{
+	enum { OPT_DISABLE = 1, OPT_TIMING, OPT_VERSION };
+	static const struct option longopts[] = {
+		{ "probe", required_argument, 0, 'p' },
+		{ "disable", no_argument, 0, OPT_DISABLE },
+		{ "timing-tensor", no_argument, 0, OPT_TIMING },
+		{ "help", no_argument, 0, 'h' },
+		{ "version", no_argument, 0, OPT_VERSION },
+		PK_EMIT_LONGOPTS,
+		{ 0, 0, 0, 0 },
+	};
+	int c;
+	*done = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":p:o:h", longopts, NULL)) != -1) {
+		int r = pk_emit_option(&o->emit, c, optarg);
+		if (r < 0)
+			return -1;
+		if (r)
+			continue;
+		switch (c) {
+		case 'p':
+			o->name = optarg;
+			break;
+		case OPT_DISABLE:
+			o->disable_only = 1;
+			break;
+		case OPT_TIMING:
+			o->timing_only = 1;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			*done = 1;
+			return 0;
+		case OPT_VERSION:
+			pk_print_version();
+			*done = 1;
+			return 0;
+		case ':':
+			return pk_error("option '%s' needs a value (see --help)", argv[optind - 1]);
+		default:
+			return pk_error("unknown option '%s' (see --help)", argv[optind - 1]);
+		}
+	}
+	if (o->disable_only + o->timing_only + (o->name != NULL) > 1)
+		return pk_error("--probe, --disable and --timing-tensor exclude each other");
+	if (o->name && !pk_probe_name_ok(o->name))
+		return pk_error("'%s' is not a probe name ([A-Za-z_][A-Za-z0-9_]*)", o->name);
+	if (optind >= argc)
+		return pk_error("no input files (use '-' for standard input)");
+	return pk_emit_validate(&o->emit, (size_t)(argc - optind));
+}
+
+static int plan_file(struct pk_file *f, const struct strip_opts *o)
+{
+	if (!o->timing_only) {
+		for (size_t k = 0; k < f->scan.nblocks; k++) {
+			const struct pk_block *b = &f->scan.blocks[k];
+			if (o->name && strcmp(b->name, o->name))
+				continue;
+			if (o->disable_only) {
+				if (b->enabled)
+					pk_plan_add(&f->plan, b->value_off, b->value_off + 1, "0", 1);
+			} else {
+				pk_plan_add(&f->plan, b->dir_start, b->endif_end, NULL, 0);
+			}
+		}
+		if (o->disable_only)
+			return 0;
+		if (pk_marks_plan_strip(&f->buf, o->name, &f->plan) < 0)
+			return -1;
+		if (o->name)
+			return 0;
+	}
+	/* timing marks skip text a block removal already takes: plan them last */
+	if (pk_plan_check(&f->plan, f->buf.path, f->buf.len) < 0)
+		return -1;
+	return pk_timing_plan_strip(&f->buf, &f->plan) < 0 ? -1 : 0;
+}
+
+int cmd_strip(int argc, char **argv)
+{
+	struct strip_opts o = { 0 };
+	int done;
+	if (parse(argc, argv, &o, &done) < 0)
+		return PK_EXIT_ERROR;
+	if (done)
+		return PK_EXIT_OK;
+
+	struct pk_fileset fs;
+	int load_flags = o.emit.mode == PK_EMIT_INPLACE ? PK_LOAD_FOR_WRITE : 0;
+	int rc = PK_EXIT_ERROR;
+	if (pk_fileset_load(&fs, argv + optind, (size_t)(argc - optind), load_flags, 0) < 0)
+		goto out;
+	if (o.name && !pk_fileset_has(&fs, o.name)) {
+		pk_fileset_unknown(&fs, o.name);
+		goto out;
+	}
+	for (size_t i = 0; i < fs.n; i++)
+		if (plan_file(&fs.f[i], &o) < 0)
+			goto out;
+	size_t changed;
+	if (pk_fileset_emit(&fs, &o.emit, &changed) < 0)
+		goto out;
+	rc = (o.emit.mode == PK_EMIT_CHECK && changed) ? PK_EXIT_FINDINGS : PK_EXIT_OK;
+out:
+	pk_fileset_free(&fs);
+	return rc;
+}

@@ -1,0 +1,142 @@
+/* embed.c - find a rules/ file: the run-time directory first, then the copy
+ * compiled into the binary. */
+#include "embed.h"
+#include "pk.h"
+
+#include <dirent.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int is_dir(const char *p)
+{
+	struct stat st;
+	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+const char *pk_rules_dir(void)
+{
+	static char dir[PATH_MAX];
+	static int done;
+	if (done)
+		return dir[0] ? dir : NULL;
+	done = 1;
+	const char *env = getenv("PROBEKIT_RULES_DIR");
+	if (env && *env) {
+		snprintf(dir, sizeof(dir), "%s", env);
+		return dir;
+	}
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		char *slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			int w = snprintf(dir, sizeof(dir), "%.*s/../share/probekit/rules", PATH_MAX - 64, exe);
+			if (w > 0 && (size_t)w < sizeof(dir) && is_dir(dir))
+				return dir;
+		}
+	}
+	dir[0] = '\0';
+	return NULL;
+}
+
+const struct pk_embedded *pk_embedded_find(const char *name)
+{
+	for (const struct pk_embedded *e = pk_embedded_files; e->name; e++)
+		if (!strcmp(e->name, name))
+			return e;
+	return NULL;
+}
+
+static int read_file(const char *path, char **data, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return -1;
+	size_t cap = 4096, n = 0;
+	char *p = pk_xmalloc(cap + 1);
+	size_t r;
+	while ((r = fread(p + n, 1, cap - n, f)) > 0) {
+		n += r;
+		if (n == cap) {
+			cap *= 2;
+			p = pk_xrealloc(p, cap + 1);
+		}
+	}
+	int err = ferror(f);
+	fclose(f);
+	if (err) {
+		free(p);
+		return -1;
+	}
+	p[n] = '\0';
+	*data = p;
+	*len = n;
+	return 0;
+}
+
+int pk_rules_file(const char *name, const char **data, size_t *len, int *owned)
+{
+	const char *dir = pk_rules_dir();
+	*owned = 0;
+	if (dir) {
+		char path[PATH_MAX];
+		char *buf;
+		snprintf(path, sizeof(path), "%s/%s", dir, name);
+		if (read_file(path, &buf, len) == 0) {
+			*data = buf;
+			*owned = 1;
+			return 0;
+		}
+	}
+	const struct pk_embedded *e = pk_embedded_find(name);
+	if (!e)
+		return -1;
+	*data = e->data;
+	*len = e->len;
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int name_fits(const char *n, const char *prefix, const char *suffix)
+{
+	size_t ln = strlen(n), lp = strlen(prefix), ls = strlen(suffix);
+	return ln >= lp + ls && !strncmp(n, prefix, lp) && !strcmp(n + ln - ls, suffix) && !strchr(n, '/');
+}
+
+char **pk_rules_list(const char *prefix, const char *suffix)
+{
+	char **v = NULL;
+	size_t n = 0, cap = 0;
+	const char *dir = pk_rules_dir();
+	if (dir) {
+		DIR *dp = opendir(dir);
+		struct dirent *de;
+		while (dp && (de = readdir(dp)) != NULL) {
+			if (name_fits(de->d_name, prefix, suffix)) {
+				PK_GROW(v, cap, n + 1);
+				v[n++] = pk_xstrdup(de->d_name);
+			}
+		}
+		if (dp)
+			closedir(dp);
+	} else {
+		for (const struct pk_embedded *e = pk_embedded_files; e->name; e++)
+			if (name_fits(e->name, prefix, suffix)) {
+				PK_GROW(v, cap, n + 1);
+				v[n++] = pk_xstrdup(e->name);
+			}
+	}
+	PK_GROW(v, cap, n + 1);
+	v[n] = NULL;
+	qsort(v, n, sizeof(*v), cmp_str);
+	return v;
+}

@@ -1,0 +1,28 @@
+/* embed.h - files from rules/ compiled into the binary (cmake/EmbedFiles.cmake).
+ * Any tool/ file may include this. */
+#ifndef PK_EMBED_H
+#define PK_EMBED_H
+
+#include <stddef.h>
+
+struct pk_embedded {
+	const char *name; /* path relative to rules/, e.g. "check.ini" */
+	const char *data; /* NUL-terminated */
+	size_t len;
+};
+
+extern const struct pk_embedded pk_embedded_files[]; /* ends with name == NULL */
+
+/* The rules/ file NAME: from the run-time rules directory if there is one
+ * ($PROBEKIT_RULES_DIR, else <exe>/../share/probekit/rules), else the
+ * built-in copy. *owned is set when the caller must free(*data). */
+int pk_rules_file(const char *name, const char **data, size_t *len, int *owned);
+const struct pk_embedded *pk_embedded_find(const char *name);
+/* Names (relative to rules/) of the rule files starting with PREFIX and
+ * ending with SUFFIX, sorted; from the same place pk_rules_file reads.
+ * Returns a malloc'd NULL-terminated array of malloc'd names. */
+char **pk_rules_list(const char *prefix, const char *suffix);
+/* The run-time rules directory, or NULL when the built-in copy is used. */
+const char *pk_rules_dir(void);
+
+#endif

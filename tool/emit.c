@@ -1,0 +1,332 @@
+/* emit.c - the last stage: deliver a checked plan (in place, -o, stdout,
+ * diff, check). The original file is replaced only by an atomic rename, and
+ * only when it still is the file we read. */
+#include "emit.h"
+#include "pk.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int write_full(int fd, const char *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+static int same_file_state(const struct stat *a, const struct stat *b)
+{
+	return a->st_ino == b->st_ino && a->st_dev == b->st_dev && a->st_size == b->st_size &&
+	       a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
+}
+
+/* Mode bits decide "read-only", not access(2): as root access(2) says yes to
+ * everything, yet a user who made a file read-only means it. */
+static int check_writable(const char *path, const char *dir)
+{
+	struct stat st;
+	if (stat(path, &st) == 0 && !(st.st_mode & 0222))
+		return pk_error("%s: file is read-only; not changed", path);
+	if (stat(dir, &st) == 0 && !(st.st_mode & 0222))
+		return pk_error("%s: directory '%s' is read-only; not changed", path, dir);
+	return 0;
+}
+
+int pk_write_atomic(const char *path, const char *data, size_t len, const struct stat *expect)
+{
+	char target[PATH_MAX];
+	/* write through a symlink to the file it names, keeping the link */
+	if (!realpath(path, target)) {
+		if (expect || strlen(path) >= sizeof(target))
+			return pk_error("%s: %s", path, strerror(errno));
+		strcpy(target, path);
+	}
+	char dirbuf[PATH_MAX], basebuf[PATH_MAX];
+	strcpy(dirbuf, target);
+	strcpy(basebuf, target);
+	const char *dir = dirname(dirbuf), *base = basename(basebuf);
+	if (check_writable(target, dir) < 0)
+		return -1;
+
+	char tmp[PATH_MAX];
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s/.probekit.%s.XXXXXX", dir, base) >= sizeof(tmp))
+		return pk_error("%s: path too long", path);
+	int fd = mkstemp(tmp);
+	if (fd < 0)
+		return pk_error("%s: cannot create a temporary file in '%s': %s", path, dir, strerror(errno));
+
+	mode_t mode;
+	if (expect) {
+		mode = expect->st_mode & 07777;
+		if (fchown(fd, expect->st_uid, expect->st_gid) < 0) {
+			/* not our file to give away: keep our ownership, as an editor would */
+		}
+	} else {
+		mode_t um = umask(0);
+		umask(um);
+		mode = 0666 & ~um;
+	}
+	const char *what = NULL;
+	if (fchmod(fd, mode) < 0)
+		what = "cannot set mode";
+	else if (write_full(fd, data, len) < 0)
+		what = "cannot write";
+	else if (fsync(fd) < 0)
+		what = "cannot sync";
+	int saved = errno;
+	if (close(fd) < 0 && !what) {
+		what = "cannot write";
+		saved = errno;
+	}
+	if (what) {
+		unlink(tmp);
+		return pk_error("%s: %s: %s; not changed", path, what, strerror(saved));
+	}
+	if (expect) {
+		struct stat now;
+		if (stat(target, &now) < 0 || !same_file_state(expect, &now)) {
+			unlink(tmp);
+			return pk_error("%s: file changed since it was read; not overwritten", path);
+		}
+	}
+	if (rename(tmp, target) < 0) {
+		saved = errno;
+		unlink(tmp);
+		return pk_error("%s: cannot replace: %s; not changed", path, strerror(saved));
+	}
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0) {
+		fsync(dfd);
+		close(dfd);
+	}
+	return 0;
+}
+
+/* ---- unified diff from the plan ------------------------------------- */
+
+struct region {
+	size_t a, b;   /* old lines [a, b), 0-based */
+	size_t e0, e1; /* plan edits [e0, e1) */
+	char *text;    /* new text replacing those lines */
+	size_t text_len;
+};
+
+static size_t count_lines(const struct pk_buf *b)
+{
+	if (b->len == 0)
+		return 0;
+	return b->nlines;
+}
+
+static size_t line_off(const struct pk_buf *b, size_t line)
+{
+	return line < b->nlines ? b->line_start[line] : b->len;
+}
+
+static size_t text_lines(const char *t, size_t n)
+{
+	size_t c = 0;
+	for (size_t i = 0; i < n; i++)
+		c += t[i] == '\n';
+	if (n > 0 && t[n - 1] != '\n')
+		c++;
+	return c;
+}
+
+static void put_line(FILE *out, char tag, const char *p, size_t n)
+{
+	fputc(tag, out);
+	fwrite(p, 1, n, out);
+	if (n == 0 || p[n - 1] != '\n')
+		fputs("\n\\ No newline at end of file\n", out);
+}
+
+static void put_text(FILE *out, char tag, const char *t, size_t n)
+{
+	size_t i = 0;
+	while (i < n) {
+		const char *nl = memchr(t + i, '\n', n - i);
+		size_t e = nl ? (size_t)(nl - t) + 1 : n;
+		put_line(out, tag, t + i, e - i);
+		i = e;
+	}
+}
+
+static void region_text(struct pk_buf *b, const struct pk_plan *plan, struct region *r)
+{
+	size_t from = line_off(b, r->a), to = line_off(b, r->b);
+	struct pk_plan sub = { plan->e + r->e0, r->e1 - r->e0, 0 };
+	/* edits are relative to the whole file: apply on the slice by shifting */
+	size_t n = to - from;
+	for (size_t i = 0; i < sub.n; i++)
+		n = n - (sub.e[i].end - sub.e[i].start) + sub.e[i].text_len;
+	char *dst = pk_xmalloc(n + 1), *q = dst;
+	size_t pos = from;
+	for (size_t i = 0; i < sub.n; i++) {
+		memcpy(q, b->data + pos, sub.e[i].start - pos);
+		q += sub.e[i].start - pos;
+		memcpy(q, sub.e[i].text, sub.e[i].text_len);
+		q += sub.e[i].text_len;
+		pos = sub.e[i].end;
+	}
+	memcpy(q, b->data + pos, to - pos);
+	q += to - pos;
+	r->text = dst;
+	r->text_len = (size_t)(q - dst);
+}
+
+static void edit_lines(struct pk_buf *b, const struct pk_edit *e, size_t nl, size_t *a, size_t *z)
+{
+	size_t la;
+	if (e->start == b->len && (b->len == 0 || b->data[b->len - 1] == '\n'))
+		la = nl;
+	else
+		la = pk_buf_line_of(b, e->start) - 1;
+	if (e->start == e->end)
+		*z = (e->start == line_off(b, la)) ? la : la + 1;
+	else
+		*z = pk_buf_line_of(b, e->end - 1);
+	*a = la;
+}
+
+void pk_print_diff(FILE *out, struct pk_buf *b, const struct pk_plan *plan)
+{
+	const size_t ctx = 3;
+	pk_buf_lines(b);
+	size_t nl = count_lines(b);
+	struct region *r = NULL;
+	size_t nr = 0, cap = 0;
+	for (size_t i = 0; i < plan->n; i++) {
+		size_t a, z;
+		edit_lines(b, &plan->e[i], nl, &a, &z);
+		/* an insertion whose text does not end a line merges with that line */
+		const struct pk_edit *e = &plan->e[i];
+		if (e->text_len && e->text[e->text_len - 1] != '\n' && e->end == line_off(b, z) && z < nl)
+			z++;
+		if (nr > 0 && a <= r[nr - 1].b) {
+			if (z > r[nr - 1].b)
+				r[nr - 1].b = z;
+			r[nr - 1].e1 = i + 1;
+			continue;
+		}
+		PK_GROW(r, cap, nr + 1);
+		r[nr++] = (struct region){ a, z, i, i + 1, NULL, 0 };
+	}
+	for (size_t i = 0; i < nr; i++)
+		region_text(b, plan, &r[i]);
+
+	fprintf(out, "--- %s\n+++ %s\n", b->path, b->path);
+	long delta = 0;
+	size_t i = 0;
+	while (i < nr) {
+		size_t j = i;
+		while (j + 1 < nr && r[j + 1].a - r[j].b <= 2 * ctx)
+			j++;
+		size_t ha = r[i].a > ctx ? r[i].a - ctx : 0;
+		size_t hz = r[j].b + ctx < nl ? r[j].b + ctx : nl;
+		size_t old_n = hz - ha, new_n = old_n;
+		for (size_t k = i; k <= j; k++)
+			new_n = new_n - (r[k].b - r[k].a) + text_lines(r[k].text, r[k].text_len);
+		size_t new_a = (size_t)((long)ha + delta);
+		fprintf(out, "@@ -%zu,%zu +%zu,%zu @@\n", old_n ? ha + 1 : ha, old_n, new_n ? new_a + 1 : new_a,
+			new_n);
+		size_t line = ha;
+		for (size_t k = i; k <= j; k++) {
+			for (; line < r[k].a; line++)
+				put_line(out, ' ', b->data + line_off(b, line), line_off(b, line + 1) - line_off(b, line));
+			for (; line < r[k].b; line++)
+				put_line(out, '-', b->data + line_off(b, line), line_off(b, line + 1) - line_off(b, line));
+			put_text(out, '+', r[k].text, r[k].text_len);
+			delta += (long)text_lines(r[k].text, r[k].text_len) - (long)(r[k].b - r[k].a);
+		}
+		for (; line < hz; line++)
+			put_line(out, ' ', b->data + line_off(b, line), line_off(b, line + 1) - line_off(b, line));
+		i = j + 1;
+	}
+	for (size_t k = 0; k < nr; k++)
+		free(r[k].text);
+	free(r);
+}
+
+int pk_emit(const struct pk_emit_opts *o, struct pk_buf *b, const struct pk_plan *plan, int *changed)
+{
+	char *out;
+	size_t out_len;
+	pk_plan_apply(plan, b->data, b->len, &out, &out_len);
+	*changed = out_len != b->len || memcmp(out, b->data, out_len) != 0;
+	int rc = 0;
+	enum pk_emit_mode mode = o->mode;
+	if (mode == PK_EMIT_INPLACE && b->from_stdin)
+		mode = PK_EMIT_STDOUT;
+	switch (mode) {
+	case PK_EMIT_INPLACE:
+		if (*changed)
+			rc = pk_write_atomic(b->path, out, out_len, &b->st);
+		break;
+	case PK_EMIT_OUTFILE:
+		rc = pk_write_atomic(o->out_path, out, out_len, NULL);
+		break;
+	case PK_EMIT_STDOUT:
+		if (fwrite(out, 1, out_len, stdout) != out_len)
+			rc = pk_error("error writing standard output");
+		break;
+	case PK_EMIT_DIFF:
+		if (*changed)
+			pk_print_diff(stdout, b, plan);
+		break;
+	case PK_EMIT_CHECK:
+		if (*changed)
+			printf("would change: %s\n", b->path);
+		break;
+	}
+	free(out);
+	return rc;
+}
+
+int pk_emit_option(struct pk_emit_opts *o, int c, const char *arg)
+{
+	enum pk_emit_mode m;
+	switch (c) {
+	case 'o':
+		m = PK_EMIT_OUTFILE;
+		o->out_path = arg;
+		break;
+	case PK_OPT_STDOUT:
+		m = PK_EMIT_STDOUT;
+		break;
+	case PK_OPT_DIFF:
+		m = PK_EMIT_DIFF;
+		break;
+	case PK_OPT_CHECK:
+		m = PK_EMIT_CHECK;
+		break;
+	default:
+		return 0;
+	}
+	if (o->mode != PK_EMIT_INPLACE && o->mode != m) {
+		pk_error("-o, --stdout, --diff and --check exclude each other");
+		return -1;
+	}
+	o->mode = m;
+	return 1;
+}
+
+int pk_emit_validate(const struct pk_emit_opts *o, size_t ninputs)
+{
+	if (o->mode == PK_EMIT_OUTFILE && ninputs != 1)
+		return pk_error("-o takes exactly one input file");
+	return 0;
+}

@@ -1,0 +1,56 @@
+/* emit.h - where a command's result goes: in place (atomic), -o, --stdout,
+ * --diff, --check. Shared by every rewriting command.
+ * Any tool/ file may include this. */
+#ifndef PK_EMIT_H
+#define PK_EMIT_H
+
+#include "buf.h"
+#include "edit.h"
+
+#include <getopt.h>
+#include <stdio.h>
+
+enum pk_emit_mode {
+	PK_EMIT_INPLACE = 0,
+	PK_EMIT_OUTFILE, /* -o PATH (one input only) */
+	PK_EMIT_STDOUT,  /* --stdout, or input "-" */
+	PK_EMIT_DIFF,    /* --diff: unified diff on stdout, nothing written */
+	PK_EMIT_CHECK,   /* --check: nothing written, exit 1 if it would change */
+};
+
+struct pk_emit_opts {
+	enum pk_emit_mode mode;
+	const char *out_path; /* for PK_EMIT_OUTFILE */
+};
+
+/* Command-line options shared by every rewriting command. */
+enum { PK_OPT_STDOUT = 0x1000, PK_OPT_DIFF, PK_OPT_CHECK };
+#define PK_EMIT_LONGOPTS                                                                 \
+	{ "stdout", no_argument, 0, PK_OPT_STDOUT }, { "diff", no_argument, 0, PK_OPT_DIFF }, \
+		{ "check", no_argument, 0, PK_OPT_CHECK }, { "output", required_argument, 0, 'o' }
+#define PK_EMIT_HELP                                                                          \
+	"output (default: rewrite each FILE in place, atomically; '-' reads stdin, writes stdout):\n" \
+	"  -o, --output OUT   write the result to OUT (one input only)\n"                           \
+	"      --stdout       write the result to standard output\n"                                \
+	"      --diff         print a unified diff, write nothing\n"                                \
+	"      --check        write nothing; exit 1 if anything would change\n"
+/* Handle option C (from getopt_long). 1 = handled, 0 = not ours, -1 = error. */
+int pk_emit_option(struct pk_emit_opts *o, int c, const char *arg);
+/* After parsing: validate against the number of inputs. */
+int pk_emit_validate(const struct pk_emit_opts *o, size_t ninputs);
+
+/* Final stage for one file: apply the checked plan and deliver it.
+ * *changed is set to whether the text differs. Returns 0 or -1 (message printed,
+ * the original file untouched). */
+int pk_emit(const struct pk_emit_opts *o, struct pk_buf *b, const struct pk_plan *plan, int *changed);
+
+/* Write DATA to PATH atomically: temp file in the same directory, fsync,
+ * rename; keeps the mode of EXPECT's file; refuses if PATH no longer matches
+ * EXPECT's stat (someone changed it after we read it). EXPECT may be NULL
+ * for a new output file. */
+int pk_write_atomic(const char *path, const char *data, size_t len, const struct stat *expect);
+
+/* Print a unified diff of the plan against B on stdout (3 lines of context). */
+void pk_print_diff(FILE *out, struct pk_buf *b, const struct pk_plan *plan);
+
+#endif

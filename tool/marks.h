@@ -1,0 +1,44 @@
+/* marks.h - the brace markers probe-inject writes around a braceless
+ * if/for/while body so a probe can sit inside it. Text only, never libclang:
+ * probe-strip, probe-list and probe-check use it to find and remove them.
+ *
+ * A marker is a whole line, alone on it apart from indentation:
+ *     {  // TIMING_PROBE_BRACE: NAME
+ *     }  // TIMING_PROBE_BRACE: NAME
+ * Removing both lines (with their EOL) restores the original bytes.
+ * Any tool/ file may include this. */
+#ifndef PK_MARKS_H
+#define PK_MARKS_H
+
+#include <stddef.h>
+
+#include "buf.h"
+#include "edit.h"
+
+#define PK_BRACE_MARKER "TIMING_PROBE_BRACE:"
+
+struct pk_mark {
+	char *name;     /* probe NAME */
+	int open;       /* '{' line (1) or '}' line (0) */
+	unsigned line;  /* 1-based */
+	size_t start;   /* offset of the line's first byte */
+	size_t end;     /* offset just past its EOL */
+};
+
+/* Marker text without indentation or EOL: "{  // TIMING_PROBE_BRACE: NAME".
+ * Returns the length, or -1 if it does not fit. */
+int pk_marks_text(char *dst, size_t cap, int open, const char *name);
+
+/* Every marker line of B in file order. A line that mentions the marker but
+ * is not one, or braces that do not pair up per name, is damage: message
+ * "probekit: PATH:LINE: ..." and -1 (nothing returned). */
+int pk_marks_scan(const struct pk_buf *b, struct pk_mark **marks, size_t *n);
+void pk_marks_free(struct pk_mark *marks, size_t n);
+
+/* Add to PLAN the removal of every marker line of probe ONLY_NAME (NULL: of
+ * every probe). Lines inside a probe block that the same strip removes whole
+ * are left to that removal, so the edits never overlap. Returns the number
+ * of lines planned, or -1 (message) on a damaged marker. */
+int pk_marks_plan_strip(const struct pk_buf *b, const char *only_name, struct pk_plan *plan);
+
+#endif

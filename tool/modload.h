@@ -1,0 +1,20 @@
+/* modload.h - load the libclang module (probekit_ast.so) on demand.
+ * Only commands that need the AST call in here, so block-only commands never
+ * map libclang. Included by cmd_*.c (core side); never by the module itself. */
+#ifndef PK_MODLOAD_H
+#define PK_MODLOAD_H
+
+/* Path of the module: $PROBEKIT_AST_MODULE if set, else
+ * <dir of /proc/self/exe>/../lib/probekit_ast.so. Returns 0 or -1 (message). */
+int pk_module_path(char *dst, unsigned cap);
+
+/* dlopen the module, look up SYMBOL (an `int fn(int argc, char **argv)`)
+ * and run it with the whole command line. Returns its exit code, or
+ * PK_EXIT_ERROR with one "probekit: ..." line when the module or symbol is
+ * missing. */
+int pk_module_call(const char *symbol, int argc, char **argv);
+
+/* probe-inject with an AST placement option (--begin/--end/--around/--wait/--base). */
+int pk_module_inject(int argc, char **argv);
+
+#endif

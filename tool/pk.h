@@ -1,0 +1,51 @@
+/* pk.h - facts every probekit layer shares: result codes, messages, version.
+ * Any tool/ file may include this. */
+#ifndef PK_H
+#define PK_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#define PK_VERSION "0.1.0"
+
+/* Process exit codes, the same for every command (README "Exit codes"). */
+enum pk_exit {
+	PK_EXIT_OK = 0,       /* clean, or nothing to do                  */
+	PK_EXIT_FINDINGS = 1, /* check found problems / --check would change */
+	PK_EXIT_ERROR = 2,    /* usage or input error; nothing written     */
+};
+
+#if defined(__GNUC__)
+#define PK_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define PK_PRINTF(a, b)
+#endif
+
+/* "probekit: <msg>" on stderr; returns -1 so lower layers can
+ * `return pk_error(...)` and let the caller decide what to do. */
+int pk_error(const char *fmt, ...) PK_PRINTF(1, 2);
+/* "probekit: warning: <msg>" on stderr. */
+void pk_warning(const char *fmt, ...) PK_PRINTF(1, 2);
+/* Abort on allocation failure: probekit never continues half-built. */
+void *pk_xmalloc(size_t n);
+void *pk_xcalloc(size_t n, size_t sz);
+void *pk_xrealloc(void *p, size_t n);
+char *pk_xstrdup(const char *s);
+char *pk_xstrndup(const char *s, size_t n);
+/* Grow *arr (of *cap elements of size sz) to hold at least want. */
+void pk_grow(void **arr, size_t *cap, size_t want, size_t sz);
+#define PK_GROW(arr, cap, want) pk_grow((void **)&(arr), &(cap), (want), sizeof(*(arr)))
+
+/* Command entry points (tool/main.c dispatches). */
+int cmd_inject(int argc, char **argv);
+int cmd_strip(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+
+/* Name of the command being run, for --help/--version ("probe-inject"). */
+extern const char *pk_progname;
+/* Print "<progname> (probekit) VERSION" and return 0. */
+int pk_print_version(void);
+
+#endif

@@ -1,0 +1,37 @@
+/* probeset.h - the files one command works on, loaded and scanned once,
+ * each with its edit plan; and the probe names they hold.
+ * Included by the cmd_*.c files. */
+#ifndef PK_PROBESET_H
+#define PK_PROBESET_H
+
+#include "buf.h"
+#include "edit.h"
+#include "emit.h"
+#include "scan.h"
+
+struct pk_file {
+	struct pk_buf buf;
+	struct pk_scan scan;
+	struct pk_plan plan;
+	int changed; /* set by pk_fileset_emit */
+};
+
+struct pk_fileset {
+	struct pk_file *f;
+	size_t n;
+	char **names; /* distinct probe names, in order of first appearance */
+	size_t nnames, cap_names;
+};
+
+/* Load and scan every path. Scan errors are printed ("probekit: PATH:LINE:
+ * msg"); returns -1 if any file failed to load or scan cleanly. */
+int pk_fileset_load(struct pk_fileset *fs, char *const *paths, size_t n, int load_flags, int scan_flags);
+void pk_fileset_free(struct pk_fileset *fs);
+int pk_fileset_has(const struct pk_fileset *fs, const char *name);
+/* "unknown probe 'X'" with the known names and the closest one; returns -1. */
+int pk_fileset_unknown(const struct pk_fileset *fs, const char *name);
+/* Check every plan, then emit every file. When a later write fails, files
+ * already rewritten are put back. *changed counts files that differ. */
+int pk_fileset_emit(struct pk_fileset *fs, const struct pk_emit_opts *o, size_t *changed);
+
+#endif

@@ -1,0 +1,253 @@
+/* report.h - probe-report's layers (issue #6): the report document, statistics,
+ * the printf log parser, the timing-tensor readers, the JSON readers, the
+ * partition analysis and the output writers.
+ * Included only by tool/report*.c, tool/cmd_report.c and tests/test_report*.c.
+ *
+ * Data path: read (log stream / tensor / JSON) -> analyse into a struct rp_doc
+ * (tables, timeline lanes, notes, warnings) -> render the doc once in the
+ * chosen format. Analysis never prints; writers never compute. */
+#ifndef PK_REPORT_H
+#define PK_REPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "pk.h"
+
+/* ---- growable int64 array (durations, relative times) ---- */
+struct rp_vec {
+	int64_t *v;
+	size_t n, cap;
+};
+void rp_vec_push(struct rp_vec *a, int64_t x);
+void rp_vec_free(struct rp_vec *a);
+
+/* ---- statistics (report_stats.c) ---- */
+struct rp_stats {
+	size_t n;
+	int64_t min, max;
+	int64_t median_x2; /* twice the median: exact for even counts, no float */
+	double mean, stddev; /* stddev over n-1 (0 for one sample) */
+};
+/* Sorts V in place. Returns 0, or -1 when n == 0. */
+int rp_stats_compute(int64_t *v, size_t n, struct rp_stats *out);
+/* Median of V (sorts in place), times two. V must be non-empty. */
+int64_t rp_median_x2(int64_t *v, size_t n);
+/* Parse a decimal slot list "0-3,8" into mask[0..nslots); -1 on a bad list
+ * or a slot >= nslots (message printed, naming OPT). */
+int rp_parse_slot_list(const char *opt, const char *s, unsigned char *mask, size_t nslots);
+
+/* ---- the report document (report_doc.c) ---- */
+enum rp_cell_kind { RP_NULL, RP_INT, RP_HALF, RP_REAL, RP_STR };
+struct rp_cell {
+	enum rp_cell_kind kind;
+	int prec;     /* RP_REAL: digits after the point */
+	int64_t i;    /* RP_INT; RP_HALF holds twice the value */
+	double r;
+	char *s;
+};
+struct rp_table {
+	char *name;   /* JSON key and CSV section, e.g. "probes" */
+	char *title;  /* text heading */
+	size_t ncols;
+	char **cols;
+	struct rp_cell *cells; /* nrows * ncols */
+	size_t nrows, cap;
+};
+struct rp_span {
+	int64_t start, end; /* cycles, on the lane's own origin */
+	char *label;
+};
+struct rp_lane {
+	char *group; /* e.g. "run 1", "in-core", "L2" (trace process) */
+	char *name;  /* e.g. "STAGE_B", "slot 3" (trace thread, SVG row) */
+	struct rp_span *spans;
+	size_t nspans, cap;
+};
+struct rp_doc {
+	double freq_hz;          /* 0: unknown, no time columns (S5.3) */
+	const char *freq_source; /* "--freq-hz" or the L2 file */
+	char *origin;            /* what timeline zero means */
+	struct rp_table **tables;
+	size_t ntables, tcap;
+	struct rp_lane **lanes;
+	size_t nlanes, lcap;
+	char **notes, **warnings;
+	size_t nnotes, ncap, nwarnings, wcap;
+};
+void rp_doc_init(struct rp_doc *d);
+void rp_doc_free(struct rp_doc *d);
+/* Record a finding: "probekit: warning: ..." on stderr now, and in the doc. */
+void rp_warn(struct rp_doc *d, const char *fmt, ...) PK_PRINTF(2, 3);
+/* An explanation that is not a finding (e.g. why sources were not combined). */
+void rp_note(struct rp_doc *d, const char *fmt, ...) PK_PRINTF(2, 3);
+/* A table with the given column names (NULL-terminated list). */
+struct rp_table *rp_table_new(struct rp_doc *d, const char *name, const char *title, ...);
+/* Start a row; then set cells by column index. Unset cells stay RP_NULL. */
+size_t rp_row(struct rp_table *t);
+void rp_set_int(struct rp_table *t, size_t row, size_t col, int64_t v);
+void rp_set_half(struct rp_table *t, size_t row, size_t col, int64_t x2);
+void rp_set_real(struct rp_table *t, size_t row, size_t col, double v, int prec);
+void rp_set_str(struct rp_table *t, size_t row, size_t col, const char *s);
+/* Time in microseconds for CYCLES when the doc knows a frequency. */
+void rp_set_us(const struct rp_doc *d, struct rp_table *t, size_t row, size_t col, double cycles);
+struct rp_lane *rp_lane_new(struct rp_doc *d, const char *group, const char *name);
+void rp_span_add(struct rp_lane *l, int64_t start, int64_t end, const char *label);
+/* Format an RP_HALF value ("12", "12.5", "-0.5") into buf. */
+const char *rp_fmt_half(char *buf, size_t n, int64_t x2);
+
+/* ---- printf probe logs (report_log.c) ---- */
+enum rp_line_kind { RP_LINE_OTHER, RP_LINE_TBASE, RP_LINE_PROBE, RP_LINE_GARBLED };
+struct rp_line {
+	const char *name; /* points into the line */
+	size_t name_len;
+	int64_t start, end, dur, block, iter, run, tbase;
+	int has_block, has_iter, has_run;
+};
+/* Classify one line (without its newline). A line is a probe line when it
+ * holds "[NAME]" followed by start=/end=/dur= fields; other output is
+ * RP_LINE_OTHER; a probe line that does not parse completely is GARBLED. */
+enum rp_line_kind rp_log_parse_line(const char *s, size_t len, struct rp_line *out);
+
+struct rp_series { /* one (probe, block, iter) across runs */
+	uint32_t probe;
+	int64_t block, iter; /* -1 when the line had no such field */
+	struct rp_vec dur, rel_start, rel_end; /* rel_*: lines whose run has T_BASE */
+};
+struct rp_cell_state { /* one (probe, block, iter, run) */
+	uint32_t series, run;
+	uint32_t count;
+	int overlap;
+	int64_t last_end;
+};
+struct rp_probe {
+	char *name;
+	size_t lines, dur_mismatch, with_block, without_block;
+	int64_t first_mismatch_line;
+	char *first_mismatch_file;
+};
+struct rp_run {
+	char *label;       /* "FILE" or "FILE run N" */
+	int64_t tbase;
+	size_t ntbase, nlines;
+	uint32_t probes[4]; /* first distinct probes seen (contamination report) */
+	size_t nprobes;
+	int tbase_late;    /* probe lines came before any T_BASE */
+};
+struct rp_hash { /* open addressing: 4 x int64 key -> uint32 value */
+	int64_t *keys;
+	uint32_t *vals;
+	size_t cap, n;
+};
+struct rp_log {
+	const char *run_sep; /* --run TEXT, or NULL */
+	size_t repeat;       /* lines expected per (probe, block, iter) per run */
+	struct rp_probe *probes;
+	size_t nprobes, pcap;
+	struct rp_series *series;
+	size_t nseries, scap;
+	struct rp_cell_state *cells;
+	size_t ncells, ccap;
+	struct rp_run *runs;
+	size_t nruns, rcap;
+	struct rp_hash cell_hash, series_hash, run_hash, name_hash;
+	/* current input position */
+	const char *file;
+	size_t segment;  /* bumps per file and per --run separator */
+	uint32_t seg_run; /* run index of the segment's lines without run= */
+	char *seg_label; /* "FILE" or "FILE from line N" */
+	int64_t lineno;
+	/* counters */
+	size_t total_lines, probe_lines, tbase_lines, other_lines, garbled_lines;
+	char *garbled_where[5]; /* "FILE:LINE" of the first garbled lines */
+	uint32_t last_cell;     /* cache: most lines repeat the previous key */
+	int64_t last_key[4];
+};
+void rp_log_init(struct rp_log *lg, const char *run_sep, size_t repeat);
+void rp_log_free(struct rp_log *lg);
+/* Begin a new input file (each file is a run). */
+void rp_log_begin_file(struct rp_log *lg, const char *name);
+/* Feed one line (no newline). */
+void rp_log_line(struct rp_log *lg, const char *s, size_t len);
+/* Stream FD through rp_log_line. Returns 0 or -1 (read error printed). */
+int rp_log_read_fd(struct rp_log *lg, int fd, const char *name);
+/* Turn the parsed log into tables, timeline lanes, notes and warnings. */
+void rp_log_analyse(struct rp_log *lg, struct rp_doc *d);
+
+/* ---- timing tensors (report_tensor.c) ---- */
+struct rp_matrix {
+	size_t rows, cols;
+	int64_t *v;       /* rows * cols */
+	unsigned char *bad; /* per cell: uint64 value above INT64_MAX */
+	char dtype[8];    /* "<i8", "<u8", "csv" */
+	char **colnames;  /* CSV header fields, or NULL */
+};
+void rp_matrix_free(struct rp_matrix *m);
+/* Parse an in-memory .npy file. PATH names it in messages. */
+int rp_npy_parse(const unsigned char *data, size_t len, const char *path, struct rp_matrix *m);
+/* Raw little-endian int64 rows of 8k columns: SLOTS rows. */
+int rp_bin_parse(const unsigned char *data, size_t len, size_t slots, const char *path,
+		 struct rp_matrix *m);
+/* Comma-separated integers, one row per line; a first line that is not
+ * numeric is a header. Every row must have the same number of fields. */
+int rp_csv_parse(const char *data, size_t len, const char *path, struct rp_matrix *m);
+/* By extension (.npy, .bin, .csv); SLOTS is 0 when not given. */
+int rp_tensor_load(const char *path, size_t slots, struct rp_matrix *m);
+/* Read a whole file into memory (NUL-terminated). */
+int rp_slurp(const char *path, char **data, size_t *len);
+
+/* ---- event map, L2 records (report_json.c) ---- */
+enum rp_event {
+	RP_EV_ENTRY, RP_EV_PRODUCER_DONE, RP_EV_ARRIVAL, RP_EV_RELEASE, RP_EV_BODY_DONE, RP_EV_N
+};
+extern const char *const rp_event_names[RP_EV_N];
+struct rp_event_map {
+	int column[RP_EV_N]; /* -1 when the map has no such event */
+	size_t n;            /* every event in the map, in file order */
+	char **names, **kinds;
+	int *cols;
+};
+/* The S5.6 order: entry, producer_done, collective_arrival,
+ * collective_release, body_done in columns 0..4. */
+void rp_events_default(struct rp_event_map *em);
+int rp_events_load(const char *path, struct rp_event_map *em);
+void rp_events_free(struct rp_event_map *em);
+
+struct rp_l2 {
+	double clock_freq_hz; /* 0 when absent */
+	size_t ntasks;
+	int64_t m0, m1;       /* earliest start, latest end of the chosen rows */
+	int64_t *core, *start, *end; /* chosen rows */
+};
+/* Read chip_swimlane_records.json / l2_swimlane_records.json. TASK >= 0 keeps
+ * only rows with that reg_task_id. */
+int rp_l2_load(const char *path, int64_t task, struct rp_l2 *l2);
+void rp_l2_free(struct rp_l2 *l2);
+
+/* ---- partition and diagnostics (report_part.c) ---- */
+struct rp_tensor_opts {
+	const char *path;
+	const char *active, *producers; /* slot lists or NULL (all) */
+	const struct rp_l2 *l2;         /* or NULL */
+	const char *l2_path;
+	int same_epoch;
+};
+/* Validate, partition and diagnose. Returns 0, or -1 on a usage problem
+ * (bad slot list; message printed). */
+int rp_tensor_analyse(const struct rp_matrix *m, const struct rp_event_map *em,
+		      const struct rp_tensor_opts *o, struct rp_doc *d);
+/* Merged vs split pairs from a CSV (report_part.c). */
+int rp_pairs_analyse(const struct rp_matrix *m, const char *path, struct rp_doc *d);
+
+/* ---- writers (report_out.c, report_svg.c) ---- */
+enum rp_format { RP_FMT_TEXT, RP_FMT_CSV, RP_FMT_JSON, RP_FMT_TRACE, RP_FMT_SVG };
+void rp_write_text(FILE *f, const struct rp_doc *d);
+void rp_write_csv(FILE *f, const struct rp_doc *d);
+void rp_write_json(FILE *f, const struct rp_doc *d);
+void rp_write_trace(FILE *f, const struct rp_doc *d);
+void rp_write_svg(FILE *f, const struct rp_doc *d);
+/* JSON string literal with escapes. */
+void rp_json_str(FILE *f, const char *s);
+
+#endif

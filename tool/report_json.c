@@ -1,0 +1,186 @@
+/* report_json.c - the JSON inputs: the timing-tensor event map (the sidecar
+ * the injection writes, or --events) and L2 swimlane records (S7.9), read
+ * with libjansson. A malformed file is an error naming its line and column. */
+#include "report.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const rp_event_names[RP_EV_N] = { "entry", "producer_done", "collective_arrival",
+					      "collective_release", "body_done" };
+/* S5.1 semantics of the S5.6 default columns. */
+static const char *const default_kinds[RP_EV_N] = { "issue", "phase_done", "arrival", "release",
+						    "phase_done" };
+
+static void em_add(struct rp_event_map *em, const char *name, int col, const char *kind)
+{
+	em->names = pk_xrealloc(em->names, (em->n + 1) * sizeof(char *));
+	em->kinds = pk_xrealloc(em->kinds, (em->n + 1) * sizeof(char *));
+	em->cols = pk_xrealloc(em->cols, (em->n + 1) * sizeof(int));
+	em->names[em->n] = pk_xstrdup(name);
+	em->kinds[em->n] = pk_xstrdup(kind ? kind : "");
+	em->cols[em->n] = col;
+	for (int e = 0; e < RP_EV_N; e++)
+		if (!strcmp(name, rp_event_names[e]))
+			em->column[e] = col;
+	em->n++;
+}
+
+static void em_clear(struct rp_event_map *em)
+{
+	memset(em, 0, sizeof(*em));
+	for (int e = 0; e < RP_EV_N; e++)
+		em->column[e] = -1;
+}
+
+void rp_events_default(struct rp_event_map *em)
+{
+	em_clear(em);
+	for (int e = 0; e < RP_EV_N; e++)
+		em_add(em, rp_event_names[e], e, default_kinds[e]);
+}
+
+void rp_events_free(struct rp_event_map *em)
+{
+	for (size_t i = 0; i < em->n; i++) {
+		free(em->names[i]);
+		free(em->kinds[i]);
+	}
+	free(em->names);
+	free(em->kinds);
+	free(em->cols);
+	em_clear(em);
+}
+
+static json_t *load_json(const char *path)
+{
+	char *data;
+	size_t len;
+	if (rp_slurp(path, &data, &len) < 0)
+		return NULL;
+	json_error_t err;
+	json_t *root = json_loadb(data, len, 0, &err);
+	free(data);
+	if (!root)
+		pk_error("%s:%d:%d: malformed JSON: %s", path, err.line, err.column, err.text);
+	return root;
+}
+
+static int event_entry(json_t *ev, size_t i, const char *path, struct rp_event_map *em)
+{
+	json_t *name = json_object_get(ev, "name"), *col = json_object_get(ev, "column");
+	json_t *kind = json_object_get(ev, "kind");
+	if (!json_is_object(ev) || !json_is_string(name) || !json_is_integer(col))
+		return pk_error("%s: events[%zu] needs a string \"name\" and an integer \"column\"", path, i);
+	if (kind && !json_is_string(kind))
+		return pk_error("%s: events[%zu]: \"kind\" must be a string", path, i);
+	json_int_t c = json_integer_value(col);
+	if (c < 0 || c > 65535)
+		return pk_error("%s: events[%zu]: column %lld is out of range", path, i, (long long)c);
+	for (size_t k = 0; k < em->n; k++) {
+		if (!strcmp(em->names[k], json_string_value(name)))
+			return pk_error("%s: event '%s' is listed twice", path, em->names[k]);
+		if (em->cols[k] == (int)c)
+			return pk_error("%s: events '%s' and '%s' share column %d", path, em->names[k],
+					json_string_value(name), (int)c);
+	}
+	em_add(em, json_string_value(name), (int)c, kind ? json_string_value(kind) : NULL);
+	return 0;
+}
+
+int rp_events_load(const char *path, struct rp_event_map *em)
+{
+	em_clear(em);
+	json_t *root = load_json(path);
+	if (!root)
+		return -1;
+	json_t *events = json_object_get(root, "events");
+	int rc = 0;
+	if (!json_is_array(events) || json_array_size(events) == 0)
+		rc = pk_error("%s: no \"events\" array", path);
+	for (size_t i = 0; rc == 0 && i < json_array_size(events); i++)
+		rc = event_entry(json_array_get(events, i), i, path, em);
+	json_decref(root);
+	if (rc < 0)
+		rp_events_free(em);
+	return rc;
+}
+
+/* ---- L2 swimlane records ---- */
+
+static int l2_row(json_t *row, size_t i, const char *path, int64_t v[5])
+{
+	if (!json_is_array(row) || json_array_size(row) < 5)
+		return pk_error("%s: aicore_tasks[%zu] is not [core_id, task_token, reg_task_id, start_cycles, end_cycles]",
+				path, i);
+	for (size_t k = 0; k < 5; k++) {
+		json_t *x = json_array_get(row, k);
+		if (!json_is_integer(x))
+			return pk_error("%s: aicore_tasks[%zu][%zu] is not an integer", path, i, k);
+		v[k] = (int64_t)json_integer_value(x);
+	}
+	if (v[4] < v[3])
+		return pk_error("%s: aicore_tasks[%zu] ends (%lld) before it starts (%lld)", path, i,
+				(long long)v[4], (long long)v[3]);
+	return 0;
+}
+
+static int l2_tasks(json_t *tasks, const char *path, int64_t task, struct rp_l2 *l2)
+{
+	size_t n = json_array_size(tasks);
+	l2->core = pk_xcalloc(n, sizeof(int64_t));
+	l2->start = pk_xcalloc(n, sizeof(int64_t));
+	l2->end = pk_xcalloc(n, sizeof(int64_t));
+	for (size_t i = 0; i < n; i++) {
+		int64_t v[5];
+		if (l2_row(json_array_get(tasks, i), i, path, v) < 0)
+			return -1;
+		if (task >= 0 && v[2] != task)
+			continue;
+		l2->core[l2->ntasks] = v[0];
+		l2->start[l2->ntasks] = v[3];
+		l2->end[l2->ntasks] = v[4];
+		if (!l2->ntasks || v[3] < l2->m0)
+			l2->m0 = v[3];
+		if (!l2->ntasks || v[4] > l2->m1)
+			l2->m1 = v[4];
+		l2->ntasks++;
+	}
+	if (!l2->ntasks && task >= 0)
+		return pk_error("%s: no aicore_tasks row has reg_task_id %lld", path, (long long)task);
+	if (!l2->ntasks)
+		return pk_error("%s: \"aicore_tasks\" is empty", path);
+	return 0;
+}
+
+int rp_l2_load(const char *path, int64_t task, struct rp_l2 *l2)
+{
+	memset(l2, 0, sizeof(*l2));
+	json_t *root = load_json(path);
+	if (!root)
+		return -1;
+	int rc = 0;
+	json_t *meta = json_object_get(root, "metadata"), *tasks = json_object_get(root, "aicore_tasks");
+	json_t *freq = meta ? json_object_get(meta, "clock_freq_hz") : NULL;
+	if (!json_is_object(root) || !json_is_array(tasks))
+		rc = pk_error("%s: no \"aicore_tasks\" array (not an L2 swimlane file)", path);
+	else if (freq && (!json_is_number(freq) || json_number_value(freq) <= 0))
+		rc = pk_error("%s: metadata.clock_freq_hz is not a positive number", path);
+	else {
+		l2->clock_freq_hz = freq ? json_number_value(freq) : 0;
+		rc = l2_tasks(tasks, path, task, l2);
+	}
+	json_decref(root);
+	if (rc < 0)
+		rp_l2_free(l2);
+	return rc;
+}
+
+void rp_l2_free(struct rp_l2 *l2)
+{
+	free(l2->core);
+	free(l2->start);
+	free(l2->end);
+	memset(l2, 0, sizeof(*l2));
+}

@@ -1,0 +1,406 @@
+/* report_logsum.c - from a parsed probe log to tables, a timeline and the
+ * findings S1.4, S1.6, S1.7, S3.2 and S4.2 ask for. */
+#include "report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const sub_kinds[] = { "WAIT", "COMPUTE", "LOAD", "WRITEBACK", "SYNC" };
+#define NSUB (sizeof(sub_kinds) / sizeof(sub_kinds[0]))
+
+/* "STAGE_B_WAIT" -> kind "WAIT", parent length 7; -1 when not a sub-probe. */
+static int sub_probe(const char *name, size_t *parent_len)
+{
+	size_t n = strlen(name);
+	for (size_t k = 0; k < NSUB; k++) {
+		size_t m = strlen(sub_kinds[k]);
+		if (n > m + 1 && name[n - m - 1] == '_' && !strcmp(name + n - m, sub_kinds[k])) {
+			*parent_len = n - m - 1;
+			return (int)k;
+		}
+	}
+	return -1;
+}
+
+static int find_probe(const struct rp_log *lg, const char *name, size_t len)
+{
+	for (size_t i = 0; i < lg->nprobes; i++)
+		if (strlen(lg->probes[i].name) == len && !memcmp(lg->probes[i].name, name, len))
+			return (int)i;
+	return -1;
+}
+
+static void set_stats(const struct rp_doc *d, struct rp_table *t, size_t row, size_t col,
+		      const struct rp_stats *s, int with_us)
+{
+	rp_set_int(t, row, col, (int64_t)s->n);
+	rp_set_int(t, row, col + 1, s->min);
+	rp_set_half(t, row, col + 2, s->median_x2);
+	rp_set_real(t, row, col + 3, s->mean, 1);
+	rp_set_int(t, row, col + 4, s->max);
+	rp_set_real(t, row, col + 5, s->stddev, 1);
+	if (!with_us)
+		return;
+	rp_set_us(d, t, row, col + 6, (double)s->min);
+	rp_set_us(d, t, row, col + 7, (double)s->median_x2 / 2);
+	rp_set_us(d, t, row, col + 8, s->mean);
+	rp_set_us(d, t, row, col + 9, (double)s->max);
+}
+
+/* All durations of one probe, gathered from its series. */
+static int64_t *probe_durs(const struct rp_log *lg, uint32_t probe, size_t *n)
+{
+	size_t total = 0;
+	for (size_t i = 0; i < lg->nseries; i++)
+		if (lg->series[i].probe == probe)
+			total += lg->series[i].dur.n;
+	int64_t *v = pk_xmalloc(total * sizeof(*v));
+	*n = 0;
+	for (size_t i = 0; i < lg->nseries; i++)
+		if (lg->series[i].probe == probe) {
+			memcpy(v + *n, lg->series[i].dur.v, lg->series[i].dur.n * sizeof(*v));
+			*n += lg->series[i].dur.n;
+		}
+	return v;
+}
+
+static void probes_table(const struct rp_log *lg, struct rp_doc *d, int64_t *median_x2)
+{
+	int us = d->freq_hz > 0;
+	struct rp_table *t =
+		us ? rp_table_new(d, "probes", "probes (dur in cycles; us at the given frequency)",
+				  "probe", "count", "min", "median", "mean", "max", "stddev",
+				  "min_us", "median_us", "mean_us", "max_us", "dur_mismatch", NULL)
+		   : rp_table_new(d, "probes", "probes (dur in cycles)", "probe", "count", "min",
+				  "median", "mean", "max", "stddev", "dur_mismatch", NULL);
+	for (uint32_t p = 0; p < lg->nprobes; p++) {
+		size_t n;
+		int64_t *v = probe_durs(lg, p, &n);
+		struct rp_stats s;
+		rp_stats_compute(v, n, &s);
+		free(v);
+		median_x2[p] = s.median_x2;
+		size_t r = rp_row(t);
+		rp_set_str(t, r, 0, lg->probes[p].name);
+		set_stats(d, t, r, 1, &s, us);
+		rp_set_int(t, r, us ? 11 : 7, (int64_t)lg->probes[p].dur_mismatch);
+	}
+}
+
+static int has_fields(const struct rp_log *lg)
+{
+	for (size_t i = 0; i < lg->nseries; i++)
+		if (lg->series[i].block >= 0 || lg->series[i].iter >= 0)
+			return 1;
+	return 0;
+}
+
+static void set_opt_int(struct rp_table *t, size_t r, size_t c, int64_t v)
+{
+	if (v >= 0)
+		rp_set_int(t, r, c, v);
+}
+
+/* Series sorted by block, iter, then first appearance. */
+static int cmp_series(const void *a, const void *b, void *ctx)
+{
+	const struct rp_log *lg = ctx;
+	const struct rp_series *x = &lg->series[*(const uint32_t *)a];
+	const struct rp_series *y = &lg->series[*(const uint32_t *)b];
+	if (x->block != y->block)
+		return x->block < y->block ? -1 : 1;
+	if (x->iter != y->iter)
+		return x->iter < y->iter ? -1 : 1;
+	return (*(const uint32_t *)a > *(const uint32_t *)b) - (*(const uint32_t *)a < *(const uint32_t *)b);
+}
+
+static void series_table(const struct rp_log *lg, struct rp_doc *d, const uint32_t *order)
+{
+	struct rp_table *t = rp_table_new(d, "series", "per block and iteration (dur in cycles)",
+					  "probe", "block", "iter", "count", "min", "median",
+					  "mean", "max", "stddev", NULL);
+	for (size_t i = 0; i < lg->nseries; i++) {
+		const struct rp_series *se = &lg->series[order[i]];
+		int64_t *v = pk_xmalloc(se->dur.n * sizeof(*v));
+		memcpy(v, se->dur.v, se->dur.n * sizeof(*v));
+		struct rp_stats s;
+		rp_stats_compute(v, se->dur.n, &s);
+		free(v);
+		size_t r = rp_row(t);
+		rp_set_str(t, r, 0, lg->probes[se->probe].name);
+		set_opt_int(t, r, 1, se->block);
+		set_opt_int(t, r, 2, se->iter);
+		set_stats(d, t, r, 3, &s, 0);
+	}
+}
+
+/* One timeline entry: a series with relative times. */
+struct tl_entry {
+	uint32_t series;
+	int64_t start_x2, end_x2;
+	int in_chain; /* a stage of the gap chain (not nested in a present parent) */
+};
+
+static int cmp_tl(const void *a, const void *b, void *ctx)
+{
+	const struct rp_log *lg = ctx;
+	const struct tl_entry *x = a, *y = b;
+	const struct rp_series *sx = &lg->series[x->series], *sy = &lg->series[y->series];
+	if (sx->block != sy->block)
+		return sx->block < sy->block ? -1 : 1;
+	if (sx->iter != sy->iter)
+		return sx->iter < sy->iter ? -1 : 1;
+	if (x->start_x2 != y->start_x2)
+		return x->start_x2 < y->start_x2 ? -1 : 1;
+	return (x->series > y->series) - (x->series < y->series);
+}
+
+static int64_t median_of(const struct rp_vec *v)
+{
+	int64_t *c = pk_xmalloc(v->n * sizeof(*c));
+	memcpy(c, v->v, v->n * sizeof(*c));
+	int64_t m = rp_median_x2(c, v->n);
+	free(c);
+	return m;
+}
+
+/* Is PARENT_LEN bytes of NAME a probe present with the same block and iter? */
+static int parent_present(const struct rp_log *lg, const struct tl_entry *tl, size_t n,
+			  const struct rp_series *se)
+{
+	size_t plen;
+	const char *name = lg->probes[se->probe].name;
+	if (sub_probe(name, &plen) < 0)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct rp_series *o = &lg->series[tl[i].series];
+		const char *on = lg->probes[o->probe].name;
+		if (o->block == se->block && o->iter == se->iter && strlen(on) == plen &&
+		    !memcmp(on, name, plen))
+			return 1;
+	}
+	return 0;
+}
+
+static struct rp_lane *lane_for(struct rp_doc *d, const struct rp_log *lg,
+				const struct rp_series *se)
+{
+	char name[256];
+	if (se->block >= 0)
+		snprintf(name, sizeof(name), "%s block %lld", lg->probes[se->probe].name,
+			 (long long)se->block);
+	else
+		snprintf(name, sizeof(name), "%s", lg->probes[se->probe].name);
+	for (size_t i = 0; i < d->nlanes; i++)
+		if (!strcmp(d->lanes[i]->group, "probes") && !strcmp(d->lanes[i]->name, name))
+			return d->lanes[i];
+	return rp_lane_new(d, "probes", name);
+}
+
+static void add_span(struct rp_doc *d, const struct rp_log *lg, const struct tl_entry *e)
+{
+	const struct rp_series *se = &lg->series[e->series];
+	char label[256];
+	if (se->iter >= 0)
+		snprintf(label, sizeof(label), "%s iter %lld", lg->probes[se->probe].name,
+			 (long long)se->iter);
+	else
+		snprintf(label, sizeof(label), "%s", lg->probes[se->probe].name);
+	rp_span_add(lane_for(d, lg, se), e->start_x2 / 2, e->end_x2 / 2, label);
+}
+
+static void timeline_table(const struct rp_log *lg, struct rp_doc *d)
+{
+	struct tl_entry *tl = pk_xcalloc(lg->nseries, sizeof(*tl));
+	size_t n = 0;
+	for (uint32_t i = 0; i < lg->nseries; i++) {
+		if (!lg->series[i].rel_start.n)
+			continue;
+		tl[n].series = i;
+		tl[n].start_x2 = median_of(&lg->series[i].rel_start);
+		tl[n].end_x2 = median_of(&lg->series[i].rel_end);
+		n++;
+	}
+	if (!n) {
+		if (lg->probe_lines)
+			rp_note(d, "no timeline: no probe line follows a [T_BASE] line in its run");
+		free(tl);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		tl[i].in_chain = !parent_present(lg, tl, n, &lg->series[tl[i].series]);
+	qsort_r(tl, n, sizeof(*tl), cmp_tl, (void *)lg);
+	int us = d->freq_hz > 0;
+	struct rp_table *t =
+		us ? rp_table_new(d, "timeline", "timeline (median cycles relative to T_BASE)",
+				  "block", "iter", "probe", "rel_start", "rel_end", "gap",
+				  "rel_start_us", "rel_end_us", "gap_us", NULL)
+		   : rp_table_new(d, "timeline", "timeline (median cycles relative to T_BASE)",
+				  "block", "iter", "probe", "rel_start", "rel_end", "gap", NULL);
+	d->origin = pk_xstrdup("T_BASE of each run");
+	const struct tl_entry *prev = NULL;
+	for (size_t i = 0; i < n; i++) {
+		const struct rp_series *se = &lg->series[tl[i].series];
+		if (prev && (lg->series[prev->series].block != se->block ||
+			     lg->series[prev->series].iter != se->iter))
+			prev = NULL;
+		size_t r = rp_row(t);
+		set_opt_int(t, r, 0, se->block);
+		set_opt_int(t, r, 1, se->iter);
+		rp_set_str(t, r, 2, lg->probes[se->probe].name);
+		rp_set_half(t, r, 3, tl[i].start_x2);
+		rp_set_half(t, r, 4, tl[i].end_x2);
+		rp_set_us(d, t, r, 6, (double)tl[i].start_x2 / 2);
+		rp_set_us(d, t, r, 7, (double)tl[i].end_x2 / 2);
+		/* S4.2: gap = next start - previous end; negative means overlap, kept. */
+		if (tl[i].in_chain && prev) {
+			rp_set_half(t, r, 5, tl[i].start_x2 - prev->end_x2);
+			rp_set_us(d, t, r, 8, (double)(tl[i].start_x2 - prev->end_x2) / 2);
+		}
+		if (tl[i].in_chain)
+			prev = &tl[i];
+		add_span(d, lg, &tl[i]);
+	}
+	free(tl);
+}
+
+static void ratios_table(const struct rp_log *lg, struct rp_doc *d, const int64_t *median_x2)
+{
+	struct rp_table *t = NULL;
+	for (uint32_t p = 0; p < lg->nprobes; p++) {
+		size_t plen;
+		int k = sub_probe(lg->probes[p].name, &plen);
+		int parent = k < 0 ? -1 : find_probe(lg, lg->probes[p].name, plen);
+		if (parent < 0)
+			continue;
+		if (!t)
+			t = rp_table_new(d, "ratios", "sub-probe share of its stage (median dur / median dur)",
+					 "stage", "sub_probe", "kind", "sub_median", "stage_median",
+					 "ratio", NULL);
+		size_t r = rp_row(t);
+		rp_set_str(t, r, 0, lg->probes[parent].name);
+		rp_set_str(t, r, 1, lg->probes[p].name);
+		rp_set_str(t, r, 2, sub_kinds[k]);
+		rp_set_half(t, r, 3, median_x2[p]);
+		rp_set_half(t, r, 4, median_x2[parent]);
+		if (median_x2[parent] != 0)
+			rp_set_real(t, r, 5, (double)median_x2[p] / (double)median_x2[parent], 3);
+	}
+}
+
+static void input_table(const struct rp_log *lg, struct rp_doc *d)
+{
+	struct rp_table *t = rp_table_new(d, "input", "input", "runs", "lines", "probe_lines",
+					  "tbase_lines", "other_lines", "garbled_lines", NULL);
+	size_t r = rp_row(t);
+	rp_set_int(t, r, 0, (int64_t)lg->nruns);
+	rp_set_int(t, r, 1, (int64_t)lg->total_lines);
+	rp_set_int(t, r, 2, (int64_t)lg->probe_lines);
+	rp_set_int(t, r, 3, (int64_t)lg->tbase_lines);
+	rp_set_int(t, r, 4, (int64_t)lg->other_lines);
+	rp_set_int(t, r, 5, (int64_t)lg->garbled_lines);
+}
+
+static void warn_garbled(const struct rp_log *lg, struct rp_doc *d)
+{
+	if (!lg->garbled_lines)
+		return;
+	char list[512] = "";
+	for (size_t i = 0; i < 5 && i < lg->garbled_lines; i++) {
+		strncat(list, i ? ", " : "", sizeof(list) - strlen(list) - 1);
+		strncat(list, lg->garbled_where[i], sizeof(list) - strlen(list) - 1);
+	}
+	rp_warn(d, "%zu garbled or truncated probe line%s, not counted (%s%s)", lg->garbled_lines,
+		lg->garbled_lines == 1 ? "" : "s", list, lg->garbled_lines > 5 ? ", ..." : "");
+}
+
+static void warn_runs(const struct rp_log *lg, struct rp_doc *d)
+{
+	for (size_t i = 0; i < lg->nruns; i++) {
+		const struct rp_run *r = &lg->runs[i];
+		if (r->nprobes > 1) {
+			char list[512] = "";
+			for (size_t k = 0; k < r->nprobes && k < 4; k++) {
+				if (k)
+					strncat(list, ", ", sizeof(list) - strlen(list) - 1);
+				strncat(list, "'", sizeof(list) - strlen(list) - 1);
+				strncat(list, lg->probes[r->probes[k]].name, sizeof(list) - strlen(list) - 1);
+				strncat(list, "'", sizeof(list) - strlen(list) - 1);
+			}
+			rp_warn(d, "'%s': %zu probes in one run (%s%s): each printf delays the others; enable one probe per run (S1.4)",
+				r->label, r->nprobes, list, r->nprobes > 4 ? ", ..." : "");
+		}
+		if (r->nlines && !r->ntbase)
+			rp_warn(d, "'%s': no [T_BASE] line: no relative times for this run (S1.7)",
+				r->label);
+		else if (r->nlines && r->tbase_late)
+			rp_warn(d, "'%s': probe lines before the first [T_BASE] have no relative times",
+				r->label);
+		if (r->ntbase > lg->repeat)
+			rp_warn(d, "'%s': %zu [T_BASE] lines, more than --repeat %zu (warmup output leaked? S3.2)",
+				r->label, r->ntbase, lg->repeat);
+	}
+}
+
+/* One finding per (run, probe), the worst cell first found. */
+static void warn_cells(const struct rp_log *lg, struct rp_doc *d)
+{
+	unsigned char *done = pk_xcalloc(lg->nruns * lg->nprobes + 1, 2);
+	for (size_t i = 0; i < lg->ncells; i++) {
+		const struct rp_cell_state *c = &lg->cells[i];
+		uint32_t probe = lg->series[c->series].probe;
+		unsigned char *f = &done[2 * (c->run * lg->nprobes + probe)];
+		const char *run = lg->runs[c->run].label, *name = lg->probes[probe].name;
+		if (c->overlap && !f[0]) {
+			f[0] = 1;
+			rp_warn(d, "'%s': '%s' lines without block= overlap in time: several blocks print; restrict the print to one block or add block= (S1.6)",
+				run, name);
+		}
+		if (c->count > lg->repeat && !c->overlap && !f[1]) {
+			f[1] = 1;
+			rp_warn(d, "'%s': %u '%s' lines for one block and iteration, more than --repeat %zu (warmup output leaked? S3.2)",
+				run, c->count, name, lg->repeat);
+		}
+	}
+	free(done);
+}
+
+static void warn_probes(const struct rp_log *lg, struct rp_doc *d)
+{
+	for (size_t p = 0; p < lg->nprobes; p++) {
+		const struct rp_probe *pr = &lg->probes[p];
+		if (pr->dur_mismatch)
+			rp_warn(d, "'%s': %zu line%s where dur != end - start (first at %s)", pr->name,
+				pr->dur_mismatch, pr->dur_mismatch == 1 ? "" : "s",
+				pr->first_mismatch_file);
+		if (pr->with_block && pr->without_block)
+			rp_warn(d, "'%s': %zu lines with block= and %zu without", pr->name,
+				pr->with_block, pr->without_block);
+	}
+}
+
+void rp_log_analyse(struct rp_log *lg, struct rp_doc *d)
+{
+	input_table(lg, d);
+	warn_garbled(lg, d);
+	if (!lg->probe_lines) {
+		rp_note(d, "no probe lines ([NAME] start=S end=E dur=D) in the input");
+		return;
+	}
+	warn_runs(lg, d);
+	warn_cells(lg, d);
+	warn_probes(lg, d);
+	int64_t *median_x2 = pk_xcalloc(lg->nprobes, sizeof(*median_x2));
+	probes_table(lg, d, median_x2);
+	if (has_fields(lg)) {
+		uint32_t *order = pk_xmalloc(lg->nseries * sizeof(*order));
+		for (uint32_t i = 0; i < lg->nseries; i++)
+			order[i] = i;
+		qsort_r(order, lg->nseries, sizeof(*order), cmp_series, lg);
+		series_table(lg, d, order);
+		free(order);
+	}
+	timeline_table(lg, d);
+	ratios_table(lg, d, median_x2);
+	free(median_x2);
+}

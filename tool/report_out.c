@@ -1,0 +1,292 @@
+/* report_out.c - render a report document as a text table, CSV, JSON or
+ * Chrome trace-event JSON. Writers only format: every number is computed
+ * before they run. */
+#include "report.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *cell_text(const struct rp_cell *c, char *buf, size_t n)
+{
+	switch (c->kind) {
+	case RP_INT:
+		snprintf(buf, n, "%lld", (long long)c->i);
+		return buf;
+	case RP_HALF:
+		return rp_fmt_half(buf, n, c->i);
+	case RP_REAL:
+		snprintf(buf, n, "%.*f", c->prec, c->r);
+		return buf;
+	case RP_STR:
+		return c->s;
+	case RP_NULL:
+		break;
+	}
+	return NULL;
+}
+
+/* ---- text ---- */
+
+static void text_cell(FILE *f, const char *s, int left, size_t width, int first, int last)
+{
+	if (!first)
+		fputs("  ", f);
+	if (left && last)
+		fputs(s, f); /* no trailing blanks */
+	else
+		fprintf(f, left ? "%-*s" : "%*s", (int)width, s);
+}
+
+static void text_table(FILE *f, const struct rp_table *t)
+{
+	size_t *w = pk_xcalloc(t->ncols, sizeof(*w));
+	unsigned char *left = pk_xcalloc(t->ncols, 1);
+	char buf[64];
+	for (size_t c = 0; c < t->ncols; c++)
+		w[c] = strlen(t->cols[c]);
+	for (size_t r = 0; r < t->nrows; r++)
+		for (size_t c = 0; c < t->ncols; c++) {
+			const struct rp_cell *cl = &t->cells[r * t->ncols + c];
+			const char *s = cell_text(cl, buf, sizeof(buf));
+			size_t len = s ? strlen(s) : 1;
+			if (len > w[c])
+				w[c] = len;
+			if (cl->kind == RP_STR)
+				left[c] = 1;
+		}
+	fprintf(f, "%s\n", t->title);
+	for (size_t c = 0; c < t->ncols; c++)
+		text_cell(f, t->cols[c], left[c], w[c], c == 0, c + 1 == t->ncols);
+	fputc('\n', f);
+	for (size_t r = 0; r < t->nrows; r++) {
+		for (size_t c = 0; c < t->ncols; c++) {
+			const char *s = cell_text(&t->cells[r * t->ncols + c], buf, sizeof(buf));
+			text_cell(f, s ? s : "-", left[c], w[c], c == 0, c + 1 == t->ncols);
+		}
+		fputc('\n', f);
+	}
+	free(w);
+	free(left);
+}
+
+void rp_write_text(FILE *f, const struct rp_doc *d)
+{
+	if (d->freq_hz > 0)
+		fprintf(f, "unit: cycles; times in us at %.0f Hz (%s)\n\n", d->freq_hz, d->freq_source);
+	else
+		fprintf(f, "unit: cycles (no frequency given: no times)\n\n");
+	for (size_t i = 0; i < d->ntables; i++) {
+		text_table(f, d->tables[i]);
+		fputc('\n', f);
+	}
+	for (size_t i = 0; i < d->nnotes; i++)
+		fprintf(f, "note: %s\n", d->notes[i]);
+	if (d->nwarnings)
+		fprintf(f, "%zu warning%s (listed on standard error)\n", d->nwarnings,
+			d->nwarnings == 1 ? "" : "s");
+}
+
+/* ---- CSV ---- */
+
+static void csv_field(FILE *f, const char *s)
+{
+	if (!s)
+		return;
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+void rp_write_csv(FILE *f, const struct rp_doc *d)
+{
+	char buf[64];
+	for (size_t i = 0; i < d->ntables; i++) {
+		const struct rp_table *t = d->tables[i];
+		if (i)
+			fputc('\n', f);
+		fputs("table", f);
+		for (size_t c = 0; c < t->ncols; c++) {
+			fputc(',', f);
+			csv_field(f, t->cols[c]);
+		}
+		fputc('\n', f);
+		for (size_t r = 0; r < t->nrows; r++) {
+			csv_field(f, t->name);
+			for (size_t c = 0; c < t->ncols; c++) {
+				fputc(',', f);
+				csv_field(f, cell_text(&t->cells[r * t->ncols + c], buf, sizeof(buf)));
+			}
+			fputc('\n', f);
+		}
+	}
+}
+
+/* ---- JSON ---- */
+
+void rp_json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(f, "\\%c", *p);
+		else if (*p == '\n')
+			fputs("\\n", f);
+		else if (*p < 0x20)
+			fprintf(f, "\\u%04x", *p);
+		else
+			fputc(*p, f);
+	}
+	fputc('"', f);
+}
+
+static void json_cell(FILE *f, const struct rp_cell *c)
+{
+	char buf[64];
+	if (c->kind == RP_STR)
+		rp_json_str(f, c->s);
+	else if (c->kind == RP_NULL || (c->kind == RP_REAL && !isfinite(c->r)))
+		fputs("null", f);
+	else
+		fputs(cell_text(c, buf, sizeof(buf)), f);
+}
+
+static void json_strings(FILE *f, const char *key, char *const *v, size_t n, int last)
+{
+	fprintf(f, "  \"%s\": [", key);
+	for (size_t i = 0; i < n; i++) {
+		fputs(i ? ",\n    " : "\n    ", f);
+		rp_json_str(f, v[i]);
+	}
+	fprintf(f, "%s]%s\n", n ? "\n  " : "", last ? "" : ",");
+}
+
+static void json_lanes(FILE *f, const struct rp_doc *d)
+{
+	fputs("  \"timeline\": {\n    \"origin\": ", f);
+	if (d->origin)
+		rp_json_str(f, d->origin);
+	else
+		fputs("null", f);
+	fputs(",\n    \"lanes\": [", f);
+	for (size_t i = 0; i < d->nlanes; i++) {
+		const struct rp_lane *l = d->lanes[i];
+		fprintf(f, "%s\n      {\"group\": ", i ? "," : "");
+		rp_json_str(f, l->group);
+		fputs(", \"name\": ", f);
+		rp_json_str(f, l->name);
+		fputs(", \"spans\": [", f);
+		for (size_t s = 0; s < l->nspans; s++) {
+			fprintf(f, "%s{\"start\": %lld, \"end\": %lld, \"label\": ", s ? ", " : "",
+				(long long)l->spans[s].start, (long long)l->spans[s].end);
+			rp_json_str(f, l->spans[s].label);
+			fputc('}', f);
+		}
+		fputs("]}", f);
+	}
+	fprintf(f, "%s]\n  },\n", d->nlanes ? "\n    " : "");
+}
+
+void rp_write_json(FILE *f, const struct rp_doc *d)
+{
+	fprintf(f, "{\n  \"tool\": \"probe-report\",\n  \"version\": \"%s\",\n  \"unit\": \"cycles\",\n",
+		PK_VERSION);
+	if (d->freq_hz > 0) {
+		fprintf(f, "  \"freq_hz\": %.17g,\n  \"freq_source\": ", d->freq_hz);
+		rp_json_str(f, d->freq_source);
+		fputs(",\n", f);
+	} else {
+		fputs("  \"freq_hz\": null,\n  \"freq_source\": null,\n", f);
+	}
+	fputs("  \"tables\": {", f);
+	for (size_t i = 0; i < d->ntables; i++) {
+		const struct rp_table *t = d->tables[i];
+		fprintf(f, "%s\n    ", i ? "," : "");
+		rp_json_str(f, t->name);
+		fputs(": [", f);
+		for (size_t r = 0; r < t->nrows; r++) {
+			fputs(r ? ",\n      {" : "\n      {", f);
+			for (size_t c = 0; c < t->ncols; c++) {
+				fputs(c ? ", " : "", f);
+				rp_json_str(f, t->cols[c]);
+				fputs(": ", f);
+				json_cell(f, &t->cells[r * t->ncols + c]);
+			}
+			fputc('}', f);
+		}
+		fputs(t->nrows ? "\n    ]" : "]", f);
+	}
+	fputs(d->ntables ? "\n  },\n" : "},\n", f);
+	json_lanes(f, d);
+	json_strings(f, "notes", d->notes, d->nnotes, 0);
+	json_strings(f, "warnings", d->warnings, d->nwarnings, 1);
+	fputs("}\n", f);
+}
+
+/* ---- Chrome trace events (chrome://tracing, Perfetto) ---- */
+
+/* Trace timestamps are microseconds. With a frequency they are real time;
+ * without one, one cycle is drawn as one microsecond (said in otherData). */
+static double trace_ts(const struct rp_doc *d, int64_t cycles)
+{
+	return d->freq_hz > 0 ? (double)cycles * 1e6 / d->freq_hz : (double)cycles;
+}
+
+static int group_pid(const struct rp_doc *d, size_t lane)
+{
+	int pid = 0;
+	for (size_t i = 0; i <= lane; i++)
+		if (i == 0 || strcmp(d->lanes[i]->group, d->lanes[i - 1]->group))
+			pid++;
+	return pid;
+}
+
+static void trace_meta(FILE *f, const char *what, int pid, size_t tid, const char *name, int *first)
+{
+	fprintf(f, "%s\n  {\"name\": \"%s\", \"ph\": \"M\", \"pid\": %d", *first ? "" : ",", what, pid);
+	if (tid)
+		fprintf(f, ", \"tid\": %zu", tid);
+	fputs(", \"args\": {\"name\": ", f);
+	rp_json_str(f, name);
+	fputs("}}", f);
+	*first = 0;
+}
+
+void rp_write_trace(FILE *f, const struct rp_doc *d)
+{
+	int first = 1;
+	fputs("{\"traceEvents\": [", f);
+	for (size_t i = 0; i < d->nlanes; i++) {
+		const struct rp_lane *l = d->lanes[i];
+		int pid = group_pid(d, i);
+		if (i == 0 || strcmp(l->group, d->lanes[i - 1]->group))
+			trace_meta(f, "process_name", pid, 0, l->group, &first);
+		trace_meta(f, "thread_name", pid, i + 1, l->name, &first);
+		for (size_t s = 0; s < l->nspans; s++) {
+			const struct rp_span *sp = &l->spans[s];
+			double ts = trace_ts(d, sp->start), te = trace_ts(d, sp->end);
+			fputs(",\n  {\"name\": ", f);
+			rp_json_str(f, sp->label);
+			fprintf(f, ", \"ph\": \"X\", \"pid\": %d, \"tid\": %zu, \"ts\": %.3f, \"dur\": %.3f, "
+				   "\"args\": {\"start_cycles\": %lld, \"end_cycles\": %lld}}",
+				pid, i + 1, ts, te > ts ? te - ts : 0.0, (long long)sp->start,
+				(long long)sp->end);
+		}
+	}
+	fputs("\n], \"displayTimeUnit\": \"ns\", \"otherData\": {\"unit\": ", f);
+	if (d->freq_hz > 0)
+		fprintf(f, "\"us at %.0f Hz\"", d->freq_hz);
+	else
+		fputs("\"cycles (no frequency given: 1 cycle drawn as 1 us)\"", f);
+	fputs(", \"origin\": ", f);
+	rp_json_str(f, d->origin ? d->origin : "absolute cycles");
+	fputs("}}\n", f);
+}

@@ -1,0 +1,264 @@
+/* rules.c - load probe-check rules (INI, via libinih) and compile them (PCRE2 JIT). */
+#include "rules.h"
+#include "embed.h"
+#include "pk.h"
+
+#include <errno.h>
+#include <ini.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* libinih reads line by line through our reader, so we know each key's line. */
+struct ini_src {
+	const char *p, *end;
+	unsigned line;
+	int too_long;
+	unsigned too_long_line;
+};
+
+struct ini_ctx {
+	struct pk_ruleset *rs;
+	const char *origin;
+	struct ini_src *src;
+	int failed;
+};
+
+static char *mem_reader(char *str, int num, void *stream)
+{
+	struct ini_src *s = stream;
+	if (s->p >= s->end)
+		return NULL;
+	const char *nl = memchr(s->p, '\n', (size_t)(s->end - s->p));
+	size_t len = nl ? (size_t)(nl - s->p) + 1 : (size_t)(s->end - s->p);
+	s->line++;
+	if (len >= (size_t)num) {
+		if (!s->too_long) {
+			s->too_long = 1;
+			s->too_long_line = s->line;
+		}
+		len = (size_t)num - 1;
+		nl = NULL;
+	}
+	memcpy(str, s->p, len);
+	str[len] = '\0';
+	s->p = nl ? nl + 1 : s->p + len;
+	if (!nl) { /* skip the rest of an over-long line */
+		const char *rest = memchr(s->p, '\n', (size_t)(s->end - s->p));
+		s->p = rest ? rest + 1 : s->end;
+	}
+	return str;
+}
+
+static struct pk_rule *find_rule(struct pk_ruleset *rs, const char *id)
+{
+	for (size_t i = 0; i < rs->n; i++)
+		if (!strcmp(rs->r[i].id, id))
+			return &rs->r[i];
+	return NULL;
+}
+
+static struct pk_rule *get_rule(struct pk_ruleset *rs, const char *id)
+{
+	struct pk_rule *r = find_rule(rs, id);
+	if (r)
+		return r;
+	PK_GROW(rs->r, rs->cap, rs->n + 1);
+	r = &rs->r[rs->n++];
+	memset(r, 0, sizeof(*r));
+	r->id = pk_xstrdup(id);
+	r->enabled = 1;
+	return r;
+}
+
+static int parse_bool(const char *v, int *out)
+{
+	if (!strcmp(v, "yes") || !strcmp(v, "true") || !strcmp(v, "1") || !strcmp(v, "on"))
+		*out = 1;
+	else if (!strcmp(v, "no") || !strcmp(v, "false") || !strcmp(v, "0") || !strcmp(v, "off"))
+		*out = 0;
+	else
+		return -1;
+	return 0;
+}
+
+static int set_field(struct ini_ctx *c, struct pk_rule *r, const char *key, const char *value)
+{
+	unsigned line = c->src->line;
+	if (!strcmp(key, "pattern")) {
+		free(r->pattern);
+		free(r->origin);
+		r->pattern = pk_xstrdup(value);
+		r->origin = pk_xstrdup(c->origin);
+		r->pattern_line = line;
+		r->match = PK_MATCH_PATTERN;
+	} else if (!strcmp(key, "match")) {
+		if (!strcmp(value, "enabled-probe"))
+			r->match = PK_MATCH_ENABLED_PROBE;
+		else if (!strcmp(value, "disabled-probe"))
+			r->match = PK_MATCH_DISABLED_PROBE;
+		else if (!strcmp(value, "malformed-probe"))
+			r->match = PK_MATCH_MALFORMED_PROBE;
+		else
+			return pk_error("%s:%u: rule '%s': unknown matcher '%s' (enabled-probe, disabled-probe, malformed-probe)",
+					c->origin, line, r->id, value);
+	} else if (!strcmp(key, "severity")) {
+		if (!strcmp(value, "error"))
+			r->severity = PK_SEV_ERROR;
+		else if (!strcmp(value, "warning"))
+			r->severity = PK_SEV_WARNING;
+		else
+			return pk_error("%s:%u: rule '%s': severity must be 'error' or 'warning', not '%s'", c->origin,
+					line, r->id, value);
+	} else if (!strcmp(key, "message")) {
+		free(r->message);
+		r->message = pk_xstrdup(value);
+	} else if (!strcmp(key, "strict") || !strcmp(key, "comments") || !strcmp(key, "enabled")) {
+		int v;
+		if (parse_bool(value, &v) < 0)
+			return pk_error("%s:%u: rule '%s': '%s' must be yes or no, not '%s'", c->origin, line, r->id, key,
+					value);
+		if (key[0] == 's')
+			r->strict_only = v;
+		else if (key[0] == 'c')
+			r->in_comments = v;
+		else
+			r->enabled = v;
+	} else {
+		return pk_error("%s:%u: rule '%s': unknown key '%s'", c->origin, line, r->id, key);
+	}
+	return 0;
+}
+
+static int on_ini(void *user, const char *section, const char *name, const char *value)
+{
+	struct ini_ctx *c = user;
+	if (!*section) {
+		c->failed = 1;
+		pk_error("%s:%u: '%s' outside a [rule-id] section", c->origin, c->src->line, name);
+		return 0;
+	}
+	if (set_field(c, get_rule(c->rs, section), name, value) < 0) {
+		c->failed = 1;
+		return 0;
+	}
+	return 1;
+}
+
+int pk_rules_load_text(struct pk_ruleset *rs, const char *origin, const char *text, size_t len)
+{
+	struct ini_src src = { text, text + len, 0, 0, 0 };
+	struct ini_ctx c = { rs, origin, &src, 0 };
+	int rc = ini_parse_stream(mem_reader, &src, on_ini, &c);
+	if (src.too_long)
+		return pk_error("%s:%u: line too long for a rule file (at most %d characters)", origin,
+				src.too_long_line, INI_MAX_LINE - 2);
+	if (c.failed)
+		return -1;
+	if (rc > 0)
+		return pk_error("%s:%d: not a valid INI line (expected '[rule-id]' or 'key = value')", origin, rc);
+	if (rc < 0)
+		return pk_error("%s: cannot parse rule file", origin);
+	return 0;
+}
+
+int pk_rules_load_file(struct pk_ruleset *rs, const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return pk_error("%s: %s", path, strerror(errno));
+	char *buf = NULL;
+	size_t n = 0, cap = 0, r;
+	do {
+		PK_GROW(buf, cap, n + 4096);
+		r = fread(buf + n, 1, cap - n, f);
+		n += r;
+	} while (r > 0);
+	int err = ferror(f);
+	fclose(f);
+	if (err) {
+		free(buf);
+		return pk_error("%s: read error", path);
+	}
+	int rc = pk_rules_load_text(rs, path, buf, n);
+	free(buf);
+	return rc;
+}
+
+int pk_rules_load_defaults(struct pk_ruleset *rs)
+{
+	char **names = pk_rules_list("check", ".ini");
+	int rc = 0;
+	for (char **p = names; *p; p++) {
+		const char *data;
+		size_t len;
+		int owned;
+		char origin[300];
+		snprintf(origin, sizeof(origin), "rules/%s", *p);
+		if (pk_rules_file(*p, &data, &len, &owned) < 0)
+			rc = pk_error("%s: cannot read built-in rules", origin);
+		else {
+			if (pk_rules_load_text(rs, origin, data, len) < 0)
+				rc = -1;
+			if (owned)
+				free((char *)data);
+		}
+		free(*p);
+	}
+	free(names);
+	if (rc == 0 && rs->n == 0)
+		return pk_error("no probe-check rules found (rules/check.ini)");
+	return rc;
+}
+
+int pk_rules_compile(struct pk_ruleset *rs)
+{
+	for (size_t i = 0; i < rs->n; i++) {
+		struct pk_rule *r = &rs->r[i];
+		if (!r->message)
+			r->message = pk_xstrdup(r->id);
+		if (!r->enabled || r->match != PK_MATCH_PATTERN || r->re)
+			continue;
+		if (!r->pattern)
+			return pk_error("rule '%s': neither 'pattern' nor 'match' is set", r->id);
+		int errcode;
+		PCRE2_SIZE erroff;
+		r->re = pcre2_compile((PCRE2_SPTR)r->pattern, PCRE2_ZERO_TERMINATED, PCRE2_UTF | PCRE2_MATCH_INVALID_UTF,
+				      &errcode, &erroff, NULL);
+		if (!r->re) {
+			PCRE2_UCHAR msg[256];
+			pcre2_get_error_message(errcode, msg, sizeof(msg));
+			return pk_error("%s:%u: rule '%s': bad pattern at offset %zu: %s", r->origin, r->pattern_line,
+					r->id, (size_t)erroff, (char *)msg);
+		}
+		/* JIT is an optimisation: where it is unavailable, interpret */
+		(void)pcre2_jit_compile(r->re, PCRE2_JIT_COMPLETE);
+	}
+	return 0;
+}
+
+void pk_rules_free(struct pk_ruleset *rs)
+{
+	for (size_t i = 0; i < rs->n; i++) {
+		free(rs->r[i].id);
+		free(rs->r[i].pattern);
+		free(rs->r[i].origin);
+		free(rs->r[i].message);
+		pcre2_code_free(rs->r[i].re);
+	}
+	free(rs->r);
+	memset(rs, 0, sizeof(*rs));
+}
+
+char *pk_rule_message(const struct pk_rule *r, const char *name)
+{
+	const char *m = r->message ? r->message : r->id;
+	const char *at = strstr(m, "{name}");
+	if (!at || !name)
+		return pk_xstrdup(m);
+	size_t a = (size_t)(at - m), nl = strlen(name), rest = strlen(at + 6);
+	char *out = pk_xmalloc(a + nl + rest + 1);
+	memcpy(out, m, a);
+	memcpy(out + a, name, nl);
+	memcpy(out + a + nl, at + 6, rest + 1);
+	return out;
+}

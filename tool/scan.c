@@ -1,0 +1,656 @@
+/* scan.c - find TIMING_PROBE blocks without a compiler.
+ *
+ * A small C/C++ lexer: it knows comments, string, character and raw-string
+ * literals, pp-numbers (1'000 is not a character literal), backslash line
+ * splicing and preprocessor directives, and tracks #if nesting and brace
+ * scopes. Everything else is opaque bytes. One pass, no allocation per byte. */
+#include "scan.h"
+#include "pk.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum lex_state { CODE, LINE_COMMENT, BLOCK_COMMENT, STRING, RAW };
+
+struct cond {       /* one open #if... */
+	long block;     /* index into blocks when a probe block, else -1 */
+	size_t off;     /* directive offset, for messages */
+};
+
+struct lexer {
+	const char *d;
+	size_t n;
+	struct pk_scan *s;
+	int flags;
+	enum lex_state st;
+	char quote;            /* STRING: '"' or '\'' */
+	const char *raw_delim; /* RAW: delimiter (points into d) */
+	size_t raw_len;
+	size_t comment_start;
+	char last_sig;         /* last significant code byte, for scope kinds */
+	size_t *scopes;        /* open brace scopes */
+	size_t nopen, cap_open;
+	size_t func_depth;     /* open function-body scopes */
+	struct cond *conds;
+	size_t nconds, cap_conds;
+	long probe_open;       /* innermost open probe block, or -1 */
+	size_t first_comment;  /* first comment opened since reset, or (size_t)-1 */
+	unsigned line;         /* 1-based line at the current position */
+};
+
+/* Lex one physical line and count it. */
+static size_t lex_line(struct lexer *L, size_t i, int *spliced);
+static size_t next_line(struct lexer *L, size_t i, int *spliced)
+{
+	size_t e = lex_line(L, i, spliced);
+	if (e > 0 && L->d[e - 1] == '\n')
+		L->line++;
+	return e;
+}
+
+static void add_error(struct pk_scan *s, size_t off, const char *fmt, ...) PK_PRINTF(3, 4);
+static void add_error(struct pk_scan *s, size_t off, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	PK_GROW(s->errors, s->cap_errors, s->nerrors + 1);
+	s->errors[s->nerrors].off = off;
+	s->errors[s->nerrors].msg = pk_xstrdup(msg);
+	s->nerrors++;
+}
+
+static int is_ident(unsigned char c)
+{
+	return isalnum(c) || c == '_' || c >= 0x80;
+}
+
+int pk_probe_name_ok(const char *name)
+{
+	if (!(isalpha((unsigned char)*name) || *name == '_'))
+		return 0;
+	for (const char *p = name + 1; *p; p++)
+		if (!(isalnum((unsigned char)*p) || *p == '_'))
+			return 0;
+	return 1;
+}
+
+int pk_canonical_directive(char *dst, size_t cap, int enabled, const char *name)
+{
+	return snprintf(dst, cap, "#if %d  // " PK_MARKER " %s", enabled ? 1 : 0, name);
+}
+
+/* A backslash-newline at I? Returns its length (2 or 3 with \r), else 0. */
+static size_t splice_at(const char *d, size_t n, size_t i)
+{
+	if (i < n && d[i] == '\\') {
+		if (i + 1 < n && d[i + 1] == '\n')
+			return 2;
+		if (i + 2 < n && d[i + 1] == '\r' && d[i + 2] == '\n')
+			return 3;
+	}
+	return 0;
+}
+
+static void open_comment(struct lexer *L, size_t i)
+{
+	L->comment_start = i;
+	if (L->first_comment == (size_t)-1)
+		L->first_comment = i;
+}
+
+static void close_comment(struct lexer *L, size_t end)
+{
+	if (!(L->flags & PK_SCAN_COMMENTS))
+		return;
+	struct pk_scan *s = L->s;
+	PK_GROW(s->comments, s->cap_comments, s->ncomments + 1);
+	s->comments[s->ncomments++] = (struct pk_range){ L->comment_start, end };
+}
+
+static void open_scope(struct lexer *L)
+{
+	struct pk_scan *s = L->s;
+	size_t parent = L->nopen ? L->scopes[L->nopen - 1] : 0;
+	size_t id = s->nscopes++;
+	PK_GROW(s->scope_parent, s->cap_scopes, s->nscopes);
+	PK_GROW(s->scope_is_func, s->cap_scope_func, s->nscopes);
+	s->scope_parent[id] = parent;
+	s->scope_is_func[id] = L->last_sig == ')' && L->func_depth == 0;
+	L->func_depth += s->scope_is_func[id];
+	PK_GROW(L->scopes, L->cap_open, L->nopen + 1);
+	L->scopes[L->nopen++] = id;
+}
+
+static void close_scope(struct lexer *L)
+{
+	if (L->nopen == 0)
+		return; /* unbalanced braces are the compiler's business */
+	size_t id = L->scopes[--L->nopen];
+	L->func_depth -= L->s->scope_is_func[id];
+}
+
+/* Raw string R"delim( ... )delim" starting with the quote at I. */
+static size_t start_raw(struct lexer *L, size_t i)
+{
+	size_t j = i + 1;
+	while (j < L->n && j - i - 1 < 16 && L->d[j] != '(' && L->d[j] != '\n')
+		j++;
+	if (j >= L->n || L->d[j] != '(') {
+		L->st = STRING; /* not a valid raw string: lex as a plain one */
+		L->quote = '"';
+		return i + 1;
+	}
+	L->st = RAW;
+	L->raw_delim = L->d + i + 1;
+	L->raw_len = j - i - 1;
+	return j + 1;
+}
+
+/* Lex one physical line from I in the current state. Returns the offset just
+ * past its '\n' (or n). *spliced tells whether it ended in backslash-newline. */
+static size_t lex_line(struct lexer *L, size_t i, int *spliced)
+{
+	const char *d = L->d;
+	size_t n = L->n;
+	*spliced = 0;
+	while (i < n) {
+		char c = d[i];
+		switch (L->st) {
+		case RAW: {
+			const char *close = memchr(d + i, ')', n - i);
+			const char *nl = memchr(d + i, '\n', n - i);
+			if (nl && (!close || nl < close))
+				return (size_t)(nl - d) + 1;
+			if (!close)
+				return n;
+			i = (size_t)(close - d) + 1;
+			if (n - i >= L->raw_len + 1 && !memcmp(d + i, L->raw_delim, L->raw_len) && d[i + L->raw_len] == '"') {
+				i += L->raw_len + 1;
+				L->st = CODE;
+				L->last_sig = '"';
+			}
+			continue;
+		}
+		case BLOCK_COMMENT: {
+			const char *star = memchr(d + i, '*', n - i);
+			const char *nl = memchr(d + i, '\n', n - i);
+			if (nl && (!star || nl < star))
+				return (size_t)(nl - d) + 1;
+			if (!star)
+				return n;
+			i = (size_t)(star - d) + 1;
+			if (i < n && d[i] == '/') {
+				i++;
+				L->st = CODE;
+				close_comment(L, i);
+			}
+			continue;
+		}
+		case LINE_COMMENT: {
+			const char *nl = memchr(d + i, '\n', n - i);
+			if (!nl) {
+				close_comment(L, n);
+				L->st = CODE;
+				return n;
+			}
+			size_t e = (size_t)(nl - d);
+			size_t bs = e > i && d[e - 1] == '\r' ? e - 1 : e;
+			if (bs > i && d[bs - 1] == '\\') {
+				*spliced = 1;
+				return e + 1;
+			}
+			close_comment(L, bs);
+			L->st = CODE;
+			return e + 1;
+		}
+		case STRING:
+			if (c == '\\') {
+				size_t sp = splice_at(d, n, i);
+				if (sp) {
+					*spliced = 1;
+					return i + sp;
+				}
+				i += 2;
+				continue;
+			}
+			if (c == '\n') { /* unterminated literal: recover at end of line */
+				L->st = CODE;
+				return i + 1;
+			}
+			if (c == L->quote) {
+				L->st = CODE;
+				L->last_sig = c;
+			}
+			i++;
+			continue;
+		case CODE:
+			break;
+		}
+		/* CODE */
+		switch (c) {
+		case '\n':
+			return i + 1;
+		case '\\': {
+			size_t sp = splice_at(d, n, i);
+			if (sp) {
+				*spliced = 1;
+				return i + sp;
+			}
+			i++;
+			continue;
+		}
+		case '/':
+			if (i + 1 < n && d[i + 1] == '/') {
+				open_comment(L, i);
+				L->st = LINE_COMMENT;
+				i += 2;
+				continue;
+			}
+			if (i + 1 < n && d[i + 1] == '*') {
+				open_comment(L, i);
+				L->st = BLOCK_COMMENT;
+				i += 2;
+				continue;
+			}
+			break;
+		case '"':
+		case '\'':
+			L->st = STRING;
+			L->quote = c;
+			i++;
+			continue;
+		case '{':
+			open_scope(L);
+			break;
+		case '}':
+			close_scope(L);
+			break;
+		case ' ':
+		case '\t':
+		case '\r':
+		case '\f':
+		case '\v':
+			i++;
+			continue;
+		default:
+			if (isdigit((unsigned char)c) || (c == '.' && i + 1 < n && isdigit((unsigned char)d[i + 1]))) {
+				/* pp-number: digits, letters, '.', digit separators, e+ / p- */
+				i++;
+				while (i < n) {
+					char x = d[i];
+					if ((x == '+' || x == '-') && strchr("eEpP", d[i - 1]))
+						i++;
+					else if (is_ident((unsigned char)x) || x == '.' ||
+						 (x == '\'' && i + 1 < n && is_ident((unsigned char)d[i + 1])))
+						i++;
+					else
+						break;
+				}
+				L->last_sig = '0';
+				continue;
+			}
+			if (is_ident((unsigned char)c)) {
+				size_t s0 = i;
+				while (i < n && is_ident((unsigned char)d[i]))
+					i++;
+				L->last_sig = 'a';
+				if (i < n && (d[i] == '"' || d[i] == '\'')) {
+					size_t len = i - s0;
+					const char *w = d + s0;
+					int raw = d[i] == '"' && ((len == 1 && w[0] == 'R') ||
+							(len == 2 && strchr("uUL", w[0]) && w[1] == 'R') ||
+							(len == 3 && !memcmp(w, "u8R", 3)));
+					if (raw) {
+						i = start_raw(L, i);
+						continue;
+					}
+					/* u8"..", L'x' ...: an encoding prefix, then a plain literal */
+				}
+				continue;
+			}
+			break;
+		}
+		L->last_sig = c;
+		i++;
+	}
+	return n;
+}
+
+/* ---- directives ------------------------------------------------------ */
+
+static size_t skip_hspace(const char *d, size_t i, size_t end)
+{
+	for (;;) {
+		while (i < end && (d[i] == ' ' || d[i] == '\t'))
+			i++;
+		size_t sp = splice_at(d, end, i);
+		if (!sp)
+			return i;
+		i += sp;
+	}
+}
+
+static int starts_marker(const char *p, size_t avail)
+{
+	static const char word[] = "TIMING_PROBE";
+	size_t wl = sizeof(word) - 1;
+	return avail >= wl && !memcmp(p, word, wl) && (avail == wl || !is_ident((unsigned char)p[wl]));
+}
+
+/* Does [from, to) hold the marker word "TIMING_PROBE" (not a longer name)? */
+static const char *find_marker(const char *d, size_t from, size_t to)
+{
+	for (size_t i = from; i + 12 <= to; i++) {
+		const char *p = memchr(d + i, 'T', to - i);
+		if (!p)
+			return NULL;
+		i = (size_t)(p - d);
+		if ((i == from || !is_ident((unsigned char)d[i - 1])) && starts_marker(p, to - i))
+			return p;
+	}
+	return NULL;
+}
+
+/* Parse the probe header of `#if EXPR /​/ TIMING_PROBE: NAME`. Line is
+ * [ls, le) without EOL; kw_end is just past "if"; marker is the marker's
+ * offset, inside a comment that starts at cstart. */
+static void probe_header(struct lexer *L, size_t ls, size_t le, size_t kw_end, size_t cstart,
+			 const char *marker, size_t eol_end, unsigned line)
+{
+	const char *d = L->d;
+	struct pk_scan *s = L->s;
+	/* expression: exactly 0 or 1 between the keyword and the comment */
+	size_t e0 = skip_hspace(d, kw_end, cstart), e1 = cstart;
+	while (e1 > e0 && (d[e1 - 1] == ' ' || d[e1 - 1] == '\t'))
+		e1--;
+	int value = -1;
+	if (e1 - e0 == 1 && (d[e0] == '0' || d[e0] == '1'))
+		value = d[e0] - '0';
+	/* comment: optional spaces, the marker, ':', spaces, NAME */
+	int block_c = d[cstart + 1] == '*';
+	size_t m = skip_hspace(d, cstart + 2, le);
+	if (d + m != marker) {
+		add_error(s, ls, "malformed probe directive: the comment must start with '" PK_MARKER " NAME'");
+		return;
+	}
+	size_t p = m + 12;
+	if (p >= le || d[p] != ':') {
+		add_error(s, ls, "malformed probe directive: expected ':' after 'TIMING_PROBE'");
+		return;
+	}
+	p = skip_hspace(d, p + 1, le);
+	size_t n0 = p;
+	while (p < le && is_ident((unsigned char)d[p]))
+		p++;
+	char *name = pk_xstrndup(d + n0, p - n0);
+	if (p == n0 || !pk_probe_name_ok(name)) {
+		if (p == n0)
+			add_error(s, ls, "malformed probe directive: missing probe name after '" PK_MARKER "'");
+		else
+			add_error(s, ls, "malformed probe directive: invalid probe name '%s'", name);
+		free(name);
+		return;
+	}
+	/* after the name: end of line, or white space then free text; a block
+	 * comment must close on this line with nothing but spaces after it */
+	if (p < le && d[p] != ' ' && d[p] != '\t' && !(block_c && d[p] == '*')) {
+		add_error(s, ls, "malformed probe directive: invalid probe name '%.*s'", (int)(le - n0 > 64 ? 64 : le - n0),
+			  d + n0);
+		free(name);
+		return;
+	}
+	if (block_c) {
+		const char *close = memmem(d + p, le - p, "*/", 2);
+		size_t after = close ? skip_hspace(d, (size_t)(close - d) + 2, le) : le;
+		if (!close || after != le) {
+			add_error(s, ls, "malformed probe directive: the comment must end the line");
+			free(name);
+			return;
+		}
+	}
+	if (value < 0) {
+		add_error(s, ls, "malformed probe directive for '%s': the condition must be exactly 0 or 1", name);
+		free(name);
+		return;
+	}
+	PK_GROW(s->blocks, s->cap_blocks, s->nblocks + 1);
+	struct pk_block *b = &s->blocks[s->nblocks];
+	memset(b, 0, sizeof(*b));
+	b->name = name;
+	b->enabled = value;
+	b->dir_start = ls;
+	b->dir_end = eol_end;
+	b->value_off = e0;
+	b->line = line;
+	b->scope = L->nopen ? L->scopes[L->nopen - 1] : 0;
+	s->nblocks++;
+}
+
+enum dkind { D_OTHER, D_IF, D_ELSE, D_ENDIF };
+
+static enum dkind directive_kind(const char *w, size_t len)
+{
+#define IS(lit) (len == sizeof(lit) - 1 && !memcmp(w, lit, len))
+	if (IS("if") || IS("ifdef") || IS("ifndef"))
+		return D_IF;
+	if (IS("elif") || IS("else") || IS("elifdef") || IS("elifndef"))
+		return D_ELSE;
+	if (IS("endif"))
+		return D_ENDIF;
+	return D_OTHER;
+#undef IS
+}
+
+/* A directive line starts at LS with '#' at H. Lex it to its logical end and
+ * act on it. Returns the offset of the next line. */
+static size_t directive(struct lexer *L, size_t ls, size_t h)
+{
+	const char *d = L->d;
+	size_t n = L->n;
+	size_t k0 = skip_hspace(d, h + 1, n), k1 = k0;
+	while (k1 < n && is_ident((unsigned char)d[k1]))
+		k1++;
+	enum dkind kind = directive_kind(d + k0, k1 - k0);
+
+	/* lex the rest of the logical line; remember its first comment */
+	L->first_comment = (size_t)-1;
+	size_t i = k1, le;
+	int spliced;
+	unsigned line = L->line;
+	do
+		i = next_line(L, i, &spliced);
+	while (spliced && i < n);
+	size_t cstart = L->first_comment;
+	/* physical end of the directive's last line, without EOL */
+	le = i;
+	if (le > ls && d[le - 1] == '\n')
+		le--;
+	if (le > ls && d[le - 1] == '\r')
+		le--;
+
+	struct pk_scan *s = L->s;
+	const char *marker = NULL;
+	if (cstart != (size_t)-1)
+		marker = find_marker(d, cstart, le);
+
+	switch (kind) {
+	case D_IF: {
+		size_t before = s->nblocks;
+		if (marker) {
+			if (!(k1 - k0 == 2 && !memcmp(d + k0, "if", 2)))
+				add_error(s, ls, "malformed probe directive: a probe block starts with '#if 0' or '#if 1', not '#%.*s'",
+					  (int)(k1 - k0), d + k0);
+			else
+				probe_header(L, ls, le, k1, cstart, marker, i, line);
+		}
+		long block = s->nblocks > before ? (long)before : -1;
+		if (block >= 0 && L->probe_open >= 0) {
+			add_error(s, ls, "probe block '%s' inside probe block '%s'", s->blocks[block].name,
+				  s->blocks[L->probe_open].name);
+			/* keep it out of the block list: the outer block owns it */
+			free(s->blocks[block].name);
+			s->nblocks--;
+			block = -1;
+		}
+		PK_GROW(L->conds, L->cap_conds, L->nconds + 1);
+		L->conds[L->nconds++] = (struct cond){ block, ls };
+		if (block >= 0)
+			L->probe_open = block;
+		break;
+	}
+	case D_ELSE:
+		if (L->nconds == 0)
+			add_error(s, ls, "'#%.*s' without '#if'", (int)(k1 - k0), d + k0);
+		else if (L->conds[L->nconds - 1].block >= 0)
+			add_error(s, ls, "'#%.*s' inside probe block '%s': a probe block has no else branch",
+				  (int)(k1 - k0), d + k0, s->blocks[L->conds[L->nconds - 1].block].name);
+		break;
+	case D_ENDIF:
+		if (L->nconds == 0) {
+			add_error(s, ls, "'#endif' without '#if'");
+			break;
+		}
+		{
+			struct cond c = L->conds[--L->nconds];
+			if (c.block >= 0) {
+				struct pk_block *b = &s->blocks[c.block];
+				b->endif_start = ls;
+				b->endif_end = i;
+				b->endif_line = line;
+				L->probe_open = -1;
+			}
+		}
+		break;
+	case D_OTHER:
+		break;
+	}
+	return i;
+}
+
+/* ---- driver ---------------------------------------------------------- */
+
+void pk_scan_buf(const struct pk_buf *b, struct pk_scan *s, int flags)
+{
+	memset(s, 0, sizeof(*s));
+	struct lexer L = { .d = b->data, .n = b->len, .s = s, .flags = flags, .st = CODE, .probe_open = -1,
+			   .first_comment = (size_t)-1, .line = 1 };
+	/* scope 0 is the file */
+	PK_GROW(s->scope_parent, s->cap_scopes, 1);
+	PK_GROW(s->scope_is_func, s->cap_scope_func, 1);
+	s->scope_parent[0] = 0;
+	s->scope_is_func[0] = 0;
+	s->nscopes = 1;
+
+	const char *d = b->data;
+	size_t n = b->len, i = 0;
+	int continued = 0;
+	while (i < n) {
+		if (L.st == CODE && !continued) {
+			size_t h = skip_hspace(d, i, n);
+			if (h < n && d[h] == '#') {
+				i = directive(&L, i, h);
+				continued = 0;
+				continue;
+			}
+		}
+		int spliced;
+		i = next_line(&L, i, &spliced);
+		continued = spliced;
+	}
+	if (L.st == BLOCK_COMMENT || L.st == LINE_COMMENT)
+		close_comment(&L, n);
+	for (size_t k = 0; k < L.nconds; k++) {
+		if (L.conds[k].block >= 0)
+			add_error(s, L.conds[k].off, "unterminated probe block '%s': no matching '#endif'",
+				  s->blocks[L.conds[k].block].name);
+		else
+			add_error(s, L.conds[k].off, "unterminated '#if': no matching '#endif'");
+	}
+	/* blocks left without an #endif are unusable: drop them */
+	size_t w = 0;
+	for (size_t k = 0; k < s->nblocks; k++) {
+		if (s->blocks[k].endif_end == 0) {
+			free(s->blocks[k].name);
+			continue;
+		}
+		s->blocks[w++] = s->blocks[k];
+	}
+	s->nblocks = w;
+	free(L.conds);
+	free(L.scopes);
+}
+
+void pk_scan_free(struct pk_scan *s)
+{
+	for (size_t i = 0; i < s->nblocks; i++)
+		free(s->blocks[i].name);
+	for (size_t i = 0; i < s->nerrors; i++)
+		free(s->errors[i].msg);
+	free(s->blocks);
+	free(s->errors);
+	free(s->comments);
+	free(s->scope_parent);
+	free(s->scope_is_func);
+	memset(s, 0, sizeof(*s));
+}
+
+int pk_scan_in_comment(const struct pk_scan *s, size_t off)
+{
+	size_t lo = 0, hi = s->ncomments;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s->comments[mid].end <= off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < s->ncomments && s->comments[lo].start <= off;
+}
+
+long pk_scan_block_at(const struct pk_scan *s, size_t off)
+{
+	size_t lo = 0, hi = s->nblocks;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s->blocks[mid].endif_end <= off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < s->nblocks && s->blocks[lo].dir_start <= off ? (long)lo : -1;
+}
+
+int pk_scope_within(const struct pk_scan *s, size_t inner, size_t outer)
+{
+	for (;;) {
+		if (inner == outer)
+			return 1;
+		if (inner == 0)
+			return 0;
+		inner = s->scope_parent[inner];
+	}
+}
+
+size_t pk_scope_top(const struct pk_scan *s, size_t scope)
+{
+	size_t top = scope, func = 0;
+	while (scope != 0) {
+		if (s->scope_is_func[scope])
+			func = scope;
+		top = scope;
+		scope = s->scope_parent[scope];
+	}
+	return func ? func : top;
+}
+
+size_t pk_scan_report_errors(struct pk_buf *b, const struct pk_scan *s)
+{
+	for (size_t i = 0; i < s->nerrors; i++)
+		pk_error("%s:%u: %s", b->path, pk_buf_line_of(b, s->errors[i].off), s->errors[i].msg);
+	return s->nerrors;
+}

@@ -1,0 +1,45 @@
+/* timing_strip.h - the text form of timing-tensor instrumentation (S5) and
+ * its removal. One home for the marker syntax: the injector (tool/tt_*.c,
+ * in the libclang module) writes it with pk_timing_wrap(), probe-strip and
+ * probe-check read it here. Text only, never libclang.
+ *
+ * Two marks, both carrying `TIMING_PROBE:` so a global search finds them (S1.5):
+ *
+ *   a whole inserted line ends with the line mark
+ *       <indent>CODE  // TIMING_PROBE: @timing LABEL<eol>
+ *   and is removed whole (its end of line included);
+ *
+ *   a change inside a line keeps the bytes it replaced
+ *       / * TIMING_PROBE: @timing-was "ORIG" * /NEW/ * TIMING_PROBE: @timing-end * /
+ *   (ORIG escaped: \\ \" \n \r \t \/) and is replaced by ORIG again, so the
+ *   original ABI comes back byte for byte.
+ *
+ * Any tool/ file may include this. */
+#ifndef PK_TIMING_STRIP_H
+#define PK_TIMING_STRIP_H
+
+#include "buf.h"
+#include "edit.h"
+
+#define PK_TT_TAG "TIMING_PROBE: @timing"
+#define PK_TT_LINE_MARK "// TIMING_PROBE: @timing"
+#define PK_TT_WAS_OPEN "/* TIMING_PROBE: @timing-was \""
+#define PK_TT_WAS_CLOSE "\" */"
+#define PK_TT_END "/* TIMING_PROBE: @timing-end */"
+
+/* Add to PLAN the edits that remove every timing mark of B: whole marked
+ * lines go, in-line changes get their original bytes back. Edits that would
+ * overlap an edit already in PLAN (a probe block removal) are left out: that
+ * text goes anyway, so call this after adding block removals.
+ * Returns the number of edits added, or -1 with "probekit: PATH:LINE: ..."
+ * printed when a mark is damaged (nothing useful can be planned then). */
+int pk_timing_plan_strip(const struct pk_buf *b, struct pk_plan *plan);
+
+/* The in-line form replacing ORIG (ORIG_LEN bytes) by NEW: malloc'd, NUL-
+ * terminated; *len (if not NULL) gets its length. */
+char *pk_timing_wrap(const char *orig, size_t orig_len, const char *new_text, size_t *len);
+
+/* Does B carry any timing mark (in a comment)? For "already instrumented". */
+int pk_timing_marked(const struct pk_buf *b);
+
+#endif

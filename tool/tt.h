@@ -1,0 +1,173 @@
+/* tt.h - the timing-tensor injector (S5), inside the libclang module.
+ * Layers: tt_util.c (strings, rules, parsing, tokens), tt_kernel.c (what the
+ * kernel looks like), tt_gen.c (the kernel's edits), tt_host.c (the host
+ * side's edits), tt_main.c (the command). Included only by tool/tt_*.c and
+ * tests/test_tt*.c. */
+#ifndef PK_TT_H
+#define PK_TT_H
+
+#include <clang-c/Index.h>
+#include <stddef.h>
+
+#include "buf.h"
+#include "edit.h"
+
+/* ---- a growing string ---- */
+struct tt_sb {
+	char *s;
+	size_t n, cap;
+};
+void tt_sb_add(struct tt_sb *sb, const char *s);
+void tt_sb_addn(struct tt_sb *sb, const char *s, size_t n);
+void tt_sb_addf(struct tt_sb *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void tt_sb_free(struct tt_sb *sb);
+
+/* ---- rules/timing.ini: "section.key" -> value ---- */
+struct tt_rules {
+	char **keys, **vals;
+	size_t n, cap;
+};
+int tt_rules_load(struct tt_rules *r);
+int tt_rules_parse(struct tt_rules *r, const char *origin, const char *text);
+const char *tt_rule(const struct tt_rules *r, const char *section, const char *key);
+void tt_rules_free(struct tt_rules *r);
+/* TEMPLATE with {name} replaced by the value of NAMES[i] == VALS[i]. */
+char *tt_expand(const char *tmpl, const char *const *names, const char *const *vals, size_t n);
+
+/* ---- one file parsed by libclang, with its tokens ---- */
+struct tt_tok {
+	CXTokenKind kind;
+	size_t start, end; /* byte offsets in the buffer */
+};
+
+struct tt_tu {
+	CXIndex index;
+	CXTranslationUnit tu;
+	CXFile file;
+	struct pk_buf *b;
+	struct tt_tok *tok;
+	size_t ntok;
+};
+
+/* Parse B (bytes as held, not as on disk). SEMANTIC = 0 reads the file
+ * alone (tokens only, includes skipped). EXTRA: user compiler arguments. */
+int tt_parse(struct tt_tu *t, struct pk_buf *b, int semantic, char **extra, int nextra);
+void tt_tu_free(struct tt_tu *t);
+/* Byte offset of a location / extent in the main file; -1 elsewhere. */
+long tt_offset(const struct tt_tu *t, CXSourceLocation loc);
+int tt_extent(const struct tt_tu *t, CXCursor c, size_t *start, size_t *end);
+/* Is the cursor's text produced by a macro expansion? */
+int tt_from_macro(CXCursor c);
+/* Index of the first token starting at or after OFF (ntok if none). */
+size_t tt_tok_at(const struct tt_tu *t, size_t off);
+int tt_tok_is(const struct tt_tu *t, size_t i, const char *s);
+/* Does any identifier token of the file start with PREFIX? */
+int tt_ident_prefix_used(const struct tt_tu *t, const char *prefix);
+
+/* ---- the kernel ---- */
+enum tt_style { TT_EXTERN, TT_DIRECT };
+enum tt_core { TT_AIV, TT_AIC, TT_MIX };
+
+struct tt_use {            /* one args[k] read (extern style) */
+	long index;
+	int is_tensor;
+	char *name;            /* the variable it initialises, or NULL */
+	size_t lit_start, lit_end; /* the literal index */
+	unsigned line;
+};
+
+struct tt_param {          /* one parameter (direct style) */
+	size_t start, end;
+	int is_tensor;
+	char *name;
+};
+
+struct tt_return {
+	size_t start;          /* the 'return' keyword */
+	size_t end;            /* just past its ';' */
+	int braced;            /* directly inside { } */
+};
+
+struct tt_call {
+	char *callee;
+	size_t stmt_start, stmt_end; /* the statement holding it, ';' included */
+	int placeable;         /* that statement sits directly inside { } */
+	unsigned line;
+};
+
+struct tt_stmt {           /* a statement directly inside some { } */
+	size_t start, end;
+	unsigned line;
+};
+
+struct tt_kernel {
+	enum tt_style style;
+	enum tt_core core;
+	char *name;
+	size_t decl_start;     /* first byte of the declaration (extern "C" included) */
+	size_t body_open, body_close; /* offsets of '{' and '}' */
+	size_t first_stmt;     /* first statement of the body, or body_close */
+	int last_is_return;
+	char *args_name;       /* extern: the packed parameter */
+	struct tt_use *uses;
+	size_t nuses, cap_uses;
+	struct tt_param *params;
+	size_t nparams, cap_params;
+	struct tt_return *rets;
+	size_t nrets, cap_rets;
+	struct tt_call *calls;
+	size_t ncalls, cap_calls;
+	struct tt_stmt *stmts;
+	size_t nstmts, cap_stmts;
+	long ntensors;         /* tensors come first: indices [0, ntensors) */
+	long nscalars;
+	int escapes;           /* set by analysis errors already reported */
+};
+
+/* Find and describe the kernel (NAME or the only candidate). -1 on error. */
+int tt_kernel_find(struct tt_tu *t, const char *name, struct tt_kernel *k);
+/* Check the tensors-first / scalars-last order and count both. */
+int tt_kernel_abi(const struct tt_tu *t, struct tt_kernel *k);
+void tt_kernel_free(struct tt_kernel *k);
+
+/* ---- what to inject ---- */
+struct tt_event {
+	char *name, *kind, *spec;
+	int column;
+	size_t at;             /* where the sample goes */
+	int after;             /* after the statement (else before) */
+};
+
+struct tt_spec {
+	struct tt_event *ev;   /* user events, in row order */
+	size_t nev;
+	const char *prefix;    /* "pk_tt_" or a free variant */
+	int row_words;         /* 8 per cache line */
+	int columns;           /* entry + events + body_done */
+	const char *slots;     /* --slots, or NULL */
+	int timing_index;      /* extern: args[] index of the timing tensor */
+	const struct tt_rules *rules;
+};
+
+/* Plan every kernel edit. -1 on error (message printed). */
+int tt_gen_kernel(struct tt_tu *t, struct tt_kernel *k, struct tt_spec *sp, struct pk_plan *plan);
+/* Plan the host edits (orchestration or packed array). */
+int tt_gen_host(struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp,
+		struct pk_plan *plan);
+/* The sidecar JSON probe-report reads with --events. */
+char *tt_sidecar_json(const struct tt_kernel *k, const struct tt_spec *sp, size_t *len);
+
+/* Insertion helpers shared by tt_gen.c and tt_host.c: whole marked lines when
+ * OFF starts its line (or, AFTER, when the rest of the line is blank or a
+ * comment), else an in-line mark. LINES are '\n'-separated code lines. */
+void tt_insert_before(const struct pk_buf *b, struct pk_plan *plan, size_t off,
+		      const char *lines, const char *label);
+void tt_insert_after(const struct pk_buf *b, struct pk_plan *plan, size_t off,
+		     const char *lines, const char *label);
+void tt_insert_inline(struct pk_plan *plan, size_t off, const char *text);
+void tt_replace_inline(const struct pk_buf *b, struct pk_plan *plan, size_t start, size_t end,
+		       const char *text);
+
+int pk_tt_inject_main(int argc, char **argv);
+
+#endif

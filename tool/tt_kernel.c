@@ -1,0 +1,569 @@
+/* tt_kernel.c - what the kernel looks like on the AST: its style (pypto
+ * extern entry unpacking args[k], or a direct signature), every packed
+ * argument read and whether it is a tensor (converted to a pointer) or a
+ * scalar (used as a value), its exits and the statements events may follow. */
+#include "tt.h"
+#include "pk.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *spelling(CXCursor c)
+{
+	CXString s = clang_getCursorSpelling(c);
+	char *r = pk_xstrdup(clang_getCString(s) ? clang_getCString(s) : "");
+	clang_disposeString(s);
+	return r;
+}
+
+static unsigned line_of(const struct tt_tu *t, size_t off)
+{
+	return pk_buf_line_of(t->b, off);
+}
+
+/* ---- finding the kernel ---- */
+
+struct finder {
+	const struct tt_tu *t;
+	const char *want;
+	CXCursor found[16];
+	CXCursor parent[16];
+	int n;
+};
+
+/* A kernel is named on the command line, is `kernel_entry`, or is declared
+ * __global__ (the macro is a token, so we look at the text). */
+static int looks_like_kernel(struct finder *f, CXCursor c, const char *name)
+{
+	if (f->want)
+		return !strcmp(name, f->want);
+	if (!strcmp(name, "kernel_entry"))
+		return 1;
+	size_t s, e;
+	if (tt_extent(f->t, c, &s, &e) < 0)
+		return 0;
+	size_t body = e;
+	for (size_t i = tt_tok_at(f->t, s); i < f->t->ntok && f->t->tok[i].start < body; i++) {
+		if (tt_tok_is(f->t, i, "{"))
+			break;
+		if (tt_tok_is(f->t, i, "__global__"))
+			return 1;
+	}
+	return 0;
+}
+
+static enum CXChildVisitResult find_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+	struct finder *f = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (!clang_Location_isFromMainFile(clang_getCursorLocation(c)))
+		return CXChildVisit_Continue;
+	if (k == CXCursor_LinkageSpec || k == CXCursor_Namespace)
+		return CXChildVisit_Recurse;
+	if (k != CXCursor_FunctionDecl || !clang_isCursorDefinition(c))
+		return CXChildVisit_Continue;
+	char *name = spelling(c);
+	if (looks_like_kernel(f, c, name) && f->n < 16) {
+		f->found[f->n] = c;
+		f->parent[f->n] = parent;
+		f->n++;
+	}
+	free(name);
+	return CXChildVisit_Continue;
+}
+
+/* extern "C" written before the declaration belongs to it: helpers go above. */
+static size_t decl_start(const struct tt_tu *t, CXCursor fn, CXCursor parent)
+{
+	size_t s, e, ps, pe;
+	if (tt_extent(t, fn, &s, &e) < 0)
+		return 0;
+	if (clang_getCursorKind(parent) == CXCursor_LinkageSpec && tt_extent(t, parent, &ps, &pe) == 0) {
+		size_t i = tt_tok_at(t, ps);
+		int braced = i + 2 < t->ntok && tt_tok_is(t, i + 2, "{");
+		if (!braced && ps < s)
+			s = ps;
+	}
+	return s;
+}
+
+/* ---- walking the body with a parent stack ---- */
+
+struct walk {
+	const struct tt_tu *t;
+	struct tt_kernel *k;
+	CXCursor stack[256];
+	int depth;
+	int err;
+};
+
+static int is_cast(enum CXCursorKind k)
+{
+	return k == CXCursor_CStyleCastExpr || k == CXCursor_CXXStaticCastExpr ||
+	       k == CXCursor_CXXReinterpretCastExpr || k == CXCursor_CXXConstCastExpr ||
+	       k == CXCursor_CXXFunctionalCastExpr;
+}
+
+static int is_transparent(enum CXCursorKind k)
+{
+	return k == CXCursor_UnexposedExpr || k == CXCursor_ParenExpr;
+}
+
+static int first_token_is(const struct tt_tu *t, CXCursor c, const char *s)
+{
+	size_t a, b;
+	return tt_extent(t, c, &a, &b) == 0 && tt_tok_is(t, tt_tok_at(t, a), s);
+}
+
+static int type_is_pointer(CXType ty)
+{
+	CXType can = clang_getCanonicalType(ty);
+	return can.kind == CXType_Pointer;
+}
+
+/* Does the cursor's written text hold a '*'? (types a bare parse could not resolve) */
+static int text_has_star(const struct tt_tu *t, CXCursor c, size_t limit)
+{
+	size_t a, b;
+	if (tt_extent(t, c, &a, &b) < 0)
+		return 0;
+	if (limit && limit < b)
+		b = limit;
+	for (size_t i = tt_tok_at(t, a); i < t->ntok && t->tok[i].start < b; i++)
+		if (tt_tok_is(t, i, "*") || tt_tok_is(t, i, "GM_ADDR"))
+			return 1;
+	return 0;
+}
+
+/* A tensor is converted to a pointer; anything else is a scalar's value. */
+static void classify(struct walk *w, size_t lit_start, struct tt_use *u)
+{
+	int i = w->depth - 1;
+	while (i >= 0 && is_transparent(clang_getCursorKind(w->stack[i])))
+		i--;
+	u->is_tensor = 0;
+	if (i >= 0) {
+		CXCursor p = w->stack[i];
+		enum CXCursorKind k = clang_getCursorKind(p);
+		if (is_cast(k))
+			u->is_tensor = type_is_pointer(clang_getCursorType(p)) ||
+				       (clang_getCursorType(p).kind == CXType_Invalid &&
+					text_has_star(w->t, p, lit_start));
+		else if (k == CXCursor_VarDecl)
+			u->is_tensor = type_is_pointer(clang_getCursorType(p));
+	}
+	for (int j = w->depth - 1; j >= 0; j--)
+		if (clang_getCursorKind(w->stack[j]) == CXCursor_VarDecl) {
+			u->name = spelling(w->stack[j]);
+			break;
+		}
+}
+
+static int read_index(const struct tt_tu *t, size_t open, size_t close, long *val, size_t *ls, size_t *le)
+{
+	if (close != open + 2 || t->tok[open + 1].kind != CXToken_Literal)
+		return t->tok[open + 1].kind == CXToken_Identifier && close == open + 2 ? -2 : -1;
+	const char *p = t->b->data + t->tok[open + 1].start;
+	char *end;
+	long v = strtol(p, &end, 10);
+	while (end < t->b->data + t->tok[open + 1].end && strchr("uUlL", *end))
+		end++;
+	if (!isdigit((unsigned char)*p) || end != t->b->data + t->tok[open + 1].end ||
+	    (v != 0 && *p == '0'))
+		return -1;
+	*val = v;
+	*ls = t->tok[open + 1].start;
+	*le = t->tok[open + 1].end;
+	return 0;
+}
+
+static int subscript(struct walk *w, CXCursor c)
+{
+	const struct tt_tu *t = w->t;
+	size_t s, e;
+	if (tt_extent(t, c, &s, &e) < 0)
+		return 0;
+	size_t i = tt_tok_at(t, s);
+	if (!tt_tok_is(t, i, w->k->args_name) || !tt_tok_is(t, i + 1, "["))
+		return 0; /* not a read of the packed array (or written by a macro: see ref) */
+	size_t close = i + 1;
+	int nest = 0;
+	for (; close < t->ntok && t->tok[close].start < e; close++) {
+		if (tt_tok_is(t, close, "["))
+			nest++;
+		else if (tt_tok_is(t, close, "]") && --nest == 0)
+			break;
+	}
+	struct tt_use u = { 0 };
+	u.line = line_of(t, s);
+	int rc = read_index(t, i + 1, close, &u.index, &u.lit_start, &u.lit_end);
+	if (rc == -2) {
+		w->err = pk_error("%s:%u: index of '%s[...]' comes from '%.*s' (a macro or a name): "
+				  "only literal indices can be renumbered; write the number", t->b->path,
+				  u.line, w->k->args_name, (int)(t->tok[i + 2].end - t->tok[i + 2].start),
+				  t->b->data + t->tok[i + 2].start);
+		return -1;
+	}
+	if (rc < 0) {
+		w->err = pk_error("%s:%u: index of '%s[...]' is computed: only literal indices can be "
+				  "renumbered; write the number", t->b->path, u.line, w->k->args_name);
+		return -1;
+	}
+	classify(w, u.lit_start, &u);
+	PK_GROW(w->k->uses, w->k->cap_uses, w->k->nuses + 1);
+	w->k->uses[w->k->nuses++] = u;
+	return 1;
+}
+
+/* A reference to the packed array outside a literal subscript: macro,
+ * pointer arithmetic or a helper receiving it. We cannot renumber those. */
+static void escaping_ref(struct walk *w, CXCursor c)
+{
+	size_t s, e;
+	if (tt_extent(w->t, c, &s, &e) < 0)
+		return;
+	unsigned line = line_of(w->t, s);
+	if (tt_from_macro(c))
+		w->err = pk_error("%s:%u: '%s' is read inside a macro expansion: its indices cannot be "
+				  "renumbered; expand the macro by hand", w->t->b->path, line, w->k->args_name);
+	else
+		w->err = pk_error("%s:%u: '%s' is used other than as '%s[N]' (passed on, or pointer "
+				  "arithmetic): its indices cannot be renumbered", w->t->b->path, line,
+				  w->k->args_name, w->k->args_name);
+}
+
+static CXCursor parent_of(struct walk *w, int up)
+{
+	return w->depth - 1 - up >= 0 ? w->stack[w->depth - 1 - up] : clang_getNullCursor();
+}
+
+/* The statement holding the cursor at the top of the stack: the ancestor
+ * whose parent is a compound statement. */
+static void note_call(struct walk *w, CXCursor c)
+{
+	struct tt_call call = { 0 };
+	call.callee = spelling(c);
+	if (!*call.callee || tt_from_macro(c)) {
+		free(call.callee);
+		return;
+	}
+	size_t s, e;
+	tt_extent(w->t, c, &s, &e);
+	call.line = line_of(w->t, s);
+	CXCursor stmt = c;
+	for (int j = w->depth - 1; j >= 0; j--) {
+		enum CXCursorKind pk = clang_getCursorKind(w->stack[j]);
+		if (pk == CXCursor_CompoundStmt) {
+			call.placeable = 1;
+			break;
+		}
+		if (clang_isStatement(pk) || clang_isDeclaration(pk) || pk == CXCursor_LambdaExpr) {
+			if (pk != CXCursor_DeclStmt)
+				break;
+		}
+		stmt = w->stack[j];
+	}
+	if (call.placeable) {
+		size_t ss, se;
+		tt_extent(w->t, stmt, &ss, &se);
+		call.stmt_start = ss;
+		call.stmt_end = se;
+	}
+	PK_GROW(w->k->calls, w->k->cap_calls, w->k->ncalls + 1);
+	w->k->calls[w->k->ncalls++] = call;
+}
+
+static void note_stmt(struct walk *w, CXCursor c)
+{
+	size_t s, e;
+	if (tt_extent(w->t, c, &s, &e) < 0)
+		return;
+	PK_GROW(w->k->stmts, w->k->cap_stmts, w->k->nstmts + 1);
+	w->k->stmts[w->k->nstmts++] = (struct tt_stmt){ s, e, line_of(w->t, s) };
+}
+
+/* Just past the ';' ending the statement that ends at END (expression
+ * statements and returns leave it out of their extent). */
+static size_t past_semicolon(const struct tt_tu *t, size_t end)
+{
+	if (end > 0 && (t->b->data[end - 1] == ';' || t->b->data[end - 1] == '}'))
+		return end;
+	size_t i = tt_tok_at(t, end);
+	return tt_tok_is(t, i, ";") ? t->tok[i].end : end;
+}
+
+static void note_return(struct walk *w, CXCursor c)
+{
+	size_t s, e;
+	if (tt_extent(w->t, c, &s, &e) < 0)
+		return;
+	struct tt_return r = { s, past_semicolon(w->t, e),
+			       clang_getCursorKind(parent_of(w, 0)) == CXCursor_CompoundStmt };
+	PK_GROW(w->k->rets, w->k->cap_rets, w->k->nrets + 1);
+	w->k->rets[w->k->nrets++] = r;
+}
+
+static enum CXChildVisitResult walk_visit(CXCursor c, CXCursor parent, CXClientData data);
+
+static void walk_children(struct walk *w, CXCursor c)
+{
+	if (w->depth >= 256 || w->err)
+		return;
+	w->stack[w->depth++] = c;
+	clang_visitChildren(c, walk_visit, w);
+	w->depth--;
+}
+
+static enum CXChildVisitResult walk_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+	struct walk *w = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	(void)parent;
+	if (w->err)
+		return CXChildVisit_Break;
+	if (k == CXCursor_LambdaExpr)
+		return CXChildVisit_Continue; /* its returns are not the kernel's exits */
+	if (clang_getCursorKind(parent_of(w, 0)) == CXCursor_CompoundStmt)
+		note_stmt(w, c);
+	if (k == CXCursor_ReturnStmt)
+		note_return(w, c);
+	else if (k == CXCursor_CallExpr)
+		note_call(w, c);
+	if (w->k->style == TT_EXTERN) {
+		if (k == CXCursor_ArraySubscriptExpr) {
+			int r = subscript(w, c);
+			if (r < 0)
+				return CXChildVisit_Break;
+			if (r > 0) {
+				/* skip the base; walk the rest */
+				walk_children(w, c);
+				return CXChildVisit_Continue;
+			}
+		}
+		if (k == CXCursor_DeclRefExpr) {
+			char *name = spelling(c);
+			int mine = !strcmp(name, w->k->args_name);
+			free(name);
+			enum CXCursorKind pk = clang_getCursorKind(parent_of(w, 0));
+			enum CXCursorKind gk = clang_getCursorKind(parent_of(w, 1));
+			int base = (pk == CXCursor_ArraySubscriptExpr) ||
+				   (pk == CXCursor_UnexposedExpr && gk == CXCursor_ArraySubscriptExpr);
+			if (mine && !base) {
+				escaping_ref(w, c);
+				return CXChildVisit_Break;
+			}
+			if (mine && base) {
+				/* a subscript that subscript() did not accept: written by a macro */
+				escaping_ref(w, c);
+				return CXChildVisit_Break;
+			}
+		}
+	}
+	walk_children(w, c);
+	return w->err ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+/* ---- signature ---- */
+
+static int is_packed_param(CXCursor p)
+{
+	CXType ty = clang_getCanonicalType(clang_getCursorType(p));
+	if (ty.kind != CXType_Pointer)
+		return 0;
+	CXType pt = clang_getCanonicalType(clang_getPointeeType(ty));
+	return pt.kind == CXType_Long || pt.kind == CXType_LongLong;
+}
+
+static void read_params(const struct tt_tu *t, CXCursor fn, struct tt_kernel *k)
+{
+	int n = clang_Cursor_getNumArguments(fn);
+	for (int i = 0; i < n; i++) {
+		CXCursor p = clang_Cursor_getArgument(fn, (unsigned)i);
+		struct tt_param tp = { 0 };
+		if (tt_extent(t, p, &tp.start, &tp.end) < 0)
+			continue;
+		tp.name = spelling(p);
+		tp.is_tensor = type_is_pointer(clang_getCursorType(p)) || text_has_star(t, p, 0);
+		PK_GROW(k->params, k->cap_params, k->nparams + 1);
+		k->params[k->nparams++] = tp;
+	}
+	if (n == 1 && is_packed_param(clang_Cursor_getArgument(fn, 0))) {
+		k->style = TT_EXTERN;
+		k->args_name = pk_xstrdup(k->params[0].name);
+	} else {
+		k->style = TT_DIRECT;
+	}
+}
+
+static enum CXChildVisitResult find_body(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	if (clang_getCursorKind(c) == CXCursor_CompoundStmt) {
+		*(CXCursor *)data = c;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Continue;
+}
+
+static void core_type(const struct tt_tu *t, struct tt_kernel *k)
+{
+	int aic = 0, aiv = 0, mix = 0, aic_only = 0;
+	for (size_t i = 0; i < t->ntok; i++) {
+		if (t->tok[i].kind != CXToken_Identifier)
+			continue;
+		const char *s = t->b->data + t->tok[i].start;
+		size_t n = t->tok[i].end - t->tok[i].start;
+		if (n > 16 && !strncmp(s, "KERNEL_TYPE_MIX_", 16))
+			mix = 1;
+		else if (tt_tok_is(t, i, "KERNEL_TYPE_AIC_ONLY"))
+			aic_only = 1;
+		else if (tt_tok_is(t, i, "ASCEND_IS_AIC"))
+			aic = 1;
+		else if (tt_tok_is(t, i, "ASCEND_IS_AIV"))
+			aiv = 1;
+	}
+	k->core = (mix || (aic && aiv)) ? TT_MIX : aic_only ? TT_AIC : TT_AIV;
+}
+
+static int describe(struct tt_tu *t, CXCursor fn, CXCursor parent, struct tt_kernel *k)
+{
+	k->name = spelling(fn);
+	k->decl_start = decl_start(t, fn, parent);
+	read_params(t, fn, k);
+	core_type(t, k);
+	CXCursor body = clang_getNullCursor();
+	clang_visitChildren(fn, find_body, &body);
+	size_t bs, be;
+	if (clang_Cursor_isNull(body) || tt_extent(t, body, &bs, &be) < 0 || be == 0)
+		return pk_error("%s: kernel '%s' has no body libclang could read", t->b->path, k->name);
+	k->body_open = bs;
+	k->body_close = be - 1;
+	struct walk w = { .t = t, .k = k };
+	w.stack[w.depth++] = body;
+	clang_visitChildren(body, walk_visit, &w);
+	if (w.err)
+		return -1;
+	k->first_stmt = k->body_close;
+	for (size_t i = 0; i < k->nstmts; i++)
+		if (k->stmts[i].start > k->body_open && k->stmts[i].start < k->first_stmt)
+			k->first_stmt = k->stmts[i].start;
+	/* the last statement of the body itself (deepest statements end earlier) */
+	size_t last_end = 0;
+	for (size_t i = 0; i < k->nstmts; i++)
+		if (k->stmts[i].end > last_end)
+			last_end = k->stmts[i].end;
+	for (size_t i = 0; i < k->nrets; i++)
+		if (k->rets[i].braced && past_semicolon(t, last_end) == k->rets[i].end &&
+		    k->rets[i].end >= last_end)
+			k->last_is_return = 1;
+	return 0;
+}
+
+int tt_kernel_find(struct tt_tu *t, const char *name, struct tt_kernel *k)
+{
+	memset(k, 0, sizeof(*k));
+	struct finder f = { .t = t, .want = name };
+	clang_visitChildren(clang_getTranslationUnitCursor(t->tu), find_visit, &f);
+	if (f.n == 0)
+		return name ? pk_error("%s: no definition of kernel '%s'", t->b->path, name)
+			    : pk_error("%s: no kernel found (neither 'kernel_entry' nor a __global__ "
+				       "function); name it with --kernel", t->b->path);
+	if (f.n > 1) {
+		char *a = spelling(f.found[0]), *b = spelling(f.found[1]);
+		pk_error("%s: several kernels ('%s', '%s'%s); choose one with --kernel", t->b->path, a,
+			 b, f.n > 2 ? ", ..." : "");
+		free(a);
+		free(b);
+		return -1;
+	}
+	return describe(t, f.found[0], f.parent[0], k);
+}
+
+/* ---- the ABI: tensors first, then scalars (S5.7) ---- */
+
+static const char *use_name(const struct tt_use *u)
+{
+	return u->name ? u->name : "?";
+}
+
+static int abi_extern(const struct tt_tu *t, struct tt_kernel *k)
+{
+	long max = -1;
+	for (size_t i = 0; i < k->nuses; i++)
+		if (k->uses[i].index > max)
+			max = k->uses[i].index;
+	signed char *kind = pk_xcalloc((size_t)max + 2, 1); /* 0 unseen, 1 tensor, 2 scalar */
+	const struct tt_use **first = pk_xcalloc((size_t)max + 2, sizeof(*first));
+	int rc = 0;
+	for (size_t i = 0; i < k->nuses && rc == 0; i++) {
+		const struct tt_use *u = &k->uses[i];
+		signed char want = u->is_tensor ? 1 : 2;
+		if (kind[u->index] && kind[u->index] != want)
+			rc = pk_error("%s:%u: '%s[%ld]' is used both as a tensor and as a scalar",
+				      t->b->path, u->line, k->args_name, u->index);
+		kind[u->index] = want;
+		if (!first[u->index])
+			first[u->index] = u;
+	}
+	long last_tensor = -1;
+	for (long i = 0; i <= max && rc == 0; i++) {
+		if (!kind[i])
+			rc = pk_error("%s: '%s[%ld]' is never read: cannot tell whether it is a tensor or "
+				      "a scalar, so the timing tensor's place is unknown", t->b->path,
+				      k->args_name, i);
+		else if (kind[i] == 1)
+			last_tensor = i;
+	}
+	for (long i = 0; i < last_tensor && rc == 0; i++)
+		if (kind[i] == 2)
+			rc = pk_error("%s:%u: tensor '%s' (%s[%ld]) comes after scalar '%s' (%s[%ld]): "
+				      "packed arguments must be all tensors, then all scalars (S5.7)",
+				      t->b->path, first[last_tensor]->line, use_name(first[last_tensor]),
+				      k->args_name, last_tensor, use_name(first[i]), k->args_name, i);
+	k->ntensors = last_tensor + 1;
+	k->nscalars = max + 1 - k->ntensors;
+	free(kind);
+	free(first);
+	return rc;
+}
+
+static int abi_direct(const struct tt_tu *t, struct tt_kernel *k)
+{
+	long last_tensor = -1;
+	for (size_t i = 0; i < k->nparams; i++)
+		if (k->params[i].is_tensor)
+			last_tensor = (long)i;
+	for (long i = 0; i < last_tensor; i++)
+		if (!k->params[i].is_tensor)
+			return pk_error("%s:%u: tensor parameter '%s' comes after scalar '%s': arguments "
+					"must be all tensors, then all scalars (S5.7)", t->b->path,
+					pk_buf_line_of(t->b, k->params[last_tensor].start),
+					k->params[last_tensor].name, k->params[i].name);
+	k->ntensors = last_tensor + 1;
+	k->nscalars = (long)k->nparams - k->ntensors;
+	return 0;
+}
+
+int tt_kernel_abi(const struct tt_tu *t, struct tt_kernel *k)
+{
+	return k->style == TT_EXTERN ? abi_extern(t, k) : abi_direct(t, k);
+}
+
+void tt_kernel_free(struct tt_kernel *k)
+{
+	for (size_t i = 0; i < k->nuses; i++)
+		free(k->uses[i].name);
+	for (size_t i = 0; i < k->nparams; i++)
+		free(k->params[i].name);
+	for (size_t i = 0; i < k->ncalls; i++)
+		free(k->calls[i].callee);
+	free(k->uses);
+	free(k->params);
+	free(k->rets);
+	free(k->calls);
+	free(k->stmts);
+	free(k->name);
+	free(k->args_name);
+	memset(k, 0, sizeof(*k));
+}

@@ -1,0 +1,461 @@
+/* tt_util.c - strings, rules/timing.ini, libclang parsing and tokens, and
+ * the two ways an insertion is written (whole marked lines or in-line marks). */
+#include "tt.h"
+#include "embed.h"
+#include "pk.h"
+#include "timing_strip.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- strings ---- */
+
+void tt_sb_addn(struct tt_sb *sb, const char *s, size_t n)
+{
+	PK_GROW(sb->s, sb->cap, sb->n + n + 1);
+	memcpy(sb->s + sb->n, s, n);
+	sb->n += n;
+	sb->s[sb->n] = '\0';
+}
+
+void tt_sb_add(struct tt_sb *sb, const char *s)
+{
+	tt_sb_addn(sb, s, strlen(s));
+}
+
+void tt_sb_addf(struct tt_sb *sb, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	PK_GROW(sb->s, sb->cap, sb->n + (size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(sb->s + sb->n, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	sb->n += (size_t)n;
+}
+
+void tt_sb_free(struct tt_sb *sb)
+{
+	free(sb->s);
+	memset(sb, 0, sizeof(*sb));
+}
+
+/* ---- rules/timing.ini ----
+ * A small reader of our own: the module must not depend on libraries the
+ * executable happens not to link. Values run to the end of the line. */
+
+static char *trim(char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	size_t n = strlen(s);
+	while (n && isspace((unsigned char)s[n - 1]))
+		s[--n] = '\0';
+	return s;
+}
+
+int tt_rules_parse(struct tt_rules *r, const char *origin, const char *text)
+{
+	char *copy = pk_xstrdup(text), *save = NULL, section[128] = "";
+	unsigned lineno = 0;
+	for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		lineno++;
+		char *s = trim(line);
+		if (!*s || *s == ';' || *s == '#')
+			continue;
+		if (*s == '[') {
+			char *e = strchr(s, ']');
+			if (!e || (size_t)(e - s) >= sizeof(section)) {
+				free(copy);
+				return pk_error("%s:%u: bad section header", origin, lineno);
+			}
+			*e = '\0';
+			snprintf(section, sizeof(section), "%s", s + 1);
+			continue;
+		}
+		char *eq = strchr(s, '=');
+		if (!eq) {
+			free(copy);
+			return pk_error("%s:%u: expected 'key = value'", origin, lineno);
+		}
+		*eq = '\0';
+		struct tt_sb key = { 0 };
+		tt_sb_addf(&key, "%s.%s", section, trim(s));
+		PK_GROW(r->keys, r->cap, r->n + 1);
+		PK_GROW(r->vals, r->cap, r->n + 1);
+		r->keys[r->n] = key.s;
+		r->vals[r->n] = pk_xstrdup(trim(eq + 1));
+		r->n++;
+	}
+	free(copy);
+	return 0;
+}
+
+int tt_rules_load(struct tt_rules *r)
+{
+	const char *data;
+	size_t len;
+	int owned = 0;
+	memset(r, 0, sizeof(*r));
+	if (pk_rules_file("timing.ini", &data, &len, &owned) < 0)
+		return -1;
+	int rc = tt_rules_parse(r, "timing.ini", data);
+	if (owned)
+		free((void *)data);
+	return rc;
+}
+
+const char *tt_rule(const struct tt_rules *r, const char *section, const char *key)
+{
+	size_t sl = strlen(section);
+	/* the last setting wins, as in every INI file a user may append to */
+	for (size_t i = r->n; i-- > 0;)
+		if (!strncmp(r->keys[i], section, sl) && r->keys[i][sl] == '.' &&
+		    !strcmp(r->keys[i] + sl + 1, key))
+			return r->vals[i];
+	return NULL;
+}
+
+void tt_rules_free(struct tt_rules *r)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		free(r->keys[i]);
+		free(r->vals[i]);
+	}
+	free(r->keys);
+	free(r->vals);
+	memset(r, 0, sizeof(*r));
+}
+
+char *tt_expand(const char *tmpl, const char *const *names, const char *const *vals, size_t n)
+{
+	struct tt_sb sb = { 0 };
+	tt_sb_add(&sb, "");
+	for (const char *p = tmpl; *p;) {
+		const char *close = *p == '{' ? strchr(p, '}') : NULL;
+		size_t i = n;
+		if (close)
+			for (i = 0; i < n; i++)
+				if (strlen(names[i]) == (size_t)(close - p - 1) &&
+				    !strncmp(p + 1, names[i], (size_t)(close - p - 1)))
+					break;
+		if (close && i < n) {
+			tt_sb_add(&sb, vals[i]);
+			p = close + 1;
+		} else {
+			tt_sb_addn(&sb, p++, 1);
+		}
+	}
+	return sb.s;
+}
+
+/* ---- parsing ---- */
+
+#define TT_VDIR "/__probekit__"
+
+/* Qualifiers a kernel uses before any header defines them: without these a
+ * bare machine sees no pointer types at all. Guarded, so real headers win. */
+static const char prelude[] =
+	"#ifndef __global__\n#define __global__\n#endif\n"
+	"#ifndef __aicore__\n#define __aicore__\n#endif\n"
+	"#ifndef __gm__\n#define __gm__\n#endif\n"
+	"#ifndef GM_ADDR\n#define GM_ADDR __gm__ unsigned char *\n#endif\n";
+
+struct unsaved {
+	struct CXUnsavedFile *f;
+	size_t n, cap;
+	char **owned;
+	size_t nowned, cap_owned;
+};
+
+static void add_unsaved(struct unsaved *u, const char *name, const char *data, size_t len)
+{
+	PK_GROW(u->f, u->cap, u->n + 1);
+	u->f[u->n++] = (struct CXUnsavedFile){ name, data, (unsigned long)len };
+}
+
+/* The stub headers of rules/stubs/ stand in for the SDK (issue #4). */
+static void add_stubs(struct unsaved *u)
+{
+	for (const struct pk_embedded *e = pk_embedded_files; e->name; e++) {
+		if (strncmp(e->name, "stubs/", 6))
+			continue;
+		const char *data;
+		size_t len;
+		int owned = 0;
+		if (pk_rules_file(e->name, &data, &len, &owned) < 0)
+			continue;
+		struct tt_sb path = { 0 };
+		tt_sb_addf(&path, TT_VDIR "/%s", e->name);
+		PK_GROW(u->owned, u->cap_owned, u->nowned + 2);
+		u->owned[u->nowned++] = path.s;
+		if (owned)
+			u->owned[u->nowned++] = (char *)data;
+		add_unsaved(u, path.s, data, len);
+	}
+}
+
+static void free_unsaved(struct unsaved *u)
+{
+	for (size_t i = 0; i < u->nowned; i++)
+		free(u->owned[i]);
+	free(u->owned);
+	free(u->f);
+}
+
+static void load_tokens(struct tt_tu *t)
+{
+	CXSourceRange all = clang_getRange(clang_getLocationForOffset(t->tu, t->file, 0),
+					   clang_getLocationForOffset(t->tu, t->file, (unsigned)t->b->len));
+	CXToken *toks = NULL;
+	unsigned n = 0;
+	clang_tokenize(t->tu, all, &toks, &n);
+	t->tok = pk_xcalloc(n + 1, sizeof(*t->tok));
+	t->ntok = 0;
+	for (unsigned i = 0; i < n; i++) {
+		CXSourceRange r = clang_getTokenExtent(t->tu, toks[i]);
+		long s = tt_offset(t, clang_getRangeStart(r)), e = tt_offset(t, clang_getRangeEnd(r));
+		if (s < 0 || e < s)
+			continue;
+		t->tok[t->ntok++] = (struct tt_tok){ clang_getTokenKind(toks[i]), (size_t)s, (size_t)e };
+	}
+	clang_disposeTokens(t->tu, toks, n);
+}
+
+static const char **parse_args(const char *path, int semantic, char **extra, int nextra, int *nargs)
+{
+	const char **args = pk_xcalloc((size_t)nextra + 16, sizeof(char *));
+	int n = 0;
+	args[n++] = "-x";
+	args[n++] = "c++";
+	args[n++] = "-std=c++17";
+	args[n++] = "-Wno-everything";
+#ifdef PROBEKIT_CLANG_RESOURCE_DIR
+	args[n++] = "-resource-dir";
+	args[n++] = PROBEKIT_CLANG_RESOURCE_DIR;
+#endif
+	if (semantic) {
+		args[n++] = "-include";
+		args[n++] = TT_VDIR "/tt_prelude.h";
+		args[n++] = "-I" TT_VDIR "/stubs";
+	}
+	for (int i = 0; i < nextra; i++)
+		args[n++] = extra[i];
+	(void)path;
+	*nargs = n;
+	return args;
+}
+
+int tt_parse(struct tt_tu *t, struct pk_buf *b, int semantic, char **extra, int nextra)
+{
+	memset(t, 0, sizeof(*t));
+	t->b = b;
+	struct unsaved u = { 0 };
+	const char *name = b->from_stdin ? "stdin.cpp" : b->path;
+	add_unsaved(&u, name, b->data, b->len);
+	if (semantic) {
+		add_unsaved(&u, TT_VDIR "/tt_prelude.h", prelude, sizeof(prelude) - 1);
+		add_stubs(&u);
+	}
+	int nargs;
+	const char **args = parse_args(name, semantic, extra, nextra, &nargs);
+	unsigned opts = CXTranslationUnit_KeepGoing | CXTranslationUnit_DetailedPreprocessingRecord;
+	if (!semantic)
+		opts |= CXTranslationUnit_SingleFileParse;
+	t->index = clang_createIndex(0, 0);
+	enum CXErrorCode ec = clang_parseTranslationUnit2(t->index, name, args, nargs, u.f,
+							  (unsigned)u.n, opts, &t->tu);
+	free(args);
+	free_unsaved(&u);
+	if (ec != CXError_Success || !t->tu) {
+		clang_disposeIndex(t->index);
+		t->index = NULL;
+		return pk_error("%s: libclang could not parse the file (error %d)", b->path, (int)ec);
+	}
+	t->file = clang_getFile(t->tu, name);
+	pk_buf_lines(b);
+	load_tokens(t);
+	return 0;
+}
+
+void tt_tu_free(struct tt_tu *t)
+{
+	if (t->tu)
+		clang_disposeTranslationUnit(t->tu);
+	if (t->index)
+		clang_disposeIndex(t->index);
+	free(t->tok);
+	memset(t, 0, sizeof(*t));
+}
+
+long tt_offset(const struct tt_tu *t, CXSourceLocation loc)
+{
+	CXFile f;
+	unsigned line, col, off;
+	clang_getExpansionLocation(loc, &f, &line, &col, &off);
+	if (!f || !clang_File_isEqual(f, t->file) || off > t->b->len)
+		return -1;
+	return (long)off;
+}
+
+int tt_extent(const struct tt_tu *t, CXCursor c, size_t *start, size_t *end)
+{
+	CXSourceRange r = clang_getCursorExtent(c);
+	long s = tt_offset(t, clang_getRangeStart(r)), e = tt_offset(t, clang_getRangeEnd(r));
+	if (s < 0 || e < s)
+		return -1;
+	*start = (size_t)s;
+	*end = (size_t)e;
+	return 0;
+}
+
+int tt_from_macro(CXCursor c)
+{
+	CXSourceLocation loc = clang_getCursorLocation(c);
+	CXFile f1, f2;
+	unsigned l1, c1, o1, l2, c2, o2;
+	clang_getExpansionLocation(loc, &f1, &l1, &c1, &o1);
+	clang_getSpellingLocation(loc, &f2, &l2, &c2, &o2);
+	return o1 != o2 || !clang_File_isEqual(f1, f2);
+}
+
+size_t tt_tok_at(const struct tt_tu *t, size_t off)
+{
+	size_t lo = 0, hi = t->ntok;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (t->tok[mid].start < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+int tt_tok_is(const struct tt_tu *t, size_t i, const char *s)
+{
+	if (i >= t->ntok)
+		return 0;
+	size_t n = t->tok[i].end - t->tok[i].start;
+	return strlen(s) == n && !memcmp(t->b->data + t->tok[i].start, s, n);
+}
+
+int tt_ident_prefix_used(const struct tt_tu *t, const char *prefix)
+{
+	size_t pl = strlen(prefix);
+	for (size_t i = 0; i < t->ntok; i++)
+		if (t->tok[i].kind == CXToken_Identifier && t->tok[i].end - t->tok[i].start >= pl &&
+		    !memcmp(t->b->data + t->tok[i].start, prefix, pl))
+			return 1;
+	return 0;
+}
+
+/* ---- writing insertions ---- */
+
+static int blank(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] != ' ' && s[i] != '\t')
+			return 0;
+	return 1;
+}
+
+/* Each code line, indented like the line at OFF, closed by the line mark. */
+static char *marked_lines(const struct pk_buf *b, size_t ls, const char *lines, const char *label)
+{
+	const char *eol = pk_buf_eol(b);
+	size_t ind = 0;
+	while (ls + ind < b->len && (b->data[ls + ind] == ' ' || b->data[ls + ind] == '\t'))
+		ind++;
+	struct tt_sb sb = { 0 };
+	for (const char *p = lines; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		tt_sb_addn(&sb, b->data + ls, ind);
+		tt_sb_addn(&sb, p, n);
+		tt_sb_addf(&sb, "  " PK_TT_LINE_MARK " %s%s", label, eol);
+		p += n + (nl ? 1 : 0);
+	}
+	return sb.s;
+}
+
+void tt_insert_inline(struct pk_plan *plan, size_t off, const char *text)
+{
+	size_t n;
+	char *w = pk_timing_wrap("", 0, text, &n);
+	pk_plan_add(plan, off, off, w, n);
+	free(w);
+}
+
+void tt_replace_inline(const struct pk_buf *b, struct pk_plan *plan, size_t start, size_t end,
+		       const char *text)
+{
+	size_t n;
+	char *w = pk_timing_wrap(b->data + start, end - start, text, &n);
+	pk_plan_add(plan, start, end, w, n);
+	free(w);
+}
+
+/* LINES joined on one line, for the in-line form. */
+static char *one_line(const char *lines)
+{
+	char *s = pk_xstrdup(lines);
+	for (char *p = s; *p; p++)
+		if (*p == '\n')
+			*p = ' ';
+	return s;
+}
+
+void tt_insert_before(const struct pk_buf *b, struct pk_plan *plan, size_t off,
+		      const char *lines, const char *label)
+{
+	size_t ls, le;
+	pk_buf_line_bounds(b, off, &ls, &le);
+	if (blank(b->data + ls, off - ls)) {
+		char *text = marked_lines(b, ls, lines, label);
+		pk_plan_add(plan, ls, ls, text, strlen(text));
+		free(text);
+		return;
+	}
+	char *one = one_line(lines);
+	struct tt_sb sb = { 0 };
+	tt_sb_addf(&sb, "%s ", one);
+	tt_insert_inline(plan, off, sb.s);
+	free(one);
+	tt_sb_free(&sb);
+}
+
+/* The rest of the line after OFF holds nothing but blanks or a comment. */
+static int rest_is_empty(const struct pk_buf *b, size_t off, size_t le)
+{
+	size_t i = off;
+	while (i < le && (b->data[i] == ' ' || b->data[i] == '\t'))
+		i++;
+	if (i >= le || b->data[i] == '\n' || b->data[i] == '\r')
+		return 1;
+	return i + 1 < le && b->data[i] == '/' && b->data[i + 1] == '/';
+}
+
+void tt_insert_after(const struct pk_buf *b, struct pk_plan *plan, size_t off,
+		     const char *lines, const char *label)
+{
+	size_t ls, le;
+	pk_buf_line_bounds(b, off > 0 ? off - 1 : 0, &ls, &le);
+	int has_eol = le > ls && b->data[le - 1] == '\n';
+	if (has_eol && rest_is_empty(b, off, le)) {
+		char *text = marked_lines(b, ls, lines, label);
+		pk_plan_add(plan, le, le, text, strlen(text));
+		free(text);
+		return;
+	}
+	char *one = one_line(lines);
+	struct tt_sb sb = { 0 };
+	tt_sb_addf(&sb, " %s", one);
+	tt_insert_inline(plan, off, sb.s);
+	free(one);
+	tt_sb_free(&sb);
+}

@@ -1,0 +1,91 @@
+/* util.c - messages and allocation helpers shared by every layer. */
+#include "pk.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *pk_progname = "probe";
+
+int pk_error(const char *fmt, ...)
+{
+	va_list ap;
+	fputs("probekit: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return -1;
+}
+
+void pk_warning(const char *fmt, ...)
+{
+	va_list ap;
+	fputs("probekit: warning: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static void oom(void)
+{
+	fputs("probekit: out of memory\n", stderr);
+	exit(PK_EXIT_ERROR);
+}
+
+void *pk_xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+void *pk_xcalloc(size_t n, size_t sz)
+{
+	void *p = calloc(n ? n : 1, sz ? sz : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+void *pk_xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+char *pk_xstrdup(const char *s)
+{
+	return pk_xstrndup(s, strlen(s));
+}
+
+char *pk_xstrndup(const char *s, size_t n)
+{
+	char *p = pk_xmalloc(n + 1);
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+void pk_grow(void **arr, size_t *cap, size_t want, size_t sz)
+{
+	size_t c = *cap;
+	if (want <= c)
+		return;
+	if (c < 8)
+		c = 8;
+	while (c < want)
+		c *= 2;
+	*arr = pk_xrealloc(*arr, c * sz);
+	*cap = c;
+}
+
+int pk_print_version(void)
+{
+	printf("%s (probekit) %s\n", pk_progname, PK_VERSION);
+	return PK_EXIT_OK;
+}
