@@ -116,6 +116,8 @@ struct pk_anchor {
 	size_t off;      /* insertion offset: a line start */
 	int scope;       /* node whose scope the inserted code lands in */
 	int brace;       /* braceless body that needs braces, or -1 */
+	size_t brace_open, brace_close; /* where its '{' and '}' marker lines go */
+	char *brace_indent;
 	unsigned line;   /* original line shown in messages */
 	char *indent;    /* indentation of the inserted lines */
 };

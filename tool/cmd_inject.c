@@ -18,11 +18,15 @@ static const char usage_text[] =
 	"Enable every block of probe NAME (its start and end parts together) by\n"
 	"changing '#if 0  // TIMING_PROBE: NAME' to '#if 1'. One probe at a time:\n"
 	"each probe's printf delays the code after it and skews other probes.\n"
+	"The base probe " PK_BASE_PROBE " (one print at entry, the zero of the timeline)\n"
+	"is enabled with it when the files have one, and --disable NAME turns it\n"
+	"off again unless another probe is still on.\n"
 	"\n"
 	"  -p, --probe NAME      enable probe NAME (in all given files)\n"
 	"      --disable NAME    turn probe NAME off\n"
 	"      --disable-all     turn every probe off\n"
 	"      --allow-multiple  allow enabling a probe while another is on (warns)\n"
+	"      --no-base         do not also enable the base probe " PK_BASE_PROBE " (S1.7)\n"
 	"  placement (insert a new probe on the libclang AST; see 'probe-inject --probe N --begin x --help'):\n"
 	"      --begin SPEC --end SPEC, --around CALLEE, --wait CALLEE, --base\n"
 	"      --timing-tensor   add the CCE in-core timing tensor and shift args[] (S5)\n"
@@ -56,6 +60,7 @@ struct inject_opts {
 	enum action act;
 	const char *name;
 	int allow_multiple;
+	int no_base;
 	struct pk_emit_opts emit;
 };
 
@@ -70,12 +75,13 @@ static int set_action(struct inject_opts *o, enum action a, const char *name)
 
 static int parse(int argc, char **argv, struct inject_opts *o, int *done)
 {
-	enum { OPT_DISABLE = 1, OPT_DISABLE_ALL, OPT_ALLOW, OPT_VERSION };
+	enum { OPT_DISABLE = 1, OPT_DISABLE_ALL, OPT_ALLOW, OPT_NO_BASE, OPT_VERSION };
 	static const struct option longopts[] = {
 		{ "probe", required_argument, 0, 'p' },
 		{ "disable", required_argument, 0, OPT_DISABLE },
 		{ "disable-all", no_argument, 0, OPT_DISABLE_ALL },
 		{ "allow-multiple", no_argument, 0, OPT_ALLOW },
+		{ "no-base", no_argument, 0, OPT_NO_BASE },
 		{ "help", no_argument, 0, 'h' },
 		{ "version", no_argument, 0, OPT_VERSION },
 		PK_EMIT_LONGOPTS,
@@ -105,6 +111,9 @@ static int parse(int argc, char **argv, struct inject_opts *o, int *done)
 			break;
 		case OPT_ALLOW:
 			o->allow_multiple = 1;
+			break;
+		case OPT_NO_BASE:
+			o->no_base = 1;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
@@ -138,41 +147,54 @@ static void plan_value(struct pk_file *f, const struct pk_block *b, int value)
 /* S1.4: a probe other than NAME already on anywhere in the set? */
 static int refuse_others(struct pk_fileset *fs, const char *name, int allow)
 {
-	char *others = NULL;
-	size_t len = 0;
 	const struct pk_file *first_f = NULL;
 	const struct pk_block *first = NULL;
-	for (size_t i = 0; i < fs->n; i++) {
-		struct pk_file *f = &fs->f[i];
-		for (size_t k = 0; k < f->scan.nblocks; k++) {
-			const struct pk_block *b = &f->scan.blocks[k];
-			if (!b->enabled || !strcmp(b->name, name))
+	size_t len = 0;
+	char *others = pk_xcalloc(1, 1);
+	for (size_t n = 0; n < fs->nnames; n++) { /* names in order, each once */
+		const char *other = fs->names[n];
+		if (!strcmp(other, name) || !strcmp(other, PK_BASE_PROBE))
+			continue; /* the base probe runs with any one probe */
+		for (size_t i = 0; i < fs->n; i++) {
+			const struct pk_file *f = &fs->f[i];
+			const struct pk_block *on = NULL;
+			for (size_t k = 0; k < f->scan.nblocks && !on; k++)
+				if (f->scan.blocks[k].enabled && !strcmp(f->scan.blocks[k].name, other))
+					on = &f->scan.blocks[k];
+			if (!on)
 				continue;
 			if (!first) {
-				first = b;
+				first = on;
 				first_f = f;
 			}
-			size_t nl = strlen(b->name);
-			if (others && strstr(others, b->name))
-				continue;
-			others = pk_xrealloc(others, len + nl + 3);
-			len += (size_t)sprintf(others + len, "%s%s", len ? ", " : "", b->name);
+			others = pk_xrealloc(others, len + strlen(other) + 5);
+			len += (size_t)sprintf(others + len, "%s'%s'", len ? ", " : "", other);
+			break;
 		}
 	}
-	if (!first)
-		return 0;
 	int rc = 0;
-	if (allow) {
+	if (first && allow)
 		pk_warning("probes %s and '%s' enabled together: each probe's printf delays the code after it "
 			   "and contaminates the other probes' start, end and gaps; compare runs with one probe each",
 			   others, name);
-	} else {
+	else if (first)
 		rc = pk_error("%s:%u: probe '%s' is already enabled; enable one probe at a time (its printf "
 			      "skews every other probe): run 'probe-inject --disable-all' first, or pass --allow-multiple",
 			      first_f->buf.path, first->line, first->name);
-	}
 	free(others);
 	return rc;
+}
+
+/* Is a probe other than NAME and the base probe on? Then the base stays on. */
+static int others_on(const struct pk_fileset *fs, const char *name)
+{
+	for (size_t i = 0; i < fs->n; i++)
+		for (size_t k = 0; k < fs->f[i].scan.nblocks; k++) {
+			const struct pk_block *b = &fs->f[i].scan.blocks[k];
+			if (b->enabled && strcmp(b->name, name) && strcmp(b->name, PK_BASE_PROBE))
+				return 1;
+		}
+	return 0;
 }
 
 int cmd_inject(int argc, char **argv)
@@ -199,11 +221,13 @@ int cmd_inject(int argc, char **argv)
 	}
 	if (o.act == ACT_ENABLE && refuse_others(&fs, o.name, o.allow_multiple) < 0)
 		goto out;
+	int base_off = o.act == ACT_DISABLE && !o.no_base && !others_on(&fs, o.name);
 	for (size_t i = 0; i < fs.n; i++) {
 		struct pk_file *f = &fs.f[i];
 		for (size_t k = 0; k < f->scan.nblocks; k++) {
 			const struct pk_block *b = &f->scan.blocks[k];
-			if (o.act == ACT_DISABLE_ALL || !strcmp(b->name, o.name))
+			int base = (o.act == ACT_ENABLE && !o.no_base) || base_off;
+			if (o.act == ACT_DISABLE_ALL || !strcmp(b->name, o.name) || (base && !strcmp(b->name, PK_BASE_PROBE)))
 				plan_value(f, b, o.act == ACT_ENABLE);
 		}
 	}

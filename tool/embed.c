@@ -86,7 +86,8 @@ int pk_rules_file(const char *name, const char **data, size_t *len, int *owned)
 	if (dir) {
 		char path[PATH_MAX];
 		char *buf;
-		snprintf(path, sizeof(path), "%s/%s", dir, name);
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >= sizeof(path))
+			return -1;
 		if (read_file(path, &buf, len) == 0) {
 			*data = buf;
 			*owned = 1;

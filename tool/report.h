@@ -84,6 +84,8 @@ void rp_warn(struct rp_doc *d, const char *fmt, ...) PK_PRINTF(2, 3);
 void rp_note(struct rp_doc *d, const char *fmt, ...) PK_PRINTF(2, 3);
 /* A table with the given column names (NULL-terminated list). */
 struct rp_table *rp_table_new(struct rp_doc *d, const char *name, const char *title, ...);
+struct rp_table *rp_table_newv(struct rp_doc *d, const char *name, const char *title, size_t ncols,
+				const char *const *cols);
 /* Start a row; then set cells by column index. Unset cells stay RP_NULL. */
 size_t rp_row(struct rp_table *t);
 void rp_set_int(struct rp_table *t, size_t row, size_t col, int64_t v);

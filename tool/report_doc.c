@@ -101,6 +101,21 @@ struct rp_table *rp_table_new(struct rp_doc *d, const char *name, const char *ti
 	return t;
 }
 
+struct rp_table *rp_table_newv(struct rp_doc *d, const char *name, const char *title, size_t ncols,
+				const char *const *cols)
+{
+	struct rp_table *t = pk_xcalloc(1, sizeof(*t));
+	t->name = pk_xstrdup(name);
+	t->title = pk_xstrdup(title);
+	t->ncols = ncols;
+	t->cols = pk_xcalloc(ncols, sizeof(char *));
+	for (size_t i = 0; i < ncols; i++)
+		t->cols[i] = pk_xstrdup(cols[i]);
+	PK_GROW(d->tables, d->tcap, d->ntables + 1);
+	d->tables[d->ntables++] = t;
+	return t;
+}
+
 size_t rp_row(struct rp_table *t)
 {
 	size_t want = (t->nrows + 1) * t->ncols;

@@ -368,7 +368,8 @@ static char *where(const struct rp_log *lg)
 static void add_probe_line(struct rp_log *lg, const struct rp_line *ln)
 {
 	uint32_t run = run_of(lg, ln);
-	struct rp_cell_state *c = &lg->cells[cell_of(lg, ln, run)];
+	uint32_t cell = cell_of(lg, ln, run); /* may move lg->cells */
+	struct rp_cell_state *c = &lg->cells[cell];
 	struct rp_series *se = &lg->series[c->series];
 	struct rp_probe *p = &lg->probes[se->probe];
 	struct rp_run *r = &lg->runs[run];
@@ -409,7 +410,8 @@ void rp_log_line(struct rp_log *lg, const char *s, size_t len)
 		add_probe_line(lg, &ln);
 		return;
 	case RP_LINE_TBASE: {
-		struct rp_run *r = &lg->runs[run_of(lg, &ln)];
+		uint32_t run = run_of(lg, &ln); /* may move lg->runs */
+		struct rp_run *r = &lg->runs[run];
 		lg->tbase_lines++;
 		r->tbase = ln.tbase;
 		r->ntbase++;

@@ -2,6 +2,7 @@
  * findings S1.4, S1.6, S1.7, S3.2 and S4.2 ask for. */
 #include "report.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -230,13 +231,27 @@ static void timeline_table(const struct rp_log *lg, struct rp_doc *d)
 	for (size_t i = 0; i < n; i++)
 		tl[i].in_chain = !parent_present(lg, tl, n, &lg->series[tl[i].series]);
 	qsort_r(tl, n, sizeof(*tl), cmp_tl, (void *)lg);
-	int us = d->freq_hz > 0;
-	struct rp_table *t =
-		us ? rp_table_new(d, "timeline", "timeline (median cycles relative to T_BASE)",
-				  "block", "iter", "probe", "rel_start", "rel_end", "gap",
-				  "rel_start_us", "rel_end_us", "gap_us", NULL)
-		   : rp_table_new(d, "timeline", "timeline (median cycles relative to T_BASE)",
-				  "block", "iter", "probe", "rel_start", "rel_end", "gap", NULL);
+	/* block and iter columns only when the lines carry those fields */
+	const char *cols[9];
+	size_t nc = 0, c_block = SIZE_MAX, c_iter = SIZE_MAX;
+	if (has_fields(lg)) {
+		c_block = nc;
+		cols[nc++] = "block";
+		c_iter = nc;
+		cols[nc++] = "iter";
+	}
+	size_t c_probe = nc;
+	cols[nc++] = "probe";
+	cols[nc++] = "rel_start";
+	cols[nc++] = "rel_end";
+	cols[nc++] = "gap";
+	if (d->freq_hz > 0) {
+		cols[nc++] = "rel_start_us";
+		cols[nc++] = "rel_end_us";
+		cols[nc++] = "gap_us";
+	}
+	struct rp_table *t = rp_table_newv(d, "timeline", "timeline (median cycles relative to T_BASE)",
+					   nc, cols);
 	d->origin = pk_xstrdup("T_BASE of each run");
 	const struct tl_entry *prev = NULL;
 	for (size_t i = 0; i < n; i++) {
@@ -244,18 +259,20 @@ static void timeline_table(const struct rp_log *lg, struct rp_doc *d)
 		if (prev && (lg->series[prev->series].block != se->block ||
 			     lg->series[prev->series].iter != se->iter))
 			prev = NULL;
-		size_t r = rp_row(t);
-		set_opt_int(t, r, 0, se->block);
-		set_opt_int(t, r, 1, se->iter);
-		rp_set_str(t, r, 2, lg->probes[se->probe].name);
-		rp_set_half(t, r, 3, tl[i].start_x2);
-		rp_set_half(t, r, 4, tl[i].end_x2);
-		rp_set_us(d, t, r, 6, (double)tl[i].start_x2 / 2);
-		rp_set_us(d, t, r, 7, (double)tl[i].end_x2 / 2);
+		size_t r = rp_row(t), c = c_probe;
+		if (c_block != SIZE_MAX) {
+			set_opt_int(t, r, c_block, se->block);
+			set_opt_int(t, r, c_iter, se->iter);
+		}
+		rp_set_str(t, r, c, lg->probes[se->probe].name);
+		rp_set_half(t, r, c + 1, tl[i].start_x2);
+		rp_set_half(t, r, c + 2, tl[i].end_x2);
+		rp_set_us(d, t, r, c + 4, (double)tl[i].start_x2 / 2);
+		rp_set_us(d, t, r, c + 5, (double)tl[i].end_x2 / 2);
 		/* S4.2: gap = next start - previous end; negative means overlap, kept. */
 		if (tl[i].in_chain && prev) {
-			rp_set_half(t, r, 5, tl[i].start_x2 - prev->end_x2);
-			rp_set_us(d, t, r, 8, (double)(tl[i].start_x2 - prev->end_x2) / 2);
+			rp_set_half(t, r, c + 3, tl[i].start_x2 - prev->end_x2);
+			rp_set_us(d, t, r, c + 6, (double)(tl[i].start_x2 - prev->end_x2) / 2);
 		}
 		if (tl[i].in_chain)
 			prev = &tl[i];

@@ -177,8 +177,8 @@ int rp_npy_parse(const unsigned char *data, size_t len, const char *path, struct
 	if (hlen > len - off)
 		return pk_error("%s: truncated .npy header", path);
 	char *hdr = pk_xstrndup((const char *)data + off, hlen);
-	size_t rows, cols;
-	int is_unsigned;
+	size_t rows = 0, cols = 0;
+	int is_unsigned = 0;
 	int rc = npy_header(hdr, path, &rows, &cols, &is_unsigned);
 	free(hdr);
 	if (rc < 0 || check_shape(rows, cols, path) < 0)

@@ -549,6 +549,9 @@ void pk_scan_buf(const struct pk_buf *b, struct pk_scan *s, int flags)
 	const char *d = b->data;
 	size_t n = b->len, i = 0;
 	int continued = 0;
+	/* a UTF-8 byte order mark stays where it is, before line 1's text */
+	if (n >= 3 && !memcmp(d, "\xEF\xBB\xBF", 3))
+		i = 3;
 	while (i < n) {
 		if (L.st == CODE && !continued) {
 			size_t h = skip_hspace(d, i, n);

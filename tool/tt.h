@@ -98,6 +98,8 @@ struct tt_call {
 struct tt_stmt {           /* a statement directly inside some { } */
 	size_t start, end;
 	unsigned line;
+	int top;               /* directly in the kernel's body */
+	int is_return;
 };
 
 struct tt_kernel {

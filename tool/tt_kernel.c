@@ -258,10 +258,8 @@ static void note_call(struct walk *w, CXCursor c)
 			call.placeable = 1;
 			break;
 		}
-		if (clang_isStatement(pk) || clang_isDeclaration(pk) || pk == CXCursor_LambdaExpr) {
-			if (pk != CXCursor_DeclStmt)
-				break;
-		}
+		if (pk == CXCursor_LambdaExpr || (clang_isStatement(pk) && pk != CXCursor_DeclStmt))
+			break; /* a braceless body or a condition */
 		stmt = w->stack[j];
 	}
 	if (call.placeable) {
@@ -280,7 +278,8 @@ static void note_stmt(struct walk *w, CXCursor c)
 	if (tt_extent(w->t, c, &s, &e) < 0)
 		return;
 	PK_GROW(w->k->stmts, w->k->cap_stmts, w->k->nstmts + 1);
-	w->k->stmts[w->k->nstmts++] = (struct tt_stmt){ s, e, line_of(w->t, s) };
+	w->k->stmts[w->k->nstmts++] = (struct tt_stmt){ s, e, line_of(w->t, s), w->depth == 1,
+							 clang_getCursorKind(c) == CXCursor_ReturnStmt };
 }
 
 /* Just past the ';' ending the statement that ends at END (expression
@@ -335,11 +334,8 @@ static enum CXChildVisitResult walk_visit(CXCursor c, CXCursor parent, CXClientD
 			int r = subscript(w, c);
 			if (r < 0)
 				return CXChildVisit_Break;
-			if (r > 0) {
-				/* skip the base; walk the rest */
-				walk_children(w, c);
-				return CXChildVisit_Continue;
-			}
+			if (r > 0)
+				return CXChildVisit_Continue; /* base and literal: nothing more */
 		}
 		if (k == CXCursor_DeclRefExpr) {
 			char *name = spelling(c);
@@ -445,18 +441,17 @@ static int describe(struct tt_tu *t, CXCursor fn, CXCursor parent, struct tt_ker
 	if (w.err)
 		return -1;
 	k->first_stmt = k->body_close;
-	for (size_t i = 0; i < k->nstmts; i++)
-		if (k->stmts[i].start > k->body_open && k->stmts[i].start < k->first_stmt)
+	const struct tt_stmt *last = NULL;
+	for (size_t i = 0; i < k->nstmts; i++) {
+		if (!k->stmts[i].top)
+			continue;
+		if (k->stmts[i].start < k->first_stmt)
 			k->first_stmt = k->stmts[i].start;
-	/* the last statement of the body itself (deepest statements end earlier) */
-	size_t last_end = 0;
-	for (size_t i = 0; i < k->nstmts; i++)
-		if (k->stmts[i].end > last_end)
-			last_end = k->stmts[i].end;
-	for (size_t i = 0; i < k->nrets; i++)
-		if (k->rets[i].braced && past_semicolon(t, last_end) == k->rets[i].end &&
-		    k->rets[i].end >= last_end)
-			k->last_is_return = 1;
+		if (!last || k->stmts[i].start > last->start)
+			last = &k->stmts[i];
+	}
+	/* a body ending in return never reaches its closing brace */
+	k->last_is_return = last && last->is_return;
 	return 0;
 }
 

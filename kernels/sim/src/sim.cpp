@@ -1,0 +1,615 @@
+// sim.cpp - the CPU simulation's runtime: blocks as threads, the shared
+// system counter, the asynchronous device-print path, cross-core flags,
+// streams, events and device memory behind acl/acl.h.
+#include "acl/acl.h"
+#include "pksim/device.h"
+#include "pksim/host.h"
+
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <condition_variable>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <unistd.h>
+
+namespace pksim {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// ---- configuration -------------------------------------------------------
+
+struct Config {
+	Target target = Target::A2A3;
+	uint64_t cycle_hz = 0; // 0: the target's default
+	unsigned print_delay_ms = 100;
+};
+
+Config &Cfg()
+{
+	static Config *cfg = [] {
+		Config *c = new Config;
+		const char *t = std::getenv("PKSIM_TARGET");
+		if (t && std::strcmp(t, "a5") == 0)
+			c->target = Target::A5;
+		if (const char *hz = std::getenv("PKSIM_CYCLE_HZ"))
+			c->cycle_hz = std::strtoull(hz, nullptr, 10);
+		if (const char *d = std::getenv("PKSIM_PRINT_DELAY_MS"))
+			c->print_delay_ms = static_cast<unsigned>(std::strtoul(d, nullptr, 10));
+		return c;
+	}();
+	return *cfg;
+}
+
+// ---- launches and blocks -------------------------------------------------
+
+constexpr int kFlagIds = 16;
+constexpr int kPipes = 9; // pipe_t values below PIPE_COUNT (kernel_operator.h)
+constexpr int kEvents = 8;
+
+struct LaunchState {
+	uint32_t blocks = 0;
+	std::mutex m;
+	std::condition_variable cv;
+	unsigned long cross_sets[kFlagIds] = {};
+	unsigned long sync_all_arrivals = 0;
+	bool failed = false;
+
+	void MarkFailed()
+	{
+		std::lock_guard<std::mutex> g(m);
+		failed = true;
+		cv.notify_all();
+	}
+};
+
+struct Block {
+	uint32_t idx = 0;
+	LaunchState *launch = nullptr;
+	std::vector<uint8_t> ub;
+	unsigned pipe_flags[kPipes][kPipes][kEvents] = {};
+	unsigned long cross_waits[kFlagIds] = {};
+	unsigned long sync_all_rounds = 0;
+};
+
+thread_local Block *tl_block = nullptr;
+
+Block &Current()
+{
+	if (tl_block == nullptr) {
+		std::fprintf(stderr, "pksim: device API called outside a kernel launch\n");
+		std::abort();
+	}
+	return *tl_block;
+}
+
+std::mutex g_err_mutex;
+std::string g_last_error;
+
+void RecordError(const std::string &msg)
+{
+	std::lock_guard<std::mutex> g(g_err_mutex);
+	if (g_last_error.empty())
+		g_last_error = msg;
+}
+
+// Run one launch: every block is its own thread, so a collective never waits
+// on a block that has no thread to run on (blocks > cores cannot deadlock).
+int RunLaunch(uint32_t blockDim, const std::function<void()> &body)
+{
+	LaunchState launch;
+	launch.blocks = blockDim;
+	std::vector<std::thread> threads;
+	threads.reserve(blockDim);
+	for (uint32_t b = 0; b < blockDim; b++) {
+		threads.emplace_back([&launch, &body, b] {
+			Block blk;
+			blk.idx = b;
+			blk.launch = &launch;
+			// the UB starts with junk, as on the board, never zeros
+			blk.ub.assign(UbBytes() + 32, 0xA5);
+			tl_block = &blk;
+			try {
+				body();
+			} catch (const KernelAbort &) {
+				launch.MarkFailed();
+			}
+			tl_block = nullptr;
+		});
+	}
+	for (auto &t : threads)
+		t.join();
+	return launch.failed ? ACL_ERROR_RT_AICORE_EXCEPTION : ACL_SUCCESS;
+}
+
+// ---- device printf -------------------------------------------------------
+
+// Lines are delivered to fd 1 by one thread, each no sooner than the delay
+// after it was printed: like the board's log path they can arrive after the
+// stream has synchronised, and they land wherever fd 1 points by then.
+class Printer {
+public:
+	void Push(std::string line)
+	{
+		std::unique_lock<std::mutex> g(m_);
+		if (!started_) {
+			started_ = true;
+			thread_ = std::thread([this] { Run(); });
+		}
+		q_.push_back({ Clock::now() + std::chrono::milliseconds(Cfg().print_delay_ms), std::move(line) });
+		cv_.notify_all();
+	}
+
+	// Deliver everything still queued, then stop the thread.
+	void Stop()
+	{
+		std::unique_lock<std::mutex> g(m_);
+		if (!started_)
+			return;
+		stop_ = true;
+		cv_.notify_all();
+		g.unlock();
+		thread_.join();
+		g.lock();
+		started_ = false;
+		stop_ = false;
+	}
+
+private:
+	struct Item {
+		Clock::time_point due;
+		std::string text;
+	};
+
+	void Run()
+	{
+		std::unique_lock<std::mutex> g(m_);
+		for (;;) {
+			cv_.wait(g, [this] { return stop_ || !q_.empty(); });
+			if (q_.empty())
+				return; // stop_ and drained
+			const Clock::time_point due = q_.front().due;
+			if (!stop_ && Clock::now() < due) {
+				cv_.wait_until(g, due);
+				continue;
+			}
+			if (Clock::now() < due) {
+				g.unlock();
+				std::this_thread::sleep_until(due);
+				g.lock();
+			}
+			std::string text = std::move(q_.front().text);
+			q_.pop_front();
+			g.unlock();
+			WriteAll(text);
+			g.lock();
+		}
+	}
+
+	static void WriteAll(const std::string &s)
+	{
+		size_t off = 0;
+		while (off < s.size()) {
+			ssize_t n = ::write(STDOUT_FILENO, s.data() + off, s.size() - off);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0)
+				return; // stdout closed: the line is lost, as on the board
+			off += static_cast<size_t>(n);
+		}
+	}
+
+	std::mutex m_;
+	std::condition_variable cv_;
+	std::deque<Item> q_;
+	std::thread thread_;
+	bool started_ = false;
+	bool stop_ = false;
+};
+
+Printer &ThePrinter()
+{
+	static Printer *p = new Printer; // never destroyed: aclFinalize stops it
+	return *p;
+}
+
+std::atomic<unsigned long> g_vbs32_issues{ 0 };
+std::atomic<unsigned> g_vbs32_max_repeat{ 0 };
+
+const char *PipeName(int p)
+{
+	static const char *const names[] = { "PIPE_S",   "PIPE_V",    "PIPE_M",   "PIPE_MTE1", "PIPE_MTE2",
+					     "PIPE_MTE3", "PIPE_ALL", "PIPE_V2", "PIPE_FIX" };
+	return p >= 0 && p < static_cast<int>(sizeof(names) / sizeof(names[0])) ? names[p] : "PIPE_?";
+}
+
+} // namespace
+
+// ---- device.h ------------------------------------------------------------
+
+Target CurrentTarget() { return Cfg().target; }
+
+const char *TargetName(Target t) { return t == Target::A5 ? "A5" : "A2/A3"; }
+
+size_t UbBytes() { return CurrentTarget() == Target::A5 ? 256 * 1024 : 192 * 1024; }
+
+void Fail(const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	std::vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	std::string line = "pksim: block " + std::to_string(tl_block ? tl_block->idx : 0) + ": " + msg;
+	std::fprintf(stderr, "%s\n", line.c_str());
+	RecordError(line);
+	throw KernelAbort{};
+}
+
+uint32_t BlockIdx() { return Current().idx; }
+uint32_t BlockNum() { return Current().launch->blocks; }
+
+uint8_t *UbBase()
+{
+	// 32-byte aligned base inside the block's buffer
+	uintptr_t p = reinterpret_cast<uintptr_t>(Current().ub.data());
+	return reinterpret_cast<uint8_t *>((p + 31) & ~static_cast<uintptr_t>(31));
+}
+
+int64_t SystemCycle()
+{
+	// steady_clock counts from boot, like SYS_CNT: large absolute values
+	const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch()).count();
+	const unsigned __int128 cycles = static_cast<unsigned __int128>(ns) * CycleHz() / 1000000000u;
+	return static_cast<int64_t>(cycles);
+}
+
+void DevicePrintf(const char *fmt, ...)
+{
+	va_list ap, ap2;
+	va_start(ap, fmt);
+	va_copy(ap2, ap);
+	int n = std::vsnprintf(nullptr, 0, fmt, ap);
+	va_end(ap);
+	std::string s;
+	if (n > 0) {
+		s.resize(static_cast<size_t>(n) + 1);
+		std::vsnprintf(&s[0], s.size(), fmt, ap2);
+		s.resize(static_cast<size_t>(n));
+	}
+	va_end(ap2);
+	if (!s.empty())
+		ThePrinter().Push(std::move(s));
+}
+
+void PipeFlagSet(int src, int dst, int event)
+{
+	if (src < 0 || src >= kPipes || dst < 0 || dst >= kPipes || event < 0 || event >= kEvents)
+		Fail("set_flag: invalid pipe or event id");
+	Current().pipe_flags[src][dst][event]++;
+}
+
+void PipeFlagWait(int src, int dst, int event)
+{
+	if (src < 0 || src >= kPipes || dst < 0 || dst >= kPipes || event < 0 || event >= kEvents)
+		Fail("wait_flag: invalid pipe or event id");
+	unsigned &n = Current().pipe_flags[src][dst][event];
+	if (n == 0)
+		Fail("wait_flag(%s, %s, EVENT_ID%d) without a matching set_flag: the board would hang", PipeName(src),
+		     PipeName(dst), event);
+	n--;
+}
+
+static void CheckCross(const char *what, int mode, int flag)
+{
+	if (flag < 0 || flag >= kFlagIds)
+		Fail("%s: flag id %d outside 0..15", what, flag);
+	if (mode != 0)
+		Fail("%s: mode %d synchronises AIC/AIV groups; the simulation runs AIV blocks only (use mode 0)",
+		     what, mode);
+}
+
+void CrossCoreSet(int mode, int flag)
+{
+	CheckCross("CrossCoreSetFlag", mode, flag);
+	LaunchState *l = Current().launch;
+	std::lock_guard<std::mutex> g(l->m);
+	l->cross_sets[flag]++;
+	l->cv.notify_all();
+}
+
+void CrossCoreWait(int mode, int flag)
+{
+	CheckCross("CrossCoreWaitFlag", mode, flag);
+	Block &b = Current();
+	LaunchState *l = b.launch;
+	const unsigned long want = (b.cross_waits[flag] + 1) * l->blocks;
+	std::unique_lock<std::mutex> g(l->m);
+	l->cv.wait(g, [&] { return l->failed || l->cross_sets[flag] >= want; });
+	if (l->cross_sets[flag] < want)
+		throw KernelAbort{}; // another block failed: release without a message
+	b.cross_waits[flag]++;
+}
+
+void SyncAllBlocks()
+{
+	Block &b = Current();
+	LaunchState *l = b.launch;
+	std::unique_lock<std::mutex> g(l->m);
+	l->sync_all_arrivals++;
+	l->cv.notify_all();
+	const unsigned long want = (b.sync_all_rounds + 1) * l->blocks;
+	l->cv.wait(g, [&] { return l->failed || l->sync_all_arrivals >= want; });
+	if (l->sync_all_arrivals < want)
+		throw KernelAbort{};
+	b.sync_all_rounds++;
+}
+
+void NoteVbs32(unsigned repeat)
+{
+	if (repeat == 0 || repeat > 255)
+		Fail("VBS32: repeat %u outside 1..255", repeat);
+	g_vbs32_issues++;
+	unsigned cur = g_vbs32_max_repeat.load();
+	while (repeat > cur && !g_vbs32_max_repeat.compare_exchange_weak(cur, repeat)) {
+	}
+}
+
+Vbs32Stats TakeVbs32Stats()
+{
+	Vbs32Stats s{ g_vbs32_issues.exchange(0), g_vbs32_max_repeat.exchange(0) };
+	return s;
+}
+
+// ---- host.h --------------------------------------------------------------
+
+bool SetTarget(const char *name)
+{
+	if (std::strcmp(name, "a2a3") == 0)
+		Cfg().target = Target::A2A3;
+	else if (std::strcmp(name, "a5") == 0)
+		Cfg().target = Target::A5;
+	else
+		return false;
+	return true;
+}
+
+void SetCycleHz(uint64_t hz) { Cfg().cycle_hz = hz; }
+
+uint64_t CycleHz()
+{
+	if (Cfg().cycle_hz != 0)
+		return Cfg().cycle_hz;
+	return CurrentTarget() == Target::A5 ? 1000000000u : 50000000u;
+}
+
+void SetPrintDelayMs(unsigned ms) { Cfg().print_delay_ms = ms; }
+unsigned PrintDelayMs() { return Cfg().print_delay_ms; }
+
+} // namespace pksim
+
+// ---- streams and events --------------------------------------------------
+
+struct pksim_event {
+	std::mutex m;
+	std::condition_variable cv;
+	bool recorded = false;
+	pksim::Clock::time_point when;
+};
+
+// A stream runs its tasks in order on its own thread; the host only waits
+// when it synchronises.
+struct pksim_stream {
+	std::mutex m;
+	std::condition_variable cv;
+	std::deque<std::function<int()>> q;
+	bool busy = false;
+	bool stop = false;
+	aclError error = ACL_SUCCESS;
+	std::thread worker;
+
+	pksim_stream() : worker([this] { Run(); }) {}
+
+	void Run()
+	{
+		std::unique_lock<std::mutex> g(m);
+		for (;;) {
+			cv.wait(g, [this] { return stop || !q.empty(); });
+			if (q.empty())
+				return;
+			std::function<int()> task = std::move(q.front());
+			q.pop_front();
+			busy = true;
+			const bool skip = error != ACL_SUCCESS;
+			g.unlock();
+			// after a kernel failure the stream is unusable until synchronised
+			const int rc = skip ? ACL_SUCCESS : task();
+			g.lock();
+			busy = false;
+			if (rc != ACL_SUCCESS && error == ACL_SUCCESS)
+				error = rc;
+			cv.notify_all();
+		}
+	}
+
+	void Push(std::function<int()> task)
+	{
+		std::lock_guard<std::mutex> g(m);
+		q.push_back(std::move(task));
+		cv.notify_all();
+	}
+
+	aclError Sync()
+	{
+		std::unique_lock<std::mutex> g(m);
+		cv.wait(g, [this] { return q.empty() && !busy; });
+		aclError e = error;
+		error = ACL_SUCCESS;
+		return e;
+	}
+
+	~pksim_stream()
+	{
+		{
+			std::lock_guard<std::mutex> g(m);
+			stop = true;
+			cv.notify_all();
+		}
+		worker.join();
+	}
+};
+
+namespace pksim {
+
+aclError EnqueueLaunch(aclrtStream stream, uint32_t blockDim, std::function<void()> body)
+{
+	if (stream == nullptr || blockDim == 0 || blockDim > 65535)
+		return ACL_ERROR_INVALID_PARAM;
+	stream->Push([blockDim, body = std::move(body)] { return RunLaunch(blockDim, body); });
+	return ACL_SUCCESS;
+}
+
+} // namespace pksim
+
+aclError aclInit(const char *) { return ACL_SUCCESS; }
+
+aclError aclFinalize()
+{
+	pksim::ThePrinter().Stop();
+	return ACL_SUCCESS;
+}
+
+aclError aclrtSetDevice(int32_t deviceId) { return deviceId == 0 ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM; }
+aclError aclrtResetDevice(int32_t) { return ACL_SUCCESS; }
+
+aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy)
+{
+	if (devPtr == nullptr || size == 0)
+		return ACL_ERROR_INVALID_PARAM;
+	// GM allocations are 64-byte aligned (one cache line), like the board's
+	*devPtr = std::aligned_alloc(64, (size + 63) / 64 * 64);
+	return *devPtr ? ACL_SUCCESS : ACL_ERROR_BAD_ALLOC;
+}
+
+aclError aclrtFree(void *devPtr)
+{
+	std::free(devPtr);
+	return ACL_SUCCESS;
+}
+
+aclError aclrtMallocHost(void **hostPtr, size_t size) { return aclrtMalloc(hostPtr, size, ACL_MEM_MALLOC_NORMAL_ONLY); }
+aclError aclrtFreeHost(void *hostPtr) { return aclrtFree(hostPtr); }
+
+aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind)
+{
+	if (dst == nullptr || src == nullptr || count > destMax)
+		return ACL_ERROR_INVALID_PARAM;
+	std::memmove(dst, src, count);
+	return ACL_SUCCESS;
+}
+
+aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream)
+{
+	if (devPtr == nullptr || stream == nullptr || count > maxCount)
+		return ACL_ERROR_INVALID_PARAM;
+	stream->Push([devPtr, value, count] {
+		std::memset(devPtr, value, count);
+		return ACL_SUCCESS;
+	});
+	return ACL_SUCCESS;
+}
+
+aclError aclrtCreateStream(aclrtStream *stream)
+{
+	if (stream == nullptr)
+		return ACL_ERROR_INVALID_PARAM;
+	*stream = new pksim_stream;
+	return ACL_SUCCESS;
+}
+
+aclError aclrtDestroyStream(aclrtStream stream)
+{
+	if (stream == nullptr)
+		return ACL_ERROR_INVALID_PARAM;
+	stream->Sync();
+	delete stream;
+	return ACL_SUCCESS;
+}
+
+aclError aclrtSynchronizeStream(aclrtStream stream)
+{
+	if (stream == nullptr)
+		return ACL_ERROR_INVALID_PARAM;
+	return stream->Sync();
+}
+
+aclError aclrtCreateEvent(aclrtEvent *event)
+{
+	if (event == nullptr)
+		return ACL_ERROR_INVALID_PARAM;
+	*event = new pksim_event;
+	return ACL_SUCCESS;
+}
+
+aclError aclrtDestroyEvent(aclrtEvent event)
+{
+	delete event;
+	return ACL_SUCCESS;
+}
+
+aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
+{
+	if (event == nullptr || stream == nullptr)
+		return ACL_ERROR_INVALID_PARAM;
+	{
+		std::lock_guard<std::mutex> g(event->m);
+		event->recorded = false;
+	}
+	stream->Push([event] {
+		std::lock_guard<std::mutex> g(event->m);
+		event->when = pksim::Clock::now();
+		event->recorded = true;
+		event->cv.notify_all();
+		return ACL_SUCCESS;
+	});
+	return ACL_SUCCESS;
+}
+
+aclError aclrtSynchronizeEvent(aclrtEvent event)
+{
+	if (event == nullptr)
+		return ACL_ERROR_INVALID_PARAM;
+	std::unique_lock<std::mutex> g(event->m);
+	event->cv.wait(g, [event] { return event->recorded; });
+	return ACL_SUCCESS;
+}
+
+aclError aclrtEventElapsedTime(float *ms, aclrtEvent start, aclrtEvent end)
+{
+	if (ms == nullptr || start == nullptr || end == nullptr)
+		return ACL_ERROR_INVALID_PARAM;
+	std::lock_guard<std::mutex> g1(start->m);
+	std::lock_guard<std::mutex> g2(end->m);
+	if (!start->recorded || !end->recorded)
+		return ACL_ERROR_RT_EVENT_NOT_COMPLETE;
+	*ms = std::chrono::duration<float, std::milli>(end->when - start->when).count();
+	return ACL_SUCCESS;
+}
+
+const char *aclGetRecentErrMsg()
+{
+	static thread_local std::string copy;
+	std::lock_guard<std::mutex> g(pksim::g_err_mutex);
+	copy = pksim::g_last_error;
+	return copy.c_str();
+}

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The main job on the bundled TSORT32 kernel, start to finish, on a machine
+# without an NPU: list its probes, show what enabling one changes, gate the
+# clean source, then build (the tool runs at build time) and run the
+# instrumented variant on the CPU simulation, and summarise its probe lines.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+probe=${PROBE:-STAGE_B}
+kernel=kernels/tsort32/tsort32_kernel.cpp
+jobs=$(nproc 2>/dev/null || echo 2)
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build build -j"$jobs" >/dev/null
+bin=build/bin
+say() { printf '\n== %s\n' "$*"; }
+
+say "probes in $kernel"
+"$bin/probe-list" "$kernel"
+say "enable $probe (shown as a diff; the clean source is never edited)"
+"$bin/probe-inject" --probe "$probe" --diff "$kernel"
+say "pre-commit gate on the clean source"
+"$bin/probe-check" "$kernel" && echo "probe-check: clean"
+say "instrumented build tsort32_probe_$probe (generated at build time), on the CPU simulation"
+mkdir -p build/main-job
+"$bin/tsort32_probe_$probe" --warmup 1 --repeat 5 | tee "build/main-job/$probe.log"
+say "probe-report on that log"
+"$bin/probe-report" "build/main-job/$probe.log" || true
+say "production build: probe-check --strict on the generated source"
+"$bin/probe-check" --strict build/kernels/tsort32/tsort32_prod.cpp && echo "probe-check --strict: no probe remains"

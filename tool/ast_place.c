@@ -1,0 +1,652 @@
+/* ast_place.c - from a placement SPEC to insertion anchors: whole-line
+ * offsets next to a statement found on the AST, with the scope the probe
+ * code lands in and whether a braceless body needs braces around it. */
+#include "ast.h"
+#include "pk.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+static int is_ident(char c)
+{
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+int pk_spec_parse(struct pk_spec *s, const char *text)
+{
+	static const struct {
+		const char *prefix;
+		enum pk_spec_kind kind;
+	} kinds[] = { { "after:", PK_SPEC_AFTER }, { "before:", PK_SPEC_BEFORE }, { "line:", PK_SPEC_LINE },
+		      { "entry:", PK_SPEC_ENTRY }, { "exit:", PK_SPEC_EXIT } };
+	memset(s, 0, sizeof(*s));
+	s->text = text;
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		size_t l = strlen(kinds[i].prefix);
+		if (strncmp(text, kinds[i].prefix, l))
+			continue;
+		s->kind = kinds[i].kind;
+		const char *v = text + l;
+		if (s->kind == PK_SPEC_LINE) {
+			char *end;
+			errno = 0;
+			unsigned long n = strtoul(v, &end, 10);
+			if (!*v || *end || errno || n == 0 || n > 0xffffffffUL)
+				return pk_error("'%s': a line number must follow 'line:'", text);
+			s->n = (unsigned)n;
+			return 0;
+		}
+		const char *hash = strchr(v, '#');
+		size_t nl = hash ? (size_t)(hash - v) : strlen(v);
+		if (hash) {
+			char *end;
+			unsigned long n = strtoul(hash + 1, &end, 10);
+			if (s->kind == PK_SPEC_ENTRY || s->kind == PK_SPEC_EXIT || !hash[1] || *end || n == 0 ||
+			    n > 100000)
+				return pk_error("'%s': '#n' takes a call number from 1 (after:CALLEE#2)", text);
+			s->n = (unsigned)n;
+		}
+		for (size_t k = 0; k < nl; k++)
+			if (!is_ident(v[k]) && !(v[k] == ':' && k + 1 < nl && v[k + 1] == ':') &&
+			    !(v[k] == ':' && k > 0 && v[k - 1] == ':'))
+				return pk_error("'%s': '%.*s' is not a name", text, (int)nl, v);
+		if (nl == 0)
+			return pk_error("'%s': a name must follow '%s'", text, kinds[i].prefix);
+		/* A::B::name: callees are matched by their last component */
+		const char *last = v;
+		for (size_t k = 0; k < nl; k++)
+			if (v[k] == ':')
+				last = v + k + 1;
+		s->name = pk_xstrndup(last, nl - (size_t)(last - v));
+		return 0;
+	}
+	return pk_error("'%s': a place is after:CALLEE, before:CALLEE, line:N, entry:FUNC or exit:FUNC", text);
+}
+
+void pk_spec_free(struct pk_spec *s)
+{
+	free(s->name);
+	s->name = NULL;
+}
+
+void pk_anchors_free(struct pk_anchor *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].indent);
+		free(v[i].brace_indent);
+	}
+	free(v);
+}
+
+static size_t line_start(const struct pk_buf *b, size_t off)
+{
+	while (off > 0 && b->data[off - 1] != '\n')
+		off--;
+	return off;
+}
+
+static char *indent_of(const struct pk_buf *b, size_t off)
+{
+	size_t ls = line_start(b, off), e = ls;
+	while (e < b->len && is_blank(b->data[e]))
+		e++;
+	return pk_xstrndup(b->data + ls, e - ls);
+}
+
+static int starts_line(const struct pk_buf *b, size_t off)
+{
+	for (size_t o = line_start(b, off); o < off; o++)
+		if (!is_blank(b->data[o]))
+			return 0;
+	return 1;
+}
+
+/* The offset just past the line that statement NODE ends on, when nothing
+ * but a comment follows it there; else (size_t)-1. */
+static size_t after_offset(const struct pk_ast *a, const struct pk_node *n)
+{
+	const struct pk_buf *b = a->b;
+	size_t e = n->end;
+	while (e < b->len && is_blank(b->data[e]))
+		e++;
+	if (e < b->len && b->data[e] == ';')
+		e++;
+	for (;;) {
+		while (e < b->len && is_blank(b->data[e]))
+			e++;
+		if (e + 1 < b->len && b->data[e] == '/' && b->data[e + 1] == '*') {
+			const char *c = strstr(b->data + e + 2, "*/");
+			const char *nl = memchr(b->data + e, '\n', b->len - e);
+			if (!c || (nl && nl < c))
+				return (size_t)-1; /* a comment running past the line */
+			e = (size_t)(c - b->data) + 2;
+			continue;
+		}
+		break;
+	}
+	if (e + 1 < b->len && b->data[e] == '/' && b->data[e + 1] == '/') {
+		while (e < b->len && b->data[e] != '\n')
+			e++;
+	}
+	if (e < b->len && b->data[e] == '\r')
+		e++;
+	if (e >= b->len || b->data[e] != '\n')
+		return (size_t)-1;
+	return e + 1;
+}
+
+static int in_subtree(const struct pk_ast *a, int j, int i)
+{
+	while (j >= 0 && j != i)
+		j = a->nodes[j].parent;
+	return j == i;
+}
+
+/* A statement comes from a macro when a name it references is not written
+ * where libclang says it is (the location is the macro's use site). */
+static int from_macro(const struct pk_ast *a, int node)
+{
+	for (int j = node; j < (int)a->nnodes && in_subtree(a, j, node); j++) {
+		enum CXCursorKind k = a->nodes[j].kind;
+		if (k != CXCursor_DeclRefExpr && k != CXCursor_MemberRefExpr)
+			continue;
+		CXString s = clang_getCursorSpelling(a->nodes[j].c);
+		const char *name = clang_getCString(s);
+		CXFile f;
+		unsigned l, c, off;
+		clang_getExpansionLocation(clang_getCursorLocation(a->nodes[j].c), &f, &l, &c, &off);
+		size_t nl = strlen(name);
+		int bad = nl && strncmp(name, "operator", 8) && name[0] != '~' &&
+			  (off + nl > a->b->len || memcmp(a->b->data + off, name, nl) ||
+			   (off + nl < a->b->len && is_ident(a->b->data[off + nl])));
+		clang_disposeString(s);
+		if (bad)
+			return 1;
+	}
+	/* two sibling statements at one offset: one macro made both */
+	const struct pk_node *n = &a->nodes[node];
+	for (size_t j = 0; j < a->nnodes; j++)
+		if ((int)j != node && a->nodes[j].parent == n->parent && a->nodes[j].stmt &&
+		    a->nodes[j].start == n->start)
+			return 1;
+	return 0;
+}
+
+static int last_child(const struct pk_ast *a, int p)
+{
+	int last = -1;
+	for (size_t j = (size_t)p + 1; j < a->nnodes && in_subtree(a, (int)j, p); j++)
+		if (a->nodes[j].parent == p)
+			last = (int)j;
+	return last;
+}
+
+static int first_stmt_child(const struct pk_ast *a, int p)
+{
+	for (size_t j = (size_t)p + 1; j < a->nnodes && in_subtree(a, (int)j, p); j++)
+		if (a->nodes[j].parent == p && a->nodes[j].stmt)
+			return (int)j;
+	return -1;
+}
+
+static int fail_at(struct pk_ast *a, size_t off, const char *fmt, const char *what)
+{
+	return pk_error(fmt, a->b->path, pk_ast_line(a, off), what);
+}
+
+/* Refusals shared by every statement anchor. */
+static int check_stmt(struct pk_ast *a, int node, const char *what)
+{
+	const struct pk_node *n = &a->nodes[node];
+	const struct pk_func *f = &a->funcs[n->func];
+	if (from_macro(a, node))
+		return fail_at(a, n->start,
+			       "%s:%u: %s: the statement comes from a macro expansion; probekit does not "
+			       "edit inside macros (place the probe around the macro's use)", what);
+	if (pk_scan_block_at(&a->scan, n->start) >= 0)
+		return fail_at(a, n->start, "%s:%u: %s: the statement is inside a probe block", what);
+	if (f->bad_line) {
+		pk_error("%s:%u: %s: function '%s' has code probekit could not parse (line %d); "
+			 "nothing written", a->b->path, pk_ast_line(a, n->start), what, f->name, f->bad_line);
+		return -1;
+	}
+	int p = n->parent;
+	if (p >= 0 && a->nodes[p].parent >= 0 && a->nodes[a->nodes[p].parent].kind == CXCursor_SwitchStmt &&
+	    !n->braceless)
+		return fail_at(a, n->start,
+			       "%s:%u: %s: the statement is directly in a switch body, where a new "
+			       "variable would cross case labels; put the case's code in braces", what);
+	return 0;
+}
+
+/* Braces for a braceless body: the '{' line before it, at the indentation
+ * of the if/for/while/else that owns it. */
+static int braces_ok(struct pk_ast *a, int body, const char *what)
+{
+	const struct pk_node *n = &a->nodes[body];
+	if (!starts_line(a->b, n->start))
+		return fail_at(a, n->start,
+			       "%s:%u: %s: the braceless body shares its line with its if/for/while; put "
+			       "the body on its own line", what);
+	if (after_offset(a, n) == (size_t)-1)
+		return fail_at(a, n->start, "%s:%u: %s: more code follows the braceless body on its line", what);
+	return 0;
+}
+
+/* Indentation of the if/for/while/else line that owns braceless BODY. */
+static char *owner_indent(struct pk_ast *a, int body)
+{
+	int p = a->nodes[body].parent;
+	const struct pk_node *ifs = &a->nodes[p];
+	if (ifs->kind == CXCursor_IfStmt && ifs->has_else && last_child(a, p) == body) {
+		/* the else body: indentation of the line holding 'else' */
+		size_t o = line_start(a->b, a->nodes[body].start);
+		while (o > 0) {
+			size_t ls = line_start(a->b, o - 1);
+			size_t q = ls;
+			while (q < o && (is_blank(a->b->data[q]) || a->b->data[q] == '\r' || a->b->data[q] == '\n'))
+				q++;
+			if (q < o)
+				return indent_of(a->b, ls);
+			o = ls;
+		}
+	}
+	return indent_of(a->b, ifs->start);
+}
+
+static int make_anchor(struct pk_ast *a, int node, enum pk_where where, const char *what,
+		       struct pk_anchor *out)
+{
+	const struct pk_node *n = &a->nodes[node];
+	memset(out, 0, sizeof(*out));
+	out->where = where;
+	out->node = node;
+	out->brace = -1;
+	if (where == PK_BEFORE_CLOSE) {
+		size_t brace = n->end - 1;
+		if (a->b->data[brace] != '}' || !starts_line(a->b, brace))
+			return fail_at(a, brace, "%s:%u: %s: the closing brace shares its line with code; "
+						 "put it on its own line", what);
+		out->off = line_start(a->b, brace);
+		out->scope = node;
+		out->line = pk_ast_line(a, brace);
+		int last = last_child(a, node);
+		if (last >= 0) {
+			out->indent = indent_of(a->b, a->nodes[last].start);
+		} else {
+			char *bi = indent_of(a->b, brace);
+			size_t l = strlen(bi);
+			out->indent = pk_xmalloc(l + 5);
+			snprintf(out->indent, l + 5, "%s%s", bi, strchr(bi, '\t') ? "\t" : "    ");
+			free(bi);
+		}
+		return 0;
+	}
+	if (check_stmt(a, node, what) < 0)
+		return -1;
+	if (n->braceless) {
+		if (braces_ok(a, node, what) < 0)
+			return -1;
+		out->brace = node;
+		out->scope = node;
+		out->brace_open = line_start(a->b, n->start);
+		out->brace_close = after_offset(a, n);
+		out->brace_indent = owner_indent(a, node);
+	} else {
+		out->scope = n->parent;
+	}
+	if (where == PK_BEFORE) {
+		if (!starts_line(a->b, n->start))
+			return fail_at(a, n->start, "%s:%u: %s: other code comes before the statement on its "
+						    "line; put it on its own line", what);
+		out->off = line_start(a->b, n->start);
+		out->line = pk_ast_line(a, n->start);
+	} else {
+		enum CXCursorKind k = n->kind;
+		if (k == CXCursor_ReturnStmt || k == CXCursor_BreakStmt || k == CXCursor_ContinueStmt ||
+		    k == CXCursor_GotoStmt)
+			return fail_at(a, n->start, "%s:%u: %s: the statement leaves the block; nothing after "
+						    "it runs", what);
+		out->off = after_offset(a, n);
+		if (out->off == (size_t)-1)
+			return fail_at(a, n->end ? n->end - 1 : 0,
+				       "%s:%u: %s: more code follows the statement on its line; put it on "
+				       "its own line", what);
+		out->line = pk_ast_line(a, n->end ? n->end - 1 : 0);
+	}
+	if (pk_scan_block_at(&a->scan, out->off) >= 0 &&
+	    a->scan.blocks[pk_scan_block_at(&a->scan, out->off)].dir_start != out->off)
+		return fail_at(a, n->start, "%s:%u: %s: the place is inside a probe block", what);
+	out->indent = indent_of(a->b, n->start);
+	return 0;
+}
+
+static void push_anchor(struct pk_anchor **v, size_t *n, size_t *cap, const struct pk_anchor *x)
+{
+	PK_GROW(*v, *cap, *n + 1);
+	(*v)[(*n)++] = *x;
+}
+
+/* Is line N part of a preprocessor directive (a #define and its continuations)? */
+static int line_in_directive(struct pk_ast *a, unsigned n)
+{
+	struct pk_buf *b = a->b;
+	if (n == 0 || n > b->nlines)
+		return 0;
+	unsigned l = n;
+	/* walk up over continued lines to the logical line's start */
+	while (l > 1) {
+		size_t prev_end = b->line_start[l - 1];
+		size_t e = prev_end;
+		if (e > 0 && b->data[e - 1] == '\n')
+			e--;
+		if (e > 0 && b->data[e - 1] == '\r')
+			e--;
+		if (e == 0 || b->data[e - 1] != '\\')
+			break;
+		l--;
+	}
+	size_t o = b->line_start[l - 1];
+	while (o < b->len && is_blank(b->data[o]))
+		o++;
+	return o < b->len && b->data[o] == '#';
+}
+
+static int place_call(struct pk_ast *a, const struct pk_spec *s, int is_end, struct pk_anchor *out)
+{
+	size_t count = 0, pick = (size_t)-1;
+	for (size_t i = 0; i < a->ncalls; i++)
+		if (!strcmp(a->calls[i].name, s->name) && ++count == (s->n ? s->n : 1))
+			pick = i;
+	if (count == 0) {
+		if (a->nerrs)
+			return pk_error("%s: no call to '%s' found (%zu parse errors hid part of the file; "
+					"see the warnings above)", a->b->path, s->name, a->nerrs);
+		return pk_error("%s: no call to '%s' found", a->b->path, s->name);
+	}
+	if (s->n > count)
+		return pk_error("%s: '%s': there are only %zu calls to '%s'", a->b->path, s->text, count, s->name);
+	if (!s->n && count > 1) {
+		char lines[256] = "";
+		size_t len = 0;
+		for (size_t i = 0, k = 0; i < a->ncalls && len < sizeof(lines) - 16; i++)
+			if (!strcmp(a->calls[i].name, s->name))
+				len += (size_t)snprintf(lines + len, sizeof(lines) - len, "%s%u", k++ ? ", " : "",
+							pk_ast_line(a, a->calls[i].off));
+		return pk_error("%s: '%s' is called %zu times (lines %s); say which with '%s#n'", a->b->path,
+				s->name, count, lines, s->name);
+	}
+	const struct pk_call *c = &a->calls[pick];
+	if (c->macro)
+		return pk_error("%s:%u: %s: the call to '%s' comes from a macro expansion; probekit does "
+				"not edit inside macros", a->b->path, pk_ast_line(a, c->off), s->text, s->name);
+	int stmt = pk_ast_stmt_of(a, c->node);
+	if (stmt < 0)
+		return pk_error("%s:%u: %s: the call is not inside a statement", a->b->path,
+				pk_ast_line(a, c->off), s->text);
+	enum pk_where w = s->kind == PK_SPEC_AFTER ? PK_AFTER : PK_BEFORE;
+	(void)is_end;
+	return make_anchor(a, stmt, w, s->text, out);
+}
+
+static int place_line(struct pk_ast *a, const struct pk_spec *s, int is_end, struct pk_anchor *out)
+{
+	for (size_t i = 0; i < a->nnodes; i++) {
+		const struct pk_node *n = &a->nodes[i];
+		if (!n->stmt || n->func < 0 || pk_ast_line(a, n->start) != s->n)
+			continue;
+		if (a->funcs[n->func].body == (int)i)
+			continue;
+		return make_anchor(a, (int)i, is_end ? PK_AFTER : PK_BEFORE, s->text, out);
+	}
+	if (line_in_directive(a, s->n))
+		return pk_error("%s:%u: %s: the line lies inside a macro definition or directive; "
+				"place the probe around the macro's use", a->b->path, s->n, s->text);
+	for (size_t i = 0; i < a->nerrs; i++)
+		if (a->errs[i].line == s->n)
+			return pk_error("%s:%u: %s: probekit could not parse this line (%s); nothing written",
+					a->b->path, s->n, s->text, a->errs[i].msg);
+	return pk_error("%s:%u: %s: no statement starts on this line", a->b->path, s->n, s->text);
+}
+
+static int find_func(struct pk_ast *a, const struct pk_spec *s)
+{
+	int f = pk_ast_find_func(a, s->name);
+	if (f == -2)
+		return pk_error("%s: %s: several functions are named '%s'", a->b->path, s->text, s->name);
+	if (f < 0)
+		return pk_error("%s: %s: no function '%s' with a body in this file", a->b->path, s->text, s->name);
+	if (a->funcs[f].bad_line)
+		return pk_error("%s:%u: %s: function '%s' has code probekit could not parse (line %d); "
+				"nothing written", a->b->path, a->funcs[f].line, s->text, s->name,
+				a->funcs[f].bad_line);
+	return f;
+}
+
+static int in_lambda(const struct pk_ast *a, int node, int body)
+{
+	for (int p = a->nodes[node].parent; p >= 0 && p != body; p = a->nodes[p].parent)
+		if (a->nodes[p].kind == CXCursor_LambdaExpr)
+			return 1;
+	return 0;
+}
+
+static int place_exit(struct pk_ast *a, const struct pk_spec *s, int f, struct pk_anchor **v, size_t *n)
+{
+	size_t cap = 0;
+	int body = a->funcs[f].body;
+	struct pk_anchor an;
+	for (size_t i = (size_t)body + 1; i < a->nnodes && in_subtree(a, (int)i, body); i++) {
+		if (a->nodes[i].kind != CXCursor_ReturnStmt || in_lambda(a, (int)i, body))
+			continue;
+		if (make_anchor(a, (int)i, PK_BEFORE, s->text, &an) < 0)
+			return -1;
+		push_anchor(v, n, &cap, &an);
+	}
+	int last = last_child(a, body);
+	if (last < 0 || a->nodes[last].kind != CXCursor_ReturnStmt) {
+		if (make_anchor(a, body, PK_BEFORE_CLOSE, s->text, &an) < 0)
+			return -1;
+		push_anchor(v, n, &cap, &an);
+	}
+	return 0;
+}
+
+int pk_ast_place(struct pk_ast *a, const struct pk_spec *s, int is_end, struct pk_anchor **out, size_t *nout)
+{
+	struct pk_anchor an;
+	size_t cap = 0;
+	int rc = 0;
+	*out = NULL;
+	*nout = 0;
+	switch (s->kind) {
+	case PK_SPEC_AFTER:
+	case PK_SPEC_BEFORE:
+		rc = place_call(a, s, is_end, &an);
+		break;
+	case PK_SPEC_LINE:
+		rc = place_line(a, s, is_end, &an);
+		break;
+	case PK_SPEC_ENTRY: {
+		int f = find_func(a, s);
+		if (f < 0)
+			return -1;
+		int first = first_stmt_child(a, a->funcs[f].body);
+		rc = first >= 0 ? make_anchor(a, first, PK_BEFORE, s->text, &an)
+				: make_anchor(a, a->funcs[f].body, PK_BEFORE_CLOSE, s->text, &an);
+		break;
+	}
+	case PK_SPEC_EXIT: {
+		int f = find_func(a, s);
+		if (f < 0)
+			return -1;
+		if (!is_end)
+			return pk_error("%s: '%s' names several places; use it with --end", a->b->path, s->text);
+		if (place_exit(a, s, f, out, nout) < 0) {
+			pk_anchors_free(*out, *nout);
+			*out = NULL;
+			*nout = 0;
+			return -1;
+		}
+		return 0;
+	}
+	}
+	if (rc < 0) {
+		free(an.indent);
+		return -1;
+	}
+	push_anchor(out, nout, &cap, &an);
+	return 0;
+}
+
+static int is_ancestor_or_self(const struct pk_ast *a, int anc, int node)
+{
+	for (; node >= 0; node = a->nodes[node].parent)
+		if (node == anc)
+			return 1;
+	return 0;
+}
+
+int pk_ast_check_scopes(struct pk_ast *a, const struct pk_anchor *start, const struct pk_anchor *ends,
+			size_t nends)
+{
+	for (size_t i = 0; i < nends; i++) {
+		const struct pk_anchor *e = &ends[i];
+		if (a->nodes[start->scope].func != a->nodes[e->scope].func)
+			return pk_error("%s: the start (line %u) and the end (line %u) are in different functions",
+					a->b->path, start->line, e->line);
+		if (e->off < start->off)
+			return pk_error("%s: the end (line %u) comes before the start (line %u)", a->b->path,
+					e->line, start->line);
+		if (!is_ancestor_or_self(a, start->scope, e->scope))
+			return pk_error("%s: the start (line %u) and the end (line %u) are in different scopes: "
+					"the start variable would not be visible at the end; choose places in "
+					"the same block", a->b->path, start->line, e->line);
+	}
+	return 0;
+}
+
+static char *spelling(CXCursor c)
+{
+	CXString s = clang_getCursorSpelling(c);
+	char *r = pk_xstrdup(clang_getCString(s));
+	clang_disposeString(s);
+	return r;
+}
+
+/* The variable a for-loop's init declares or assigns. */
+static char *for_var(struct pk_ast *a, int loop)
+{
+	const struct pk_node *l = &a->nodes[loop];
+	const char *open = memchr(a->b->data + l->start, '(', l->end - l->start);
+	if (!open)
+		return NULL;
+	const char *semi = memchr(open, ';', (size_t)(a->b->data + l->end - open));
+	int init = -1;
+	for (size_t j = (size_t)loop + 1; j < a->nnodes && in_subtree(a, (int)j, loop); j++)
+		if (a->nodes[j].parent == loop) {
+			init = (int)j;
+			break;
+		}
+	if (init < 0 || !semi || a->b->data + a->nodes[init].start > semi)
+		return NULL;
+	for (size_t j = (size_t)init; j < a->nnodes && in_subtree(a, (int)j, init); j++) {
+		enum CXCursorKind k = a->nodes[j].kind;
+		if (k == CXCursor_VarDecl || k == CXCursor_DeclRefExpr)
+			return spelling(a->nodes[j].c);
+	}
+	return NULL;
+}
+
+char *pk_ast_loop_var(struct pk_ast *a, int scope, int *loop, unsigned *loop_line)
+{
+	*loop = -1;
+	for (int p = scope; p >= 0; p = a->nodes[p].parent) {
+		if (!pk_ast_is_loop(a->nodes[p].kind))
+			continue;
+		*loop = p;
+		*loop_line = pk_ast_line(a, a->nodes[p].start);
+		return a->nodes[p].kind == CXCursor_ForStmt ? for_var(a, p) : NULL;
+	}
+	return NULL;
+}
+
+static int word_in(const char *text, size_t len, const char *w, const struct pk_scan *skip_comments)
+{
+	size_t wl = strlen(w);
+	for (const char *p = text; (p = memmem(p, len - (size_t)(p - text), w, wl)); p++) {
+		size_t o = (size_t)(p - text);
+		if ((o > 0 && is_ident(text[o - 1])) || (o + wl < len && is_ident(text[o + wl])))
+			continue;
+		if (skip_comments && pk_scan_in_comment(skip_comments, o))
+			continue;
+		return 1;
+	}
+	return 0;
+}
+
+static int text_in(const char *text, size_t len, const char *w, const struct pk_scan *skip_comments)
+{
+	size_t wl = strlen(w);
+	for (const char *p = text; (p = memmem(p, len - (size_t)(p - text), w, wl)); p++)
+		if (!skip_comments || !pk_scan_in_comment(skip_comments, (size_t)(p - text)))
+			return 1;
+	return 0;
+}
+
+int pk_ast_core_kind(struct pk_ast *a, const struct pk_ast_rules *r, int scope)
+{
+	int mixed = 0;
+	for (size_t i = 0; i < r->mixed.n && !mixed; i++)
+		mixed = text_in(a->b->data, a->b->len, r->mixed.v[i], &a->scan);
+	if (!mixed)
+		mixed = word_in(a->b->data, a->b->len, r->aic_core, &a->scan) &&
+			word_in(a->b->data, a->b->len, r->aiv_core, &a->scan);
+	if (!mixed)
+		return 0;
+	/* under `if ASCEND_IS_AIC { ... }`: the print belongs to the cube core */
+	for (int p = scope; p >= 0; p = a->nodes[p].parent) {
+		int q = a->nodes[p].parent;
+		if (q < 0 || a->nodes[q].kind != CXCursor_IfStmt)
+			continue;
+		const struct pk_node *ifs = &a->nodes[q];
+		if (word_in(a->b->data + ifs->start, a->nodes[p].start - ifs->start, r->aic_core, NULL) &&
+		    !(ifs->has_else && last_child(a, q) == p))
+			return 2;
+	}
+	return 1;
+}
+
+struct incl {
+	struct pk_ast *a;
+	const char *word;
+	int found;
+};
+
+static void visit_incl(CXFile f, CXSourceLocation *stack, unsigned depth, CXClientData data)
+{
+	(void)stack;
+	(void)depth;
+	struct incl *in = data;
+	if (in->found || clang_File_isEqual(f, in->a->file))
+		return;
+	size_t size = 0;
+	const char *text = clang_getFileContents(in->a->tu, f, &size);
+	if (text && word_in(text, size, in->word, NULL))
+		in->found = 1;
+}
+
+int pk_ast_word_used(struct pk_ast *a, const char *word)
+{
+	if (word_in(a->b->data, a->b->len, word, NULL))
+		return 1;
+	struct incl in = { a, word, 0 };
+	clang_getInclusions(a->tu, visit_incl, &in);
+	return in.found;
+}

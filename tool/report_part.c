@@ -1,0 +1,496 @@
+/* report_part.c - what a timing tensor says (S5.9 validation, S5.11 global
+ * partition, S5.12 collective diagnostics, L2 bounds) and the merged vs
+ * split comparison (S5.13). All arithmetic in integer cycles; boundaries are
+ * reductions of absolute stamps, never sums of per-core maxima. */
+#include "report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct tensor_ctx {
+	const struct rp_matrix *m;
+	const struct rp_event_map *em;
+	const struct rp_tensor_opts *o;
+	struct rp_doc *d;
+	unsigned char *active, *producer, *valid;
+};
+
+static int64_t at(const struct tensor_ctx *c, size_t slot, int col)
+{
+	return c->m->v[slot * c->m->cols + (size_t)col];
+}
+
+static int bad_at(const struct tensor_ctx *c, size_t slot, int col)
+{
+	return c->m->bad[slot * c->m->cols + (size_t)col] || at(c, slot, col) < 0;
+}
+
+/* Does event I of the map apply to SLOT? producer_done only for producers. */
+static int applies(const struct tensor_ctx *c, size_t slot, size_t i)
+{
+	return strcmp(c->em->names[i], "producer_done") || c->producer[slot];
+}
+
+static int masks(struct tensor_ctx *c)
+{
+	size_t n = c->m->rows;
+	c->active = pk_xmalloc(n);
+	c->producer = pk_xmalloc(n);
+	c->valid = pk_xcalloc(n, 1);
+	memset(c->active, 1, n);
+	if (c->o->active && rp_parse_slot_list("--active", c->o->active, c->active, n) < 0)
+		return -1;
+	if (c->o->producers) {
+		if (rp_parse_slot_list("--producers", c->o->producers, c->producer, n) < 0)
+			return -1;
+		for (size_t i = 0; i < n; i++)
+			if (c->producer[i] && !c->active[i])
+				return pk_error("--producers: slot %zu is not in --active", i);
+	} else {
+		memcpy(c->producer, c->active, n);
+	}
+	for (size_t i = 0; i < c->em->n; i++)
+		if ((size_t)c->em->cols[i] >= c->m->cols)
+			return pk_error("%s: event '%s' is in column %d, but the tensor has %zu columns",
+					c->o->path, c->em->names[i], c->em->cols[i], c->m->cols);
+	return 0;
+}
+
+/* S5.9: written, required stamps nonzero, monotonic in event order. */
+static void validate_slot(struct tensor_ctx *c, size_t s, const char *path)
+{
+	int all_zero = 1, ok = 1;
+	for (size_t k = 0; k < c->m->cols; k++)
+		if (c->m->v[s * c->m->cols + k])
+			all_zero = 0;
+	if (all_zero) {
+		rp_warn(c->d, "%s: slot %zu: not written (all zero); stale or inactive? exclude it with --active",
+			path, s);
+		return;
+	}
+	int prev = -1;
+	for (size_t i = 0; i < c->em->n; i++) {
+		if (!applies(c, s, i))
+			continue;
+		int col = c->em->cols[i];
+		const char *name = c->em->names[i];
+		if (bad_at(c, s, col)) {
+			rp_warn(c->d, "%s: slot %zu: '%s' is not a cycle count (%s)", path, s, name,
+				c->m->bad[s * c->m->cols + (size_t)col] ? "above INT64_MAX" : "negative");
+			ok = 0;
+		} else if (at(c, s, col) == 0) {
+			rp_warn(c->d, "%s: slot %zu: '%s' is zero (never stamped)%s", path, s, name,
+				strcmp(name, "producer_done") ? "" : "; not a producer? list producers with --producers");
+			ok = 0;
+		} else if (prev >= 0 && at(c, s, col) < at(c, s, c->em->cols[prev])) {
+			rp_warn(c->d, "%s: slot %zu: '%s' (%lld) is before '%s' (%lld): not monotonic",
+				path, s, name, (long long)at(c, s, col), c->em->names[prev],
+				(long long)at(c, s, c->em->cols[prev]));
+			ok = 0;
+		}
+		if (ok)
+			prev = (int)i;
+	}
+	c->valid[s] = (unsigned char)ok;
+}
+
+static void slots_table(struct tensor_ctx *c)
+{
+	/* columns: slot, role, one per event of the map, status */
+	size_t ncols = c->em->n + 3;
+	const char **cols = pk_xcalloc(ncols, sizeof(char *));
+	cols[0] = "slot";
+	cols[1] = "role";
+	for (size_t i = 0; i < c->em->n; i++)
+		cols[2 + i] = c->em->names[i];
+	cols[ncols - 1] = "status";
+	struct rp_table *t = rp_table_newv(c->d, "slots", "slots (absolute cycles)", ncols, cols);
+	free(cols);
+	for (size_t s = 0; s < c->m->rows; s++) {
+		size_t r = rp_row(t);
+		rp_set_int(t, r, 0, (int64_t)s);
+		rp_set_str(t, r, 1, !c->active[s] ? "inactive" : c->producer[s] ? "producer" : "participant");
+		for (size_t i = 0; i < c->em->n; i++)
+			if (!c->m->bad[s * c->m->cols + (size_t)c->em->cols[i]])
+				rp_set_int(t, r, 2 + i, at(c, s, c->em->cols[i]));
+		rp_set_str(t, r, ncols - 1, !c->active[s] ? "excluded" : c->valid[s] ? "ok" : "invalid");
+	}
+}
+
+struct bound {
+	const char *name; /* "E" */
+	int event;        /* enum rp_event, or -1 for L2 bounds */
+	int is_max;
+	int64_t v;
+	int have;
+};
+
+/* Reduce one event over valid slots (producer_done: valid producers only). */
+static void reduce(const struct tensor_ctx *c, struct bound *b)
+{
+	int col = c->em->column[b->event];
+	b->have = 0;
+	if (col < 0)
+		return;
+	for (size_t s = 0; s < c->m->rows; s++) {
+		if (!c->valid[s] || (b->event == RP_EV_PRODUCER_DONE && !c->producer[s]))
+			continue;
+		int64_t v = at(c, s, col);
+		if (!b->have || (b->is_max ? v > b->v : v < b->v))
+			b->v = v;
+		b->have = 1;
+	}
+}
+
+static const char *const reductions[RP_EV_N] = {
+	"min entry, all participants", "max producer_done, active producers",
+	"max collective_arrival, all", "min collective_release, all", "max body_done, all"
+};
+
+static void interval_row(struct tensor_ctx *c, struct rp_table *t, const struct bound *a,
+			 const struct bound *b)
+{
+	char name[16];
+	size_t r = rp_row(t);
+	snprintf(name, sizeof(name), "%s-%s", b->name, a->name);
+	rp_set_str(t, r, 0, name);
+	rp_set_int(t, r, 1, b->v - a->v);
+	rp_set_us(c->d, t, r, 2, (double)(b->v - a->v));
+}
+
+/* The consecutive boundaries present, their intervals, the identity and the
+ * ordering, all in integer cycles (S5.11). */
+static void partition(struct tensor_ctx *c, struct bound *bs, size_t nb, const char *what)
+{
+	struct bound *have[8];
+	size_t n = 0;
+	for (size_t i = 0; i < nb; i++)
+		if (bs[i].have)
+			have[n++] = &bs[i];
+	if (n < 2)
+		return;
+	struct rp_table *t = rp_table_new(c->d, "intervals", "partition intervals (cycles)", "interval",
+					  "cycles", c->d->freq_hz > 0 ? "us" : NULL, NULL);
+	int64_t sum = 0;
+	int overflow = 0;
+	for (size_t i = 1; i < n; i++) {
+		interval_row(c, t, have[i - 1], have[i]);
+		overflow |= __builtin_add_overflow(sum, have[i]->v - have[i - 1]->v, &sum);
+	}
+	if (n > 2)
+		interval_row(c, t, have[0], have[n - 1]);
+	char chain[64] = "", terms[128] = "";
+	for (size_t i = 0; i < n; i++) {
+		strcat(chain, i ? " <= " : "");
+		strcat(chain, have[i]->name);
+		if (i) {
+			char term[16];
+			snprintf(term, sizeof(term), "%s(%s-%s)", i > 1 ? " + " : "", have[i]->name,
+				 have[i - 1]->name);
+			strcat(terms, term);
+		}
+	}
+	int64_t total = have[n - 1]->v - have[0]->v;
+	if (overflow || sum != total)
+		rp_warn(c->d, "%s identity %s = %s-%s fails: %lld != %lld", what, terms, have[n - 1]->name,
+			have[0]->name, (long long)sum, (long long)total);
+	else
+		rp_note(c->d, "%s identity %s = %s-%s = %lld cycles holds", what, terms, have[n - 1]->name,
+			have[0]->name, (long long)total);
+	for (size_t i = 1; i < n; i++)
+		if (have[i]->v < have[i - 1]->v)
+			rp_warn(c->d, "%s ordering %s fails: %s (%lld) > %s (%lld)", what, chain,
+				have[i - 1]->name, (long long)have[i - 1]->v, have[i]->name,
+				(long long)have[i]->v);
+}
+
+static void bounds_table(struct tensor_ctx *c, const struct bound *bs, size_t nb, int64_t origin)
+{
+	struct rp_table *t = rp_table_new(c->d, "boundaries", "global boundaries (cycles)", "boundary",
+					  "reduction", "cycles", "relative", NULL);
+	for (size_t i = 0; i < nb; i++) {
+		if (!bs[i].have)
+			continue;
+		size_t r = rp_row(t);
+		rp_set_str(t, r, 0, bs[i].name);
+		rp_set_str(t, r, 1, bs[i].event >= 0 ? reductions[bs[i].event]
+			   : bs[i].is_max ? "latest L2 task end" : "earliest L2 task start");
+		rp_set_int(t, r, 2, bs[i].v);
+		rp_set_int(t, r, 3, bs[i].v - origin);
+	}
+}
+
+static void diag_row(struct tensor_ctx *c, struct rp_table *t, const char *name, const char *formula,
+		     int64_t v)
+{
+	size_t r = rp_row(t);
+	rp_set_str(t, r, 0, name);
+	rp_set_str(t, r, 1, formula);
+	rp_set_int(t, r, 2, v);
+	rp_set_us(c->d, t, r, 3, (double)v);
+}
+
+/* S5.12 over valid slots with both stamps. */
+static void collective(struct tensor_ctx *c)
+{
+	int bc = c->em->column[RP_EV_ARRIVAL], ac = c->em->column[RP_EV_RELEASE];
+	if (bc < 0 || ac < 0)
+		return;
+	int64_t bmin = 0, bmax = 0, amin = 0, amax = 0, res = 0;
+	size_t n = 0, res_slot = 0;
+	for (size_t s = 0; s < c->m->rows; s++) {
+		if (!c->valid[s])
+			continue;
+		int64_t b = at(c, s, bc), a = at(c, s, ac);
+		if (!n || b < bmin) bmin = b;
+		if (!n || b > bmax) bmax = b;
+		if (!n || a < amin) amin = a;
+		if (!n || a > amax) amax = a;
+		if (!n || a - b > res) {
+			res = a - b;
+			res_slot = s;
+		}
+		n++;
+	}
+	if (!n)
+		return;
+	struct rp_table *t = rp_table_new(c->d, "collective", "collective diagnostics (cycles)",
+					  "diagnostic", "formula", "cycles",
+					  c->d->freq_hz > 0 ? "us" : NULL, NULL);
+	diag_row(c, t, "arrival skew", "max b - min b", bmax - bmin);
+	diag_row(c, t, "first-release service", "min a - max b", amin - bmax);
+	diag_row(c, t, "release skew", "max a - min a", amax - amin);
+	diag_row(c, t, "full-release tail", "max a - max b", amax - bmax);
+	diag_row(c, t, "early-core residence", "max_i (a[i] - b[i])", res);
+	rp_note(c->d, "early-core residence is largest on slot %zu and includes arrival skew; a consumer interval starting at min a already covers release skew: do not add it again (S5.12)",
+		res_slot);
+}
+
+/* One lane per valid slot: a span ending at each stamped event. */
+static void slot_lanes(struct tensor_ctx *c, int64_t origin)
+{
+	static const char *const phase[RP_EV_N] = { "", "produce", "to arrival", "collective",
+						    "consume" };
+	for (size_t s = 0; s < c->m->rows; s++) {
+		if (!c->valid[s])
+			continue;
+		char name[32];
+		snprintf(name, sizeof(name), "slot %zu", s);
+		struct rp_lane *l = rp_lane_new(c->d, "in-core slots", name);
+		int64_t prev = 0;
+		int have_prev = 0;
+		for (int e = 0; e < RP_EV_N; e++) {
+			int col = c->em->column[e];
+			if (col < 0 || (e == RP_EV_PRODUCER_DONE && !c->producer[s]))
+				continue;
+			if (have_prev)
+				rp_span_add(l, prev - origin, at(c, s, col) - origin, phase[e]);
+			prev = at(c, s, col);
+			have_prev = 1;
+		}
+	}
+}
+
+static void partition_lane(struct tensor_ctx *c, const struct bound *bs, size_t nb, int64_t origin)
+{
+	struct rp_lane *l = rp_lane_new(c->d, "global partition", "partition");
+	const struct bound *prev = NULL;
+	for (size_t i = 0; i < nb; i++) {
+		if (!bs[i].have)
+			continue;
+		if (prev) {
+			char label[16];
+			snprintf(label, sizeof(label), "%s-%s", bs[i].name, prev->name);
+			rp_span_add(l, prev->v - origin, bs[i].v - origin, label);
+		}
+		prev = &bs[i];
+	}
+}
+
+static void l2_lanes(struct tensor_ctx *c, int64_t origin, const char *group)
+{
+	const struct rp_l2 *l2 = c->o->l2;
+	for (size_t i = 0; i < l2->ntasks; i++) {
+		char name[48];
+		snprintf(name, sizeof(name), "L2 core %lld", (long long)l2->core[i]);
+		struct rp_lane *l = NULL;
+		for (size_t k = 0; k < c->d->nlanes; k++)
+			if (!strcmp(c->d->lanes[k]->group, group) && !strcmp(c->d->lanes[k]->name, name))
+				l = c->d->lanes[k];
+		if (!l)
+			l = rp_lane_new(c->d, group, name);
+		rp_span_add(l, l2->start[i] - origin, l2->end[i] - origin, "L2 task");
+	}
+}
+
+/* Without --same-epoch the two sources are compared by durations only. */
+static void sources_table(struct tensor_ctx *c, const struct bound *e, const struct bound *f)
+{
+	const struct rp_l2 *l2 = c->o->l2;
+	struct rp_table *t = rp_table_new(c->d, "sources", "durations per source (cycles)", "source",
+					  "interval", "cycles", c->d->freq_hz > 0 ? "us" : NULL, NULL);
+	size_t r = rp_row(t);
+	rp_set_str(t, r, 0, "L2 tasks");
+	rp_set_str(t, r, 1, "M1-M0");
+	rp_set_int(t, r, 2, l2->m1 - l2->m0);
+	rp_set_us(c->d, t, r, 3, (double)(l2->m1 - l2->m0));
+	if (e->have && f->have) {
+		r = rp_row(t);
+		rp_set_str(t, r, 0, "in-core");
+		rp_set_str(t, r, 1, "F-E");
+		rp_set_int(t, r, 2, f->v - e->v);
+		rp_set_us(c->d, t, r, 3, (double)(f->v - e->v));
+	}
+	rp_note(c->d, "L2 and in-core boundaries not combined: --same-epoch was not given (a matching frequency does not prove a common epoch, S5.11); durations are compared per source");
+}
+
+static void tensor_table(struct tensor_ctx *c)
+{
+	size_t nact = 0, nprod = 0, nvalid = 0;
+	for (size_t s = 0; s < c->m->rows; s++) {
+		nact += c->active[s];
+		nprod += c->producer[s];
+		nvalid += c->valid[s];
+	}
+	struct rp_table *t = rp_table_new(c->d, "tensor", "timing tensor", "file", "dtype", "slots",
+					  "columns", "active", "producers", "valid", NULL);
+	size_t r = rp_row(t);
+	rp_set_str(t, r, 0, c->o->path);
+	rp_set_str(t, r, 1, c->m->dtype);
+	rp_set_int(t, r, 2, (int64_t)c->m->rows);
+	rp_set_int(t, r, 3, (int64_t)c->m->cols);
+	rp_set_int(t, r, 4, (int64_t)nact);
+	rp_set_int(t, r, 5, (int64_t)nprod);
+	rp_set_int(t, r, 6, (int64_t)nvalid);
+	if (!nvalid)
+		rp_warn(c->d, "%s: no valid active slot: no partition", c->o->path);
+}
+
+static void analyse(struct tensor_ctx *c)
+{
+	for (size_t s = 0; s < c->m->rows; s++)
+		if (c->active[s])
+			validate_slot(c, s, c->o->path);
+	tensor_table(c);
+	slots_table(c);
+	struct bound bs[7] = {
+		{ "M0", -1, 0, 0, 0 }, { "E", RP_EV_ENTRY, 0, 0, 0 },
+		{ "R", RP_EV_PRODUCER_DONE, 1, 0, 0 }, { "B", RP_EV_ARRIVAL, 1, 0, 0 },
+		{ "A", RP_EV_RELEASE, 0, 0, 0 }, { "F", RP_EV_BODY_DONE, 1, 0, 0 },
+		{ "M1", -1, 1, 0, 0 },
+	};
+	for (int i = 1; i <= 5; i++)
+		reduce(c, &bs[i]);
+	int combine = c->o->l2 && c->o->same_epoch;
+	if (combine) {
+		bs[0].v = c->o->l2->m0;
+		bs[6].v = c->o->l2->m1;
+		bs[0].have = bs[6].have = 1;
+	}
+	int64_t origin = combine ? bs[0].v : bs[1].have ? bs[1].v : 0;
+	free(c->d->origin);
+	c->d->origin = pk_xstrdup(combine ? "M0 (earliest L2 task start)" : "E (earliest entry)");
+	bounds_table(c, bs, 7, origin);
+	partition(c, bs, 7, combine ? "task partition" : "body partition");
+	collective(c);
+	if (c->o->l2 && !combine)
+		sources_table(c, &bs[1], &bs[5]);
+	partition_lane(c, bs, 7, origin);
+	slot_lanes(c, origin);
+	if (c->o->l2)
+		l2_lanes(c, combine ? origin : c->o->l2->m0,
+			 combine ? "L2 tasks" : "L2 tasks (own origin M0, not combined)");
+}
+
+int rp_tensor_analyse(const struct rp_matrix *m, const struct rp_event_map *em,
+		      const struct rp_tensor_opts *o, struct rp_doc *d)
+{
+	struct tensor_ctx c = { m, em, o, d, NULL, NULL, NULL };
+	int rc = masks(&c);
+	if (rc == 0)
+		analyse(&c);
+	free(c.active);
+	free(c.producer);
+	free(c.valid);
+	return rc;
+}
+
+/* ---- merged vs split (S5.13) ---- */
+
+static const char *const pair_cols[] = { "M0", "B", "A", "M1", "P0", "P1", "C0", "C1" };
+
+static int pair_columns(const struct rp_matrix *m, const char *path, int idx[8], int *label)
+{
+	*label = -1;
+	if (!m->colnames)
+		return pk_error("%s: needs a header row naming M0,B,A,M1,P0,P1,C0,C1", path);
+	for (int k = 0; k < 8; k++) {
+		idx[k] = -1;
+		for (size_t i = 0; i < m->cols; i++)
+			if (!strcmp(m->colnames[i], pair_cols[k]))
+				idx[k] = (int)i;
+		if (idx[k] < 0)
+			return pk_error("%s: no column '%s' (needs M0,B,A,M1,P0,P1,C0,C1)", path, pair_cols[k]);
+	}
+	for (size_t i = 0; i < m->cols; i++)
+		if (!strcmp(m->colnames[i], "pair"))
+			*label = (int)i;
+	return 0;
+}
+
+static void pair_row(struct rp_doc *d, struct rp_table *t, const int64_t *v, int64_t label,
+		     int64_t *delta)
+{
+	int64_t M0 = v[0], B = v[1], A = v[2], M1 = v[3], P0 = v[4], P1 = v[5], C0 = v[6], C1 = v[7];
+	/* The chain total covers the envelope only when P0 <= C0 and P1 <= C1. */
+	int chain = P0 <= C0 && P1 <= C1;
+	int64_t split = chain ? C1 - P0 : (P1 > C1 ? P1 : C1) - (P0 < C0 ? P0 : C0);
+	size_t r = rp_row(t);
+	rp_set_int(t, r, 0, label);
+	rp_set_int(t, r, 1, B - M0);
+	rp_set_int(t, r, 2, A - B);
+	rp_set_int(t, r, 3, M1 - A);
+	rp_set_int(t, r, 4, M1 - M0);
+	rp_set_int(t, r, 5, P1 - P0);
+	rp_set_int(t, r, 6, C0 - P1); /* negative: overlap, kept */
+	rp_set_int(t, r, 7, C1 - C0);
+	rp_set_int(t, r, 8, split);
+	rp_set_str(t, r, 9, chain ? "chain" : "envelope");
+	rp_set_int(t, r, 10, split - (M1 - M0));
+	*delta = split - (M1 - M0);
+	if (!(M0 <= B && B <= A && A <= M1))
+		rp_warn(d, "pair %lld: merged boundaries not ordered M0 <= B <= A <= M1", (long long)label);
+}
+
+int rp_pairs_analyse(const struct rp_matrix *m, const char *path, struct rp_doc *d)
+{
+	int idx[8], label;
+	if (pair_columns(m, path, idx, &label) < 0)
+		return -1;
+	struct rp_table *t = rp_table_new(d, "pairs", "merged vs split, each paired run (cycles)", "pair",
+					  "merged_producer", "merged_gap", "merged_consumer", "merged_total",
+					  "split_producer", "split_gap", "split_consumer", "split_total",
+					  "split_total_kind", "delta", NULL);
+	int64_t *deltas = pk_xmalloc(m->rows * sizeof(int64_t));
+	for (size_t r = 0; r < m->rows; r++) {
+		int64_t v[8];
+		for (int k = 0; k < 8; k++)
+			v[k] = m->v[r * m->cols + (size_t)idx[k]];
+		pair_row(d, t, v, label >= 0 ? m->v[r * m->cols + (size_t)label] : (int64_t)r + 1,
+			 &deltas[r]);
+	}
+	struct rp_stats s;
+	rp_stats_compute(deltas, m->rows, &s);
+	free(deltas);
+	struct rp_table *st = rp_table_new(d, "pair_deltas", "delta = split total - merged total, per pair (cycles)",
+					   "pairs", "min", "median", "mean", "max", "stddev", NULL);
+	size_t r = rp_row(st);
+	rp_set_int(st, r, 0, (int64_t)s.n);
+	rp_set_int(st, r, 1, s.min);
+	rp_set_half(st, r, 2, s.median_x2);
+	rp_set_real(st, r, 3, s.mean, 1);
+	rp_set_int(st, r, 4, s.max);
+	rp_set_real(st, r, 5, s.stddev, 1);
+	rp_note(d, "statistics are over each pair's own delta; phase medians aggregated independently are never summed (S5.13)");
+	return 0;
+}

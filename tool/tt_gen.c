@@ -1,0 +1,351 @@
+/* tt_gen.c - the kernel's timing edits (S5.4-S5.7): helpers above the
+ * kernel, the entry sample as the first statement, event samples kept in
+ * locals, the tail (body_done, one row per slot, writeback) before every exit,
+ * the timing tensor in the ABI and every shifted scalar index. Code text
+ * comes from rules/timing.ini; every byte added carries a timing mark. */
+#include "tt.h"
+#include "pk.h"
+#include "timing_strip.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *rule_or(const struct tt_spec *sp, const char *sec, const char *key, const char *dflt)
+{
+	const char *v = tt_rule(sp->rules, sec, key);
+	return v ? v : dflt;
+}
+
+static const char *slot_key(enum tt_core c)
+{
+	return c == TT_AIC ? "aic" : "aiv";
+}
+
+/* ---- helpers written once above the kernel ---- */
+
+static void slot_code(struct tt_sb *sb, const struct tt_kernel *k, const struct tt_spec *sp)
+{
+	if (k->core != TT_MIX) {
+		tt_sb_addf(sb, "    const uint64_t slot = static_cast<uint64_t>(%s);\n",
+			   rule_or(sp, "slot", slot_key(k->core), "GetBlockIdx()"));
+		return;
+	}
+	tt_sb_addf(sb, "    uint64_t slot;\n    if %s {\n        slot = static_cast<uint64_t>(%s);\n"
+		       "    } else {\n        slot = static_cast<uint64_t>(%s);\n    }\n",
+		   rule_or(sp, "slot", "mix_is_aic", "ASCEND_IS_AIC"),
+		   rule_or(sp, "slot", "mix_aic", "GetBlockIdx()"),
+		   rule_or(sp, "slot", "mix_aiv", "GetBlockNum() + GetBlockIdx()"));
+}
+
+static char *helpers(const struct tt_kernel *k, const struct tt_spec *sp)
+{
+	const char *P = sp->prefix, *qual = rule_or(sp, "code", "qualifiers", "static inline");
+	struct tt_sb sb = { 0 };
+	tt_sb_addf(&sb, "%s uint64_t %sread_cycle()\n{\n    return %s;\n}\n", qual, P,
+		   rule_or(sp, "code", "cycle_read", "static_cast<uint64_t>(AscendC::GetSystemCycle())"));
+	tt_sb_addf(&sb, "%s void %stail(__gm__ int64_t *out", qual, P);
+	for (int i = 0; i < sp->columns; i++)
+		tt_sb_addf(&sb, ", uint64_t v%d", i);
+	tt_sb_add(&sb, ")\n{\n");
+	slot_code(&sb, k, sp);
+	tt_sb_addf(&sb, "    __gm__ int64_t *row = out + slot * %d;\n", sp->row_words);
+	for (int i = 0; i < sp->columns; i++)
+		tt_sb_addf(&sb, "    row[%d] = static_cast<int64_t>(v%d);\n", i, i);
+	tt_sb_addf(&sb, "    row[%d] = static_cast<int64_t>(%sULL + slot);\n", sp->row_words - 1,
+		   rule_or(sp, "code", "magic", "0x54494D4500000000"));
+	const char *wb = rule_or(sp, "code", "writeback",
+				 "dcci(reinterpret_cast<__gm__ void *>({line}), cache_line_t::SINGLE_CACHE_LINE, "
+				 "dcci_dst_t::CACHELINE_OUT);");
+	for (int l = 0; l < sp->row_words / 8; l++) {
+		char line[32];
+		snprintf(line, sizeof(line), "row + %d", l * 8);
+		const char *names[] = { "line" }, *vals[] = { line };
+		char *w = tt_expand(wb, names, vals, 1);
+		tt_sb_addf(&sb, "    %s\n", w);
+		free(w);
+	}
+	tt_sb_add(&sb, "}");
+	return sb.s;
+}
+
+/* ---- statements in the body ---- */
+
+static char *tail_call(const struct tt_spec *sp)
+{
+	const char *P = sp->prefix;
+	struct tt_sb sb = { 0 };
+	tt_sb_addf(&sb, "%stail(%sout, %sentry", P, P, P);
+	for (size_t i = 0; i < sp->nev; i++)
+		tt_sb_addf(&sb, ", %sev_%s", P, sp->ev[i].name);
+	tt_sb_addf(&sb, ", %sread_cycle());", P);
+	return sb.s;
+}
+
+static char *entry_lines(const struct tt_kernel *k, const struct tt_spec *sp)
+{
+	const char *P = sp->prefix;
+	struct tt_sb sb = { 0 };
+	tt_sb_addf(&sb, "uint64_t %sentry = %sread_cycle();\n", P, P);
+	if (k->style == TT_EXTERN)
+		tt_sb_addf(&sb, "__gm__ int64_t *%sout = reinterpret_cast<__gm__ int64_t *>(%s[%d]);", P,
+			   k->args_name, sp->timing_index);
+	else
+		tt_sb_addf(&sb, "__gm__ int64_t *%sout = reinterpret_cast<__gm__ int64_t *>(%stiming);", P, P);
+	for (size_t i = 0; i < sp->nev; i++)
+		tt_sb_addf(&sb, "\nuint64_t %sev_%s = 0;", P, sp->ev[i].name);
+	return sb.s;
+}
+
+static void plan_exits(const struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp,
+		       struct pk_plan *plan)
+{
+	char *tail = tail_call(sp);
+	for (size_t i = 0; i < k->nrets; i++) {
+		const struct tt_return *r = &k->rets[i];
+		if (r->braced) {
+			tt_insert_before(t->b, plan, r->start, tail, "tail");
+			continue;
+		}
+		/* a braceless `if (c) return;` gets braces, marked like the rest */
+		struct tt_sb open = { 0 };
+		tt_sb_addf(&open, "{ %s ", tail);
+		tt_insert_inline(plan, r->start, open.s);
+		tt_insert_inline(plan, r->end, " }");
+		tt_sb_free(&open);
+	}
+	if (!k->last_is_return) {
+		size_t ls, le;
+		pk_buf_line_bounds(t->b, k->body_close, &ls, &le);
+		int own_line = 1;
+		for (size_t j = ls; j < k->body_close; j++)
+			if (t->b->data[j] != ' ' && t->b->data[j] != '\t')
+				own_line = 0;
+		if (own_line && k->first_stmt < k->body_close) {
+			/* indent like the body, not like the brace */
+			size_t fs, fe;
+			pk_buf_line_bounds(t->b, k->first_stmt, &fs, &fe);
+			struct tt_sb sb = { 0 };
+			tt_sb_addn(&sb, t->b->data + fs, k->first_stmt - fs);
+			int body_indented = 1;
+			for (size_t j = 0; j < sb.n; j++)
+				if (sb.s[j] != ' ' && sb.s[j] != '\t')
+					body_indented = 0;
+			if (body_indented) {
+				tt_sb_add(&sb, tail);
+				tt_sb_add(&sb, "  " PK_TT_LINE_MARK " tail");
+				tt_sb_add(&sb, pk_buf_eol(t->b));
+				pk_plan_add(plan, ls, ls, sb.s, sb.n);
+			} else {
+				tt_insert_before(t->b, plan, k->body_close, tail, "tail");
+			}
+			tt_sb_free(&sb);
+		} else {
+			tt_insert_before(t->b, plan, k->body_close, tail, "tail");
+		}
+	}
+	free(tail);
+}
+
+/* ---- events ---- */
+
+static int find_call(const struct tt_tu *t, const struct tt_kernel *k, struct tt_event *ev,
+		     const char *callee, int nth)
+{
+	int seen = 0;
+	for (size_t i = 0; i < k->ncalls; i++) {
+		const struct tt_call *c = &k->calls[i];
+		if (strcmp(c->callee, callee) || ++seen != nth)
+			continue;
+		if (!c->placeable)
+			return pk_error("%s:%u: event '%s': the call to '%s' is not a statement directly "
+					"inside braces (a braceless body or a condition); add braces",
+					t->b->path, c->line, ev->name, callee);
+		ev->at = ev->after ? c->stmt_end : c->stmt_start;
+		return 0;
+	}
+	if (seen)
+		return pk_error("%s: event '%s': '%s' is called only %d time%s in '%s'", t->b->path,
+				ev->name, callee, seen, seen == 1 ? "" : "s", k->name);
+	return pk_error("%s: event '%s': '%s' is not called in kernel '%s'", t->b->path, ev->name,
+			callee, k->name);
+}
+
+static int find_line(const struct tt_tu *t, const struct tt_kernel *k, struct tt_event *ev, unsigned line)
+{
+	for (size_t i = 0; i < k->nstmts; i++)
+		if (k->stmts[i].line == line && pk_buf_line_of(t->b, k->stmts[i].start) == line &&
+		    k->stmts[i].start > k->body_open) {
+			ev->at = k->stmts[i].start;
+			return 0;
+		}
+	return pk_error("%s: event '%s': no statement of kernel '%s' starts on line %u", t->b->path,
+			ev->name, k->name, line);
+}
+
+/* SPEC: after:CALLEE[#n] | before:CALLEE[#n] | line:N (the forms of probe-inject --begin) */
+static int place_event(const struct tt_tu *t, const struct tt_kernel *k, struct tt_event *ev)
+{
+	const char *s = ev->spec;
+	if (!strncmp(s, "line:", 5)) {
+		char *end;
+		long n = strtol(s + 5, &end, 10);
+		if (*end || n <= 0)
+			return pk_error("event '%s': bad line number in '%s'", ev->name, s);
+		ev->after = 0;
+		return find_line(t, k, ev, (unsigned)n);
+	}
+	int after = !strncmp(s, "after:", 6);
+	if (!after && strncmp(s, "before:", 7))
+		return pk_error("event '%s': place '%s' is not after:CALLEE, before:CALLEE or line:N",
+				ev->name, s);
+	ev->after = after;
+	char *callee = pk_xstrdup(s + (after ? 6 : 7));
+	int nth = 1;
+	char *hash = strchr(callee, '#');
+	if (hash) {
+		*hash = '\0';
+		nth = atoi(hash + 1);
+		if (nth <= 0) {
+			free(callee);
+			return pk_error("event '%s': bad occurrence in '%s'", ev->name, s);
+		}
+	}
+	int rc = find_call(t, k, ev, callee, nth);
+	free(callee);
+	return rc;
+}
+
+/* S5.1 / S2.5: a completion event right after an asynchronous issue records
+ * the issue, not the completion. */
+static void lint_event(const struct tt_tu *t, const struct tt_spec *sp, const struct tt_event *ev)
+{
+	const char *issue = tt_rule(sp->rules, "async", "issue");
+	if (!issue || !ev->after || !strcmp(ev->kind, "issue") || strncmp(ev->spec, "after:", 6))
+		return;
+	size_t n = strcspn(ev->spec + 6, "#");
+	const char *p = issue;
+	while (*p) {
+		p += strspn(p, " \t,");
+		size_t w = strcspn(p, " \t,");
+		if (w == n && !strncmp(p, ev->spec + 6, n))
+			pk_warning("%s:%u: event '%s' (%s) follows '%.*s', which only issues asynchronous "
+				   "work: the sample records the issue, not its completion (S5.1)",
+				   t->b->path, pk_buf_line_of(t->b, ev->at), ev->name, ev->kind, (int)n, p);
+		p += w;
+	}
+}
+
+/* ---- the ABI ---- */
+
+static void plan_abi(const struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp,
+		     struct pk_plan *plan)
+{
+	const char *P = sp->prefix;
+	if (k->style == TT_EXTERN) {
+		for (size_t i = 0; i < k->nuses; i++) {
+			const struct tt_use *u = &k->uses[i];
+			if (u->index < sp->timing_index)
+				continue;
+			char num[32];
+			snprintf(num, sizeof(num), "%ld", u->index + 1);
+			tt_replace_inline(t->b, plan, u->lit_start, u->lit_end, num);
+		}
+		return;
+	}
+	struct tt_sb sb = { 0 };
+	if (k->ntensors > 0) {
+		tt_sb_addf(&sb, ", GM_ADDR %stiming", P);
+		tt_insert_inline(plan, k->params[k->ntensors - 1].end, sb.s);
+	} else if (k->nparams > 0) {
+		tt_sb_addf(&sb, "GM_ADDR %stiming, ", P);
+		tt_insert_inline(plan, k->params[0].start, sb.s);
+	} else {
+		size_t i = tt_tok_at(t, k->decl_start);
+		while (i < t->ntok && !tt_tok_is(t, i, "("))
+			i++;
+		tt_sb_addf(&sb, "GM_ADDR %stiming", P);
+		size_t s = t->tok[i].end, e = s;
+		if (tt_tok_is(t, i + 1, "void"))
+			e = t->tok[i + 1].end, s = t->tok[i + 1].start;
+		if (e > s)
+			tt_replace_inline(t->b, plan, s, e, sb.s);
+		else
+			tt_insert_inline(plan, s, sb.s);
+	}
+	tt_sb_free(&sb);
+}
+
+int tt_gen_kernel(struct tt_tu *t, struct tt_kernel *k, struct tt_spec *sp, struct pk_plan *plan)
+{
+	for (size_t i = 0; i < sp->nev; i++) {
+		if (place_event(t, k, &sp->ev[i]) < 0)
+			return -1;
+		lint_event(t, sp, &sp->ev[i]);
+	}
+	char *h = helpers(k, sp);
+	tt_insert_before(t->b, plan, k->decl_start, h, "helper");
+	free(h);
+	char *entry = entry_lines(k, sp);
+	tt_insert_before(t->b, plan, k->first_stmt, entry, "entry");
+	free(entry);
+	for (size_t i = 0; i < sp->nev; i++) {
+		struct tt_sb sb = { 0 }, label = { 0 };
+		tt_sb_addf(&sb, "%sev_%s = %sread_cycle();", sp->prefix, sp->ev[i].name, sp->prefix);
+		tt_sb_addf(&label, "event %s (%s)", sp->ev[i].name, sp->ev[i].kind);
+		if (sp->ev[i].after)
+			tt_insert_after(t->b, plan, sp->ev[i].at, sb.s, label.s);
+		else
+			tt_insert_before(t->b, plan, sp->ev[i].at, sb.s, label.s);
+		tt_sb_free(&sb);
+		tt_sb_free(&label);
+	}
+	plan_exits(t, k, sp, plan);
+	plan_abi(t, k, sp, plan);
+	return 0;
+}
+
+/* ---- the sidecar: what each column holds, for probe-report --events ---- */
+
+static void json_event(struct tt_sb *sb, const char *name, int column, const char *kind, const char *at)
+{
+	tt_sb_addf(sb, "    {\"name\": \"%s\", \"column\": %d, \"kind\": \"%s\"", name, column, kind);
+	if (at) {
+		tt_sb_add(sb, ", \"at\": \"");
+		for (const char *p = at; *p; p++)
+			if (*p == '"' || *p == '\\')
+				tt_sb_addf(sb, "\\%c", *p);
+			else if ((unsigned char)*p >= 0x20)
+				tt_sb_addn(sb, p, 1);
+		tt_sb_add(sb, "\"");
+	}
+	tt_sb_add(sb, "}");
+}
+
+char *tt_sidecar_json(const struct tt_kernel *k, const struct tt_spec *sp, size_t *len)
+{
+	struct tt_sb sb = { 0 };
+	static const char *cores[] = { "aiv", "aic", "mix" };
+	unsigned long long magic = strtoull(rule_or(sp, "code", "magic", "0x54494D4500000000"), NULL, 0);
+	tt_sb_addf(&sb, "{\n  \"kernel\": \"%s\",\n  \"style\": \"%s\",\n  \"core_type\": \"%s\",\n", k->name,
+		   k->style == TT_EXTERN ? "extern" : "direct", cores[k->core]);
+	if (sp->slots && strspn(sp->slots, "0123456789") == strlen(sp->slots))
+		tt_sb_addf(&sb, "  \"slots\": %s,\n", sp->slots);
+	else
+		tt_sb_add(&sb, "  \"slots\": null,\n");
+	tt_sb_addf(&sb, "  \"row_words\": %d,\n  \"magic\": %llu,\n  \"magic_column\": %d,\n", sp->row_words,
+		   magic, sp->row_words - 1);
+	tt_sb_add(&sb, "  \"magic_rule\": \"row[magic_column] == magic + slot\",\n");
+	if (k->style == TT_EXTERN)
+		tt_sb_addf(&sb, "  \"timing_arg\": %d,\n", sp->timing_index);
+	tt_sb_add(&sb, "  \"events\": [\n");
+	json_event(&sb, "entry", 0, rule_or(sp, "kinds", "entry", "issue"), "entry");
+	for (size_t i = 0; i < sp->nev; i++) {
+		tt_sb_add(&sb, ",\n");
+		json_event(&sb, sp->ev[i].name, sp->ev[i].column, sp->ev[i].kind, sp->ev[i].spec);
+	}
+	tt_sb_add(&sb, ",\n");
+	json_event(&sb, "body_done", sp->columns - 1, rule_or(sp, "kinds", "body_done", "phase"), "exit");
+	tt_sb_add(&sb, "\n  ]\n}\n");
+	*len = sb.n;
+	return sb.s;
+}

@@ -1,0 +1,235 @@
+/* tt_host.c - the host side of the timing tensor (S5.7): the orchestration's
+ * add_input / add_output / add_scalar sequence, or a packed int64_t argument
+ * array, gets the timing output right after its last tensor so host and
+ * kernel agree on every args[] index. Works on tokens: host files include
+ * runtime headers a bare machine does not have. */
+#include "tt.h"
+#include "pk.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct add_call {
+	int tensor;            /* add_input / add_output */
+	size_t stmt_start;     /* first token of its statement */
+	size_t recv_start, recv_end; /* receiver text, '.' or '->' included */
+	size_t arg_start, arg_end;   /* what is added */
+	size_t close;          /* its ')' */
+	size_t after;          /* just past ';' when the statement ends there, else 0 */
+};
+
+static const char *host_rule(const struct tt_spec *sp, const char *key, const char *dflt)
+{
+	const char *v = tt_rule(sp->rules, "host", key);
+	return v ? v : dflt;
+}
+
+static size_t match_paren(const struct tt_tu *t, size_t open)
+{
+	int depth = 0;
+	for (size_t i = open; i < t->ntok; i++) {
+		if (tt_tok_is(t, i, "(") || tt_tok_is(t, i, "[") || tt_tok_is(t, i, "{"))
+			depth++;
+		else if ((tt_tok_is(t, i, ")") || tt_tok_is(t, i, "]") || tt_tok_is(t, i, "}")) && --depth == 0)
+			return i;
+	}
+	return t->ntok;
+}
+
+static size_t stmt_begin(const struct tt_tu *t, size_t i)
+{
+	while (i > 0 && !tt_tok_is(t, i - 1, ";") && !tt_tok_is(t, i - 1, "{") && !tt_tok_is(t, i - 1, "}"))
+		i--;
+	return i;
+}
+
+static size_t find_adds(const struct tt_tu *t, struct add_call **out)
+{
+	struct add_call *v = NULL;
+	size_t n = 0, cap = 0;
+	for (size_t i = 1; i + 1 < t->ntok; i++) {
+		int tensor = tt_tok_is(t, i, "add_input") || tt_tok_is(t, i, "add_output");
+		if (!tensor && !tt_tok_is(t, i, "add_scalar"))
+			continue;
+		if (!(tt_tok_is(t, i - 1, ".") || tt_tok_is(t, i - 1, "->")) || !tt_tok_is(t, i + 1, "("))
+			continue;
+		size_t close = match_paren(t, i + 1);
+		if (close >= t->ntok)
+			continue;
+		struct add_call a = { tensor, 0, 0, 0, 0, 0, 0, 0 };
+		size_t sb = stmt_begin(t, i);
+		a.stmt_start = t->tok[sb].start;
+		a.recv_start = t->tok[sb].start;
+		a.recv_end = t->tok[i - 1].end;
+		a.arg_start = t->tok[i + 1].end;
+		a.arg_end = t->tok[close].start;
+		a.close = t->tok[close].end;
+		if (tt_tok_is(t, close + 1, ";"))
+			a.after = t->tok[close + 1].end;
+		PK_GROW(v, cap, n + 1);
+		v[n++] = a;
+	}
+	*out = v;
+	return n;
+}
+
+static int plan_orchestration(struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp,
+			      struct add_call *a, size_t n, struct pk_plan *plan)
+{
+	const struct pk_buf *b = t->b;
+	long tensors = 0, last = -1, first_scalar = -1;
+	for (size_t i = 0; i < n; i++) {
+		if (!a[i].tensor) {
+			if (first_scalar < 0)
+				first_scalar = (long)i;
+			continue;
+		}
+		if (first_scalar >= 0)
+			return pk_error("%s:%u: tensor '%.*s' is added after scalar '%.*s': the orchestration "
+					"must add all tensors, then all scalars (S5.7)", b->path,
+					pk_buf_line_of(t->b, a[i].arg_start), (int)(a[i].arg_end - a[i].arg_start),
+					b->data + a[i].arg_start,
+					(int)(a[first_scalar].arg_end - a[first_scalar].arg_start),
+					b->data + a[first_scalar].arg_start);
+		tensors++;
+		last = (long)i;
+	}
+	if (tensors != k->ntensors)
+		return pk_error("%s: the orchestration adds %ld tensor%s but kernel '%s' reads %ld: "
+				"host and kernel disagree before any change", b->path, tensors,
+				tensors == 1 ? "" : "s", k->name, k->ntensors);
+	const struct add_call *at = last >= 0 ? &a[last] : &a[0];
+	char *recv = pk_xstrndup(b->data + at->recv_start, at->recv_end - at->recv_start);
+	char rw[16], pre[64];
+	snprintf(rw, sizeof(rw), "%d", sp->row_words);
+	snprintf(pre, sizeof(pre), "%s", sp->prefix);
+	const char *names[] = { "recv", "slots", "row_words", "prefix" };
+	const char *vals[] = { recv, sp->slots, rw, pre };
+	char *line = tt_expand(host_rule(sp, "orchestration",
+					 "{recv}add_output({recv}make_timing_tensor({slots}, {row_words}));"),
+			       names, vals, 4);
+	struct tt_sb label = { 0 };
+	tt_sb_addf(&label, "output (args[%ld])", k->ntensors);
+	if (last < 0)
+		tt_insert_before(b, plan, at->stmt_start, line, label.s);
+	else if (at->after)
+		tt_insert_after(b, plan, at->after, line, label.s);
+	else
+		return free(recv), free(line), tt_sb_free(&label),
+		       pk_error("%s:%u: the last tensor add is not a statement of its own; split the "
+				"chained call", b->path, pk_buf_line_of(t->b, at->close));
+	free(recv);
+	free(line);
+	tt_sb_free(&label);
+	return 0;
+}
+
+/* ---- a packed int64_t array: `int64_t args[] = { ... };` ---- */
+
+struct packed {
+	size_t name_tok, open_tok, close_tok, stmt_start;
+	long size_tok;          /* the literal size in [N], or -1 */
+};
+
+static int find_packed(const struct tt_tu *t, struct packed *p)
+{
+	int found = 0;
+	for (size_t i = 1; i + 4 < t->ntok; i++) {
+		if (t->tok[i].kind != CXToken_Identifier || !tt_tok_is(t, i + 1, "["))
+			continue;
+		size_t rb = i + 2, size = (size_t)-1;
+		if (!tt_tok_is(t, rb, "]"))
+			size = rb++;
+		if (!tt_tok_is(t, rb, "]") || !tt_tok_is(t, rb + 1, "=") || !tt_tok_is(t, rb + 2, "{"))
+			continue;
+		size_t sb = stmt_begin(t, i);
+		int is64 = 0;
+		for (size_t j = sb; j < i; j++)
+			is64 |= tt_tok_is(t, j, "int64_t") || tt_tok_is(t, j, "uint64_t");
+		if (!is64)
+			continue;
+		if (found++)
+			return pk_error("%s: several packed int64_t argument arrays; keep one per host file",
+					t->b->path);
+		p->name_tok = i;
+		p->open_tok = rb + 2;
+		p->close_tok = match_paren(t, rb + 2);
+		p->stmt_start = t->tok[sb].start;
+		p->size_tok = size == (size_t)-1 ? -1 : (long)size;
+	}
+	return found;
+}
+
+static int plan_packed(struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp,
+		       const struct packed *p, struct pk_plan *plan)
+{
+	const struct pk_buf *b = t->b;
+	/* element ends: the top-level commas */
+	size_t ends[1024], nel = 0, depth = 0;
+	size_t first = t->tok[p->open_tok + 1].start;
+	for (size_t i = p->open_tok + 1; i < p->close_tok && nel < 1023; i++) {
+		if (tt_tok_is(t, i, "(") || tt_tok_is(t, i, "{") || tt_tok_is(t, i, "["))
+			depth++;
+		else if (tt_tok_is(t, i, ")") || tt_tok_is(t, i, "}") || tt_tok_is(t, i, "]"))
+			depth--;
+		else if (depth == 0 && tt_tok_is(t, i, ","))
+			ends[nel++] = t->tok[i - 1].end;
+	}
+	if (p->close_tok > p->open_tok + 1 && !tt_tok_is(t, p->close_tok - 1, ","))
+		ends[nel++] = t->tok[p->close_tok - 1].end;
+	if ((long)nel < k->ntensors)
+		return pk_error("%s: the packed array holds %zu values but kernel '%s' reads %ld tensors",
+				b->path, nel, k->name, k->ntensors);
+	char rw[16], pre[64];
+	snprintf(rw, sizeof(rw), "%d", sp->row_words);
+	snprintf(pre, sizeof(pre), "%s", sp->prefix);
+	const char *names[] = { "slots", "row_words", "prefix" };
+	const char *vals[] = { sp->slots, rw, pre };
+	char *decl = tt_expand(host_rule(sp, "packed_declare",
+					 "std::vector<int64_t> {prefix}timing(static_cast<size_t>({slots}) * {row_words});"),
+			       names, vals, 3);
+	char *elem = tt_expand(host_rule(sp, "packed_element", "reinterpret_cast<int64_t>({prefix}timing.data())"),
+			       names, vals, 3);
+	tt_insert_before(b, plan, p->stmt_start, decl, "tensor");
+	struct tt_sb sb = { 0 };
+	if (k->ntensors > 0) {
+		tt_sb_addf(&sb, ", %s", elem);
+		tt_insert_inline(plan, ends[k->ntensors - 1], sb.s);
+	} else {
+		tt_sb_addf(&sb, "%s%s", elem, nel ? ", " : "");
+		tt_insert_inline(plan, first, sb.s);
+	}
+	if (p->size_tok >= 0) {
+		char num[32];
+		const struct tt_tok *st = &t->tok[p->size_tok];
+		snprintf(num, sizeof(num), "%ld", strtol(b->data + st->start, NULL, 10) + 1);
+		tt_replace_inline(b, plan, st->start, st->end, num);
+	}
+	tt_sb_free(&sb);
+	free(decl);
+	free(elem);
+	return 0;
+}
+
+int tt_gen_host(struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp, struct pk_plan *plan)
+{
+	if (!sp->slots)
+		return pk_error("%s: --host needs --slots EXPR, the number of core slots of the real "
+				"launch (S5.5)", t->b->path);
+	struct add_call *a;
+	size_t n = find_adds(t, &a);
+	int rc;
+	if (n > 0) {
+		rc = plan_orchestration(t, k, sp, a, n, plan);
+	} else {
+		struct packed p;
+		rc = find_packed(t, &p);
+		if (rc == 0)
+			rc = pk_error("%s: no add_input/add_output/add_scalar sequence and no packed "
+				      "int64_t argument array found", t->b->path);
+		else if (rc > 0)
+			rc = plan_packed(t, k, sp, &p, plan);
+	}
+	free(a);
+	return rc < 0 ? -1 : 0;
+}
