@@ -7,6 +7,7 @@
  * directory that exists only for clang, searched last (-idirafter), so a
  * real SDK or simulation on the include path always wins. */
 #include "ast.h"
+#include <clang-c/CXCompilationDatabase.h>
 #include "embed.h"
 #include "pk.h"
 

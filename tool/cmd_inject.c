@@ -151,27 +151,24 @@ static int refuse_others(struct pk_fileset *fs, const char *name, int allow)
 	const struct pk_block *first = NULL;
 	size_t len = 0;
 	char *others = pk_xcalloc(1, 1);
-	for (size_t n = 0; n < fs->nnames; n++) { /* names in order, each once */
-		const char *other = fs->names[n];
-		if (!strcmp(other, name) || !strcmp(other, PK_BASE_PROBE))
-			continue; /* the base probe runs with any one probe */
-		for (size_t i = 0; i < fs->n; i++) {
-			const struct pk_file *f = &fs->f[i];
-			const struct pk_block *on = NULL;
-			for (size_t k = 0; k < f->scan.nblocks && !on; k++)
-				if (f->scan.blocks[k].enabled && !strcmp(f->scan.blocks[k].name, other))
-					on = &f->scan.blocks[k];
-			if (!on)
-				continue;
+	unsigned char *seen = pk_xcalloc(fs->nnames, 1);
+	for (size_t i = 0; i < fs->n; i++) {
+		const struct pk_file *f = &fs->f[i];
+		for (size_t k = 0; k < f->scan.nblocks; k++) {
+			const struct pk_block *b = &f->scan.blocks[k];
+			if (!b->enabled || !strcmp(b->name, name) || !strcmp(b->name, PK_BASE_PROBE))
+				continue; /* the base probe runs with any one probe */
 			if (!first) {
-				first = on;
+				first = b;
 				first_f = f;
 			}
-			others = pk_xrealloc(others, len + strlen(other) + 5);
-			len += (size_t)sprintf(others + len, "%s'%s'", len ? ", " : "", other);
-			break;
+			if (seen[f->name_of[k]]++)
+				continue;
+			others = pk_xrealloc(others, len + strlen(b->name) + 5);
+			len += (size_t)sprintf(others + len, "%s'%s'", len ? ", " : "", b->name);
 		}
 	}
+	free(seen);
 	int rc = 0;
 	if (first && allow)
 		pk_warning("probes %s and '%s' enabled together: each probe's printf delays the code after it "
@@ -219,7 +216,7 @@ int cmd_inject(int argc, char **argv)
 		pk_fileset_unknown(&fs, o.name);
 		goto out;
 	}
-	if (o.act == ACT_ENABLE && refuse_others(&fs, o.name, o.allow_multiple) < 0)
+	if (o.act == ACT_ENABLE && strcmp(o.name, PK_BASE_PROBE) && refuse_others(&fs, o.name, o.allow_multiple) < 0)
 		goto out;
 	int base_off = o.act == ACT_DISABLE && !o.no_base && !others_on(&fs, o.name);
 	for (size_t i = 0; i < fs.n; i++) {

@@ -291,17 +291,16 @@ int cmd_list(int argc, char **argv)
 		goto out;
 	}
 	probes = pk_xcalloc(fs.nnames, sizeof(*probes));
-	for (size_t i = 0; i < fs.nnames; i++) {
-		struct probe *p = &probes[i];
-		p->name = fs.names[i];
-		for (size_t fi = 0; fi < fs.n; fi++)
-			for (size_t k = 0; k < fs.f[fi].scan.nblocks; k++)
-				if (!strcmp(fs.f[fi].scan.blocks[k].name, p->name)) {
-					PK_GROW(p->parts, p->cap, p->nparts + 1);
-					p->parts[p->nparts++] = (struct part){ &fs.f[fi], &fs.f[fi].scan.blocks[k] };
-				}
-		find_problems(p);
-	}
+	for (size_t i = 0; i < fs.nnames; i++)
+		probes[i].name = fs.names[i];
+	for (size_t fi = 0; fi < fs.n; fi++)
+		for (size_t k = 0; k < fs.f[fi].scan.nblocks; k++) {
+			struct probe *p = &probes[fs.f[fi].name_of[k]];
+			PK_GROW(p->parts, p->cap, p->nparts + 1);
+			p->parts[p->nparts++] = (struct part){ &fs.f[fi], &fs.f[fi].scan.blocks[k] };
+		}
+	for (size_t i = 0; i < fs.nnames; i++)
+		find_problems(&probes[i]);
 	if (json)
 		print_json(probes, fs.nnames);
 	else

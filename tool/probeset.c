@@ -5,12 +5,56 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void add_name(struct pk_fileset *fs, const char *name)
+static size_t hash_name(const char *s)
 {
-	if (pk_fileset_has(fs, name))
-		return;
+	size_t h = 1469598103934665603u; /* FNV-1a */
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211u;
+	return h;
+}
+
+long pk_fileset_find(const struct pk_fileset *fs, const char *name)
+{
+	if (!fs->nslots)
+		return -1;
+	for (size_t h = hash_name(name) & (fs->nslots - 1);; h = (h + 1) & (fs->nslots - 1)) {
+		size_t v = fs->slots[h];
+		if (!v)
+			return -1;
+		if (!strcmp(fs->names[v - 1], name))
+			return (long)(v - 1);
+	}
+}
+
+static void rehash(struct pk_fileset *fs)
+{
+	free(fs->slots);
+	fs->nslots = fs->nslots ? fs->nslots * 2 : 64;
+	fs->slots = pk_xcalloc(fs->nslots, sizeof(*fs->slots));
+	for (size_t i = 0; i < fs->nnames; i++) {
+		size_t h = hash_name(fs->names[i]) & (fs->nslots - 1);
+		while (fs->slots[h])
+			h = (h + 1) & (fs->nslots - 1);
+		fs->slots[h] = i + 1;
+	}
+}
+
+static size_t add_name(struct pk_fileset *fs, const char *name)
+{
+	long at = pk_fileset_find(fs, name);
+	if (at >= 0)
+		return (size_t)at;
 	PK_GROW(fs->names, fs->cap_names, fs->nnames + 1);
 	fs->names[fs->nnames++] = pk_xstrdup(name);
+	if (fs->nnames * 2 > fs->nslots)
+		rehash(fs);
+	else {
+		size_t h = hash_name(name) & (fs->nslots - 1);
+		while (fs->slots[h])
+			h = (h + 1) & (fs->nslots - 1);
+		fs->slots[h] = fs->nnames;
+	}
+	return fs->nnames - 1;
 }
 
 int pk_fileset_load(struct pk_fileset *fs, char *const *paths, size_t n, int load_flags, int scan_flags)
@@ -29,8 +73,9 @@ int pk_fileset_load(struct pk_fileset *fs, char *const *paths, size_t n, int loa
 		pk_scan_buf(&f->buf, &f->scan, scan_flags);
 		if (pk_scan_report_errors(&f->buf, &f->scan))
 			rc = -1;
+		f->name_of = pk_xcalloc(f->scan.nblocks, sizeof(*f->name_of));
 		for (size_t k = 0; k < f->scan.nblocks; k++)
-			add_name(fs, f->scan.blocks[k].name);
+			f->name_of[k] = add_name(fs, f->scan.blocks[k].name);
 	}
 	return rc;
 }
@@ -41,7 +86,9 @@ void pk_fileset_free(struct pk_fileset *fs)
 		pk_buf_free(&fs->f[i].buf);
 		pk_scan_free(&fs->f[i].scan);
 		pk_plan_free(&fs->f[i].plan);
+		free(fs->f[i].name_of);
 	}
+	free(fs->slots);
 	for (size_t i = 0; i < fs->nnames; i++)
 		free(fs->names[i]);
 	free(fs->names);
@@ -51,10 +98,7 @@ void pk_fileset_free(struct pk_fileset *fs)
 
 int pk_fileset_has(const struct pk_fileset *fs, const char *name)
 {
-	for (size_t i = 0; i < fs->nnames; i++)
-		if (!strcmp(fs->names[i], name))
-			return 1;
-	return 0;
+	return pk_fileset_find(fs, name) >= 0;
 }
 
 /* Levenshtein distance, case-insensitive: STAGE_b is close to STAGE_B. */

@@ -14,6 +14,7 @@ struct pk_file {
 	struct pk_scan scan;
 	struct pk_plan plan;
 	int changed; /* set by pk_fileset_emit */
+	size_t *name_of; /* name_of[k]: index in fs->names of scan.blocks[k] */
 };
 
 struct pk_fileset {
@@ -21,6 +22,8 @@ struct pk_fileset {
 	size_t n;
 	char **names; /* distinct probe names, in order of first appearance */
 	size_t nnames, cap_names;
+	size_t *slots; /* open-addressing hash: 1 + index into names, 0 = free */
+	size_t nslots;
 };
 
 /* Load and scan every path. Scan errors are printed ("probekit: PATH:LINE:
@@ -28,6 +31,8 @@ struct pk_fileset {
 int pk_fileset_load(struct pk_fileset *fs, char *const *paths, size_t n, int load_flags, int scan_flags);
 void pk_fileset_free(struct pk_fileset *fs);
 int pk_fileset_has(const struct pk_fileset *fs, const char *name);
+/* Index of NAME in fs->names, or -1. */
+long pk_fileset_find(const struct pk_fileset *fs, const char *name);
 /* "unknown probe 'X'" with the known names and the closest one; returns -1. */
 int pk_fileset_unknown(const struct pk_fileset *fs, const char *name);
 /* Check every plan, then emit every file. When a later write fails, files

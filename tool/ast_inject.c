@@ -1,0 +1,529 @@
+/* ast_inject.c - pk_ast_inject_main: probe-inject with a placement option.
+ * Load the file, parse it with libclang, turn the placement into anchors,
+ * write the canonical probe blocks (and brace markers) as whole lines into
+ * an edit plan against the original bytes, and hand it to pk_emit. */
+#include "ast.h"
+#include "emit.h"
+#include "marks.h"
+#include "pk.h"
+
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage_text[] =
+	"usage: probe-inject --probe NAME --begin SPEC --end SPEC [options] FILE\n"
+	"       probe-inject --probe NAME --around CALLEE [options] FILE\n"
+	"       probe-inject --probe NAME --wait CALLEE [options] FILE\n"
+	"       probe-inject --base[=FUNC] [--probe NAME] [options] FILE\n"
+	"\n"
+	"Insert a new canonical probe (S1.3) at places found on the libclang AST,\n"
+	"enabled ('#if 1') unless --off. probe-strip --probe NAME removes it again,\n"
+	"byte for byte.\n"
+	"\n"
+	"  SPEC: after:CALLEE | before:CALLEE  the statement holding the call\n"
+	"                                      (CALLEE#n: the n-th call)\n"
+	"        line:N                        the statement starting on line N\n"
+	"                                      (start: before it, end: after it)\n"
+	"        entry:FUNC                    before FUNC's first statement\n"
+	"        exit:FUNC                     before every return and the closing brace\n"
+	"      --around CALLEE   start before, end after the statement holding the call\n"
+	"      --wait CALLEE     a wait probe around a wait call (S2.4)\n"
+	"      --base[=FUNC]     [T_BASE] at the kernel entry (S1.7); NAME defaults to T_BASE\n"
+	"      --probe NAME      the probe's name\n"
+	"      --off             insert it disabled ('#if 0')\n"
+	"      --all-blocks      every block prints, with block=\n"
+	"  -p BUILD_DIR          compile flags from BUILD_DIR/compile_commands.json\n"
+	"  -- ARGS...            extra compiler arguments (-I, -D, ...)\n"
+	PK_EMIT_HELP
+	"  -h, --help            this help;  --version  the version\n"
+	"\n"
+	"exit: 0 done, 1 --check and something would change, 2 error (nothing written)\n";
+
+enum mode { MODE_NONE, MODE_RANGE, MODE_AROUND, MODE_WAIT, MODE_BASE };
+
+struct opts {
+	enum mode mode;
+	const char *name, *begin, *end, *callee, *base_func;
+	int off, all_blocks;
+	struct pk_parse_opts parse;
+	struct pk_emit_opts emit;
+	const char *file;
+};
+
+static int set_mode(struct opts *o, enum mode m)
+{
+	if (o->mode != MODE_NONE && o->mode != m)
+		return pk_error("give one placement: --begin/--end, --around, --wait or --base");
+	o->mode = m;
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct opts *o, int *done)
+{
+	enum { O_BEGIN = 1, O_END, O_AROUND, O_WAIT, O_BASE, O_OFF, O_ALL, O_PROBE, O_VERSION };
+	static const struct option longopts[] = {
+		{ "probe", required_argument, 0, O_PROBE },   { "begin", required_argument, 0, O_BEGIN },
+		{ "end", required_argument, 0, O_END },       { "around", required_argument, 0, O_AROUND },
+		{ "wait", required_argument, 0, O_WAIT },     { "base", optional_argument, 0, O_BASE },
+		{ "off", no_argument, 0, O_OFF },             { "all-blocks", no_argument, 0, O_ALL },
+		{ "help", no_argument, 0, 'h' },              { "version", no_argument, 0, O_VERSION },
+		PK_EMIT_LONGOPTS,                             { 0, 0, 0, 0 },
+	};
+	int nargs = argc;
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--")) {
+			nargs = i;
+			o->parse.extra = argv + i + 1;
+			o->parse.nextra = argc - i - 1;
+			break;
+		}
+	*done = 0;
+	optind = 0; /* full re-initialisation: the core may have used getopt */
+	opterr = 0;
+	int c;
+	while ((c = getopt_long(nargs, argv, ":p:o:h", longopts, NULL)) != -1) {
+		int r = pk_emit_option(&o->emit, c, optarg);
+		if (r < 0)
+			return -1;
+		if (r)
+			continue;
+		switch (c) {
+		case O_PROBE: o->name = optarg; break;
+		case O_BEGIN: o->begin = optarg; if (set_mode(o, MODE_RANGE) < 0) return -1; break;
+		case O_END: o->end = optarg; if (set_mode(o, MODE_RANGE) < 0) return -1; break;
+		case O_AROUND: o->callee = optarg; if (set_mode(o, MODE_AROUND) < 0) return -1; break;
+		case O_WAIT: o->callee = optarg; if (set_mode(o, MODE_WAIT) < 0) return -1; break;
+		case O_BASE: o->base_func = optarg; if (set_mode(o, MODE_BASE) < 0) return -1; break;
+		case O_OFF: o->off = 1; break;
+		case O_ALL: o->all_blocks = 1; break;
+		case 'p': o->parse.build_dir = optarg; break;
+		case 'h': fputs(usage_text, stdout); *done = 1; return 0;
+		case O_VERSION: pk_print_version(); *done = 1; return 0;
+		case ':': return pk_error("option '%s' needs a value (see --help)", argv[optind - 1]);
+		default: return pk_error("unknown option '%s' (see --help)", argv[optind - 1]);
+		}
+	}
+	if (o->mode == MODE_RANGE && (!o->begin || !o->end))
+		return pk_error("--begin and --end go together");
+	if (o->mode == MODE_BASE && !o->name)
+		o->name = "T_BASE";
+	if (!o->name)
+		return pk_error("name the new probe: --probe NAME");
+	if (!pk_probe_name_ok(o->name))
+		return pk_error("'%s' is not a probe name ([A-Za-z_][A-Za-z0-9_]*)", o->name);
+	if (optind >= nargs)
+		return pk_error("no input file (use '-' for standard input)");
+	if (optind + 1 < nargs)
+		return pk_error("placement works on one file at a time");
+	o->file = argv[optind];
+	return pk_emit_validate(&o->emit, 1);
+}
+
+/* ---- the text of the probe ---- */
+
+struct text {
+	char *s;
+	size_t n, cap;
+};
+
+static void PK_PRINTF(2, 3) tx(struct text *t, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int need = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	PK_GROW(t->s, t->cap, t->n + (size_t)need + 1);
+	va_start(ap, fmt);
+	vsnprintf(t->s + t->n, (size_t)need + 1, fmt, ap);
+	va_end(ap);
+	t->n += (size_t)need;
+}
+
+static int is_ident(char c)
+{
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+/* Prefix Q to every called name in EXPR ("GetBlockIdx() == 0"). */
+static char *qualify(const char *expr, const char *q)
+{
+	struct text t = { 0 };
+	tx(&t, "%s", "");
+	for (const char *p = expr; *p;) {
+		if (is_ident(*p) && !(*p >= '0' && *p <= '9')) {
+			const char *s = p;
+			while (is_ident(*p))
+				p++;
+			const char *a = p;
+			while (*a == ' ')
+				a++;
+			int call = *a == '(' && !(s >= expr + 2 && s[-1] == ':' && s[-2] == ':') &&
+				   !(s > expr && s[-1] == '.');
+			tx(&t, "%s%.*s", call ? q : "", (int)(p - s), s);
+		} else {
+			tx(&t, "%c", *p++);
+		}
+	}
+	return t.s;
+}
+
+struct gen {
+	const char *name, *eol, *q, *unit;
+	char dir[256];
+	char *sv, *ev;        /* start and end variables */
+	char *iter;           /* induction variable for iter=, or NULL */
+	int all_blocks;
+	int core;             /* pk_ast_core_kind */
+	const struct pk_ast_rules *r;
+};
+
+static void gen_print(struct text *t, const struct gen *g, const char *ind, const char *fields_fmt,
+		      const char *fields_args)
+{
+	char fmt[512], args[512];
+	snprintf(fmt, sizeof(fmt), "%s%s", g->all_blocks ? "block=%u " : "", g->iter ? "iter=%u " : "");
+	snprintf(args, sizeof(args), "%s", "");
+	if (g->all_blocks)
+		snprintf(args + strlen(args), sizeof(args) - strlen(args), "(unsigned)%sGetBlockIdx(), ", g->q);
+	if (g->iter)
+		snprintf(args + strlen(args), sizeof(args) - strlen(args), "(unsigned)(%s), ", g->iter);
+	if (g->all_blocks) {
+		tx(t, "%s%sprintf(\"[%s] %s%s\\n\", %s%s);%s", ind, g->q, g->name, fmt, fields_fmt, args,
+		   fields_args, g->eol);
+		return;
+	}
+	const char *core = g->core == 2 ? g->r->aic_core : g->r->aiv_core;
+	const char *cond = g->core == 0 ? g->r->guard : g->core == 2 ? g->r->aic_guard : g->r->aiv_guard;
+	char *qc = qualify(cond, g->q);
+	char inner[256];
+	snprintf(inner, sizeof(inner), "%s%s", ind, g->core ? g->unit : "");
+	if (g->core)
+		tx(t, "%sif %s {%s", ind, core, g->eol);
+	tx(t, "%sif (%s) {%s", inner, qc, g->eol);
+	tx(t, "%s%s%sprintf(\"[%s] %s%s\\n\", %s%s);%s", inner, g->unit, g->q, g->name, fmt, fields_fmt, args,
+	   fields_args, g->eol);
+	tx(t, "%s}%s", inner, g->eol);
+	if (g->core)
+		tx(t, "%s}%s", ind, g->eol);
+	free(qc);
+}
+
+static char *gen_start(const struct gen *g, const char *ind)
+{
+	struct text t = { 0 };
+	tx(&t, "%s%s", g->dir, g->eol);
+	tx(&t, "%s%sPipeBarrier<PIPE_ALL>();%s", ind, g->q, g->eol);
+	tx(&t, "%suint64_t %s = %sGetSystemCycle();%s", ind, g->sv, g->q, g->eol);
+	tx(&t, "#endif%s", g->eol);
+	return t.s;
+}
+
+static char *gen_end(const struct gen *g, const char *ind)
+{
+	struct text t = { 0 };
+	char args[512];
+	snprintf(args, sizeof(args), "%s, %s, %s - %s", g->sv, g->ev, g->ev, g->sv);
+	tx(&t, "%s%s", g->dir, g->eol);
+	tx(&t, "%s%sPipeBarrier<PIPE_ALL>();%s", ind, g->q, g->eol);
+	tx(&t, "%suint64_t %s = %sGetSystemCycle();%s", ind, g->ev, g->q, g->eol);
+	gen_print(&t, g, ind, "start=%lu end=%lu dur=%lu", args);
+	tx(&t, "#endif%s", g->eol);
+	return t.s;
+}
+
+static char *gen_base(const struct gen *g, const char *ind)
+{
+	struct text t = { 0 };
+	tx(&t, "%s%s", g->dir, g->eol);
+	tx(&t, "%suint64_t %s = %sGetSystemCycle();%s", ind, g->sv, g->q, g->eol);
+	gen_print(&t, g, ind, "%lu", g->sv);
+	tx(&t, "#endif%s", g->eol);
+	return t.s;
+}
+
+static char *gen_brace(const struct gen *g, int open, const char *ind)
+{
+	char m[256];
+	if (pk_marks_text(m, sizeof(m), open, g->name) < 0)
+		return NULL;
+	struct text t = { 0 };
+	tx(&t, "%s%s%s", ind, m, g->eol);
+	return t.s;
+}
+
+/* ---- the plan ---- */
+
+struct ins {
+	size_t off;
+	int rank; /* at one offset: code after a statement, '}', '{', code before one */
+	size_t seq;
+	char *text;
+};
+
+struct insv {
+	struct ins *v;
+	size_t n, cap;
+};
+
+static void add_ins(struct insv *iv, size_t off, int rank, char *text)
+{
+	PK_GROW(iv->v, iv->cap, iv->n + 1);
+	iv->v[iv->n] = (struct ins){ off, rank, iv->n, text };
+	iv->n++;
+}
+
+static int cmp_ins(const void *x, const void *y)
+{
+	const struct ins *a = x, *b = y;
+	if (a->off != b->off)
+		return a->off < b->off ? -1 : 1;
+	if (a->rank != b->rank)
+		return a->rank - b->rank;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+static void add_part(struct insv *iv, const struct pk_anchor *an, char *text)
+{
+	add_ins(iv, an->off, an->where == PK_AFTER ? 0 : 3, text);
+}
+
+static void add_braces(struct insv *iv, const struct gen *g, const struct pk_anchor *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (v[i].brace < 0)
+			continue;
+		int seen = 0;
+		for (size_t k = 0; k < iv->n; k++)
+			if (iv->v[k].rank == 2 && iv->v[k].off == v[i].brace_open)
+				seen = 1;
+		if (seen)
+			continue;
+		add_ins(iv, v[i].brace_open, 2, gen_brace(g, 1, v[i].brace_indent));
+		add_ins(iv, v[i].brace_close, 1, gen_brace(g, 0, v[i].brace_indent));
+	}
+}
+
+/* ---- the command ---- */
+
+static int refuse_existing(struct pk_ast *a, const char *name)
+{
+	for (size_t i = 0; i < a->scan.nblocks; i++)
+		if (!strcmp(a->scan.blocks[i].name, name))
+			return pk_error("%s:%u: probe '%s' already exists; strip it first (probe-strip --probe %s) "
+					"or pick another name", a->b->path, a->scan.blocks[i].line, name, name);
+	struct pk_mark *m;
+	size_t n;
+	if (pk_marks_scan(a->b, &m, &n) < 0)
+		return -1;
+	int rc = 0;
+	for (size_t i = 0; i < n && rc == 0; i++)
+		if (!strcmp(m[i].name, name))
+			rc = pk_error("%s:%u: brace markers of probe '%s' are still in the file; strip it first",
+				      a->b->path, m[i].line, name);
+	pk_marks_free(m, n);
+	return rc;
+}
+
+static int uses_namespace(struct pk_ast *a, const char *ns)
+{
+	char pat[128];
+	snprintf(pat, sizeof(pat), "using namespace %s;", ns);
+	const char *p = a->b->data;
+	while ((p = strstr(p, pat))) {
+		if (!pk_scan_in_comment(&a->scan, (size_t)(p - a->b->data)))
+			return 1;
+		p++;
+	}
+	return 0;
+}
+
+static void unique_vars(struct pk_ast *a, struct gen *g, int base)
+{
+	const char *sp = base ? "probeBase_" : "probeStart_";
+	size_t cap = strlen(g->name) + 32;
+	g->sv = pk_xmalloc(cap);
+	g->ev = pk_xmalloc(cap);
+	for (int k = 1;; k++) {
+		char suf[16] = "";
+		if (k > 1)
+			snprintf(suf, sizeof(suf), "_%d", k);
+		snprintf(g->sv, cap, "%s%s%s", sp, g->name, suf);
+		snprintf(g->ev, cap, "probeEnd_%s%s", g->name, suf);
+		if (!pk_ast_word_used(a, g->sv) && (base || !pk_ast_word_used(a, g->ev)))
+			return;
+	}
+}
+
+static const char *indent_unit(const char *ind)
+{
+	if (strchr(ind, '\t'))
+		return "\t";
+	size_t l = strlen(ind);
+	return l && l % 4 != 0 && l % 2 == 0 ? "  " : "    ";
+}
+
+static int kernel_entry(struct pk_ast *a, const char *want)
+{
+	if (want && *want) {
+		int f = pk_ast_find_func(a, want);
+		if (f < 0)
+			return pk_error("%s: --base=%s: no single function '%s' with a body", a->b->path, want, want);
+		return f;
+	}
+	int found = -1, n = 0;
+	for (size_t i = 0; i < a->nfuncs; i++)
+		if (a->funcs[i].entry) {
+			found = (int)i;
+			n++;
+		}
+	if (n == 1)
+		return found;
+	if (n == 0)
+		return pk_error("%s: no kernel entry found (__global__, or extern \"C\" __aicore__); name it: "
+				"--base=FUNC", a->b->path);
+	return pk_error("%s: %d kernel entries; name one: --base=FUNC", a->b->path, n);
+}
+
+static int resolve(struct pk_ast *a, const struct opts *o, struct pk_anchor **start, size_t *ns,
+		   struct pk_anchor **ends, size_t *ne)
+{
+	struct pk_spec b, e;
+	char *bt = NULL, *et = NULL;
+	int rc = -1;
+	memset(&b, 0, sizeof(b));
+	memset(&e, 0, sizeof(e));
+	if (o->mode == MODE_RANGE) {
+		if (pk_spec_parse(&b, o->begin) < 0 || pk_spec_parse(&e, o->end) < 0)
+			goto out;
+	} else if (o->mode == MODE_BASE) {
+		int f = kernel_entry(a, o->base_func);
+		if (f < 0)
+			goto out;
+		size_t l = strlen(a->funcs[f].name) + 8;
+		bt = pk_xmalloc(l);
+		snprintf(bt, l, "entry:%s", a->funcs[f].name);
+		if (pk_spec_parse(&b, bt) < 0)
+			goto out;
+		rc = pk_ast_place(a, &b, 0, start, ns);
+		goto out;
+	} else {
+		size_t l = strlen(o->callee) + 8;
+		bt = pk_xmalloc(l);
+		et = pk_xmalloc(l);
+		snprintf(bt, l, "before:%s", o->callee);
+		snprintf(et, l, "after:%s", o->callee);
+		if (pk_spec_parse(&b, bt) < 0 || pk_spec_parse(&e, et) < 0)
+			goto out;
+	}
+	if (pk_ast_place(a, &b, 0, start, ns) < 0 || pk_ast_place(a, &e, 1, ends, ne) < 0)
+		goto out;
+	rc = pk_ast_check_scopes(a, *start, *ends, *ne);
+out:
+	pk_spec_free(&b);
+	pk_spec_free(&e);
+	free(bt);
+	free(et);
+	return rc;
+}
+
+static void set_iter(struct pk_ast *a, struct gen *g, const struct pk_anchor *start)
+{
+	int loop;
+	unsigned line = 0;
+	g->iter = pk_ast_loop_var(a, start->scope, &loop, &line);
+	if (loop >= 0 && !g->iter)
+		pk_warning("%s:%u: the loop around probe '%s' has no induction variable; its print "
+			   "carries no iter=", a->b->path, line, g->name);
+}
+
+static int build_plan(struct pk_ast *a, const struct opts *o, struct pk_plan *plan)
+{
+	struct pk_ast_rules r;
+	if (pk_ast_rules_load(&r) < 0)
+		return -1;
+	struct pk_anchor *start = NULL, *ends = NULL;
+	size_t ns = 0, ne = 0;
+	struct gen g;
+	memset(&g, 0, sizeof(g));
+	struct insv iv = { 0 };
+	int rc = -1;
+	if (resolve(a, o, &start, &ns, &ends, &ne) < 0)
+		goto out;
+	g.name = o->name;
+	g.eol = pk_buf_eol(a->b);
+	g.q = "";
+	char qbuf[128];
+	if (!uses_namespace(a, r.api_ns)) {
+		snprintf(qbuf, sizeof(qbuf), "%s::", r.api_ns);
+		g.q = qbuf;
+	}
+	g.unit = indent_unit(start->indent);
+	g.all_blocks = o->all_blocks;
+	g.r = &r;
+	pk_canonical_directive(g.dir, sizeof(g.dir), !o->off, o->name);
+	unique_vars(a, &g, o->mode == MODE_BASE);
+	if (o->mode == MODE_BASE) {
+		g.core = pk_ast_core_kind(a, &r, start->scope);
+		add_part(&iv, start, gen_base(&g, start->indent));
+	} else {
+		set_iter(a, &g, start);
+		g.core = pk_ast_core_kind(a, &r, ends[0].scope);
+		pk_ast_lint(a, &r, o->name, start, ends, ne, o->mode == MODE_WAIT);
+		add_part(&iv, start, gen_start(&g, start->indent));
+		for (size_t i = 0; i < ne; i++)
+			add_part(&iv, &ends[i], gen_end(&g, ends[i].indent));
+		add_braces(&iv, &g, start, ns);
+		add_braces(&iv, &g, ends, ne);
+	}
+	qsort(iv.v, iv.n, sizeof(*iv.v), cmp_ins);
+	for (size_t i = 0; i < iv.n; i++)
+		pk_plan_add(plan, iv.v[i].off, iv.v[i].off, iv.v[i].text, strlen(iv.v[i].text));
+	rc = pk_plan_check(plan, a->b->path, a->b->len);
+out:
+	for (size_t i = 0; i < iv.n; i++)
+		free(iv.v[i].text);
+	free(iv.v);
+	free(g.sv);
+	free(g.ev);
+	free(g.iter);
+	pk_anchors_free(start, ns);
+	pk_anchors_free(ends, ne);
+	pk_ast_rules_free(&r);
+	return rc;
+}
+
+int pk_ast_inject_main(int argc, char **argv)
+{
+	struct opts o;
+	memset(&o, 0, sizeof(o));
+	int done;
+	if (parse_args(argc, argv, &o, &done) < 0)
+		return PK_EXIT_ERROR;
+	if (done)
+		return PK_EXIT_OK;
+	struct pk_buf b;
+	if (pk_buf_load(&b, o.file, o.emit.mode == PK_EMIT_INPLACE ? PK_LOAD_FOR_WRITE : 0) < 0)
+		return PK_EXIT_ERROR;
+	struct pk_ast a;
+	struct pk_plan plan;
+	pk_plan_init(&plan);
+	int rc = PK_EXIT_ERROR;
+	if (pk_ast_parse(&a, &b, &o.parse) < 0)
+		goto out;
+	if (pk_scan_report_errors(&b, &a.scan) > 0 || refuse_existing(&a, o.name) < 0)
+		goto out;
+	pk_ast_warn_errors(&a);
+	if (build_plan(&a, &o, &plan) < 0)
+		goto out;
+	int changed = 0;
+	if (pk_emit(&o.emit, &b, &plan, &changed) < 0)
+		goto out;
+	rc = o.emit.mode == PK_EMIT_CHECK && changed ? PK_EXIT_FINDINGS : PK_EXIT_OK;
+out:
+	pk_ast_free(&a);
+	pk_plan_free(&plan);
+	pk_buf_free(&b);
+	return rc;
+}

@@ -1,0 +1,327 @@
+/* tt_main.c - `probe-inject --timing-tensor`: the command. Reads the kernel
+ * (and the host file), plans every edit of both, checks both plans, then
+ * writes: nothing is written when any step fails. */
+#include "tt.h"
+#include "emit.h"
+#include "pk.h"
+#include "timing_strip.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct tt_opts {
+	const char *kernel, *kernel_name, *host, *host_out, *slots, *events_out, *core;
+	struct pk_emit_opts emit;
+	struct tt_event *ev;
+	size_t nev, cap_ev;
+	char **extra;
+	int nextra;
+};
+
+static int usage(FILE *out)
+{
+	fprintf(out,
+		"usage: %s --timing-tensor [--event NAME[:KIND]=PLACE]... [--kernel NAME]\n"
+		"         [--core-type aiv|aic|mix] [--host FILE [--host-out FILE]] [--slots EXPR]\n"
+		"         [--events-out FILE] [-o FILE | --stdout | --diff | --check] KERNEL [-- CLANG-ARGS]\n\n"
+		"Add the in-core timing tensor (S5): an INT64 output timing[slots][8k], the entry\n"
+		"sample, event samples kept in locals, and before every exit body_done, the\n"
+		"slot's row and its cache writeback; every packed args[] index after the new\n"
+		"tensor is renumbered. probe-strip --timing-tensor undoes it byte for byte.\n\n"
+		"  --event NAME[:KIND]=PLACE  a sample; PLACE is after:CALLEE[#n], before:CALLEE[#n]\n"
+		"                      or line:N; KIND is issue|drain|phase|arrival|release (S5.1),\n"
+		"                      from rules/timing.ini [kinds] when left out\n"
+		"  --kernel NAME       the kernel function (default: kernel_entry or the only __global__)\n"
+		"  --core-type T       slot mapping (default: from KERNEL_TYPE_* / ASCEND_IS_* marks)\n"
+		"  --host FILE         also update the host orchestration or packed argument array\n"
+		"  --host-out FILE     write the host result there (needed with -o)\n"
+		"  --slots EXPR        number of core slots of the real launch (needed with --host)\n"
+		"  --events-out FILE   event map for probe-report (default OUT.timing.json)\n",
+		pk_progname);
+	return out == stdout ? PK_EXIT_OK : PK_EXIT_ERROR;
+}
+
+static int valid_name(const char *s, size_t n)
+{
+	if (!n || !(isalpha((unsigned char)s[0]) || s[0] == '_'))
+		return 0;
+	for (size_t i = 1; i < n; i++)
+		if (!isalnum((unsigned char)s[i]) && s[i] != '_')
+			return 0;
+	return 1;
+}
+
+static int add_event(struct tt_opts *o, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	if (!eq)
+		return pk_error("--event '%s': expected NAME[:KIND]=PLACE", arg);
+	const char *colon = memchr(arg, ':', (size_t)(eq - arg));
+	size_t nl = (size_t)((colon ? colon : eq) - arg);
+	if (!valid_name(arg, nl))
+		return pk_error("--event '%s': '%.*s' is not a valid event name", arg, (int)nl, arg);
+	PK_GROW(o->ev, o->cap_ev, o->nev + 1);
+	struct tt_event *e = &o->ev[o->nev++];
+	memset(e, 0, sizeof(*e));
+	e->name = pk_xstrndup(arg, nl);
+	e->kind = colon ? pk_xstrndup(colon + 1, (size_t)(eq - colon - 1)) : NULL;
+	e->spec = pk_xstrdup(eq + 1);
+	return 0;
+}
+
+static int parse_opts(int argc, char **argv, struct tt_opts *o)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *next = i + 1 < argc ? argv[i + 1] : NULL;
+#define NEED_ARG()                                                              \
+	do {                                                                    \
+		if (!next)                                                      \
+			return pk_error("option '%s' needs an argument", a);    \
+		i++;                                                            \
+	} while (0)
+		if (!strcmp(a, "--timing-tensor"))
+			continue;
+		if (!strcmp(a, "--")) {
+			o->extra = argv + i + 1;
+			o->nextra = argc - i - 1;
+			break;
+		}
+		if (!strcmp(a, "--event")) {
+			NEED_ARG();
+			if (add_event(o, next) < 0)
+				return -1;
+		} else if (!strcmp(a, "--kernel")) {
+			NEED_ARG();
+			o->kernel_name = next;
+		} else if (!strcmp(a, "--core-type")) {
+			NEED_ARG();
+			o->core = next;
+		} else if (!strcmp(a, "--host")) {
+			NEED_ARG();
+			o->host = next;
+		} else if (!strcmp(a, "--host-out")) {
+			NEED_ARG();
+			o->host_out = next;
+		} else if (!strcmp(a, "--slots")) {
+			NEED_ARG();
+			o->slots = next;
+		} else if (!strcmp(a, "--events-out")) {
+			NEED_ARG();
+			o->events_out = next;
+		} else if (!strcmp(a, "-o")) {
+			NEED_ARG();
+			o->emit.mode = PK_EMIT_OUTFILE;
+			o->emit.out_path = next;
+		} else if (!strcmp(a, "--stdout")) {
+			o->emit.mode = PK_EMIT_STDOUT;
+		} else if (!strcmp(a, "--diff")) {
+			o->emit.mode = PK_EMIT_DIFF;
+		} else if (!strcmp(a, "--check")) {
+			o->emit.mode = PK_EMIT_CHECK;
+		} else if (a[0] == '-' && a[1]) {
+			return pk_error("unknown option '%s' for --timing-tensor (see --help)", a);
+		} else if (o->kernel) {
+			return pk_error("--timing-tensor takes one kernel file ('%s', '%s')", o->kernel, a);
+		} else {
+			o->kernel = a;
+		}
+#undef NEED_ARG
+	}
+	if (!o->kernel)
+		return pk_error("--timing-tensor needs a kernel file");
+	if (o->host && o->emit.mode == PK_EMIT_OUTFILE && !o->host_out)
+		return pk_error("--host with -o needs --host-out FILE (the host file would be rewritten in place)");
+	if (o->host && o->emit.mode == PK_EMIT_STDOUT)
+		return pk_error("--host cannot go to --stdout: two files would be mixed; use -o and --host-out");
+	if (o->host_out && !o->host)
+		return pk_error("--host-out without --host");
+	if (o->core && strcmp(o->core, "aiv") && strcmp(o->core, "aic") && strcmp(o->core, "mix"))
+		return pk_error("--core-type '%s': expected aiv, aic or mix", o->core);
+	return 0;
+}
+
+static const char *const kinds[] = { "issue", "drain", "phase", "arrival", "release" };
+
+static int resolve_events(struct tt_opts *o, const struct tt_rules *r, struct tt_spec *sp)
+{
+	for (size_t i = 0; i < o->nev; i++) {
+		struct tt_event *e = &o->ev[i];
+		if (!strcmp(e->name, "entry") || !strcmp(e->name, "body_done"))
+			return pk_error("--event '%s': the name is taken by the sample the tool always adds",
+					e->name);
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(o->ev[j].name, e->name))
+				return pk_error("--event '%s' given twice", e->name);
+		if (!e->kind) {
+			const char *k = tt_rule(r, "kinds", e->name);
+			if (!k)
+				return pk_error("--event '%s': say which S5.1 event it is (NAME:KIND=PLACE, "
+						"KIND issue|drain|phase|arrival|release); rules/timing.ini "
+						"[kinds] has no default for it", e->name);
+			e->kind = pk_xstrdup(k);
+		}
+		size_t k;
+		for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
+			if (!strcmp(e->kind, kinds[k]))
+				break;
+		if (k == sizeof(kinds) / sizeof(kinds[0]))
+			return pk_error("--event '%s': unknown kind '%s' (issue, drain, phase, arrival, release)",
+					e->name, e->kind);
+		e->column = (int)i + 1;
+	}
+	sp->ev = o->ev;
+	sp->nev = o->nev;
+	sp->columns = (int)o->nev + 2;
+	/* the magic word takes the row's last slot; more values take more lines (S5.5) */
+	sp->row_words = 8 * ((sp->columns + 1 + 7) / 8);
+	return 0;
+}
+
+/* A prefix no identifier of the files starts with, so names never clash. */
+static const char *pick_prefix(const struct tt_tu *k, const struct tt_tu *h, char *buf, size_t cap)
+{
+	for (int i = 0; i < 100; i++) {
+		if (i == 0)
+			snprintf(buf, cap, "pk_tt_");
+		else
+			snprintf(buf, cap, "pk_tt%d_", i);
+		if (!tt_ident_prefix_used(k, buf) && (!h || !tt_ident_prefix_used(h, buf)))
+			return buf;
+	}
+	return NULL;
+}
+
+struct job {
+	struct tt_opts o;
+	struct tt_rules rules;
+	struct pk_buf kb, hb;
+	int have_kb, have_hb;
+	struct tt_tu kt, ht;
+	struct tt_kernel k;
+	struct pk_plan kp, hp;
+	struct tt_spec sp;
+	char prefix[32];
+};
+
+static int load_file(struct pk_buf *b, int *have, const char *path, const struct tt_opts *o, int host)
+{
+	int in_place = o->emit.mode == PK_EMIT_INPLACE && !(host && o->host_out);
+	if (pk_buf_load(b, path, in_place ? PK_LOAD_FOR_WRITE : 0) < 0)
+		return -1;
+	*have = 1;
+	if (pk_timing_marked(b))
+		return pk_error("%s: already has a timing tensor (TIMING_PROBE: @timing marks); remove it "
+				"first with probe-strip --timing-tensor", path);
+	return 0;
+}
+
+static int plan_all(struct job *j)
+{
+	struct tt_opts *o = &j->o;
+	if (tt_rules_load(&j->rules) < 0 || load_file(&j->kb, &j->have_kb, o->kernel, o, 0) < 0)
+		return -1;
+	if (o->host && load_file(&j->hb, &j->have_hb, o->host, o, 1) < 0)
+		return -1;
+	if (tt_parse(&j->kt, &j->kb, 1, o->extra, o->nextra) < 0 ||
+	    tt_kernel_find(&j->kt, o->kernel_name, &j->k) < 0 || tt_kernel_abi(&j->kt, &j->k) < 0)
+		return -1;
+	if (o->core)
+		j->k.core = !strcmp(o->core, "mix") ? TT_MIX : !strcmp(o->core, "aic") ? TT_AIC : TT_AIV;
+	if (o->host && tt_parse(&j->ht, &j->hb, 0, o->extra, o->nextra) < 0)
+		return -1;
+	j->sp.rules = &j->rules;
+	j->sp.slots = o->slots;
+	j->sp.timing_index = (int)j->k.ntensors;
+	j->sp.prefix = pick_prefix(&j->kt, o->host ? &j->ht : NULL, j->prefix, sizeof(j->prefix));
+	if (!j->sp.prefix)
+		return pk_error("%s: no free 'pk_tt*_' name prefix", o->kernel);
+	if (resolve_events(o, &j->rules, &j->sp) < 0 || tt_gen_kernel(&j->kt, &j->k, &j->sp, &j->kp) < 0)
+		return -1;
+	if (o->host && tt_gen_host(&j->ht, &j->k, &j->sp, &j->hp) < 0)
+		return -1;
+	if (pk_plan_check(&j->kp, j->kb.path, j->kb.len) < 0)
+		return -1;
+	if (o->host && pk_plan_check(&j->hp, j->hb.path, j->hb.len) < 0)
+		return -1;
+	return 0;
+}
+
+static int write_sidecar(struct job *j)
+{
+	const struct tt_opts *o = &j->o;
+	if (o->emit.mode != PK_EMIT_INPLACE && o->emit.mode != PK_EMIT_OUTFILE)
+		return 0;
+	struct tt_sb path = { 0 };
+	if (o->events_out)
+		tt_sb_add(&path, o->events_out);
+	else
+		tt_sb_addf(&path, "%s.timing.json", o->emit.mode == PK_EMIT_OUTFILE ? o->emit.out_path : o->kernel);
+	size_t len;
+	char *json = tt_sidecar_json(&j->k, &j->sp, &len);
+	int rc = pk_write_atomic(path.s, json, len, NULL);
+	free(json);
+	tt_sb_free(&path);
+	return rc;
+}
+
+static int emit_all(struct job *j)
+{
+	int changed = 0, any = 0;
+	if (pk_emit(&j->o.emit, &j->kb, &j->kp, &changed) < 0)
+		return PK_EXIT_ERROR;
+	any |= changed;
+	if (j->o.host) {
+		struct pk_emit_opts ho = j->o.emit;
+		if (j->o.host_out) {
+			ho.mode = PK_EMIT_OUTFILE;
+			ho.out_path = j->o.host_out;
+		}
+		if (pk_emit(&ho, &j->hb, &j->hp, &changed) < 0)
+			return PK_EXIT_ERROR;
+		any |= changed;
+	}
+	if (write_sidecar(j) < 0)
+		return PK_EXIT_ERROR;
+	return j->o.emit.mode == PK_EMIT_CHECK && any ? PK_EXIT_FINDINGS : PK_EXIT_OK;
+}
+
+static void free_job(struct job *j)
+{
+	for (size_t i = 0; i < j->o.nev; i++) {
+		free(j->o.ev[i].name);
+		free(j->o.ev[i].kind);
+		free(j->o.ev[i].spec);
+	}
+	free(j->o.ev);
+	tt_kernel_free(&j->k);
+	tt_tu_free(&j->kt);
+	tt_tu_free(&j->ht);
+	pk_plan_free(&j->kp);
+	pk_plan_free(&j->hp);
+	if (j->have_kb)
+		pk_buf_free(&j->kb);
+	if (j->have_hb)
+		pk_buf_free(&j->hb);
+	tt_rules_free(&j->rules);
+}
+
+int pk_tt_inject_main(int argc, char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return usage(stdout);
+		if (!strcmp(argv[i], "--version"))
+			return pk_print_version();
+	}
+	struct job j;
+	memset(&j, 0, sizeof(j));
+	pk_plan_init(&j.kp);
+	pk_plan_init(&j.hp);
+	int rc = PK_EXIT_ERROR;
+	if (parse_opts(argc, argv, &j.o) == 0 && plan_all(&j) == 0)
+		rc = emit_all(&j);
+	free_job(&j);
+	return rc;
+}
