@@ -281,7 +281,7 @@ void rp_write_trace(FILE *f, const struct rp_doc *d)
 				(long long)sp->end);
 		}
 	}
-	fputs("\n], \"displayTimeUnit\": \"ns\", \"otherData\": {\"unit\": ", f);
+	fputs("\n], \"otherData\": {\"unit\": ", f);
 	if (d->freq_hz > 0)
 		fprintf(f, "\"us at %.0f Hz\"", d->freq_hz);
 	else

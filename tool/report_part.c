@@ -160,15 +160,16 @@ static void interval_row(struct tensor_ctx *c, struct rp_table *t, const struct 
 
 /* The consecutive boundaries present, their intervals, the identity and the
  * ordering, all in integer cycles (S5.11). */
-static void partition(struct tensor_ctx *c, struct bound *bs, size_t nb, const char *what)
+static int partition(struct tensor_ctx *c, struct bound *bs, size_t nb, const char *what)
 {
+	int ordered = 1;
 	struct bound *have[8];
 	size_t n = 0;
 	for (size_t i = 0; i < nb; i++)
 		if (bs[i].have)
 			have[n++] = &bs[i];
 	if (n < 2)
-		return;
+		return ordered;
 	struct rp_table *t = rp_table_new(c->d, "intervals", "partition intervals (cycles)", "interval",
 					  "cycles", c->d->freq_hz > 0 ? "us" : NULL, NULL);
 	int64_t sum = 0;
@@ -198,10 +199,13 @@ static void partition(struct tensor_ctx *c, struct bound *bs, size_t nb, const c
 		rp_note(c->d, "%s identity %s = %s-%s = %lld cycles holds", what, terms, have[n - 1]->name,
 			have[0]->name, (long long)total);
 	for (size_t i = 1; i < n; i++)
-		if (have[i]->v < have[i - 1]->v)
+		if (have[i]->v < have[i - 1]->v) {
 			rp_warn(c->d, "%s ordering %s fails: %s (%lld) > %s (%lld)", what, chain,
 				have[i - 1]->name, (long long)have[i - 1]->v, have[i]->name,
 				(long long)have[i]->v);
+			ordered = 0;
+		}
+	return ordered;
 }
 
 static void bounds_table(struct tensor_ctx *c, const struct bound *bs, size_t nb, int64_t origin)
@@ -324,7 +328,8 @@ static void l2_lanes(struct tensor_ctx *c, int64_t origin, const char *group)
 }
 
 /* Without --same-epoch the two sources are compared by durations only. */
-static void sources_table(struct tensor_ctx *c, const struct bound *e, const struct bound *f)
+static void sources_table(struct tensor_ctx *c, const struct bound *e, const struct bound *f,
+			  int ordering_failed)
 {
 	const struct rp_l2 *l2 = c->o->l2;
 	struct rp_table *t = rp_table_new(c->d, "sources", "durations per source (cycles)", "source",
@@ -341,7 +346,10 @@ static void sources_table(struct tensor_ctx *c, const struct bound *e, const str
 		rp_set_int(t, r, 2, f->v - e->v);
 		rp_set_us(c->d, t, r, 3, (double)(f->v - e->v));
 	}
-	rp_note(c->d, "L2 and in-core boundaries not combined: --same-epoch was not given (a matching frequency does not prove a common epoch, S5.11); durations are compared per source");
+	if (ordering_failed)
+		rp_note(c->d, "the combined ordering fails, so the sources do not share an epoch after all: compare the durations per source (S5.11)");
+	else
+		rp_note(c->d, "L2 and in-core boundaries not combined: --same-epoch was not given (a matching frequency does not prove a common epoch, S5.11); durations are compared per source");
 }
 
 static void tensor_table(struct tensor_ctx *c)
@@ -391,10 +399,10 @@ static void analyse(struct tensor_ctx *c)
 	free(c->d->origin);
 	c->d->origin = pk_xstrdup(combine ? "M0 (earliest L2 task start)" : "E (earliest entry)");
 	bounds_table(c, bs, 7, origin);
-	partition(c, bs, 7, combine ? "task partition" : "body partition");
+	int ordered = partition(c, bs, 7, combine ? "task partition" : "body partition");
 	collective(c);
-	if (c->o->l2 && !combine)
-		sources_table(c, &bs[1], &bs[5]);
+	if (c->o->l2 && (!combine || !ordered))
+		sources_table(c, &bs[1], &bs[5], combine);
 	partition_lane(c, bs, 7, origin);
 	slot_lanes(c, origin);
 	if (c->o->l2)

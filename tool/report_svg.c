@@ -3,6 +3,7 @@
  * browser or image viewer; no script, no external font or style. */
 #include "report.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define LABEL_W 220
@@ -43,6 +44,8 @@ static void extent(const struct rp_doc *d, int64_t *lo, int64_t *hi)
 				*hi = b;
 			any = 1;
 		}
+	if (*lo > 0) /* keep the origin (T_BASE, E or M0) on the axis */
+		*lo = 0;
 	if (*hi <= *lo)
 		*hi = *lo + 1;
 }
@@ -62,9 +65,30 @@ static int64_t tick_step(int64_t range)
 	}
 }
 
-/* Fixed palette; colour by lane group so a legend is unnecessary. */
-static const char *const palette[] = { "#4e79a7", "#f28e2b", "#59a14f", "#e15759",
-				       "#76b7b2", "#edc948", "#b07aa1", "#9c755f" };
+/* Tableau 10; colours go to span labels (phase or probe) in order of first
+ * appearance, so one phase has one colour on every lane. */
+static const char *const palette[] = { "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
+				       "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac" };
+
+struct labels {
+	const char **v;
+	size_t n, cap;
+};
+
+static size_t label_index(struct labels *ls, const char *label)
+{
+	for (size_t k = 0; k < ls->n; k++)
+		if (!strcmp(ls->v[k], label))
+			return k;
+	PK_GROW(ls->v, ls->cap, ls->n + 1);
+	ls->v[ls->n] = label;
+	return ls->n++;
+}
+
+static const char *colour_of(struct labels *ls, const char *label)
+{
+	return palette[label_index(ls, label) % 10];
+}
 
 static double xpos(int64_t v, int64_t lo, int64_t hi)
 {
@@ -82,7 +106,7 @@ static void axis(FILE *f, const struct rp_doc *d, int64_t lo, int64_t hi, int he
 		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#ddd\"/>\n", x,
 			TOP - 6, x, height - PAD);
 		if (d->freq_hz > 0)
-			fprintf(f, "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">%.3f</text>\n",
+			fprintf(f, "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">%g</text>\n",
 				x, TOP - 10, (double)t * 1e6 / d->freq_hz);
 		else
 			fprintf(f, "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">%lld</text>\n",
@@ -90,19 +114,19 @@ static void axis(FILE *f, const struct rp_doc *d, int64_t lo, int64_t hi, int he
 	}
 }
 
-static void bars(FILE *f, const struct rp_lane *l, int row, int colour, int64_t lo, int64_t hi)
+static void bars(FILE *f, struct labels *ls, const struct rp_lane *l, int row, int64_t lo, int64_t hi)
 {
 	int y = TOP + row * ROW_H;
-	fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"12\">", 8, y + 16);
+	fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"12\">", 16, y + 16);
 	xml_text(f, l->name);
 	fputs("</text>\n", f);
 	for (size_t s = 0; s < l->nspans; s++) {
 		const struct rp_span *sp = &l->spans[s];
 		double x0 = xpos(sp->start, lo, hi), x1 = xpos(sp->end, lo, hi);
 		double w = x1 > x0 ? x1 - x0 : 0;
-		fprintf(f, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"%s>",
-			x0, y + 3, w < 1 ? 1 : w, ROW_H - 6, palette[colour % 8],
-			x1 < x0 ? " stroke=\"red\"" : "");
+		fprintf(f, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\" stroke=\"%s\">",
+			x0, y + 3, w < 1 ? 1 : w, ROW_H - 6, colour_of(ls, sp->label),
+			x1 < x0 ? "red" : "#fff");
 		fprintf(f, "<title>");
 		xml_text(f, sp->label);
 		fprintf(f, ": %lld .. %lld (%lld cycles)</title></rect>\n", (long long)sp->start,
@@ -115,11 +139,50 @@ static void bars(FILE *f, const struct rp_lane *l, int row, int colour, int64_t 
 	}
 }
 
+/* Each span label with its colour: small bars carry no text. */
+static void legend(FILE *f, struct labels *ls, int y)
+{
+	double x = 8;
+	for (size_t k = 0; k < ls->n && k < 20; k++) {
+		fprintf(f, "<rect x=\"%.1f\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/>"
+			   "<text x=\"%.1f\" y=\"%d\" font-size=\"11\">",
+			x, y, palette[k % 10], x + 14, y + 9);
+		xml_text(f, ls->v[k]);
+		fputs("</text>\n", f);
+		x += 24 + 6.5 * (double)strlen(ls->v[k]);
+	}
+}
+
+/* Lanes plus one heading row per group ("in-core slots", "L2 tasks ..."). */
+static int count_rows(const struct rp_doc *d)
+{
+	int rows = 0;
+	for (size_t i = 0; i < d->nlanes; i++)
+		rows += 1 + (i == 0 || strcmp(d->lanes[i]->group, d->lanes[i - 1]->group));
+	return rows;
+}
+
+static void lanes(FILE *f, const struct rp_doc *d, struct labels *ls, int64_t lo, int64_t hi)
+{
+	int row = 0;
+	for (size_t i = 0; i < d->nlanes; i++) {
+		if (i == 0 || strcmp(d->lanes[i]->group, d->lanes[i - 1]->group)) {
+			fprintf(f, "<text x=\"8\" y=\"%d\" font-size=\"11\" font-style=\"italic\" fill=\"#555\">",
+				TOP + row * ROW_H + 16);
+			xml_text(f, d->lanes[i]->group);
+			fputs("</text>\n", f);
+			row++;
+		}
+		bars(f, ls, d->lanes[i], row++, lo, hi);
+	}
+}
+
 void rp_write_svg(FILE *f, const struct rp_doc *d)
 {
 	int64_t lo, hi;
 	extent(d, &lo, &hi);
-	int rows = (int)d->nlanes, height = TOP + (rows ? rows : 1) * ROW_H + PAD + 20;
+	int rows = count_rows(d), height = TOP + (rows ? rows : 1) * ROW_H + PAD + 40;
+	struct labels ls = { 0 };
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		   "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
 		   "font-family=\"sans-serif\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n",
@@ -137,15 +200,12 @@ void rp_write_svg(FILE *f, const struct rp_doc *d)
 			TOP + 16);
 	} else {
 		axis(f, d, lo, hi, height - 20);
-		int colour = 0;
-		for (int i = 0; i < rows; i++) {
-			if (i && strcmp(d->lanes[i]->group, d->lanes[i - 1]->group))
-				colour++;
-			bars(f, d->lanes[i], i, colour, lo, hi);
-		}
+		lanes(f, d, &ls, lo, hi);
+		legend(f, &ls, height - 34);
 	}
 	if (d->nwarnings)
 		fprintf(f, "<text x=\"8\" y=\"%d\" font-size=\"11\" fill=\"#c00\">%zu warning%s: see the text or JSON report</text>\n",
 			height - 8, d->nwarnings, d->nwarnings == 1 ? "" : "s");
 	fputs("</svg>\n", f);
+	free(ls.v);
 }

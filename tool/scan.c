@@ -29,7 +29,6 @@ struct lexer {
 	const char *raw_delim; /* RAW: delimiter (points into d) */
 	size_t raw_len;
 	size_t comment_start;
-	char last_sig;         /* last significant code byte, for scope kinds */
 	size_t *scopes;        /* open brace scopes */
 	size_t nopen, cap_open;
 	size_t func_depth;     /* open function-body scopes */
@@ -96,6 +95,46 @@ static size_t splice_at(const char *d, size_t n, size_t i)
 	return 0;
 }
 
+/* Bytes that can change the lexer state in code; everything else is skipped. */
+static const unsigned char code_special[256] = {
+	['\n'] = 1, ['\\'] = 1, ['/'] = 1, ['"'] = 1, ['\''] = 1, ['{'] = 1, ['}'] = 1,
+};
+
+/* Is the '"' at Q the quote of a raw string (R, u8R, uR, UR, LR prefix)? */
+static int raw_prefix(const char *d, size_t q)
+{
+	size_t j = q;
+	while (j > 0 && q - j < 4 && is_ident((unsigned char)d[j - 1]))
+		j--;
+	if (j > 0 && is_ident((unsigned char)d[j - 1]))
+		return 0;
+	size_t len = q - j;
+	const char *w = d + j;
+	return (len == 1 && w[0] == 'R') || (len == 2 && strchr("uUL", w[0]) && w[1] == 'R') ||
+	       (len == 3 && !memcmp(w, "u8R", 3));
+}
+
+/* Is the '\'' at Q a C++14 digit separator (inside a pp-number like 1'000)? */
+static int digit_separator(const char *d, size_t q)
+{
+	size_t j = q;
+	while (j > 0 && q - j < 256 && (is_ident((unsigned char)d[j - 1]) || d[j - 1] == '.' || d[j - 1] == '\''))
+		j--;
+	if (j == q)
+		return 0;
+	return isdigit((unsigned char)d[j]) || (d[j] == '.' && isdigit((unsigned char)d[j + 1]));
+}
+
+/* Does the '{' at B follow a ')' (white space between)? A function body or a
+ * control statement's block; open_scope tells them apart. */
+static int follows_paren(const char *d, size_t b)
+{
+	size_t j = b;
+	while (j > 0 && b - j < 256 && strchr(" \t\r\n", d[j - 1]))
+		j--;
+	return j > 0 && d[j - 1] == ')';
+}
+
 static void open_comment(struct lexer *L, size_t i)
 {
 	L->comment_start = i;
@@ -112,7 +151,7 @@ static void close_comment(struct lexer *L, size_t end)
 	s->comments[s->ncomments++] = (struct pk_range){ L->comment_start, end };
 }
 
-static void open_scope(struct lexer *L)
+static void open_scope(struct lexer *L, int after_paren)
 {
 	struct pk_scan *s = L->s;
 	size_t parent = L->nopen ? L->scopes[L->nopen - 1] : 0;
@@ -120,7 +159,7 @@ static void open_scope(struct lexer *L)
 	PK_GROW(s->scope_parent, s->cap_scopes, s->nscopes);
 	PK_GROW(s->scope_is_func, s->cap_scope_func, s->nscopes);
 	s->scope_parent[id] = parent;
-	s->scope_is_func[id] = L->last_sig == ')' && L->func_depth == 0;
+	s->scope_is_func[id] = after_paren && L->func_depth == 0;
 	L->func_depth += s->scope_is_func[id];
 	PK_GROW(L->scopes, L->cap_open, L->nopen + 1);
 	L->scopes[L->nopen++] = id;
@@ -172,7 +211,6 @@ static size_t lex_line(struct lexer *L, size_t i, int *spliced)
 			if (n - i >= L->raw_len + 1 && !memcmp(d + i, L->raw_delim, L->raw_len) && d[i + L->raw_len] == '"') {
 				i += L->raw_len + 1;
 				L->st = CODE;
-				L->last_sig = '"';
 			}
 			continue;
 		}
@@ -222,16 +260,19 @@ static size_t lex_line(struct lexer *L, size_t i, int *spliced)
 				L->st = CODE;
 				return i + 1;
 			}
-			if (c == L->quote) {
+			if (c == L->quote)
 				L->st = CODE;
-				L->last_sig = c;
-			}
 			i++;
 			continue;
 		case CODE:
 			break;
 		}
-		/* CODE */
+		/* CODE: skip to the next byte that can change the state */
+		while (i < n && !code_special[(unsigned char)d[i]])
+			i++;
+		if (i >= n)
+			break;
+		c = d[i];
 		switch (c) {
 		case '\n':
 			return i + 1;
@@ -257,65 +298,33 @@ static size_t lex_line(struct lexer *L, size_t i, int *spliced)
 				i += 2;
 				continue;
 			}
-			break;
+			i++;
+			continue;
 		case '"':
-		case '\'':
+			if (raw_prefix(d, i)) {
+				i = start_raw(L, i);
+				continue;
+			}
 			L->st = STRING;
 			L->quote = c;
 			i++;
 			continue;
-		case '{':
-			open_scope(L);
-			break;
-		case '}':
-			close_scope(L);
-			break;
-		case ' ':
-		case '\t':
-		case '\r':
-		case '\f':
-		case '\v':
+		case '\'':
+			if (!digit_separator(d, i)) {
+				L->st = STRING;
+				L->quote = c;
+			}
 			i++;
 			continue;
-		default:
-			if (isdigit((unsigned char)c) || (c == '.' && i + 1 < n && isdigit((unsigned char)d[i + 1]))) {
-				/* pp-number: digits, letters, '.', digit separators, e+ / p- */
-				i++;
-				while (i < n) {
-					char x = d[i];
-					if ((x == '+' || x == '-') && strchr("eEpP", d[i - 1]))
-						i++;
-					else if (is_ident((unsigned char)x) || x == '.' ||
-						 (x == '\'' && i + 1 < n && is_ident((unsigned char)d[i + 1])))
-						i++;
-					else
-						break;
-				}
-				L->last_sig = '0';
-				continue;
-			}
-			if (is_ident((unsigned char)c)) {
-				size_t s0 = i;
-				while (i < n && is_ident((unsigned char)d[i]))
-					i++;
-				L->last_sig = 'a';
-				if (i < n && (d[i] == '"' || d[i] == '\'')) {
-					size_t len = i - s0;
-					const char *w = d + s0;
-					int raw = d[i] == '"' && ((len == 1 && w[0] == 'R') ||
-							(len == 2 && strchr("uUL", w[0]) && w[1] == 'R') ||
-							(len == 3 && !memcmp(w, "u8R", 3)));
-					if (raw) {
-						i = start_raw(L, i);
-						continue;
-					}
-					/* u8"..", L'x' ...: an encoding prefix, then a plain literal */
-				}
-				continue;
-			}
-			break;
+		case '{':
+			open_scope(L, follows_paren(d, i));
+			i++;
+			continue;
+		case '}':
+			close_scope(L);
+			i++;
+			continue;
 		}
-		L->last_sig = c;
 		i++;
 	}
 	return n;

@@ -59,7 +59,8 @@ static enum CXChildVisitResult find_visit(CXCursor c, CXCursor parent, CXClientD
 	enum CXCursorKind k = clang_getCursorKind(c);
 	if (!clang_Location_isFromMainFile(clang_getCursorLocation(c)))
 		return CXChildVisit_Continue;
-	if (k == CXCursor_LinkageSpec || k == CXCursor_Namespace)
+	/* libclang 14 shows extern "C" as an unexposed declaration */
+	if (k == CXCursor_LinkageSpec || k == CXCursor_Namespace || k == CXCursor_UnexposedDecl)
 		return CXChildVisit_Recurse;
 	if (k != CXCursor_FunctionDecl || !clang_isCursorDefinition(c))
 		return CXChildVisit_Continue;
@@ -79,7 +80,9 @@ static size_t decl_start(const struct tt_tu *t, CXCursor fn, CXCursor parent)
 	size_t s, e, ps, pe;
 	if (tt_extent(t, fn, &s, &e) < 0)
 		return 0;
-	if (clang_getCursorKind(parent) == CXCursor_LinkageSpec && tt_extent(t, parent, &ps, &pe) == 0) {
+	enum CXCursorKind pk = clang_getCursorKind(parent);
+	if ((pk == CXCursor_LinkageSpec || pk == CXCursor_UnexposedDecl) &&
+	    tt_extent(t, parent, &ps, &pe) == 0 && tt_tok_is(t, tt_tok_at(t, ps), "extern")) {
 		size_t i = tt_tok_at(t, ps);
 		int braced = i + 2 < t->ntok && tt_tok_is(t, i + 2, "{");
 		if (!braced && ps < s)
@@ -108,12 +111,6 @@ static int is_cast(enum CXCursorKind k)
 static int is_transparent(enum CXCursorKind k)
 {
 	return k == CXCursor_UnexposedExpr || k == CXCursor_ParenExpr;
-}
-
-static int first_token_is(const struct tt_tu *t, CXCursor c, const char *s)
-{
-	size_t a, b;
-	return tt_extent(t, c, &a, &b) == 0 && tt_tok_is(t, tt_tok_at(t, a), s);
 }
 
 static int type_is_pointer(CXType ty)
@@ -233,9 +230,32 @@ static void escaping_ref(struct walk *w, CXCursor c)
 				  w->k->args_name, w->k->args_name);
 }
 
+/* A statement's extent starts at its first token that produced code: a
+ * qualifier macro expanding to nothing (`__gm__ float *x = ...`) sits before
+ * it. Walk back over identifiers on the same line. */
+static size_t snap_start(const struct tt_tu *t, size_t s)
+{
+	size_t i = tt_tok_at(t, s);
+	unsigned line = pk_buf_line_of(t->b, s);
+	while (i > 0 && t->tok[i - 1].kind == CXToken_Identifier &&
+	       pk_buf_line_of(t->b, t->tok[i - 1].start) == line)
+		i--;
+	return i < t->ntok ? t->tok[i].start : s;
+}
+
 static CXCursor parent_of(struct walk *w, int up)
 {
 	return w->depth - 1 - up >= 0 ? w->stack[w->depth - 1 - up] : clang_getNullCursor();
+}
+
+/* Just past the ';' ending the statement that ends at END (expression
+ * statements and returns leave it out of their extent). */
+static size_t past_semicolon(const struct tt_tu *t, size_t end)
+{
+	if (end > 0 && (t->b->data[end - 1] == ';' || t->b->data[end - 1] == '}'))
+		return end;
+	size_t i = tt_tok_at(t, end);
+	return tt_tok_is(t, i, ";") ? t->tok[i].end : end;
 }
 
 /* The statement holding the cursor at the top of the stack: the ancestor
@@ -265,8 +285,8 @@ static void note_call(struct walk *w, CXCursor c)
 	if (call.placeable) {
 		size_t ss, se;
 		tt_extent(w->t, stmt, &ss, &se);
-		call.stmt_start = ss;
-		call.stmt_end = se;
+		call.stmt_start = snap_start(w->t, ss);
+		call.stmt_end = past_semicolon(w->t, se);
 	}
 	PK_GROW(w->k->calls, w->k->cap_calls, w->k->ncalls + 1);
 	w->k->calls[w->k->ncalls++] = call;
@@ -277,19 +297,10 @@ static void note_stmt(struct walk *w, CXCursor c)
 	size_t s, e;
 	if (tt_extent(w->t, c, &s, &e) < 0)
 		return;
+	s = snap_start(w->t, s);
 	PK_GROW(w->k->stmts, w->k->cap_stmts, w->k->nstmts + 1);
 	w->k->stmts[w->k->nstmts++] = (struct tt_stmt){ s, e, line_of(w->t, s), w->depth == 1,
 							 clang_getCursorKind(c) == CXCursor_ReturnStmt };
-}
-
-/* Just past the ';' ending the statement that ends at END (expression
- * statements and returns leave it out of their extent). */
-static size_t past_semicolon(const struct tt_tu *t, size_t end)
-{
-	if (end > 0 && (t->b->data[end - 1] == ';' || t->b->data[end - 1] == '}'))
-		return end;
-	size_t i = tt_tok_at(t, end);
-	return tt_tok_is(t, i, ";") ? t->tok[i].end : end;
 }
 
 static void note_return(struct walk *w, CXCursor c)

@@ -85,8 +85,9 @@ int tt_rules_parse(struct tt_rules *r, const char *origin, const char *text)
 		*eq = '\0';
 		struct tt_sb key = { 0 };
 		tt_sb_addf(&key, "%s.%s", section, trim(s));
+		size_t cap_vals = r->cap; /* both arrays grow in step */
 		PK_GROW(r->keys, r->cap, r->n + 1);
-		PK_GROW(r->vals, r->cap, r->n + 1);
+		PK_GROW(r->vals, cap_vals, r->n + 1);
 		r->keys[r->n] = key.s;
 		r->vals[r->n] = pk_xstrdup(trim(eq + 1));
 		r->n++;
@@ -250,6 +251,30 @@ static const char **parse_args(const char *path, int semantic, char **extra, int
 	return args;
 }
 
+/* What the parse could not see in the kernel itself: a warning each, so a
+ * missing SDK header never silently hides a return or an args[] read. */
+static void report_unseen(const struct tt_tu *t)
+{
+	unsigned n = clang_getNumDiagnostics(t->tu), shown = 0;
+	for (unsigned i = 0; i < n; i++) {
+		CXDiagnostic d = clang_getDiagnostic(t->tu, i);
+		CXFile f;
+		unsigned line, col, off;
+		clang_getExpansionLocation(clang_getDiagnosticLocation(d), &f, &line, &col, &off);
+		if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error && f && clang_File_isEqual(f, t->file)) {
+			if (shown++ < 5) {
+				CXString msg = clang_getDiagnosticSpelling(d);
+				pk_warning("%s:%u: not understood without the SDK headers: %s", t->b->path, line,
+					   clang_getCString(msg));
+				clang_disposeString(msg);
+			}
+		}
+		clang_disposeDiagnostic(d);
+	}
+	if (shown > 5)
+		pk_warning("%s: %u more parse errors", t->b->path, shown - 5);
+}
+
 int tt_parse(struct tt_tu *t, struct pk_buf *b, int semantic, char **extra, int nextra)
 {
 	memset(t, 0, sizeof(*t));
@@ -279,6 +304,8 @@ int tt_parse(struct tt_tu *t, struct pk_buf *b, int semantic, char **extra, int 
 	t->file = clang_getFile(t->tu, name);
 	pk_buf_lines(b);
 	load_tokens(t);
+	if (semantic)
+		report_unseen(t);
 	return 0;
 }
 

@@ -99,8 +99,7 @@ std::string g_last_error;
 void RecordError(const std::string &msg)
 {
 	std::lock_guard<std::mutex> g(g_err_mutex);
-	if (g_last_error.empty())
-		g_last_error = msg;
+	g_last_error = msg;
 }
 
 // Run one launch: every block is its own thread, so a collective never waits

@@ -1,0 +1,282 @@
+// tsort32_sim_test.cpp - TSORT32 cases of the test matrix (issue #3 item 4)
+// that live below the kernel: repeat groups of 255 blocks, the tmp-size
+// thresholds of both targets on both sides, and the rejected 3-argument
+// tail. The device code is written as pto-isa's ST kernels are (5-D
+// Shape/Stride, dynamic-valid tiles, TASSIGN offsets, manual-mode flags), so
+// it doubles as a check that such kernels compile against the simulation.
+// Usage: tsort32_sim_test CASE | --list. Exit 0 when the case holds.
+#include "kernel_operator.h"
+#include "pto/pto-inst.hpp"
+
+#include "acl/acl.h"
+#include "golden.h"
+#include "pksim/host.h"
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+using namespace pto;
+
+namespace {
+
+struct SortArgs {
+	uint32_t validCol;
+	uint32_t tmpElems; // 0: the 3-argument form
+};
+
+template <typename T, int COLS>
+__global__ AICORE void runTSORT32Row(__gm__ uint8_t *out, __gm__ uint8_t *src, __gm__ uint8_t *idx,
+				     __gm__ uint8_t *args)
+{
+	constexpr int TYPE_COEF = sizeof(float) / sizeof(T);
+	const SortArgs a = *reinterpret_cast<__gm__ SortArgs *>(args);
+	using ValShape = pto::Shape<1, 1, 1, 1, -1>;
+	using ValStride = pto::Stride<1, 1, 1, -1, 1>;
+	using SrcGlobal = GlobalTensor<T, ValShape, ValStride>;
+	using IdxGlobal = GlobalTensor<uint32_t, ValShape, ValStride>;
+
+	using SrcTileData = Tile<TileType::Vec, T, 1, COLS, BLayout::RowMajor, -1, -1>;
+	using IdxTileData = Tile<TileType::Vec, uint32_t, 1, COLS, BLayout::RowMajor, -1, -1>;
+	using DstTileData = Tile<TileType::Vec, T, 1, TYPE_COEF * 2 * COLS, BLayout::RowMajor, -1, -1>;
+	using TmpTileData = Tile<Location::Vec, T, 1, COLS, BLayout::RowMajor, -1, -1>;
+
+	SrcTileData srcTile(1, a.validCol);
+	IdxTileData idxTile(1, a.validCol);
+	DstTileData dstTile(1, a.validCol * TYPE_COEF * 2);
+	TASSIGN(srcTile, 0x0);
+	TASSIGN(idxTile, COLS * sizeof(T));
+	TASSIGN(dstTile, COLS * sizeof(T) + COLS * sizeof(uint32_t));
+
+	SrcGlobal srcGlobal(reinterpret_cast<__gm__ T *>(src), ValShape(a.validCol), ValStride(a.validCol));
+	IdxGlobal idxGlobal(reinterpret_cast<__gm__ uint32_t *>(idx), ValShape(a.validCol), ValStride(a.validCol));
+	SrcGlobal dstGlobal(reinterpret_cast<__gm__ T *>(out), ValShape(a.validCol * TYPE_COEF * 2),
+			    ValStride(a.validCol * TYPE_COEF * 2));
+
+	TLOAD(srcTile, srcGlobal);
+	TLOAD(idxTile, idxGlobal);
+	set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+	wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+	if (a.tmpElems == 0) {
+		TSORT32(dstTile, srcTile, idxTile);
+	} else {
+		// tmp right after dst, 32-byte aligned (S6.6)
+		TmpTileData tmpTile(1, a.tmpElems);
+		TASSIGN(tmpTile, COLS * sizeof(T) + COLS * sizeof(uint32_t) + TYPE_COEF * 2 * COLS * sizeof(T));
+		TSORT32(dstTile, srcTile, idxTile, tmpTile);
+	}
+	set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+	wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+	TSTORE(dstGlobal, dstTile);
+	pipe_barrier(PIPE_ALL);
+}
+
+// The reference shapes of S6.8 in pto-isa's ST form: static shapes, GM
+// tensors built from the pointer alone, one multi-row tile.
+template <typename T, uint32_t ROWS_, uint32_t COLS_, uint32_t VALID_R_, uint32_t VALID_C,
+	  uint32_t ALIGN_C = (VALID_C + 31) / 32 * 32>
+__global__ AICORE void runTSORT32Ref(__gm__ uint8_t *out, __gm__ uint8_t *src, __gm__ uint8_t *idx,
+				     __gm__ uint8_t *)
+{
+	constexpr uint32_t TYPE_COEF = sizeof(float) / sizeof(T);
+	using SrcGlobalData = GlobalTensor<T, pto::Shape<1, 1, 1, ROWS_, COLS_>, pto::Stride<1, 1, 1, COLS_, 1>>;
+	using IdxGlobalData =
+		GlobalTensor<uint32_t, pto::Shape<1, 1, 1, ROWS_, COLS_>, pto::Stride<1, 1, 1, COLS_, 1>>;
+	using OutGlobalData = GlobalTensor<T, pto::Shape<1, 1, 1, ROWS_, TYPE_COEF * 2 * COLS_>,
+					   pto::Stride<1, 1, 1, TYPE_COEF * 2 * COLS_, 1>>;
+	using SrcTileData = Tile<TileType::Vec, T, ROWS_, ALIGN_C, BLayout::RowMajor, -1, -1>;
+	using IdxTileData = Tile<TileType::Vec, uint32_t, ROWS_, ALIGN_C, BLayout::RowMajor, -1, -1>;
+	using DstTileData = Tile<TileType::Vec, T, ROWS_, TYPE_COEF * 2 * ALIGN_C, BLayout::RowMajor, -1, -1>;
+	using TmpTileData = Tile<TileType::Vec, T, 1, ALIGN_C, BLayout::RowMajor>;
+
+	SrcTileData srcTile(VALID_R_, VALID_C);
+	IdxTileData idxTile(VALID_R_, VALID_C);
+	DstTileData dstTile(VALID_R_, VALID_C * TYPE_COEF * 2);
+	TmpTileData tmpTile;
+	TASSIGN(srcTile, 0x0);
+	TASSIGN(idxTile, 0x8000);
+	TASSIGN(dstTile, 0x10000);
+	TASSIGN(tmpTile, 0x20000);
+
+	SrcGlobalData srcGlobal(reinterpret_cast<__gm__ T *>(src));
+	IdxGlobalData idxGlobal(reinterpret_cast<__gm__ uint32_t *>(idx));
+	OutGlobalData dstGlobal(reinterpret_cast<__gm__ T *>(out));
+
+	TLOAD(srcTile, srcGlobal);
+	TLOAD(idxTile, idxGlobal);
+	set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+	wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+	TSORT32(dstTile, srcTile, idxTile, tmpTile);
+	set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+	wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+	TSTORE(dstGlobal, dstTile);
+	pipe_barrier(PIPE_ALL);
+}
+
+// A kernel that forgets its set_flag: the board would hang in wait_flag.
+__global__ AICORE void runUnpairedWait(__gm__ uint8_t *, __gm__ uint8_t *, __gm__ uint8_t *, __gm__ uint8_t *)
+{
+	wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+}
+
+using KernelFn = void (*)(uint8_t *, uint8_t *, uint8_t *, uint8_t *);
+
+struct Case {
+	const char *name;
+	const char *target;
+	bool isHalf;
+	uint32_t rows, cols;
+	uint32_t tmpElems;       // for runTSORT32Row; 0 = 3-argument form
+	KernelFn kernel;
+	const char *reject;      // expected message fragment, or nullptr: must sort right
+	long issues;             // expected VBS32 issues, or -1 to skip
+	unsigned maxRepeat;      // expected largest repeat (with issues)
+};
+
+const Case kCases[] = {
+	// repeat groups of at most 255 blocks (S6.5)
+	{ "blocks-255", "a2a3", false, 1, 8160, 0, runTSORT32Row<float, 8192>, nullptr, 1, 255 },
+	{ "blocks-256", "a2a3", false, 1, 8192, 0, runTSORT32Row<float, 8192>, nullptr, 2, 255 },
+	{ "blocks-510", "a5", true, 1, 16320, 0, runTSORT32Row<half, 16320>, nullptr, 2, 255 },
+	// tmp thresholds, both sides (S6.6). Below: whole row in tmp, ceil32(C).
+	// Above: only the tail in tmp, 32 elements.
+	{ "tmp-a2a3-float-8159-ok", "a2a3", false, 1, 8159, 8160, runTSORT32Row<float, 8192>, nullptr, 1, 255 },
+	{ "tmp-a2a3-float-8159-short", "a2a3", false, 1, 8159, 8159, runTSORT32Row<float, 8192>,
+	  "tmp holds 8159 elements; validCol 8159 of float needs 8160 on A2/A3", -1, 0 },
+	{ "tmp-a2a3-float-8161-ok", "a2a3", false, 1, 8161, 32, runTSORT32Row<float, 8192>, nullptr, 2, 255 },
+	{ "tmp-a2a3-float-8161-short", "a2a3", false, 1, 8161, 31, runTSORT32Row<float, 8192>,
+	  "tmp holds 31 elements; validCol 8161 of float needs 32 on A2/A3", -1, 0 },
+	{ "tmp-a5-float-2039-ok", "a5", false, 1, 2039, 2048, runTSORT32Row<float, 2048>, nullptr, 1, 64 },
+	{ "tmp-a5-float-2039-short", "a5", false, 1, 2039, 2047, runTSORT32Row<float, 2048>,
+	  "needs 2048 on A5", -1, 0 },
+	{ "tmp-a5-float-2041-ok", "a5", false, 1, 2041, 32, runTSORT32Row<float, 2048>, nullptr, 2, 63 },
+	{ "tmp-a5-float-2041-short", "a5", false, 1, 2041, 31, runTSORT32Row<float, 2048>, "needs 32 on A5", -1,
+	  0 },
+	{ "tmp-a5-half-4079-ok", "a5", true, 1, 4079, 4096, runTSORT32Row<half, 4096>, nullptr, 1, 128 },
+	{ "tmp-a5-half-4079-short", "a5", true, 1, 4079, 4095, runTSORT32Row<half, 4096>, "needs 4096 on A5", -1,
+	  0 },
+	{ "tmp-a5-half-4081-ok", "a5", true, 1, 4081, 32, runTSORT32Row<half, 4096>, nullptr, 2, 127 },
+	{ "tmp-a5-half-4081-short", "a5", true, 1, 4081, 31, runTSORT32Row<half, 4096>, "needs 32 on A5", -1, 0 },
+	// the same half row is "small" on A2/A3, where the threshold counts elements
+	{ "tmp-a2a3-half-4081-short", "a2a3", true, 1, 4081, 32, runTSORT32Row<half, 4096>,
+	  "needs 4096 on A2/A3", -1, 0 },
+	// the 3-argument form on a non-aligned row (S6.4)
+	{ "tail-3arg-rejected", "a2a3", false, 1, 13, 0, runTSORT32Row<float, 64>,
+	  "validCol 13 is not a multiple of 32; the 3-argument form sorts whole 32-element blocks", -1, 0 },
+	{ "unpaired-wait-flag", "a2a3", false, 1, 32, 0, runUnpairedWait,
+	  "wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0) without a matching set_flag", -1, 0 },
+	// S6.8 reference shapes, pto-isa ST style
+	{ "ref-float-2x32", "a2a3", false, 2, 32, 0, runTSORT32Ref<float, 2, 32, 2, 32>, nullptr, 2, 1 },
+	{ "ref-half-4x64", "a2a3", true, 4, 64, 0, runTSORT32Ref<half, 4, 64, 4, 64>, nullptr, 4, 2 },
+	{ "ref-float-1x8192", "a2a3", false, 1, 8192, 0, runTSORT32Ref<float, 1, 8192, 1, 8192>, nullptr, 2, 255 },
+	{ "ref-float-2x13", "a2a3", false, 2, 13, 0, runTSORT32Ref<float, 2, 13, 2, 13>, nullptr, 2, 1 },
+};
+
+uint32_t Bits(uint32_t &state)
+{
+	state ^= state << 13;
+	state ^= state >> 17;
+	state ^= state << 5;
+	return state;
+}
+
+int RunCase(const Case &c)
+{
+	if (!pksim::SetTarget(c.target))
+		return 2;
+	const size_t n = static_cast<size_t>(c.rows) * c.cols;
+	const size_t esz = c.isHalf ? 2 : 4;
+	std::vector<uint8_t> src(n * esz);
+	std::vector<uint32_t> idx(n);
+	uint32_t st = 12345;
+	for (size_t i = 0; i < n; i++) {
+		if (c.isHalf) {
+			uint16_t h;
+			do
+				h = static_cast<uint16_t>(Bits(st));
+			while (((h >> 10) & 0x1f) == 0x1f);
+			std::memcpy(&src[i * 2], &h, 2);
+		} else {
+			const float f = static_cast<float>(static_cast<int>(Bits(st) % 201) - 100);
+			std::memcpy(&src[i * 4], &f, 4);
+		}
+		idx[i] = static_cast<uint32_t>(n - i) * 5u; // descending: index order != position order
+	}
+	const std::vector<uint8_t> golden = GoldenTsort32(c.isHalf, c.rows, c.cols, src.data(), idx.data(), c.rows);
+
+	aclInit(nullptr);
+	aclrtStream stream = nullptr;
+	void *dOut = nullptr, *dSrc = nullptr, *dIdx = nullptr, *dArgs = nullptr;
+	aclrtCreateStream(&stream);
+	aclrtMalloc(&dOut, n * 8, ACL_MEM_MALLOC_HUGE_FIRST);
+	aclrtMalloc(&dSrc, src.size(), ACL_MEM_MALLOC_HUGE_FIRST);
+	aclrtMalloc(&dIdx, n * 4, ACL_MEM_MALLOC_HUGE_FIRST);
+	aclrtMalloc(&dArgs, sizeof(SortArgs), ACL_MEM_MALLOC_HUGE_FIRST);
+	const SortArgs args{ c.cols, c.tmpElems };
+	aclrtMemcpy(dSrc, src.size(), src.data(), src.size(), ACL_MEMCPY_HOST_TO_DEVICE);
+	aclrtMemcpy(dIdx, n * 4, idx.data(), n * 4, ACL_MEMCPY_HOST_TO_DEVICE);
+	aclrtMemcpy(dArgs, sizeof(args), &args, sizeof(args), ACL_MEMCPY_HOST_TO_DEVICE);
+	std::memset(dOut, 0x5a, n * 8);
+	pksim::TakeVbs32Stats();
+	pksim::Launch(c.kernel, 1, stream, static_cast<uint8_t *>(dOut), static_cast<uint8_t *>(dSrc),
+		      static_cast<uint8_t *>(dIdx), static_cast<uint8_t *>(dArgs));
+	const aclError rc = aclrtSynchronizeStream(stream);
+	const pksim::Vbs32Stats stats = pksim::TakeVbs32Stats();
+	const bool same = std::memcmp(dOut, golden.data(), n * 8) == 0;
+	const std::string err = aclGetRecentErrMsg();
+	aclrtFree(dOut);
+	aclrtFree(dSrc);
+	aclrtFree(dIdx);
+	aclrtFree(dArgs);
+	aclrtDestroyStream(stream);
+	aclFinalize();
+
+	if (c.reject != nullptr) {
+		if (rc == ACL_SUCCESS) {
+			std::printf("FAIL %s: the launch succeeded; expected a rejection\n", c.name);
+			return 1;
+		}
+		if (err.find(c.reject) == std::string::npos) {
+			std::printf("FAIL %s: message '%s' lacks '%s'\n", c.name, err.c_str(), c.reject);
+			return 1;
+		}
+		std::printf("ok %s: rejected: %s\n", c.name, err.c_str());
+		return 0;
+	}
+	if (rc != ACL_SUCCESS) {
+		std::printf("FAIL %s: launch failed: %s\n", c.name, err.c_str());
+		return 1;
+	}
+	if (!same) {
+		std::printf("FAIL %s: output differs from the golden reference\n", c.name);
+		return 1;
+	}
+	if (c.issues >= 0 && (stats.issues != static_cast<unsigned long>(c.issues) || stats.max_repeat != c.maxRepeat)) {
+		std::printf("FAIL %s: %lu VBS32 issues with largest repeat %u; expected %ld and %u\n", c.name,
+			    stats.issues, stats.max_repeat, c.issues, c.maxRepeat);
+		return 1;
+	}
+	std::printf("ok %s: bit-exact, %lu VBS32 issues, largest repeat %u\n", c.name, stats.issues, stats.max_repeat);
+	return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+	if (argc != 2 || std::strcmp(argv[1], "--help") == 0) {
+		std::printf("usage: %s CASE | --list\n", argv[0]);
+		return argc == 2 ? 0 : 2;
+	}
+	for (const Case &c : kCases) {
+		if (std::strcmp(argv[1], "--list") == 0)
+			std::printf("%s\n", c.name);
+		else if (std::strcmp(argv[1], c.name) == 0)
+			return RunCase(c);
+	}
+	if (std::strcmp(argv[1], "--list") == 0)
+		return 0;
+	std::fprintf(stderr, "%s: unknown case '%s'\n", argv[0], argv[1]);
+	return 2;
+}

@@ -1,0 +1,5 @@
+void f()
+{
+    uint64_t t = GetSystemCycle();
+    usleep(10);
+}

@@ -1,0 +1,1 @@
+int a; // TIMING_PROBE: GONE left over

@@ -1,0 +1,4 @@
+int a;
+#endif
+#if 0  // TIMING_PROBE: Y
+#endif

@@ -1,0 +1,3 @@
+#if 2 // TIMING_PROBE: X
+int b;
+#endif

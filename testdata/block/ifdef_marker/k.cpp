@@ -1,0 +1,3 @@
+#ifdef DEBUG // TIMING_PROBE: X
+int b;
+#endif

@@ -1,0 +1,4 @@
+#if 0  // TIMING_PROBE: X
+printf("[X] start=%d\n", 1);
+#endif
+int b;

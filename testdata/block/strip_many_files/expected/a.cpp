@@ -1,0 +1,4 @@
+void Run()
+{
+    Launch();
+}

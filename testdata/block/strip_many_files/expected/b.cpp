@@ -1,0 +1,4 @@
+void Wait()
+{
+    WaitFlag();
+}

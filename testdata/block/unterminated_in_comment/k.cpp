@@ -1,0 +1,3 @@
+#if 0  // TIMING_PROBE: U
+int b; /*
+#endif
