@@ -556,13 +556,13 @@ static void list_rules(const struct check *c)
 
 int cmd_check(int argc, char **argv)
 {
-	enum { OPT_STRICT = 1, OPT_RULES, OPT_FORMAT, OPT_STAGED, OPT_EXT, OPT_LIST, OPT_VERSION };
+	enum { OPT_STRICT = 1, OPT_RULES, OPT_FORMAT, OPT_STAGED, OPT_EXT, OPT_LIST };
 	static const struct option longopts[] = {
 		{ "strict", no_argument, 0, OPT_STRICT },    { "rules", required_argument, 0, OPT_RULES },
 		{ "format", required_argument, 0, OPT_FORMAT }, { "staged", no_argument, 0, OPT_STAGED },
 		{ "ext", required_argument, 0, OPT_EXT },      { "jobs", required_argument, 0, 'j' },
-		{ "list-rules", no_argument, 0, OPT_LIST },    { "help", no_argument, 0, 'h' },
-		{ "version", no_argument, 0, OPT_VERSION },    { 0, 0, 0, 0 },
+		{ "list-rules", no_argument, 0, OPT_LIST },    PK_COMMON_LONGOPTS,
+		{ 0, 0, 0, 0 },
 	};
 	struct check c;
 	memset(&c, 0, sizeof(c));
@@ -605,18 +605,8 @@ int cmd_check(int argc, char **argv)
 		case OPT_LIST:
 			list = 1;
 			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			rc = PK_EXIT_OK;
-			goto out;
-		case OPT_VERSION:
-			rc = pk_print_version();
-			goto out;
-		case ':':
-			pk_error("option '%s' needs a value (see --help)", argv[optind - 1]);
-			goto out;
 		default:
-			pk_error("unknown option '%s' (see --help)", argv[optind - 1]);
+			pk_common_option(opt, argv, usage_text, &rc);
 			goto out;
 		}
 	}

@@ -75,15 +75,14 @@ static int set_action(struct inject_opts *o, enum action a, const char *name)
 
 static int parse(int argc, char **argv, struct inject_opts *o, int *done)
 {
-	enum { OPT_DISABLE = 1, OPT_DISABLE_ALL, OPT_ALLOW, OPT_NO_BASE, OPT_VERSION };
+	enum { OPT_DISABLE = 1, OPT_DISABLE_ALL, OPT_ALLOW, OPT_NO_BASE };
 	static const struct option longopts[] = {
 		{ "probe", required_argument, 0, 'p' },
 		{ "disable", required_argument, 0, OPT_DISABLE },
 		{ "disable-all", no_argument, 0, OPT_DISABLE_ALL },
 		{ "allow-multiple", no_argument, 0, OPT_ALLOW },
 		{ "no-base", no_argument, 0, OPT_NO_BASE },
-		{ "help", no_argument, 0, 'h' },
-		{ "version", no_argument, 0, OPT_VERSION },
+		PK_COMMON_LONGOPTS,
 		PK_EMIT_LONGOPTS,
 		{ 0, 0, 0, 0 },
 	};
@@ -115,18 +114,12 @@ static int parse(int argc, char **argv, struct inject_opts *o, int *done)
 		case OPT_NO_BASE:
 			o->no_base = 1;
 			break;
-		case 'h':
-			fputs(usage_text, stdout);
+		default: {
+			int rc;
+			pk_common_option(c, argv, usage_text, &rc);
 			*done = 1;
-			return 0;
-		case OPT_VERSION:
-			pk_print_version();
-			*done = 1;
-			return 0;
-		case ':':
-			return pk_error("option '%s' needs a value (see --help)", argv[optind - 1]);
-		default:
-			return pk_error("unknown option '%s' (see --help)", argv[optind - 1]);
+			return rc == PK_EXIT_OK ? 0 : -1;
+		}
 		}
 	}
 	if (o->act == ACT_NONE)

@@ -241,10 +241,11 @@ static void print_json(struct probe *probes, size_t n)
 
 int cmd_list(int argc, char **argv)
 {
-	enum { OPT_FORMAT = 1, OPT_NAMES, OPT_VERSION };
+	enum { OPT_FORMAT = 1, OPT_NAMES };
 	static const struct option longopts[] = {
-		{ "format", required_argument, 0, OPT_FORMAT }, { "names", no_argument, 0, OPT_NAMES },
-		{ "help", no_argument, 0, 'h' },		{ "version", no_argument, 0, OPT_VERSION },
+		{ "format", required_argument, 0, OPT_FORMAT },
+		{ "names", no_argument, 0, OPT_NAMES },
+		PK_COMMON_LONGOPTS,
 		{ 0, 0, 0, 0 },
 	};
 	int json = 0, names_only = 0, c;
@@ -262,17 +263,11 @@ int cmd_list(int argc, char **argv)
 		case OPT_NAMES:
 			names_only = 1;
 			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return PK_EXIT_OK;
-		case OPT_VERSION:
-			return pk_print_version();
-		case ':':
-			pk_error("option '%s' needs a value (see --help)", argv[optind - 1]);
-			return PK_EXIT_ERROR;
-		default:
-			pk_error("unknown option '%s' (see --help)", argv[optind - 1]);
-			return PK_EXIT_ERROR;
+		default: {
+			int rc;
+			pk_common_option(c, argv, usage_text, &rc);
+			return rc;
+		}
 		}
 	}
 	if (optind >= argc) {

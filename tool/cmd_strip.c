@@ -35,13 +35,12 @@ struct strip_opts {
 
 static int parse(int argc, char **argv, struct strip_opts *o, int *done)
 {
-	enum { OPT_DISABLE = 1, OPT_TIMING, OPT_VERSION };
+	enum { OPT_DISABLE = 1, OPT_TIMING };
 	static const struct option longopts[] = {
 		{ "probe", required_argument, 0, 'p' },
 		{ "disable", no_argument, 0, OPT_DISABLE },
 		{ "timing-tensor", no_argument, 0, OPT_TIMING },
-		{ "help", no_argument, 0, 'h' },
-		{ "version", no_argument, 0, OPT_VERSION },
+		PK_COMMON_LONGOPTS,
 		PK_EMIT_LONGOPTS,
 		{ 0, 0, 0, 0 },
 	};
@@ -64,18 +63,12 @@ static int parse(int argc, char **argv, struct strip_opts *o, int *done)
 		case OPT_TIMING:
 			o->timing_only = 1;
 			break;
-		case 'h':
-			fputs(usage_text, stdout);
+		default: {
+			int rc;
+			pk_common_option(c, argv, usage_text, &rc);
 			*done = 1;
-			return 0;
-		case OPT_VERSION:
-			pk_print_version();
-			*done = 1;
-			return 0;
-		case ':':
-			return pk_error("option '%s' needs a value (see --help)", argv[optind - 1]);
-		default:
-			return pk_error("unknown option '%s' (see --help)", argv[optind - 1]);
+			return rc == PK_EXIT_OK ? 0 : -1;
+		}
 		}
 	}
 	if (o->disable_only + o->timing_only + (o->name != NULL) > 1)

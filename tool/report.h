@@ -116,12 +116,16 @@ struct rp_series { /* one (probe, block, iter) across runs */
 	uint32_t probe;
 	int64_t block, iter; /* -1 when the line had no such field */
 	struct rp_vec dur, rel_start, rel_end; /* rel_*: lines whose run has T_BASE */
-};
-struct rp_cell_state { /* one (probe, block, iter, run) */
-	uint32_t series, run;
-	uint32_t count;
-	int overlap;
+	/* the run this series saw last: runs follow one another in a log, so a
+	 * per-series counter finds repeats without a (run, key) table */
+	uint32_t run, run_count;
 	int64_t last_end;
+};
+/* A per-run finding on one probe, kept once per (run, probe, kind). */
+enum rp_finding_kind { RP_FIND_REPEAT, RP_FIND_OVERLAP };
+struct rp_finding {
+	uint32_t run, probe, count;
+	enum rp_finding_kind kind;
 };
 struct rp_probe {
 	char *name;
@@ -149,11 +153,11 @@ struct rp_log {
 	size_t nprobes, pcap;
 	struct rp_series *series;
 	size_t nseries, scap;
-	struct rp_cell_state *cells;
-	size_t ncells, ccap;
+	struct rp_finding *findings;
+	size_t nfindings, fcap;
 	struct rp_run *runs;
 	size_t nruns, rcap;
-	struct rp_hash cell_hash, series_hash, run_hash, name_hash;
+	struct rp_hash series_hash, run_hash, name_hash, finding_hash;
 	/* current input position */
 	const char *file;
 	size_t segment;  /* bumps per file and per --run separator */
@@ -163,8 +167,7 @@ struct rp_log {
 	/* counters */
 	size_t total_lines, probe_lines, tbase_lines, other_lines, garbled_lines;
 	char *garbled_where[5]; /* "FILE:LINE" of the first garbled lines */
-	uint32_t last_cell;     /* cache: most lines repeat the previous key */
-	int64_t last_key[4];
+	uint32_t last_probe;    /* cache: most lines repeat the previous name */
 };
 void rp_log_init(struct rp_log *lg, const char *run_sep, size_t repeat);
 void rp_log_free(struct rp_log *lg);

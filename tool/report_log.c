@@ -204,7 +204,7 @@ void rp_log_init(struct rp_log *lg, const char *run_sep, size_t repeat)
 	lg->run_sep = run_sep && *run_sep ? run_sep : NULL;
 	lg->repeat = repeat ? repeat : 1;
 	lg->seg_run = NO_RUN;
-	lg->last_cell = NO_RUN;
+	lg->last_probe = NO_RUN;
 }
 
 void rp_log_free(struct rp_log *lg)
@@ -224,10 +224,10 @@ void rp_log_free(struct rp_log *lg)
 		free(lg->garbled_where[i]);
 	free(lg->probes);
 	free(lg->series);
-	free(lg->cells);
+	free(lg->findings);
 	free(lg->runs);
 	free(lg->seg_label);
-	hash_free(&lg->cell_hash);
+	hash_free(&lg->finding_hash);
 	hash_free(&lg->series_hash);
 	hash_free(&lg->run_hash);
 	hash_free(&lg->name_hash);
@@ -240,7 +240,6 @@ static void new_segment(struct rp_log *lg, char *label)
 	lg->seg_label = label;
 	lg->segment++;
 	lg->seg_run = NO_RUN;
-	lg->last_cell = NO_RUN;
 }
 
 void rp_log_begin_file(struct rp_log *lg, const char *name)
@@ -292,6 +291,11 @@ static uint64_t fnv(const char *s, size_t n)
 
 static uint32_t probe_of(struct rp_log *lg, const char *name, size_t len)
 {
+	if (lg->last_probe != NO_RUN) {
+		const char *last = lg->probes[lg->last_probe].name;
+		if (!memcmp(last, name, len) && last[len] == '\0')
+			return lg->last_probe;
+	}
 	/* Key on (hash, length, collision index) and compare the bytes. */
 	for (int64_t c = 0;; c++) {
 		int64_t k[4] = { (int64_t)fnv(name, len), (int64_t)len, c, 0 };
@@ -301,10 +305,10 @@ static uint32_t probe_of(struct rp_log *lg, const char *name, size_t len)
 			memset(&lg->probes[lg->nprobes], 0, sizeof(struct rp_probe));
 			lg->probes[lg->nprobes].name = pk_xstrndup(name, len);
 			hash_put(&lg->name_hash, k, (uint32_t)lg->nprobes);
-			return (uint32_t)lg->nprobes++;
+			return lg->last_probe = (uint32_t)lg->nprobes++;
 		}
 		if (!memcmp(lg->probes[p].name, name, len))
-			return p;
+			return lg->last_probe = p;
 	}
 }
 
@@ -320,29 +324,25 @@ static uint32_t series_of(struct rp_log *lg, uint32_t probe, int64_t block, int6
 	se->probe = probe;
 	se->block = block;
 	se->iter = iter;
+	se->run = NO_RUN;
 	hash_put(&lg->series_hash, k, (uint32_t)lg->nseries);
 	return (uint32_t)lg->nseries++;
 }
 
-static uint32_t cell_of(struct rp_log *lg, const struct rp_line *ln, uint32_t run)
+/* Record (or raise the count of) one finding per (run, probe, kind). */
+static void add_finding(struct rp_log *lg, uint32_t run, uint32_t probe, enum rp_finding_kind kind,
+			uint32_t count)
 {
-	uint32_t probe = probe_of(lg, ln->name, ln->name_len);
-	int64_t k[4] = { probe, ln->block, ln->iter, run };
-	if (lg->last_cell != NO_RUN && !memcmp(k, lg->last_key, sizeof(k)))
-		return lg->last_cell;
-	uint32_t c = hash_get(&lg->cell_hash, k);
-	if (c == NO_RUN) {
-		PK_GROW(lg->cells, lg->ccap, lg->ncells + 1);
-		struct rp_cell_state *cs = &lg->cells[lg->ncells];
-		memset(cs, 0, sizeof(*cs));
-		cs->series = series_of(lg, probe, ln->block, ln->iter);
-		cs->run = run;
-		c = (uint32_t)lg->ncells++;
-		hash_put(&lg->cell_hash, k, c);
+	int64_t k[4] = { run, probe, kind, 0 };
+	uint32_t f = hash_get(&lg->finding_hash, k);
+	if (f == NO_RUN) {
+		PK_GROW(lg->findings, lg->fcap, lg->nfindings + 1);
+		f = (uint32_t)lg->nfindings++;
+		lg->findings[f] = (struct rp_finding){ run, probe, 0, kind };
+		hash_put(&lg->finding_hash, k, f);
 	}
-	memcpy(lg->last_key, k, sizeof(k));
-	lg->last_cell = c;
-	return c;
+	if (count > lg->findings[f].count)
+		lg->findings[f].count = count;
 }
 
 static void note_probe_in_run(struct rp_run *r, uint32_t probe)
@@ -368,10 +368,9 @@ static char *where(const struct rp_log *lg)
 static void add_probe_line(struct rp_log *lg, const struct rp_line *ln)
 {
 	uint32_t run = run_of(lg, ln);
-	uint32_t cell = cell_of(lg, ln, run); /* may move lg->cells */
-	struct rp_cell_state *c = &lg->cells[cell];
-	struct rp_series *se = &lg->series[c->series];
-	struct rp_probe *p = &lg->probes[se->probe];
+	uint32_t probe = probe_of(lg, ln->name, ln->name_len);
+	struct rp_series *se = &lg->series[series_of(lg, probe, ln->block, ln->iter)];
+	struct rp_probe *p = &lg->probes[probe];
 	struct rp_run *r = &lg->runs[run];
 
 	lg->probe_lines++;
@@ -380,17 +379,22 @@ static void add_probe_line(struct rp_log *lg, const struct rp_line *ln)
 		p->with_block++;
 	else
 		p->without_block++;
-	/* Lines of one block run one after another; overlapping intervals of
-	 * one key mean several blocks printed without block= (S1.6). */
-	if (c->count && !ln->has_block && ln->start < c->last_end)
-		c->overlap = 1;
-	c->count++;
-	c->last_end = ln->end;
-	r->nlines++;
-	note_probe_in_run(r, se->probe);
-	if (ln->end - ln->start != ln->dur && !p->dur_mismatch++) {
-		p->first_mismatch_file = where(lg);
+	if (se->run != run) {
+		se->run = run;
+		se->run_count = 0;
+	} else if (!ln->has_block && ln->start < se->last_end) {
+		/* Lines of one block run one after another; overlapping
+		 * intervals of one key mean several blocks print (S1.6). */
+		add_finding(lg, run, probe, RP_FIND_OVERLAP, 1);
 	}
+	if (++se->run_count > lg->repeat)
+		add_finding(lg, run, probe, RP_FIND_REPEAT, se->run_count);
+	se->last_end = ln->end;
+	r->nlines++;
+	if (r->nprobes == 0 || r->probes[0] != probe)
+		note_probe_in_run(r, probe);
+	if (ln->end - ln->start != ln->dur && !p->dur_mismatch++)
+		p->first_mismatch_file = where(lg);
 	rp_vec_push(&se->dur, ln->dur);
 	if (r->ntbase) {
 		rp_vec_push(&se->rel_start, ln->start - r->tbase);

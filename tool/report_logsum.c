@@ -359,27 +359,19 @@ static void warn_runs(const struct rp_log *lg, struct rp_doc *d)
 	}
 }
 
-/* One finding per (run, probe), the worst cell first found. */
-static void warn_cells(const struct rp_log *lg, struct rp_doc *d)
+/* Findings were recorded once per (run, probe, kind) while reading. */
+static void warn_findings(const struct rp_log *lg, struct rp_doc *d)
 {
-	unsigned char *done = pk_xcalloc(lg->nruns * lg->nprobes + 1, 2);
-	for (size_t i = 0; i < lg->ncells; i++) {
-		const struct rp_cell_state *c = &lg->cells[i];
-		uint32_t probe = lg->series[c->series].probe;
-		unsigned char *f = &done[2 * (c->run * lg->nprobes + probe)];
-		const char *run = lg->runs[c->run].label, *name = lg->probes[probe].name;
-		if (c->overlap && !f[0]) {
-			f[0] = 1;
+	for (size_t i = 0; i < lg->nfindings; i++) {
+		const struct rp_finding *f = &lg->findings[i];
+		const char *run = lg->runs[f->run].label, *name = lg->probes[f->probe].name;
+		if (f->kind == RP_FIND_OVERLAP)
 			rp_warn(d, "'%s': '%s' lines without block= overlap in time: several blocks print; restrict the print to one block or add block= (S1.6)",
 				run, name);
-		}
-		if (c->count > lg->repeat && !c->overlap && !f[1]) {
-			f[1] = 1;
-			rp_warn(d, "'%s': %u '%s' lines for one block and iteration, more than --repeat %zu (warmup output leaked? S3.2)",
-				run, c->count, name, lg->repeat);
-		}
+		else
+			rp_warn(d, "'%s': up to %u '%s' lines for one block and iteration, more than --repeat %zu (warmup output leaked? S3.2)",
+				run, f->count, name, lg->repeat);
 	}
-	free(done);
 }
 
 static void warn_probes(const struct rp_log *lg, struct rp_doc *d)
@@ -405,7 +397,7 @@ void rp_log_analyse(struct rp_log *lg, struct rp_doc *d)
 		return;
 	}
 	warn_runs(lg, d);
-	warn_cells(lg, d);
+	warn_findings(lg, d);
 	warn_probes(lg, d);
 	int64_t *median_x2 = pk_xcalloc(lg->nprobes, sizeof(*median_x2));
 	probes_table(lg, d, median_x2);

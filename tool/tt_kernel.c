@@ -32,18 +32,48 @@ struct finder {
 	int n;
 };
 
+/* A statement's extent starts at its first token that produced code: a
+ * qualifier macro expanding to nothing (`__gm__ float *x = ...`) sits before
+ * it. Walk back over identifiers on the same line. */
+static size_t snap_start(const struct tt_tu *t, size_t s)
+{
+	size_t i = tt_tok_at(t, s);
+	unsigned line = pk_buf_line_of(t->b, s);
+	while (i > 0 && t->tok[i - 1].kind == CXToken_Identifier &&
+	       pk_buf_line_of(t->b, t->tok[i - 1].start) == line)
+		i--;
+	return i < t->ntok ? t->tok[i].start : s;
+}
+
+/* extern "C" written before the declaration belongs to it: helpers go above. */
+static size_t decl_start(const struct tt_tu *t, CXCursor fn, CXCursor parent)
+{
+	size_t s, e, ps, pe;
+	if (tt_extent(t, fn, &s, &e) < 0)
+		return 0;
+	enum CXCursorKind pk = clang_getCursorKind(parent);
+	if ((pk == CXCursor_LinkageSpec || pk == CXCursor_UnexposedDecl) &&
+	    tt_extent(t, parent, &ps, &pe) == 0 && tt_tok_is(t, tt_tok_at(t, ps), "extern")) {
+		size_t i = tt_tok_at(t, ps);
+		int braced = i + 2 < t->ntok && tt_tok_is(t, i + 2, "{");
+		if (!braced && ps < s)
+			s = ps;
+	}
+	return snap_start(t, s);
+}
+
 /* A kernel is named on the command line, is `kernel_entry`, or is declared
  * __global__ (the macro is a token, so we look at the text). */
-static int looks_like_kernel(struct finder *f, CXCursor c, const char *name)
+static int looks_like_kernel(struct finder *f, CXCursor c, CXCursor parent, const char *name)
 {
 	if (f->want)
 		return !strcmp(name, f->want);
 	if (!strcmp(name, "kernel_entry"))
 		return 1;
-	size_t s, e;
-	if (tt_extent(f->t, c, &s, &e) < 0)
+	size_t s = decl_start(f->t, c, parent), e, body;
+	if (tt_extent(f->t, c, &body, &e) < 0)
 		return 0;
-	size_t body = e;
+	body = e;
 	for (size_t i = tt_tok_at(f->t, s); i < f->t->ntok && f->t->tok[i].start < body; i++) {
 		if (tt_tok_is(f->t, i, "{"))
 			break;
@@ -65,30 +95,13 @@ static enum CXChildVisitResult find_visit(CXCursor c, CXCursor parent, CXClientD
 	if (k != CXCursor_FunctionDecl || !clang_isCursorDefinition(c))
 		return CXChildVisit_Continue;
 	char *name = spelling(c);
-	if (looks_like_kernel(f, c, name) && f->n < 16) {
+	if (looks_like_kernel(f, c, parent, name) && f->n < 16) {
 		f->found[f->n] = c;
 		f->parent[f->n] = parent;
 		f->n++;
 	}
 	free(name);
 	return CXChildVisit_Continue;
-}
-
-/* extern "C" written before the declaration belongs to it: helpers go above. */
-static size_t decl_start(const struct tt_tu *t, CXCursor fn, CXCursor parent)
-{
-	size_t s, e, ps, pe;
-	if (tt_extent(t, fn, &s, &e) < 0)
-		return 0;
-	enum CXCursorKind pk = clang_getCursorKind(parent);
-	if ((pk == CXCursor_LinkageSpec || pk == CXCursor_UnexposedDecl) &&
-	    tt_extent(t, parent, &ps, &pe) == 0 && tt_tok_is(t, tt_tok_at(t, ps), "extern")) {
-		size_t i = tt_tok_at(t, ps);
-		int braced = i + 2 < t->ntok && tt_tok_is(t, i + 2, "{");
-		if (!braced && ps < s)
-			s = ps;
-	}
-	return s;
 }
 
 /* ---- walking the body with a parent stack ---- */
@@ -228,19 +241,6 @@ static void escaping_ref(struct walk *w, CXCursor c)
 		w->err = pk_error("%s:%u: '%s' is used other than as '%s[N]' (passed on, or pointer "
 				  "arithmetic): its indices cannot be renumbered", w->t->b->path, line,
 				  w->k->args_name, w->k->args_name);
-}
-
-/* A statement's extent starts at its first token that produced code: a
- * qualifier macro expanding to nothing (`__gm__ float *x = ...`) sits before
- * it. Walk back over identifiers on the same line. */
-static size_t snap_start(const struct tt_tu *t, size_t s)
-{
-	size_t i = tt_tok_at(t, s);
-	unsigned line = pk_buf_line_of(t->b, s);
-	while (i > 0 && t->tok[i - 1].kind == CXToken_Identifier &&
-	       pk_buf_line_of(t->b, t->tok[i - 1].start) == line)
-		i--;
-	return i < t->ntok ? t->tok[i].start : s;
 }
 
 static CXCursor parent_of(struct walk *w, int up)
@@ -451,16 +451,14 @@ static int describe(struct tt_tu *t, CXCursor fn, CXCursor parent, struct tt_ker
 	clang_visitChildren(body, walk_visit, &w);
 	if (w.err)
 		return -1;
-	k->first_stmt = k->body_close;
+	/* the first token of the body, not the first statement libclang saw: a
+	 * macro such as KERNEL_TASK_TYPE_DEFAULT(...) may expand to nothing */
+	size_t ft = tt_tok_at(t, k->body_open + 1);
+	k->first_stmt = ft < t->ntok && t->tok[ft].start < k->body_close ? t->tok[ft].start : k->body_close;
 	const struct tt_stmt *last = NULL;
-	for (size_t i = 0; i < k->nstmts; i++) {
-		if (!k->stmts[i].top)
-			continue;
-		if (k->stmts[i].start < k->first_stmt)
-			k->first_stmt = k->stmts[i].start;
-		if (!last || k->stmts[i].start > last->start)
+	for (size_t i = 0; i < k->nstmts; i++)
+		if (k->stmts[i].top && (!last || k->stmts[i].start > last->start))
 			last = &k->stmts[i];
-	}
 	/* a body ending in return never reaches its closing brace */
 	k->last_is_return = last && last->is_return;
 	return 0;

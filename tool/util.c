@@ -1,6 +1,7 @@
 /* util.c - messages and allocation helpers shared by every layer. */
 #include "pk.h"
 
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,4 +89,29 @@ int pk_print_version(void)
 {
 	printf("%s (probekit) %s\n", pk_progname, PK_VERSION);
 	return PK_EXIT_OK;
+}
+
+int pk_common_option(int c, char **argv, const char *usage, int *rc)
+{
+	switch (c) {
+	case 'h':
+		fputs(usage, stdout);
+		*rc = PK_EXIT_OK;
+		return 1;
+	case PK_OPT_VERSION:
+		*rc = pk_print_version();
+		return 1;
+	case ':':
+		pk_error("option '%s' needs a value (see --help)", argv[optind - 1]);
+		*rc = PK_EXIT_ERROR;
+		return 1;
+	case '?':
+		if (optopt && optopt < 0x100)
+			pk_error("unknown option '-%c' (see --help)", optopt);
+		else
+			pk_error("unknown option '%s' (see --help)", argv[optind - 1]);
+		*rc = PK_EXIT_ERROR;
+		return 1;
+	}
+	return 0;
 }

@@ -50,9 +50,18 @@
 #define PRINTF ::AscendC::printf
 #define DumpTensor(...) ((void)0)
 
-typedef __fp16 half;
+/* 16-bit floats as opaque value types: the parse needs the names, not the maths */
+struct half {
+	uint16_t bits;
+	half() = default;
+	template <typename U> half(U v);
+	operator float() const;
+};
 struct bfloat16_t {
 	uint16_t bits;
+	bfloat16_t() = default;
+	template <typename U> bfloat16_t(U v);
+	operator float() const;
 };
 
 enum pipe_t { PIPE_S, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_ALL, PIPE_MTE4, PIPE_MTE5, PIPE_V2, PIPE_FIX };
@@ -134,14 +143,22 @@ template <typename T> struct LocalTensor {
 	void SetSize(uint32_t n);
 };
 
-template <typename T> struct GlobalTensor {
+/* One GlobalTensor for both APIs: AscendC's (SetGlobalBuffer) and PTO's
+ * (built from a pointer, a Shape and a Stride). pto::GlobalTensor names this
+ * same template, so a kernel using both namespaces is not ambiguous. */
+template <typename T, typename S = void, typename St = void> struct GlobalTensor {
 	using PrimType = T;
+	using DType = T;
+	GlobalTensor();
+	explicit GlobalTensor(__gm__ T *p);
+	template <typename SS, typename... A> GlobalTensor(__gm__ T *p, SS shape, A... stride);
 	template <typename P> void SetGlobalBuffer(P *p, uint64_t n = 0);
 	T GetValue(uint64_t i) const;
 	template <typename V> void SetValue(uint64_t i, V v);
 	GlobalTensor operator[](uint64_t off) const;
 	uint64_t GetSize() const;
-	T *GetPhyAddr() const;
+	__gm__ T *GetPhyAddr() const;
+	__gm__ T *data() const;
 	template <typename... A> void SetL2CacheHint(A &&...);
 };
 

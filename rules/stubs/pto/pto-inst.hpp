@@ -37,14 +37,8 @@ template <int... N> struct Stride {
 	template <typename... A> Stride(A...);
 };
 
-template <typename T, typename S = Shape<1, 1, 1, 1, 1>, typename St = Stride<1, 1, 1, 1, 1>>
-struct GlobalTensor {
-	using DType = T;
-	GlobalTensor();
-	explicit GlobalTensor(__gm__ T *p);
-	GlobalTensor(__gm__ T *p, S shape, St stride = St());
-	__gm__ T *data() const;
-};
+/* the same template as AscendC::GlobalTensor (see kernel_operator.h) */
+using ::AscendC::GlobalTensor;
 
 template <typename TileT, typename... A> void TASSIGN(TileT &tile, A...);
 template <typename... A> void TLOAD(A &&...);
