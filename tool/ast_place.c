@@ -260,7 +260,7 @@ static char *owner_indent(struct pk_ast *a, int body)
 	return indent_of(a->b, ifs->start);
 }
 
-static int make_anchor(struct pk_ast *a, int node, enum pk_where where, const char *what,
+static int fill_anchor(struct pk_ast *a, int node, enum pk_where where, const char *what,
 		       struct pk_anchor *out)
 {
 	const struct pk_node *n = &a->nodes[node];
@@ -325,6 +325,18 @@ static int make_anchor(struct pk_ast *a, int node, enum pk_where where, const ch
 		return fail_at(a, n->start, "%s:%u: %s: the place is inside a probe block", what);
 	out->indent = indent_of(a->b, n->start);
 	return 0;
+}
+
+/* Fill *OUT; on failure nothing is left allocated in it. */
+static int make_anchor(struct pk_ast *a, int node, enum pk_where where, const char *what,
+		       struct pk_anchor *out)
+{
+	if (fill_anchor(a, node, where, what, out) == 0)
+		return 0;
+	free(out->indent);
+	free(out->brace_indent);
+	out->indent = out->brace_indent = NULL;
+	return -1;
 }
 
 static void push_anchor(struct pk_anchor **v, size_t *n, size_t *cap, const struct pk_anchor *x)
@@ -463,6 +475,7 @@ int pk_ast_place(struct pk_ast *a, const struct pk_spec *s, int is_end, struct p
 	struct pk_anchor an;
 	size_t cap = 0;
 	int rc = 0;
+	memset(&an, 0, sizeof(an));
 	*out = NULL;
 	*nout = 0;
 	switch (s->kind) {
@@ -499,6 +512,7 @@ int pk_ast_place(struct pk_ast *a, const struct pk_spec *s, int is_end, struct p
 	}
 	if (rc < 0) {
 		free(an.indent);
+		free(an.brace_indent);
 		return -1;
 	}
 	push_anchor(out, nout, &cap, &an);

@@ -177,7 +177,7 @@ static void add_call(struct pk_ast *a, int node, const int *depth)
 			continue;
 		CXString rs = clang_getCursorSpelling(a->nodes[j].c);
 		const char *rn = clang_getCString(rs);
-		if (!*name || !strcmp(rn, name)) {
+		if (*rn && (!*name || !strcmp(rn, name))) {
 			if (!*name) {
 				free(name);
 				name = pk_xstrdup(rn);

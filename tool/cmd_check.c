@@ -288,6 +288,17 @@ static int cmp_finding(const void *a, const void *b)
 	return strcmp(x->rule->id, y->rule->id);
 }
 
+static int on_error_line(const struct pk_buf *b, const struct pk_scan *s, size_t at)
+{
+	for (size_t k = 0; k < s->nerrors; k++) {
+		size_t ls, le;
+		pk_buf_line_bounds(b, s->errors[k].off, &ls, &le);
+		if (at >= ls && at < le)
+			return 1;
+	}
+	return 0;
+}
+
 static void check_patterns(const struct check *c, struct item *it, struct pk_buf *b, struct pk_scan *s, int *scanned)
 {
 	for (size_t i = 0; i < c->rules.n; i++) {
@@ -308,6 +319,8 @@ static void check_patterns(const struct check *c, struct item *it, struct pk_buf
 				continue;
 			if (!r->in_comments && pk_scan_in_comment(s, at))
 				continue;
+			if (on_error_line(b, s, at))
+				continue; /* the malformed-probe finding already names this line */
 			add_finding(it, b, at, r, NULL);
 		}
 		pcre2_match_data_free(md);

@@ -30,9 +30,9 @@ struct rp_stats {
 	int64_t median_x2; /* twice the median: exact for even counts, no float */
 	double mean, stddev; /* stddev over n-1 (0 for one sample) */
 };
-/* Sorts V in place. Returns 0, or -1 when n == 0. */
+/* Reorders V (selection for the median). Returns 0, or -1 when n == 0. */
 int rp_stats_compute(int64_t *v, size_t n, struct rp_stats *out);
-/* Median of V (sorts in place), times two. V must be non-empty. */
+/* Median of V (reorders it), times two. V must be non-empty. */
 int64_t rp_median_x2(int64_t *v, size_t n);
 /* Parse a decimal slot list "0-3,8" into mask[0..nslots); -1 on a bad list
  * or a slot >= nslots (message printed, naming OPT). */

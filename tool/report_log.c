@@ -34,9 +34,12 @@ static void hash_free(struct rp_hash *h)
 static size_t hash_slot(const struct rp_hash *h, const int64_t k[4])
 {
 	size_t i = mix(k) & (h->cap - 1);
-	while (h->vals[i] != NO_RUN && memcmp(&h->keys[4 * i], k, 4 * sizeof(int64_t)))
-		i = (i + 1) & (h->cap - 1);
-	return i;
+	for (;; i = (i + 1) & (h->cap - 1)) {
+		const int64_t *x = &h->keys[4 * i];
+		if (h->vals[i] == NO_RUN ||
+		    (x[0] == k[0] && x[1] == k[1] && x[2] == k[2] && x[3] == k[3]))
+			return i;
+	}
 }
 
 static void hash_grow(struct rp_hash *h)
@@ -114,10 +117,24 @@ static const struct {
 
 static enum field field_at(const char *s, const char *end)
 {
-	for (int f = 0; f < F_NONE; f++)
-		if ((size_t)(end - s) >= fields[f].len && !memcmp(s, fields[f].key, fields[f].len))
-			return (enum field)f;
-	return F_NONE;
+	enum field f;
+	if (s >= end)
+		return F_NONE;
+	switch (*s) { /* one candidate per first letter: this runs per field */
+	case 's': f = F_START; break;
+	case 'e': f = F_END; break;
+	case 'd': f = F_DUR; break;
+	case 'b': f = F_BLOCK; break;
+	case 'i': f = F_ITER; break;
+	case 'r': f = F_RUN; break;
+	default: return F_NONE;
+	}
+	if ((size_t)(end - s) < fields[f].len)
+		return F_NONE;
+	for (size_t i = 1; i < fields[f].len; i++)
+		if (s[i] != fields[f].key[i])
+			return F_NONE;
+	return f;
 }
 
 /* After "[NAME]" of a probe: key=value fields, all of start, end, dur. */
@@ -293,7 +310,7 @@ static uint32_t probe_of(struct rp_log *lg, const char *name, size_t len)
 {
 	if (lg->last_probe != NO_RUN) {
 		const char *last = lg->probes[lg->last_probe].name;
-		if (!memcmp(last, name, len) && last[len] == '\0')
+		if (!strncmp(last, name, len) && last[len] == '\0')
 			return lg->last_probe;
 	}
 	/* Key on (hash, length, collision index) and compare the bytes. */
@@ -307,7 +324,7 @@ static uint32_t probe_of(struct rp_log *lg, const char *name, size_t len)
 			hash_put(&lg->name_hash, k, (uint32_t)lg->nprobes);
 			return lg->last_probe = (uint32_t)lg->nprobes++;
 		}
-		if (!memcmp(lg->probes[p].name, name, len))
+		if (!strncmp(lg->probes[p].name, name, len) && lg->probes[p].name[len] == '\0')
 			return lg->last_probe = p;
 	}
 }
@@ -369,7 +386,8 @@ static void add_probe_line(struct rp_log *lg, const struct rp_line *ln)
 {
 	uint32_t run = run_of(lg, ln);
 	uint32_t probe = probe_of(lg, ln->name, ln->name_len);
-	struct rp_series *se = &lg->series[series_of(lg, probe, ln->block, ln->iter)];
+	uint32_t series = series_of(lg, probe, ln->block, ln->iter); /* may move lg->series */
+	struct rp_series *se = &lg->series[series];
 	struct rp_probe *p = &lg->probes[probe];
 	struct rp_run *r = &lg->runs[run];
 

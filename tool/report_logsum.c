@@ -365,10 +365,14 @@ static void warn_findings(const struct rp_log *lg, struct rp_doc *d)
 	for (size_t i = 0; i < lg->nfindings; i++) {
 		const struct rp_finding *f = &lg->findings[i];
 		const char *run = lg->runs[f->run].label, *name = lg->probes[f->probe].name;
+		int overlap = 0; /* several blocks explain the count better than warmup */
+		for (size_t k = 0; k < lg->nfindings; k++)
+			overlap |= lg->findings[k].kind == RP_FIND_OVERLAP && lg->findings[k].run == f->run &&
+				   lg->findings[k].probe == f->probe;
 		if (f->kind == RP_FIND_OVERLAP)
 			rp_warn(d, "'%s': '%s' lines without block= overlap in time: several blocks print; restrict the print to one block or add block= (S1.6)",
 				run, name);
-		else
+		else if (!overlap)
 			rp_warn(d, "'%s': up to %u '%s' lines for one block and iteration, more than --repeat %zu (warmup output leaked? S3.2)",
 				run, f->count, name, lg->repeat);
 	}

@@ -18,18 +18,61 @@ void rp_vec_free(struct rp_vec *a)
 	memset(a, 0, sizeof(*a));
 }
 
-static int cmp_i64(const void *a, const void *b)
+static void swap(int64_t *a, int64_t *b)
 {
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return (x > y) - (x < y);
+	int64_t t = *a;
+	*a = *b;
+	*b = t;
+}
+
+/* Quickselect: afterwards v[k] holds the k-th smallest, smaller values
+ * before it, larger after. Median-of-three pivots; O(n) expected. */
+static void select_kth(int64_t *v, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n - 1;
+	while (hi > lo) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (v[mid] < v[lo])
+			swap(&v[mid], &v[lo]);
+		if (v[hi] < v[lo])
+			swap(&v[hi], &v[lo]);
+		if (v[hi] < v[mid])
+			swap(&v[hi], &v[mid]);
+		int64_t pivot = v[mid];
+		size_t i = lo, j = hi;
+		while (i <= j) {
+			while (v[i] < pivot)
+				i++;
+			while (v[j] > pivot)
+				j--;
+			if (i <= j) {
+				swap(&v[i], &v[j]);
+				i++;
+				if (j == 0)
+					break;
+				j--;
+			}
+		}
+		if (k <= j)
+			hi = j;
+		else if (k >= i)
+			lo = i;
+		else
+			return;
+	}
 }
 
 int64_t rp_median_x2(int64_t *v, size_t n)
 {
-	qsort(v, n, sizeof(*v), cmp_i64);
+	size_t k = n / 2;
+	select_kth(v, n, k);
 	if (n % 2)
-		return 2 * v[n / 2];
-	return v[n / 2 - 1] + v[n / 2];
+		return 2 * v[k];
+	int64_t below = v[0]; /* the (k-1)-th: the largest of v[0..k) */
+	for (size_t i = 1; i < k; i++)
+		if (v[i] > below)
+			below = v[i];
+	return below + v[k];
 }
 
 int rp_stats_compute(int64_t *v, size_t n, struct rp_stats *out)
@@ -38,18 +81,21 @@ int rp_stats_compute(int64_t *v, size_t n, struct rp_stats *out)
 	if (n == 0)
 		return -1;
 	out->n = n;
-	out->median_x2 = rp_median_x2(v, n);
-	out->min = v[0];
-	out->max = v[n - 1];
+	out->min = out->max = v[0];
 	/* Welford: a plain sum of squares loses precision on 1e9-cycle values. */
 	double mean = 0, m2 = 0;
 	for (size_t i = 0; i < n; i++) {
 		double x = (double)v[i], delta = x - mean;
 		mean += delta / (double)(i + 1);
 		m2 += delta * (x - mean);
+		if (v[i] < out->min)
+			out->min = v[i];
+		if (v[i] > out->max)
+			out->max = v[i];
 	}
 	out->mean = mean;
 	out->stddev = n > 1 ? sqrt(m2 / (double)(n - 1)) : 0.0;
+	out->median_x2 = rp_median_x2(v, n);
 	return 0;
 }
 

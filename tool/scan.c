@@ -130,7 +130,7 @@ static int digit_separator(const char *d, size_t q)
 static int follows_paren(const char *d, size_t b)
 {
 	size_t j = b;
-	while (j > 0 && b - j < 256 && strchr(" \t\r\n", d[j - 1]))
+	while (j > 0 && b - j < 256 && d[j - 1] && strchr(" \t\r\n", d[j - 1]))
 		j--;
 	return j > 0 && d[j - 1] == ')';
 }
@@ -375,7 +375,8 @@ static void probe_header(struct lexer *L, size_t ls, size_t le, size_t kw_end, s
 	struct pk_scan *s = L->s;
 	/* expression: exactly 0 or 1 between the keyword and the comment */
 	size_t e0 = skip_hspace(d, kw_end, cstart), e1 = cstart;
-	while (e1 > e0 && (d[e1 - 1] == ' ' || d[e1 - 1] == '\t'))
+	/* trailing blanks and line splices are not part of the expression */
+	while (e1 > e0 && d[e1 - 1] && strchr(" \t\r\n\\", d[e1 - 1]))
 		e1--;
 	int value = -1;
 	if (e1 - e0 == 1 && (d[e0] == '0' || d[e0] == '1'))

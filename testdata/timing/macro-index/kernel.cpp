@@ -1,0 +1,9 @@
+#include "kernel_api.h"
+#define ARG_N 1
+
+extern "C" __aicore__ void kernel_entry(__gm__ int64_t *args)
+{
+    __gm__ float *x = reinterpret_cast<__gm__ float *>(args[0]);
+    int32_t n = static_cast<int32_t>(args[ARG_N]);
+    Produce(x, n);
+}
