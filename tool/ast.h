@@ -53,6 +53,7 @@ struct pk_func {
 	unsigned line;
 	int entry;        /* looks like a kernel entry (__global__, or extern "C" __aicore__) */
 	int bad_line;     /* first line with a parse error inside, or 0 */
+	int is_constexpr; /* probe code cannot go in a constexpr function */
 };
 
 struct pk_call {
@@ -117,7 +118,9 @@ struct pk_anchor {
 	int scope;       /* node whose scope the inserted code lands in */
 	int brace;       /* braceless body that needs braces, or -1 */
 	size_t brace_open, brace_close; /* where its '{' and '}' marker lines go */
-	char *brace_indent;
+	int brace_split;                /* the body shares its owner's line: '{' ends it */
+	char *brace_indent;             /* the owner's indentation */
+	char *body_indent;              /* split: the body's indentation on its new line */
 	unsigned line;   /* original line shown in messages */
 	char *indent;    /* indentation of the inserted lines */
 };
@@ -136,6 +139,8 @@ void pk_spec_free(struct pk_spec *s);
 /* Resolve SPEC as the start (is_end 0) or end part into anchors. */
 int pk_ast_place(struct pk_ast *a, const struct pk_spec *s, int is_end,
 		 struct pk_anchor **out, size_t *nout);
+/* One indentation step for code indented by IND (tab, 2 or 4 spaces). */
+const char *pk_indent_unit(const char *ind);
 void pk_anchors_free(struct pk_anchor *v, size_t n);
 /* The start variable must be visible at every end: same scope or nested. */
 int pk_ast_check_scopes(struct pk_ast *a, const struct pk_anchor *start,

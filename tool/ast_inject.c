@@ -243,13 +243,12 @@ static char *gen_base(const struct gen *g, const char *ind)
 	return t.s;
 }
 
-static char *gen_brace(const struct gen *g, int open, const char *ind)
+static char *gen_brace(const struct gen *g, int open, int split, const char *ind)
 {
 	char m[256];
-	if (pk_marks_text(m, sizeof(m), open, g->name) < 0)
-		return NULL;
+	pk_marks_text(m, sizeof(m), open, split, g->name);
 	struct text t = { 0 };
-	tx(&t, "%s%s%s", ind, m, g->eol);
+	tx(&t, "%s%s%s", split ? "" : ind, m, g->eol);
 	return t.s;
 }
 
@@ -257,7 +256,8 @@ static char *gen_brace(const struct gen *g, int open, const char *ind)
 
 struct ins {
 	size_t off;
-	int rank; /* at one offset: code after a statement, '}', '{', code before one */
+	int rank; /* at one offset: code after a statement, '}', '{', code before one,
+	           * the indentation of a body moved to its own line */
 	size_t seq;
 	char *text;
 };
@@ -300,8 +300,10 @@ static void add_braces(struct insv *iv, const struct gen *g, const struct pk_anc
 				seen = 1;
 		if (seen)
 			continue;
-		add_ins(iv, v[i].brace_open, 2, gen_brace(g, 1, v[i].brace_indent));
-		add_ins(iv, v[i].brace_close, 1, gen_brace(g, 0, v[i].brace_indent));
+		add_ins(iv, v[i].brace_open, 2, gen_brace(g, 1, v[i].brace_split, v[i].brace_indent));
+		add_ins(iv, v[i].brace_close, 1, gen_brace(g, 0, 0, v[i].brace_indent));
+		if (v[i].brace_split)
+			add_ins(iv, v[i].brace_open, 4, pk_xstrdup(v[i].body_indent));
 	}
 }
 
@@ -354,14 +356,6 @@ static void unique_vars(struct pk_ast *a, struct gen *g, int base)
 		if (!pk_ast_word_used(a, g->sv) && (base || !pk_ast_word_used(a, g->ev)))
 			return;
 	}
-}
-
-static const char *indent_unit(const char *ind)
-{
-	if (strchr(ind, '\t'))
-		return "\t";
-	size_t l = strlen(ind);
-	return l && l % 4 != 0 && l % 2 == 0 ? "  " : "    ";
 }
 
 static int kernel_entry(struct pk_ast *a, const char *want)
@@ -459,7 +453,7 @@ static int build_plan(struct pk_ast *a, const struct opts *o, struct pk_plan *pl
 		snprintf(qbuf, sizeof(qbuf), "%s::", r.api_ns);
 		g.q = qbuf;
 	}
-	g.unit = indent_unit(start->indent);
+	g.unit = pk_indent_unit(start->indent);
 	g.all_blocks = o->all_blocks;
 	g.r = &r;
 	pk_canonical_directive(g.dir, sizeof(g.dir), !o->off, o->name);
@@ -477,7 +471,8 @@ static int build_plan(struct pk_ast *a, const struct opts *o, struct pk_plan *pl
 		add_braces(&iv, &g, start, ns);
 		add_braces(&iv, &g, ends, ne);
 	}
-	qsort(iv.v, iv.n, sizeof(*iv.v), cmp_ins);
+	if (iv.n)
+		qsort(iv.v, iv.n, sizeof(*iv.v), cmp_ins);
 	for (size_t i = 0; i < iv.n; i++)
 		pk_plan_add(plan, iv.v[i].off, iv.v[i].off, iv.v[i].text, strlen(iv.v[i].text));
 	rc = pk_plan_check(plan, a->b->path, a->b->len);

@@ -154,9 +154,9 @@ static void lint_end(struct pk_ast *a, const struct pk_ast_rules *r, const char 
 			last_issue = -1;
 	}
 	if (last_issue >= 0)
-		pk_warning("%s:%u: the end sample of '%s' follows asynchronous '%s' (line %u) with no completing "
-			   "wait or barrier between: it times the issue, not the transfer (S2.5); end after "
-			   "the wait_flag/PipeBarrier that completes it",
+		pk_warning("%s:%u: the end sample of '%s' follows asynchronous '%s' (line %u) with no wait or "
+			   "barrier of the kernel's own between: only the probe's PipeBarrier completes it; "
+			   "end after the wait_flag or barrier that completes it in the kernel (S2.5)",
 			   a->b->path, e->line, name, a->calls[last_issue].name,
 			   pk_ast_line(a, a->calls[last_issue].off));
 }

@@ -64,6 +64,10 @@ static int rewrite_cdb_arg(struct argv_b *out, const char *dir, const char *file
 			   char **args, unsigned n, unsigned *i)
 {
 	const char *s = args[*i];
+	if (!strcmp(s, "--")) { /* only the source file follows */
+		*i = n;
+		return 0;
+	}
 	if (!strcmp(s, "-c") || !strcmp(s, "-MD") || !strcmp(s, "-MMD") || !strncmp(s, "--cce-", 6))
 		return 0;
 	if (!strcmp(s, "-o") || !strcmp(s, "-MF") || !strcmp(s, "-MT") || !strcmp(s, "-MQ")) {
@@ -114,6 +118,13 @@ static int rewrite_cdb_arg(struct argv_b *out, const char *dir, const char *file
 
 static int cdb_args(struct argv_b *out, const char *build_dir, const char *file)
 {
+	/* checked here: libclang would print its own "TOOLING ERROR" lines */
+	char *json = path_join(build_dir, "compile_commands.json");
+	int readable = access(json, R_OK) == 0;
+	free(json);
+	if (!readable)
+		return pk_error("%s: no compile_commands.json (configure with -DCMAKE_EXPORT_COMPILE_COMMANDS=ON)",
+				build_dir);
 	CXCompilationDatabase_Error err;
 	CXCompilationDatabase db = clang_CompilationDatabase_fromDirectory(build_dir, &err);
 	if (err != CXCompilationDatabase_NoError || !db)

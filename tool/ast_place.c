@@ -80,8 +80,17 @@ void pk_anchors_free(struct pk_anchor *v, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		free(v[i].indent);
 		free(v[i].brace_indent);
+		free(v[i].body_indent);
 	}
 	free(v);
+}
+
+const char *pk_indent_unit(const char *ind)
+{
+	if (strchr(ind, '\t'))
+		return "\t";
+	size_t l = strlen(ind);
+	return l % 4 != 0 && l % 2 == 0 ? "  " : "    ";
 }
 
 static size_t line_start(const struct pk_buf *b, size_t off)
@@ -148,8 +157,10 @@ static int in_subtree(const struct pk_ast *a, int j, int i)
 	return j == i;
 }
 
-/* A statement comes from a macro when a name it references is not written
- * where libclang says it is (the location is the macro's use site). */
+/* A statement comes from a macro expansion when it starts with one: a name
+ * it references is not written where libclang puts it, and that place is
+ * the statement's start (the macro's use site). A macro used inside the
+ * statement (`if ASCEND_IS_AIV {`) leaves its boundaries in the text. */
 static int from_macro(const struct pk_ast *a, int node)
 {
 	for (int j = node; j < (int)a->nnodes && in_subtree(a, j, node); j++) {
@@ -162,7 +173,7 @@ static int from_macro(const struct pk_ast *a, int node)
 		unsigned l, c, off;
 		clang_getExpansionLocation(clang_getCursorLocation(a->nodes[j].c), &f, &l, &c, &off);
 		size_t nl = strlen(name);
-		int bad = nl && strncmp(name, "operator", 8) && name[0] != '~' &&
+		int bad = nl && off == a->nodes[node].start && strncmp(name, "operator", 8) && name[0] != '~' &&
 			  (off + nl > a->b->len || memcmp(a->b->data + off, name, nl) ||
 			   (off + nl < a->b->len && is_ident(a->b->data[off + nl])));
 		clang_disposeString(s);
@@ -187,10 +198,12 @@ static int last_child(const struct pk_ast *a, int p)
 	return last;
 }
 
+/* The first statement of block P, past empty statements (what is left of
+ * KERNEL_TASK_TYPE_DEFAULT(...); and other macros that expand to nothing). */
 static int first_stmt_child(const struct pk_ast *a, int p)
 {
 	for (size_t j = (size_t)p + 1; j < a->nnodes && in_subtree(a, (int)j, p); j++)
-		if (a->nodes[j].parent == p && a->nodes[j].stmt)
+		if (a->nodes[j].parent == p && a->nodes[j].stmt && a->nodes[j].kind != CXCursor_NullStmt)
 			return (int)j;
 	return -1;
 }
@@ -211,6 +224,9 @@ static int check_stmt(struct pk_ast *a, int node, const char *what)
 			       "edit inside macros (place the probe around the macro's use)", what);
 	if (pk_scan_block_at(&a->scan, n->start) >= 0)
 		return fail_at(a, n->start, "%s:%u: %s: the statement is inside a probe block", what);
+	if (f->is_constexpr)
+		return fail_at(a, n->start, "%s:%u: %s: the function is constexpr; the probe's cycle read and "
+					    "print cannot go there", what);
 	if (f->bad_line) {
 		pk_error("%s:%u: %s: function '%s' has code probekit could not parse (line %d); "
 			 "nothing written", a->b->path, pk_ast_line(a, n->start), what, f->name, f->bad_line);
@@ -225,17 +241,14 @@ static int check_stmt(struct pk_ast *a, int node, const char *what)
 	return 0;
 }
 
-/* Braces for a braceless body: the '{' line before it, at the indentation
- * of the if/for/while/else that owns it. */
+/* Braces for a braceless body: the '{' line before it (or ending its
+ * owner's line), the '}' line after it, at the owner's indentation. */
 static int braces_ok(struct pk_ast *a, int body, const char *what)
 {
 	const struct pk_node *n = &a->nodes[body];
-	if (!starts_line(a->b, n->start))
-		return fail_at(a, n->start,
-			       "%s:%u: %s: the braceless body shares its line with its if/for/while; put "
-			       "the body on its own line", what);
 	if (after_offset(a, n) == (size_t)-1)
-		return fail_at(a, n->start, "%s:%u: %s: more code follows the braceless body on its line", what);
+		return fail_at(a, n->start, "%s:%u: %s: more code follows the braceless body on its line; "
+					    "put the body on its own line", what);
 	return 0;
 }
 
@@ -295,13 +308,23 @@ static int fill_anchor(struct pk_ast *a, int node, enum pk_where where, const ch
 			return -1;
 		out->brace = node;
 		out->scope = node;
-		out->brace_open = line_start(a->b, n->start);
+		out->brace_split = !starts_line(a->b, n->start);
+		out->brace_open = out->brace_split ? n->start : line_start(a->b, n->start);
 		out->brace_close = after_offset(a, n);
 		out->brace_indent = owner_indent(a, node);
+		if (out->brace_split) {
+			const char *unit = pk_indent_unit(out->brace_indent);
+			size_t l = strlen(out->brace_indent) + strlen(unit) + 1;
+			out->body_indent = pk_xmalloc(l);
+			snprintf(out->body_indent, l, "%s%s", out->brace_indent, unit);
+		}
 	} else {
 		out->scope = n->parent;
 	}
-	if (where == PK_BEFORE) {
+	if (where == PK_BEFORE && out->brace_split) {
+		out->off = n->start; /* after the split '{' line, before the body */
+		out->line = pk_ast_line(a, n->start);
+	} else if (where == PK_BEFORE) {
 		if (!starts_line(a->b, n->start))
 			return fail_at(a, n->start, "%s:%u: %s: other code comes before the statement on its "
 						    "line; put it on its own line", what);
@@ -323,7 +346,7 @@ static int fill_anchor(struct pk_ast *a, int node, enum pk_where where, const ch
 	if (pk_scan_block_at(&a->scan, out->off) >= 0 &&
 	    a->scan.blocks[pk_scan_block_at(&a->scan, out->off)].dir_start != out->off)
 		return fail_at(a, n->start, "%s:%u: %s: the place is inside a probe block", what);
-	out->indent = indent_of(a->b, n->start);
+	out->indent = out->brace_split ? pk_xstrdup(out->body_indent) : indent_of(a->b, n->start);
 	return 0;
 }
 
@@ -335,7 +358,8 @@ static int make_anchor(struct pk_ast *a, int node, enum pk_where where, const ch
 		return 0;
 	free(out->indent);
 	free(out->brace_indent);
-	out->indent = out->brace_indent = NULL;
+	free(out->body_indent);
+	out->indent = out->brace_indent = out->body_indent = NULL;
 	return -1;
 }
 
@@ -377,6 +401,14 @@ static int place_call(struct pk_ast *a, const struct pk_spec *s, int is_end, str
 		if (!strcmp(a->calls[i].name, s->name) && ++count == (s->n ? s->n : 1))
 			pick = i;
 	if (count == 0) {
+		char quoted[256];
+		snprintf(quoted, sizeof(quoted), "'%s'", s->name);
+		for (size_t i = 0; i < a->nerrs; i++)
+			if (a->errs[i].line && strstr(a->errs[i].msg, quoted))
+				return pk_error("%s:%u: %s: probekit could not parse the call (%s); nothing written "
+						"(without the SDK only the built-in stubs are seen: set ASCEND_HOME_PATH "
+						"or give the build's flags with -p BUILD_DIR)",
+						a->b->path, a->errs[i].line, s->text, a->errs[i].msg);
 		if (a->nerrs)
 			return pk_error("%s: no call to '%s' found (%zu parse errors hid part of the file; "
 					"see the warnings above)", a->b->path, s->name, a->nerrs);
@@ -413,7 +445,9 @@ static int place_line(struct pk_ast *a, const struct pk_spec *s, int is_end, str
 		const struct pk_node *n = &a->nodes[i];
 		if (!n->stmt || n->func < 0 || pk_ast_line(a, n->start) != s->n)
 			continue;
-		if (a->funcs[n->func].body == (int)i)
+		/* a '{' of a function or control body is not a statement to time */
+		if (n->kind == CXCursor_CompoundStmt &&
+		    (n->parent < 0 || a->nodes[n->parent].kind != CXCursor_CompoundStmt))
 			continue;
 		return make_anchor(a, (int)i, is_end ? PK_AFTER : PK_BEFORE, s->text, out);
 	}
@@ -578,6 +612,57 @@ static char *for_var(struct pk_ast *a, int loop)
 	return NULL;
 }
 
+/* Does the text [s, e) modify variable NAME (name++, ++name, name += ..., name = ...)? */
+static int modifies(const char *s, const char *e, const char *name)
+{
+	size_t nl = strlen(name);
+	for (const char *p = s; p + nl <= e; p++) {
+		if (memcmp(p, name, nl) || (p > s && is_ident(p[-1])) || (p + nl < e && is_ident(p[nl])))
+			continue;
+		const char *before = p;
+		while (before > s && is_blank(before[-1]))
+			before--;
+		if (before - s >= 2 && ((before[-1] == '+' && before[-2] == '+') || (before[-1] == '-' && before[-2] == '-')))
+			return 1;
+		const char *q = p + nl;
+		while (q < e && is_blank(*q))
+			q++;
+		if (e - q >= 2 && ((q[0] == '+' && q[1] == '+') || (q[0] == '-' && q[1] == '-')))
+			return 1;
+		if (e - q >= 2 && strchr("+-*/%<>&|^", q[0]) && q[1] == '=')
+			return 1;
+		if (e - q >= 2 && q[0] == '=' && q[1] != '=')
+			return 1;
+	}
+	return 0;
+}
+
+/* A while / do-while counter: a variable of the condition the body changes. */
+static char *cond_var(struct pk_ast *a, int loop)
+{
+	int first = -1, last = -1;
+	for (size_t j = (size_t)loop + 1; j < a->nnodes && in_subtree(a, (int)j, loop); j++)
+		if (a->nodes[j].parent == loop) {
+			if (first < 0)
+				first = (int)j;
+			last = (int)j;
+		}
+	if (first < 0 || first == last)
+		return NULL;
+	int cond = a->nodes[loop].kind == CXCursor_DoStmt ? last : first;
+	int body = a->nodes[loop].kind == CXCursor_DoStmt ? first : last;
+	const char *bs = a->b->data + a->nodes[body].start, *be = a->b->data + a->nodes[body].end;
+	for (size_t j = (size_t)cond; j < a->nnodes && in_subtree(a, (int)j, cond); j++) {
+		if (a->nodes[j].kind != CXCursor_DeclRefExpr)
+			continue;
+		char *v = spelling(a->nodes[j].c);
+		if (*v && modifies(bs, be, v))
+			return v;
+		free(v);
+	}
+	return NULL;
+}
+
 char *pk_ast_loop_var(struct pk_ast *a, int scope, int *loop, unsigned *loop_line)
 {
 	*loop = -1;
@@ -586,7 +671,8 @@ char *pk_ast_loop_var(struct pk_ast *a, int scope, int *loop, unsigned *loop_lin
 			continue;
 		*loop = p;
 		*loop_line = pk_ast_line(a, a->nodes[p].start);
-		return a->nodes[p].kind == CXCursor_ForStmt ? for_var(a, p) : NULL;
+		enum CXCursorKind k = a->nodes[p].kind;
+		return k == CXCursor_ForStmt ? for_var(a, p) : k == CXCursor_CXXForRangeStmt ? NULL : cond_var(a, p);
 	}
 	return NULL;
 }

@@ -209,17 +209,19 @@ static int cmp_call(const void *x, const void *y)
 	return p->node < q->node ? -1 : p->node > q->node;
 }
 
+static int word_before(struct pk_ast *a, size_t start, size_t name_off, const char *w)
+{
+	for (size_t o = start; o < name_off && o < a->b->len; o++)
+		if (word_at(a->b, o, w))
+			return 1;
+	return 0;
+}
+
 /* Kernel entry: __global__ before the name, or __aicore__ in extern "C". */
 static int looks_like_entry(struct pk_ast *a, size_t start, size_t name_off, int extern_c)
 {
-	int global = 0, aicore = 0;
-	for (size_t o = start; o < name_off && o < a->b->len; o++) {
-		if (word_at(a->b, o, "__global__"))
-			global = 1;
-		if (word_at(a->b, o, "__aicore__"))
-			aicore = 1;
-	}
-	return global || (aicore && extern_c);
+	return word_before(a, start, name_off, "__global__") ||
+	       (extern_c && word_before(a, start, name_off, "__aicore__"));
 }
 
 static void add_func(struct pk_ast *a, CXCursor c, int extern_c)
@@ -254,7 +256,8 @@ static void add_func(struct pk_ast *a, CXCursor c, int extern_c)
 	PK_GROW(a->funcs, a->cap_funcs, a->nfuncs + 1);
 	struct pk_func *f = &a->funcs[a->nfuncs++];
 	*f = (struct pk_func){ pk_xstrdup(clang_getCString(s)), body, start, pk_ast_line(a, name_off),
-			       looks_like_entry(a, start, name_off, extern_c), 0 };
+			       looks_like_entry(a, start, name_off, extern_c), 0,
+			       word_before(a, start, name_off, "constexpr") };
 	clang_disposeString(s);
 	for (size_t i = 0; i < a->nerrs; i++)
 		if (a->errs[i].line && a->errs[i].off >= start && a->errs[i].off < a->nodes[body].end) {
@@ -301,7 +304,8 @@ int pk_ast_index(struct pk_ast *a)
 {
 	struct top t = { a, 0 };
 	clang_visitChildren(clang_getTranslationUnitCursor(a->tu), visit_top, &t);
-	qsort(a->calls, a->ncalls, sizeof(*a->calls), cmp_call);
+	if (a->ncalls)
+		qsort(a->calls, a->ncalls, sizeof(*a->calls), cmp_call);
 	return 0;
 }
 

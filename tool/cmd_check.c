@@ -3,6 +3,7 @@
  * instrumentation stands outside any probe block. Rules are data (rules.h). */
 #include "buf.h"
 #include "embed.h"
+#include "marks.h"
 #include "pk.h"
 #include "rules.h"
 #include "scan.h"
@@ -299,7 +300,47 @@ static int on_error_line(const struct pk_buf *b, const struct pk_scan *s, size_t
 	return 0;
 }
 
-static void check_patterns(const struct check *c, struct item *it, struct pk_buf *b, struct pk_scan *s, int *scanned)
+/* Brace-marker lines of probes that have a block in this file belong to that
+ * probe: the probe's own rules report it, the text rules do not. */
+struct covered {
+	struct pk_mark *m;
+	size_t n;
+};
+
+static int in_covered(const struct covered *cv, size_t at)
+{
+	for (size_t i = 0; i < cv->n; i++)
+		if (at >= cv->m[i].start && at < cv->m[i].end)
+			return 1;
+	return 0;
+}
+
+static void probe_marks(const struct pk_buf *b, const struct pk_scan *s, struct covered *cv)
+{
+	cv->m = NULL;
+	cv->n = 0;
+	if (!memmem(b->data, b->len, PK_BRACE_MARKER, strlen(PK_BRACE_MARKER)))
+		return;
+	struct pk_mark *m;
+	size_t n;
+	if (pk_marks_scan(b, &m, &n) < 0)
+		return; /* damaged: every marker line stays a finding */
+	size_t w = 0;
+	for (size_t i = 0; i < n; i++) {
+		int known = 0;
+		for (size_t k = 0; k < s->nblocks && !known; k++)
+			known = !strcmp(s->blocks[k].name, m[i].name);
+		if (known)
+			m[w++] = m[i];
+		else
+			free(m[i].name);
+	}
+	cv->m = m;
+	cv->n = w;
+}
+
+static void check_patterns(const struct check *c, struct item *it, struct pk_buf *b, struct pk_scan *s, int *scanned,
+			   const struct covered *cv)
 {
 	for (size_t i = 0; i < c->rules.n; i++) {
 		const struct pk_rule *r = &c->rules.r[i];
@@ -319,8 +360,8 @@ static void check_patterns(const struct check *c, struct item *it, struct pk_buf
 				continue;
 			if (!r->in_comments && pk_scan_in_comment(s, at))
 				continue;
-			if (on_error_line(b, s, at))
-				continue; /* the malformed-probe finding already names this line */
+			if (on_error_line(b, s, at) || in_covered(cv, at))
+				continue; /* a probe rule already speaks for this line */
 			add_finding(it, b, at, r, NULL);
 		}
 		pcre2_match_data_free(md);
@@ -386,12 +427,15 @@ static void check_item(const struct check *c, struct item *it)
 	struct pk_scan s;
 	memset(&s, 0, sizeof(s));
 	int scanned = 0;
+	struct covered cv = { NULL, 0 };
 	if (memmem(b.data, b.len, "TIMING_PROBE", 12)) {
 		pk_scan_buf(&b, &s, PK_SCAN_COMMENTS);
 		scanned = 1;
 		check_structure(c, it, &b, &s);
+		probe_marks(&b, &s, &cv);
 	}
-	check_patterns(c, it, &b, &s, &scanned);
+	check_patterns(c, it, &b, &s, &scanned, &cv);
+	pk_marks_free(cv.m, cv.n);
 	if (it->n > 1)
 		qsort(it->f, it->n, sizeof(*it->f), cmp_finding);
 	pk_scan_free(&s);

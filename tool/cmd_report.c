@@ -180,7 +180,10 @@ static int read_logs(const struct report_opts *o, int nfiles, char **files, stru
 #ifdef POSIX_FADV_SEQUENTIAL
 		posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 #endif
-		rc = rp_log_read_fd(&lg, fd, strcmp(path, "-") ? path : "<stdin>");
+		if (fd == STDIN_FILENO)
+			rc = rp_log_read_fd(&lg, fd, "<stdin>");
+		else
+			rc = rp_log_read_mapped(&lg, fd, path);
 		if (fd != STDIN_FILENO)
 			close(fd);
 	}

@@ -35,13 +35,13 @@ static int same_file_state(const struct stat *a, const struct stat *b)
 
 /* Mode bits decide "read-only", not access(2): as root access(2) says yes to
  * everything, yet a user who made a file read-only means it. */
-static int check_writable(const char *path, const char *dir)
+static int check_writable(const char *shown, const char *target, const char *dir)
 {
 	struct stat st;
-	if (stat(path, &st) == 0 && !(st.st_mode & 0222))
-		return pk_error("%s: file is read-only; not changed", path);
+	if (stat(target, &st) == 0 && !(st.st_mode & 0222))
+		return pk_error("%s: file is read-only; not changed", shown);
 	if (stat(dir, &st) == 0 && !(st.st_mode & 0222))
-		return pk_error("%s: directory '%s' is read-only; not changed", path, dir);
+		return pk_error("%s: directory '%s' is read-only; not changed", shown, dir);
 	return 0;
 }
 
@@ -58,7 +58,7 @@ int pk_write_atomic(const char *path, const char *data, size_t len, const struct
 	strcpy(dirbuf, target);
 	strcpy(basebuf, target);
 	const char *dir = dirname(dirbuf), *base = basename(basebuf);
-	if (check_writable(target, dir) < 0)
+	if (check_writable(path, target, dir) < 0)
 		return -1;
 
 	char tmp[PATH_MAX];

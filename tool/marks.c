@@ -6,9 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-int pk_marks_text(char *dst, size_t cap, int open, const char *name)
+#define SPLIT_WORD "split"
+
+int pk_marks_text(char *dst, size_t cap, int open, int split, const char *name)
 {
-	int n = snprintf(dst, cap, "%c  // %s %s", open ? '{' : '}', PK_BRACE_MARKER, name);
+	int n = snprintf(dst, cap, "%c  // %s %s%s", open ? '{' : '}', PK_BRACE_MARKER, name,
+			 split ? " " SPLIT_WORD : "");
 	return n < 0 || (size_t)n >= cap ? -1 : n;
 }
 
@@ -23,8 +26,9 @@ static int is_ident(char c)
 }
 
 /* Parse one line [p, e) (EOL excluded) as a marker. Returns 1 and fills
- * *open / name, 0 if the line does not mention the marker, -1 if damaged. */
-static int parse_line(const char *p, const char *e, int *open, char **name)
+ * *open, *split, *brace (offset of the brace in the line) and *name; 0 if
+ * the line does not mention the marker; -1 if it is damaged. */
+static int parse_line(const char *p, const char *e, int *open, int *split, size_t *brace, char **name)
 {
 	const char *hit = NULL;
 	size_t ml = strlen(PK_BRACE_MARKER);
@@ -35,36 +39,49 @@ static int parse_line(const char *p, const char *e, int *open, char **name)
 		}
 	if (!hit)
 		return 0;
-	while (p < e && is_blank(*p))
-		p++;
-	if (p == e || (*p != '{' && *p != '}'))
+	/* backwards from the marker: '//', blanks, the brace */
+	const char *q = hit;
+	while (q > p && is_blank(q[-1]))
+		q--;
+	if (q - p < 2 || q[-1] != '/' || q[-2] != '/')
 		return -1;
-	*open = *p++ == '{';
-	while (p < e && is_blank(*p))
-		p++;
-	if (e - p < 2 || p[0] != '/' || p[1] != '/')
+	q -= 2;
+	while (q > p && is_blank(q[-1]))
+		q--;
+	if (q == p || (q[-1] != '{' && q[-1] != '}'))
 		return -1;
-	p += 2;
-	while (p < e && is_blank(*p))
-		p++;
-	if (p != hit)
-		return -1;
-	p += ml;
-	while (p < e && is_blank(*p))
-		p++;
-	const char *ns = p;
-	while (p < e && is_ident(*p))
-		p++;
-	const char *ne = p;
-	while (p < e && is_blank(*p))
-		p++;
-	if (ns == ne || p != e)
+	const char *br = q - 1;
+	*open = *br == '{';
+	int code_before = 0;
+	for (const char *c = p; c < br; c++)
+		if (!is_blank(*c))
+			code_before = 1;
+	/* forwards: NAME, then " split" on a split marker */
+	const char *r = hit + ml;
+	while (r < e && is_blank(*r))
+		r++;
+	const char *ns = r;
+	while (r < e && is_ident(*r))
+		r++;
+	const char *ne = r;
+	while (r < e && is_blank(*r))
+		r++;
+	*split = 0;
+	size_t sl = strlen(SPLIT_WORD);
+	if ((size_t)(e - r) >= sl && !memcmp(r, SPLIT_WORD, sl)) {
+		*split = 1;
+		r += sl;
+		while (r < e && is_blank(*r))
+			r++;
+	}
+	if (ns == ne || r != e || *split != code_before || (*split && !*open))
 		return -1;
 	*name = pk_xstrndup(ns, (size_t)(ne - ns));
 	if (!pk_probe_name_ok(*name)) {
 		free(*name);
 		return -1;
 	}
+	*brace = (size_t)(br - p);
 	return 1;
 }
 
@@ -120,24 +137,27 @@ int pk_marks_scan(const struct pk_buf *b, struct pk_mark **marks, size_t *n)
 		size_t ce = nl ? le - 1 : le;
 		if (ce > ls && b->data[ce - 1] == '\r')
 			ce--;
-		int open;
+		int open, split;
+		size_t brace = 0;
 		char *name = NULL;
-		int r = parse_line(b->data + ls, b->data + ce, &open, &name);
-		size_t first = ls;
-		while (first < ce && is_blank(b->data[first]))
-			first++;
-		/* a mention inside a block comment is prose, not a marker */
-		if (r != 0 && pk_scan_in_comment(&s, first)) {
+		int r = parse_line(b->data + ls, b->data + ce, &open, &split, &brace, &name);
+		/* a mention inside a comment is prose, not a marker */
+		if (r > 0 && pk_scan_in_comment(&s, ls + brace)) {
+			free(name);
+			r = 0;
+		}
+		if (r < 0 && pk_scan_in_comment(&s, ls + strspn(b->data + ls, " \t"))) {
 			free(name);
 			r = 0;
 		}
 		if (r < 0) {
 			rc = pk_error("%s:%u: damaged brace marker (expected '{  // %s NAME' "
-				      "or '}  // %s NAME' alone on its line)",
-				      b->path, line, PK_BRACE_MARKER, PK_BRACE_MARKER);
+				      "or '}  // %s NAME' alone on its line, or '{  // %s NAME %s' "
+				      "ending a line)", b->path, line, PK_BRACE_MARKER, PK_BRACE_MARKER,
+				      PK_BRACE_MARKER, SPLIT_WORD);
 		} else if (r > 0) {
 			PK_GROW(m, cap, cnt + 1);
-			m[cnt++] = (struct pk_mark){ name, open, line, ls, le };
+			m[cnt++] = (struct pk_mark){ name, open, split, line, split ? ls + brace : ls, le };
 		}
 		ls = le;
 	}
@@ -160,6 +180,22 @@ void pk_marks_free(struct pk_mark *marks, size_t n)
 	free(marks);
 }
 
+/* A split marker moved the body to its own line: take back the indentation
+ * of the first code line after OFF (probe blocks in between go whole). */
+static void plan_join(const struct pk_buf *b, const struct pk_scan *s, size_t off, struct pk_plan *plan)
+{
+	for (size_t k = 0; k < s->nblocks; k++)
+		if (s->blocks[k].dir_start == off) {
+			off = s->blocks[k].endif_end;
+			k = (size_t)-1; /* blocks may follow each other */
+		}
+	size_t e = off;
+	while (e < b->len && is_blank(b->data[e]))
+		e++;
+	if (e > off)
+		pk_plan_add(plan, off, e, "", 0);
+}
+
 int pk_marks_plan_strip(const struct pk_buf *b, const char *only_name, struct pk_plan *plan)
 {
 	struct pk_mark *m;
@@ -176,6 +212,8 @@ int pk_marks_plan_strip(const struct pk_buf *b, const char *only_name, struct pk
 		if (bi >= 0 && (!only_name || !strcmp(s.blocks[bi].name, only_name)))
 			continue; /* inside a block this strip removes whole */
 		pk_plan_add(plan, m[i].start, m[i].end, "", 0);
+		if (m[i].split)
+			plan_join(b, &s, m[i].end, plan);
 		planned++;
 	}
 	pk_scan_free(&s);

@@ -6,6 +6,13 @@
  *     {  // TIMING_PROBE_BRACE: NAME
  *     }  // TIMING_PROBE_BRACE: NAME
  * Removing both lines (with their EOL) restores the original bytes.
+ *
+ * A body on its owner's line (`if (c) work();`) gets a split opening marker
+ * that ends the owner's line, the body moving to the next line:
+ *     if (c) {  // TIMING_PROBE_BRACE: NAME split
+ *         work();
+ * Strip removes from the '{' to the end of the line and the indentation of
+ * the next line that is not in a probe block, which joins the body back.
  * Any tool/ file may include this. */
 #ifndef PK_MARKS_H
 #define PK_MARKS_H
@@ -20,14 +27,15 @@
 struct pk_mark {
 	char *name;     /* probe NAME */
 	int open;       /* '{' line (1) or '}' line (0) */
+	int split;      /* a split '{' marker: code before it on its line */
 	unsigned line;  /* 1-based */
-	size_t start;   /* offset of the line's first byte */
+	size_t start;   /* offset of the line's first byte (split: of the '{') */
 	size_t end;     /* offset just past its EOL */
 };
 
-/* Marker text without indentation or EOL: "{  // TIMING_PROBE_BRACE: NAME".
- * Returns the length, or -1 if it does not fit. */
-int pk_marks_text(char *dst, size_t cap, int open, const char *name);
+/* Marker text without indentation or EOL: "{  // TIMING_PROBE_BRACE: NAME"
+ * (with " split" when SPLIT). Returns the length, or -1 if it does not fit. */
+int pk_marks_text(char *dst, size_t cap, int open, int split, const char *name);
 
 /* Every marker line of B in file order. A line that mentions the marker but
  * is not one, or braces that do not pair up per name, is damage: message

@@ -112,10 +112,18 @@ struct rp_line {
  * RP_LINE_OTHER; a probe line that does not parse completely is GARBLED. */
 enum rp_line_kind rp_log_parse_line(const char *s, size_t len, struct rp_line *out);
 
+/* One probe line's numbers. Interleaved so that appending touches one cache
+ * line per series, not three (a 1 GB log has thousands of series). */
+struct rp_sample {
+	int64_t dur, rel_start, rel_end; /* rel_*: RP_NO_REL when the run has no T_BASE yet */
+};
+#define RP_NO_REL INT64_MIN
+enum rp_sample_field { RP_DUR, RP_REL_START, RP_REL_END };
 struct rp_series { /* one (probe, block, iter) across runs */
 	uint32_t probe;
 	int64_t block, iter; /* -1 when the line had no such field */
-	struct rp_vec dur, rel_start, rel_end; /* rel_*: lines whose run has T_BASE */
+	struct rp_sample *samples;
+	size_t n, cap, nrel; /* nrel: samples with relative times */
 	/* the run this series saw last: runs follow one another in a log, so a
 	 * per-series counter finds repeats without a (run, key) table */
 	uint32_t run, run_count;
@@ -146,6 +154,13 @@ struct rp_hash { /* open addressing: 4 x int64 key -> uint32 value */
 	uint32_t *vals;
 	size_t cap, n;
 };
+struct rp_hash64 { /* one packed 64-bit key -> uint32: the per-line lookup */
+	struct rp_slot64 {
+		uint64_t key;
+		uint32_t val;
+	} *slots;
+	size_t cap, n;
+};
 struct rp_log {
 	const char *run_sep; /* --run TEXT, or NULL */
 	size_t repeat;       /* lines expected per (probe, block, iter) per run */
@@ -158,6 +173,7 @@ struct rp_log {
 	struct rp_run *runs;
 	size_t nruns, rcap;
 	struct rp_hash series_hash, run_hash, name_hash, finding_hash;
+	struct rp_hash64 series_fast; /* (probe, block, iter) when they fit 16/16/32 bits */
 	/* current input position */
 	const char *file;
 	size_t segment;  /* bumps per file and per --run separator */
@@ -168,6 +184,9 @@ struct rp_log {
 	size_t total_lines, probe_lines, tbase_lines, other_lines, garbled_lines;
 	char *garbled_where[5]; /* "FILE:LINE" of the first garbled lines */
 	uint32_t last_probe;    /* cache: most lines repeat the previous name */
+	uint32_t last_run;      /* cache: the run of the previous run=R line */
+	size_t last_run_seg;
+	int64_t last_run_value;
 };
 void rp_log_init(struct rp_log *lg, const char *run_sep, size_t repeat);
 void rp_log_free(struct rp_log *lg);
@@ -175,8 +194,23 @@ void rp_log_free(struct rp_log *lg);
 void rp_log_begin_file(struct rp_log *lg, const char *name);
 /* Feed one line (no newline). */
 void rp_log_line(struct rp_log *lg, const char *s, size_t len);
+/* The same in two steps, so that classifying (parsing, the costly part) can
+ * run on several threads while applying stays in line order. */
+struct rp_rec {
+	enum rp_line_kind kind;
+	int sep; /* an other-output line holding the --run separator */
+	struct rp_line ln;
+};
+void rp_log_classify(const char *run_sep, const char *s, size_t len, struct rp_rec *rec);
+void rp_log_apply(struct rp_log *lg, const struct rp_rec *rec);
+/* Read a regular file through mmap, parsing blocks on several threads and
+ * applying them in order (report_logpar.c). Same result as rp_log_read_fd. */
+int rp_log_read_mapped(struct rp_log *lg, int fd, const char *name);
 /* Stream FD through rp_log_line. Returns 0 or -1 (read error printed). */
 int rp_log_read_fd(struct rp_log *lg, int fd, const char *name);
+/* Copy one field of SE's samples into OUT (room for se->n); returns how many
+ * (relative fields skip samples without T_BASE). */
+size_t rp_series_field(const struct rp_series *se, enum rp_sample_field f, int64_t *out);
 /* Turn the parsed log into tables, timeline lanes, notes and warnings. */
 void rp_log_analyse(struct rp_log *lg, struct rp_doc *d);
 
@@ -212,6 +246,10 @@ struct rp_event_map {
 	size_t n;            /* every event in the map, in file order */
 	char **names, **kinds;
 	int *cols;
+	/* stale-row guard from the injection's sidecar: row[magic_column] ==
+	 * magic + slot in every slot written by this invocation (S5.9) */
+	int magic_column; /* -1: none */
+	uint64_t magic;
 };
 /* The S5.6 order: entry, producer_done, collective_arrival,
  * collective_release, body_done in columns 0..4. */

@@ -32,6 +32,7 @@ static void em_clear(struct rp_event_map *em)
 	memset(em, 0, sizeof(*em));
 	for (int e = 0; e < RP_EV_N; e++)
 		em->column[e] = -1;
+	em->magic_column = -1;
 }
 
 void rp_events_default(struct rp_event_map *em)
@@ -89,6 +90,24 @@ static int event_entry(json_t *ev, size_t i, const char *path, struct rp_event_m
 	return 0;
 }
 
+/* Optional "magic" and "magic_column" (written by probe-inject --timing-tensor). */
+static int magic_fields(json_t *root, const char *path, struct rp_event_map *em)
+{
+	json_t *magic = json_object_get(root, "magic"), *col = json_object_get(root, "magic_column");
+	if (!magic && !col)
+		return 0;
+	if (!json_is_integer(magic) || !json_is_integer(col) || json_integer_value(col) < 0 ||
+	    json_integer_value(col) > 65535)
+		return pk_error("%s: \"magic\" and \"magic_column\" must both be integers", path);
+	for (size_t i = 0; i < em->n; i++)
+		if (em->cols[i] == (int)json_integer_value(col))
+			return pk_error("%s: event '%s' and the magic share column %d", path, em->names[i],
+					em->cols[i]);
+	em->magic = (uint64_t)json_integer_value(magic);
+	em->magic_column = (int)json_integer_value(col);
+	return 0;
+}
+
 int rp_events_load(const char *path, struct rp_event_map *em)
 {
 	em_clear(em);
@@ -101,6 +120,8 @@ int rp_events_load(const char *path, struct rp_event_map *em)
 		rc = pk_error("%s: no \"events\" array", path);
 	for (size_t i = 0; rc == 0 && i < json_array_size(events); i++)
 		rc = event_entry(json_array_get(events, i), i, path, em);
+	if (rc == 0)
+		rc = magic_fields(root, path, em);
 	json_decref(root);
 	if (rc < 0)
 		rp_events_free(em);

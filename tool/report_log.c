@@ -77,32 +77,102 @@ static void hash_put(struct rp_hash *h, const int64_t k[4], uint32_t v)
 	h->n++;
 }
 
-/* ---- line parsing ---- */
-
-static int is_name_char(char c)
+/* Packed-key table for the common case: one compare, 16 bytes a slot. */
+static size_t slot64(const struct rp_hash64 *h, uint64_t key)
 {
-	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+	size_t i = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 20) & (h->cap - 1);
+	while (h->slots[i].val != NO_RUN && h->slots[i].key != key)
+		i = (i + 1) & (h->cap - 1);
+	return i;
 }
 
-/* Unsigned decimal that fits int64; *p advances past it. */
-static int parse_u63(const char **p, const char *end, int64_t *out)
+static uint32_t hash64_get(const struct rp_hash64 *h, uint64_t key)
 {
-	const char *s = *p;
-	uint64_t v = 0;
-	if (s >= end || *s < '0' || *s > '9')
+	return h->cap ? h->slots[slot64(h, key)].val : NO_RUN;
+}
+
+static void hash64_put(struct rp_hash64 *h, uint64_t key, uint32_t val)
+{
+	if (2 * (h->n + 1) > h->cap) {
+		struct rp_hash64 old = *h;
+		h->cap = old.cap ? old.cap * 2 : 1024;
+		h->slots = pk_xmalloc(h->cap * sizeof(*h->slots));
+		for (size_t i = 0; i < h->cap; i++)
+			h->slots[i].val = NO_RUN;
+		for (size_t i = 0; i < old.cap; i++)
+			if (old.slots[i].val != NO_RUN)
+				h->slots[slot64(h, old.slots[i].key)] = old.slots[i];
+		free(old.slots);
+	}
+	size_t i = slot64(h, key);
+	h->slots[i].key = key;
+	h->slots[i].val = val;
+	h->n++;
+}
+
+/* ---- line parsing ---- */
+
+static inline int is_name_char(char c)
+{
+	unsigned char u = (unsigned char)c;
+	return (unsigned)((u | 0x20) - 'a') < 26 || (unsigned)(u - '0') < 10 || u == '_';
+}
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* Eight ASCII digits at once (the SWAR method simdjson popularised): cycle
+ * stamps have 8-12 digits and this loop is the parser's hot spot. */
+static inline int eight_digits(const char *s, uint64_t *out)
+{
+	uint64_t v;
+	memcpy(&v, s, 8);
+	if (((v & 0xF0F0F0F0F0F0F0F0ull) |
+	     (((v + 0x0606060606060606ull) & 0xF0F0F0F0F0F0F0F0ull) >> 4)) != 0x3333333333333333ull)
+		return 0;
+	v = (v & 0x0F0F0F0F0F0F0F0Full) * 2561 >> 8;
+	v = (v & 0x00FF00FF00FF00FFull) * 6553601 >> 16;
+	*out = (v & 0x0000FFFF0000FFFFull) * 42949672960001ull >> 32;
+	return 1;
+}
+#else
+static inline int eight_digits(const char *s, uint64_t *out)
+{
+	(void)s;
+	(void)out;
+	return 0;
+}
+#endif
+
+/* Unsigned decimal that fits int64; *p advances past it. Up to 18 digits
+ * cannot overflow, so only longer numbers pay for the overflow test. */
+static inline int parse_u63(const char **p, const char *end, int64_t *out)
+{
+	const char *s = *p, *stop = end - s > 18 ? s + 18 : end;
+	uint64_t v = 0, eight;
+	unsigned d;
+	while (stop - s >= 8 && eight_digits(s, &eight)) {
+		v = v * 100000000u + eight;
+		s += 8;
+	}
+	while (s < stop && (d = (unsigned)(unsigned char)*s - '0') < 10) {
+		v = v * 10 + d;
+		s++;
+	}
+	if (s == *p)
 		return -1;
-	for (; s < end && *s >= '0' && *s <= '9'; s++) {
-		if (v > (uint64_t)(INT64_MAX - 9) / 10)
+	for (; s < end && (d = (unsigned)(unsigned char)*s - '0') < 10; s++) {
+		if (v > ((uint64_t)INT64_MAX - d) / 10)
 			return -1;
-		v = v * 10 + (uint64_t)(*s - '0');
+		v = v * 10 + d;
 	}
 	*p = s;
 	*out = (int64_t)v;
 	return 0;
 }
 
-static const char *skip_blank(const char *s, const char *end)
+static inline const char *skip_blank(const char *s, const char *end)
 {
+	if (s + 1 < end && s[0] == ' ' && s[1] > ' ') /* the usual single space */
+		return s + 1;
 	while (s < end && (*s == ' ' || *s == '\t' || *s == '\r'))
 		s++;
 	return s;
@@ -115,26 +185,31 @@ static const struct {
 } fields[] = { { "start=", 6 }, { "end=", 4 }, { "dur=", 4 },
 	       { "block=", 6 }, { "iter=", 5 }, { "run=", 4 } };
 
-static enum field field_at(const char *s, const char *end)
+/* The field at S, if any. One switch and a few byte compares: this runs
+ * for each field of each probe line. */
+static inline enum field field_at(const char *s, const char *end)
 {
-	enum field f;
-	if (s >= end)
+	size_t room = (size_t)(end - s);
+	if (room < 4)
 		return F_NONE;
-	switch (*s) { /* one candidate per first letter: this runs per field */
-	case 's': f = F_START; break;
-	case 'e': f = F_END; break;
-	case 'd': f = F_DUR; break;
-	case 'b': f = F_BLOCK; break;
-	case 'i': f = F_ITER; break;
-	case 'r': f = F_RUN; break;
-	default: return F_NONE;
+	switch (s[0]) {
+	case 's':
+		return room >= 6 && s[1] == 't' && s[2] == 'a' && s[3] == 'r' && s[4] == 't' && s[5] == '='
+			       ? F_START : F_NONE;
+	case 'e':
+		return s[1] == 'n' && s[2] == 'd' && s[3] == '=' ? F_END : F_NONE;
+	case 'd':
+		return s[1] == 'u' && s[2] == 'r' && s[3] == '=' ? F_DUR : F_NONE;
+	case 'b':
+		return room >= 6 && s[1] == 'l' && s[2] == 'o' && s[3] == 'c' && s[4] == 'k' && s[5] == '='
+			       ? F_BLOCK : F_NONE;
+	case 'i':
+		return room >= 5 && s[1] == 't' && s[2] == 'e' && s[3] == 'r' && s[4] == '=' ? F_ITER : F_NONE;
+	case 'r':
+		return s[1] == 'u' && s[2] == 'n' && s[3] == '=' ? F_RUN : F_NONE;
+	default:
+		return F_NONE;
 	}
-	if ((size_t)(end - s) < fields[f].len)
-		return F_NONE;
-	for (size_t i = 1; i < fields[f].len; i++)
-		if (s[i] != fields[f].key[i])
-			return F_NONE;
-	return f;
 }
 
 /* After "[NAME]" of a probe: key=value fields, all of start, end, dur. */
@@ -222,6 +297,7 @@ void rp_log_init(struct rp_log *lg, const char *run_sep, size_t repeat)
 	lg->repeat = repeat ? repeat : 1;
 	lg->seg_run = NO_RUN;
 	lg->last_probe = NO_RUN;
+	lg->last_run = NO_RUN;
 }
 
 void rp_log_free(struct rp_log *lg)
@@ -231,9 +307,7 @@ void rp_log_free(struct rp_log *lg)
 		free(lg->probes[i].first_mismatch_file);
 	}
 	for (size_t i = 0; i < lg->nseries; i++) {
-		rp_vec_free(&lg->series[i].dur);
-		rp_vec_free(&lg->series[i].rel_start);
-		rp_vec_free(&lg->series[i].rel_end);
+		free(lg->series[i].samples);
 	}
 	for (size_t i = 0; i < lg->nruns; i++)
 		free(lg->runs[i].label);
@@ -246,6 +320,7 @@ void rp_log_free(struct rp_log *lg)
 	free(lg->seg_label);
 	hash_free(&lg->finding_hash);
 	hash_free(&lg->series_hash);
+	free(lg->series_fast.slots);
 	hash_free(&lg->run_hash);
 	hash_free(&lg->name_hash);
 	memset(lg, 0, sizeof(*lg));
@@ -283,6 +358,8 @@ static uint32_t run_of(struct rp_log *lg, const struct rp_line *ln)
 			lg->seg_run = new_run(lg, lg->seg_label);
 		return lg->seg_run;
 	}
+	if (lg->last_run != NO_RUN && lg->last_run_seg == lg->segment && lg->last_run_value == ln->run)
+		return lg->last_run;
 	int64_t k[4] = { (int64_t)lg->segment, ln->run, 0, 0 };
 	uint32_t r = hash_get(&lg->run_hash, k);
 	if (r == NO_RUN) {
@@ -295,7 +372,9 @@ static uint32_t run_of(struct rp_log *lg, const struct rp_line *ln)
 		free(full);
 		hash_put(&lg->run_hash, k, r);
 	}
-	return r;
+	lg->last_run_seg = lg->segment;
+	lg->last_run_value = ln->run;
+	return lg->last_run = r;
 }
 
 static uint64_t fnv(const char *s, size_t n)
@@ -331,8 +410,11 @@ static uint32_t probe_of(struct rp_log *lg, const char *name, size_t len)
 
 static uint32_t series_of(struct rp_log *lg, uint32_t probe, int64_t block, int64_t iter)
 {
+	/* block and iter are -1 when absent, hence the +1 */
+	int fits = probe < 0xffff && block < 0xfffe && iter < 0xfffffffeLL;
+	uint64_t fast = (uint64_t)probe << 48 | (uint64_t)(block + 1) << 32 | (uint64_t)(iter + 1);
 	int64_t k[4] = { probe, block, iter, 0 };
-	uint32_t s = hash_get(&lg->series_hash, k);
+	uint32_t s = fits ? hash64_get(&lg->series_fast, fast) : hash_get(&lg->series_hash, k);
 	if (s != NO_RUN)
 		return s;
 	PK_GROW(lg->series, lg->scap, lg->nseries + 1);
@@ -342,7 +424,10 @@ static uint32_t series_of(struct rp_log *lg, uint32_t probe, int64_t block, int6
 	se->block = block;
 	se->iter = iter;
 	se->run = NO_RUN;
-	hash_put(&lg->series_hash, k, (uint32_t)lg->nseries);
+	if (fits)
+		hash64_put(&lg->series_fast, fast, (uint32_t)lg->nseries);
+	else
+		hash_put(&lg->series_hash, k, (uint32_t)lg->nseries);
 	return (uint32_t)lg->nseries++;
 }
 
@@ -413,29 +498,52 @@ static void add_probe_line(struct rp_log *lg, const struct rp_line *ln)
 		note_probe_in_run(r, probe);
 	if (ln->end - ln->start != ln->dur && !p->dur_mismatch++)
 		p->first_mismatch_file = where(lg);
-	rp_vec_push(&se->dur, ln->dur);
+	if (se->n == se->cap)
+		PK_GROW(se->samples, se->cap, se->n + 1);
+	struct rp_sample *sm = &se->samples[se->n++];
+	sm->dur = ln->dur;
 	if (r->ntbase) {
-		rp_vec_push(&se->rel_start, ln->start - r->tbase);
-		rp_vec_push(&se->rel_end, ln->end - r->tbase);
+		sm->rel_start = ln->start - r->tbase;
+		sm->rel_end = ln->end - r->tbase;
+		se->nrel++;
 	} else {
+		sm->rel_start = sm->rel_end = RP_NO_REL;
 		r->tbase_late = 1;
 	}
 }
 
-void rp_log_line(struct rp_log *lg, const char *s, size_t len)
+size_t rp_series_field(const struct rp_series *se, enum rp_sample_field f, int64_t *out)
 {
-	struct rp_line ln;
+	size_t n = 0;
+	for (size_t i = 0; i < se->n; i++) {
+		const struct rp_sample *sm = &se->samples[i];
+		if (f == RP_DUR)
+			out[n++] = sm->dur;
+		else if (sm->rel_start != RP_NO_REL)
+			out[n++] = f == RP_REL_START ? sm->rel_start : sm->rel_end;
+	}
+	return n;
+}
+
+void rp_log_classify(const char *run_sep, const char *s, size_t len, struct rp_rec *rec)
+{
+	rec->kind = rp_log_parse_line(s, len, &rec->ln);
+	rec->sep = rec->kind == RP_LINE_OTHER && run_sep && memmem(s, len, run_sep, strlen(run_sep));
+}
+
+void rp_log_apply(struct rp_log *lg, const struct rp_rec *rec)
+{
 	lg->lineno++;
 	lg->total_lines++;
-	switch (rp_log_parse_line(s, len, &ln)) {
+	switch (rec->kind) {
 	case RP_LINE_PROBE:
-		add_probe_line(lg, &ln);
+		add_probe_line(lg, &rec->ln);
 		return;
 	case RP_LINE_TBASE: {
-		uint32_t run = run_of(lg, &ln); /* may move lg->runs */
+		uint32_t run = run_of(lg, &rec->ln); /* may move lg->runs */
 		struct rp_run *r = &lg->runs[run];
 		lg->tbase_lines++;
-		r->tbase = ln.tbase;
+		r->tbase = rec->ln.tbase;
 		r->ntbase++;
 		return;
 	}
@@ -446,7 +554,7 @@ void rp_log_line(struct rp_log *lg, const char *s, size_t len)
 		return;
 	case RP_LINE_OTHER:
 		lg->other_lines++;
-		if (lg->run_sep && memmem(s, len, lg->run_sep, strlen(lg->run_sep))) {
+		if (rec->sep) {
 			char buf[32];
 			snprintf(buf, sizeof(buf), " from line %lld", (long long)lg->lineno);
 			char *label = pk_xmalloc(strlen(lg->file) + strlen(buf) + 1);
@@ -456,6 +564,13 @@ void rp_log_line(struct rp_log *lg, const char *s, size_t len)
 		}
 		return;
 	}
+}
+
+void rp_log_line(struct rp_log *lg, const char *s, size_t len)
+{
+	struct rp_rec rec;
+	rp_log_classify(lg->run_sep, s, len, &rec);
+	rp_log_apply(lg, &rec);
 }
 
 int rp_log_read_fd(struct rp_log *lg, int fd, const char *name)

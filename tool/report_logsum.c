@@ -54,14 +54,12 @@ static int64_t *probe_durs(const struct rp_log *lg, uint32_t probe, size_t *n)
 	size_t total = 0;
 	for (size_t i = 0; i < lg->nseries; i++)
 		if (lg->series[i].probe == probe)
-			total += lg->series[i].dur.n;
+			total += lg->series[i].n;
 	int64_t *v = pk_xmalloc(total * sizeof(*v));
 	*n = 0;
 	for (size_t i = 0; i < lg->nseries; i++)
-		if (lg->series[i].probe == probe) {
-			memcpy(v + *n, lg->series[i].dur.v, lg->series[i].dur.n * sizeof(*v));
-			*n += lg->series[i].dur.n;
-		}
+		if (lg->series[i].probe == probe)
+			*n += rp_series_field(&lg->series[i], RP_DUR, v + *n);
 	return v;
 }
 
@@ -122,10 +120,9 @@ static void series_table(const struct rp_log *lg, struct rp_doc *d, const uint32
 					  "mean", "max", "stddev", NULL);
 	for (size_t i = 0; i < lg->nseries; i++) {
 		const struct rp_series *se = &lg->series[order[i]];
-		int64_t *v = pk_xmalloc(se->dur.n * sizeof(*v));
-		memcpy(v, se->dur.v, se->dur.n * sizeof(*v));
+		int64_t *v = pk_xmalloc(se->n * sizeof(*v));
 		struct rp_stats s;
-		rp_stats_compute(v, se->dur.n, &s);
+		rp_stats_compute(v, rp_series_field(se, RP_DUR, v), &s);
 		free(v);
 		size_t r = rp_row(t);
 		rp_set_str(t, r, 0, lg->probes[se->probe].name);
@@ -156,11 +153,10 @@ static int cmp_tl(const void *a, const void *b, void *ctx)
 	return (x->series > y->series) - (x->series < y->series);
 }
 
-static int64_t median_of(const struct rp_vec *v)
+static int64_t median_of(const struct rp_series *se, enum rp_sample_field f)
 {
-	int64_t *c = pk_xmalloc(v->n * sizeof(*c));
-	memcpy(c, v->v, v->n * sizeof(*c));
-	int64_t m = rp_median_x2(c, v->n);
+	int64_t *c = pk_xmalloc(se->n * sizeof(*c));
+	int64_t m = rp_median_x2(c, rp_series_field(se, f, c));
 	free(c);
 	return m;
 }
@@ -215,11 +211,11 @@ static void timeline_table(const struct rp_log *lg, struct rp_doc *d)
 	struct tl_entry *tl = pk_xcalloc(lg->nseries, sizeof(*tl));
 	size_t n = 0;
 	for (uint32_t i = 0; i < lg->nseries; i++) {
-		if (!lg->series[i].rel_start.n)
+		if (!lg->series[i].nrel)
 			continue;
 		tl[n].series = i;
-		tl[n].start_x2 = median_of(&lg->series[i].rel_start);
-		tl[n].end_x2 = median_of(&lg->series[i].rel_end);
+		tl[n].start_x2 = median_of(&lg->series[i], RP_REL_START);
+		tl[n].end_x2 = median_of(&lg->series[i], RP_REL_END);
 		n++;
 	}
 	if (!n) {

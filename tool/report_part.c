@@ -49,6 +49,9 @@ static int masks(struct tensor_ctx *c)
 	} else {
 		memcpy(c->producer, c->active, n);
 	}
+	if (c->em->magic_column >= 0 && (size_t)c->em->magic_column >= c->m->cols)
+		return pk_error("%s: the magic is in column %d, but the tensor has %zu columns",
+				c->o->path, c->em->magic_column, c->m->cols);
 	for (size_t i = 0; i < c->em->n; i++)
 		if ((size_t)c->em->cols[i] >= c->m->cols)
 			return pk_error("%s: event '%s' is in column %d, but the tensor has %zu columns",
@@ -67,6 +70,15 @@ static void validate_slot(struct tensor_ctx *c, size_t s, const char *path)
 		rp_warn(c->d, "%s: slot %zu: not written (all zero); stale or inactive? exclude it with --active",
 			path, s);
 		return;
+	}
+	if (c->em->magic_column >= 0) {
+		uint64_t got = (uint64_t)at(c, s, c->em->magic_column), want = c->em->magic + s;
+		if (got != want) {
+			rp_warn(c->d, "%s: slot %zu: magic column %d holds %llu, not magic + slot %llu: a stale row from an earlier invocation, or another writer (S5.9)",
+				path, s, c->em->magic_column, (unsigned long long)got,
+				(unsigned long long)want);
+			ok = 0;
+		}
 	}
 	int prev = -1;
 	for (size_t i = 0; i < c->em->n; i++) {

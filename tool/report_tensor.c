@@ -302,6 +302,8 @@ int rp_csv_parse(const char *data, size_t len, const char *path, struct rp_matri
 		rc = pk_error("%s: no data rows", path);
 	if (rc == 0)
 		m->bad = pk_xcalloc(m->rows * m->cols, 1);
+	else
+		rp_matrix_free(m);
 	return rc;
 }
 

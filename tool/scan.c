@@ -462,10 +462,23 @@ static size_t directive(struct lexer *L, size_t ls, size_t h)
 {
 	const char *d = L->d;
 	size_t n = L->n;
-	size_t k0 = skip_hspace(d, h + 1, n), k1 = k0;
-	while (k1 < n && is_ident((unsigned char)d[k1]))
-		k1++;
-	enum dkind kind = directive_kind(d + k0, k1 - k0);
+	/* the keyword, read through line splices (#end\<newline>if is #endif) */
+	size_t k1 = skip_hspace(d, h + 1, n);
+	char kw[16];
+	size_t kl = 0;
+	for (;;) {
+		size_t sp = splice_at(d, n, k1);
+		if (sp)
+			k1 += sp;
+		else if (k1 < n && is_ident((unsigned char)d[k1])) {
+			if (kl < sizeof(kw) - 1)
+				kw[kl++] = d[k1];
+			k1++;
+		} else
+			break;
+	}
+	kw[kl] = '\0';
+	enum dkind kind = directive_kind(kw, kl);
 
 	/* lex the rest of the logical line; remember its first comment */
 	L->first_comment = (size_t)-1;
@@ -492,9 +505,9 @@ static size_t directive(struct lexer *L, size_t ls, size_t h)
 	case D_IF: {
 		size_t before = s->nblocks;
 		if (marker) {
-			if (!(k1 - k0 == 2 && !memcmp(d + k0, "if", 2)))
-				add_error(s, ls, "malformed probe directive: a probe block starts with '#if 0' or '#if 1', not '#%.*s'",
-					  (int)(k1 - k0), d + k0);
+			if (strcmp(kw, "if"))
+				add_error(s, ls, "malformed probe directive: a probe block starts with '#if 0' or '#if 1', not '#%s'",
+					  kw);
 			else
 				probe_header(L, ls, le, k1, cstart, marker, i, line);
 		}
@@ -515,10 +528,10 @@ static size_t directive(struct lexer *L, size_t ls, size_t h)
 	}
 	case D_ELSE:
 		if (L->nconds == 0)
-			add_error(s, ls, "'#%.*s' without '#if'", (int)(k1 - k0), d + k0);
+			add_error(s, ls, "'#%s' without '#if'", kw);
 		else if (L->conds[L->nconds - 1].block >= 0)
-			add_error(s, ls, "'#%.*s' inside probe block '%s': a probe block has no else branch",
-				  (int)(k1 - k0), d + k0, s->blocks[L->conds[L->nconds - 1].block].name);
+			add_error(s, ls, "'#%s' inside probe block '%s': a probe block has no else branch", kw,
+				  s->blocks[L->conds[L->nconds - 1].block].name);
 		break;
 	case D_ENDIF:
 		if (L->nconds == 0) {

@@ -10,19 +10,30 @@
 char *pk_timing_wrap(const char *orig, size_t orig_len, const char *new_text, size_t *len)
 {
 	size_t nl = strlen(new_text);
-	size_t cap = sizeof(PK_TT_WAS_OPEN) + 2 * orig_len + sizeof(PK_TT_WAS_CLOSE) + nl +
-		     sizeof(PK_TT_END) + 1;
+	size_t cap = sizeof(PK_TT_WAS_OPEN) + 2 * orig_len + sizeof(PK_TT_WAS_CLOSE) + nl + sizeof(PK_TT_END) + 1;
 	char *out = pk_xmalloc(cap), *q = out;
 	q = stpcpy(q, PK_TT_WAS_OPEN);
 	for (size_t i = 0; i < orig_len; i++) {
 		const char *esc = NULL;
 		switch (orig[i]) {
-		case '\\': esc = "\\\\"; break;
-		case '"': esc = "\\\""; break;
-		case '\n': esc = "\\n"; break;
-		case '\r': esc = "\\r"; break;
-		case '\t': esc = "\\t"; break;
-		case '/': esc = "\\/"; break; /* so the comment can never close early */
+		case '\\':
+			esc = "\\\\";
+			break;
+		case '"':
+			esc = "\\\"";
+			break;
+		case '\n':
+			esc = "\\n";
+			break;
+		case '\r':
+			esc = "\\r";
+			break;
+		case '\t':
+			esc = "\\t";
+			break;
+		case '/':
+			esc = "\\/";
+			break; /* so the comment can never close early */
 		}
 		if (esc)
 			q = stpcpy(q, esc);
@@ -52,13 +63,27 @@ static char *unescape(const char *p, const char *limit, const char **end, size_t
 		if (++p >= limit)
 			break;
 		switch (*p) {
-		case '\\': *q++ = '\\'; break;
-		case '"': *q++ = '"'; break;
-		case 'n': *q++ = '\n'; break;
-		case 'r': *q++ = '\r'; break;
-		case 't': *q++ = '\t'; break;
-		case '/': *q++ = '/'; break;
-		default: free(out); return NULL;
+		case '\\':
+			*q++ = '\\';
+			break;
+		case '"':
+			*q++ = '"';
+			break;
+		case 'n':
+			*q++ = '\n';
+			break;
+		case 'r':
+			*q++ = '\r';
+			break;
+		case 't':
+			*q++ = '\t';
+			break;
+		case '/':
+			*q++ = '/';
+			break;
+		default:
+			free(out);
+			return NULL;
 		}
 	}
 	if (p >= limit || *p != '"') {
@@ -83,16 +108,15 @@ static int overlaps(const struct pk_plan *plan, size_t n0, size_t s, size_t e)
 static int damaged(const struct pk_buf *b, size_t off, const char *what)
 {
 	pk_buf_lines((struct pk_buf *)b);
-	return pk_error("%s:%u: damaged timing mark: %s", b->path,
-			pk_buf_line_of((struct pk_buf *)b, off), what);
+	return pk_error("%s:%u: damaged timing mark: %s", b->path, pk_buf_line_of((struct pk_buf *)b, off), what);
 }
 
 struct strip_state {
 	const struct pk_buf *b;
 	struct pk_plan *plan;
-	size_t n0;       /* edits in the plan before us: block removals */
+	size_t n0; /* edits in the plan before us: block removals */
 	int added;
-	char *used;      /* per byte: consumed by a recognised mark */
+	char *used; /* per byte: consumed by a recognised mark */
 };
 
 static void add_edit(struct strip_state *st, size_t s, size_t e, const char *text, size_t len)
@@ -113,8 +137,7 @@ static int strip_inline(struct strip_state *st, size_t off)
 	char *orig = unescape(p, lim, &q, &n);
 	if (!orig)
 		return damaged(st->b, off, "unreadable original text");
-	if ((size_t)(lim - q) < strlen(PK_TT_WAS_CLOSE) ||
-	    memcmp(q, PK_TT_WAS_CLOSE, strlen(PK_TT_WAS_CLOSE))) {
+	if ((size_t)(lim - q) < strlen(PK_TT_WAS_CLOSE) || memcmp(q, PK_TT_WAS_CLOSE, strlen(PK_TT_WAS_CLOSE))) {
 		free(orig);
 		return damaged(st->b, off, "'@timing-was' comment not closed");
 	}
@@ -179,7 +202,7 @@ int pk_timing_plan_strip(const struct pk_buf *b, struct pk_plan *plan)
 	memset(&s, 0, sizeof(s));
 	pk_scan_buf(b, &s, PK_SCAN_COMMENTS);
 	pk_buf_lines((struct pk_buf *)b);
-	struct strip_state st = { b, plan, plan->n, 0, pk_xcalloc(b->len + 1, 1) };
+	struct strip_state st = {b, plan, plan->n, 0, pk_xcalloc(b->len + 1, 1)};
 	size_t n_before = plan->n;
 	int rc = plan_marks(&st, &s);
 	if (rc == 0)

@@ -21,11 +21,11 @@
 #include "buf.h"
 #include "edit.h"
 
-#define PK_TT_TAG "TIMING_PROBE: @timing"
+#define PK_TT_TAG       "TIMING_PROBE: @timing"
 #define PK_TT_LINE_MARK "// TIMING_PROBE: @timing"
-#define PK_TT_WAS_OPEN "/* TIMING_PROBE: @timing-was \""
+#define PK_TT_WAS_OPEN  "/* TIMING_PROBE: @timing-was \""
 #define PK_TT_WAS_CLOSE "\" */"
-#define PK_TT_END "/* TIMING_PROBE: @timing-end */"
+#define PK_TT_END       "/* TIMING_PROBE: @timing-end */"
 
 /* Add to PLAN the edits that remove every timing mark of B: whole marked
  * lines go, in-line changes get their original bytes back. Edits that would

@@ -68,37 +68,37 @@ int tt_ident_prefix_used(const struct tt_tu *t, const char *prefix);
 enum tt_style { TT_EXTERN, TT_DIRECT };
 enum tt_core { TT_AIV, TT_AIC, TT_MIX };
 
-struct tt_use {            /* one args[k] read (extern style) */
+struct tt_use { /* one args[k] read (extern style) */
 	long index;
 	int is_tensor;
-	char *name;            /* the variable it initialises, or NULL */
+	char *name;                /* the variable it initialises, or NULL */
 	size_t lit_start, lit_end; /* the literal index */
 	unsigned line;
 };
 
-struct tt_param {          /* one parameter (direct style) */
+struct tt_param { /* one parameter (direct style) */
 	size_t start, end;
 	int is_tensor;
 	char *name;
 };
 
 struct tt_return {
-	size_t start;          /* the 'return' keyword */
-	size_t end;            /* just past its ';' */
-	int braced;            /* directly inside { } */
+	size_t start; /* the 'return' keyword */
+	size_t end;   /* just past its ';' */
+	int braced;   /* directly inside { } */
 };
 
 struct tt_call {
 	char *callee;
 	size_t stmt_start, stmt_end; /* the statement holding it, ';' included */
-	int placeable;         /* that statement sits directly inside { } */
+	int placeable;               /* that statement sits directly inside { } */
 	unsigned line;
 };
 
-struct tt_stmt {           /* a statement directly inside some { } */
+struct tt_stmt { /* a statement directly inside some { } */
 	size_t start, end;
 	unsigned line;
-	int top;               /* directly in the kernel's body */
+	int top; /* directly in the kernel's body */
 	int is_return;
 };
 
@@ -106,11 +106,11 @@ struct tt_kernel {
 	enum tt_style style;
 	enum tt_core core;
 	char *name;
-	size_t decl_start;     /* first byte of the declaration (extern "C" included) */
+	size_t decl_start;            /* first byte of the declaration (extern "C" included) */
 	size_t body_open, body_close; /* offsets of '{' and '}' */
-	size_t first_stmt;     /* first statement of the body, or body_close */
+	size_t first_stmt;            /* first statement of the body, or body_close */
 	int last_is_return;
-	char *args_name;       /* extern: the packed parameter */
+	char *args_name; /* extern: the packed parameter */
 	struct tt_use *uses;
 	size_t nuses, cap_uses;
 	struct tt_param *params;
@@ -121,9 +121,8 @@ struct tt_kernel {
 	size_t ncalls, cap_calls;
 	struct tt_stmt *stmts;
 	size_t nstmts, cap_stmts;
-	long ntensors;         /* tensors come first: indices [0, ntensors) */
+	long ntensors; /* tensors come first: indices [0, ntensors) */
 	long nscalars;
-	int escapes;           /* set by analysis errors already reported */
 };
 
 /* Find and describe the kernel (NAME or the only candidate). -1 on error. */
@@ -136,39 +135,35 @@ void tt_kernel_free(struct tt_kernel *k);
 struct tt_event {
 	char *name, *kind, *spec;
 	int column;
-	size_t at;             /* where the sample goes */
-	int after;             /* after the statement (else before) */
+	size_t at; /* where the sample goes */
+	int after; /* after the statement (else before) */
 };
 
 struct tt_spec {
-	struct tt_event *ev;   /* user events, in row order */
+	struct tt_event *ev; /* user events, in row order */
 	size_t nev;
-	const char *prefix;    /* "pk_tt_" or a free variant */
-	int row_words;         /* 8 per cache line */
-	int columns;           /* entry + events + body_done */
-	const char *slots;     /* --slots, or NULL */
-	int timing_index;      /* extern: args[] index of the timing tensor */
+	const char *prefix; /* "pk_tt_" or a free variant */
+	int row_words;      /* 8 per cache line */
+	int columns;        /* entry + events + body_done */
+	const char *slots;  /* --slots, or NULL */
+	int timing_index;   /* extern: args[] index of the timing tensor */
 	const struct tt_rules *rules;
 };
 
 /* Plan every kernel edit. -1 on error (message printed). */
 int tt_gen_kernel(struct tt_tu *t, struct tt_kernel *k, struct tt_spec *sp, struct pk_plan *plan);
 /* Plan the host edits (orchestration or packed array). */
-int tt_gen_host(struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp,
-		struct pk_plan *plan);
+int tt_gen_host(struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp, struct pk_plan *plan);
 /* The sidecar JSON probe-report reads with --events. */
 char *tt_sidecar_json(const struct tt_kernel *k, const struct tt_spec *sp, size_t *len);
 
 /* Insertion helpers shared by tt_gen.c and tt_host.c: whole marked lines when
  * OFF starts its line (or, AFTER, when the rest of the line is blank or a
  * comment), else an in-line mark. LINES are '\n'-separated code lines. */
-void tt_insert_before(const struct pk_buf *b, struct pk_plan *plan, size_t off,
-		      const char *lines, const char *label);
-void tt_insert_after(const struct pk_buf *b, struct pk_plan *plan, size_t off,
-		     const char *lines, const char *label);
+void tt_insert_before(const struct pk_buf *b, struct pk_plan *plan, size_t off, const char *lines, const char *label);
+void tt_insert_after(const struct pk_buf *b, struct pk_plan *plan, size_t off, const char *lines, const char *label);
 void tt_insert_inline(struct pk_plan *plan, size_t off, const char *text);
-void tt_replace_inline(const struct pk_buf *b, struct pk_plan *plan, size_t start, size_t end,
-		       const char *text);
+void tt_replace_inline(const struct pk_buf *b, struct pk_plan *plan, size_t start, size_t end, const char *text);
 
 int pk_tt_inject_main(int argc, char **argv);
 

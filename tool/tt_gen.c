@@ -27,22 +27,22 @@ static void slot_code(struct tt_sb *sb, const struct tt_kernel *k, const struct 
 {
 	if (k->core != TT_MIX) {
 		tt_sb_addf(sb, "    const uint64_t slot = static_cast<uint64_t>(%s);\n",
-			   rule_or(sp, "slot", slot_key(k->core), "GetBlockIdx()"));
+		           rule_or(sp, "slot", slot_key(k->core), "GetBlockIdx()"));
 		return;
 	}
-	tt_sb_addf(sb, "    uint64_t slot;\n    if %s {\n        slot = static_cast<uint64_t>(%s);\n"
-		       "    } else {\n        slot = static_cast<uint64_t>(%s);\n    }\n",
-		   rule_or(sp, "slot", "mix_is_aic", "ASCEND_IS_AIC"),
-		   rule_or(sp, "slot", "mix_aic", "GetBlockIdx()"),
-		   rule_or(sp, "slot", "mix_aiv", "GetBlockNum() + GetBlockIdx()"));
+	tt_sb_addf(sb,
+	           "    uint64_t slot;\n    if %s {\n        slot = static_cast<uint64_t>(%s);\n"
+	           "    } else {\n        slot = static_cast<uint64_t>(%s);\n    }\n",
+	           rule_or(sp, "slot", "mix_is_aic", "ASCEND_IS_AIC"), rule_or(sp, "slot", "mix_aic", "GetBlockIdx()"),
+	           rule_or(sp, "slot", "mix_aiv", "GetBlockNum() + GetBlockIdx()"));
 }
 
 static char *helpers(const struct tt_kernel *k, const struct tt_spec *sp)
 {
 	const char *P = sp->prefix, *qual = rule_or(sp, "code", "qualifiers", "static inline");
-	struct tt_sb sb = { 0 };
+	struct tt_sb sb = {0};
 	tt_sb_addf(&sb, "%s uint64_t %sread_cycle()\n{\n    return %s;\n}\n", qual, P,
-		   rule_or(sp, "code", "cycle_read", "static_cast<uint64_t>(AscendC::GetSystemCycle())"));
+	           rule_or(sp, "code", "cycle_read", "static_cast<uint64_t>(AscendC::GetSystemCycle())"));
 	tt_sb_addf(&sb, "%s void %stail(__gm__ int64_t *out", qual, P);
 	for (int i = 0; i < sp->columns; i++)
 		tt_sb_addf(&sb, ", uint64_t v%d", i);
@@ -52,14 +52,14 @@ static char *helpers(const struct tt_kernel *k, const struct tt_spec *sp)
 	for (int i = 0; i < sp->columns; i++)
 		tt_sb_addf(&sb, "    row[%d] = static_cast<int64_t>(v%d);\n", i, i);
 	tt_sb_addf(&sb, "    row[%d] = static_cast<int64_t>(%sULL + slot);\n", sp->row_words - 1,
-		   rule_or(sp, "code", "magic", "0x54494D4500000000"));
+	           rule_or(sp, "code", "magic", "0x54494D4500000000"));
 	const char *wb = rule_or(sp, "code", "writeback",
-				 "dcci(reinterpret_cast<__gm__ void *>({line}), cache_line_t::SINGLE_CACHE_LINE, "
-				 "dcci_dst_t::CACHELINE_OUT);");
+	                         "dcci(reinterpret_cast<__gm__ void *>({line}), cache_line_t::SINGLE_CACHE_LINE, "
+	                         "dcci_dst_t::CACHELINE_OUT);");
 	for (int l = 0; l < sp->row_words / 8; l++) {
 		char line[32];
 		snprintf(line, sizeof(line), "row + %d", l * 8);
-		const char *names[] = { "line" }, *vals[] = { line };
+		const char *names[] = {"line"}, *vals[] = {line};
 		char *w = tt_expand(wb, names, vals, 1);
 		tt_sb_addf(&sb, "    %s\n", w);
 		free(w);
@@ -73,7 +73,7 @@ static char *helpers(const struct tt_kernel *k, const struct tt_spec *sp)
 static char *tail_call(const struct tt_spec *sp)
 {
 	const char *P = sp->prefix;
-	struct tt_sb sb = { 0 };
+	struct tt_sb sb = {0};
 	tt_sb_addf(&sb, "%stail(%sout, %sentry", P, P, P);
 	for (size_t i = 0; i < sp->nev; i++)
 		tt_sb_addf(&sb, ", %sev_%s", P, sp->ev[i].name);
@@ -81,23 +81,34 @@ static char *tail_call(const struct tt_spec *sp)
 	return sb.s;
 }
 
-static char *entry_lines(const struct tt_kernel *k, const struct tt_spec *sp)
+/* Entry sample first (S5.4), then the tensor pointer, then the event locals:
+ * declared here so a sample in any nested scope reaches the tail. */
+static void plan_entry(const struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp, struct pk_plan *plan)
 {
 	const char *P = sp->prefix;
-	struct tt_sb sb = { 0 };
-	tt_sb_addf(&sb, "uint64_t %sentry = %sread_cycle();\n", P, P);
-	if (k->style == TT_EXTERN)
-		tt_sb_addf(&sb, "__gm__ int64_t *%sout = reinterpret_cast<__gm__ int64_t *>(%s[%d]);", P,
-			   k->args_name, sp->timing_index);
-	else
+	struct tt_sb sb = {0}, label = {0};
+	tt_sb_addf(&sb, "uint64_t %sentry = %sread_cycle();", P, P);
+	tt_insert_before(t->b, plan, k->first_stmt, sb.s, "entry");
+	sb.n = 0;
+	if (k->style == TT_EXTERN) {
+		tt_sb_addf(&sb, "__gm__ int64_t *%sout = reinterpret_cast<__gm__ int64_t *>(%s[%d]);", P, k->args_name,
+		           sp->timing_index);
+		tt_sb_addf(&label, "tensor %s[%d]", k->args_name, sp->timing_index);
+	} else {
 		tt_sb_addf(&sb, "__gm__ int64_t *%sout = reinterpret_cast<__gm__ int64_t *>(%stiming);", P, P);
-	for (size_t i = 0; i < sp->nev; i++)
-		tt_sb_addf(&sb, "\nuint64_t %sev_%s = 0;", P, sp->ev[i].name);
-	return sb.s;
+		tt_sb_add(&label, "tensor");
+	}
+	tt_insert_before(t->b, plan, k->first_stmt, sb.s, label.s);
+	for (size_t i = 0; i < sp->nev; i++) {
+		sb.n = 0;
+		tt_sb_addf(&sb, "uint64_t %sev_%s = 0;", P, sp->ev[i].name);
+		tt_insert_before(t->b, plan, k->first_stmt, sb.s, "event local");
+	}
+	tt_sb_free(&sb);
+	tt_sb_free(&label);
 }
 
-static void plan_exits(const struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp,
-		       struct pk_plan *plan)
+static void plan_exits(const struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp, struct pk_plan *plan)
 {
 	char *tail = tail_call(sp);
 	for (size_t i = 0; i < k->nrets; i++) {
@@ -107,7 +118,7 @@ static void plan_exits(const struct tt_tu *t, const struct tt_kernel *k, const s
 			continue;
 		}
 		/* a braceless `if (c) return;` gets braces, marked like the rest */
-		struct tt_sb open = { 0 };
+		struct tt_sb open = {0};
 		tt_sb_addf(&open, "{ %s ", tail);
 		tt_insert_inline(plan, r->start, open.s);
 		tt_insert_inline(plan, r->end, " }");
@@ -124,7 +135,7 @@ static void plan_exits(const struct tt_tu *t, const struct tt_kernel *k, const s
 			/* indent like the body, not like the brace */
 			size_t fs, fe;
 			pk_buf_line_bounds(t->b, k->first_stmt, &fs, &fe);
-			struct tt_sb sb = { 0 };
+			struct tt_sb sb = {0};
 			tt_sb_addn(&sb, t->b->data + fs, k->first_stmt - fs);
 			int body_indented = 1;
 			for (size_t j = 0; j < sb.n; j++)
@@ -148,8 +159,7 @@ static void plan_exits(const struct tt_tu *t, const struct tt_kernel *k, const s
 
 /* ---- events ---- */
 
-static int find_call(const struct tt_tu *t, const struct tt_kernel *k, struct tt_event *ev,
-		     const char *callee, int nth)
+static int find_call(const struct tt_tu *t, const struct tt_kernel *k, struct tt_event *ev, const char *callee, int nth)
 {
 	int seen = 0;
 	for (size_t i = 0; i < k->ncalls; i++) {
@@ -158,16 +168,15 @@ static int find_call(const struct tt_tu *t, const struct tt_kernel *k, struct tt
 			continue;
 		if (!c->placeable)
 			return pk_error("%s:%u: event '%s': the call to '%s' is not a statement directly "
-					"inside braces (a braceless body or a condition); add braces",
-					t->b->path, c->line, ev->name, callee);
+			                "inside braces (a braceless body or a condition); add braces",
+			                t->b->path, c->line, ev->name, callee);
 		ev->at = ev->after ? c->stmt_end : c->stmt_start;
 		return 0;
 	}
 	if (seen)
-		return pk_error("%s: event '%s': '%s' is called only %d time%s in '%s'", t->b->path,
-				ev->name, callee, seen, seen == 1 ? "" : "s", k->name);
-	return pk_error("%s: event '%s': '%s' is not called in kernel '%s'", t->b->path, ev->name,
-			callee, k->name);
+		return pk_error("%s: event '%s': '%s' is called only %d time%s in '%s'", t->b->path, ev->name, callee,
+		                seen, seen == 1 ? "" : "s", k->name);
+	return pk_error("%s: event '%s': '%s' is not called in kernel '%s'", t->b->path, ev->name, callee, k->name);
 }
 
 static int find_line(const struct tt_tu *t, const struct tt_kernel *k, struct tt_event *ev, unsigned line)
@@ -178,8 +187,8 @@ static int find_line(const struct tt_tu *t, const struct tt_kernel *k, struct tt
 			ev->at = k->stmts[i].start;
 			return 0;
 		}
-	return pk_error("%s: event '%s': no statement of kernel '%s' starts on line %u", t->b->path,
-			ev->name, k->name, line);
+	return pk_error("%s: event '%s': no statement of kernel '%s' starts on line %u", t->b->path, ev->name, k->name,
+	                line);
 }
 
 /* SPEC: after:CALLEE[#n] | before:CALLEE[#n] | line:N (the forms of probe-inject --begin) */
@@ -196,8 +205,7 @@ static int place_event(const struct tt_tu *t, const struct tt_kernel *k, struct 
 	}
 	int after = !strncmp(s, "after:", 6);
 	if (!after && strncmp(s, "before:", 7))
-		return pk_error("event '%s': place '%s' is not after:CALLEE, before:CALLEE or line:N",
-				ev->name, s);
+		return pk_error("event '%s': place '%s' is not after:CALLEE, before:CALLEE or line:N", ev->name, s);
 	ev->after = after;
 	char *callee = pk_xstrdup(s + (after ? 6 : 7));
 	int nth = 1;
@@ -220,7 +228,9 @@ static int place_event(const struct tt_tu *t, const struct tt_kernel *k, struct 
 static void lint_event(const struct tt_tu *t, const struct tt_spec *sp, const struct tt_event *ev)
 {
 	const char *issue = tt_rule(sp->rules, "async", "issue");
-	if (!issue || !ev->after || !strcmp(ev->kind, "issue") || strncmp(ev->spec, "after:", 6))
+	/* arrival and release are collective events: after a flag set is right (S2.2) */
+	if (!issue || !ev->after || strncmp(ev->spec, "after:", 6) ||
+	    (strcmp(ev->kind, "drain") && strcmp(ev->kind, "phase")))
 		return;
 	size_t n = strcspn(ev->spec + 6, "#");
 	const char *p = issue;
@@ -229,16 +239,15 @@ static void lint_event(const struct tt_tu *t, const struct tt_spec *sp, const st
 		size_t w = strcspn(p, " \t,");
 		if (w == n && !strncmp(p, ev->spec + 6, n))
 			pk_warning("%s:%u: event '%s' (%s) follows '%.*s', which only issues asynchronous "
-				   "work: the sample records the issue, not its completion (S5.1)",
-				   t->b->path, pk_buf_line_of(t->b, ev->at), ev->name, ev->kind, (int)n, p);
+			           "work: the sample records the issue, not its completion (S5.1)",
+			           t->b->path, pk_buf_line_of(t->b, ev->at), ev->name, ev->kind, (int)n, p);
 		p += w;
 	}
 }
 
 /* ---- the ABI ---- */
 
-static void plan_abi(const struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp,
-		     struct pk_plan *plan)
+static void plan_abi(const struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp, struct pk_plan *plan)
 {
 	const char *P = sp->prefix;
 	if (k->style == TT_EXTERN) {
@@ -252,7 +261,7 @@ static void plan_abi(const struct tt_tu *t, const struct tt_kernel *k, const str
 		}
 		return;
 	}
-	struct tt_sb sb = { 0 };
+	struct tt_sb sb = {0};
 	if (k->ntensors > 0) {
 		tt_sb_addf(&sb, ", GM_ADDR %stiming", P);
 		tt_insert_inline(plan, k->params[k->ntensors - 1].end, sb.s);
@@ -285,11 +294,9 @@ int tt_gen_kernel(struct tt_tu *t, struct tt_kernel *k, struct tt_spec *sp, stru
 	char *h = helpers(k, sp);
 	tt_insert_before(t->b, plan, k->decl_start, h, "helper");
 	free(h);
-	char *entry = entry_lines(k, sp);
-	tt_insert_before(t->b, plan, k->first_stmt, entry, "entry");
-	free(entry);
+	plan_entry(t, k, sp, plan);
 	for (size_t i = 0; i < sp->nev; i++) {
-		struct tt_sb sb = { 0 }, label = { 0 };
+		struct tt_sb sb = {0}, label = {0};
 		tt_sb_addf(&sb, "%sev_%s = %sread_cycle();", sp->prefix, sp->ev[i].name, sp->prefix);
 		tt_sb_addf(&label, "event %s (%s)", sp->ev[i].name, sp->ev[i].kind);
 		if (sp->ev[i].after)
@@ -323,17 +330,17 @@ static void json_event(struct tt_sb *sb, const char *name, int column, const cha
 
 char *tt_sidecar_json(const struct tt_kernel *k, const struct tt_spec *sp, size_t *len)
 {
-	struct tt_sb sb = { 0 };
-	static const char *cores[] = { "aiv", "aic", "mix" };
+	struct tt_sb sb = {0};
+	static const char *cores[] = {"aiv", "aic", "mix"};
 	unsigned long long magic = strtoull(rule_or(sp, "code", "magic", "0x54494D4500000000"), NULL, 0);
 	tt_sb_addf(&sb, "{\n  \"kernel\": \"%s\",\n  \"style\": \"%s\",\n  \"core_type\": \"%s\",\n", k->name,
-		   k->style == TT_EXTERN ? "extern" : "direct", cores[k->core]);
+	           k->style == TT_EXTERN ? "extern" : "direct", cores[k->core]);
 	if (sp->slots && strspn(sp->slots, "0123456789") == strlen(sp->slots))
 		tt_sb_addf(&sb, "  \"slots\": %s,\n", sp->slots);
 	else
 		tt_sb_add(&sb, "  \"slots\": null,\n");
-	tt_sb_addf(&sb, "  \"row_words\": %d,\n  \"magic\": %llu,\n  \"magic_column\": %d,\n", sp->row_words,
-		   magic, sp->row_words - 1);
+	tt_sb_addf(&sb, "  \"row_words\": %d,\n  \"magic\": %llu,\n  \"magic_column\": %d,\n", sp->row_words, magic,
+	           sp->row_words - 1);
 	tt_sb_add(&sb, "  \"magic_rule\": \"row[magic_column] == magic + slot\",\n");
 	if (k->style == TT_EXTERN)
 		tt_sb_addf(&sb, "  \"timing_arg\": %d,\n", sp->timing_index);

@@ -10,12 +10,12 @@
 #include <string.h>
 
 struct add_call {
-	int tensor;            /* add_input / add_output */
-	size_t stmt_start;     /* first token of its statement */
+	int tensor;                  /* add_input / add_output */
+	size_t stmt_start;           /* first token of its statement */
 	size_t recv_start, recv_end; /* receiver text, '.' or '->' included */
 	size_t arg_start, arg_end;   /* what is added */
-	size_t close;          /* its ')' */
-	size_t after;          /* just past ';' when the statement ends there, else 0 */
+	size_t close;                /* its ')' */
+	size_t after;                /* just past ';' when the statement ends there, else 0 */
 };
 
 static const char *host_rule(const struct tt_spec *sp, const char *key, const char *dflt)
@@ -56,7 +56,7 @@ static size_t find_adds(const struct tt_tu *t, struct add_call **out)
 		size_t close = match_paren(t, i + 1);
 		if (close >= t->ntok)
 			continue;
-		struct add_call a = { tensor, 0, 0, 0, 0, 0, 0, 0 };
+		struct add_call a = {tensor, 0, 0, 0, 0, 0, 0, 0};
 		size_t sb = stmt_begin(t, i);
 		a.stmt_start = t->tok[sb].start;
 		a.recv_start = t->tok[sb].start;
@@ -73,8 +73,8 @@ static size_t find_adds(const struct tt_tu *t, struct add_call **out)
 	return n;
 }
 
-static int plan_orchestration(struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp,
-			      struct add_call *a, size_t n, struct pk_plan *plan)
+static int plan_orchestration(struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp, struct add_call *a,
+                              size_t n, struct pk_plan *plan)
 {
 	const struct pk_buf *b = t->b;
 	long tensors = 0, last = -1, first_scalar = -1;
@@ -86,49 +86,50 @@ static int plan_orchestration(struct tt_tu *t, const struct tt_kernel *k, const 
 		}
 		if (first_scalar >= 0)
 			return pk_error("%s:%u: tensor '%.*s' is added after scalar '%.*s': the orchestration "
-					"must add all tensors, then all scalars (S5.7)", b->path,
-					pk_buf_line_of(t->b, a[i].arg_start), (int)(a[i].arg_end - a[i].arg_start),
-					b->data + a[i].arg_start,
-					(int)(a[first_scalar].arg_end - a[first_scalar].arg_start),
-					b->data + a[first_scalar].arg_start);
+			                "must add all tensors, then all scalars (S5.7)",
+			                b->path, pk_buf_line_of(t->b, a[i].arg_start),
+			                (int)(a[i].arg_end - a[i].arg_start), b->data + a[i].arg_start,
+			                (int)(a[first_scalar].arg_end - a[first_scalar].arg_start),
+			                b->data + a[first_scalar].arg_start);
 		tensors++;
 		last = (long)i;
 	}
 	if (tensors != k->ntensors)
 		return pk_error("%s: the orchestration adds %ld tensor%s but kernel '%s' reads %ld: "
-				"host and kernel disagree before any change", b->path, tensors,
-				tensors == 1 ? "" : "s", k->name, k->ntensors);
+		                "host and kernel disagree before any change",
+		                b->path, tensors, tensors == 1 ? "" : "s", k->name, k->ntensors);
 	const struct add_call *at = last >= 0 ? &a[last] : &a[0];
 	char *recv = pk_xstrndup(b->data + at->recv_start, at->recv_end - at->recv_start);
 	char rw[16], pre[64];
 	snprintf(rw, sizeof(rw), "%d", sp->row_words);
 	snprintf(pre, sizeof(pre), "%s", sp->prefix);
-	const char *names[] = { "recv", "slots", "row_words", "prefix" };
-	const char *vals[] = { recv, sp->slots, rw, pre };
-	char *line = tt_expand(host_rule(sp, "orchestration",
-					 "{recv}add_output({recv}make_timing_tensor({slots}, {row_words}));"),
-			       names, vals, 4);
-	struct tt_sb label = { 0 };
+	const char *names[] = {"recv", "slots", "row_words", "prefix"};
+	const char *vals[] = {recv, sp->slots, rw, pre};
+	char *line = tt_expand(
+	    host_rule(sp, "orchestration", "{recv}add_output({recv}make_timing_tensor({slots}, {row_words}));"), names,
+	    vals, 4);
+	struct tt_sb label = {0};
 	tt_sb_addf(&label, "output (args[%ld])", k->ntensors);
+	int rc = 0;
 	if (last < 0)
 		tt_insert_before(b, plan, at->stmt_start, line, label.s);
 	else if (at->after)
 		tt_insert_after(b, plan, at->after, line, label.s);
 	else
-		return free(recv), free(line), tt_sb_free(&label),
-		       pk_error("%s:%u: the last tensor add is not a statement of its own; split the "
-				"chained call", b->path, pk_buf_line_of(t->b, at->close));
+		rc = pk_error("%s:%u: the last tensor add is not a statement of its own; split the "
+		              "chained call",
+		              b->path, pk_buf_line_of(t->b, at->close));
 	free(recv);
 	free(line);
 	tt_sb_free(&label);
-	return 0;
+	return rc;
 }
 
 /* ---- a packed int64_t array: `int64_t args[] = { ... };` ---- */
 
 struct packed {
 	size_t name_tok, open_tok, close_tok, stmt_start;
-	long size_tok;          /* the literal size in [N], or -1 */
+	long size_tok; /* the literal size in [N], or -1 */
 };
 
 static int find_packed(const struct tt_tu *t, struct packed *p)
@@ -150,7 +151,7 @@ static int find_packed(const struct tt_tu *t, struct packed *p)
 			continue;
 		if (found++)
 			return pk_error("%s: several packed int64_t argument arrays; keep one per host file",
-					t->b->path);
+			                t->b->path);
 		p->name_tok = i;
 		p->open_tok = rb + 2;
 		p->close_tok = match_paren(t, rb + 2);
@@ -160,8 +161,8 @@ static int find_packed(const struct tt_tu *t, struct packed *p)
 	return found;
 }
 
-static int plan_packed(struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp,
-		       const struct packed *p, struct pk_plan *plan)
+static int plan_packed(struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp, const struct packed *p,
+                       struct pk_plan *plan)
 {
 	const struct pk_buf *b = t->b;
 	/* element ends: the top-level commas */
@@ -178,20 +179,21 @@ static int plan_packed(struct tt_tu *t, const struct tt_kernel *k, const struct 
 	if (p->close_tok > p->open_tok + 1 && !tt_tok_is(t, p->close_tok - 1, ","))
 		ends[nel++] = t->tok[p->close_tok - 1].end;
 	if ((long)nel < k->ntensors)
-		return pk_error("%s: the packed array holds %zu values but kernel '%s' reads %ld tensors",
-				b->path, nel, k->name, k->ntensors);
+		return pk_error("%s: the packed array holds %zu values but kernel '%s' reads %ld tensors", b->path, nel,
+		                k->name, k->ntensors);
 	char rw[16], pre[64];
 	snprintf(rw, sizeof(rw), "%d", sp->row_words);
 	snprintf(pre, sizeof(pre), "%s", sp->prefix);
-	const char *names[] = { "slots", "row_words", "prefix" };
-	const char *vals[] = { sp->slots, rw, pre };
-	char *decl = tt_expand(host_rule(sp, "packed_declare",
-					 "std::vector<int64_t> {prefix}timing(static_cast<size_t>({slots}) * {row_words});"),
-			       names, vals, 3);
+	const char *names[] = {"slots", "row_words", "prefix"};
+	const char *vals[] = {sp->slots, rw, pre};
+	char *decl =
+	    tt_expand(host_rule(sp, "packed_declare",
+	                        "std::vector<int64_t> {prefix}timing(static_cast<size_t>({slots}) * {row_words});"),
+	              names, vals, 3);
 	char *elem = tt_expand(host_rule(sp, "packed_element", "reinterpret_cast<int64_t>({prefix}timing.data())"),
-			       names, vals, 3);
+	                       names, vals, 3);
 	tt_insert_before(b, plan, p->stmt_start, decl, "tensor");
-	struct tt_sb sb = { 0 };
+	struct tt_sb sb = {0};
 	if (k->ntensors > 0) {
 		tt_sb_addf(&sb, ", %s", elem);
 		tt_insert_inline(plan, ends[k->ntensors - 1], sb.s);
@@ -215,7 +217,8 @@ int tt_gen_host(struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec
 {
 	if (!sp->slots)
 		return pk_error("%s: --host needs --slots EXPR, the number of core slots of the real "
-				"launch (S5.5)", t->b->path);
+		                "launch (S5.5)",
+		                t->b->path);
 	struct add_call *a;
 	size_t n = find_adds(t, &a);
 	int rc;
@@ -226,7 +229,8 @@ int tt_gen_host(struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec
 		rc = find_packed(t, &p);
 		if (rc == 0)
 			rc = pk_error("%s: no add_input/add_output/add_scalar sequence and no packed "
-				      "int64_t argument array found", t->b->path);
+			              "int64_t argument array found",
+			              t->b->path);
 		else if (rc > 0)
 			rc = plan_packed(t, k, sp, &p, plan);
 	}

@@ -39,8 +39,7 @@ static size_t snap_start(const struct tt_tu *t, size_t s)
 {
 	size_t i = tt_tok_at(t, s);
 	unsigned line = pk_buf_line_of(t->b, s);
-	while (i > 0 && t->tok[i - 1].kind == CXToken_Identifier &&
-	       pk_buf_line_of(t->b, t->tok[i - 1].start) == line)
+	while (i > 0 && t->tok[i - 1].kind == CXToken_Identifier && pk_buf_line_of(t->b, t->tok[i - 1].start) == line)
 		i--;
 	return i < t->ntok ? t->tok[i].start : s;
 }
@@ -52,8 +51,8 @@ static size_t decl_start(const struct tt_tu *t, CXCursor fn, CXCursor parent)
 	if (tt_extent(t, fn, &s, &e) < 0)
 		return 0;
 	enum CXCursorKind pk = clang_getCursorKind(parent);
-	if ((pk == CXCursor_LinkageSpec || pk == CXCursor_UnexposedDecl) &&
-	    tt_extent(t, parent, &ps, &pe) == 0 && tt_tok_is(t, tt_tok_at(t, ps), "extern")) {
+	if ((pk == CXCursor_LinkageSpec || pk == CXCursor_UnexposedDecl) && tt_extent(t, parent, &ps, &pe) == 0 &&
+	    tt_tok_is(t, tt_tok_at(t, ps), "extern")) {
 		size_t i = tt_tok_at(t, ps);
 		int braced = i + 2 < t->ntok && tt_tok_is(t, i + 2, "{");
 		if (!braced && ps < s)
@@ -157,9 +156,9 @@ static void classify(struct walk *w, size_t lit_start, struct tt_use *u)
 		CXCursor p = w->stack[i];
 		enum CXCursorKind k = clang_getCursorKind(p);
 		if (is_cast(k))
-			u->is_tensor = type_is_pointer(clang_getCursorType(p)) ||
-				       (clang_getCursorType(p).kind == CXType_Invalid &&
-					text_has_star(w->t, p, lit_start));
+			u->is_tensor =
+			    type_is_pointer(clang_getCursorType(p)) ||
+			    (clang_getCursorType(p).kind == CXType_Invalid && text_has_star(w->t, p, lit_start));
 		else if (k == CXCursor_VarDecl)
 			u->is_tensor = type_is_pointer(clang_getCursorType(p));
 	}
@@ -179,8 +178,7 @@ static int read_index(const struct tt_tu *t, size_t open, size_t close, long *va
 	long v = strtol(p, &end, 10);
 	while (end < t->b->data + t->tok[open + 1].end && strchr("uUlL", *end))
 		end++;
-	if (!isdigit((unsigned char)*p) || end != t->b->data + t->tok[open + 1].end ||
-	    (v != 0 && *p == '0'))
+	if (!isdigit((unsigned char)*p) || end != t->b->data + t->tok[open + 1].end || (v != 0 && *p == '0'))
 		return -1;
 	*val = v;
 	*ls = t->tok[open + 1].start;
@@ -205,19 +203,20 @@ static int subscript(struct walk *w, CXCursor c)
 		else if (tt_tok_is(t, close, "]") && --nest == 0)
 			break;
 	}
-	struct tt_use u = { 0 };
+	struct tt_use u = {0};
 	u.line = line_of(t, s);
 	int rc = read_index(t, i + 1, close, &u.index, &u.lit_start, &u.lit_end);
 	if (rc == -2) {
 		w->err = pk_error("%s:%u: index of '%s[...]' comes from '%.*s' (a macro or a name): "
-				  "only literal indices can be renumbered; write the number", t->b->path,
-				  u.line, w->k->args_name, (int)(t->tok[i + 2].end - t->tok[i + 2].start),
-				  t->b->data + t->tok[i + 2].start);
+		                  "only literal indices can be renumbered; write the number",
+		                  t->b->path, u.line, w->k->args_name, (int)(t->tok[i + 2].end - t->tok[i + 2].start),
+		                  t->b->data + t->tok[i + 2].start);
 		return -1;
 	}
 	if (rc < 0) {
 		w->err = pk_error("%s:%u: index of '%s[...]' is computed: only literal indices can be "
-				  "renumbered; write the number", t->b->path, u.line, w->k->args_name);
+		                  "renumbered; write the number",
+		                  t->b->path, u.line, w->k->args_name);
 		return -1;
 	}
 	classify(w, u.lit_start, &u);
@@ -236,11 +235,12 @@ static void escaping_ref(struct walk *w, CXCursor c)
 	unsigned line = line_of(w->t, s);
 	if (tt_from_macro(c))
 		w->err = pk_error("%s:%u: '%s' is read inside a macro expansion: its indices cannot be "
-				  "renumbered; expand the macro by hand", w->t->b->path, line, w->k->args_name);
+		                  "renumbered; expand the macro by hand",
+		                  w->t->b->path, line, w->k->args_name);
 	else
 		w->err = pk_error("%s:%u: '%s' is used other than as '%s[N]' (passed on, or pointer "
-				  "arithmetic): its indices cannot be renumbered", w->t->b->path, line,
-				  w->k->args_name, w->k->args_name);
+		                  "arithmetic): its indices cannot be renumbered",
+		                  w->t->b->path, line, w->k->args_name, w->k->args_name);
 }
 
 static CXCursor parent_of(struct walk *w, int up)
@@ -262,7 +262,7 @@ static size_t past_semicolon(const struct tt_tu *t, size_t end)
  * whose parent is a compound statement. */
 static void note_call(struct walk *w, CXCursor c)
 {
-	struct tt_call call = { 0 };
+	struct tt_call call = {0};
 	call.callee = spelling(c);
 	if (!*call.callee || tt_from_macro(c)) {
 		free(call.callee);
@@ -299,8 +299,8 @@ static void note_stmt(struct walk *w, CXCursor c)
 		return;
 	s = snap_start(w->t, s);
 	PK_GROW(w->k->stmts, w->k->cap_stmts, w->k->nstmts + 1);
-	w->k->stmts[w->k->nstmts++] = (struct tt_stmt){ s, e, line_of(w->t, s), w->depth == 1,
-							 clang_getCursorKind(c) == CXCursor_ReturnStmt };
+	w->k->stmts[w->k->nstmts++] =
+	    (struct tt_stmt){s, e, line_of(w->t, s), w->depth == 1, clang_getCursorKind(c) == CXCursor_ReturnStmt};
 }
 
 static void note_return(struct walk *w, CXCursor c)
@@ -308,8 +308,8 @@ static void note_return(struct walk *w, CXCursor c)
 	size_t s, e;
 	if (tt_extent(w->t, c, &s, &e) < 0)
 		return;
-	struct tt_return r = { s, past_semicolon(w->t, e),
-			       clang_getCursorKind(parent_of(w, 0)) == CXCursor_CompoundStmt };
+	struct tt_return r = {s, past_semicolon(w->t, e),
+	                      clang_getCursorKind(parent_of(w, 0)) == CXCursor_CompoundStmt};
 	PK_GROW(w->k->rets, w->k->cap_rets, w->k->nrets + 1);
 	w->k->rets[w->k->nrets++] = r;
 }
@@ -352,16 +352,9 @@ static enum CXChildVisitResult walk_visit(CXCursor c, CXCursor parent, CXClientD
 			char *name = spelling(c);
 			int mine = !strcmp(name, w->k->args_name);
 			free(name);
-			enum CXCursorKind pk = clang_getCursorKind(parent_of(w, 0));
-			enum CXCursorKind gk = clang_getCursorKind(parent_of(w, 1));
-			int base = (pk == CXCursor_ArraySubscriptExpr) ||
-				   (pk == CXCursor_UnexposedExpr && gk == CXCursor_ArraySubscriptExpr);
-			if (mine && !base) {
-				escaping_ref(w, c);
-				return CXChildVisit_Break;
-			}
-			if (mine && base) {
-				/* a subscript that subscript() did not accept: written by a macro */
+			/* accepted subscripts never get here: this one is passed on,
+			 * used in arithmetic, or subscripted inside a macro */
+			if (mine) {
 				escaping_ref(w, c);
 				return CXChildVisit_Break;
 			}
@@ -387,7 +380,7 @@ static void read_params(const struct tt_tu *t, CXCursor fn, struct tt_kernel *k)
 	int n = clang_Cursor_getNumArguments(fn);
 	for (int i = 0; i < n; i++) {
 		CXCursor p = clang_Cursor_getArgument(fn, (unsigned)i);
-		struct tt_param tp = { 0 };
+		struct tt_param tp = {0};
 		if (tt_extent(t, p, &tp.start, &tp.end) < 0)
 			continue;
 		tp.name = spelling(p);
@@ -446,7 +439,7 @@ static int describe(struct tt_tu *t, CXCursor fn, CXCursor parent, struct tt_ker
 		return pk_error("%s: kernel '%s' has no body libclang could read", t->b->path, k->name);
 	k->body_open = bs;
 	k->body_close = be - 1;
-	struct walk w = { .t = t, .k = k };
+	struct walk w = {.t = t, .k = k};
 	w.stack[w.depth++] = body;
 	clang_visitChildren(body, walk_visit, &w);
 	if (w.err)
@@ -467,16 +460,17 @@ static int describe(struct tt_tu *t, CXCursor fn, CXCursor parent, struct tt_ker
 int tt_kernel_find(struct tt_tu *t, const char *name, struct tt_kernel *k)
 {
 	memset(k, 0, sizeof(*k));
-	struct finder f = { .t = t, .want = name };
+	struct finder f = {.t = t, .want = name};
 	clang_visitChildren(clang_getTranslationUnitCursor(t->tu), find_visit, &f);
 	if (f.n == 0)
 		return name ? pk_error("%s: no definition of kernel '%s'", t->b->path, name)
-			    : pk_error("%s: no kernel found (neither 'kernel_entry' nor a __global__ "
-				       "function); name it with --kernel", t->b->path);
+		            : pk_error("%s: no kernel found (neither 'kernel_entry' nor a __global__ "
+		                       "function); name it with --kernel",
+		                       t->b->path);
 	if (f.n > 1) {
 		char *a = spelling(f.found[0]), *b = spelling(f.found[1]);
-		pk_error("%s: several kernels ('%s', '%s'%s); choose one with --kernel", t->b->path, a,
-			 b, f.n > 2 ? ", ..." : "");
+		pk_error("%s: several kernels ('%s', '%s'%s); choose one with --kernel", t->b->path, a, b,
+		         f.n > 2 ? ", ..." : "");
 		free(a);
 		free(b);
 		return -1;
@@ -504,8 +498,8 @@ static int abi_extern(const struct tt_tu *t, struct tt_kernel *k)
 		const struct tt_use *u = &k->uses[i];
 		signed char want = u->is_tensor ? 1 : 2;
 		if (kind[u->index] && kind[u->index] != want)
-			rc = pk_error("%s:%u: '%s[%ld]' is used both as a tensor and as a scalar",
-				      t->b->path, u->line, k->args_name, u->index);
+			rc = pk_error("%s:%u: '%s[%ld]' is used both as a tensor and as a scalar", t->b->path, u->line,
+			              k->args_name, u->index);
 		kind[u->index] = want;
 		if (!first[u->index])
 			first[u->index] = u;
@@ -514,17 +508,17 @@ static int abi_extern(const struct tt_tu *t, struct tt_kernel *k)
 	for (long i = 0; i <= max && rc == 0; i++) {
 		if (!kind[i])
 			rc = pk_error("%s: '%s[%ld]' is never read: cannot tell whether it is a tensor or "
-				      "a scalar, so the timing tensor's place is unknown", t->b->path,
-				      k->args_name, i);
+			              "a scalar, so the timing tensor's place is unknown",
+			              t->b->path, k->args_name, i);
 		else if (kind[i] == 1)
 			last_tensor = i;
 	}
 	for (long i = 0; i < last_tensor && rc == 0; i++)
 		if (kind[i] == 2)
 			rc = pk_error("%s:%u: tensor '%s' (%s[%ld]) comes after scalar '%s' (%s[%ld]): "
-				      "packed arguments must be all tensors, then all scalars (S5.7)",
-				      t->b->path, first[last_tensor]->line, use_name(first[last_tensor]),
-				      k->args_name, last_tensor, use_name(first[i]), k->args_name, i);
+			              "packed arguments must be all tensors, then all scalars (S5.7)",
+			              t->b->path, first[last_tensor]->line, use_name(first[last_tensor]), k->args_name,
+			              last_tensor, use_name(first[i]), k->args_name, i);
 	k->ntensors = last_tensor + 1;
 	k->nscalars = max + 1 - k->ntensors;
 	free(kind);
@@ -541,9 +535,9 @@ static int abi_direct(const struct tt_tu *t, struct tt_kernel *k)
 	for (long i = 0; i < last_tensor; i++)
 		if (!k->params[i].is_tensor)
 			return pk_error("%s:%u: tensor parameter '%s' comes after scalar '%s': arguments "
-					"must be all tensors, then all scalars (S5.7)", t->b->path,
-					pk_buf_line_of(t->b, k->params[last_tensor].start),
-					k->params[last_tensor].name, k->params[i].name);
+			                "must be all tensors, then all scalars (S5.7)",
+			                t->b->path, pk_buf_line_of(t->b, k->params[last_tensor].start),
+			                k->params[last_tensor].name, k->params[i].name);
 	k->ntensors = last_tensor + 1;
 	k->nscalars = (long)k->nparams - k->ntensors;
 	return 0;

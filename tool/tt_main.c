@@ -22,23 +22,23 @@ struct tt_opts {
 static int usage(FILE *out)
 {
 	fprintf(out,
-		"usage: %s --timing-tensor [--event NAME[:KIND]=PLACE]... [--kernel NAME]\n"
-		"         [--core-type aiv|aic|mix] [--host FILE [--host-out FILE]] [--slots EXPR]\n"
-		"         [--events-out FILE] [-o FILE | --stdout | --diff | --check] KERNEL [-- CLANG-ARGS]\n\n"
-		"Add the in-core timing tensor (S5): an INT64 output timing[slots][8k], the entry\n"
-		"sample, event samples kept in locals, and before every exit body_done, the\n"
-		"slot's row and its cache writeback; every packed args[] index after the new\n"
-		"tensor is renumbered. probe-strip --timing-tensor undoes it byte for byte.\n\n"
-		"  --event NAME[:KIND]=PLACE  a sample; PLACE is after:CALLEE[#n], before:CALLEE[#n]\n"
-		"                      or line:N; KIND is issue|drain|phase|arrival|release (S5.1),\n"
-		"                      from rules/timing.ini [kinds] when left out\n"
-		"  --kernel NAME       the kernel function (default: kernel_entry or the only __global__)\n"
-		"  --core-type T       slot mapping (default: from KERNEL_TYPE_* / ASCEND_IS_* marks)\n"
-		"  --host FILE         also update the host orchestration or packed argument array\n"
-		"  --host-out FILE     write the host result there (needed with -o)\n"
-		"  --slots EXPR        number of core slots of the real launch (needed with --host)\n"
-		"  --events-out FILE   event map for probe-report (default OUT.timing.json)\n",
-		pk_progname);
+	        "usage: %s --timing-tensor [--event NAME[:KIND]=PLACE]... [--kernel NAME]\n"
+	        "         [--core-type aiv|aic|mix] [--host FILE [--host-out FILE]] [--slots EXPR]\n"
+	        "         [--events-out FILE] [-o FILE | --stdout | --diff | --check] KERNEL [-- CLANG-ARGS]\n\n"
+	        "Add the in-core timing tensor (S5): an INT64 output timing[slots][8k], the entry\n"
+	        "sample, event samples kept in locals, and before every exit body_done, the\n"
+	        "slot's row and its cache writeback; every packed args[] index after the new\n"
+	        "tensor is renumbered. probe-strip --timing-tensor undoes it byte for byte.\n\n"
+	        "  --event NAME[:KIND]=PLACE  a sample; PLACE is after:CALLEE[#n], before:CALLEE[#n]\n"
+	        "                      or line:N; KIND is issue|drain|phase|arrival|release (S5.1),\n"
+	        "                      from rules/timing.ini [kinds] when left out\n"
+	        "  --kernel NAME       the kernel function (default: kernel_entry or the only __global__)\n"
+	        "  --core-type T       slot mapping (default: from KERNEL_TYPE_* / ASCEND_IS_* marks)\n"
+	        "  --host FILE         also update the host orchestration or packed argument array\n"
+	        "  --host-out FILE     write the host result there (needed with -o)\n"
+	        "  --slots EXPR        number of core slots of the real launch (needed with --host)\n"
+	        "  --events-out FILE   event map for probe-report (default OUT.timing.json)\n",
+	        pk_progname);
 	return out == stdout ? PK_EXIT_OK : PK_EXIT_ERROR;
 }
 
@@ -75,11 +75,11 @@ static int parse_opts(int argc, char **argv, struct tt_opts *o)
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const char *next = i + 1 < argc ? argv[i + 1] : NULL;
-#define NEED_ARG()                                                              \
-	do {                                                                    \
-		if (!next)                                                      \
-			return pk_error("option '%s' needs an argument", a);    \
-		i++;                                                            \
+#define NEED_ARG()                                                                                                     \
+	do {                                                                                                           \
+		if (!next)                                                                                             \
+			return pk_error("option '%s' needs an argument", a);                                           \
+		i++;                                                                                                   \
 	} while (0)
 		if (!strcmp(a, "--timing-tensor"))
 			continue;
@@ -142,15 +142,14 @@ static int parse_opts(int argc, char **argv, struct tt_opts *o)
 	return 0;
 }
 
-static const char *const kinds[] = { "issue", "drain", "phase", "arrival", "release" };
+static const char *const kinds[] = {"issue", "drain", "phase", "arrival", "release"};
 
 static int resolve_events(struct tt_opts *o, const struct tt_rules *r, struct tt_spec *sp)
 {
 	for (size_t i = 0; i < o->nev; i++) {
 		struct tt_event *e = &o->ev[i];
 		if (!strcmp(e->name, "entry") || !strcmp(e->name, "body_done"))
-			return pk_error("--event '%s': the name is taken by the sample the tool always adds",
-					e->name);
+			return pk_error("--event '%s': the name is taken by the sample the tool always adds", e->name);
 		for (size_t j = 0; j < i; j++)
 			if (!strcmp(o->ev[j].name, e->name))
 				return pk_error("--event '%s' given twice", e->name);
@@ -158,8 +157,9 @@ static int resolve_events(struct tt_opts *o, const struct tt_rules *r, struct tt
 			const char *k = tt_rule(r, "kinds", e->name);
 			if (!k)
 				return pk_error("--event '%s': say which S5.1 event it is (NAME:KIND=PLACE, "
-						"KIND issue|drain|phase|arrival|release); rules/timing.ini "
-						"[kinds] has no default for it", e->name);
+				                "KIND issue|drain|phase|arrival|release); rules/timing.ini "
+				                "[kinds] has no default for it",
+				                e->name);
 			e->kind = pk_xstrdup(k);
 		}
 		size_t k;
@@ -168,7 +168,7 @@ static int resolve_events(struct tt_opts *o, const struct tt_rules *r, struct tt
 				break;
 		if (k == sizeof(kinds) / sizeof(kinds[0]))
 			return pk_error("--event '%s': unknown kind '%s' (issue, drain, phase, arrival, release)",
-					e->name, e->kind);
+			                e->name, e->kind);
 		e->column = (int)i + 1;
 	}
 	sp->ev = o->ev;
@@ -213,7 +213,8 @@ static int load_file(struct pk_buf *b, int *have, const char *path, const struct
 	*have = 1;
 	if (pk_timing_marked(b))
 		return pk_error("%s: already has a timing tensor (TIMING_PROBE: @timing marks); remove it "
-				"first with probe-strip --timing-tensor", path);
+		                "first with probe-strip --timing-tensor",
+		                path);
 	return 0;
 }
 
@@ -224,8 +225,8 @@ static int plan_all(struct job *j)
 		return -1;
 	if (o->host && load_file(&j->hb, &j->have_hb, o->host, o, 1) < 0)
 		return -1;
-	if (tt_parse(&j->kt, &j->kb, 1, o->extra, o->nextra) < 0 ||
-	    tt_kernel_find(&j->kt, o->kernel_name, &j->k) < 0 || tt_kernel_abi(&j->kt, &j->k) < 0)
+	if (tt_parse(&j->kt, &j->kb, 1, o->extra, o->nextra) < 0 || tt_kernel_find(&j->kt, o->kernel_name, &j->k) < 0 ||
+	    tt_kernel_abi(&j->kt, &j->k) < 0)
 		return -1;
 	if (o->core)
 		j->k.core = !strcmp(o->core, "mix") ? TT_MIX : !strcmp(o->core, "aic") ? TT_AIC : TT_AIV;
@@ -253,7 +254,7 @@ static int write_sidecar(struct job *j)
 	const struct tt_opts *o = &j->o;
 	if (o->emit.mode != PK_EMIT_INPLACE && o->emit.mode != PK_EMIT_OUTFILE)
 		return 0;
-	struct tt_sb path = { 0 };
+	struct tt_sb path = {0};
 	if (o->events_out)
 		tt_sb_add(&path, o->events_out);
 	else

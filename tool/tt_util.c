@@ -83,7 +83,7 @@ int tt_rules_parse(struct tt_rules *r, const char *origin, const char *text)
 			return pk_error("%s:%u: expected 'key = value'", origin, lineno);
 		}
 		*eq = '\0';
-		struct tt_sb key = { 0 };
+		struct tt_sb key = {0};
 		tt_sb_addf(&key, "%s.%s", section, trim(s));
 		size_t cap_vals = r->cap; /* both arrays grow in step */
 		PK_GROW(r->keys, r->cap, r->n + 1);
@@ -115,8 +115,7 @@ const char *tt_rule(const struct tt_rules *r, const char *section, const char *k
 	size_t sl = strlen(section);
 	/* the last setting wins, as in every INI file a user may append to */
 	for (size_t i = r->n; i-- > 0;)
-		if (!strncmp(r->keys[i], section, sl) && r->keys[i][sl] == '.' &&
-		    !strcmp(r->keys[i] + sl + 1, key))
+		if (!strncmp(r->keys[i], section, sl) && r->keys[i][sl] == '.' && !strcmp(r->keys[i] + sl + 1, key))
 			return r->vals[i];
 	return NULL;
 }
@@ -134,7 +133,7 @@ void tt_rules_free(struct tt_rules *r)
 
 char *tt_expand(const char *tmpl, const char *const *names, const char *const *vals, size_t n)
 {
-	struct tt_sb sb = { 0 };
+	struct tt_sb sb = {0};
 	tt_sb_add(&sb, "");
 	for (const char *p = tmpl; *p;) {
 		const char *close = *p == '{' ? strchr(p, '}') : NULL;
@@ -160,11 +159,10 @@ char *tt_expand(const char *tmpl, const char *const *names, const char *const *v
 
 /* Qualifiers a kernel uses before any header defines them: without these a
  * bare machine sees no pointer types at all. Guarded, so real headers win. */
-static const char prelude[] =
-	"#ifndef __global__\n#define __global__\n#endif\n"
-	"#ifndef __aicore__\n#define __aicore__\n#endif\n"
-	"#ifndef __gm__\n#define __gm__\n#endif\n"
-	"#ifndef GM_ADDR\n#define GM_ADDR __gm__ unsigned char *\n#endif\n";
+static const char prelude[] = "#ifndef __global__\n#define __global__\n#endif\n"
+                              "#ifndef __aicore__\n#define __aicore__\n#endif\n"
+                              "#ifndef __gm__\n#define __gm__\n#endif\n"
+                              "#ifndef GM_ADDR\n#define GM_ADDR __gm__ unsigned char *\n#endif\n";
 
 struct unsaved {
 	struct CXUnsavedFile *f;
@@ -176,7 +174,7 @@ struct unsaved {
 static void add_unsaved(struct unsaved *u, const char *name, const char *data, size_t len)
 {
 	PK_GROW(u->f, u->cap, u->n + 1);
-	u->f[u->n++] = (struct CXUnsavedFile){ name, data, (unsigned long)len };
+	u->f[u->n++] = (struct CXUnsavedFile){name, data, (unsigned long)len};
 }
 
 /* The stub headers of rules/stubs/ stand in for the SDK (issue #4). */
@@ -190,7 +188,7 @@ static void add_stubs(struct unsaved *u)
 		int owned = 0;
 		if (pk_rules_file(e->name, &data, &len, &owned) < 0)
 			continue;
-		struct tt_sb path = { 0 };
+		struct tt_sb path = {0};
 		tt_sb_addf(&path, TT_VDIR "/%s", e->name);
 		PK_GROW(u->owned, u->cap_owned, u->nowned + 2);
 		u->owned[u->nowned++] = path.s;
@@ -211,7 +209,7 @@ static void free_unsaved(struct unsaved *u)
 static void load_tokens(struct tt_tu *t)
 {
 	CXSourceRange all = clang_getRange(clang_getLocationForOffset(t->tu, t->file, 0),
-					   clang_getLocationForOffset(t->tu, t->file, (unsigned)t->b->len));
+	                                   clang_getLocationForOffset(t->tu, t->file, (unsigned)t->b->len));
 	CXToken *toks = NULL;
 	unsigned n = 0;
 	clang_tokenize(t->tu, all, &toks, &n);
@@ -222,12 +220,12 @@ static void load_tokens(struct tt_tu *t)
 		long s = tt_offset(t, clang_getRangeStart(r)), e = tt_offset(t, clang_getRangeEnd(r));
 		if (s < 0 || e < s)
 			continue;
-		t->tok[t->ntok++] = (struct tt_tok){ clang_getTokenKind(toks[i]), (size_t)s, (size_t)e };
+		t->tok[t->ntok++] = (struct tt_tok){clang_getTokenKind(toks[i]), (size_t)s, (size_t)e};
 	}
 	clang_disposeTokens(t->tu, toks, n);
 }
 
-static const char **parse_args(const char *path, int semantic, char **extra, int nextra, int *nargs)
+static const char **parse_args(int semantic, char **extra, int nextra, int *nargs)
 {
 	const char **args = pk_xcalloc((size_t)nextra + 16, sizeof(char *));
 	int n = 0;
@@ -246,7 +244,6 @@ static const char **parse_args(const char *path, int semantic, char **extra, int
 	}
 	for (int i = 0; i < nextra; i++)
 		args[n++] = extra[i];
-	(void)path;
 	*nargs = n;
 	return args;
 }
@@ -265,7 +262,7 @@ static void report_unseen(const struct tt_tu *t)
 			if (shown++ < 5) {
 				CXString msg = clang_getDiagnosticSpelling(d);
 				pk_warning("%s:%u: not understood without the SDK headers: %s", t->b->path, line,
-					   clang_getCString(msg));
+				           clang_getCString(msg));
 				clang_disposeString(msg);
 			}
 		}
@@ -279,7 +276,7 @@ int tt_parse(struct tt_tu *t, struct pk_buf *b, int semantic, char **extra, int 
 {
 	memset(t, 0, sizeof(*t));
 	t->b = b;
-	struct unsaved u = { 0 };
+	struct unsaved u = {0};
 	const char *name = b->from_stdin ? "stdin.cpp" : b->path;
 	add_unsaved(&u, name, b->data, b->len);
 	if (semantic) {
@@ -287,13 +284,13 @@ int tt_parse(struct tt_tu *t, struct pk_buf *b, int semantic, char **extra, int 
 		add_stubs(&u);
 	}
 	int nargs;
-	const char **args = parse_args(name, semantic, extra, nextra, &nargs);
+	const char **args = parse_args(semantic, extra, nextra, &nargs);
 	unsigned opts = CXTranslationUnit_KeepGoing | CXTranslationUnit_DetailedPreprocessingRecord;
 	if (!semantic)
 		opts |= CXTranslationUnit_SingleFileParse;
 	t->index = clang_createIndex(0, 0);
-	enum CXErrorCode ec = clang_parseTranslationUnit2(t->index, name, args, nargs, u.f,
-							  (unsigned)u.n, opts, &t->tu);
+	enum CXErrorCode ec =
+	    clang_parseTranslationUnit2(t->index, name, args, nargs, u.f, (unsigned)u.n, opts, &t->tu);
 	free(args);
 	free_unsaved(&u);
 	if (ec != CXError_Success || !t->tu) {
@@ -398,7 +395,7 @@ static char *marked_lines(const struct pk_buf *b, size_t ls, const char *lines, 
 	size_t ind = 0;
 	while (ls + ind < b->len && (b->data[ls + ind] == ' ' || b->data[ls + ind] == '\t'))
 		ind++;
-	struct tt_sb sb = { 0 };
+	struct tt_sb sb = {0};
 	for (const char *p = lines; *p;) {
 		const char *nl = strchr(p, '\n');
 		size_t n = nl ? (size_t)(nl - p) : strlen(p);
@@ -418,8 +415,7 @@ void tt_insert_inline(struct pk_plan *plan, size_t off, const char *text)
 	free(w);
 }
 
-void tt_replace_inline(const struct pk_buf *b, struct pk_plan *plan, size_t start, size_t end,
-		       const char *text)
+void tt_replace_inline(const struct pk_buf *b, struct pk_plan *plan, size_t start, size_t end, const char *text)
 {
 	size_t n;
 	char *w = pk_timing_wrap(b->data + start, end - start, text, &n);
@@ -437,8 +433,7 @@ static char *one_line(const char *lines)
 	return s;
 }
 
-void tt_insert_before(const struct pk_buf *b, struct pk_plan *plan, size_t off,
-		      const char *lines, const char *label)
+void tt_insert_before(const struct pk_buf *b, struct pk_plan *plan, size_t off, const char *lines, const char *label)
 {
 	size_t ls, le;
 	pk_buf_line_bounds(b, off, &ls, &le);
@@ -449,7 +444,7 @@ void tt_insert_before(const struct pk_buf *b, struct pk_plan *plan, size_t off,
 		return;
 	}
 	char *one = one_line(lines);
-	struct tt_sb sb = { 0 };
+	struct tt_sb sb = {0};
 	tt_sb_addf(&sb, "%s ", one);
 	tt_insert_inline(plan, off, sb.s);
 	free(one);
@@ -467,8 +462,7 @@ static int rest_is_empty(const struct pk_buf *b, size_t off, size_t le)
 	return i + 1 < le && b->data[i] == '/' && b->data[i + 1] == '/';
 }
 
-void tt_insert_after(const struct pk_buf *b, struct pk_plan *plan, size_t off,
-		     const char *lines, const char *label)
+void tt_insert_after(const struct pk_buf *b, struct pk_plan *plan, size_t off, const char *lines, const char *label)
 {
 	size_t ls, le;
 	pk_buf_line_bounds(b, off > 0 ? off - 1 : 0, &ls, &le);
@@ -480,7 +474,7 @@ void tt_insert_after(const struct pk_buf *b, struct pk_plan *plan, size_t off,
 		return;
 	}
 	char *one = one_line(lines);
-	struct tt_sb sb = { 0 };
+	struct tt_sb sb = {0};
 	tt_sb_addf(&sb, " %s", one);
 	tt_insert_inline(plan, off, sb.s);
 	free(one);

@@ -1,0 +1,170 @@
+/* report_logpar.c - read a large probe log on several cores (issue #6 item 7).
+ * The file is mapped and cut into blocks at line ends. Any thread may parse
+ * the next block into records (the costly part); only the main thread
+ * applies records, strictly in block order, so the result is the same as a
+ * single sequential pass. Applied blocks are dropped from memory, so the
+ * resident set stays a few blocks wide whatever the file size. */
+#include "report.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define BLOCK_BYTES (2u << 20)
+#define NSLOTS 6
+#define MAX_WORKERS 3
+
+struct block {
+	const char *start, *end;
+	struct rp_rec *recs;
+	size_t nrecs, cap;
+	int parsed;
+};
+
+struct par {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	const char *map, *pos, *end; /* pos: first byte not yet claimed */
+	size_t page;
+	size_t next_claim, next_apply;
+	struct block slots[NSLOTS];
+	const char *run_sep;
+};
+
+static void parse_block(const char *run_sep, struct block *b)
+{
+	const char *p = b->start, *nl;
+	b->nrecs = 0;
+	while (p < b->end) {
+		nl = memchr(p, '\n', (size_t)(b->end - p));
+		const char *stop = nl ? nl : b->end;
+		if (b->nrecs == b->cap)
+			PK_GROW(b->recs, b->cap, b->nrecs + 1);
+		rp_log_classify(run_sep, p, (size_t)(stop - p), &b->recs[b->nrecs++]);
+		p = stop + 1;
+	}
+}
+
+/* Under the lock: take the next block if a slot is free. */
+static struct block *claim(struct par *P)
+{
+	if (P->pos == P->end || P->next_claim - P->next_apply >= NSLOTS)
+		return NULL;
+	struct block *b = &P->slots[P->next_claim++ % NSLOTS];
+	const char *cut = (size_t)(P->end - P->pos) > BLOCK_BYTES ? P->pos + BLOCK_BYTES : P->end;
+	if (cut < P->end) {
+		const char *nl = memchr(cut, '\n', (size_t)(P->end - cut));
+		cut = nl ? nl + 1 : P->end;
+	}
+	b->start = P->pos;
+	b->end = cut;
+	b->parsed = 0;
+	P->pos = cut;
+	return b;
+}
+
+/* Parse B outside the lock, then publish it. */
+static void work(struct par *P, struct block *b)
+{
+	pthread_mutex_unlock(&P->mu);
+	parse_block(P->run_sep, b);
+	pthread_mutex_lock(&P->mu);
+	b->parsed = 1;
+	pthread_cond_broadcast(&P->cv);
+}
+
+static void *worker(void *arg)
+{
+	struct par *P = arg;
+	pthread_mutex_lock(&P->mu);
+	for (;;) {
+		struct block *b = claim(P);
+		if (b)
+			work(P, b);
+		else if (P->pos == P->end)
+			break;
+		else
+			pthread_cond_wait(&P->cv, &P->mu);
+	}
+	pthread_mutex_unlock(&P->mu);
+	return NULL;
+}
+
+/* Apply B in order, then hand its pages back: they were only read. */
+static void apply(struct par *P, struct rp_log *lg, struct block *b)
+{
+	pthread_mutex_unlock(&P->mu);
+	for (size_t i = 0; i < b->nrecs; i++)
+		rp_log_apply(lg, &b->recs[i]);
+	uintptr_t lo = ((uintptr_t)b->start - (uintptr_t)P->map) / P->page * P->page;
+	uintptr_t hi = ((uintptr_t)b->end - (uintptr_t)P->map) / P->page * P->page;
+	if (hi > lo)
+		madvise((char *)P->map + lo, hi - lo, MADV_DONTNEED);
+	pthread_mutex_lock(&P->mu);
+	P->next_apply++;
+	pthread_cond_broadcast(&P->cv);
+}
+
+static void run_main(struct par *P, struct rp_log *lg)
+{
+	pthread_mutex_lock(&P->mu);
+	for (;;) {
+		struct block *next = &P->slots[P->next_apply % NSLOTS];
+		struct block *b;
+		if (P->next_apply < P->next_claim && next->parsed)
+			apply(P, lg, next);
+		else if (P->next_apply == P->next_claim && P->pos == P->end)
+			break;
+		else if ((b = claim(P)))
+			work(P, b);
+		else
+			pthread_cond_wait(&P->cv, &P->mu);
+	}
+	pthread_mutex_unlock(&P->mu);
+}
+
+static int nworkers(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN) - 1;
+	return n < 0 ? 0 : n > MAX_WORKERS ? MAX_WORKERS : (int)n;
+}
+
+int rp_log_read_mapped(struct rp_log *lg, int fd, const char *name)
+{
+	struct stat st;
+	if (fstat(fd, &st) < 0)
+		return pk_error("%s: %s", name, strerror(errno));
+	if (!S_ISREG(st.st_mode) || st.st_size == 0)
+		return rp_log_read_fd(lg, fd, name);
+	void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (map == MAP_FAILED)
+		return rp_log_read_fd(lg, fd, name);
+	madvise(map, (size_t)st.st_size, MADV_SEQUENTIAL);
+	struct par P;
+	memset(&P, 0, sizeof(P));
+	pthread_mutex_init(&P.mu, NULL);
+	pthread_cond_init(&P.cv, NULL);
+	P.map = P.pos = map;
+	P.end = P.map + st.st_size;
+	P.page = (size_t)sysconf(_SC_PAGESIZE);
+	P.run_sep = lg->run_sep;
+	rp_log_begin_file(lg, name);
+
+	pthread_t tid[MAX_WORKERS];
+	int started = 0, want = nworkers();
+	while (started < want && pthread_create(&tid[started], NULL, worker, &P) == 0)
+		started++;
+	run_main(&P, lg);
+	for (int i = 0; i < started; i++)
+		pthread_join(tid[i], NULL);
+	for (int i = 0; i < NSLOTS; i++)
+		free(P.slots[i].recs);
+	pthread_cond_destroy(&P.cv);
+	pthread_mutex_destroy(&P.mu);
+	munmap(map, (size_t)st.st_size);
+	return 0;
+}
