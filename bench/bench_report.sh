@@ -23,12 +23,12 @@ gen() {
 		bytes = 0; run = 0; base = 1048576
 		while (bytes < want) {
 			run++; base += 10000000
-			line = sprintf("[T_BASE] run=%d %d", run, base); print line; bytes += length(line) + 1
+			line = sprintf("[T_BASE] run=%d %.0f", run, base); print line; bytes += length(line) + 1
 			line = sprintf("harness: repeat %d launched on stream 0", run); print line; bytes += length(line) + 1
 			for (it = 0; it < 4096 && bytes < want; it++) {
 				for (blk = 0; blk < 2; blk++) {
 					s = base + 424 + it * 2000 + blk * 3; d = 1500 + (it * 7 + blk) % 61
-					line = sprintf("[STAGE_B] run=%d block=%d iter=%d start=%d end=%d dur=%d", run, blk, it, s, s + d, d)
+					line = sprintf("[STAGE_B] run=%d block=%d iter=%d start=%.0f end=%.0f dur=%d", run, blk, it, s, s + d, d)
 					print line; bytes += length(line) + 1
 				}
 				if (it % 64 == 0) { line = "tiling: 32 blocks of 256 rows, ub 196608 bytes"; print line; bytes += length(line) + 1 }
@@ -46,11 +46,12 @@ now() { date +%s.%N; }
 cat "$log" > /dev/null
 
 t0=$(now); lines=$(wc -l < "$log"); t1=$(now)
-if command -v /usr/bin/time > /dev/null && /usr/bin/time -f %M true 2> /dev/null; then
-	t2=$(now); /usr/bin/time -f %M -o "$log.rss" "$report" "$log" > "$log.report" 2> /dev/null || true; t3=$(now)
+rc=0
+if /usr/bin/time -f %M true 2> /dev/null; then
+	t2=$(now); /usr/bin/time -f %M -o "$log.rss" "$report" "$log" > "$log.report" 2> "$log.err" || rc=$?; t3=$(now)
 	rss_kb=$(tail -1 "$log.rss")
 else
-	t2=$(now); "$report" "$log" > "$log.report" 2> /dev/null || true; t3=$(now)
+	t2=$(now); "$report" "$log" > "$log.report" 2> "$log.err" || rc=$?; t3=$(now)
 	rss_kb=unknown
 fi
 wc_s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')
@@ -59,4 +60,6 @@ printf 'log:           %s (%d MB, %d lines)\n' "$log" $(($(stat -c %s "$log") / 
 printf 'wc -l:         %.3f s\n' "$wc_s"
 printf 'probe-report:  %.3f s (peak RSS %s kB)\n' "$rep_s" "$rss_kb"
 printf 'ratio:         %.2f (target <= 3)\n' "$(awk -v a="$rep_s" -v b="$wc_s" 'BEGIN { print a / b }')"
+# The generated log is clean: any finding means the parser misread it.
+[ $rc -eq 0 ] || { echo "bench_report: probe-report exit $rc:" >&2; head -3 "$log.err" >&2; exit 1; }
 grep -q '^probes' "$log.report" || { echo "bench_report: probe-report produced no probe table" >&2; exit 1; }

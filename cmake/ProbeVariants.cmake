@@ -20,6 +20,8 @@
 #   prod-check      the production source passes `probe-check --strict`
 #   prod-residue    the production object is byte-identical to the clean
 #                   source's object with every probe off (same flags, -g0)
+#   residue-detects the same comparison tells the first probe's object from
+#                   the clean one (the check is not blind)
 #   prod-run        the production build exits 0 and prints no probe line
 #   probe/<P>       the build exits 0 and prints only P's lines (and T_BASE's)
 #                   in the S4.1 form
@@ -51,6 +53,15 @@ if(CMAKE_SCRIPT_MODE_FILE AND DEFINED PV_MODE)
   elseif(PV_MODE STREQUAL "compare")
     # PV_A, PV_B: object files
     execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${PV_A} ${PV_B} RESULT_VARIABLE rc)
+    if(PV_EXPECT_DIFFERENT)
+      # the comparison must see an enabled probe, or it proves nothing
+      if(rc EQUAL 0)
+        message(FATAL_ERROR "an instrumented object equals the clean one: the residue check is blind\n"
+          "  clean: ${PV_A}\n  probe: ${PV_B}")
+      endif()
+      message(STATUS "the residue check tells an instrumented object from the clean one")
+      return()
+    endif()
     if(NOT rc EQUAL 0)
       message(FATAL_ERROR "probe residue: the production object differs from the clean source's\n"
         "  clean: ${PV_A}\n  prod:  ${PV_B}")
@@ -173,13 +184,17 @@ function(probe_add_variants)
 
   # Residue check: the stripped source and the clean source (every probe
   # off) compiled alike, without debug info, sanitizers or their paths.
-  foreach(kind clean prod)
+  list(GET PV_PROBES 0 first_probe)
+  foreach(kind clean prod probe)
     if(kind STREQUAL "clean")
       set(file ${src})
       set(dir ${srcdir})
-    else()
+    elseif(kind STREQUAL "prod")
       set(file ${gen}/prod/${base})
       set(dir ${gen}/prod)
+    else()
+      set(file ${gen}/probe_${first_probe}/${base})
+      set(dir ${gen}/probe_${first_probe})
     endif()
     add_library(${PV_TARGET}_${kind}_obj OBJECT ${file})
     _probe_variants_setup(${PV_TARGET}_${kind}_obj "${srcdir}" "${PV_INCLUDES}" "${PV_LIBS}" "${PV_FLAGS}")
@@ -208,6 +223,10 @@ function(probe_add_variants)
   add_test(NAME ${PV_TEST_PREFIX}/prod-residue
     COMMAND ${CMAKE_COMMAND} -DPV_MODE=compare -DPV_A=$<TARGET_OBJECTS:${PV_TARGET}_clean_obj>
             -DPV_B=$<TARGET_OBJECTS:${PV_TARGET}_prod_obj> -P ${_PROBE_VARIANTS_FILE})
+  add_test(NAME ${PV_TEST_PREFIX}/residue-detects
+    COMMAND ${CMAKE_COMMAND} -DPV_MODE=compare -DPV_EXPECT_DIFFERENT=1
+            -DPV_A=$<TARGET_OBJECTS:${PV_TARGET}_clean_obj>
+            -DPV_B=$<TARGET_OBJECTS:${PV_TARGET}_probe_obj> -P ${_PROBE_VARIANTS_FILE})
   add_test(NAME ${PV_TEST_PREFIX}/prod-run
     COMMAND ${CMAKE_COMMAND} -DPV_MODE=run -DPV_EXE=$<TARGET_FILE:${PV_TARGET}_prod>
             "-DPV_ARGS=${PV_RUN_ARGS}" -DPV_PROBE= -P ${_PROBE_VARIANTS_FILE})

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 probe=${PROBE:-STAGE_B}
 kernel=kernels/tsort32/tsort32_kernel.cpp
 jobs=$(nproc 2>/dev/null || echo 2)
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPROBEKIT_KERNELS=ON >/dev/null
 cmake --build build -j"$jobs" >/dev/null
 bin=build/bin
 say() { printf '\n== %s\n' "$*"; }
@@ -23,6 +23,6 @@ say "instrumented build tsort32_probe_$probe (generated at build time), on the C
 mkdir -p build/main-job
 "$bin/tsort32_probe_$probe" --warmup 1 --repeat 5 | tee "build/main-job/$probe.log"
 say "probe-report on that log"
-"$bin/probe-report" "build/main-job/$probe.log" || true
+"$bin/probe-report" --repeat 5 "build/main-job/$probe.log"
 say "production build: probe-check --strict on the generated source"
-"$bin/probe-check" --strict build/kernels/tsort32/tsort32_prod.cpp && echo "probe-check --strict: no probe remains"
+"$bin/probe-check" --strict build/kernels/tsort32_variants/prod/tsort32_kernel.cpp && echo "probe-check --strict: no probe remains"

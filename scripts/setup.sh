@@ -7,6 +7,7 @@ pkgs=(
   clang-14 libclang-14-dev llvm-14-dev libclang-rt-14-dev
   libpcre2-dev libcmocka-dev libinih-dev libjansson-dev
   valgrind python3
+  pre-commit
 )
 missing=()
 for p in "${pkgs[@]}"; do

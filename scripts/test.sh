@@ -12,9 +12,9 @@ run() {
   ctest --test-dir "$dir" --output-on-failure -j"$jobs"
 }
 echo "== normal build (build/)"
-run build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+run build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPROBEKIT_KERNELS=ON
 if [ "${1:-}" != "--fast" ]; then
   echo "== ASan+UBSan build (build-asan/)"
   export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-  run build-asan -DCMAKE_BUILD_TYPE=Debug -DPROBEKIT_SANITIZE=ON
+  run build-asan -DCMAKE_BUILD_TYPE=Debug -DPROBEKIT_SANITIZE=ON -DPROBEKIT_KERNELS=ON
 fi

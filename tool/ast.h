@@ -38,18 +38,18 @@ int pk_namelist_has(const struct pk_namelist *l, const char *name);
 struct pk_node {
 	CXCursor c;
 	enum CXCursorKind kind;
-	int parent;       /* index, -1 for a function body */
-	int func;         /* index into pk_ast.funcs */
-	size_t start, end;/* expansion range in the main file, [start, end) */
-	int stmt;         /* a statement of a block or a control statement's body */
-	int braceless;    /* a control statement's body that is not a { } block */
-	int has_else;     /* IfStmt: has an else branch */
+	int parent;        /* index, -1 for a function body */
+	int func;          /* index into pk_ast.funcs */
+	size_t start, end; /* expansion range in the main file, [start, end) */
+	int stmt;          /* a statement of a block or a control statement's body */
+	int braceless;     /* a control statement's body that is not a { } block */
+	int has_else;      /* IfStmt: has an else branch */
 };
 
 struct pk_func {
 	char *name;
-	int body;         /* node index of the body CompoundStmt */
-	size_t start;     /* offset of the declaration's first byte */
+	int body;     /* node index of the body CompoundStmt */
+	size_t start; /* offset of the declaration's first byte */
 	unsigned line;
 	int entry;        /* looks like a kernel entry (__global__, or extern "C" __aicore__) */
 	int bad_line;     /* first line with a parse error inside, or 0 */
@@ -57,10 +57,10 @@ struct pk_func {
 };
 
 struct pk_call {
-	char *name;       /* callee as written (last name component) */
-	size_t off;       /* offset of the callee name */
-	int node;         /* the CallExpr */
-	int macro;        /* the call comes from a macro expansion */
+	char *name; /* callee as written (last name component) */
+	size_t off; /* offset of the callee name */
+	int node;   /* the CallExpr */
+	int macro;  /* the call comes from a macro expansion */
 };
 
 struct pk_parse_error {
@@ -82,12 +82,12 @@ struct pk_ast {
 	size_t ncalls, cap_calls;
 	struct pk_parse_error *errs; /* errors inside the main file */
 	size_t nerrs, cap_errs;
-	struct pk_scan scan;   /* existing probe blocks, comments */
+	struct pk_scan scan; /* existing probe blocks, comments */
 };
 
 struct pk_parse_opts {
-	const char *build_dir;   /* -p: compile_commands.json */
-	char **extra;            /* after `--` */
+	const char *build_dir; /* -p: compile_commands.json */
+	char **extra;          /* after `--` */
 	int nextra;
 };
 
@@ -107,44 +107,47 @@ unsigned pk_ast_line(struct pk_ast *a, size_t off);
 int pk_ast_find_func(const struct pk_ast *a, const char *name);
 int pk_ast_stmt_of(const struct pk_ast *a, int node);
 int pk_ast_is_loop(enum CXCursorKind k);
+/* Is node J inside the subtree of node I (or I itself)? */
+int pk_ast_in_subtree(const struct pk_ast *a, int j, int i);
+/* The last direct child of node P, or -1. */
+int pk_ast_last_child(const struct pk_ast *a, int p);
 
 /* Where a probe part goes. */
 enum pk_where { PK_BEFORE, PK_AFTER, PK_BEFORE_CLOSE };
 
 struct pk_anchor {
 	enum pk_where where;
-	int node;        /* the statement, or the body CompoundStmt for PK_BEFORE_CLOSE */
-	size_t off;      /* insertion offset: a line start */
-	int scope;       /* node whose scope the inserted code lands in */
-	int brace;       /* braceless body that needs braces, or -1 */
+	int node;                       /* the statement, or the body CompoundStmt for PK_BEFORE_CLOSE */
+	size_t off;                     /* insertion offset: a line start */
+	int scope;                      /* node whose scope the inserted code lands in */
+	int brace;                      /* braceless body that needs braces, or -1 */
 	size_t brace_open, brace_close; /* where its '{' and '}' marker lines go */
 	int brace_split;                /* the body shares its owner's line: '{' ends it */
 	char *brace_indent;             /* the owner's indentation */
 	char *body_indent;              /* split: the body's indentation on its new line */
-	unsigned line;   /* original line shown in messages */
-	char *indent;    /* indentation of the inserted lines */
+	unsigned line;                  /* original line shown in messages */
+	char *indent;                   /* indentation of the inserted lines */
 };
 
 /* A parsed placement SPEC ("after:TLOAD#2", "line:42", "entry:kernel"). */
 enum pk_spec_kind { PK_SPEC_AFTER, PK_SPEC_BEFORE, PK_SPEC_LINE, PK_SPEC_ENTRY, PK_SPEC_EXIT };
 struct pk_spec {
 	enum pk_spec_kind kind;
-	char *name;      /* callee or function */
-	unsigned n;      /* CALLEE#n (0: the only one), or the line */
-	const char *text;/* as the user wrote it */
+	char *name;       /* callee or function */
+	unsigned n;       /* CALLEE#n (0: the only one), or the line */
+	const char *text; /* as the user wrote it */
 };
 
 int pk_spec_parse(struct pk_spec *s, const char *text);
 void pk_spec_free(struct pk_spec *s);
 /* Resolve SPEC as the start (is_end 0) or end part into anchors. */
-int pk_ast_place(struct pk_ast *a, const struct pk_spec *s, int is_end,
-		 struct pk_anchor **out, size_t *nout);
+int pk_ast_place(struct pk_ast *a, const struct pk_spec *s, int is_end, struct pk_anchor **out, size_t *nout);
 /* One indentation step for code indented by IND (tab, 2 or 4 spaces). */
 const char *pk_indent_unit(const char *ind);
 void pk_anchors_free(struct pk_anchor *v, size_t n);
+/* ast_scope.c */
 /* The start variable must be visible at every end: same scope or nested. */
-int pk_ast_check_scopes(struct pk_ast *a, const struct pk_anchor *start,
-			const struct pk_anchor *ends, size_t nends);
+int pk_ast_check_scopes(struct pk_ast *a, const struct pk_anchor *start, const struct pk_anchor *ends, size_t nends);
 /* Innermost loop holding NODE's scope, and its induction variable (malloc'd),
  * or NULL with *loop_line set when the loop has none. *loop = -1: no loop. */
 char *pk_ast_loop_var(struct pk_ast *a, int scope, int *loop, unsigned *loop_line);
@@ -154,8 +157,8 @@ int pk_ast_core_kind(struct pk_ast *a, const struct pk_ast_rules *r, int scope);
 int pk_ast_word_used(struct pk_ast *a, const char *word);
 
 /* ast_lint.c: S2 warnings for a probe from START to the ENDS. */
-void pk_ast_lint(struct pk_ast *a, const struct pk_ast_rules *r, const char *name,
-		 const struct pk_anchor *start, const struct pk_anchor *ends, size_t nends, int wait_probe);
+void pk_ast_lint(struct pk_ast *a, const struct pk_ast_rules *r, const char *name, const struct pk_anchor *start,
+                 const struct pk_anchor *ends, size_t nends, int wait_probe);
 
 int pk_ast_inject_main(int argc, char **argv);
 

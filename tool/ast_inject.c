@@ -13,33 +13,32 @@
 #include <string.h>
 
 static const char usage_text[] =
-	"usage: probe-inject --probe NAME --begin SPEC --end SPEC [options] FILE\n"
-	"       probe-inject --probe NAME --around CALLEE [options] FILE\n"
-	"       probe-inject --probe NAME --wait CALLEE [options] FILE\n"
-	"       probe-inject --base[=FUNC] [--probe NAME] [options] FILE\n"
-	"\n"
-	"Insert a new canonical probe (S1.3) at places found on the libclang AST,\n"
-	"enabled ('#if 1') unless --off. probe-strip --probe NAME removes it again,\n"
-	"byte for byte.\n"
-	"\n"
-	"  SPEC: after:CALLEE | before:CALLEE  the statement holding the call\n"
-	"                                      (CALLEE#n: the n-th call)\n"
-	"        line:N                        the statement starting on line N\n"
-	"                                      (start: before it, end: after it)\n"
-	"        entry:FUNC                    before FUNC's first statement\n"
-	"        exit:FUNC                     before every return and the closing brace\n"
-	"      --around CALLEE   start before, end after the statement holding the call\n"
-	"      --wait CALLEE     a wait probe around a wait call (S2.4)\n"
-	"      --base[=FUNC]     [T_BASE] at the kernel entry (S1.7); NAME defaults to T_BASE\n"
-	"      --probe NAME      the probe's name\n"
-	"      --off             insert it disabled ('#if 0')\n"
-	"      --all-blocks      every block prints, with block=\n"
-	"  -p BUILD_DIR          compile flags from BUILD_DIR/compile_commands.json\n"
-	"  -- ARGS...            extra compiler arguments (-I, -D, ...)\n"
-	PK_EMIT_HELP
-	"  -h, --help            this help;  --version  the version\n"
-	"\n"
-	"exit: 0 done, 1 --check and something would change, 2 error (nothing written)\n";
+    "usage: probe-inject --probe NAME --begin SPEC --end SPEC [options] FILE\n"
+    "       probe-inject --probe NAME --around CALLEE [options] FILE\n"
+    "       probe-inject --probe NAME --wait CALLEE [options] FILE\n"
+    "       probe-inject --base[=FUNC] [--probe NAME] [options] FILE\n"
+    "\n"
+    "Insert a new canonical probe (S1.3) at places found on the libclang AST,\n"
+    "enabled ('#if 1') unless --off. probe-strip --probe NAME removes it again,\n"
+    "byte for byte.\n"
+    "\n"
+    "  SPEC: after:CALLEE | before:CALLEE  the statement holding the call\n"
+    "                                      (CALLEE#n: the n-th call)\n"
+    "        line:N                        the statement starting on line N\n"
+    "                                      (start: before it, end: after it)\n"
+    "        entry:FUNC                    before FUNC's first statement\n"
+    "        exit:FUNC                     before every return and the closing brace\n"
+    "      --around CALLEE   start before, end after the statement holding the call\n"
+    "      --wait CALLEE     a wait probe around a wait call (S2.4)\n"
+    "      --base[=FUNC]     [T_BASE] at the kernel entry (S1.7); NAME defaults to T_BASE\n"
+    "      --probe NAME      the probe's name\n"
+    "      --off             insert it disabled ('#if 0')\n"
+    "      --all-blocks      every block prints, with block=\n"
+    "  -p BUILD_DIR          compile flags from BUILD_DIR/compile_commands.json\n"
+    "  -- ARGS...            extra compiler arguments (-I, -D, ...)\n" PK_EMIT_HELP
+    "  -h, --help            this help;  --version  the version\n"
+    "\n"
+    "exit: 0 done, 1 --check and something would change, 2 error (nothing written)\n";
 
 enum mode { MODE_NONE, MODE_RANGE, MODE_AROUND, MODE_WAIT, MODE_BASE };
 
@@ -60,16 +59,80 @@ static int set_mode(struct opts *o, enum mode m)
 	return 0;
 }
 
+enum { O_BEGIN = 1, O_END, O_AROUND, O_WAIT, O_BASE, O_OFF, O_ALL, O_PROBE, O_VERSION };
+
+/* One option from getopt_long: 0 taken, -1 error (message printed). */
+static int take_option(struct opts *o, int c, char **argv, int *done)
+{
+	switch (c) {
+	case O_PROBE:
+		o->name = optarg;
+		break;
+	case O_BEGIN:
+		o->begin = optarg;
+		if (set_mode(o, MODE_RANGE) < 0)
+			return -1;
+		break;
+	case O_END:
+		o->end = optarg;
+		if (set_mode(o, MODE_RANGE) < 0)
+			return -1;
+		break;
+	case O_AROUND:
+		o->callee = optarg;
+		if (set_mode(o, MODE_AROUND) < 0)
+			return -1;
+		break;
+	case O_WAIT:
+		o->callee = optarg;
+		if (set_mode(o, MODE_WAIT) < 0)
+			return -1;
+		break;
+	case O_BASE:
+		o->base_func = optarg;
+		if (set_mode(o, MODE_BASE) < 0)
+			return -1;
+		break;
+	case O_OFF:
+		o->off = 1;
+		break;
+	case O_ALL:
+		o->all_blocks = 1;
+		break;
+	case 'p':
+		o->parse.build_dir = optarg;
+		break;
+	case 'h':
+		fputs(usage_text, stdout);
+		*done = 1;
+		return 0;
+	case O_VERSION:
+		pk_print_version();
+		*done = 1;
+		return 0;
+	case ':':
+		return pk_error("option '%s' needs a value (see --help)", argv[optind - 1]);
+	default:
+		return pk_error("unknown option '%s' (see --help)", argv[optind - 1]);
+	}
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct opts *o, int *done)
 {
-	enum { O_BEGIN = 1, O_END, O_AROUND, O_WAIT, O_BASE, O_OFF, O_ALL, O_PROBE, O_VERSION };
 	static const struct option longopts[] = {
-		{ "probe", required_argument, 0, O_PROBE },   { "begin", required_argument, 0, O_BEGIN },
-		{ "end", required_argument, 0, O_END },       { "around", required_argument, 0, O_AROUND },
-		{ "wait", required_argument, 0, O_WAIT },     { "base", optional_argument, 0, O_BASE },
-		{ "off", no_argument, 0, O_OFF },             { "all-blocks", no_argument, 0, O_ALL },
-		{ "help", no_argument, 0, 'h' },              { "version", no_argument, 0, O_VERSION },
-		PK_EMIT_LONGOPTS,                             { 0, 0, 0, 0 },
+	    {"probe", required_argument, 0, O_PROBE},
+	    {"begin", required_argument, 0, O_BEGIN},
+	    {"end", required_argument, 0, O_END},
+	    {"around", required_argument, 0, O_AROUND},
+	    {"wait", required_argument, 0, O_WAIT},
+	    {"base", optional_argument, 0, O_BASE},
+	    {"off", no_argument, 0, O_OFF},
+	    {"all-blocks", no_argument, 0, O_ALL},
+	    {"help", no_argument, 0, 'h'},
+	    {"version", no_argument, 0, O_VERSION},
+	    PK_EMIT_LONGOPTS,
+	    {0, 0, 0, 0},
 	};
 	int nargs = argc;
 	for (int i = 1; i < argc; i++)
@@ -89,26 +152,18 @@ static int parse_args(int argc, char **argv, struct opts *o, int *done)
 			return -1;
 		if (r)
 			continue;
-		switch (c) {
-		case O_PROBE: o->name = optarg; break;
-		case O_BEGIN: o->begin = optarg; if (set_mode(o, MODE_RANGE) < 0) return -1; break;
-		case O_END: o->end = optarg; if (set_mode(o, MODE_RANGE) < 0) return -1; break;
-		case O_AROUND: o->callee = optarg; if (set_mode(o, MODE_AROUND) < 0) return -1; break;
-		case O_WAIT: o->callee = optarg; if (set_mode(o, MODE_WAIT) < 0) return -1; break;
-		case O_BASE: o->base_func = optarg; if (set_mode(o, MODE_BASE) < 0) return -1; break;
-		case O_OFF: o->off = 1; break;
-		case O_ALL: o->all_blocks = 1; break;
-		case 'p': o->parse.build_dir = optarg; break;
-		case 'h': fputs(usage_text, stdout); *done = 1; return 0;
-		case O_VERSION: pk_print_version(); *done = 1; return 0;
-		case ':': return pk_error("option '%s' needs a value (see --help)", argv[optind - 1]);
-		default: return pk_error("unknown option '%s' (see --help)", argv[optind - 1]);
-		}
+		if (take_option(o, c, argv, done) < 0)
+			return -1;
+		if (*done)
+			return 0;
 	}
 	if (o->mode == MODE_RANGE && (!o->begin || !o->end))
 		return pk_error("--begin and --end go together");
 	if (o->mode == MODE_BASE && !o->name)
 		o->name = "T_BASE";
+	if (!o->name && o->parse.build_dir)
+		return pk_error("name the new probe: --probe NAME (with a placement option, -p names the "
+		                "build directory holding compile_commands.json)");
 	if (!o->name)
 		return pk_error("name the new probe: --probe NAME");
 	if (!pk_probe_name_ok(o->name))
@@ -149,7 +204,7 @@ static int is_ident(char c)
 /* Prefix Q to every called name in EXPR ("GetBlockIdx() == 0"). */
 static char *qualify(const char *expr, const char *q)
 {
-	struct text t = { 0 };
+	struct text t = {0};
 	tx(&t, "%s", "");
 	for (const char *p = expr; *p;) {
 		if (is_ident(*p) && !(*p >= '0' && *p <= '9')) {
@@ -160,7 +215,7 @@ static char *qualify(const char *expr, const char *q)
 			while (*a == ' ')
 				a++;
 			int call = *a == '(' && !(s >= expr + 2 && s[-1] == ':' && s[-2] == ':') &&
-				   !(s > expr && s[-1] == '.');
+			           !(s > expr && s[-1] == '.');
 			tx(&t, "%s%.*s", call ? q : "", (int)(p - s), s);
 		} else {
 			tx(&t, "%c", *p++);
@@ -172,15 +227,15 @@ static char *qualify(const char *expr, const char *q)
 struct gen {
 	const char *name, *eol, *q, *unit;
 	char dir[256];
-	char *sv, *ev;        /* start and end variables */
-	char *iter;           /* induction variable for iter=, or NULL */
+	char *sv, *ev; /* start and end variables */
+	char *iter;    /* induction variable for iter=, or NULL */
 	int all_blocks;
-	int core;             /* pk_ast_core_kind */
+	int core; /* pk_ast_core_kind */
 	const struct pk_ast_rules *r;
 };
 
 static void gen_print(struct text *t, const struct gen *g, const char *ind, const char *fields_fmt,
-		      const char *fields_args)
+                      const char *fields_args)
 {
 	char fmt[512], args[512];
 	snprintf(fmt, sizeof(fmt), "%s%s", g->all_blocks ? "block=%u " : "", g->iter ? "iter=%u " : "");
@@ -190,8 +245,8 @@ static void gen_print(struct text *t, const struct gen *g, const char *ind, cons
 	if (g->iter)
 		snprintf(args + strlen(args), sizeof(args) - strlen(args), "(unsigned)(%s), ", g->iter);
 	if (g->all_blocks) {
-		tx(t, "%s%sprintf(\"[%s] %s%s\\n\", %s%s);%s", ind, g->q, g->name, fmt, fields_fmt, args,
-		   fields_args, g->eol);
+		tx(t, "%s%sprintf(\"[%s] %s%s\\n\", %s%s);%s", ind, g->q, g->name, fmt, fields_fmt, args, fields_args,
+		   g->eol);
 		return;
 	}
 	const char *core = g->core == 2 ? g->r->aic_core : g->r->aiv_core;
@@ -212,7 +267,7 @@ static void gen_print(struct text *t, const struct gen *g, const char *ind, cons
 
 static char *gen_start(const struct gen *g, const char *ind)
 {
-	struct text t = { 0 };
+	struct text t = {0};
 	tx(&t, "%s%s", g->dir, g->eol);
 	tx(&t, "%s%sPipeBarrier<PIPE_ALL>();%s", ind, g->q, g->eol);
 	tx(&t, "%suint64_t %s = %sGetSystemCycle();%s", ind, g->sv, g->q, g->eol);
@@ -222,7 +277,7 @@ static char *gen_start(const struct gen *g, const char *ind)
 
 static char *gen_end(const struct gen *g, const char *ind)
 {
-	struct text t = { 0 };
+	struct text t = {0};
 	char args[512];
 	snprintf(args, sizeof(args), "%s, %s, %s - %s", g->sv, g->ev, g->ev, g->sv);
 	tx(&t, "%s%s", g->dir, g->eol);
@@ -235,7 +290,7 @@ static char *gen_end(const struct gen *g, const char *ind)
 
 static char *gen_base(const struct gen *g, const char *ind)
 {
-	struct text t = { 0 };
+	struct text t = {0};
 	tx(&t, "%s%s", g->dir, g->eol);
 	tx(&t, "%suint64_t %s = %sGetSystemCycle();%s", ind, g->sv, g->q, g->eol);
 	gen_print(&t, g, ind, "%lu", g->sv);
@@ -247,7 +302,7 @@ static char *gen_brace(const struct gen *g, int open, int split, const char *ind
 {
 	char m[256];
 	pk_marks_text(m, sizeof(m), open, split, g->name);
-	struct text t = { 0 };
+	struct text t = {0};
 	tx(&t, "%s%s%s", split ? "" : ind, m, g->eol);
 	return t.s;
 }
@@ -270,7 +325,7 @@ struct insv {
 static void add_ins(struct insv *iv, size_t off, int rank, char *text)
 {
 	PK_GROW(iv->v, iv->cap, iv->n + 1);
-	iv->v[iv->n] = (struct ins){ off, rank, iv->n, text };
+	iv->v[iv->n] = (struct ins){off, rank, iv->n, text};
 	iv->n++;
 }
 
@@ -314,7 +369,8 @@ static int refuse_existing(struct pk_ast *a, const char *name)
 	for (size_t i = 0; i < a->scan.nblocks; i++)
 		if (!strcmp(a->scan.blocks[i].name, name))
 			return pk_error("%s:%u: probe '%s' already exists; strip it first (probe-strip --probe %s) "
-					"or pick another name", a->b->path, a->scan.blocks[i].line, name, name);
+			                "or pick another name",
+			                a->b->path, a->scan.blocks[i].line, name, name);
 	struct pk_mark *m;
 	size_t n;
 	if (pk_marks_scan(a->b, &m, &n) < 0)
@@ -323,7 +379,7 @@ static int refuse_existing(struct pk_ast *a, const char *name)
 	for (size_t i = 0; i < n && rc == 0; i++)
 		if (!strcmp(m[i].name, name))
 			rc = pk_error("%s:%u: brace markers of probe '%s' are still in the file; strip it first",
-				      a->b->path, m[i].line, name);
+			              a->b->path, m[i].line, name);
 	pk_marks_free(m, n);
 	return rc;
 }
@@ -376,12 +432,13 @@ static int kernel_entry(struct pk_ast *a, const char *want)
 		return found;
 	if (n == 0)
 		return pk_error("%s: no kernel entry found (__global__, or extern \"C\" __aicore__); name it: "
-				"--base=FUNC", a->b->path);
+		                "--base=FUNC",
+		                a->b->path);
 	return pk_error("%s: %d kernel entries; name one: --base=FUNC", a->b->path, n);
 }
 
 static int resolve(struct pk_ast *a, const struct opts *o, struct pk_anchor **start, size_t *ns,
-		   struct pk_anchor **ends, size_t *ne)
+                   struct pk_anchor **ends, size_t *ne)
 {
 	struct pk_spec b, e;
 	char *bt = NULL, *et = NULL;
@@ -429,7 +486,8 @@ static void set_iter(struct pk_ast *a, struct gen *g, const struct pk_anchor *st
 	g->iter = pk_ast_loop_var(a, start->scope, &loop, &line);
 	if (loop >= 0 && !g->iter)
 		pk_warning("%s:%u: the loop around probe '%s' has no induction variable; its print "
-			   "carries no iter=", a->b->path, line, g->name);
+		           "carries no iter=",
+		           a->b->path, line, g->name);
 }
 
 static int build_plan(struct pk_ast *a, const struct opts *o, struct pk_plan *plan)
@@ -441,7 +499,7 @@ static int build_plan(struct pk_ast *a, const struct opts *o, struct pk_plan *pl
 	size_t ns = 0, ne = 0;
 	struct gen g;
 	memset(&g, 0, sizeof(g));
-	struct insv iv = { 0 };
+	struct insv iv = {0};
 	int rc = -1;
 	if (resolve(a, o, &start, &ns, &ends, &ne) < 0)
 		goto out;

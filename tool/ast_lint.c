@@ -59,14 +59,15 @@ static int on_ini(void *user, const char *section, const char *key, const char *
 		size_t list_off; /* offsetof a pk_namelist, or -1 */
 		size_t str_off;
 	} keys[] = {
-#define L(s, k, f) { s, k, offsetof(struct pk_ast_rules, f), (size_t)-1 }
-#define S(s, k, f) { s, k, (size_t)-1, offsetof(struct pk_ast_rules, f) }
-		L("async", "issue", issue),     L("async", "wait", wait),
-		L("async", "barrier", barrier), L("async", "notify", notify),
-		L("print", "mixed", mixed),     S("print", "guard", guard),
-		S("print", "aiv_core", aiv_core), S("print", "aiv_guard", aiv_guard),
-		S("print", "aic_core", aic_core), S("print", "aic_guard", aic_guard),
-		S("print", "namespace", api_ns),
+#define L(s, k, f) {s, k, offsetof(struct pk_ast_rules, f), (size_t)-1}
+#define S(s, k, f)                                                                                                     \
+	{                                                                                                              \
+		s, k, (size_t)-1, offsetof(struct pk_ast_rules, f)                                                     \
+	}
+	    L("async", "issue", issue),         L("async", "wait", wait),           L("async", "barrier", barrier),
+	    L("async", "notify", notify),       L("print", "mixed", mixed),         S("print", "guard", guard),
+	    S("print", "aiv_core", aiv_core),   S("print", "aiv_guard", aiv_guard), S("print", "aic_core", aic_core),
+	    S("print", "aic_guard", aic_guard), S("print", "namespace", api_ns),
 #undef L
 #undef S
 	};
@@ -102,12 +103,12 @@ int pk_ast_rules_load(struct pk_ast_rules *r)
 		pk_ast_rules_free(r);
 		return -1;
 	}
-	const char *need[] = { r->guard, r->aiv_core, r->aiv_guard, r->aic_core, r->aic_guard, r->api_ns };
+	const char *need[] = {r->guard, r->aiv_core, r->aiv_guard, r->aic_core, r->aic_guard, r->api_ns};
 	for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++)
 		if (!need[i]) {
 			pk_ast_rules_free(r);
 			return pk_error("async.ini: [print] needs guard, aiv_core, aiv_guard, aic_core, "
-					"aic_guard and namespace");
+			                "aic_guard and namespace");
 		}
 	return 0;
 }
@@ -140,8 +141,8 @@ static int call_in(const struct pk_ast *a, size_t i, size_t from, size_t to, int
 	return c->off >= from && c->off < to && a->nodes[c->node].func == func;
 }
 
-static void lint_end(struct pk_ast *a, const struct pk_ast_rules *r, const char *name,
-		     const struct pk_anchor *s, const struct pk_anchor *e)
+static void lint_end(struct pk_ast *a, const struct pk_ast_rules *r, const char *name, const struct pk_anchor *s,
+                     const struct pk_anchor *e)
 {
 	int func = a->nodes[s->scope].func;
 	long last_issue = -1;
@@ -155,14 +156,14 @@ static void lint_end(struct pk_ast *a, const struct pk_ast_rules *r, const char 
 	}
 	if (last_issue >= 0)
 		pk_warning("%s:%u: the end sample of '%s' follows asynchronous '%s' (line %u) with no wait or "
-			   "barrier of the kernel's own between: only the probe's PipeBarrier completes it; "
-			   "end after the wait_flag or barrier that completes it in the kernel (S2.5)",
-			   a->b->path, e->line, name, a->calls[last_issue].name,
-			   pk_ast_line(a, a->calls[last_issue].off));
+		           "barrier of the kernel's own between: only the probe's PipeBarrier completes it; "
+		           "end after the wait_flag or barrier that completes it in the kernel (S2.5)",
+		           a->b->path, e->line, name, a->calls[last_issue].name,
+		           pk_ast_line(a, a->calls[last_issue].off));
 }
 
-static void lint_start(struct pk_ast *a, const struct pk_ast_rules *r, const char *name,
-		       const struct pk_anchor *s, const struct pk_anchor *e)
+static void lint_start(struct pk_ast *a, const struct pk_ast_rules *r, const char *name, const struct pk_anchor *s,
+                       const struct pk_anchor *e)
 {
 	int func = a->nodes[s->scope].func;
 	for (size_t i = 0; i < a->ncalls; i++) {
@@ -170,19 +171,36 @@ static void lint_start(struct pk_ast *a, const struct pk_ast_rules *r, const cha
 			continue;
 		if (pk_namelist_has(&r->wait, a->calls[i].name))
 			pk_warning("%s:%u: the start sample of '%s' precedes '%s' (line %u): a consumer stage "
-				   "starts after its wait returns (S2.3); start after it (--begin after:%s) or "
-				   "time the wait on its own (--wait %s)",
-				   a->b->path, s->line, name, a->calls[i].name, pk_ast_line(a, a->calls[i].off),
-				   a->calls[i].name, a->calls[i].name);
+			           "starts after its wait returns (S2.3); start after it (--begin after:%s) or "
+			           "time the wait on its own (--wait %s)",
+			           a->b->path, s->line, name, a->calls[i].name, pk_ast_line(a, a->calls[i].off),
+			           a->calls[i].name, a->calls[i].name);
 		return; /* only the first call after the start matters */
 	}
 }
 
-void pk_ast_lint(struct pk_ast *a, const struct pk_ast_rules *r, const char *name,
-		 const struct pk_anchor *start, const struct pk_anchor *ends, size_t nends, int wait_probe)
+/* A wait probe times a wait: say so when the call between is none. */
+static void lint_wait(struct pk_ast *a, const struct pk_ast_rules *r, const char *name, const struct pk_anchor *s,
+                      const struct pk_anchor *e)
+{
+	int func = a->nodes[s->scope].func;
+	for (size_t i = 0; i < a->ncalls; i++)
+		if (call_in(a, i, s->off, e->off, func) && !pk_namelist_has(&r->wait, a->calls[i].name) &&
+		    !pk_namelist_has(&r->barrier, a->calls[i].name)) {
+			pk_warning("%s:%u: wait probe '%s' times '%s', which is not a wait or barrier in "
+			           "rules/async.ini (S2.4)",
+			           a->b->path, pk_ast_line(a, a->calls[i].off), name, a->calls[i].name);
+			return;
+		}
+}
+
+void pk_ast_lint(struct pk_ast *a, const struct pk_ast_rules *r, const char *name, const struct pk_anchor *start,
+                 const struct pk_anchor *ends, size_t nends, int wait_probe)
 {
 	if (!wait_probe)
 		lint_start(a, r, name, start, &ends[nends - 1]);
+	else
+		lint_wait(a, r, name, start, &ends[nends - 1]);
 	for (size_t i = 0; i < nends; i++)
 		lint_end(a, r, name, start, &ends[i]);
 }

@@ -22,7 +22,7 @@
 #endif
 
 /* Never a real directory: clang sees the stubs only as unsaved files. */
-#define STUB_DIR "/probekit-builtin-stubs"
+#define STUB_DIR    "/probekit-builtin-stubs"
 #define STUB_PREFIX "stubs/"
 
 struct argv_b {
@@ -55,13 +55,12 @@ static int is_dir(const char *p)
 }
 
 /* Options whose value is a path, relative to the compile command's directory. */
-static const char *const path_opts[] = { "-I", "-isystem", "-iquote", "-idirafter", "-include",
-					  "-imacros", "-isysroot", "--sysroot", NULL };
+static const char *const path_opts[] = {"-I",       "-isystem",  "-iquote",   "-idirafter", "-include",
+                                        "-imacros", "-isysroot", "--sysroot", NULL};
 
 /* Ascend compiler flags rewritten for clang: -x cce is C++ with CCE
  * extensions (the stubs supply the keywords), --cce-* have no clang meaning. */
-static int rewrite_cdb_arg(struct argv_b *out, const char *dir, const char *file,
-			   char **args, unsigned n, unsigned *i)
+static int rewrite_cdb_arg(struct argv_b *out, const char *dir, const char *file, char **args, unsigned n, unsigned *i)
 {
 	const char *s = args[*i];
 	if (!strcmp(s, "--")) { /* only the source file follows */
@@ -124,7 +123,7 @@ static int cdb_args(struct argv_b *out, const char *build_dir, const char *file)
 	free(json);
 	if (!readable)
 		return pk_error("%s: no compile_commands.json (configure with -DCMAKE_EXPORT_COMPILE_COMMANDS=ON)",
-				build_dir);
+		                build_dir);
 	CXCompilationDatabase_Error err;
 	CXCompilationDatabase db = clang_CompilationDatabase_fromDirectory(build_dir, &err);
 	if (err != CXCompilationDatabase_NoError || !db)
@@ -162,9 +161,8 @@ out:
 /* The SDK's header directories under $ASCEND_HOME_PATH that exist here. */
 static void sdk_args(struct argv_b *out)
 {
-	static const char *const sub[] = { "include", "compiler/tikcpp/tikcfw",
-					   "compiler/tikcpp/tikcfw/impl",
-					   "compiler/tikcpp/tikcfw/interface", NULL };
+	static const char *const sub[] = {"include", "compiler/tikcpp/tikcfw", "compiler/tikcpp/tikcfw/impl",
+	                                  "compiler/tikcpp/tikcfw/interface", NULL};
 	const char *home = getenv("ASCEND_HOME_PATH");
 	if (!home || !*home)
 		return;
@@ -180,7 +178,7 @@ static void sdk_args(struct argv_b *out)
 
 int pk_ast_args(const char *path, const struct pk_parse_opts *o, char ***argv, int *argc)
 {
-	struct argv_b a = { 0 };
+	struct argv_b a = {0};
 	push(&a, "-x");
 	push(&a, "c++");
 	push(&a, "-std=c++17");
@@ -239,7 +237,7 @@ static void stubs_load(struct stubs *s, struct CXUnsavedFile main)
 			continue;
 		s->names[s->n] = path_join(STUB_DIR, e->name + strlen(STUB_PREFIX));
 		s->owned[s->n] = owned ? data : NULL;
-		s->u[s->n] = (struct CXUnsavedFile){ s->names[s->n], data, (unsigned long)len };
+		s->u[s->n] = (struct CXUnsavedFile){s->names[s->n], data, (unsigned long)len};
 		s->n++;
 	}
 }
@@ -293,7 +291,7 @@ static void collect_errors(struct pk_ast *a)
 				line = 0;
 			}
 			PK_GROW(a->errs, a->cap_errs, a->nerrs + 1);
-			a->errs[a->nerrs++] = (struct pk_parse_error){ line, off, msg };
+			a->errs[a->nerrs++] = (struct pk_parse_error){line, off, msg};
 			clang_disposeString(s);
 		}
 		clang_disposeDiagnostic(d);
@@ -314,11 +312,11 @@ int pk_ast_parse(struct pk_ast *a, struct pk_buf *b, const struct pk_parse_opts 
 		return -1;
 	}
 	struct stubs st;
-	stubs_load(&st, (struct CXUnsavedFile){ cpath, b->data, (unsigned long)b->len });
+	stubs_load(&st, (struct CXUnsavedFile){cpath, b->data, (unsigned long)b->len});
 	a->index = clang_createIndex(0, 0);
 	unsigned flags = CXTranslationUnit_KeepGoing | CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles;
-	enum CXErrorCode ec = clang_parseTranslationUnit2(a->index, cpath, (const char *const *)argv, argc,
-							  st.u, (unsigned)st.n, flags, &a->tu);
+	enum CXErrorCode ec = clang_parseTranslationUnit2(a->index, cpath, (const char *const *)argv, argc, st.u,
+	                                                  (unsigned)st.n, flags, &a->tu);
 	stubs_free(&st);
 	pk_ast_args_free(argv, argc);
 	int rc = 0;

@@ -23,8 +23,11 @@ int pk_spec_parse(struct pk_spec *s, const char *text)
 	static const struct {
 		const char *prefix;
 		enum pk_spec_kind kind;
-	} kinds[] = { { "after:", PK_SPEC_AFTER }, { "before:", PK_SPEC_BEFORE }, { "line:", PK_SPEC_LINE },
-		      { "entry:", PK_SPEC_ENTRY }, { "exit:", PK_SPEC_EXIT } };
+	} kinds[] = {{"after:", PK_SPEC_AFTER},
+	             {"before:", PK_SPEC_BEFORE},
+	             {"line:", PK_SPEC_LINE},
+	             {"entry:", PK_SPEC_ENTRY},
+	             {"exit:", PK_SPEC_EXIT}};
 	memset(s, 0, sizeof(*s));
 	s->text = text;
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
@@ -150,7 +153,7 @@ static size_t after_offset(const struct pk_ast *a, const struct pk_node *n)
 	return e + 1;
 }
 
-static int in_subtree(const struct pk_ast *a, int j, int i)
+int pk_ast_in_subtree(const struct pk_ast *a, int j, int i)
 {
 	while (j >= 0 && j != i)
 		j = a->nodes[j].parent;
@@ -163,7 +166,7 @@ static int in_subtree(const struct pk_ast *a, int j, int i)
  * statement (`if ASCEND_IS_AIV {`) leaves its boundaries in the text. */
 static int from_macro(const struct pk_ast *a, int node)
 {
-	for (int j = node; j < (int)a->nnodes && in_subtree(a, j, node); j++) {
+	for (int j = node; j < (int)a->nnodes && pk_ast_in_subtree(a, j, node); j++) {
 		enum CXCursorKind k = a->nodes[j].kind;
 		if (k != CXCursor_DeclRefExpr && k != CXCursor_MemberRefExpr)
 			continue;
@@ -174,8 +177,8 @@ static int from_macro(const struct pk_ast *a, int node)
 		clang_getExpansionLocation(clang_getCursorLocation(a->nodes[j].c), &f, &l, &c, &off);
 		size_t nl = strlen(name);
 		int bad = nl && off == a->nodes[node].start && strncmp(name, "operator", 8) && name[0] != '~' &&
-			  (off + nl > a->b->len || memcmp(a->b->data + off, name, nl) ||
-			   (off + nl < a->b->len && is_ident(a->b->data[off + nl])));
+		          (off + nl > a->b->len || memcmp(a->b->data + off, name, nl) ||
+		           (off + nl < a->b->len && is_ident(a->b->data[off + nl])));
 		clang_disposeString(s);
 		if (bad)
 			return 1;
@@ -189,10 +192,10 @@ static int from_macro(const struct pk_ast *a, int node)
 	return 0;
 }
 
-static int last_child(const struct pk_ast *a, int p)
+int pk_ast_last_child(const struct pk_ast *a, int p)
 {
 	int last = -1;
-	for (size_t j = (size_t)p + 1; j < a->nnodes && in_subtree(a, (int)j, p); j++)
+	for (size_t j = (size_t)p + 1; j < a->nnodes && pk_ast_in_subtree(a, (int)j, p); j++)
 		if (a->nodes[j].parent == p)
 			last = (int)j;
 	return last;
@@ -202,7 +205,7 @@ static int last_child(const struct pk_ast *a, int p)
  * KERNEL_TASK_TYPE_DEFAULT(...); and other macros that expand to nothing). */
 static int first_stmt_child(const struct pk_ast *a, int p)
 {
-	for (size_t j = (size_t)p + 1; j < a->nnodes && in_subtree(a, (int)j, p); j++)
+	for (size_t j = (size_t)p + 1; j < a->nnodes && pk_ast_in_subtree(a, (int)j, p); j++)
 		if (a->nodes[j].parent == p && a->nodes[j].stmt && a->nodes[j].kind != CXCursor_NullStmt)
 			return (int)j;
 	return -1;
@@ -220,24 +223,29 @@ static int check_stmt(struct pk_ast *a, int node, const char *what)
 	const struct pk_func *f = &a->funcs[n->func];
 	if (from_macro(a, node))
 		return fail_at(a, n->start,
-			       "%s:%u: %s: the statement comes from a macro expansion; probekit does not "
-			       "edit inside macros (place the probe around the macro's use)", what);
+		               "%s:%u: %s: the statement comes from a macro expansion; probekit does not "
+		               "edit inside macros (place the probe around the macro's use)",
+		               what);
 	if (pk_scan_block_at(&a->scan, n->start) >= 0)
 		return fail_at(a, n->start, "%s:%u: %s: the statement is inside a probe block", what);
 	if (f->is_constexpr)
-		return fail_at(a, n->start, "%s:%u: %s: the function is constexpr; the probe's cycle read and "
-					    "print cannot go there", what);
+		return fail_at(a, n->start,
+		               "%s:%u: %s: the function is constexpr; the probe's cycle read and "
+		               "print cannot go there",
+		               what);
 	if (f->bad_line) {
 		pk_error("%s:%u: %s: function '%s' has code probekit could not parse (line %d); "
-			 "nothing written", a->b->path, pk_ast_line(a, n->start), what, f->name, f->bad_line);
+		         "nothing written",
+		         a->b->path, pk_ast_line(a, n->start), what, f->name, f->bad_line);
 		return -1;
 	}
 	int p = n->parent;
 	if (p >= 0 && a->nodes[p].parent >= 0 && a->nodes[a->nodes[p].parent].kind == CXCursor_SwitchStmt &&
 	    !n->braceless)
 		return fail_at(a, n->start,
-			       "%s:%u: %s: the statement is directly in a switch body, where a new "
-			       "variable would cross case labels; put the case's code in braces", what);
+		               "%s:%u: %s: the statement is directly in a switch body, where a new "
+		               "variable would cross case labels; put the case's code in braces",
+		               what);
 	return 0;
 }
 
@@ -247,8 +255,10 @@ static int braces_ok(struct pk_ast *a, int body, const char *what)
 {
 	const struct pk_node *n = &a->nodes[body];
 	if (after_offset(a, n) == (size_t)-1)
-		return fail_at(a, n->start, "%s:%u: %s: more code follows the braceless body on its line; "
-					    "put the body on its own line", what);
+		return fail_at(a, n->start,
+		               "%s:%u: %s: more code follows the braceless body on its line; "
+		               "put the body on its own line",
+		               what);
 	return 0;
 }
 
@@ -257,7 +267,7 @@ static char *owner_indent(struct pk_ast *a, int body)
 {
 	int p = a->nodes[body].parent;
 	const struct pk_node *ifs = &a->nodes[p];
-	if (ifs->kind == CXCursor_IfStmt && ifs->has_else && last_child(a, p) == body) {
+	if (ifs->kind == CXCursor_IfStmt && ifs->has_else && pk_ast_last_child(a, p) == body) {
 		/* the else body: indentation of the line holding 'else' */
 		size_t o = line_start(a->b, a->nodes[body].start);
 		while (o > 0) {
@@ -273,8 +283,7 @@ static char *owner_indent(struct pk_ast *a, int body)
 	return indent_of(a->b, ifs->start);
 }
 
-static int fill_anchor(struct pk_ast *a, int node, enum pk_where where, const char *what,
-		       struct pk_anchor *out)
+static int fill_anchor(struct pk_ast *a, int node, enum pk_where where, const char *what, struct pk_anchor *out)
 {
 	const struct pk_node *n = &a->nodes[node];
 	memset(out, 0, sizeof(*out));
@@ -284,12 +293,14 @@ static int fill_anchor(struct pk_ast *a, int node, enum pk_where where, const ch
 	if (where == PK_BEFORE_CLOSE) {
 		size_t brace = n->end - 1;
 		if (a->b->data[brace] != '}' || !starts_line(a->b, brace))
-			return fail_at(a, brace, "%s:%u: %s: the closing brace shares its line with code; "
-						 "put it on its own line", what);
+			return fail_at(a, brace,
+			               "%s:%u: %s: the closing brace shares its line with code; "
+			               "put it on its own line",
+			               what);
 		out->off = line_start(a->b, brace);
 		out->scope = node;
 		out->line = pk_ast_line(a, brace);
-		int last = last_child(a, node);
+		int last = pk_ast_last_child(a, node);
 		if (last >= 0) {
 			out->indent = indent_of(a->b, a->nodes[last].start);
 		} else {
@@ -326,21 +337,26 @@ static int fill_anchor(struct pk_ast *a, int node, enum pk_where where, const ch
 		out->line = pk_ast_line(a, n->start);
 	} else if (where == PK_BEFORE) {
 		if (!starts_line(a->b, n->start))
-			return fail_at(a, n->start, "%s:%u: %s: other code comes before the statement on its "
-						    "line; put it on its own line", what);
+			return fail_at(a, n->start,
+			               "%s:%u: %s: other code comes before the statement on its "
+			               "line; put it on its own line",
+			               what);
 		out->off = line_start(a->b, n->start);
 		out->line = pk_ast_line(a, n->start);
 	} else {
 		enum CXCursorKind k = n->kind;
 		if (k == CXCursor_ReturnStmt || k == CXCursor_BreakStmt || k == CXCursor_ContinueStmt ||
 		    k == CXCursor_GotoStmt)
-			return fail_at(a, n->start, "%s:%u: %s: the statement leaves the block; nothing after "
-						    "it runs", what);
+			return fail_at(a, n->start,
+			               "%s:%u: %s: the statement leaves the block; nothing after "
+			               "it runs",
+			               what);
 		out->off = after_offset(a, n);
 		if (out->off == (size_t)-1)
 			return fail_at(a, n->end ? n->end - 1 : 0,
-				       "%s:%u: %s: more code follows the statement on its line; put it on "
-				       "its own line", what);
+			               "%s:%u: %s: more code follows the statement on its line; put it on "
+			               "its own line",
+			               what);
 		out->line = pk_ast_line(a, n->end ? n->end - 1 : 0);
 	}
 	if (pk_scan_block_at(&a->scan, out->off) >= 0 &&
@@ -351,8 +367,7 @@ static int fill_anchor(struct pk_ast *a, int node, enum pk_where where, const ch
 }
 
 /* Fill *OUT; on failure nothing is left allocated in it. */
-static int make_anchor(struct pk_ast *a, int node, enum pk_where where, const char *what,
-		       struct pk_anchor *out)
+static int make_anchor(struct pk_ast *a, int node, enum pk_where where, const char *what, struct pk_anchor *out)
 {
 	if (fill_anchor(a, node, where, what, out) == 0)
 		return 0;
@@ -394,7 +409,7 @@ static int line_in_directive(struct pk_ast *a, unsigned n)
 	return o < b->len && b->data[o] == '#';
 }
 
-static int place_call(struct pk_ast *a, const struct pk_spec *s, int is_end, struct pk_anchor *out)
+static int place_call(struct pk_ast *a, const struct pk_spec *s, struct pk_anchor *out)
 {
 	size_t count = 0, pick = (size_t)-1;
 	for (size_t i = 0; i < a->ncalls; i++)
@@ -405,13 +420,15 @@ static int place_call(struct pk_ast *a, const struct pk_spec *s, int is_end, str
 		snprintf(quoted, sizeof(quoted), "'%s'", s->name);
 		for (size_t i = 0; i < a->nerrs; i++)
 			if (a->errs[i].line && strstr(a->errs[i].msg, quoted))
-				return pk_error("%s:%u: %s: probekit could not parse the call (%s); nothing written "
-						"(without the SDK only the built-in stubs are seen: set ASCEND_HOME_PATH "
-						"or give the build's flags with -p BUILD_DIR)",
-						a->b->path, a->errs[i].line, s->text, a->errs[i].msg);
+				return pk_error(
+				    "%s:%u: %s: probekit could not parse the call (%s); nothing written "
+				    "(without the SDK only the built-in stubs are seen: set ASCEND_HOME_PATH "
+				    "or give the build's flags with -p BUILD_DIR)",
+				    a->b->path, a->errs[i].line, s->text, a->errs[i].msg);
 		if (a->nerrs)
 			return pk_error("%s: no call to '%s' found (%zu parse errors hid part of the file; "
-					"see the warnings above)", a->b->path, s->name, a->nerrs);
+			                "see the warnings above)",
+			                a->b->path, s->name, a->nerrs);
 		return pk_error("%s: no call to '%s' found", a->b->path, s->name);
 	}
 	if (s->n > count)
@@ -422,20 +439,20 @@ static int place_call(struct pk_ast *a, const struct pk_spec *s, int is_end, str
 		for (size_t i = 0, k = 0; i < a->ncalls && len < sizeof(lines) - 16; i++)
 			if (!strcmp(a->calls[i].name, s->name))
 				len += (size_t)snprintf(lines + len, sizeof(lines) - len, "%s%u", k++ ? ", " : "",
-							pk_ast_line(a, a->calls[i].off));
-		return pk_error("%s: '%s' is called %zu times (lines %s); say which with '%s#n'", a->b->path,
-				s->name, count, lines, s->name);
+				                        pk_ast_line(a, a->calls[i].off));
+		return pk_error("%s: '%s' is called %zu times (lines %s); say which with '%s#n'", a->b->path, s->name,
+		                count, lines, s->name);
 	}
 	const struct pk_call *c = &a->calls[pick];
 	if (c->macro)
 		return pk_error("%s:%u: %s: the call to '%s' comes from a macro expansion; probekit does "
-				"not edit inside macros", a->b->path, pk_ast_line(a, c->off), s->text, s->name);
+		                "not edit inside macros",
+		                a->b->path, pk_ast_line(a, c->off), s->text, s->name);
 	int stmt = pk_ast_stmt_of(a, c->node);
 	if (stmt < 0)
-		return pk_error("%s:%u: %s: the call is not inside a statement", a->b->path,
-				pk_ast_line(a, c->off), s->text);
+		return pk_error("%s:%u: %s: the call is not inside a statement", a->b->path, pk_ast_line(a, c->off),
+		                s->text);
 	enum pk_where w = s->kind == PK_SPEC_AFTER ? PK_AFTER : PK_BEFORE;
-	(void)is_end;
 	return make_anchor(a, stmt, w, s->text, out);
 }
 
@@ -453,11 +470,12 @@ static int place_line(struct pk_ast *a, const struct pk_spec *s, int is_end, str
 	}
 	if (line_in_directive(a, s->n))
 		return pk_error("%s:%u: %s: the line lies inside a macro definition or directive; "
-				"place the probe around the macro's use", a->b->path, s->n, s->text);
+		                "place the probe around the macro's use",
+		                a->b->path, s->n, s->text);
 	for (size_t i = 0; i < a->nerrs; i++)
 		if (a->errs[i].line == s->n)
 			return pk_error("%s:%u: %s: probekit could not parse this line (%s); nothing written",
-					a->b->path, s->n, s->text, a->errs[i].msg);
+			                a->b->path, s->n, s->text, a->errs[i].msg);
 	return pk_error("%s:%u: %s: no statement starts on this line", a->b->path, s->n, s->text);
 }
 
@@ -470,8 +488,8 @@ static int find_func(struct pk_ast *a, const struct pk_spec *s)
 		return pk_error("%s: %s: no function '%s' with a body in this file", a->b->path, s->text, s->name);
 	if (a->funcs[f].bad_line)
 		return pk_error("%s:%u: %s: function '%s' has code probekit could not parse (line %d); "
-				"nothing written", a->b->path, a->funcs[f].line, s->text, s->name,
-				a->funcs[f].bad_line);
+		                "nothing written",
+		                a->b->path, a->funcs[f].line, s->text, s->name, a->funcs[f].bad_line);
 	return f;
 }
 
@@ -488,14 +506,14 @@ static int place_exit(struct pk_ast *a, const struct pk_spec *s, int f, struct p
 	size_t cap = 0;
 	int body = a->funcs[f].body;
 	struct pk_anchor an;
-	for (size_t i = (size_t)body + 1; i < a->nnodes && in_subtree(a, (int)i, body); i++) {
+	for (size_t i = (size_t)body + 1; i < a->nnodes && pk_ast_in_subtree(a, (int)i, body); i++) {
 		if (a->nodes[i].kind != CXCursor_ReturnStmt || in_lambda(a, (int)i, body))
 			continue;
 		if (make_anchor(a, (int)i, PK_BEFORE, s->text, &an) < 0)
 			return -1;
 		push_anchor(v, n, &cap, &an);
 	}
-	int last = last_child(a, body);
+	int last = pk_ast_last_child(a, body);
 	if (last < 0 || a->nodes[last].kind != CXCursor_ReturnStmt) {
 		if (make_anchor(a, body, PK_BEFORE_CLOSE, s->text, &an) < 0)
 			return -1;
@@ -515,7 +533,7 @@ int pk_ast_place(struct pk_ast *a, const struct pk_spec *s, int is_end, struct p
 	switch (s->kind) {
 	case PK_SPEC_AFTER:
 	case PK_SPEC_BEFORE:
-		rc = place_call(a, s, is_end, &an);
+		rc = place_call(a, s, &an);
 		break;
 	case PK_SPEC_LINE:
 		rc = place_line(a, s, is_end, &an);
@@ -526,7 +544,7 @@ int pk_ast_place(struct pk_ast *a, const struct pk_spec *s, int is_end, struct p
 			return -1;
 		int first = first_stmt_child(a, a->funcs[f].body);
 		rc = first >= 0 ? make_anchor(a, first, PK_BEFORE, s->text, &an)
-				: make_anchor(a, a->funcs[f].body, PK_BEFORE_CLOSE, s->text, &an);
+		                : make_anchor(a, a->funcs[f].body, PK_BEFORE_CLOSE, s->text, &an);
 		break;
 	}
 	case PK_SPEC_EXIT: {
@@ -551,202 +569,4 @@ int pk_ast_place(struct pk_ast *a, const struct pk_spec *s, int is_end, struct p
 	}
 	push_anchor(out, nout, &cap, &an);
 	return 0;
-}
-
-static int is_ancestor_or_self(const struct pk_ast *a, int anc, int node)
-{
-	for (; node >= 0; node = a->nodes[node].parent)
-		if (node == anc)
-			return 1;
-	return 0;
-}
-
-int pk_ast_check_scopes(struct pk_ast *a, const struct pk_anchor *start, const struct pk_anchor *ends,
-			size_t nends)
-{
-	for (size_t i = 0; i < nends; i++) {
-		const struct pk_anchor *e = &ends[i];
-		if (a->nodes[start->scope].func != a->nodes[e->scope].func)
-			return pk_error("%s: the start (line %u) and the end (line %u) are in different functions",
-					a->b->path, start->line, e->line);
-		if (e->off < start->off)
-			return pk_error("%s: the end (line %u) comes before the start (line %u)", a->b->path,
-					e->line, start->line);
-		if (!is_ancestor_or_self(a, start->scope, e->scope))
-			return pk_error("%s: the start (line %u) and the end (line %u) are in different scopes: "
-					"the start variable would not be visible at the end; choose places in "
-					"the same block", a->b->path, start->line, e->line);
-	}
-	return 0;
-}
-
-static char *spelling(CXCursor c)
-{
-	CXString s = clang_getCursorSpelling(c);
-	char *r = pk_xstrdup(clang_getCString(s));
-	clang_disposeString(s);
-	return r;
-}
-
-/* The variable a for-loop's init declares or assigns. */
-static char *for_var(struct pk_ast *a, int loop)
-{
-	const struct pk_node *l = &a->nodes[loop];
-	const char *open = memchr(a->b->data + l->start, '(', l->end - l->start);
-	if (!open)
-		return NULL;
-	const char *semi = memchr(open, ';', (size_t)(a->b->data + l->end - open));
-	int init = -1;
-	for (size_t j = (size_t)loop + 1; j < a->nnodes && in_subtree(a, (int)j, loop); j++)
-		if (a->nodes[j].parent == loop) {
-			init = (int)j;
-			break;
-		}
-	if (init < 0 || !semi || a->b->data + a->nodes[init].start > semi)
-		return NULL;
-	for (size_t j = (size_t)init; j < a->nnodes && in_subtree(a, (int)j, init); j++) {
-		enum CXCursorKind k = a->nodes[j].kind;
-		if (k == CXCursor_VarDecl || k == CXCursor_DeclRefExpr)
-			return spelling(a->nodes[j].c);
-	}
-	return NULL;
-}
-
-/* Does the text [s, e) modify variable NAME (name++, ++name, name += ..., name = ...)? */
-static int modifies(const char *s, const char *e, const char *name)
-{
-	size_t nl = strlen(name);
-	for (const char *p = s; p + nl <= e; p++) {
-		if (memcmp(p, name, nl) || (p > s && is_ident(p[-1])) || (p + nl < e && is_ident(p[nl])))
-			continue;
-		const char *before = p;
-		while (before > s && is_blank(before[-1]))
-			before--;
-		if (before - s >= 2 && ((before[-1] == '+' && before[-2] == '+') || (before[-1] == '-' && before[-2] == '-')))
-			return 1;
-		const char *q = p + nl;
-		while (q < e && is_blank(*q))
-			q++;
-		if (e - q >= 2 && ((q[0] == '+' && q[1] == '+') || (q[0] == '-' && q[1] == '-')))
-			return 1;
-		if (e - q >= 2 && strchr("+-*/%<>&|^", q[0]) && q[1] == '=')
-			return 1;
-		if (e - q >= 2 && q[0] == '=' && q[1] != '=')
-			return 1;
-	}
-	return 0;
-}
-
-/* A while / do-while counter: a variable of the condition the body changes. */
-static char *cond_var(struct pk_ast *a, int loop)
-{
-	int first = -1, last = -1;
-	for (size_t j = (size_t)loop + 1; j < a->nnodes && in_subtree(a, (int)j, loop); j++)
-		if (a->nodes[j].parent == loop) {
-			if (first < 0)
-				first = (int)j;
-			last = (int)j;
-		}
-	if (first < 0 || first == last)
-		return NULL;
-	int cond = a->nodes[loop].kind == CXCursor_DoStmt ? last : first;
-	int body = a->nodes[loop].kind == CXCursor_DoStmt ? first : last;
-	const char *bs = a->b->data + a->nodes[body].start, *be = a->b->data + a->nodes[body].end;
-	for (size_t j = (size_t)cond; j < a->nnodes && in_subtree(a, (int)j, cond); j++) {
-		if (a->nodes[j].kind != CXCursor_DeclRefExpr)
-			continue;
-		char *v = spelling(a->nodes[j].c);
-		if (*v && modifies(bs, be, v))
-			return v;
-		free(v);
-	}
-	return NULL;
-}
-
-char *pk_ast_loop_var(struct pk_ast *a, int scope, int *loop, unsigned *loop_line)
-{
-	*loop = -1;
-	for (int p = scope; p >= 0; p = a->nodes[p].parent) {
-		if (!pk_ast_is_loop(a->nodes[p].kind))
-			continue;
-		*loop = p;
-		*loop_line = pk_ast_line(a, a->nodes[p].start);
-		enum CXCursorKind k = a->nodes[p].kind;
-		return k == CXCursor_ForStmt ? for_var(a, p) : k == CXCursor_CXXForRangeStmt ? NULL : cond_var(a, p);
-	}
-	return NULL;
-}
-
-static int word_in(const char *text, size_t len, const char *w, const struct pk_scan *skip_comments)
-{
-	size_t wl = strlen(w);
-	for (const char *p = text; (p = memmem(p, len - (size_t)(p - text), w, wl)); p++) {
-		size_t o = (size_t)(p - text);
-		if ((o > 0 && is_ident(text[o - 1])) || (o + wl < len && is_ident(text[o + wl])))
-			continue;
-		if (skip_comments && pk_scan_in_comment(skip_comments, o))
-			continue;
-		return 1;
-	}
-	return 0;
-}
-
-static int text_in(const char *text, size_t len, const char *w, const struct pk_scan *skip_comments)
-{
-	size_t wl = strlen(w);
-	for (const char *p = text; (p = memmem(p, len - (size_t)(p - text), w, wl)); p++)
-		if (!skip_comments || !pk_scan_in_comment(skip_comments, (size_t)(p - text)))
-			return 1;
-	return 0;
-}
-
-int pk_ast_core_kind(struct pk_ast *a, const struct pk_ast_rules *r, int scope)
-{
-	int mixed = 0;
-	for (size_t i = 0; i < r->mixed.n && !mixed; i++)
-		mixed = text_in(a->b->data, a->b->len, r->mixed.v[i], &a->scan);
-	if (!mixed)
-		mixed = word_in(a->b->data, a->b->len, r->aic_core, &a->scan) &&
-			word_in(a->b->data, a->b->len, r->aiv_core, &a->scan);
-	if (!mixed)
-		return 0;
-	/* under `if ASCEND_IS_AIC { ... }`: the print belongs to the cube core */
-	for (int p = scope; p >= 0; p = a->nodes[p].parent) {
-		int q = a->nodes[p].parent;
-		if (q < 0 || a->nodes[q].kind != CXCursor_IfStmt)
-			continue;
-		const struct pk_node *ifs = &a->nodes[q];
-		if (word_in(a->b->data + ifs->start, a->nodes[p].start - ifs->start, r->aic_core, NULL) &&
-		    !(ifs->has_else && last_child(a, q) == p))
-			return 2;
-	}
-	return 1;
-}
-
-struct incl {
-	struct pk_ast *a;
-	const char *word;
-	int found;
-};
-
-static void visit_incl(CXFile f, CXSourceLocation *stack, unsigned depth, CXClientData data)
-{
-	(void)stack;
-	(void)depth;
-	struct incl *in = data;
-	if (in->found || clang_File_isEqual(f, in->a->file))
-		return;
-	size_t size = 0;
-	const char *text = clang_getFileContents(in->a->tu, f, &size);
-	if (text && word_in(text, size, in->word, NULL))
-		in->found = 1;
-}
-
-int pk_ast_word_used(struct pk_ast *a, const char *word)
-{
-	if (word_in(a->b->data, a->b->len, word, NULL))
-		return 1;
-	struct incl in = { a, word, 0 };
-	clang_getInclusions(a->tu, visit_incl, &in);
-	return in.found;
 }

@@ -45,7 +45,7 @@ static enum CXChildVisitResult visit_stmt(CXCursor c, CXCursor parent, CXClientD
 	PK_GROW(a->nodes, a->cap_nodes, a->nnodes + 1);
 	PK_GROW(w->depth, w->cap_depth, a->nnodes + 1);
 	int me = (int)a->nnodes++;
-	a->nodes[me] = (struct pk_node){ c, clang_getCursorKind(c), w->parent, w->func, s, e, 0, 0, 0 };
+	a->nodes[me] = (struct pk_node){c, clang_getCursorKind(c), w->parent, w->func, s, e, 0, 0, 0};
 	w->depth[me] = w->level;
 	int saved = w->parent;
 	w->parent = me;
@@ -198,7 +198,7 @@ static void add_call(struct pk_ast *a, int node, const int *depth)
 		return;
 	}
 	PK_GROW(a->calls, a->cap_calls, a->ncalls + 1);
-	a->calls[a->ncalls++] = (struct pk_call){ name, off, node, macro };
+	a->calls[a->ncalls++] = (struct pk_call){name, off, node, macro};
 }
 
 static int cmp_call(const void *x, const void *y)
@@ -217,16 +217,34 @@ static int word_before(struct pk_ast *a, size_t start, size_t name_off, const ch
 	return 0;
 }
 
+/* Qualifiers that expand to nothing (`__global__ __aicore__` in a
+ * simulation) are not in the declaration's extent: take the words before it. */
+static size_t words_before(const struct pk_ast *a, size_t start)
+{
+	const char *d = a->b->data;
+	for (;;) {
+		size_t o = start;
+		while (o > 0 && (is_blank(d[o - 1]) || d[o - 1] == '\n' || d[o - 1] == '\r'))
+			o--;
+		if (o == 0 || !is_ident(d[o - 1]))
+			return start;
+		while (o > 0 && is_ident(d[o - 1]))
+			o--;
+		start = o;
+	}
+}
+
 /* Kernel entry: __global__ before the name, or __aicore__ in extern "C". */
 static int looks_like_entry(struct pk_ast *a, size_t start, size_t name_off, int extern_c)
 {
+	start = words_before(a, start);
 	return word_before(a, start, name_off, "__global__") ||
 	       (extern_c && word_before(a, start, name_off, "__aicore__"));
 }
 
 static void add_func(struct pk_ast *a, CXCursor c, int extern_c)
 {
-	struct walk w = { a, -1, (int)a->nfuncs, NULL, 0, 0 };
+	struct walk w = {a, -1, (int)a->nfuncs, NULL, 0, 0};
 	size_t from = a->nnodes;
 	CXSourceRange r = clang_getCursorExtent(c);
 	int in;
@@ -255,9 +273,13 @@ static void add_func(struct pk_ast *a, CXCursor c, int extern_c)
 	CXString s = clang_getCursorSpelling(c);
 	PK_GROW(a->funcs, a->cap_funcs, a->nfuncs + 1);
 	struct pk_func *f = &a->funcs[a->nfuncs++];
-	*f = (struct pk_func){ pk_xstrdup(clang_getCString(s)), body, start, pk_ast_line(a, name_off),
-			       looks_like_entry(a, start, name_off, extern_c), 0,
-			       word_before(a, start, name_off, "constexpr") };
+	*f = (struct pk_func){pk_xstrdup(clang_getCString(s)),
+	                      body,
+	                      start,
+	                      pk_ast_line(a, name_off),
+	                      looks_like_entry(a, start, name_off, extern_c),
+	                      0,
+	                      word_before(a, start, name_off, "constexpr")};
 	clang_disposeString(s);
 	for (size_t i = 0; i < a->nerrs; i++)
 		if (a->errs[i].line && a->errs[i].off >= start && a->errs[i].off < a->nodes[body].end) {
@@ -279,6 +301,19 @@ static int is_container(enum CXCursorKind k)
 	       k == CXCursor_ClassTemplatePartialSpecialization || k == CXCursor_UnionDecl;
 }
 
+/* libclang 14 shows `extern "C"` as an unexposed declaration: read its text. */
+static int is_extern_c(struct pk_ast *a, CXCursor c)
+{
+	int in;
+	size_t o = offset_of(a, clang_getRangeStart(clang_getCursorExtent(c)), &in);
+	if (!in || !word_at(a->b, o, "extern"))
+		return 0;
+	o += strlen("extern");
+	while (o < a->b->len && is_blank(a->b->data[o]))
+		o++;
+	return o + 3 <= a->b->len && !memcmp(a->b->data + o, "\"C\"", 3);
+}
+
 struct top {
 	struct pk_ast *a;
 	int extern_c;
@@ -294,7 +329,7 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientDa
 	if (is_function(k) && clang_isCursorDefinition(c)) {
 		add_func(t->a, c, t->extern_c);
 	} else if (is_container(k)) {
-		struct top inner = { t->a, t->extern_c || k == CXCursor_LinkageSpec };
+		struct top inner = {t->a, t->extern_c || k == CXCursor_LinkageSpec || is_extern_c(t->a, c)};
 		clang_visitChildren(c, visit_top, &inner);
 	}
 	return CXChildVisit_Continue;
@@ -302,7 +337,7 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientDa
 
 int pk_ast_index(struct pk_ast *a)
 {
-	struct top t = { a, 0 };
+	struct top t = {a, 0};
 	clang_visitChildren(clang_getTranslationUnitCursor(a->tu), visit_top, &t);
 	if (a->ncalls)
 		qsort(a->calls, a->ncalls, sizeof(*a->calls), cmp_call);

@@ -26,37 +26,33 @@ struct report_opts {
 	struct rp_tensor_opts tensor;
 };
 
-static int usage(FILE *f)
-{
-	fprintf(f,
-		"usage: probe-report [options] [LOG...]        printf probe logs (stdin without LOG)\n"
-		"   or: probe-report --timing FILE [options]   timing tensor (.npy, .bin, .csv)\n"
-		"   or: probe-report --pairs FILE [options]    merged vs split paired runs (CSV)\n"
-		"\n"
-		"output:\n"
-		"  --format FMT       text (default), csv, json, trace (Chrome/Perfetto), svg\n"
-		"  -o FILE            write the report to FILE (atomically) instead of stdout\n"
-		"  --freq-hz HZ       counter frequency: adds times in us (no built-in default)\n"
-		"logs:\n"
-		"  --run TEXT         a line containing TEXT starts a new run (each file is a run)\n"
-		"  --repeat N         probe lines expected per probe, block and iteration in one\n"
-		"                     run (default 1); more means warmup output leaked\n"
-		"timing tensors:\n"
-		"  --timing FILE      int64/uint64 [slots, 8k]: .npy, .bin (needs --slots), .csv\n"
-		"  --slots N          number of slots (rows) of a .bin file\n"
-		"  --events FILE      JSON event map {\"events\":[{\"name\",\"column\",\"kind\"}...]}\n"
-		"                     (default: entry, producer_done, collective_arrival,\n"
-		"                     collective_release, body_done in columns 0-4)\n"
-		"  --active LIST      participating slots, e.g. 0-3,8 (default: all)\n"
-		"  --producers LIST   active producers (default: every participant)\n"
-		"  --l2 FILE          chip_swimlane_records.json / l2_swimlane_records.json\n"
-		"  --l2-task ID       only aicore_tasks rows with this reg_task_id\n"
-		"  --same-epoch       L2 and in-core cycles share unit and epoch: combine them\n"
-		"\n"
-		"exit: 0 report, no finding; 1 report with findings (warnings on stderr);\n"
-		"      2 usage error or unreadable input\n");
-	return f == stdout ? PK_EXIT_OK : PK_EXIT_ERROR;
-}
+static const char usage_text[] =
+	"usage: probe-report [options] [LOG...]        printf probe logs (stdin without LOG)\n"
+	"   or: probe-report --timing FILE [options]   timing tensor (.npy, .bin, .csv)\n"
+	"   or: probe-report --pairs FILE [options]    merged vs split paired runs (CSV)\n"
+	"\n"
+	"output:\n"
+	"  --format FMT       text (default), csv, json, trace (Chrome/Perfetto), svg\n"
+	"  -o FILE            write the report to FILE (atomically) instead of stdout\n"
+	"  --freq-hz HZ       counter frequency: adds times in us (no built-in default)\n"
+	"logs:\n"
+	"  --run TEXT         a line containing TEXT starts a new run (each file is a run)\n"
+	"  --repeat N         probe lines expected per probe, block and iteration in one\n"
+	"                     run (default 1); more means warmup output leaked\n"
+	"timing tensors:\n"
+	"  --timing FILE      int64/uint64 [slots, 8k]: .npy, .bin (needs --slots), .csv\n"
+	"  --slots N          number of slots (rows) of a .bin file\n"
+	"  --events FILE      JSON event map {\"events\":[{\"name\",\"column\",\"kind\"}...]}\n"
+	"                     (default: entry, producer_done, collective_arrival,\n"
+	"                     collective_release, body_done in columns 0-4)\n"
+	"  --active LIST      participating slots, e.g. 0-3,8 (default: all)\n"
+	"  --producers LIST   active producers (default: every participant)\n"
+	"  --l2 FILE          chip_swimlane_records.json / l2_swimlane_records.json\n"
+	"  --l2-task ID       only aicore_tasks rows with this reg_task_id\n"
+	"  --same-epoch       L2 and in-core cycles share unit and epoch: combine them\n"
+	"\n"
+	"exit: 0 report, no finding; 1 report with findings (warnings on stderr);\n"
+	"      2 usage error or unreadable input\n";
 
 static int parse_size(const char *opt, const char *s, size_t *out)
 {
@@ -97,14 +93,14 @@ static const struct option long_opts[] = {
 	{ "l2-task", required_argument, NULL, O_L2_TASK },
 	{ "same-epoch", no_argument, NULL, O_SAME_EPOCH },
 	{ "pairs", required_argument, NULL, O_PAIRS },
-	{ "help", no_argument, NULL, O_HELP },
-	{ "version", no_argument, NULL, O_VERSION },
+	PK_COMMON_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
 };
 
 /* Returns -1 to continue, else the exit code. */
-static int one_option(struct report_opts *o, int c, const char *arg)
+static int one_option(struct report_opts *o, int c, const char *arg, char **argv)
 {
+	int rc;
 	char *end;
 	switch (c) {
 	case 'o': o->out_path = arg; return -1;
@@ -135,9 +131,9 @@ static int one_option(struct report_opts *o, int c, const char *arg)
 		return -1;
 	case O_SAME_EPOCH: o->tensor.same_epoch = 1; return -1;
 	case O_PAIRS: o->pairs = arg; return -1;
-	case O_HELP: return usage(stdout);
-	case O_VERSION: return pk_print_version();
-	default: return usage(stderr);
+	default:
+		pk_common_option(c, argv, usage_text, &rc);
+		return rc;
 	}
 }
 
@@ -145,11 +141,11 @@ static int parse_args(struct report_opts *o, int argc, char **argv)
 {
 	memset(o, 0, sizeof(*o));
 	o->l2_task = -1;
-	opterr = 1;
+	opterr = 0;
 	optind = 1;
 	int c;
-	while ((c = getopt_long(argc, argv, "o:h", long_opts, NULL)) != -1) {
-		int rc = one_option(o, c == 'h' ? O_HELP : c, optarg);
+	while ((c = getopt_long(argc, argv, ":o:h", long_opts, NULL)) != -1) {
+		int rc = one_option(o, c, optarg, argv);
 		if (rc >= 0)
 			return rc;
 	}

@@ -10,8 +10,8 @@
 
 int pk_marks_text(char *dst, size_t cap, int open, int split, const char *name)
 {
-	int n = snprintf(dst, cap, "%c  // %s %s%s", open ? '{' : '}', PK_BRACE_MARKER, name,
-			 split ? " " SPLIT_WORD : "");
+	int n =
+	    snprintf(dst, cap, "%c  // %s %s%s", open ? '{' : '}', PK_BRACE_MARKER, name, split ? " " SPLIT_WORD : "");
 	return n < 0 || (size_t)n >= cap ? -1 : n;
 }
 
@@ -101,8 +101,8 @@ static int check_pairs(const struct pk_buf *b, const struct pk_mark *m, size_t n
 				break;
 		}
 		if (j == n)
-			return pk_error("%s:%u: brace marker of '%s' has no closing '}' marker",
-					b->path, m[i].line, m[i].name);
+			return pk_error("%s:%u: brace marker of '%s' has no closing '}' marker", b->path, m[i].line,
+			                m[i].name);
 	}
 	for (size_t i = 0; i < n; i++) {
 		if (m[i].open)
@@ -117,15 +117,15 @@ static int check_pairs(const struct pk_buf *b, const struct pk_mark *m, size_t n
 				break;
 		}
 		if (depth != 0)
-			return pk_error("%s:%u: brace marker of '%s' has no opening '{' marker",
-					b->path, m[i].line, m[i].name);
+			return pk_error("%s:%u: brace marker of '%s' has no opening '{' marker", b->path, m[i].line,
+			                m[i].name);
 	}
 	return 0;
 }
 
 int pk_marks_scan(const struct pk_buf *b, struct pk_mark **marks, size_t *n)
 {
-	struct pk_scan s = { 0 };
+	struct pk_scan s = {0};
 	pk_scan_buf(b, &s, PK_SCAN_COMMENTS);
 	struct pk_mark *m = NULL;
 	size_t cnt = 0, cap = 0;
@@ -152,12 +152,12 @@ int pk_marks_scan(const struct pk_buf *b, struct pk_mark **marks, size_t *n)
 		}
 		if (r < 0) {
 			rc = pk_error("%s:%u: damaged brace marker (expected '{  // %s NAME' "
-				      "or '}  // %s NAME' alone on its line, or '{  // %s NAME %s' "
-				      "ending a line)", b->path, line, PK_BRACE_MARKER, PK_BRACE_MARKER,
-				      PK_BRACE_MARKER, SPLIT_WORD);
+			              "or '}  // %s NAME' alone on its line, or '{  // %s NAME %s' "
+			              "ending a line)",
+			              b->path, line, PK_BRACE_MARKER, PK_BRACE_MARKER, PK_BRACE_MARKER, SPLIT_WORD);
 		} else if (r > 0) {
 			PK_GROW(m, cap, cnt + 1);
-			m[cnt++] = (struct pk_mark){ name, open, split, line, split ? ls + brace : ls, le };
+			m[cnt++] = (struct pk_mark){name, open, split, line, split ? ls + brace : ls, le};
 		}
 		ls = le;
 	}
@@ -202,7 +202,7 @@ int pk_marks_plan_strip(const struct pk_buf *b, const char *only_name, struct pk
 	size_t n;
 	if (pk_marks_scan(b, &m, &n) < 0)
 		return -1;
-	struct pk_scan s = { 0 };
+	struct pk_scan s = {0};
 	pk_scan_buf(b, &s, 0);
 	int planned = 0;
 	for (size_t i = 0; i < n; i++) {

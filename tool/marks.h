@@ -25,12 +25,12 @@
 #define PK_BRACE_MARKER "TIMING_PROBE_BRACE:"
 
 struct pk_mark {
-	char *name;     /* probe NAME */
-	int open;       /* '{' line (1) or '}' line (0) */
-	int split;      /* a split '{' marker: code before it on its line */
-	unsigned line;  /* 1-based */
-	size_t start;   /* offset of the line's first byte (split: of the '{') */
-	size_t end;     /* offset just past its EOL */
+	char *name;    /* probe NAME */
+	int open;      /* '{' line (1) or '}' line (0) */
+	int split;     /* a split '{' marker: code before it on its line */
+	unsigned line; /* 1-based */
+	size_t start;  /* offset of the line's first byte (split: of the '{') */
+	size_t end;    /* offset just past its EOL */
 };
 
 /* Marker text without indentation or EOL: "{  // TIMING_PROBE_BRACE: NAME"

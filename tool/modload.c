@@ -26,8 +26,7 @@ int pk_module_path(char *dst, unsigned cap)
 	char exe[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (n <= 0)
-		return pk_error("cannot find the running executable to locate '%s'",
-				PROBEKIT_AST_MODULE_NAME);
+		return pk_error("cannot find the running executable to locate '%s'", PROBEKIT_AST_MODULE_NAME);
 	exe[n] = '\0';
 	char *slash = strrchr(exe, '/');
 	if (slash)
@@ -46,8 +45,7 @@ int pk_module_call(const char *symbol, int argc, char **argv)
 	if (pk_module_path(path, sizeof(path)) < 0)
 		return PK_EXIT_ERROR;
 	if (access(path, R_OK) != 0) {
-		pk_error("%s: libclang module not found (AST commands need it; set PROBEKIT_AST_MODULE)",
-			 path);
+		pk_error("%s: libclang module not found (AST commands need it; set PROBEKIT_AST_MODULE)", path);
 		return PK_EXIT_ERROR;
 	}
 	/* RTLD_NOW: a missing libclang symbol must fail here, not mid-edit.

@@ -109,7 +109,10 @@ struct rp_line {
 };
 /* Classify one line (without its newline). A line is a probe line when it
  * holds "[NAME]" followed by start=/end=/dur= fields; other output is
- * RP_LINE_OTHER; a probe line that does not parse completely is GARBLED. */
+ * RP_LINE_OTHER; a probe line that does not parse completely is GARBLED.
+ * S[len] must be readable and not a digit or name character (the newline,
+ * or a NUL): the hot loops use it as their stop. Same for rp_log_line and
+ * rp_log_classify. */
 enum rp_line_kind rp_log_parse_line(const char *s, size_t len, struct rp_line *out);
 
 /* One probe line's numbers. Interleaved so that appending touches one cache
@@ -128,6 +131,7 @@ struct rp_series { /* one (probe, block, iter) across runs */
 	 * per-series counter finds repeats without a (run, key) table */
 	uint32_t run, run_count;
 	int64_t last_end;
+	uint32_t next; /* the series that followed this one last time (prefetch) */
 };
 /* A per-run finding on one probe, kept once per (run, probe, kind). */
 enum rp_finding_kind { RP_FIND_REPEAT, RP_FIND_OVERLAP };
@@ -137,6 +141,7 @@ struct rp_finding {
 };
 struct rp_probe {
 	char *name;
+	size_t name_len;
 	size_t lines, dur_mismatch, with_block, without_block;
 	int64_t first_mismatch_line;
 	char *first_mismatch_file;
@@ -184,6 +189,7 @@ struct rp_log {
 	size_t total_lines, probe_lines, tbase_lines, other_lines, garbled_lines;
 	char *garbled_where[5]; /* "FILE:LINE" of the first garbled lines */
 	uint32_t last_probe;    /* cache: most lines repeat the previous name */
+	uint32_t last_series;   /* runs repeat one order of series: learn it */
 	uint32_t last_run;      /* cache: the run of the previous run=R line */
 	size_t last_run_seg;
 	int64_t last_run_value;

@@ -142,27 +142,31 @@ static inline int eight_digits(const char *s, uint64_t *out)
 }
 #endif
 
-/* Unsigned decimal that fits int64; *p advances past it. Up to 18 digits
- * cannot overflow, so only longer numbers pay for the overflow test. */
+/* Unsigned decimal that fits int64; *p advances past it. The byte after a
+ * line is never a digit (see rp_log_parse_line), so the digit loop needs no
+ * bounds test; only numbers longer than 18 digits pay for overflow tests. */
 static inline int parse_u63(const char **p, const char *end, int64_t *out)
 {
-	const char *s = *p, *stop = end - s > 18 ? s + 18 : end;
+	const char *s = *p;
 	uint64_t v = 0, eight;
 	unsigned d;
-	while (stop - s >= 8 && eight_digits(s, &eight)) {
-		v = v * 100000000u + eight;
+	if (end - s >= 8 && eight_digits(s, &eight)) {
+		v = eight;
 		s += 8;
 	}
-	while (s < stop && (d = (unsigned)(unsigned char)*s - '0') < 10) {
+	while ((d = (unsigned)(unsigned char)*s - '0') < 10) {
 		v = v * 10 + d;
 		s++;
 	}
 	if (s == *p)
 		return -1;
-	for (; s < end && (d = (unsigned)(unsigned char)*s - '0') < 10; s++) {
-		if (v > ((uint64_t)INT64_MAX - d) / 10)
-			return -1;
-		v = v * 10 + d;
+	if (s - *p > 18) {
+		v = 0;
+		for (s = *p; (d = (unsigned)(unsigned char)*s - '0') < 10; s++) {
+			if (v > ((uint64_t)INT64_MAX - d) / 10)
+				return -1;
+			v = v * 10 + d;
+		}
 	}
 	*p = s;
 	*out = (int64_t)v;
@@ -272,7 +276,7 @@ enum rp_line_kind rp_log_parse_line(const char *s, size_t len, struct rp_line *o
 	/* The probe may follow a harness prefix ("[INFO] dev0: [STAGE_B] ..."). */
 	while ((p = memchr(p, '[', (size_t)(end - p)))) {
 		const char *name = ++p;
-		while (p < end && is_name_char(*p))
+		while (is_name_char(*p)) /* stops at the byte after the line at the latest */
 			p++;
 		if (p == name || p == end || *p != ']')
 			continue;
@@ -298,6 +302,7 @@ void rp_log_init(struct rp_log *lg, const char *run_sep, size_t repeat)
 	lg->seg_run = NO_RUN;
 	lg->last_probe = NO_RUN;
 	lg->last_run = NO_RUN;
+	lg->last_series = NO_RUN;
 }
 
 void rp_log_free(struct rp_log *lg)
@@ -351,7 +356,7 @@ static uint32_t new_run(struct rp_log *lg, const char *label)
 }
 
 /* The run a line belongs to: its segment, refined by a run=R field. */
-static uint32_t run_of(struct rp_log *lg, const struct rp_line *ln)
+static inline uint32_t run_of(struct rp_log *lg, const struct rp_line *ln)
 {
 	if (!ln->has_run) {
 		if (lg->seg_run == NO_RUN)
@@ -385,11 +390,20 @@ static uint64_t fnv(const char *s, size_t n)
 	return h;
 }
 
+/* memcmp for probe names of a few bytes, without the call. */
+static inline int same_bytes(const char *a, const char *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return 0;
+	return 1;
+}
+
 static uint32_t probe_of(struct rp_log *lg, const char *name, size_t len)
 {
 	if (lg->last_probe != NO_RUN) {
-		const char *last = lg->probes[lg->last_probe].name;
-		if (!strncmp(last, name, len) && last[len] == '\0')
+		const struct rp_probe *last = &lg->probes[lg->last_probe];
+		if (last->name_len == len && same_bytes(last->name, name, len))
 			return lg->last_probe;
 	}
 	/* Key on (hash, length, collision index) and compare the bytes. */
@@ -400,10 +414,11 @@ static uint32_t probe_of(struct rp_log *lg, const char *name, size_t len)
 			PK_GROW(lg->probes, lg->pcap, lg->nprobes + 1);
 			memset(&lg->probes[lg->nprobes], 0, sizeof(struct rp_probe));
 			lg->probes[lg->nprobes].name = pk_xstrndup(name, len);
+			lg->probes[lg->nprobes].name_len = len;
 			hash_put(&lg->name_hash, k, (uint32_t)lg->nprobes);
 			return lg->last_probe = (uint32_t)lg->nprobes++;
 		}
-		if (!strncmp(lg->probes[p].name, name, len) && lg->probes[p].name[len] == '\0')
+		if (lg->probes[p].name_len == len && !memcmp(lg->probes[p].name, name, len))
 			return lg->last_probe = p;
 	}
 }
@@ -424,6 +439,7 @@ static uint32_t series_of(struct rp_log *lg, uint32_t probe, int64_t block, int6
 	se->block = block;
 	se->iter = iter;
 	se->run = NO_RUN;
+	se->next = NO_RUN;
 	if (fits)
 		hash64_put(&lg->series_fast, fast, (uint32_t)lg->nseries);
 	else
@@ -467,11 +483,35 @@ static char *where(const struct rp_log *lg)
 	return s;
 }
 
+/* The series of a line. Repeats and runs print their lines in one order, so
+ * each series remembers its successor: a correct guess skips the hash, and
+ * prefetching the guess hides the cache misses a log with thousands of
+ * series (loop iterations x blocks) otherwise pays on every line. */
+static uint32_t series_of_line(struct rp_log *lg, uint32_t probe, const struct rp_line *ln)
+{
+	uint32_t guess = lg->last_series == NO_RUN ? NO_RUN : lg->series[lg->last_series].next;
+	uint32_t s = guess;
+	if (s == NO_RUN || lg->series[s].probe != probe || lg->series[s].block != ln->block ||
+	    lg->series[s].iter != ln->iter)
+		s = series_of(lg, probe, ln->block, ln->iter); /* may move lg->series */
+	if (lg->last_series != NO_RUN)
+		lg->series[lg->last_series].next = s;
+	lg->last_series = s;
+	uint32_t next = lg->series[s].next;
+	if (next != NO_RUN) {
+		const struct rp_series *n = &lg->series[next];
+		__builtin_prefetch(n);
+		if (n->samples)
+			__builtin_prefetch(n->samples + n->n, 1);
+	}
+	return s;
+}
+
 static void add_probe_line(struct rp_log *lg, const struct rp_line *ln)
 {
 	uint32_t run = run_of(lg, ln);
 	uint32_t probe = probe_of(lg, ln->name, ln->name_len);
-	uint32_t series = series_of(lg, probe, ln->block, ln->iter); /* may move lg->series */
+	uint32_t series = series_of_line(lg, probe, ln);
 	struct rp_series *se = &lg->series[series];
 	struct rp_probe *p = &lg->probes[probe];
 	struct rp_run *r = &lg->runs[run];
@@ -599,8 +639,12 @@ int rp_log_read_fd(struct rp_log *lg, int fd, const char *name)
 		have = (size_t)(end - p);
 		memmove(buf, p, have);
 	}
-	if (have) /* last line without a newline: still a line (maybe truncated) */
+	if (have) { /* last line without a newline: still a line (maybe truncated) */
+		if (have == cap)
+			buf = pk_xrealloc(buf, cap + 1);
+		buf[have] = '\n'; /* the stop byte rp_log_parse_line relies on */
 		rp_log_line(lg, buf, have);
+	}
 	free(buf);
 	return 0;
 }

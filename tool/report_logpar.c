@@ -23,6 +23,7 @@ struct block {
 	struct rp_rec *recs;
 	size_t nrecs, cap;
 	int parsed;
+	char *tail; /* copy of a last line without newline */
 };
 
 struct par {
@@ -35,17 +36,31 @@ struct par {
 	const char *run_sep;
 };
 
+/* The parser reads the byte after a line (its stop byte): give the last
+ * line one. Its record's name must outlive the copy, so it is kept. */
+static void last_line(const char *run_sep, const char *p, size_t n, struct block *b)
+{
+	free(b->tail);
+	b->tail = pk_xmalloc(n + 1);
+	memcpy(b->tail, p, n);
+	b->tail[n] = '\n';
+	rp_log_classify(run_sep, b->tail, n, &b->recs[b->nrecs++]);
+}
+
 static void parse_block(const char *run_sep, struct block *b)
 {
 	const char *p = b->start, *nl;
 	b->nrecs = 0;
 	while (p < b->end) {
 		nl = memchr(p, '\n', (size_t)(b->end - p));
-		const char *stop = nl ? nl : b->end;
 		if (b->nrecs == b->cap)
 			PK_GROW(b->recs, b->cap, b->nrecs + 1);
-		rp_log_classify(run_sep, p, (size_t)(stop - p), &b->recs[b->nrecs++]);
-		p = stop + 1;
+		if (!nl) { /* the file's last line has no newline */
+			last_line(run_sep, p, (size_t)(b->end - p), b);
+			break;
+		}
+		rp_log_classify(run_sep, p, (size_t)(nl - p), &b->recs[b->nrecs++]);
+		p = nl + 1;
 	}
 }
 
@@ -161,8 +176,10 @@ int rp_log_read_mapped(struct rp_log *lg, int fd, const char *name)
 	run_main(&P, lg);
 	for (int i = 0; i < started; i++)
 		pthread_join(tid[i], NULL);
-	for (int i = 0; i < NSLOTS; i++)
+	for (int i = 0; i < NSLOTS; i++) {
 		free(P.slots[i].recs);
+		free(P.slots[i].tail);
+	}
 	pthread_cond_destroy(&P.cv);
 	pthread_mutex_destroy(&P.mu);
 	munmap(map, (size_t)st.st_size);

@@ -206,37 +206,36 @@ static void add_span(struct rp_doc *d, const struct rp_log *lg, const struct tl_
 	rp_span_add(lane_for(d, lg, se), e->start_x2 / 2, e->end_x2 / 2, label);
 }
 
-static void timeline_table(const struct rp_log *lg, struct rp_doc *d)
+/* Series with relative times, in chain order: block, iter, median start. */
+static struct tl_entry *collect_timeline(const struct rp_log *lg, size_t *n)
 {
 	struct tl_entry *tl = pk_xcalloc(lg->nseries, sizeof(*tl));
-	size_t n = 0;
+	*n = 0;
 	for (uint32_t i = 0; i < lg->nseries; i++) {
 		if (!lg->series[i].nrel)
 			continue;
-		tl[n].series = i;
-		tl[n].start_x2 = median_of(&lg->series[i], RP_REL_START);
-		tl[n].end_x2 = median_of(&lg->series[i], RP_REL_END);
-		n++;
+		tl[*n].series = i;
+		tl[*n].start_x2 = median_of(&lg->series[i], RP_REL_START);
+		tl[*n].end_x2 = median_of(&lg->series[i], RP_REL_END);
+		(*n)++;
 	}
-	if (!n) {
-		if (lg->probe_lines)
-			rp_note(d, "no timeline: no probe line follows a [T_BASE] line in its run");
-		free(tl);
-		return;
-	}
-	for (size_t i = 0; i < n; i++)
-		tl[i].in_chain = !parent_present(lg, tl, n, &lg->series[tl[i].series]);
-	qsort_r(tl, n, sizeof(*tl), cmp_tl, (void *)lg);
-	/* block and iter columns only when the lines carry those fields */
+	for (size_t i = 0; i < *n; i++)
+		tl[i].in_chain = !parent_present(lg, tl, *n, &lg->series[tl[i].series]);
+	qsort_r(tl, *n, sizeof(*tl), cmp_tl, (void *)lg);
+	return tl;
+}
+
+/* Columns: block and iter only when the lines carry those fields, times
+ * only with a frequency. Returns the table; *c_probe is the probe column. */
+static struct rp_table *timeline_new(const struct rp_log *lg, struct rp_doc *d, size_t *c_probe)
+{
 	const char *cols[9];
-	size_t nc = 0, c_block = SIZE_MAX, c_iter = SIZE_MAX;
+	size_t nc = 0;
 	if (has_fields(lg)) {
-		c_block = nc;
 		cols[nc++] = "block";
-		c_iter = nc;
 		cols[nc++] = "iter";
 	}
-	size_t c_probe = nc;
+	*c_probe = nc;
 	cols[nc++] = "probe";
 	cols[nc++] = "rel_start";
 	cols[nc++] = "rel_end";
@@ -246,30 +245,49 @@ static void timeline_table(const struct rp_log *lg, struct rp_doc *d)
 		cols[nc++] = "rel_end_us";
 		cols[nc++] = "gap_us";
 	}
-	struct rp_table *t = rp_table_newv(d, "timeline", "timeline (median cycles relative to T_BASE)",
-					   nc, cols);
+	return rp_table_newv(d, "timeline", "timeline (median cycles relative to T_BASE)", nc, cols);
+}
+
+static void timeline_row(struct rp_doc *d, struct rp_table *t, size_t c, const struct rp_log *lg,
+			 const struct tl_entry *e, const struct tl_entry *prev)
+{
+	const struct rp_series *se = &lg->series[e->series];
+	size_t r = rp_row(t);
+	if (c) {
+		set_opt_int(t, r, 0, se->block);
+		set_opt_int(t, r, 1, se->iter);
+	}
+	rp_set_str(t, r, c, lg->probes[se->probe].name);
+	rp_set_half(t, r, c + 1, e->start_x2);
+	rp_set_half(t, r, c + 2, e->end_x2);
+	rp_set_us(d, t, r, c + 4, (double)e->start_x2 / 2);
+	rp_set_us(d, t, r, c + 5, (double)e->end_x2 / 2);
+	/* S4.2: gap = next start - previous end; negative means overlap, kept. */
+	if (e->in_chain && prev) {
+		rp_set_half(t, r, c + 3, e->start_x2 - prev->end_x2);
+		rp_set_us(d, t, r, c + 6, (double)(e->start_x2 - prev->end_x2) / 2);
+	}
+}
+
+static void timeline_table(const struct rp_log *lg, struct rp_doc *d)
+{
+	size_t n, c_probe;
+	struct tl_entry *tl = collect_timeline(lg, &n);
+	if (!n) {
+		if (lg->probe_lines)
+			rp_note(d, "no timeline: no probe line follows a [T_BASE] line in its run");
+		free(tl);
+		return;
+	}
+	struct rp_table *t = timeline_new(lg, d, &c_probe);
 	d->origin = pk_xstrdup("T_BASE of each run");
-	const struct tl_entry *prev = NULL;
+	const struct tl_entry *prev = NULL; /* the previous stage of the same chain */
 	for (size_t i = 0; i < n; i++) {
 		const struct rp_series *se = &lg->series[tl[i].series];
 		if (prev && (lg->series[prev->series].block != se->block ||
 			     lg->series[prev->series].iter != se->iter))
 			prev = NULL;
-		size_t r = rp_row(t), c = c_probe;
-		if (c_block != SIZE_MAX) {
-			set_opt_int(t, r, c_block, se->block);
-			set_opt_int(t, r, c_iter, se->iter);
-		}
-		rp_set_str(t, r, c, lg->probes[se->probe].name);
-		rp_set_half(t, r, c + 1, tl[i].start_x2);
-		rp_set_half(t, r, c + 2, tl[i].end_x2);
-		rp_set_us(d, t, r, c + 4, (double)tl[i].start_x2 / 2);
-		rp_set_us(d, t, r, c + 5, (double)tl[i].end_x2 / 2);
-		/* S4.2: gap = next start - previous end; negative means overlap, kept. */
-		if (tl[i].in_chain && prev) {
-			rp_set_half(t, r, c + 3, tl[i].start_x2 - prev->end_x2);
-			rp_set_us(d, t, r, c + 6, (double)(tl[i].start_x2 - prev->end_x2) / 2);
-		}
+		timeline_row(d, t, c_probe, lg, &tl[i], prev);
 		if (tl[i].in_chain)
 			prev = &tl[i];
 		add_span(d, lg, &tl[i]);

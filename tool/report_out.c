@@ -7,12 +7,30 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Decimal digits of V into BUF (at least 24 bytes); snprintf is the
+ * writers' hot spot on a report with thousands of rows. */
+static const char *fmt_int(char *buf, int64_t v)
+{
+	char tmp[24];
+	size_t n = 0;
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	do
+		tmp[n++] = (char)('0' + u % 10);
+	while ((u /= 10));
+	char *p = buf;
+	if (v < 0)
+		*p++ = '-';
+	while (n)
+		*p++ = tmp[--n];
+	*p = '\0';
+	return buf;
+}
+
 static const char *cell_text(const struct rp_cell *c, char *buf, size_t n)
 {
 	switch (c->kind) {
 	case RP_INT:
-		snprintf(buf, n, "%lld", (long long)c->i);
-		return buf;
+		return fmt_int(buf, c->i);
 	case RP_HALF:
 		return rp_fmt_half(buf, n, c->i);
 	case RP_REAL:
@@ -28,44 +46,64 @@ static const char *cell_text(const struct rp_cell *c, char *buf, size_t n)
 
 /* ---- text ---- */
 
+static void pad(FILE *f, size_t n)
+{
+	static const char blanks[] = "                                ";
+	for (; n > sizeof(blanks) - 1; n -= sizeof(blanks) - 1)
+		fwrite(blanks, 1, sizeof(blanks) - 1, f);
+	fwrite(blanks, 1, n, f);
+}
+
 static void text_cell(FILE *f, const char *s, int left, size_t width, int first, int last)
 {
+	size_t len = strlen(s);
 	if (!first)
 		fputs("  ", f);
-	if (left && last)
-		fputs(s, f); /* no trailing blanks */
-	else
-		fprintf(f, left ? "%-*s" : "%*s", (int)width, s);
+	if (!left && len < width)
+		pad(f, width - len);
+	fputs(s, f);
+	if (left && !last && len < width) /* no trailing blanks */
+		pad(f, width - len);
+}
+
+/* Every cell formatted once: the widths come from the same strings. */
+static char **format_cells(const struct rp_table *t, size_t *w, unsigned char *left)
+{
+	size_t n = t->nrows * t->ncols;
+	char **txt = pk_xcalloc(n ? n : 1, sizeof(char *));
+	char buf[64];
+	for (size_t c = 0; c < t->ncols; c++)
+		w[c] = strlen(t->cols[c]);
+	for (size_t i = 0; i < n; i++) {
+		const struct rp_cell *cl = &t->cells[i];
+		const char *s = cell_text(cl, buf, sizeof(buf));
+		txt[i] = pk_xstrdup(s ? s : "-");
+		size_t c = i % t->ncols, len = strlen(txt[i]);
+		if (len > w[c])
+			w[c] = len;
+		if (cl->kind == RP_STR)
+			left[c] = 1;
+	}
+	return txt;
 }
 
 static void text_table(FILE *f, const struct rp_table *t)
 {
 	size_t *w = pk_xcalloc(t->ncols, sizeof(*w));
 	unsigned char *left = pk_xcalloc(t->ncols, 1);
-	char buf[64];
-	for (size_t c = 0; c < t->ncols; c++)
-		w[c] = strlen(t->cols[c]);
-	for (size_t r = 0; r < t->nrows; r++)
-		for (size_t c = 0; c < t->ncols; c++) {
-			const struct rp_cell *cl = &t->cells[r * t->ncols + c];
-			const char *s = cell_text(cl, buf, sizeof(buf));
-			size_t len = s ? strlen(s) : 1;
-			if (len > w[c])
-				w[c] = len;
-			if (cl->kind == RP_STR)
-				left[c] = 1;
-		}
+	char **txt = format_cells(t, w, left);
 	fprintf(f, "%s\n", t->title);
 	for (size_t c = 0; c < t->ncols; c++)
 		text_cell(f, t->cols[c], left[c], w[c], c == 0, c + 1 == t->ncols);
 	fputc('\n', f);
 	for (size_t r = 0; r < t->nrows; r++) {
-		for (size_t c = 0; c < t->ncols; c++) {
-			const char *s = cell_text(&t->cells[r * t->ncols + c], buf, sizeof(buf));
-			text_cell(f, s ? s : "-", left[c], w[c], c == 0, c + 1 == t->ncols);
-		}
+		for (size_t c = 0; c < t->ncols; c++)
+			text_cell(f, txt[r * t->ncols + c], left[c], w[c], c == 0, c + 1 == t->ncols);
 		fputc('\n', f);
 	}
+	for (size_t i = 0; i < t->nrows * t->ncols; i++)
+		free(txt[i]);
+	free(txt);
 	free(w);
 	free(left);
 }

@@ -9,6 +9,7 @@
 #include <clang-c/Index.h>
 #include <stddef.h>
 
+#include "ast.h"
 #include "buf.h"
 #include "edit.h"
 
@@ -41,17 +42,21 @@ struct tt_tok {
 };
 
 struct tt_tu {
-	CXIndex index;
+	CXIndex index; /* ours, for a tokens-only parse */
 	CXTranslationUnit tu;
 	CXFile file;
 	struct pk_buf *b;
 	struct tt_tok *tok;
 	size_t ntok;
+	struct pk_ast ast; /* a semantic parse is the AST layer's (stubs, -p, SDK) */
+	int have_ast;
 };
 
-/* Parse B (bytes as held, not as on disk). SEMANTIC = 0 reads the file
- * alone (tokens only, includes skipped). EXTRA: user compiler arguments. */
-int tt_parse(struct tt_tu *t, struct pk_buf *b, int semantic, char **extra, int nextra);
+/* Parse B (bytes as held, not as on disk). SEMANTIC: through the AST layer
+ * of probe-inject --begin (stub headers, BUILD_DIR's compile_commands.json,
+ * $ASCEND_HOME_PATH, EXTRA compiler arguments); else the file alone, for its
+ * tokens (includes skipped). */
+int tt_parse(struct tt_tu *t, struct pk_buf *b, int semantic, const char *build_dir, char **extra, int nextra);
 void tt_tu_free(struct tt_tu *t);
 /* Byte offset of a location / extent in the main file; -1 elsewhere. */
 long tt_offset(const struct tt_tu *t, CXSourceLocation loc);
@@ -135,8 +140,9 @@ void tt_kernel_free(struct tt_kernel *k);
 struct tt_event {
 	char *name, *kind, *spec;
 	int column;
-	size_t at; /* where the sample goes */
-	int after; /* after the statement (else before) */
+	size_t at;   /* where the sample goes */
+	size_t stmt; /* start of the statement it is placed against */
+	int after;   /* after the statement (else before) */
 };
 
 struct tt_spec {
@@ -159,9 +165,10 @@ char *tt_sidecar_json(const struct tt_kernel *k, const struct tt_spec *sp, size_
 
 /* Insertion helpers shared by tt_gen.c and tt_host.c: whole marked lines when
  * OFF starts its line (or, AFTER, when the rest of the line is blank or a
- * comment), else an in-line mark. LINES are '\n'-separated code lines. */
+ * comment; indented like the line of STMT), else an in-line mark. LINES are '\n'-separated code lines. */
 void tt_insert_before(const struct pk_buf *b, struct pk_plan *plan, size_t off, const char *lines, const char *label);
-void tt_insert_after(const struct pk_buf *b, struct pk_plan *plan, size_t off, const char *lines, const char *label);
+void tt_insert_after(const struct pk_buf *b, struct pk_plan *plan, size_t off, size_t stmt, const char *lines,
+                     const char *label);
 void tt_insert_inline(struct pk_plan *plan, size_t off, const char *text);
 void tt_replace_inline(const struct pk_buf *b, struct pk_plan *plan, size_t start, size_t end, const char *text);
 

@@ -171,6 +171,7 @@ static int find_call(const struct tt_tu *t, const struct tt_kernel *k, struct tt
 			                "inside braces (a braceless body or a condition); add braces",
 			                t->b->path, c->line, ev->name, callee);
 		ev->at = ev->after ? c->stmt_end : c->stmt_start;
+		ev->stmt = c->stmt_start;
 		return 0;
 	}
 	if (seen)
@@ -184,7 +185,7 @@ static int find_line(const struct tt_tu *t, const struct tt_kernel *k, struct tt
 	for (size_t i = 0; i < k->nstmts; i++)
 		if (k->stmts[i].line == line && pk_buf_line_of(t->b, k->stmts[i].start) == line &&
 		    k->stmts[i].start > k->body_open) {
-			ev->at = k->stmts[i].start;
+			ev->at = ev->stmt = k->stmts[i].start;
 			return 0;
 		}
 	return pk_error("%s: event '%s': no statement of kernel '%s' starts on line %u", t->b->path, ev->name, k->name,
@@ -300,7 +301,7 @@ int tt_gen_kernel(struct tt_tu *t, struct tt_kernel *k, struct tt_spec *sp, stru
 		tt_sb_addf(&sb, "%sev_%s = %sread_cycle();", sp->prefix, sp->ev[i].name, sp->prefix);
 		tt_sb_addf(&label, "event %s (%s)", sp->ev[i].name, sp->ev[i].kind);
 		if (sp->ev[i].after)
-			tt_insert_after(t->b, plan, sp->ev[i].at, sb.s, label.s);
+			tt_insert_after(t->b, plan, sp->ev[i].at, sp->ev[i].stmt, sb.s, label.s);
 		else
 			tt_insert_before(t->b, plan, sp->ev[i].at, sb.s, label.s);
 		tt_sb_free(&sb);

@@ -114,7 +114,7 @@ static int plan_orchestration(struct tt_tu *t, const struct tt_kernel *k, const 
 	if (last < 0)
 		tt_insert_before(b, plan, at->stmt_start, line, label.s);
 	else if (at->after)
-		tt_insert_after(b, plan, at->after, line, label.s);
+		tt_insert_after(b, plan, at->after, at->stmt_start, line, label.s);
 	else
 		rc = pk_error("%s:%u: the last tensor add is not a statement of its own; split the "
 		              "chained call",

@@ -11,7 +11,7 @@
 #include <string.h>
 
 struct tt_opts {
-	const char *kernel, *kernel_name, *host, *host_out, *slots, *events_out, *core;
+	const char *kernel, *kernel_name, *host, *host_out, *slots, *events_out, *core, *build_dir;
 	struct pk_emit_opts emit;
 	struct tt_event *ev;
 	size_t nev, cap_ev;
@@ -24,7 +24,8 @@ static int usage(FILE *out)
 	fprintf(out,
 	        "usage: %s --timing-tensor [--event NAME[:KIND]=PLACE]... [--kernel NAME]\n"
 	        "         [--core-type aiv|aic|mix] [--host FILE [--host-out FILE]] [--slots EXPR]\n"
-	        "         [--events-out FILE] [-o FILE | --stdout | --diff | --check] KERNEL [-- CLANG-ARGS]\n\n"
+	        "         [--events-out FILE] [-p BUILD_DIR] [-o FILE | --stdout | --diff | --check] KERNEL\n"
+	        "         [-- CLANG-ARGS]\n\n"
 	        "Add the in-core timing tensor (S5): an INT64 output timing[slots][8k], the entry\n"
 	        "sample, event samples kept in locals, and before every exit body_done, the\n"
 	        "slot's row and its cache writeback; every packed args[] index after the new\n"
@@ -37,7 +38,8 @@ static int usage(FILE *out)
 	        "  --host FILE         also update the host orchestration or packed argument array\n"
 	        "  --host-out FILE     write the host result there (needed with -o)\n"
 	        "  --slots EXPR        number of core slots of the real launch (needed with --host)\n"
-	        "  --events-out FILE   event map for probe-report (default OUT.timing.json)\n",
+	        "  --events-out FILE   event map for probe-report (default OUT.timing.json)\n"
+	        "  -p BUILD_DIR        compiler flags from BUILD_DIR/compile_commands.json\n",
 	        pk_progname);
 	return out == stdout ? PK_EXIT_OK : PK_EXIT_ERROR;
 }
@@ -92,6 +94,9 @@ static int parse_opts(int argc, char **argv, struct tt_opts *o)
 			NEED_ARG();
 			if (add_event(o, next) < 0)
 				return -1;
+		} else if (!strcmp(a, "-p")) {
+			NEED_ARG();
+			o->build_dir = next;
 		} else if (!strcmp(a, "--kernel")) {
 			NEED_ARG();
 			o->kernel_name = next;
@@ -225,12 +230,12 @@ static int plan_all(struct job *j)
 		return -1;
 	if (o->host && load_file(&j->hb, &j->have_hb, o->host, o, 1) < 0)
 		return -1;
-	if (tt_parse(&j->kt, &j->kb, 1, o->extra, o->nextra) < 0 || tt_kernel_find(&j->kt, o->kernel_name, &j->k) < 0 ||
-	    tt_kernel_abi(&j->kt, &j->k) < 0)
+	if (tt_parse(&j->kt, &j->kb, 1, o->build_dir, o->extra, o->nextra) < 0 ||
+	    tt_kernel_find(&j->kt, o->kernel_name, &j->k) < 0 || tt_kernel_abi(&j->kt, &j->k) < 0)
 		return -1;
 	if (o->core)
 		j->k.core = !strcmp(o->core, "mix") ? TT_MIX : !strcmp(o->core, "aic") ? TT_AIC : TT_AIV;
-	if (o->host && tt_parse(&j->ht, &j->hb, 0, o->extra, o->nextra) < 0)
+	if (o->host && tt_parse(&j->ht, &j->hb, 0, NULL, o->extra, o->nextra) < 0)
 		return -1;
 	j->sp.rules = &j->rules;
 	j->sp.slots = o->slots;

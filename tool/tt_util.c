@@ -155,57 +155,6 @@ char *tt_expand(const char *tmpl, const char *const *names, const char *const *v
 
 /* ---- parsing ---- */
 
-#define TT_VDIR "/__probekit__"
-
-/* Qualifiers a kernel uses before any header defines them: without these a
- * bare machine sees no pointer types at all. Guarded, so real headers win. */
-static const char prelude[] = "#ifndef __global__\n#define __global__\n#endif\n"
-                              "#ifndef __aicore__\n#define __aicore__\n#endif\n"
-                              "#ifndef __gm__\n#define __gm__\n#endif\n"
-                              "#ifndef GM_ADDR\n#define GM_ADDR __gm__ unsigned char *\n#endif\n";
-
-struct unsaved {
-	struct CXUnsavedFile *f;
-	size_t n, cap;
-	char **owned;
-	size_t nowned, cap_owned;
-};
-
-static void add_unsaved(struct unsaved *u, const char *name, const char *data, size_t len)
-{
-	PK_GROW(u->f, u->cap, u->n + 1);
-	u->f[u->n++] = (struct CXUnsavedFile){name, data, (unsigned long)len};
-}
-
-/* The stub headers of rules/stubs/ stand in for the SDK (issue #4). */
-static void add_stubs(struct unsaved *u)
-{
-	for (const struct pk_embedded *e = pk_embedded_files; e->name; e++) {
-		if (strncmp(e->name, "stubs/", 6))
-			continue;
-		const char *data;
-		size_t len;
-		int owned = 0;
-		if (pk_rules_file(e->name, &data, &len, &owned) < 0)
-			continue;
-		struct tt_sb path = {0};
-		tt_sb_addf(&path, TT_VDIR "/%s", e->name);
-		PK_GROW(u->owned, u->cap_owned, u->nowned + 2);
-		u->owned[u->nowned++] = path.s;
-		if (owned)
-			u->owned[u->nowned++] = (char *)data;
-		add_unsaved(u, path.s, data, len);
-	}
-}
-
-static void free_unsaved(struct unsaved *u)
-{
-	for (size_t i = 0; i < u->nowned; i++)
-		free(u->owned[i]);
-	free(u->owned);
-	free(u->f);
-}
-
 static void load_tokens(struct tt_tu *t)
 {
 	CXSourceRange all = clang_getRange(clang_getLocationForOffset(t->tu, t->file, 0),
@@ -225,93 +174,59 @@ static void load_tokens(struct tt_tu *t)
 	clang_disposeTokens(t->tu, toks, n);
 }
 
-static const char **parse_args(int semantic, char **extra, int nextra, int *nargs)
+/* The file alone: includes are skipped, its tokens are all we read. */
+static int parse_tokens_only(struct tt_tu *t, struct pk_buf *b, char **extra, int nextra)
 {
-	const char **args = pk_xcalloc((size_t)nextra + 16, sizeof(char *));
+	const char *name = b->from_stdin ? "stdin.cpp" : b->path;
+	const char **args = pk_xcalloc((size_t)nextra + 4, sizeof(char *));
 	int n = 0;
 	args[n++] = "-x";
 	args[n++] = "c++";
 	args[n++] = "-std=c++17";
-	args[n++] = "-Wno-everything";
-#ifdef PROBEKIT_CLANG_RESOURCE_DIR
-	args[n++] = "-resource-dir";
-	args[n++] = PROBEKIT_CLANG_RESOURCE_DIR;
-#endif
-	if (semantic) {
-		args[n++] = "-include";
-		args[n++] = TT_VDIR "/tt_prelude.h";
-		args[n++] = "-I" TT_VDIR "/stubs";
-	}
 	for (int i = 0; i < nextra; i++)
 		args[n++] = extra[i];
-	*nargs = n;
-	return args;
+	struct CXUnsavedFile u = {name, b->data, (unsigned long)b->len};
+	t->index = clang_createIndex(0, 0);
+	enum CXErrorCode ec = clang_parseTranslationUnit2(
+	    t->index, name, args, n, &u, 1, CXTranslationUnit_KeepGoing | CXTranslationUnit_SingleFileParse, &t->tu);
+	free(args);
+	if (ec != CXError_Success || !t->tu)
+		return pk_error("%s: libclang could not read the file (error %d)", b->path, (int)ec);
+	t->file = clang_getFile(t->tu, name);
+	return 0;
 }
 
-/* What the parse could not see in the kernel itself: a warning each, so a
- * missing SDK header never silently hides a return or an args[] read. */
-static void report_unseen(const struct tt_tu *t)
-{
-	unsigned n = clang_getNumDiagnostics(t->tu), shown = 0;
-	for (unsigned i = 0; i < n; i++) {
-		CXDiagnostic d = clang_getDiagnostic(t->tu, i);
-		CXFile f;
-		unsigned line, col, off;
-		clang_getExpansionLocation(clang_getDiagnosticLocation(d), &f, &line, &col, &off);
-		if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error && f && clang_File_isEqual(f, t->file)) {
-			if (shown++ < 5) {
-				CXString msg = clang_getDiagnosticSpelling(d);
-				pk_warning("%s:%u: not understood without the SDK headers: %s", t->b->path, line,
-				           clang_getCString(msg));
-				clang_disposeString(msg);
-			}
-		}
-		clang_disposeDiagnostic(d);
-	}
-	if (shown > 5)
-		pk_warning("%s: %u more parse errors", t->b->path, shown - 5);
-}
-
-int tt_parse(struct tt_tu *t, struct pk_buf *b, int semantic, char **extra, int nextra)
+int tt_parse(struct tt_tu *t, struct pk_buf *b, int semantic, const char *build_dir, char **extra, int nextra)
 {
 	memset(t, 0, sizeof(*t));
 	t->b = b;
-	struct unsaved u = {0};
-	const char *name = b->from_stdin ? "stdin.cpp" : b->path;
-	add_unsaved(&u, name, b->data, b->len);
 	if (semantic) {
-		add_unsaved(&u, TT_VDIR "/tt_prelude.h", prelude, sizeof(prelude) - 1);
-		add_stubs(&u);
+		struct pk_parse_opts po = {build_dir, extra, nextra};
+		t->have_ast = 1;
+		if (pk_ast_parse(&t->ast, b, &po) < 0)
+			return -1;
+		/* what the parse could not see in the kernel is reported, never hidden */
+		pk_ast_warn_errors(&t->ast);
+		t->tu = t->ast.tu;
+		t->file = t->ast.file;
+	} else if (parse_tokens_only(t, b, extra, nextra) < 0) {
+		return -1;
 	}
-	int nargs;
-	const char **args = parse_args(semantic, extra, nextra, &nargs);
-	unsigned opts = CXTranslationUnit_KeepGoing | CXTranslationUnit_DetailedPreprocessingRecord;
-	if (!semantic)
-		opts |= CXTranslationUnit_SingleFileParse;
-	t->index = clang_createIndex(0, 0);
-	enum CXErrorCode ec =
-	    clang_parseTranslationUnit2(t->index, name, args, nargs, u.f, (unsigned)u.n, opts, &t->tu);
-	free(args);
-	free_unsaved(&u);
-	if (ec != CXError_Success || !t->tu) {
-		clang_disposeIndex(t->index);
-		t->index = NULL;
-		return pk_error("%s: libclang could not parse the file (error %d)", b->path, (int)ec);
-	}
-	t->file = clang_getFile(t->tu, name);
 	pk_buf_lines(b);
 	load_tokens(t);
-	if (semantic)
-		report_unseen(t);
 	return 0;
 }
 
 void tt_tu_free(struct tt_tu *t)
 {
-	if (t->tu)
-		clang_disposeTranslationUnit(t->tu);
-	if (t->index)
-		clang_disposeIndex(t->index);
+	if (t->have_ast) {
+		pk_ast_free(&t->ast);
+	} else {
+		if (t->tu)
+			clang_disposeTranslationUnit(t->tu);
+		if (t->index)
+			clang_disposeIndex(t->index);
+	}
 	free(t->tok);
 	memset(t, 0, sizeof(*t));
 }
@@ -462,13 +377,16 @@ static int rest_is_empty(const struct pk_buf *b, size_t off, size_t le)
 	return i + 1 < le && b->data[i] == '/' && b->data[i + 1] == '/';
 }
 
-void tt_insert_after(const struct pk_buf *b, struct pk_plan *plan, size_t off, const char *lines, const char *label)
+void tt_insert_after(const struct pk_buf *b, struct pk_plan *plan, size_t off, size_t stmt, const char *lines,
+                     const char *label)
 {
 	size_t ls, le;
 	pk_buf_line_bounds(b, off > 0 ? off - 1 : 0, &ls, &le);
 	int has_eol = le > ls && b->data[le - 1] == '\n';
 	if (has_eol && rest_is_empty(b, off, le)) {
-		char *text = marked_lines(b, ls, lines, label);
+		size_t ss, se; /* indent like the statement's first line, not its last */
+		pk_buf_line_bounds(b, stmt, &ss, &se);
+		char *text = marked_lines(b, ss, lines, label);
 		pk_plan_add(plan, le, le, text, strlen(text));
 		free(text);
 		return;

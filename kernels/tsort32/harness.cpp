@@ -53,23 +53,24 @@ struct Preset {
 	const char *dtype;
 	uint32_t rows, cols, idxRows;
 	const char *data;
+	uint32_t blocks; // 0: the default choice
 	const char *what;
 };
 
 const Preset kPresets[] = {
-	{ "float-2x32", "float", 2, 32, 0, "random", "S6.8 float (2,32,32): one aligned block per row" },
-	{ "half-4x64", "half", 4, 64, 0, "random", "S6.8 half (4,64,64): two blocks per row" },
-	{ "float-1x8192", "float", 1, 8192, 0, "random", "S6.8 float (1,32*256): 256 blocks, split 255 + 1" },
-	{ "float-2x13", "float", 2, 13, 0, "random", "S6.8 float (2,13,16): tail, 4-argument form" },
-	{ "float-1x8160", "float", 1, 8160, 0, "random", "255 blocks: exactly one VBS32 issue" },
-	{ "half-5x100", "half", 5, 100, 0, "random", "half, more than 32 columns, several rows, tail" },
-	{ "half-6x96-idx-rows", "half", 6, 96, 6, "random", "multi-row idx: every row its own indices" },
-	{ "float-4x48-idx-bcast", "float", 4, 48, 1, "random", "1xC idx broadcast to every row" },
-	{ "float-4x64-ties", "float", 4, 64, 0, "ties", "equal values: smaller index first" },
-	{ "float-3x40-inf", "float", 3, 40, 0, "inf", "+inf and -inf, with a tail" },
-	{ "half-3x64-inf", "half", 3, 64, 0, "inf", "half +inf and -inf" },
-	{ "float-2x64-zeros", "float", 2, 64, 0, "zeros", "-0.0 and +0.0 compare equal: smaller index first" },
-	{ "float-8x32-8blocks", "float", 8, 32, 0, "random", "8 blocks (more blocks than cores)" },
+	{ "float-2x32", "float", 2, 32, 0, "random", 0, "S6.8 float (2,32,32): one aligned block per row" },
+	{ "half-4x64", "half", 4, 64, 0, "random", 0, "S6.8 half (4,64,64): two blocks per row" },
+	{ "float-1x8192", "float", 1, 8192, 0, "random", 0, "S6.8 float (1,32*256): 256 blocks, split 255 + 1" },
+	{ "float-2x13", "float", 2, 13, 0, "random", 0, "S6.8 float (2,13,16): tail, 4-argument form" },
+	{ "float-1x8160", "float", 1, 8160, 0, "random", 0, "255 blocks: exactly one VBS32 issue" },
+	{ "half-5x100", "half", 5, 100, 0, "random", 0, "half, more than 32 columns, several rows, tail" },
+	{ "half-6x96-idx-rows", "half", 6, 96, 6, "random", 0, "multi-row idx: every row its own indices" },
+	{ "float-4x48-idx-bcast", "float", 4, 48, 1, "random", 0, "1xC idx broadcast to every row" },
+	{ "float-4x64-ties", "float", 4, 64, 0, "ties", 0, "equal values: smaller index first" },
+	{ "float-3x40-inf", "float", 3, 40, 0, "inf", 0, "+inf and -inf, with a tail" },
+	{ "half-3x64-inf", "half", 3, 64, 0, "inf", 0, "half +inf and -inf" },
+	{ "float-2x64-zeros", "float", 2, 64, 0, "zeros", 0, "-0.0 and +0.0 compare equal: smaller index first" },
+	{ "float-8x32-8blocks", "float", 8, 32, 0, "random", 8, "8 blocks (more blocks than cores)" },
 };
 
 void Usage(FILE *out)
@@ -130,8 +131,7 @@ void ApplyPreset(const Preset &p, Options *o)
 	o->cols = p.cols;
 	o->idxRows = p.idxRows;
 	o->data = p.data;
-	if (std::strcmp(p.name, "float-8x32-8blocks") == 0)
-		o->blocks = 8;
+	o->blocks = p.blocks;
 }
 
 // Returns -1 to continue, else an exit code.
@@ -148,8 +148,19 @@ int ParseArgs(int argc, char **argv, Options *o)
 				std::printf("%-22s %s\n", p.name, p.what);
 			return kExitOk;
 		}
+		static const char *const valued[] = { "--case", "--dtype", "--rows", "--cols", "--idx-rows",
+						      "--data", "--seed", "--blocks", "--warmup", "--repeat",
+						      "--late-window-ms", "--target", "--freq", "--print-delay-ms",
+						      "--fail-at" };
+		bool known = false;
+		for (const char *k : valued)
+			known = known || a == k;
+		if (!known) {
+			std::fprintf(stderr, "%s: unknown option '%s' (see --help)\n", g_prog, a.c_str());
+			return kExitError;
+		}
 		if (i + 1 >= argc) {
-			std::fprintf(stderr, "%s: unknown option or missing value: '%s' (see --help)\n", g_prog, a.c_str());
+			std::fprintf(stderr, "%s: option '%s' needs a value (see --help)\n", g_prog, a.c_str());
 			return kExitError;
 		}
 		const char *v = argv[++i];

@@ -11,7 +11,7 @@
 //   consumer  write back the next block's rows from the workspace to dst,
 //             so a missing or broken collective shows up as wrong output.
 //
-// Probes (all off: `#if 0  // TIMING_PROBE: NAME`): T_BASE at entry; one per
+// Probes (all off, in the canonical disabled form of S1.1): T_BASE at entry; one per
 // stage (STAGE_A producer, STAGE_B consumer); STAGE_B_WAIT around the
 // collective; STAGE_A_LOAD / STAGE_A_COMPUTE / STAGE_A_WRITEBACK split the
 // producer, the slowest stage. Boundaries follow S2: the producer ends after

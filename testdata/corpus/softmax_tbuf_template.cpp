@@ -95,8 +95,8 @@ private:
         LocalTensor<T> out = outQue_.template AllocTensor<T>();
         LocalTensor<CT> work = calcBuf_.template Get<CT>();
         LocalTensor<CT> red = reduceBuf_.template Get<CT>();
-        /* TIMING_PROBE parts below use a block comment: a colleague's editor
-           inserts those by default. */
+        /* The next two directives carry their marker in a block comment: a
+           colleague's editor inserts those by default. */
         #if 0 /* TIMING_PROBE: SOFTMAX_REDUCE */
         AscendC::PipeBarrier<PIPE_ALL>();
         uint64_t probeStart = AscendC::GetSystemCycle();

@@ -249,7 +249,8 @@ void Fail(const char *fmt, ...)
 	va_start(ap, fmt);
 	std::vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	std::string line = "pksim: block " + std::to_string(tl_block ? tl_block->idx : 0) + ": " + msg;
+	const std::string where = tl_block ? "block " + std::to_string(tl_block->idx) : std::string("host");
+	const std::string line = "pksim: " + where + ": " + msg;
 	std::fprintf(stderr, "%s\n", line.c_str());
 	RecordError(line);
 	throw KernelAbort{};

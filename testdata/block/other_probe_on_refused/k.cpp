@@ -2,7 +2,7 @@
 
 extern "C" __global__ __aicore__ void kern(GM_ADDR x)
 {
-#if 1  // TIMING_PROBE: T_BASE
+#if 0  // TIMING_PROBE: T_BASE
     if (GetBlockIdx() == 0) {
         printf("[T_BASE] %lu\n", (uint64_t)GetSystemCycle());
     }
@@ -18,5 +18,9 @@ extern "C" __global__ __aicore__ void kern(GM_ADDR x)
     if (GetBlockIdx() == 0) {
         printf("[STAGE_A] start=%lu end=%lu dur=%lu\n", probeStart, probeEnd, probeEnd - probeStart);
     }
+#endif
+    StageB();
+#if 1  // TIMING_PROBE: STAGE_B
+    printf("[STAGE_B] start=%lu\n", (uint64_t)GetSystemCycle());
 #endif
 }

@@ -6,7 +6,7 @@ void Wait()
     uint64_t probeEnd = GetSystemCycle();
     printf("[STAGE_B] start=%lu end=%lu\n", probeStart, probeEnd);
 #endif
-#if 1  // TIMING_PROBE: T_BASE
-    printf("[T_BASE] %lu\n", (uint64_t)GetSystemCycle());
+#if 1  // TIMING_PROBE: STAGE_C
+    printf("[STAGE_C] %lu\n", (uint64_t)GetSystemCycle());
 #endif
 }

@@ -203,14 +203,13 @@ PTO_INST void TASSIGN(GlobalTensor<E, S, St, L> &gt, typename GlobalTensor<E, S,
 namespace detail {
 
 // The 2-D extent a GlobalTensor describes: dims 0..3 flatten into rows.
-template <typename G>
 struct Extent {
 	long rows;
 	long cols;
 };
 
 template <typename G>
-inline Extent<G> ExtentOf(const G &g)
+inline Extent ExtentOf(const G &g)
 {
 	long rows = 1;
 	for (int d = 0; d < 4; d++)
@@ -232,7 +231,7 @@ inline long GmOffset(const G &g, long row, long col)
 }
 
 template <typename TileT, typename G>
-inline void CheckTransfer(const char *op, const TileT &, const G &g, Extent<G> e)
+inline void CheckTransfer(const char *op, const TileT &, const G &g, Extent e)
 {
 	static_assert(std::is_same<typename TileT::DType, std::remove_cv_t<typename G::DType>>::value,
 		      "pto: TLOAD/TSTORE tile and GlobalTensor element types differ");

@@ -19,4 +19,8 @@ extern "C" __global__ __aicore__ void kern(GM_ADDR x)
         printf("[STAGE_A] start=%lu end=%lu dur=%lu\n", probeStart, probeEnd, probeEnd - probeStart);
     }
 #endif
+    StageB();
+#if 1  // TIMING_PROBE: STAGE_B
+    printf("[STAGE_B] start=%lu\n", (uint64_t)GetSystemCycle());
+#endif
 }

@@ -2,7 +2,7 @@
 
 extern "C" __global__ __aicore__ void kern(GM_ADDR x)
 {
-#if 0  // TIMING_PROBE: T_BASE
+#if 1  // TIMING_PROBE: T_BASE
     if (GetBlockIdx() == 0) {
         printf("[T_BASE] %lu\n", (uint64_t)GetSystemCycle());
     }

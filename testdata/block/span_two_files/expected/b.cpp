@@ -6,7 +6,7 @@ void Wait()
     uint64_t probeEnd = GetSystemCycle();
     printf("[STAGE_B] start=%lu end=%lu\n", probeStart, probeEnd);
 #endif
-#if 0  // TIMING_PROBE: T_BASE
+#if 1  // TIMING_PROBE: T_BASE
     printf("[T_BASE] %lu\n", (uint64_t)GetSystemCycle());
 #endif
 }

@@ -1,0 +1,46 @@
+#!/bin/bash
+# bench_insert.sh [BIN_DIR] [RUNS] - speed of AST probe insertion (issue #4,
+# item 8): whole-process `probe-inject --around` into the TSORT32 kernel
+# against `clang++ -fsyntax-only` on the same file with the same headers and
+# flags, both measured here, in this run. Prints the ratio; exits 1 when it
+# is above the 1.5x budget.
+set -u
+here=$(cd "$(dirname "$0")/.." && pwd)
+bin=$(cd "${1:-$here/build/bin}" && pwd)
+runs=${2:-20}
+budget=1.5
+work=$(mktemp -d "${TMPDIR:-/tmp}/pk-bench-insert.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+cp "$here"/kernels/tsort32/*.h "$here/kernels/tsort32/tsort32_kernel.cpp" "$work/"
+"$bin/probe-strip" "$work/tsort32_kernel.cpp" || exit 2
+clangxx=$(command -v clang++-14 || command -v clang++) || { echo "no clang++"; exit 2; }
+
+# seconds (float) for RUNS runs of the command
+timeit() {
+	local t0 t1
+	t0=$(date +%s%N)
+	for ((i = 0; i < runs; i++)); do
+		"$@" >/dev/null 2>&1
+	done
+	t1=$(date +%s%N)
+	echo "$(((t1 - t0) / runs / 1000))"
+}
+
+fail=0
+# name | extra flags for both sides
+for setup in "stubs|" "simulation|-I $here/kernels/sim/include"; do
+	IFS='|' read -r label extra <<<"$setup"
+	# the tool's own flags (tool/ast_parse.c): C++17, the stubs searched last
+	# shellcheck disable=SC2086
+	base=$(timeit "$clangxx" -fsyntax-only -x c++ -std=c++17 $extra -idirafter "$here/rules/stubs" \
+		-w -ferror-limit=0 "$work/tsort32_kernel.cpp")
+	# shellcheck disable=SC2086
+	tool=$(timeit "$bin/probe-inject" --probe BENCH --around TSORT32#1 --stdout "$work/tsort32_kernel.cpp" \
+		-- $extra)
+	ratio=$(awk -v a="$tool" -v b="$base" 'BEGIN { printf "%.2f", a / b }')
+	verdict=ok
+	awk -v r="$ratio" -v m="$budget" 'BEGIN { exit !(r > m) }' && { verdict="OVER BUDGET"; fail=1; }
+	printf '%-11s clang++ -fsyntax-only %6d us   probe-inject %6d us   ratio %s (budget %s) %s\n' \
+		"$label" "$base" "$tool" "$ratio" "$budget" "$verdict"
+done
+exit $fail

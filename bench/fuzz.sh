@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Fuzz the block engine and the rule loader (issue #7 item 1) and print, per
+# target, how many inputs ran and how many findings there were.
+#
+#   bash bench/fuzz.sh [SECONDS] [TARGET...]     (default: 60 s each, all targets)
+#
+# Targets live in tests/fuzz/fuzz_<name>.c; seeds in tests/fuzz/corpus/<name>/.
+# Each is built with clang-14 -fsanitize=fuzzer,address,undefined (Debian's
+# clang-14 and libclang-rt-14-dev) from the tool/ sources it needs, then run
+# for SECONDS on a scratch copy of its seeds (the seeds in git never change).
+# A finding is any crash, property failure, leak, timeout or OOM: libFuzzer
+# writes the input to $FUZZ_OUT/findings/<target>-*; the script exits 1 when
+# there is one. Environment: FUZZ_OUT (default build-fuzz), CC (default
+# clang-14), FUZZ_JOBS (parallel fork workers per target, default 1).
+set -u
+here=$(cd "$(dirname "$0")/.." && pwd)
+secs=${1:-60}
+shift $(($# > 0 ? 1 : 0))
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(block rules)
+out=${FUZZ_OUT:-$here/build-fuzz}
+cc=${CC:-clang-14}
+command -v "$cc" >/dev/null || { echo "fuzz.sh: $cc not found (apt-get install clang-14 libclang-rt-14-dev)" >&2; exit 2; }
+mkdir -p "$out/findings" "$out/corpus" "$out/logs"
+
+# tool sources each target links (the block engine, or the rule loader)
+declare -A sources=(
+	[block]="util.c buf.c edit.c emit.c scan.c marks.c timing_strip.c"
+	[rules]="util.c rules.c embed.c"
+)
+declare -A extra=(
+	[block]="-dict=$here/tests/fuzz/block.dict -max_len=16384"
+	[rules]="-max_len=4096"
+)
+
+build() { # build NAME: $out/fuzz_NAME
+	local t=$1 srcs=()
+	for s in ${sources[$t]}; do srcs+=("$here/tool/$s"); done
+	[ "$t" = rules ] && srcs+=("$here/tests/fuzz/embed_none.c")
+	"$cc" -std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer \
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+		-DFUZZ_RULES_DIR="\"$here/rules\"" -I"$here/tool" \
+		"$here/tests/fuzz/fuzz_$t.c" "${srcs[@]}" \
+		-lpcre2-8 -linih -o "$out/fuzz_$t"
+}
+
+printf '%-8s %8s %12s %10s %8s %9s\n' target seconds executions exec/s corpus findings
+total_findings=0
+for t in "${targets[@]}"; do
+	[ -n "${sources[$t]:-}" ] || { echo "fuzz.sh: unknown target '$t' (${!sources[*]})" >&2; exit 2; }
+	if ! build "$t" 2>"$out/logs/build-$t.log"; then
+		echo "fuzz.sh: building fuzz_$t failed:" >&2
+		cat "$out/logs/build-$t.log" >&2
+		exit 2
+	fi
+	work=$out/corpus/$t
+	mkdir -p "$work"
+	before=$(find "$out/findings" -name "$t-*" | wc -l)
+	# ASan's leak check stays on: a leak is a finding too
+	# fork mode with -ignore_crashes: a finding is saved and fuzzing goes on,
+	# so one run reports every finding it can reach in the time given
+	(cd "$out/logs" && "$out/fuzz_$t" "$work" "$here/tests/fuzz/corpus/$t" ${extra[$t]} \
+		-fork="${FUZZ_JOBS:-1}" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
+		-max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
+		-artifact_prefix="$out/findings/$t-" >"$out/logs/$t.log" 2>&1)
+	# fork mode's progress lines: "#EXECS: cov: ... corp: N ..."; the last one counts
+	execs=$(grep -aoE '^#[0-9]+: cov:' "$out/logs/$t.log" | tail -1 | tr -dc 0-9)
+	execs=${execs:-0}
+	after=$(find "$out/findings" -name "$t-*" | wc -l)
+	found=$((after - before))
+	total_findings=$((total_findings + found))
+	printf '%-8s %8s %12s %10s %8s %9s\n' "$t" "$secs" "$execs" "$((execs / (secs > 0 ? secs : 1)))" \
+		"$(find "$work" -type f | wc -l)" "$found"
+	if [ "$found" -gt 0 ]; then
+		# replay each new finding once and group them by what failed
+		echo "  $found findings in $out/findings/$t-* (replay: $out/fuzz_$t FILE), by kind:" >&2
+		find "$out/findings" -name "$t-*" -newer "$out/logs/build-$t.log" | while read -r f; do
+			timeout 20 "$out/fuzz_$t" "$f" 2>&1 | grep -a -m1 -E 'property failed|ERROR: [A-Za-z]+Sanitizer|runtime error|ERROR: libFuzzer' |
+				sed -E 's/^==[0-9]+== ?//; s/ \(.*fuzz_[a-z]+\.c:[0-9]+\)$//; s/0x[0-9a-f]+/ADDR/g' || echo "(did not reproduce)"
+		done | sort | uniq -c | sort -rn | sed 's/^/   /' >&2
+	fi
+done
+[ "$total_findings" = 0 ]

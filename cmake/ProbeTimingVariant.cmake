@@ -1,0 +1,142 @@
+# ProbeTimingVariant.cmake - the in-core timing build (S5) of an extern kernel,
+# generated from the same clean sources as every other build.
+#
+#   include(ProbeTimingVariant)
+#   probe_add_timing_variant(TARGET name
+#       SOURCE entry.cpp                 # the clean extern entry (args[] unpacked)
+#       HOST orchestration.cpp           # the clean host side (add_input/add_output/add_scalar)
+#       HARNESS harness.cpp [more.cpp]   # host code linked with both builds
+#       [SLOTS expr]                     # core slots, a host expression (default blockDim)
+#       [EVENTS NAME[:KIND]=PLACE ...]   # probe-inject --event, S5.1 kinds
+#       [LIBS lib ...] [INCLUDES dir ...] [FLAGS flag ...]
+#       [RUN_ARGS arg ...]               # harness arguments of the test runs
+#       [TEST_PREFIX prefix])            # default kernel/<name>
+#
+# At build time (never by hand) `probe-inject --timing-tensor` writes, under
+# <build>/<name>_gen/, the instrumented entry, its host file and the event map
+# <entry>.timing.json that probe-report --events reads. Executables:
+#   <name>          the timing build (generated entry + generated host file)
+#   <name>_clean    the same harness on the clean sources (no timing tensor)
+# ctest cases (<prefix>/...):
+#   run             the timing build: numerics checked, every invocation's
+#                   matrix validated; the last saved as <build>/<name>/timing.npy
+#                   and .bin. The harness gets: --expect-timing --events MAP
+#                   --save PREFIX, then RUN_ARGS.
+#   clean-run       the clean build: numerics checked, no timing tensor
+#   strip/kernel, strip/host   probe-strip gives back the clean sources byte
+#                   for byte, the restored ABI (S5.15)
+#   strip/check     probe-check finds nothing left in the restored sources
+#
+# Script mode (what the strip tests run):
+#   cmake -DPT_MODE=roundtrip -DPT_STRIP=probe-strip -DPT_GEN=f -DPT_CLEAN=f -DPT_OUT=f -P ProbeTimingVariant.cmake
+
+if(CMAKE_SCRIPT_MODE_FILE AND DEFINED PT_MODE)
+  if(PT_MODE STREQUAL "roundtrip")
+    execute_process(COMMAND ${PT_STRIP} ${PT_GEN} -o ${PT_OUT} RESULT_VARIABLE rc ERROR_VARIABLE err)
+    if(NOT rc EQUAL 0)
+      message(FATAL_ERROR "probe-strip ${PT_GEN} failed (${rc}): ${err}")
+    endif()
+    execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${PT_CLEAN} ${PT_OUT} RESULT_VARIABLE rc)
+    if(NOT rc EQUAL 0)
+      message(FATAL_ERROR "probe-strip did not restore the clean source\n  clean:    ${PT_CLEAN}\n  restored: ${PT_OUT}")
+    endif()
+    message(STATUS "restored byte for byte: ${PT_CLEAN}")
+  else()
+    message(FATAL_ERROR "ProbeTimingVariant.cmake: unknown PT_MODE '${PT_MODE}'")
+  endif()
+  return()
+endif()
+
+include_guard(GLOBAL)
+set(_PROBE_TIMING_FILE "${CMAKE_CURRENT_LIST_FILE}")
+
+# The probekit tool: the in-tree targets, or an installed probe-inject.
+function(_probe_timing_tools out_prefix out_deps)
+  if(TARGET probe)
+    set(deps probe)
+    if(TARGET probekit_ast)
+      list(APPEND deps probekit_ast) # --timing-tensor runs in the libclang module
+    endif()
+    set(${out_prefix} "$<TARGET_FILE_DIR:probe>/probe-" PARENT_SCOPE)
+    set(${out_deps} ${deps} PARENT_SCOPE)
+    return()
+  endif()
+  find_program(PROBEKIT_INJECT probe-inject)
+  if(NOT PROBEKIT_INJECT)
+    message(FATAL_ERROR "probe_add_timing_variant: probe-inject not found; install probekit or set PROBEKIT_INJECT")
+  endif()
+  get_filename_component(dir "${PROBEKIT_INJECT}" DIRECTORY)
+  set(${out_prefix} "${dir}/probe-" PARENT_SCOPE)
+  set(${out_deps} "${PROBEKIT_INJECT}" PARENT_SCOPE)
+endfunction()
+
+function(probe_add_timing_variant)
+  cmake_parse_arguments(PT "" "TARGET;SOURCE;HOST;SLOTS;TEST_PREFIX"
+    "HARNESS;EVENTS;LIBS;INCLUDES;FLAGS;RUN_ARGS" ${ARGN})
+  foreach(req TARGET SOURCE HOST HARNESS)
+    if(NOT PT_${req})
+      message(FATAL_ERROR "probe_add_timing_variant: ${req} is required")
+    endif()
+  endforeach()
+  if(NOT PT_SLOTS)
+    set(PT_SLOTS blockDim)
+  endif()
+  if(NOT PT_TEST_PREFIX)
+    set(PT_TEST_PREFIX "kernel/${PT_TARGET}")
+  endif()
+  get_filename_component(src "${PT_SOURCE}" ABSOLUTE)
+  get_filename_component(host "${PT_HOST}" ABSOLUTE)
+  get_filename_component(srcdir "${src}" DIRECTORY)
+  get_filename_component(hostdir "${host}" DIRECTORY)
+  get_filename_component(sbase "${src}" NAME)
+  get_filename_component(hbase "${host}" NAME)
+  set(gen "${CMAKE_CURRENT_BINARY_DIR}/${PT_TARGET}_gen")
+  set(out "${CMAKE_CURRENT_BINARY_DIR}/${PT_TARGET}")
+  _probe_timing_tools(tool tool_deps)
+
+  set(event_args "")
+  foreach(e IN LISTS PT_EVENTS)
+    list(APPEND event_args --event "${e}")
+  endforeach()
+  set(clang_args -x c++ -std=c++17 -I${srcdir} -I${hostdir})
+  foreach(d IN LISTS PT_INCLUDES)
+    get_filename_component(d "${d}" ABSOLUTE)
+    list(APPEND clang_args -I${d})
+  endforeach()
+  add_custom_command(OUTPUT ${gen}/${sbase} ${gen}/${hbase} ${gen}/${sbase}.timing.json
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${gen}
+    COMMAND ${tool}inject --timing-tensor ${event_args} ${src} -o ${gen}/${sbase}
+            --host ${host} --host-out ${gen}/${hbase} --slots ${PT_SLOTS} -- ${clang_args}
+    DEPENDS ${src} ${host} ${tool_deps}
+    COMMENT "probe-inject --timing-tensor ${sbase} -> ${PT_TARGET}" VERBATIM)
+
+  foreach(kind timing clean)
+    if(kind STREQUAL "timing")
+      set(exe ${PT_TARGET})
+      set(files ${gen}/${sbase} ${gen}/${hbase})
+    else()
+      set(exe ${PT_TARGET}_clean)
+      set(files ${src} ${host})
+    endif()
+    add_executable(${exe} ${files} ${PT_HARNESS})
+    target_include_directories(${exe} PRIVATE ${srcdir} ${hostdir} ${PT_INCLUDES})
+    target_link_libraries(${exe} PRIVATE ${PT_LIBS})
+    target_compile_options(${exe} PRIVATE ${PT_FLAGS})
+  endforeach()
+
+  file(MAKE_DIRECTORY ${out})
+  add_test(NAME ${PT_TEST_PREFIX}/run
+    COMMAND $<TARGET_FILE:${PT_TARGET}> --expect-timing --events ${gen}/${sbase}.timing.json
+            --save ${out}/timing ${PT_RUN_ARGS})
+  add_test(NAME ${PT_TEST_PREFIX}/clean-run COMMAND $<TARGET_FILE:${PT_TARGET}_clean> ${PT_RUN_ARGS})
+  add_test(NAME ${PT_TEST_PREFIX}/strip/kernel
+    COMMAND ${CMAKE_COMMAND} -DPT_MODE=roundtrip -DPT_STRIP=${tool}strip -DPT_GEN=${gen}/${sbase}
+            -DPT_CLEAN=${src} -DPT_OUT=${gen}/restored_${sbase} -P ${_PROBE_TIMING_FILE})
+  add_test(NAME ${PT_TEST_PREFIX}/strip/host
+    COMMAND ${CMAKE_COMMAND} -DPT_MODE=roundtrip -DPT_STRIP=${tool}strip -DPT_GEN=${gen}/${hbase}
+            -DPT_CLEAN=${host} -DPT_OUT=${gen}/restored_${hbase} -P ${_PROBE_TIMING_FILE})
+  add_test(NAME ${PT_TEST_PREFIX}/strip/check
+    COMMAND ${tool}check ${gen}/restored_${sbase} ${gen}/restored_${hbase})
+  set_tests_properties(${PT_TEST_PREFIX}/strip/check PROPERTIES
+    DEPENDS "${PT_TEST_PREFIX}/strip/kernel;${PT_TEST_PREFIX}/strip/host")
+endfunction()

@@ -1,0 +1,32 @@
+// timing_check.h - read the event map probe-inject --timing-tensor writes
+// (OUT.timing.json) and validate a captured timing matrix (S5.9). Host code;
+// included by the timing harness and its test.
+#ifndef PK_TIMING_CHECK_H
+#define PK_TIMING_CHECK_H
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+struct TimingLayout {
+	int rowWords = 8;              // int64 words per slot (8 per 64-byte line)
+	int magicColumn = 7;           // holds magic + slot
+	uint64_t magic = 0;
+	std::vector<std::string> events; // column order: entry, ..., body_done
+};
+
+// Parse the sidecar JSON text; false with *err set when a field is missing.
+bool ParseTimingLayout(const std::string &json, TimingLayout *out, std::string *err);
+
+// Problems found in M ([slots][rowWords], row-major), one line each, empty
+// when the matrix is valid: every active slot written by this launch (magic +
+// slot), every event stamp nonzero, stamps non-decreasing in column order,
+// unused words zero, and inactive slots (ACTIVE[s] false) untouched.
+std::vector<std::string> ValidateTiming(const int64_t *m, size_t slots, const TimingLayout &L,
+					const std::vector<bool> &active);
+
+// .npy (int64, shape [slots, rowWords]) and raw .bin, for probe-report.
+bool SaveTiming(const std::string &prefix, const int64_t *m, size_t slots, int rowWords, std::string *err);
+
+#endif

@@ -1,0 +1,18 @@
+// tsort32_orch.cpp - the orchestration of the TSORT32 extern entry
+// (tsort32_entry.cpp): tensors first, in the entry's args[] order, then
+// scalars. The timing build's copy of this file is generated from it by
+// probe-inject --timing-tensor --host.
+#include "tsort32_orch.h"
+
+void Tsort32Orchestrate(pkorch::Task &task, const Tsort32Buffers &buf, const Tsort32Scalars &s, uint32_t blockDim)
+{
+	(void)blockDim; // the timing build sizes its tensor by it (one slot per block)
+	task.add_output(buf.dst);
+	task.add_input(buf.src);
+	task.add_input(buf.idx);
+	task.add_output(buf.work);
+	task.add_scalar(s.dtype);
+	task.add_scalar(s.rows);
+	task.add_scalar(s.cols);
+	task.add_scalar(s.idxRows);
+}

@@ -1,0 +1,23 @@
+// tsort32_orch.h - what the TSORT32 orchestration takes. Host code only.
+#ifndef TSORT32_ORCH_H
+#define TSORT32_ORCH_H
+
+#include <cstdint>
+
+#include "orchestration.h"
+
+struct Tsort32Buffers {
+	pkorch::Tensor dst, src, idx, work;
+};
+
+// Scalars of several types, as an extern ABI carries them.
+struct Tsort32Scalars {
+	uint32_t dtype;   // Tsort32Dtype
+	int32_t rows;
+	uint64_t cols;
+	int64_t idxRows;
+};
+
+void Tsort32Orchestrate(pkorch::Task &task, const Tsort32Buffers &buf, const Tsort32Scalars &s, uint32_t blockDim);
+
+#endif

@@ -1,0 +1,3 @@
+﻿#if 0  // TIMING_PROBE: X
+#endif
+int z;

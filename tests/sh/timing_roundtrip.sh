@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# timing_roundtrip.sh BIN_DIR SRC_DIR - probe-inject --timing-tensor then
+# probe-strip gives back every kernel and host file byte for byte; what the
+# injection writes compiles; probe-check flags it and passes the restored file.
+set -euo pipefail
+bin=$1 src=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail=0
+cxx=${CXX:-c++}
+check() { # NAME CMD... : run, report on failure
+  local name=$1; shift
+  if ! "$@" >"$work/out" 2>&1; then
+    echo "FAIL $name: $*"; sed 's/^/    /' "$work/out"; fail=1
+  fi
+}
+
+# every kernel of the golden cases that the injector accepts
+for dir in "$src"/testdata/timing/*/; do
+  name=$(basename "$dir")
+  [ -f "$dir/kernel.cpp" ] || continue
+  grep -q '^probe-inject' "$dir/args" || continue
+  [ ! -f "$dir/exit" ] || continue
+  d="$work/$name"; mkdir -p "$d"; cp "$dir"/*.h "$dir/kernel.cpp" "$d/"
+  [ ! -f "$dir/host.cpp" ] || cp "$dir/host.cpp" "$d/"
+  host=(); [ ! -f "$d/host.cpp" ] || host=(--host "$d/host.cpp" --host-out "$d/host.tt.cpp" --slots 8)
+  # line:1000000 matches no statement: the tool must refuse and write nothing
+  if "$bin/probe-inject" --timing-tensor --event done:phase=line:1000000 "$d/kernel.cpp" -o "$d/tt.cpp" \
+       "${host[@]}" 2>/dev/null || [ -e "$d/tt.cpp" ] || [ -e "$d/host.tt.cpp" ]; then
+    echo "FAIL $name: a refused injection wrote output"; fail=1
+  fi
+  check "$name: inject" "$bin/probe-inject" --timing-tensor "$d/kernel.cpp" -o "$d/tt.cpp" "${host[@]}"
+  check "$name: compiles" "$cxx" -std=c++17 -fsyntax-only -Wall -Wextra -Wno-unused-parameter -Wno-unused-variable -I"$d" "$d/tt.cpp"
+  check "$name: check flags it" bash -c "! '$bin/probe-check' '$d/tt.cpp' >/dev/null"
+  check "$name: strip" "$bin/probe-strip" "$d/tt.cpp" -o "$d/back.cpp"
+  check "$name: restored" cmp "$d/kernel.cpp" "$d/back.cpp"
+  check "$name: restored passes check" "$bin/probe-check" "$d/back.cpp"
+  if [ -f "$d/host.cpp" ]; then
+    check "$name: host strip" "$bin/probe-strip" --timing-tensor "$d/host.tt.cpp" -o "$d/host.back.cpp"
+    check "$name: host restored" cmp "$d/host.cpp" "$d/host.back.cpp"
+  fi
+done
+
+# the bundled kernel (direct signature, probe blocks present) against the simulation
+k="$src/kernels/tsort32/tsort32_kernel.cpp"
+if [ -f "$k" ]; then
+  inc=(-I"$src/kernels/sim/include" -I"$src/kernels/tsort32")
+  check "tsort32: inject" "$bin/probe-inject" --timing-tensor "$k" -o "$work/tsort32.cpp" -- "${inc[@]}"
+  check "tsort32: compiles" "$cxx" -std=c++17 -fsyntax-only -Wall -Wextra "${inc[@]}" "$work/tsort32.cpp"
+  check "tsort32: strip --timing-tensor keeps the probes" "$bin/probe-strip" --timing-tensor "$work/tsort32.cpp" -o "$work/tsort32.back.cpp"
+  check "tsort32: restored" cmp "$k" "$work/tsort32.back.cpp"
+fi
+[ $fail -eq 0 ] && echo "ok timing round trips"
+exit $fail

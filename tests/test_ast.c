@@ -1,0 +1,440 @@
+/* test_ast.c - the libclang layer and the brace markers (issue #4): placement
+ * specs, marker grammar and strip plans, compile_commands.json rewriting,
+ * parsing the bytes in memory, the built-in stubs, scopes and loop counters. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ast.h"
+#include "edit.h"
+#include "marks.h"
+#include "pk.h"
+
+/* ---- placement specs ---- */
+
+static void spec_ok(const char *text, enum pk_spec_kind kind, const char *name, unsigned n)
+{
+	struct pk_spec s;
+	assert_int_equal(pk_spec_parse(&s, text), 0);
+	assert_int_equal(s.kind, kind);
+	if (name)
+		assert_string_equal(s.name, name);
+	else
+		assert_null(s.name);
+	assert_int_equal(s.n, n);
+	pk_spec_free(&s);
+}
+
+static void test_spec_forms(void **state)
+{
+	(void)state;
+	spec_ok("after:TLOAD", PK_SPEC_AFTER, "TLOAD", 0);
+	spec_ok("before:AscendC::DataCopy#2", PK_SPEC_BEFORE, "DataCopy", 2);
+	spec_ok("line:42", PK_SPEC_LINE, NULL, 42);
+	spec_ok("entry:kernel", PK_SPEC_ENTRY, "kernel", 0);
+	spec_ok("exit:kernel", PK_SPEC_EXIT, "kernel", 0);
+}
+
+static void test_spec_errors(void **state)
+{
+	(void)state;
+	static const char *const bad[] = {"after:",    "line:x",   "line:0",    "line:", "after:A#0", "after:A#",
+	                                  "entry:f#2", "behind:x", "after:a b", "TLOAD", "line:12abc"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct pk_spec s;
+		assert_int_equal(pk_spec_parse(&s, bad[i]), -1);
+		pk_spec_free(&s);
+	}
+}
+
+/* ---- brace markers ---- */
+
+static struct pk_buf mem(const char *text)
+{
+	struct pk_buf b;
+	pk_buf_from_mem(&b, "t.cpp", pk_xstrdup(text), strlen(text));
+	return b;
+}
+
+static char *strip(const char *text, const char *only, int *planned)
+{
+	struct pk_buf b = mem(text);
+	struct pk_plan p;
+	pk_plan_init(&p);
+	*planned = pk_marks_plan_strip(&b, only, &p);
+	char *out = NULL;
+	size_t n;
+	if (*planned >= 0) {
+		assert_int_equal(pk_plan_check(&p, b.path, b.len), 0);
+		pk_plan_apply(&p, b.data, b.len, &out, &n);
+	}
+	pk_plan_free(&p);
+	pk_buf_free(&b);
+	return out;
+}
+
+static void test_marks_text(void **state)
+{
+	(void)state;
+	char t[128];
+	assert_true(pk_marks_text(t, sizeof(t), 1, 0, "STAGE_A") > 0);
+	assert_string_equal(t, "{  // TIMING_PROBE_BRACE: STAGE_A");
+	assert_true(pk_marks_text(t, sizeof(t), 1, 1, "X") > 0);
+	assert_string_equal(t, "{  // TIMING_PROBE_BRACE: X split");
+	assert_int_equal(pk_marks_text(t, 8, 0, 0, "STAGE_A"), -1);
+}
+
+static void test_marks_strip_lines(void **state)
+{
+	(void)state;
+	int n;
+	char *out = strip("if (c)\r\n    {  // TIMING_PROBE_BRACE: A\r\n        f();\r\n"
+	                  "    }  // TIMING_PROBE_BRACE: A\r\n",
+	                  "A", &n);
+	assert_int_equal(n, 2);
+	assert_string_equal(out, "if (c)\r\n        f();\r\n");
+	free(out);
+	/* another probe's markers stay */
+	out = strip("{  // TIMING_PROBE_BRACE: A\nf();\n}  // TIMING_PROBE_BRACE: A\n", "B", &n);
+	assert_int_equal(n, 0);
+	assert_string_equal(out, "{  // TIMING_PROBE_BRACE: A\nf();\n}  // TIMING_PROBE_BRACE: A\n");
+	free(out);
+}
+
+static void test_marks_strip_split(void **state)
+{
+	(void)state;
+	int n;
+	char *out = strip("\tif (c) {  // TIMING_PROBE_BRACE: A split\n"
+	                  "#if 1  // TIMING_PROBE: A\n\t\tx();\n#endif\n"
+	                  "\t\tf(); // why\n"
+	                  "\t}  // TIMING_PROBE_BRACE: A\n",
+	                  NULL, &n);
+	assert_int_equal(n, 2);
+	/* the block is the caller's to remove; the body's indentation goes, so
+	 * it joins its owner's line once the block is gone */
+	assert_string_equal(out, "\tif (c) #if 1  // TIMING_PROBE: A\n\t\tx();\n#endif\nf(); // why\n");
+	free(out);
+	out = strip("\tif (c) {  // TIMING_PROBE_BRACE: A split\n\t\tf();\n\t}  // TIMING_PROBE_BRACE: A\n", "A", &n);
+	assert_string_equal(out, "\tif (c) f();\n");
+	free(out);
+}
+
+static void test_marks_damaged(void **state)
+{
+	(void)state;
+	static const char *const bad[] = {
+	    "{  // TIMING_PROBE_BRACE: A extra\n}  // TIMING_PROBE_BRACE: A\n",
+	    "{  // TIMING_PROBE_BRACE: A\nf();\n",
+	    "}  // TIMING_PROBE_BRACE: A\n{  // TIMING_PROBE_BRACE: A\n",
+	    "f(); {  // TIMING_PROBE_BRACE: A\n}  // TIMING_PROBE_BRACE: A\n",
+	    "x  // TIMING_PROBE_BRACE: A\n",
+	    "{  // TIMING_PROBE_BRACE: 9A\n}  // TIMING_PROBE_BRACE: 9A\n",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int n;
+		char *out = strip(bad[i], NULL, &n);
+		assert_int_equal(n, -1);
+		assert_null(out);
+	}
+	/* prose in a block comment is not a marker */
+	int n;
+	char *out = strip("/* see TIMING_PROBE_BRACE: markers */\nf();\n", NULL, &n);
+	assert_int_equal(n, 0);
+	free(out);
+}
+
+static void test_marks_inside_block(void **state)
+{
+	(void)state;
+	int n;
+	char *out = strip(
+	    "#if 0  // TIMING_PROBE: A\n{  // TIMING_PROBE_BRACE: A\n}  // TIMING_PROBE_BRACE: A\n#endif\n", "A", &n);
+	assert_int_equal(n, 0); /* the block removal takes them */
+	free(out);
+}
+
+/* ---- parsing ---- */
+
+static char tmpdir[256];
+
+static int make_tmp(void **state)
+{
+	(void)state;
+	snprintf(tmpdir, sizeof(tmpdir), "%s/test_ast.tmp", PK_BINARY_DIR);
+	mkdir(tmpdir, 0755);
+	return 0;
+}
+
+static void write_file(const char *name, const char *text)
+{
+	char p[512];
+	snprintf(p, sizeof(p), "%s/%s", tmpdir, name);
+	FILE *f = fopen(p, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static int has_arg(char **argv, int argc, const char *a)
+{
+	for (int i = 0; i < argc; i++)
+		if (!strcmp(argv[i], a))
+			return i;
+	return -1;
+}
+
+static void test_args_compile_commands(void **state)
+{
+	(void)state;
+	char cdb[2048], file[512];
+	snprintf(file, sizeof(file), "%s/kern.cpp", tmpdir);
+	snprintf(cdb, sizeof(cdb),
+	         "[{\"directory\": \"%s\", \"file\": \"kern.cpp\", \"command\": \"ccec -x cce "
+	         "--cce-aicore-arch=dav-c220-vec -Iinc -I /abs/inc -DHAVE_K=1 -o kern.o -c kern.cpp\"}]",
+	         tmpdir);
+	write_file("compile_commands.json", cdb);
+	write_file("kern.cpp", "int x;\n");
+	struct pk_parse_opts o = {tmpdir, NULL, 0};
+	char **argv;
+	int argc;
+	assert_int_equal(pk_ast_args(file, &o, &argv, &argc), 0);
+	int x = has_arg(argv, argc, "-x");
+	assert_true(x >= 0);
+	assert_int_equal(has_arg(argv, argc, "cce"), -1);
+	assert_true(has_arg(argv, argc, "c++") >= 0);
+	for (int i = 0; i < argc; i++)
+		assert_null(strstr(argv[i], "--cce-"));
+	char inc[600];
+	snprintf(inc, sizeof(inc), "-I%s/inc", tmpdir);
+	assert_true(has_arg(argv, argc, inc) >= 0); /* relative to the entry's directory */
+	assert_true(has_arg(argv, argc, "/abs/inc") >= 0);
+	assert_true(has_arg(argv, argc, "-DHAVE_K=1") >= 0);
+	assert_int_equal(has_arg(argv, argc, "-o"), -1);
+	assert_int_equal(has_arg(argv, argc, "-c"), -1);
+	assert_int_equal(has_arg(argv, argc, "kern.cpp"), -1);
+	pk_ast_args_free(argv, argc);
+	/* a file with no entry of its own borrows its neighbour's flags (libclang
+	 * interpolates), without the neighbour's file name */
+	snprintf(file, sizeof(file), "%s/other.cpp", tmpdir);
+	assert_int_equal(pk_ast_args(file, &o, &argv, &argc), 0);
+	assert_true(has_arg(argv, argc, "-DHAVE_K=1") >= 0);
+	assert_int_equal(has_arg(argv, argc, "--"), -1);
+	assert_int_equal(has_arg(argv, argc, file), -1);
+	pk_ast_args_free(argv, argc);
+	/* a directory without compile_commands.json is an error */
+	struct pk_parse_opts none = {PK_SOURCE_DIR "/tool", NULL, 0};
+	assert_int_equal(pk_ast_args(file, &none, &argv, &argc), -1);
+}
+
+static void parse_text(struct pk_ast *a, struct pk_buf *b, const char *path, const char *text,
+                       const struct pk_parse_opts *o)
+{
+	pk_buf_from_mem(b, path, pk_xstrdup(text), strlen(text));
+	assert_int_equal(pk_ast_parse(a, b, o), 0);
+}
+
+static void test_parse_memory_not_disk(void **state)
+{
+	(void)state;
+	char path[512];
+	snprintf(path, sizeof(path), "%s/mem.cpp", tmpdir);
+	write_file("mem.cpp", "void on_disk() {}\n");
+	struct pk_parse_opts o = {NULL, NULL, 0};
+	struct pk_ast a;
+	struct pk_buf b;
+	parse_text(&a, &b, path, "void in_memory() { }\n", &o);
+	assert_true(pk_ast_find_func(&a, "in_memory") >= 0);
+	assert_int_equal(pk_ast_find_func(&a, "on_disk"), -1);
+	pk_ast_free(&a);
+	pk_buf_free(&b);
+}
+
+static void test_compile_commands_flags_used(void **state)
+{
+	(void)state;
+	char path[512];
+	snprintf(path, sizeof(path), "%s/kern.cpp", tmpdir);
+	const char *text = "#if HAVE_K\nvoid only_with_flags() { }\n#endif\n";
+	struct pk_ast a;
+	struct pk_buf b;
+	struct pk_parse_opts none = {NULL, NULL, 0}, cdb = {tmpdir, NULL, 0};
+	parse_text(&a, &b, path, text, &none);
+	assert_int_equal(pk_ast_find_func(&a, "only_with_flags"), -1);
+	pk_ast_free(&a);
+	pk_buf_free(&b);
+	parse_text(&a, &b, path, text, &cdb);
+	assert_true(pk_ast_find_func(&a, "only_with_flags") >= 0);
+	pk_ast_free(&a);
+	pk_buf_free(&b);
+	/* extra arguments after `--` count too */
+	char *extra[] = {"-DHAVE_K=1"};
+	struct pk_parse_opts ex = {NULL, extra, 1};
+	parse_text(&a, &b, path, text, &ex);
+	assert_true(pk_ast_find_func(&a, "only_with_flags") >= 0);
+	pk_ast_free(&a);
+	pk_buf_free(&b);
+}
+
+static const char kernel[] = "#include \"kernel_operator.h\"\n"
+                             "#include \"pto/pto-inst.hpp\"\n"
+                             "using namespace AscendC;\n"
+                             "using namespace pto;\n"
+                             "template <typename T> __aicore__ inline void Body(__gm__ T *p, int n)\n"
+                             "{\n"
+                             "    using V = Tile<TileType::Vec, T, 8, 32, BLayout::RowMajor, -1, -1>;\n"
+                             "    V t(1, n);\n"
+                             "    GlobalTensor<T, Shape<1, 1, 1, -1, -1>, Stride<1, 1, 1, -1, 1>> g(p, Shape<1, 1, 1, "
+                             "-1, -1>(1, n), Stride<1, 1, 1, -1, 1>(n));\n"
+                             "    for (int i = 0; i < n; i++) {\n"
+                             "        TLOAD(t, g);\n"
+                             "    }\n"
+                             "    int k = 0;\n"
+                             "    while (k < n) {\n"
+                             "        TSORT32(t, t, t);\n"
+                             "        k += 2;\n"
+                             "    }\n"
+                             "    if (n)\n"
+                             "        TSTORE(g, t);\n"
+                             "    CrossCoreSetFlag<0, PIPE_MTE3>(0);\n"
+                             "}\n"
+                             "extern \"C\" __global__ __aicore__ void kern(GM_ADDR p)\n"
+                             "{\n"
+                             "    Body<float>(reinterpret_cast<__gm__ float *>(p), 32);\n"
+                             "    Body<half>(reinterpret_cast<__gm__ half *>(p), 32);\n"
+                             "}\n";
+
+static void test_stubs_parse_clean(void **state)
+{
+	(void)state;
+	char path[512];
+	snprintf(path, sizeof(path), "%s/stubbed.cpp", tmpdir);
+	struct pk_parse_opts o = {NULL, NULL, 0};
+	struct pk_ast a;
+	struct pk_buf b;
+	parse_text(&a, &b, path, kernel, &o);
+	for (size_t i = 0; i < a.nerrs; i++)
+		print_error("unexpected parse error at line %u: %s\n", a.errs[i].line, a.errs[i].msg);
+	assert_int_equal(a.nerrs, 0);
+	int f = pk_ast_find_func(&a, "kern");
+	assert_true(f >= 0);
+	assert_true(a.funcs[f].entry);
+	assert_false(a.funcs[pk_ast_find_func(&a, "Body")].entry);
+	const char *want[] = {"TLOAD", "TSORT32", "TSTORE", "CrossCoreSetFlag"};
+	for (size_t w = 0; w < 4; w++) {
+		int found = 0;
+		for (size_t i = 0; i < a.ncalls; i++)
+			found |= !strcmp(a.calls[i].name, want[w]);
+		assert_true(found);
+	}
+	pk_ast_free(&a);
+	pk_buf_free(&b);
+}
+
+static struct pk_anchor *place1(struct pk_ast *a, const char *spec, int is_end, size_t *n)
+{
+	struct pk_spec s;
+	assert_int_equal(pk_spec_parse(&s, spec), 0);
+	struct pk_anchor *v = NULL;
+	int rc = pk_ast_place(a, &s, is_end, &v, n);
+	pk_spec_free(&s);
+	return rc == 0 ? v : NULL;
+}
+
+static void test_scopes_and_loops(void **state)
+{
+	(void)state;
+	char path[512];
+	snprintf(path, sizeof(path), "%s/stubbed.cpp", tmpdir);
+	struct pk_parse_opts o = {NULL, NULL, 0};
+	struct pk_ast a;
+	struct pk_buf b;
+	parse_text(&a, &b, path, kernel, &o);
+	size_t ns, ne;
+	struct pk_anchor *s = place1(&a, "before:TLOAD", 0, &ns);
+	struct pk_anchor *e = place1(&a, "after:TLOAD", 1, &ne);
+	assert_non_null(s);
+	assert_non_null(e);
+	assert_int_equal(pk_ast_check_scopes(&a, s, e, ne), 0);
+	int loop;
+	unsigned line;
+	char *v = pk_ast_loop_var(&a, s->scope, &loop, &line);
+	assert_string_equal(v, "i");
+	assert_int_equal(line, 10);
+	free(v);
+	pk_anchors_free(e, ne);
+	/* the end outside the loop: the start variable is not visible there */
+	e = place1(&a, "after:CrossCoreSetFlag", 1, &ne);
+	assert_int_equal(pk_ast_check_scopes(&a, s, e, ne), -1);
+	pk_anchors_free(s, ns);
+	pk_anchors_free(e, ne);
+	/* a while loop's counter is the condition's variable the body changes */
+	s = place1(&a, "before:TSORT32", 0, &ns);
+	v = pk_ast_loop_var(&a, s->scope, &loop, &line);
+	assert_string_equal(v, "k");
+	free(v);
+	pk_anchors_free(s, ns);
+	/* a braceless body gets braces, at the owner's indentation */
+	s = place1(&a, "before:TSTORE", 0, &ns);
+	assert_non_null(s);
+	assert_true(s->brace >= 0);
+	assert_false(s->brace_split);
+	assert_string_equal(s->brace_indent, "    ");
+	assert_string_equal(s->indent, "        ");
+	pk_anchors_free(s, ns);
+	/* exit: before the closing brace when no return ends the body */
+	e = place1(&a, "exit:kern", 1, &ne);
+	assert_int_equal(ne, 1);
+	assert_int_equal(e->where, PK_BEFORE_CLOSE);
+	pk_anchors_free(e, ne);
+	assert_null(place1(&a, "exit:kern", 0, &ne));
+	pk_ast_free(&a);
+	pk_buf_free(&b);
+}
+
+static void test_rules_load(void **state)
+{
+	(void)state;
+	struct pk_ast_rules r;
+	assert_int_equal(pk_ast_rules_load(&r), 0);
+	assert_true(pk_namelist_has(&r.issue, "TLOAD"));
+	assert_true(pk_namelist_has(&r.issue, "DataCopy"));
+	assert_true(pk_namelist_has(&r.wait, "WaitCrossCoreSync"));
+	assert_true(pk_namelist_has(&r.wait, "CrossCoreWaitFlag"));
+	assert_true(pk_namelist_has(&r.wait, "wait_flag"));
+	assert_true(pk_namelist_has(&r.barrier, "PipeBarrier"));
+	assert_true(pk_namelist_has(&r.barrier, "SyncAll"));
+	assert_true(pk_namelist_has(&r.notify, "SetCrossCoreSync"));
+	assert_true(pk_namelist_has(&r.notify, "CrossCoreSetFlag"));
+	assert_false(pk_namelist_has(&r.issue, "TLOA"));
+	assert_string_equal(r.guard, "GetBlockIdx() == 0");
+	pk_ast_rules_free(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_spec_forms),
+	    cmocka_unit_test(test_spec_errors),
+	    cmocka_unit_test(test_marks_text),
+	    cmocka_unit_test(test_marks_strip_lines),
+	    cmocka_unit_test(test_marks_strip_split),
+	    cmocka_unit_test(test_marks_damaged),
+	    cmocka_unit_test(test_marks_inside_block),
+	    cmocka_unit_test(test_args_compile_commands),
+	    cmocka_unit_test(test_parse_memory_not_disk),
+	    cmocka_unit_test(test_compile_commands_flags_used),
+	    cmocka_unit_test(test_stubs_parse_clean),
+	    cmocka_unit_test(test_scopes_and_loops),
+	    cmocka_unit_test(test_rules_load),
+	};
+	return cmocka_run_group_tests(tests, make_tmp, NULL);
+}

@@ -1,0 +1,229 @@
+/* test_report_log.c - the printf probe log parser and its findings (S1.4,
+ * S1.6, S1.7, S3.2, S4): line forms, garbled lines, runs, and the seed's
+ * worked example (T_BASE 1048576, STAGE_A relative start 424, gap 1000). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+static enum rp_line_kind parse(const char *s, struct rp_line *ln)
+{
+	return rp_log_parse_line(s, strlen(s), ln);
+}
+
+static void probe_line(void **state)
+{
+	(void)state;
+	struct rp_line ln;
+	assert_int_equal(parse("[STAGE_A] start=1049000 end=1049500 dur=500", &ln), RP_LINE_PROBE);
+	assert_int_equal(ln.name_len, 7);
+	assert_memory_equal(ln.name, "STAGE_A", 7);
+	assert_int_equal(ln.start, 1049000);
+	assert_int_equal(ln.end, 1049500);
+	assert_int_equal(ln.dur, 500);
+	assert_false(ln.has_block);
+	assert_int_equal(ln.block, -1);
+	assert_int_equal(ln.iter, -1);
+}
+
+static void fields_any_order(void **state)
+{
+	(void)state;
+	struct rp_line ln;
+	assert_int_equal(parse("[STAGE_B] iter=3 run=2 block=1 start=10 end=30 dur=20\r", &ln),
+			 RP_LINE_PROBE);
+	assert_true(ln.has_block && ln.has_iter && ln.has_run);
+	assert_int_equal(ln.block, 1);
+	assert_int_equal(ln.iter, 3);
+	assert_int_equal(ln.run, 2);
+}
+
+static void harness_prefix(void **state)
+{
+	(void)state;
+	struct rp_line ln;
+	assert_int_equal(parse("[INFO] dev0 [aicore 3]: [STAGE_B] start=1 end=2 dur=1", &ln),
+			 RP_LINE_PROBE);
+	assert_memory_equal(ln.name, "STAGE_B", 7);
+}
+
+static void tbase_line(void **state)
+{
+	(void)state;
+	struct rp_line ln;
+	assert_int_equal(parse("[T_BASE] 1048576", &ln), RP_LINE_TBASE);
+	assert_int_equal(ln.tbase, 1048576);
+	assert_int_equal(parse("[T_BASE] run=4 77", &ln), RP_LINE_TBASE);
+	assert_int_equal(ln.run, 4);
+	assert_int_equal(ln.tbase, 77);
+	assert_int_equal(parse("[T_BASE]", &ln), RP_LINE_GARBLED);
+	assert_int_equal(parse("[T_BASE] 12x", &ln), RP_LINE_GARBLED);
+}
+
+static void other_output(void **state)
+{
+	(void)state;
+	struct rp_line ln;
+	assert_int_equal(parse("", &ln), RP_LINE_OTHER);
+	assert_int_equal(parse("kernel done in 0.12 ms", &ln), RP_LINE_OTHER);
+	assert_int_equal(parse("[INFO] start of phase 2", &ln), RP_LINE_OTHER);
+	assert_int_equal(parse("[ RUN      ] Tsort32.Float", &ln), RP_LINE_OTHER);
+	assert_int_equal(parse("array[i] = x", &ln), RP_LINE_OTHER);
+}
+
+static void garbled_lines(void **state)
+{
+	(void)state;
+	struct rp_line ln;
+	assert_int_equal(parse("[STAGE_B] start=1700 end=22", &ln), RP_LINE_GARBLED);  /* truncated */
+	assert_int_equal(parse("[STAGE_B] start=x end=1 dur=1", &ln), RP_LINE_GARBLED);
+	assert_int_equal(parse("[STAGE_B] start=1 end=2 dur=1 extra", &ln), RP_LINE_GARBLED);
+	assert_int_equal(parse("[STAGE_B] start=1 start=1 end=2 dur=1", &ln), RP_LINE_GARBLED);
+	assert_int_equal(parse("[STAGE_B] start=1end=2 dur=1", &ln), RP_LINE_GARBLED);
+	assert_int_equal(parse("[STAGE_B] start=99999999999999999999 end=2 dur=1", &ln),
+			 RP_LINE_GARBLED); /* overflows int64 */
+	assert_int_equal(parse("[STAGE_B] start=-1 end=2 dur=1", &ln), RP_LINE_GARBLED);
+}
+
+static void feed(struct rp_log *lg, const char *text)
+{
+	while (*text) {
+		const char *nl = strchr(text, '\n');
+		size_t n = nl ? (size_t)(nl - text) : strlen(text);
+		rp_log_line(lg, text, n);
+		text += n + (nl ? 1 : 0);
+	}
+}
+
+static const struct rp_table *table(const struct rp_doc *d, const char *name)
+{
+	for (size_t i = 0; i < d->ntables; i++)
+		if (!strcmp(d->tables[i]->name, name))
+			return d->tables[i];
+	return NULL;
+}
+
+static const struct rp_cell *cell(const struct rp_table *t, size_t row, const char *col)
+{
+	for (size_t c = 0; c < t->ncols; c++)
+		if (!strcmp(t->cols[c], col))
+			return &t->cells[row * t->ncols + c];
+	fail_msg("no column %s", col);
+	return NULL;
+}
+
+/* S4: separate runs (S1.4), each with its T_BASE. */
+static void seed_worked_example(void **state)
+{
+	(void)state;
+	struct rp_log lg;
+	struct rp_doc d;
+	rp_log_init(&lg, NULL, 1);
+	rp_doc_init(&d);
+	rp_log_begin_file(&lg, "a.log");
+	feed(&lg, "[T_BASE] 1048576\n[STAGE_A] start=1049000 end=1049500 dur=500\n");
+	rp_log_begin_file(&lg, "b.log");
+	feed(&lg, "noise\n[T_BASE] 1048576\n[STAGE_B] start=1050500 end=1051000 dur=500\n");
+	rp_log_analyse(&lg, &d);
+	assert_int_equal(d.nwarnings, 0);
+	const struct rp_table *t = table(&d, "timeline");
+	assert_non_null(t);
+	assert_int_equal(t->nrows, 2);
+	assert_string_equal(cell(t, 0, "probe")->s, "STAGE_A");
+	assert_int_equal(cell(t, 0, "rel_start")->i, 2 * 424);
+	assert_int_equal(cell(t, 0, "gap")->kind, RP_NULL);
+	assert_int_equal(cell(t, 1, "gap")->i, 2 * 1000);
+	rp_doc_free(&d);
+	rp_log_free(&lg);
+}
+
+/* Negative gaps (overlap) are kept, never clamped (S4.2). */
+static void negative_gap_kept(void **state)
+{
+	(void)state;
+	struct rp_log lg;
+	struct rp_doc d;
+	rp_log_init(&lg, NULL, 1);
+	rp_doc_init(&d);
+	rp_log_begin_file(&lg, "a.log");
+	feed(&lg, "[T_BASE] 0\n[STAGE_A] start=100 end=500 dur=400\n");
+	rp_log_begin_file(&lg, "b.log");
+	feed(&lg, "[T_BASE] 0\n[STAGE_B] start=450 end=900 dur=450\n");
+	rp_log_analyse(&lg, &d);
+	assert_int_equal(cell(table(&d, "timeline"), 1, "gap")->i, 2 * -50);
+	rp_doc_free(&d);
+	rp_log_free(&lg);
+}
+
+static void findings(void **state)
+{
+	(void)state;
+	struct rp_log lg;
+	struct rp_doc d;
+	rp_log_init(&lg, "=== run", 1);
+	rp_doc_init(&d);
+	rp_log_begin_file(&lg, "x.log");
+	feed(&lg, "=== run 1\n[T_BASE] 10\n[STAGE_A] start=20 end=30 dur=10\n[STAGE_B] start=40 end=50 dur=11\n"
+		  "=== run 2\n[STAGE_B] start=100 end=200 dur=100\n[STAGE_B] start=101 end=199 dur=98\n"
+		  "[STAGE_B] start=1 end=\n");
+	assert_int_equal(lg.nruns, 2);
+	assert_int_equal(lg.garbled_lines, 1);
+	assert_int_equal(lg.probes[1].dur_mismatch, 1);
+	rp_log_analyse(&lg, &d);
+	/* garbled, two probes in run 1, no T_BASE in run 2, blocks overlap in
+	 * run 2, dur mismatch */
+	assert_int_equal(d.nwarnings, 5);
+	assert_non_null(strstr(d.warnings[1], "2 probes in one run"));
+	assert_non_null(strstr(d.warnings[2], "no [T_BASE]"));
+	assert_non_null(strstr(d.warnings[3], "overlap"));
+	rp_doc_free(&d);
+	rp_log_free(&lg);
+}
+
+/* run=R splits one file into runs; --repeat bounds lines per run. */
+static void run_fields_and_repeat(void **state)
+{
+	(void)state;
+	struct rp_log lg;
+	struct rp_doc d;
+	rp_log_init(&lg, NULL, 1);
+	rp_doc_init(&d);
+	rp_log_begin_file(&lg, "x.log");
+	feed(&lg, "[T_BASE] run=1 0\n[STAGE_B] run=1 start=5 end=9 dur=4\n"
+		  "[T_BASE] run=2 100\n[STAGE_B] run=2 start=106 end=109 dur=3\n");
+	assert_int_equal(lg.nruns, 2);
+	rp_log_analyse(&lg, &d);
+	assert_int_equal(d.nwarnings, 0);
+	assert_int_equal(cell(table(&d, "probes"), 0, "median")->i, 7); /* 3.5 */
+	rp_doc_free(&d);
+	rp_log_free(&lg);
+
+	rp_log_init(&lg, NULL, 2);
+	rp_doc_init(&d);
+	rp_log_begin_file(&lg, "y.log");
+	feed(&lg, "[T_BASE] 0\n[STAGE_B] start=5 end=9 dur=4\n[STAGE_B] start=15 end=19 dur=4\n"
+		  "[STAGE_B] start=25 end=29 dur=4\n");
+	rp_log_analyse(&lg, &d);
+	assert_int_equal(d.nwarnings, 1);
+	assert_non_null(strstr(d.warnings[0], "up to 3 'STAGE_B' lines"));
+	rp_doc_free(&d);
+	rp_log_free(&lg);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(probe_line),        cmocka_unit_test(fields_any_order),
+		cmocka_unit_test(harness_prefix),    cmocka_unit_test(tbase_line),
+		cmocka_unit_test(other_output),      cmocka_unit_test(garbled_lines),
+		cmocka_unit_test(seed_worked_example), cmocka_unit_test(negative_gap_kept),
+		cmocka_unit_test(findings),          cmocka_unit_test(run_fields_and_repeat),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,116 @@
+/* test_report_stats.c - probe-report's statistics (S3.5): exact medians in
+ * integer cycles, the selection behind them, mean and spread, slot lists. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+static void median_odd_even(void **state)
+{
+	(void)state;
+	int64_t odd[] = { 500, 100, 300 };
+	assert_int_equal(rp_median_x2(odd, 3), 600);
+	int64_t even[] = { 1510, 1480, 1700, 1500, 1490, 1530 };
+	assert_int_equal(rp_median_x2(even, 6), 3010); /* 1505 */
+	int64_t neg[] = { -3, 2 };
+	assert_int_equal(rp_median_x2(neg, 2), -1); /* -0.5: a negative gap kept */
+	int64_t one[] = { 7 };
+	assert_int_equal(rp_median_x2(one, 1), 14);
+}
+
+static void half_formatting(void **state)
+{
+	(void)state;
+	char b[32];
+	assert_string_equal(rp_fmt_half(b, sizeof(b), 3010), "1505");
+	assert_string_equal(rp_fmt_half(b, sizeof(b), 3011), "1505.5");
+	assert_string_equal(rp_fmt_half(b, sizeof(b), -1), "-0.5");
+	assert_string_equal(rp_fmt_half(b, sizeof(b), -3), "-1.5");
+	assert_string_equal(rp_fmt_half(b, sizeof(b), -2000), "-1000");
+}
+
+/* Selection must agree with sorting on every size and many duplicates. */
+static void median_matches_sort(void **state)
+{
+	(void)state;
+	uint64_t seed = 12345;
+	for (size_t n = 1; n < 300; n++) {
+		int64_t *v = malloc(n * sizeof(*v)), *w = malloc(n * sizeof(*w));
+		for (size_t i = 0; i < n; i++) {
+			seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+			v[i] = (int64_t)(seed >> 33) % (int64_t)(n % 7 == 0 ? 3 : 1000) - 50;
+		}
+		memcpy(w, v, n * sizeof(*v));
+		qsort(w, n, sizeof(*w), cmp_i64);
+		int64_t want = n % 2 ? 2 * w[n / 2] : w[n / 2 - 1] + w[n / 2];
+		assert_int_equal(rp_median_x2(v, n), want);
+		free(v);
+		free(w);
+	}
+}
+
+static void stats_of_runs(void **state)
+{
+	(void)state;
+	int64_t v[] = { 1500, 1480, 1530, 1490, 1700, 1510 };
+	struct rp_stats s;
+	assert_int_equal(rp_stats_compute(v, 6, &s), 0);
+	assert_int_equal(s.n, 6);
+	assert_int_equal(s.min, 1480);
+	assert_int_equal(s.max, 1700);
+	assert_int_equal(s.median_x2, 3010);
+	assert_true(s.mean > 1534.999 && s.mean < 1535.001);
+	assert_true(s.stddev > 82.64 && s.stddev < 82.65); /* sqrt(34150 / 5) */
+	int64_t one[] = { 42 };
+	assert_int_equal(rp_stats_compute(one, 1, &s), 0);
+	assert_true(s.stddev == 0.0);
+	assert_int_equal(rp_stats_compute(one, 0, &s), -1);
+}
+
+/* Large absolute cycle counts keep their precision. */
+static void stats_large_values(void **state)
+{
+	(void)state;
+	int64_t v[] = { 4000000000000001, 4000000000000003 };
+	struct rp_stats s;
+	rp_stats_compute(v, 2, &s);
+	assert_int_equal(s.median_x2, 8000000000000004);
+	assert_true(s.stddev > 1.41 && s.stddev < 1.42);
+}
+
+static void slot_lists(void **state)
+{
+	(void)state;
+	unsigned char m[10];
+	assert_int_equal(rp_parse_slot_list("--active", "0-3,8", m, 10), 0);
+	const unsigned char want[10] = { 1, 1, 1, 1, 0, 0, 0, 0, 1, 0 };
+	assert_memory_equal(m, want, 10);
+	assert_int_equal(rp_parse_slot_list("--active", "9", m, 10), 0);
+	assert_int_equal(m[9], 1);
+	assert_int_equal(rp_parse_slot_list("--active", "10", m, 10), -1);
+	assert_int_equal(rp_parse_slot_list("--active", "3-1", m, 10), -1);
+	assert_int_equal(rp_parse_slot_list("--active", "a", m, 10), -1);
+	assert_int_equal(rp_parse_slot_list("--active", "1;2", m, 10), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(median_odd_even),  cmocka_unit_test(half_formatting),
+		cmocka_unit_test(median_matches_sort), cmocka_unit_test(stats_of_runs),
+		cmocka_unit_test(stats_large_values), cmocka_unit_test(slot_lists),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,123 @@
+/* test_tt_rules.c - rules/check-timing.ini: every rule fires on the leftover
+ * it is named for, and none fires on a clean kernel; rules/timing.ini reads. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules.h"
+#include "tt.h"
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	rewind(f);
+	char *s = malloc((size_t)n + 1);
+	assert_int_equal(fread(s, 1, (size_t)n, f), (size_t)n);
+	s[n] = '\0';
+	fclose(f);
+	return s;
+}
+
+static struct pk_ruleset rs;
+
+static int setup(void **state)
+{
+	(void)state;
+	char *text = slurp(PK_SOURCE_DIR "/rules/check-timing.ini");
+	memset(&rs, 0, sizeof(rs));
+	int rc = pk_rules_load_text(&rs, "check-timing.ini", text, strlen(text));
+	free(text);
+	return rc || pk_rules_compile(&rs);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	pk_rules_free(&rs);
+	return 0;
+}
+
+static int fires(const char *id, const char *text)
+{
+	for (size_t i = 0; i < rs.n; i++) {
+		if (strcmp(rs.r[i].id, id))
+			continue;
+		pcre2_match_data *md = pcre2_match_data_create_from_pattern(rs.r[i].re, NULL);
+		int rc = pcre2_match(rs.r[i].re, (PCRE2_SPTR)text, strlen(text), 0, 0, md, NULL);
+		pcre2_match_data_free(md);
+		return rc > 0;
+	}
+	fail_msg("no rule '%s'", id);
+	return 0;
+}
+
+static void each_rule_fires_on_its_leftover(void **state)
+{
+	(void)state;
+	assert_true(fires("timing-marker", "x();  // TIMING_PROBE: @timing tail"));
+	assert_true(fires("timing-shifted-index", "args[/* TIMING_PROBE: @timing-was \"2\" */3/* x */]"));
+	assert_true(fires("timing-parameter", "void k(GM_ADDR x, GM_ADDR pk_tt_timing)"));
+	assert_true(fires("timing-parameter", "__gm__ int64_t *timing = (__gm__ int64_t *)args[4];"));
+	assert_true(fires("timing-sample", "uint64_t pk_tt_entry = pk_tt_read_cycle();"));
+	assert_true(fires("timing-row-write", "pk_tt_tail(pk_tt_out, pk_tt_entry, pk_tt_read_cycle());"));
+	assert_true(fires("timing-row-write", "row[4] = body_done_cycle;"));
+	assert_true(fires("timing-row-writeback",
+	                  "dcci(reinterpret_cast<__gm__ void *>(row), cache_line_t::SINGLE_CACHE_LINE, x);"));
+	assert_true(fires("timing-host-output", "task.add_output(task.make_timing_tensor(8, 8));"));
+}
+
+static void no_rule_fires_on_clean_code(void **state)
+{
+	(void)state;
+	static const char *clean[] = {
+	    "__gm__ float *x = reinterpret_cast<__gm__ float *>(args[0]);",
+	    "int32_t n = static_cast<int32_t>(args[3]);",
+	    "task.add_output(y);",
+	    "dst[4] = value;",
+	    "row[1] = col;",
+	    "// TIMING_PROBE: STAGE_A",
+	};
+	static const char *ids[] = {"timing-marker",    "timing-shifted-index", "timing-parameter",  "timing-sample",
+	                            "timing-row-write", "timing-row-writeback", "timing-host-output"};
+	for (size_t i = 0; i < sizeof(clean) / sizeof(clean[0]); i++)
+		for (size_t j = 0; j < sizeof(ids) / sizeof(ids[0]); j++)
+			if (fires(ids[j], clean[i]))
+				fail_msg("rule '%s' fires on clean line '%s'", ids[j], clean[i]);
+}
+
+static void timing_ini_has_what_the_injector_needs(void **state)
+{
+	(void)state;
+	char *text = slurp(PK_SOURCE_DIR "/rules/timing.ini");
+	struct tt_rules r;
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(tt_rules_parse(&r, "timing.ini", text), 0);
+	static const char *need[][2] = {
+	    {"code", "cycle_read"}, {"code", "writeback"},      {"code", "magic"},         {"slot", "aiv"},
+	    {"slot", "mix_aiv"},    {"kinds", "producer_done"}, {"host", "orchestration"}, {"host", "packed_element"}};
+	for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++)
+		if (!tt_rule(&r, need[i][0], need[i][1]))
+			fail_msg("rules/timing.ini lacks [%s] %s", need[i][0], need[i][1]);
+	assert_string_equal(tt_rule(&r, "kinds", "collective_arrival"), "arrival");
+	tt_rules_free(&r);
+	free(text);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(each_rule_fires_on_its_leftover),
+	    cmocka_unit_test(no_rule_fires_on_clean_code),
+	    cmocka_unit_test(timing_ini_has_what_the_injector_needs),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

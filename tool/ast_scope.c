@@ -1,0 +1,217 @@
+/* ast_scope.c - facts about the place a probe lands in: is the start
+ * variable visible at every end, which loop counter goes into iter=, which
+ * core prints in a mixed kernel, and which names the TU already uses. */
+#include "ast.h"
+#include "pk.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+static int is_ident(char c)
+{
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+static int is_ancestor_or_self(const struct pk_ast *a, int anc, int node)
+{
+	for (; node >= 0; node = a->nodes[node].parent)
+		if (node == anc)
+			return 1;
+	return 0;
+}
+
+int pk_ast_check_scopes(struct pk_ast *a, const struct pk_anchor *start, const struct pk_anchor *ends, size_t nends)
+{
+	for (size_t i = 0; i < nends; i++) {
+		const struct pk_anchor *e = &ends[i];
+		if (a->nodes[start->scope].func != a->nodes[e->scope].func)
+			return pk_error("%s: the start (line %u) and the end (line %u) are in different functions",
+			                a->b->path, start->line, e->line);
+		if (e->off < start->off)
+			return pk_error("%s: the end (line %u) comes before the start (line %u)", a->b->path, e->line,
+			                start->line);
+		if (!is_ancestor_or_self(a, start->scope, e->scope))
+			return pk_error("%s: the start (line %u) and the end (line %u) are in different scopes: "
+			                "the start variable would not be visible at the end; choose places in "
+			                "the same block",
+			                a->b->path, start->line, e->line);
+	}
+	return 0;
+}
+
+static char *spelling(CXCursor c)
+{
+	CXString s = clang_getCursorSpelling(c);
+	char *r = pk_xstrdup(clang_getCString(s));
+	clang_disposeString(s);
+	return r;
+}
+
+/* The variable a for-loop's init declares or assigns. */
+static char *for_var(struct pk_ast *a, int loop)
+{
+	const struct pk_node *l = &a->nodes[loop];
+	const char *open = memchr(a->b->data + l->start, '(', l->end - l->start);
+	if (!open)
+		return NULL;
+	const char *semi = memchr(open, ';', (size_t)(a->b->data + l->end - open));
+	int init = -1;
+	for (size_t j = (size_t)loop + 1; j < a->nnodes && pk_ast_in_subtree(a, (int)j, loop); j++)
+		if (a->nodes[j].parent == loop) {
+			init = (int)j;
+			break;
+		}
+	if (init < 0 || !semi || a->b->data + a->nodes[init].start > semi)
+		return NULL;
+	for (size_t j = (size_t)init; j < a->nnodes && pk_ast_in_subtree(a, (int)j, init); j++) {
+		enum CXCursorKind k = a->nodes[j].kind;
+		if (k == CXCursor_VarDecl || k == CXCursor_DeclRefExpr)
+			return spelling(a->nodes[j].c);
+	}
+	return NULL;
+}
+
+/* Does the text [s, e) modify variable NAME (name++, ++name, name += ..., name = ...)? */
+static int modifies(const char *s, const char *e, const char *name)
+{
+	size_t nl = strlen(name);
+	for (const char *p = s; p + nl <= e; p++) {
+		if (memcmp(p, name, nl) || (p > s && is_ident(p[-1])) || (p + nl < e && is_ident(p[nl])))
+			continue;
+		const char *before = p;
+		while (before > s && is_blank(before[-1]))
+			before--;
+		if (before - s >= 2 &&
+		    ((before[-1] == '+' && before[-2] == '+') || (before[-1] == '-' && before[-2] == '-')))
+			return 1;
+		const char *q = p + nl;
+		while (q < e && is_blank(*q))
+			q++;
+		if (e - q >= 2 && ((q[0] == '+' && q[1] == '+') || (q[0] == '-' && q[1] == '-')))
+			return 1;
+		if (e - q >= 2 && strchr("+-*/%<>&|^", q[0]) && q[1] == '=')
+			return 1;
+		if (e - q >= 2 && q[0] == '=' && q[1] != '=')
+			return 1;
+	}
+	return 0;
+}
+
+/* A while / do-while counter: a variable of the condition the body changes. */
+static char *cond_var(struct pk_ast *a, int loop)
+{
+	int first = -1, last = -1;
+	for (size_t j = (size_t)loop + 1; j < a->nnodes && pk_ast_in_subtree(a, (int)j, loop); j++)
+		if (a->nodes[j].parent == loop) {
+			if (first < 0)
+				first = (int)j;
+			last = (int)j;
+		}
+	if (first < 0 || first == last)
+		return NULL;
+	int cond = a->nodes[loop].kind == CXCursor_DoStmt ? last : first;
+	int body = a->nodes[loop].kind == CXCursor_DoStmt ? first : last;
+	const char *bs = a->b->data + a->nodes[body].start, *be = a->b->data + a->nodes[body].end;
+	for (size_t j = (size_t)cond; j < a->nnodes && pk_ast_in_subtree(a, (int)j, cond); j++) {
+		if (a->nodes[j].kind != CXCursor_DeclRefExpr)
+			continue;
+		char *v = spelling(a->nodes[j].c);
+		if (*v && modifies(bs, be, v))
+			return v;
+		free(v);
+	}
+	return NULL;
+}
+
+char *pk_ast_loop_var(struct pk_ast *a, int scope, int *loop, unsigned *loop_line)
+{
+	*loop = -1;
+	for (int p = scope; p >= 0; p = a->nodes[p].parent) {
+		if (!pk_ast_is_loop(a->nodes[p].kind))
+			continue;
+		*loop = p;
+		*loop_line = pk_ast_line(a, a->nodes[p].start);
+		enum CXCursorKind k = a->nodes[p].kind;
+		return k == CXCursor_ForStmt ? for_var(a, p) : k == CXCursor_CXXForRangeStmt ? NULL : cond_var(a, p);
+	}
+	return NULL;
+}
+
+static int word_in(const char *text, size_t len, const char *w, const struct pk_scan *skip_comments)
+{
+	size_t wl = strlen(w);
+	for (const char *p = text; (p = memmem(p, len - (size_t)(p - text), w, wl)); p++) {
+		size_t o = (size_t)(p - text);
+		if ((o > 0 && is_ident(text[o - 1])) || (o + wl < len && is_ident(text[o + wl])))
+			continue;
+		if (skip_comments && pk_scan_in_comment(skip_comments, o))
+			continue;
+		return 1;
+	}
+	return 0;
+}
+
+static int text_in(const char *text, size_t len, const char *w, const struct pk_scan *skip_comments)
+{
+	size_t wl = strlen(w);
+	for (const char *p = text; (p = memmem(p, len - (size_t)(p - text), w, wl)); p++)
+		if (!skip_comments || !pk_scan_in_comment(skip_comments, (size_t)(p - text)))
+			return 1;
+	return 0;
+}
+
+int pk_ast_core_kind(struct pk_ast *a, const struct pk_ast_rules *r, int scope)
+{
+	int mixed = 0;
+	for (size_t i = 0; i < r->mixed.n && !mixed; i++)
+		mixed = text_in(a->b->data, a->b->len, r->mixed.v[i], &a->scan);
+	if (!mixed)
+		mixed = word_in(a->b->data, a->b->len, r->aic_core, &a->scan) &&
+		        word_in(a->b->data, a->b->len, r->aiv_core, &a->scan);
+	if (!mixed)
+		return 0;
+	/* under `if ASCEND_IS_AIC { ... }`: the print belongs to the cube core */
+	for (int p = scope; p >= 0; p = a->nodes[p].parent) {
+		int q = a->nodes[p].parent;
+		if (q < 0 || a->nodes[q].kind != CXCursor_IfStmt)
+			continue;
+		const struct pk_node *ifs = &a->nodes[q];
+		if (word_in(a->b->data + ifs->start, a->nodes[p].start - ifs->start, r->aic_core, NULL) &&
+		    !(ifs->has_else && pk_ast_last_child(a, q) == p))
+			return 2;
+	}
+	return 1;
+}
+
+struct incl {
+	struct pk_ast *a;
+	const char *word;
+	int found;
+};
+
+static void visit_incl(CXFile f, CXSourceLocation *stack, unsigned depth, CXClientData data)
+{
+	(void)stack;
+	(void)depth;
+	struct incl *in = data;
+	if (in->found || clang_File_isEqual(f, in->a->file))
+		return;
+	size_t size = 0;
+	const char *text = clang_getFileContents(in->a->tu, f, &size);
+	if (text && word_in(text, size, in->word, NULL))
+		in->found = 1;
+}
+
+int pk_ast_word_used(struct pk_ast *a, const char *word)
+{
+	if (word_in(a->b->data, a->b->len, word, NULL))
+		return 1;
+	struct incl in = {a, word, 0};
+	clang_getInclusions(a->tu, visit_incl, &in);
+	return in.found;
+}
