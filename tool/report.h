@@ -132,6 +132,7 @@ struct rp_series { /* one (probe, block, iter) across runs */
 	uint32_t run, run_count;
 	int64_t last_end;
 	uint32_t next; /* the series that followed this one last time (prefetch) */
+	const struct rp_sample *next_tail; /* where that series wrote next, then */
 };
 /* A per-run finding on one probe, kept once per (run, probe, kind). */
 enum rp_finding_kind { RP_FIND_REPEAT, RP_FIND_OVERLAP };

@@ -440,6 +440,7 @@ static uint32_t series_of(struct rp_log *lg, uint32_t probe, int64_t block, int6
 	se->iter = iter;
 	se->run = NO_RUN;
 	se->next = NO_RUN;
+	se->next_tail = NULL;
 	if (fits)
 		hash64_put(&lg->series_fast, fast, (uint32_t)lg->nseries);
 	else
@@ -484,27 +485,34 @@ static char *where(const struct rp_log *lg)
 }
 
 /* The series of a line. Repeats and runs print their lines in one order, so
- * each series remembers its successor: a correct guess skips the hash, and
- * prefetching the guess hides the cache misses a log with thousands of
- * series (loop iterations x blocks) otherwise pays on every line. */
+ * each series remembers its successor and where that successor's next
+ * sample goes: a correct guess skips the hash, and prefetching both hides
+ * the cache misses a log with thousands of series (loop iterations x
+ * blocks) would otherwise pay on every line. */
 static uint32_t series_of_line(struct rp_log *lg, uint32_t probe, const struct rp_line *ln)
 {
-	uint32_t guess = lg->last_series == NO_RUN ? NO_RUN : lg->series[lg->last_series].next;
-	uint32_t s = guess;
+	uint32_t s = lg->last_series == NO_RUN ? NO_RUN : lg->series[lg->last_series].next;
 	if (s == NO_RUN || lg->series[s].probe != probe || lg->series[s].block != ln->block ||
 	    lg->series[s].iter != ln->iter)
 		s = series_of(lg, probe, ln->block, ln->iter); /* may move lg->series */
 	if (lg->last_series != NO_RUN)
 		lg->series[lg->last_series].next = s;
-	lg->last_series = s;
-	uint32_t next = lg->series[s].next;
-	if (next != NO_RUN) {
-		const struct rp_series *n = &lg->series[next];
-		__builtin_prefetch(n);
-		if (n->samples)
-			__builtin_prefetch(n->samples + n->n, 1);
+	const struct rp_series *se = &lg->series[s];
+	if (se->next != NO_RUN) {
+		__builtin_prefetch(&lg->series[se->next]);
+		if (se->next_tail)
+			__builtin_prefetch(se->next_tail, 1);
 	}
 	return s;
+}
+
+/* After a push to SERIES: tell its predecessor where the next one goes. */
+static void learn_tail(struct rp_log *lg, uint32_t series)
+{
+	if (lg->last_series != NO_RUN && lg->last_series != series)
+		lg->series[lg->last_series].next_tail =
+			lg->series[series].samples + lg->series[series].n;
+	lg->last_series = series;
 }
 
 static void add_probe_line(struct rp_log *lg, const struct rp_line *ln)
@@ -550,6 +558,7 @@ static void add_probe_line(struct rp_log *lg, const struct rp_line *ln)
 		sm->rel_start = sm->rel_end = RP_NO_REL;
 		r->tbase_late = 1;
 	}
+	learn_tail(lg, series);
 }
 
 size_t rp_series_field(const struct rp_series *se, enum rp_sample_field f, int64_t *out)

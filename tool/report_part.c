@@ -31,7 +31,9 @@ static int applies(const struct tensor_ctx *c, size_t slot, size_t i)
 	return strcmp(c->em->names[i], "producer_done") || c->producer[slot];
 }
 
-static int masks(struct tensor_ctx *c)
+/* The active and producer masks from the options, and every column the
+ * event map names inside the tensor. */
+static int prepare(struct tensor_ctx *c)
 {
 	size_t n = c->m->rows;
 	c->active = pk_xmalloc(n);
@@ -59,6 +61,19 @@ static int masks(struct tensor_ctx *c)
 	return 0;
 }
 
+/* The sidecar's stale-row guard: row[magic_column] == magic + slot. */
+static int magic_ok(struct tensor_ctx *c, size_t s, const char *path)
+{
+	if (c->em->magic_column < 0)
+		return 1;
+	uint64_t got = (uint64_t)at(c, s, c->em->magic_column), want = c->em->magic + s;
+	if (got == want)
+		return 1;
+	rp_warn(c->d, "%s: slot %zu: magic column %d holds %llu, not magic + slot %llu: a stale row from an earlier invocation, or another writer (S5.9)",
+		path, s, c->em->magic_column, (unsigned long long)got, (unsigned long long)want);
+	return 0;
+}
+
 /* S5.9: written, required stamps nonzero, monotonic in event order. */
 static void validate_slot(struct tensor_ctx *c, size_t s, const char *path)
 {
@@ -71,15 +86,7 @@ static void validate_slot(struct tensor_ctx *c, size_t s, const char *path)
 			path, s);
 		return;
 	}
-	if (c->em->magic_column >= 0) {
-		uint64_t got = (uint64_t)at(c, s, c->em->magic_column), want = c->em->magic + s;
-		if (got != want) {
-			rp_warn(c->d, "%s: slot %zu: magic column %d holds %llu, not magic + slot %llu: a stale row from an earlier invocation, or another writer (S5.9)",
-				path, s, c->em->magic_column, (unsigned long long)got,
-				(unsigned long long)want);
-			ok = 0;
-		}
-	}
+	ok = magic_ok(c, s, path);
 	int prev = -1;
 	for (size_t i = 0; i < c->em->n; i++) {
 		if (!applies(c, s, i))
@@ -121,7 +128,8 @@ static void slots_table(struct tensor_ctx *c)
 	for (size_t s = 0; s < c->m->rows; s++) {
 		size_t r = rp_row(t);
 		rp_set_int(t, r, 0, (int64_t)s);
-		rp_set_str(t, r, 1, !c->active[s] ? "inactive" : c->producer[s] ? "producer" : "participant");
+		int producer = c->producer[s] && c->em->column[RP_EV_PRODUCER_DONE] >= 0;
+		rp_set_str(t, r, 1, !c->active[s] ? "inactive" : producer ? "producer" : "participant");
 		for (size_t i = 0; i < c->em->n; i++)
 			if (!c->m->bad[s * c->m->cols + (size_t)c->em->cols[i]])
 				rp_set_int(t, r, 2 + i, at(c, s, c->em->cols[i]));
@@ -204,10 +212,10 @@ static int partition(struct tensor_ctx *c, struct bound *bs, size_t nb, const ch
 		}
 	}
 	int64_t total = have[n - 1]->v - have[0]->v;
-	if (overflow || sum != total)
+	if (n > 2 && (overflow || sum != total)) /* one interval has no identity */
 		rp_warn(c->d, "%s identity %s = %s-%s fails: %lld != %lld", what, terms, have[n - 1]->name,
 			have[0]->name, (long long)sum, (long long)total);
-	else
+	else if (n > 2)
 		rp_note(c->d, "%s identity %s = %s-%s = %lld cycles holds", what, terms, have[n - 1]->name,
 			have[0]->name, (long long)total);
 	for (size_t i = 1; i < n; i++)
@@ -369,7 +377,7 @@ static void tensor_table(struct tensor_ctx *c)
 	size_t nact = 0, nprod = 0, nvalid = 0;
 	for (size_t s = 0; s < c->m->rows; s++) {
 		nact += c->active[s];
-		nprod += c->producer[s];
+		nprod += c->producer[s] && c->em->column[RP_EV_PRODUCER_DONE] >= 0;
 		nvalid += c->valid[s];
 	}
 	struct rp_table *t = rp_table_new(c->d, "tensor", "timing tensor", "file", "dtype", "slots",
@@ -426,7 +434,7 @@ int rp_tensor_analyse(const struct rp_matrix *m, const struct rp_event_map *em,
 		      const struct rp_tensor_opts *o, struct rp_doc *d)
 {
 	struct tensor_ctx c = { m, em, o, d, NULL, NULL, NULL };
-	int rc = masks(&c);
+	int rc = prepare(&c);
 	if (rc == 0)
 		analyse(&c);
 	free(c.active);

@@ -485,9 +485,13 @@ static size_t directive(struct lexer *L, size_t ls, size_t h)
 	size_t i = k1, le;
 	int spliced;
 	unsigned line = L->line;
+	/* a directive ends at a newline that is neither spliced nor inside a
+	 * block comment opened on it (the comment is part of the directive) */
 	do
-		i = next_line(L, i, &spliced);
-	while (spliced && i < n);
+		i = lex_line(L, i, &spliced);
+	while ((spliced || L->st == BLOCK_COMMENT) && i < n);
+	for (const char *p = d + ls; (p = memchr(p, '\n', (size_t)(d + i - p))) != NULL; p++)
+		L->line++;
 	size_t cstart = L->first_comment;
 	/* physical end of the directive's last line, without EOL */
 	le = i;

@@ -108,6 +108,34 @@ static void plan_entry(const struct tt_tu *t, const struct tt_kernel *k, const s
 	tt_sb_free(&label);
 }
 
+/* Only blanks between the start of OFF's line and OFF; *ls gets the line start. */
+static int starts_line(const struct pk_buf *b, size_t off, size_t *ls)
+{
+	size_t le;
+	pk_buf_line_bounds(b, off, ls, &le);
+	for (size_t j = *ls; j < off; j++)
+		if (b->data[j] != ' ' && b->data[j] != '\t')
+			return 0;
+	return 1;
+}
+
+/* The tail before a closing brace on its own line is indented like the
+ * body's first statement, not like the brace. */
+static void plan_closing_tail(const struct tt_tu *t, const struct tt_kernel *k, const char *tail, struct pk_plan *plan)
+{
+	size_t ls, fs;
+	if (!starts_line(t->b, k->body_close, &ls) || k->first_stmt >= k->body_close ||
+	    !starts_line(t->b, k->first_stmt, &fs)) {
+		tt_insert_before(t->b, plan, k->body_close, tail, "tail");
+		return;
+	}
+	struct tt_sb sb = {0};
+	tt_sb_addn(&sb, t->b->data + fs, k->first_stmt - fs);
+	tt_sb_addf(&sb, "%s  " PK_TT_LINE_MARK " tail%s", tail, pk_buf_eol(t->b));
+	pk_plan_add(plan, ls, ls, sb.s, sb.n);
+	tt_sb_free(&sb);
+}
+
 static void plan_exits(const struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp, struct pk_plan *plan)
 {
 	char *tail = tail_call(sp);
@@ -124,36 +152,8 @@ static void plan_exits(const struct tt_tu *t, const struct tt_kernel *k, const s
 		tt_insert_inline(plan, r->end, " }");
 		tt_sb_free(&open);
 	}
-	if (!k->last_is_return) {
-		size_t ls, le;
-		pk_buf_line_bounds(t->b, k->body_close, &ls, &le);
-		int own_line = 1;
-		for (size_t j = ls; j < k->body_close; j++)
-			if (t->b->data[j] != ' ' && t->b->data[j] != '\t')
-				own_line = 0;
-		if (own_line && k->first_stmt < k->body_close) {
-			/* indent like the body, not like the brace */
-			size_t fs, fe;
-			pk_buf_line_bounds(t->b, k->first_stmt, &fs, &fe);
-			struct tt_sb sb = {0};
-			tt_sb_addn(&sb, t->b->data + fs, k->first_stmt - fs);
-			int body_indented = 1;
-			for (size_t j = 0; j < sb.n; j++)
-				if (sb.s[j] != ' ' && sb.s[j] != '\t')
-					body_indented = 0;
-			if (body_indented) {
-				tt_sb_add(&sb, tail);
-				tt_sb_add(&sb, "  " PK_TT_LINE_MARK " tail");
-				tt_sb_add(&sb, pk_buf_eol(t->b));
-				pk_plan_add(plan, ls, ls, sb.s, sb.n);
-			} else {
-				tt_insert_before(t->b, plan, k->body_close, tail, "tail");
-			}
-			tt_sb_free(&sb);
-		} else {
-			tt_insert_before(t->b, plan, k->body_close, tail, "tail");
-		}
-	}
+	if (!k->last_is_return)
+		plan_closing_tail(t, k, tail, plan);
 	free(tail);
 }
 

@@ -69,11 +69,10 @@ static int looks_like_kernel(struct finder *f, CXCursor c, CXCursor parent, cons
 		return !strcmp(name, f->want);
 	if (!strcmp(name, "kernel_entry"))
 		return 1;
-	size_t s = decl_start(f->t, c, parent), e, body;
-	if (tt_extent(f->t, c, &body, &e) < 0)
+	size_t s = decl_start(f->t, c, parent), fs, fe;
+	if (tt_extent(f->t, c, &fs, &fe) < 0)
 		return 0;
-	body = e;
-	for (size_t i = tt_tok_at(f->t, s); i < f->t->ntok && f->t->tok[i].start < body; i++) {
+	for (size_t i = tt_tok_at(f->t, s); i < f->t->ntok && f->t->tok[i].start < fe; i++) {
 		if (tt_tok_is(f->t, i, "{"))
 			break;
 		if (tt_tok_is(f->t, i, "__global__"))
@@ -214,8 +213,8 @@ static int subscript(struct walk *w, CXCursor c)
 		return -1;
 	}
 	if (rc < 0) {
-		w->err = pk_error("%s:%u: index of '%s[...]' is computed: only literal indices can be "
-		                  "renumbered; write the number",
+		w->err = pk_error("%s:%u: index of '%s[...]' is computed or not a decimal literal: only "
+		                  "literal indices can be renumbered; write the number",
 		                  t->b->path, u.line, w->k->args_name);
 		return -1;
 	}
@@ -229,9 +228,8 @@ static int subscript(struct walk *w, CXCursor c)
  * pointer arithmetic or a helper receiving it. We cannot renumber those. */
 static void escaping_ref(struct walk *w, CXCursor c)
 {
-	size_t s, e;
-	if (tt_extent(w->t, c, &s, &e) < 0)
-		return;
+	size_t s = 0, e = 0;
+	tt_extent(w->t, c, &s, &e);
 	unsigned line = line_of(w->t, s);
 	if (tt_from_macro(c))
 		w->err = pk_error("%s:%u: '%s' is read inside a macro expansion: its indices cannot be "
@@ -268,7 +266,7 @@ static void note_call(struct walk *w, CXCursor c)
 		free(call.callee);
 		return;
 	}
-	size_t s, e;
+	size_t s = 0, e = 0;
 	tt_extent(w->t, c, &s, &e);
 	call.line = line_of(w->t, s);
 	CXCursor stmt = c;
@@ -282,11 +280,12 @@ static void note_call(struct walk *w, CXCursor c)
 			break; /* a braceless body or a condition */
 		stmt = w->stack[j];
 	}
-	if (call.placeable) {
-		size_t ss, se;
-		tt_extent(w->t, stmt, &ss, &se);
+	size_t ss, se;
+	if (call.placeable && tt_extent(w->t, stmt, &ss, &se) == 0) {
 		call.stmt_start = snap_start(w->t, ss);
 		call.stmt_end = past_semicolon(w->t, se);
+	} else {
+		call.placeable = 0;
 	}
 	PK_GROW(w->k->calls, w->k->cap_calls, w->k->ncalls + 1);
 	w->k->calls[w->k->ncalls++] = call;
@@ -318,8 +317,16 @@ static enum CXChildVisitResult walk_visit(CXCursor c, CXCursor parent, CXClientD
 
 static void walk_children(struct walk *w, CXCursor c)
 {
-	if (w->depth >= 256 || w->err)
+	if (w->err)
 		return;
+	if (w->depth >= (int)(sizeof(w->stack) / sizeof(w->stack[0]))) {
+		/* a read or an exit we did not see would be renumbered wrongly */
+		size_t s = 0, e = 0;
+		tt_extent(w->t, c, &s, &e);
+		w->err = pk_error("%s:%u: kernel '%s' is nested too deeply to analyse", w->t->b->path, line_of(w->t, s),
+		                  w->k->name);
+		return;
+	}
 	w->stack[w->depth++] = c;
 	clang_visitChildren(c, walk_visit, w);
 	w->depth--;

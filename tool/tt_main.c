@@ -9,6 +9,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct tt_opts {
 	const char *kernel, *kernel_name, *host, *host_out, *slots, *events_out, *core, *build_dir;
@@ -257,8 +258,9 @@ static int plan_all(struct job *j)
 static int write_sidecar(struct job *j)
 {
 	const struct tt_opts *o = &j->o;
-	if (o->emit.mode != PK_EMIT_INPLACE && o->emit.mode != PK_EMIT_OUTFILE)
-		return 0;
+	int to_file = o->emit.mode == PK_EMIT_OUTFILE || (o->emit.mode == PK_EMIT_INPLACE && !j->kb.from_stdin);
+	if (!to_file && !o->events_out)
+		return 0; /* --stdout, --diff, --check and standard input write no file */
 	struct tt_sb path = {0};
 	if (o->events_out)
 		tt_sb_add(&path, o->events_out);
@@ -272,24 +274,40 @@ static int write_sidecar(struct job *j)
 	return rc;
 }
 
+/* Take back what an earlier write of this run did: the original bytes in
+ * place, or the new output file removed. */
+static void undo_write(const struct pk_emit_opts *eo, const struct pk_buf *b)
+{
+	if (eo->mode == PK_EMIT_INPLACE && !b->from_stdin)
+		pk_write_atomic(b->path, b->data, b->len, NULL);
+	else if (eo->mode == PK_EMIT_OUTFILE)
+		unlink(eo->out_path);
+}
+
+/* Kernel, host and event map go together: when a later write fails the
+ * earlier ones are undone, so an error never leaves half an ABI change. */
 static int emit_all(struct job *j)
 {
 	int changed = 0, any = 0;
+	struct pk_emit_opts ho = j->o.emit;
+	if (j->o.host_out) {
+		ho.mode = PK_EMIT_OUTFILE;
+		ho.out_path = j->o.host_out;
+	}
 	if (pk_emit(&j->o.emit, &j->kb, &j->kp, &changed) < 0)
 		return PK_EXIT_ERROR;
 	any |= changed;
-	if (j->o.host) {
-		struct pk_emit_opts ho = j->o.emit;
-		if (j->o.host_out) {
-			ho.mode = PK_EMIT_OUTFILE;
-			ho.out_path = j->o.host_out;
-		}
-		if (pk_emit(&ho, &j->hb, &j->hp, &changed) < 0)
-			return PK_EXIT_ERROR;
-		any |= changed;
-	}
-	if (write_sidecar(j) < 0)
+	if (j->o.host && pk_emit(&ho, &j->hb, &j->hp, &changed) < 0) {
+		undo_write(&j->o.emit, &j->kb);
 		return PK_EXIT_ERROR;
+	}
+	any |= changed;
+	if (write_sidecar(j) < 0) {
+		undo_write(&j->o.emit, &j->kb);
+		if (j->o.host)
+			undo_write(&ho, &j->hb);
+		return PK_EXIT_ERROR;
+	}
 	return j->o.emit.mode == PK_EMIT_CHECK && any ? PK_EXIT_FINDINGS : PK_EXIT_OK;
 }
 

@@ -27,8 +27,11 @@ for f in "$ksrc/harness.cpp" "$ksrc/golden.cpp" "$sim/src/sim.cpp"; do
 done
 
 # name | probe-inject placement arguments | what the line must look like
+# (the *_SIM variants parse with the simulation's headers instead of the stubs)
 variants=(
 	"T_BASE|--base|base"
+	"T_BASE_SIM|--base -- -I $sim/include|base"
+	"STAGE_A_SIM|--begin before:TLOAD#1 --end after:CrossCoreSetFlag -- -I $sim/include|stage"
 	"STAGE_A|--begin before:TLOAD#1 --end after:CrossCoreSetFlag|stage"
 	"STAGE_A_LOAD|--begin before:TLOAD#1 --end after:wait_flag#1|stage"
 	"STAGE_A_COMPUTE|--around TSORT32#1|stage"
@@ -45,8 +48,8 @@ for v in "${variants[@]}"; do
 	dir=$work/$name
 	mkdir -p "$dir"
 	# shellcheck disable=SC2086 # placement is a list of words
-	if ! "$bin/probe-inject" --probe "$name" $placement "$work/clean/tsort32_kernel.cpp" \
-		-o "$dir/tsort32_kernel.cpp" 2>"$dir/inject.err"; then
+	if ! "$bin/probe-inject" --probe "$name" "$work/clean/tsort32_kernel.cpp" -o "$dir/tsort32_kernel.cpp" \
+		$placement 2>"$dir/inject.err"; then
 		echo "FAIL $name: probe-inject: $(cat "$dir/inject.err")"; fail=1; continue
 	fi
 	if ! "$cxx" "${flags[@]}" "$dir/tsort32_kernel.cpp" "$work/obj"/*.o -lpthread -o "$dir/run" \

@@ -41,6 +41,15 @@ for dir in "$src"/testdata/timing/*/; do
   fi
 done
 
+# kernel, host and event map go together: a host file that cannot be written
+# takes back the kernel output already written
+d="$work/undo"; mkdir -p "$d"
+cp "$src"/testdata/timing/host-orchestration/{kernel.cpp,host.cpp,kernel_api.h} "$d/"
+if "$bin/probe-inject" --timing-tensor "$d/kernel.cpp" -o "$d/out.cpp" --host "$d/host.cpp" \
+     --host-out "$d/missing/host.cpp" --slots 8 2>/dev/null || [ -e "$d/out.cpp" ] || [ -e "$d/out.cpp.timing.json" ]; then
+  echo "FAIL undo: a failed host write left the kernel output behind"; fail=1
+fi
+
 # the bundled kernel (direct signature, probe blocks present) against the simulation
 k="$src/kernels/tsort32/tsort32_kernel.cpp"
 if [ -f "$k" ]; then

@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# The limits of issue #7 item 5, measured: each input at full and half size
+# through probe-strip / probe-inject / probe-list / probe-check, with wall
+# time, peak RSS, and the full/half time ratio (~2 = linear). A `grep -c`
+# over the same input is the baseline measured in the same run.
+#   bench/limits.sh [BUILD_DIR] [quick]
+# BUILD_DIR defaults to ./build; the inputs are generated under
+# BUILD_DIR/limits-work (never /tmp: the 100,000-file tree and the 100 MB file
+# are big) and removed at the end. `quick` divides every size by 10.
+# Inputs (bench/gen_limits.py):
+#   bigfile   a 100 MB kernel source, a probe pair per ~1 MB
+#   longline  a probe pair around a single 20 MB line
+#   nesting   a probe pair inside 1,000 nested #if levels
+#   probes    10,000 probes (20,000 blocks) in one file
+#   tree      100,000 files in one tree (1,000 per directory), one probe each;
+#             inject/strip/list get the files through xargs -n 10000
+set -uo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+build=$(cd "${1:-$here/build}" && pwd) || exit 2
+quick=${2:-}
+bin=$build/bin
+work=$build/limits-work
+for c in probe-inject probe-strip probe-list probe-check; do
+	[ -x "$bin/$c" ] || { echo "limits: no $bin/$c: build first" >&2; exit 2; }
+done
+rm -rf "$work" && mkdir -p "$work" || exit 2
+trap 'rm -rf "$work"' EXIT
+export LC_ALL=C
+
+div=1
+[ "$quick" = quick ] && div=10
+
+# measure LABEL CMD...: one line "rc seconds peak_rss_kb first_stderr_line"
+# (best wall time of up to $runs runs, default 3, while a run takes under a second).
+measure() {
+	local label=$1
+	shift
+	python3 - "$work/err" "${runs:-3}" "$@" <<'PY'
+import resource, subprocess, sys, time
+err_path, runs, cmd = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+best, rc = None, 0
+for attempt in range(runs):
+    t0 = time.monotonic()
+    with open(err_path, "wb") as err:
+        rc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=err).returncode
+    t = time.monotonic() - t0
+    best = t if best is None or t < best else best
+    if t >= 1.0:
+        break
+rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+first = open(err_path, "rb").readline().decode("utf-8", "replace").strip()
+print(f"{rc} {best:.4f} {rss} {first}")
+PY
+}
+
+rows=$work/rows
+: >"$rows"
+record() { # record CASE SIZE_LABEL CMD_NAME RESULT_LINE
+	printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" >>"$rows"
+}
+
+# run_file CASE SCALE PROBE: generate one file at SCALE, time every command on it
+run_file() {
+	local kind=$1 scale=$2 name=$3 f=$work/$1-$2.cpp out=$work/out.cpp
+	python3 "$here/bench/gen_limits.py" "$kind" "$scale" "$f" || exit 2
+	local bytes=$(stat -c %s "$f")
+	record "$kind" "$scale" bytes "0 0 0 $bytes"
+	record "$kind" "$scale" grep "$(measure grep grep -c TIMING_PROBE "$f")"
+	record "$kind" "$scale" check "$(measure check "$bin/probe-check" "$f")"
+	record "$kind" "$scale" list "$(measure list "$bin/probe-list" "$f")"
+	record "$kind" "$scale" inject "$(measure inject "$bin/probe-inject" --probe "$name" -o "$out" "$f")"
+	[ -s "$out" ] && ! cmp -s "$f" "$out" || record "$kind" "$scale" verify "1 0 0 inject wrote no change"
+	rm -f "$out"
+	record "$kind" "$scale" strip "$(measure strip "$bin/probe-strip" -o "$out" "$f")"
+	if [ -f "$out" ] && grep -q TIMING_PROBE "$out"; then
+		record "$kind" "$scale" verify "1 0 0 strip output still holds TIMING_PROBE"
+	fi
+	rm -f "$f" "$out"
+}
+
+run_tree() {
+	local scale=$1 d=$work/tree-$1
+	python3 "$here/bench/gen_limits.py" tree "$scale" "$d" || exit 2
+	local bytes=$(du -sb "$d" | cut -f1)
+	record tree "$scale" bytes "0 0 0 $bytes"
+	local each="find '$d' -name '*.cpp' -print0 | xargs -0 -n 10000"
+	local runs=1   # in-place rewrites: a second run would find nothing to do
+	record tree "$scale" grep "$(measure grep grep -rc TIMING_PROBE "$d")"
+	record tree "$scale" check "$(measure check "$bin/probe-check" "$d")"
+	record tree "$scale" list "$(measure list sh -c "$each '$bin/probe-list'")"
+	record tree "$scale" inject "$(measure inject sh -c "$each '$bin/probe-inject' --probe STAGE_A")"
+	local on
+	on=$(grep -rl '^#if 1' "$d" | wc -l)
+	[ "$on" -eq "$scale" ] || record tree "$scale" verify "1 0 0 inject enabled $on of $scale files"
+	# strip is measured on the enabled tree: the measure's reruns find nothing left to do
+	record tree "$scale" strip "$(measure strip sh -c "$each '$bin/probe-strip'")"
+	grep -rq TIMING_PROBE "$d" && record tree "$scale" verify "1 0 0 strip left TIMING_PROBE text"
+	rm -rf "$d"
+}
+
+echo "limits: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $bin" >&2
+for kind in bigfile:100:STAGE_0 longline:20:LONG_LINE nesting:1000:DEEP probes:10000:STAGE_5; do
+	IFS=: read -r k full name <<<"$kind"
+	full=$((full / div))
+	[ "$full" -ge 2 ] || full=2
+	echo "  $k $full ..." >&2
+	run_file "$k" "$full" "$name"
+	run_file "$k" $((full / 2)) "$name"
+done
+tree_full=$((100000 / div))
+echo "  tree $tree_full ..." >&2
+run_tree "$tree_full"
+run_tree $((tree_full / 2))
+
+python3 - "$rows" <<'PY'
+import sys
+from collections import defaultdict
+
+units = {"bigfile": "MB", "longline": "MB line", "nesting": "#if levels", "probes": "probes", "tree": "files"}
+data = defaultdict(dict)   # (case) -> {(scale, cmd): (rc, t, rss, msg)}
+order = []
+for line in open(sys.argv[1]):
+    case, scale, cmd, res = line.rstrip("\n").split("\t")
+    rc, t, rss, *msg = res.split(" ", 3)
+    if case not in order:
+        order.append(case)
+    data[case][(int(scale), cmd)] = (int(rc), float(t), int(rss), msg[0] if msg else "")
+
+print(f"{'input':<24} {'cmd':<7} {'exit':>4} {'time s':>8} {'half s':>8} {'ratio':>6} {'RSS MB':>8} {'half MB':>8} {'x grep':>7}")
+bad = 0
+for case in order:
+    scales = sorted({s for s, _ in data[case]}, reverse=True)
+    full, half = scales[0], scales[-1]
+    size = data[case][(full, "bytes")][3]
+    label = f"{case} {full} {units[case]}"
+    g = data[case][(full, "grep")][1]
+    for cmd in ("check", "list", "inject", "strip"):
+        rc, t, rss, msg = data[case][(full, cmd)]
+        hrc, ht, hrss, _ = data[case][(half, cmd)]
+        ratio = t / ht if ht > 0 else float("nan")
+        vs = t / g if g > 0 else float("nan")
+        print(f"{label:<24} {cmd:<7} {rc:>4} {t:>8.3f} {ht:>8.3f} {ratio:>6.2f} {rss/1024:>8.1f} {hrss/1024:>8.1f} {vs:>7.1f}")
+        if rc >= 2:
+            print(f"{'':<24} refused: {msg}")
+            bad += 1
+        label = ""
+    for s in (full, half):
+        v = data[case].get((s, "verify"))
+        if v:
+            print(f"{'':<24} FAILED at {s}: {v[3]}")
+            bad += 1
+    print(f"{'':<24} input {int(size)/1048576:.1f} MB; grep -c baseline {g:.3f} s")
+print("ratio = time(full) / time(half): ~2 linear, ~4 quadratic; x grep = time / grep -c on the same input")
+sys.exit(1 if bad else 0)
+PY

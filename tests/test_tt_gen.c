@@ -1,0 +1,94 @@
+/* test_tt_gen.c - the event map is JSON probe-report can load, with the row
+ * layout the tail writes; rule templates expand as documented. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tt.h"
+
+static void sidecar_is_json_with_the_row_layout(void **state)
+{
+	(void)state;
+	struct tt_rules r;
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(tt_rules_parse(&r, "t.ini", "[code]\nmagic = 0x10\n[kinds]\nentry = issue\n"), 0);
+	struct tt_event ev[8];
+	memset(ev, 0, sizeof(ev));
+	char names[8][8];
+	for (int i = 0; i < 8; i++) {
+		snprintf(names[i], sizeof(names[i]), "e%d", i);
+		ev[i].name = names[i];
+		ev[i].kind = "drain";
+		ev[i].spec = "after:\"odd\\name";
+		ev[i].column = i + 1;
+	}
+	struct tt_kernel k;
+	memset(&k, 0, sizeof(k));
+	k.name = "kernel_entry";
+	k.style = TT_EXTERN;
+	struct tt_spec sp = {.ev = ev,
+	                     .nev = 8,
+	                     .prefix = "pk_tt_",
+	                     .row_words = 16,
+	                     .columns = 10,
+	                     .slots = "48",
+	                     .timing_index = 3,
+	                     .rules = &r};
+	size_t len;
+	char *text = tt_sidecar_json(&k, &sp, &len);
+	json_error_t err;
+	json_t *root = json_loadb(text, len, 0, &err);
+	if (!root)
+		fail_msg("not JSON: %s at line %d\n%s", err.text, err.line, text);
+	assert_int_equal(json_integer_value(json_object_get(root, "row_words")), 16);
+	assert_int_equal(json_integer_value(json_object_get(root, "magic")), 16);
+	assert_int_equal(json_integer_value(json_object_get(root, "magic_column")), 15);
+	assert_int_equal(json_integer_value(json_object_get(root, "slots")), 48);
+	assert_int_equal(json_integer_value(json_object_get(root, "timing_arg")), 3);
+	json_t *events = json_object_get(root, "events");
+	assert_int_equal(json_array_size(events), 10);
+	json_t *last = json_array_get(events, 9);
+	assert_string_equal(json_string_value(json_object_get(last, "name")), "body_done");
+	assert_int_equal(json_integer_value(json_object_get(last, "column")), 9);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(events, 1), "at")), "after:\"odd\\name");
+	json_decref(root);
+	free(text);
+	tt_rules_free(&r);
+}
+
+static void templates_expand_known_names_only(void **state)
+{
+	(void)state;
+	const char *names[] = {"recv", "slots"}, *vals[] = {"task.", "blockDim"};
+	char *s = tt_expand("{recv}add_output({recv}t({slots}, {row_words})) {", names, vals, 2);
+	assert_string_equal(s, "task.add_output(task.t(blockDim, {row_words})) {");
+	free(s);
+}
+
+static void last_rule_setting_wins(void **state)
+{
+	(void)state;
+	struct tt_rules r;
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(tt_rules_parse(&r, "t.ini", "; c\n[slot]\naiv = A()\n[slot]\naiv = B()\n"), 0);
+	assert_string_equal(tt_rule(&r, "slot", "aiv"), "B()");
+	assert_null(tt_rule(&r, "slot", "aic"));
+	assert_int_equal(tt_rules_parse(&r, "t.ini", "[slot]\nno equals here\n"), -1);
+	tt_rules_free(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(sidecar_is_json_with_the_row_layout),
+	    cmocka_unit_test(templates_expand_known_names_only),
+	    cmocka_unit_test(last_rule_setting_wins),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
