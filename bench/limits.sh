@@ -13,7 +13,9 @@
 #   nesting   a probe pair inside 1,000 nested #if levels
 #   probes    10,000 probes (20,000 blocks) in one file
 #   tree      100,000 files in one tree (1,000 per directory), one probe each;
-#             inject/strip/list get the files through xargs -n 10000
+#             inject/strip run with --diff over every file (nothing written),
+#             inject-w/strip-w rewrite a tenth of the files in place
+#             the files reach inject/strip/list through xargs -n 10000
 set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$here/build}" && pwd) || exit 2
@@ -36,18 +38,26 @@ measure() {
 	local label=$1
 	shift
 	python3 - "$work/err" "${runs:-3}" "$@" <<'PY'
-import resource, subprocess, sys, time
+import os, resource, subprocess, sys, time
 err_path, runs, cmd = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
-best, rc = None, 0
+# GNU time reports the command's own peak RSS; getrusage of this process's
+# children would also count the forked copy of the python interpreter
+rss_path = err_path + ".rss"
+timer = ["/usr/bin/time", "-f", "%M", "-o", rss_path] if os.access("/usr/bin/time", os.X_OK) else []
+best, rc, rss = None, 0, 0
 for attempt in range(runs):
     t0 = time.monotonic()
     with open(err_path, "wb") as err:
-        rc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=err).returncode
+        rc = subprocess.run(timer + cmd, stdout=subprocess.DEVNULL, stderr=err).returncode
     t = time.monotonic() - t0
     best = t if best is None or t < best else best
+    if timer:
+        words = open(rss_path).read().split()
+        rss = max(rss, int(words[-1]) if words and words[-1].isdigit() else 0)
     if t >= 1.0:
         break
-rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+if not timer:
+    rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
 first = open(err_path, "rb").readline().decode("utf-8", "replace").strip()
 print(f"{rc} {best:.4f} {rss} {first}")
 PY
@@ -84,17 +94,26 @@ run_tree() {
 	local bytes=$(du -sb "$d" | cut -f1)
 	record tree "$scale" bytes "0 0 0 $bytes"
 	local each="find '$d' -name '*.cpp' -print0 | xargs -0 -n 10000"
-	local runs=1   # in-place rewrites: a second run would find nothing to do
 	record tree "$scale" grep "$(measure grep grep -rc TIMING_PROBE "$d")"
 	record tree "$scale" check "$(measure check "$bin/probe-check" "$d")"
 	record tree "$scale" list "$(measure list sh -c "$each '$bin/probe-list'")"
-	record tree "$scale" inject "$(measure inject sh -c "$each '$bin/probe-inject' --probe STAGE_A")"
+	# every file, nothing written: load, scan, plan and diff
+	record tree "$scale" inject "$(measure inject sh -c "$each '$bin/probe-inject' --probe STAGE_A --diff")"
+	record tree "$scale" strip "$(measure strip sh -c "$each '$bin/probe-strip' --diff")"
+	# in place (atomic write, fsync per file) on a tenth of the files; a
+	# second run would find nothing to do, so one run each
+	find "$d" -name 'kernel*0.cpp' -print0 >"$work/part"
+	local n_part
+	n_part=$(tr -cd '\0' <"$work/part" | wc -c)
+	local part="xargs -0 -n 10000 <'$work/part'"
+	record tree "$scale" inject-w "$(runs=1 measure inject sh -c "$part '$bin/probe-inject' --probe STAGE_A")"
 	local on
 	on=$(grep -rl '^#if 1' "$d" | wc -l)
-	[ "$on" -eq "$scale" ] || record tree "$scale" verify "1 0 0 inject enabled $on of $scale files"
-	# strip is measured on the enabled tree: the measure's reruns find nothing left to do
-	record tree "$scale" strip "$(measure strip sh -c "$each '$bin/probe-strip'")"
-	grep -rq TIMING_PROBE "$d" && record tree "$scale" verify "1 0 0 strip left TIMING_PROBE text"
+	[ "$on" -eq "$n_part" ] || record tree "$scale" verify "1 0 0 inject enabled $on of $n_part files"
+	record tree "$scale" strip-w "$(runs=1 measure strip sh -c "$part '$bin/probe-strip'")"
+	[ "$(grep -rl TIMING_PROBE "$d" | wc -l)" -eq $((scale - n_part)) ] ||
+		record tree "$scale" verify "1 0 0 strip left TIMING_PROBE text in a rewritten file"
+	record tree "$scale" nwrite "0 0 0 $n_part"
 	rm -rf "$d"
 }
 
@@ -134,7 +153,9 @@ for case in order:
     size = data[case][(full, "bytes")][3]
     label = f"{case} {full} {units[case]}"
     g = data[case][(full, "grep")][1]
-    for cmd in ("check", "list", "inject", "strip"):
+    for cmd in ("check", "list", "inject", "strip", "inject-w", "strip-w"):
+        if (full, cmd) not in data[case]:
+            continue
         rc, t, rss, msg = data[case][(full, cmd)]
         hrc, ht, hrss, _ = data[case][(half, cmd)]
         ratio = t / ht if ht > 0 else float("nan")
@@ -150,6 +171,9 @@ for case in order:
             print(f"{'':<24} FAILED at {s}: {v[3]}")
             bad += 1
     print(f"{'':<24} input {int(size)/1048576:.1f} MB; grep -c baseline {g:.3f} s")
+    if (full, "nwrite") in data[case]:
+        print(f"{'':<24} inject/strip: --diff over every file; inject-w/strip-w: in place on "
+              f"{data[case][(full, 'nwrite')][3]} / {data[case][(half, 'nwrite')][3]} files")
 print("ratio = time(full) / time(half): ~2 linear, ~4 quadratic; x grep = time / grep -c on the same input")
 sys.exit(1 if bad else 0)
 PY

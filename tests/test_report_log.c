@@ -216,6 +216,29 @@ static void run_fields_and_repeat(void **state)
 	rp_log_free(&lg);
 }
 
+/* A wait measured before its stage starts is no share of it (S2.3, S4.2). */
+static void wait_outside_stage(void **state)
+{
+	(void)state;
+	struct rp_log lg;
+	struct rp_doc d;
+	rp_log_init(&lg, NULL, 1);
+	rp_doc_init(&d);
+	rp_log_begin_file(&lg, "b.log");
+	feed(&lg, "[T_BASE] 0\n[STAGE_B] start=1000 end=1500 dur=500\n");
+	rp_log_begin_file(&lg, "w.log");
+	feed(&lg, "[T_BASE] 0\n[STAGE_B_WAIT] start=200 end=900 dur=700\n");
+	rp_log_analyse(&lg, &d);
+	const struct rp_table *r = table(&d, "ratios");
+	assert_string_equal(cell(r, 0, "nested")->s, "no");
+	assert_int_equal(cell(r, 0, "ratio")->kind, RP_NULL);
+	const struct rp_table *t = table(&d, "timeline");
+	assert_string_equal(cell(t, 1, "probe")->s, "STAGE_B");
+	assert_int_equal(cell(t, 1, "gap")->i, 2 * 100);
+	rp_doc_free(&d);
+	rp_log_free(&lg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -224,6 +247,7 @@ int main(void)
 		cmocka_unit_test(other_output),      cmocka_unit_test(garbled_lines),
 		cmocka_unit_test(seed_worked_example), cmocka_unit_test(negative_gap_kept),
 		cmocka_unit_test(findings),          cmocka_unit_test(run_fields_and_repeat),
+		cmocka_unit_test(wait_outside_stage),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

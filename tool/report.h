@@ -58,6 +58,7 @@ struct rp_table {
 struct rp_span {
 	int64_t start, end; /* cycles, on the lane's own origin */
 	char *label;
+	char *kind; /* what the span is (phase, probe): one colour, one legend entry */
 };
 struct rp_lane {
 	char *group; /* e.g. "run 1", "in-core", "L2" (trace process) */
@@ -96,6 +97,9 @@ void rp_set_str(struct rp_table *t, size_t row, size_t col, const char *s);
 void rp_set_us(const struct rp_doc *d, struct rp_table *t, size_t row, size_t col, double cycles);
 struct rp_lane *rp_lane_new(struct rp_doc *d, const char *group, const char *name);
 void rp_span_add(struct rp_lane *l, int64_t start, int64_t end, const char *label);
+/* The same with a KIND other than the label ("STAGE_B" for "STAGE_B iter 3"). */
+void rp_span_add_kind(struct rp_lane *l, int64_t start, int64_t end, const char *label,
+		      const char *kind);
 /* Format an RP_HALF value ("12", "12.5", "-0.5") into buf. */
 const char *rp_fmt_half(char *buf, size_t n, int64_t x2);
 

@@ -26,8 +26,10 @@ static void free_table(struct rp_table *t)
 
 static void free_lane(struct rp_lane *l)
 {
-	for (size_t i = 0; i < l->nspans; i++)
+	for (size_t i = 0; i < l->nspans; i++) {
 		free(l->spans[i].label);
+		free(l->spans[i].kind);
+	}
 	free(l->spans);
 	free(l->group);
 	free(l->name);
@@ -181,13 +183,20 @@ struct rp_lane *rp_lane_new(struct rp_doc *d, const char *group, const char *nam
 	return l;
 }
 
-void rp_span_add(struct rp_lane *l, int64_t start, int64_t end, const char *label)
+void rp_span_add_kind(struct rp_lane *l, int64_t start, int64_t end, const char *label,
+		      const char *kind)
 {
 	PK_GROW(l->spans, l->cap, l->nspans + 1);
 	struct rp_span *s = &l->spans[l->nspans++];
 	s->start = start;
 	s->end = end;
 	s->label = pk_xstrdup(label);
+	s->kind = pk_xstrdup(kind);
+}
+
+void rp_span_add(struct rp_lane *l, int64_t start, int64_t end, const char *label)
+{
+	rp_span_add_kind(l, start, end, label, label);
 }
 
 const char *rp_fmt_half(char *buf, size_t n, int64_t x2)

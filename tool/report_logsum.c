@@ -161,22 +161,26 @@ static int64_t median_of(const struct rp_series *se, enum rp_sample_field f)
 	return m;
 }
 
-/* Is PARENT_LEN bytes of NAME a probe present with the same block and iter? */
-static int parent_present(const struct rp_log *lg, const struct tl_entry *tl, size_t n,
-			  const struct rp_series *se)
+/* A sub-probe nests in its stage when the stage (same block and iter) is on
+ * the timeline and encloses it. A "wait" measured before its stage starts
+ * (S2.3) does not: it is a stage of its own and takes part in the gaps.
+ * Returns 1 nested, 0 not nested, -1 no parent on the timeline. */
+static int nested_in_parent(const struct rp_log *lg, const struct tl_entry *tl, size_t n,
+			    const struct tl_entry *e)
 {
-	size_t plen;
+	const struct rp_series *se = &lg->series[e->series];
 	const char *name = lg->probes[se->probe].name;
+	size_t plen;
 	if (sub_probe(name, &plen) < 0)
-		return 0;
+		return -1;
 	for (size_t i = 0; i < n; i++) {
 		const struct rp_series *o = &lg->series[tl[i].series];
 		const char *on = lg->probes[o->probe].name;
 		if (o->block == se->block && o->iter == se->iter && strlen(on) == plen &&
 		    !memcmp(on, name, plen))
-			return 1;
+			return tl[i].start_x2 <= e->start_x2 && e->end_x2 <= tl[i].end_x2;
 	}
-	return 0;
+	return -1;
 }
 
 static struct rp_lane *lane_for(struct rp_doc *d, const struct rp_log *lg,
@@ -203,11 +207,12 @@ static void add_span(struct rp_doc *d, const struct rp_log *lg, const struct tl_
 			 (long long)se->iter);
 	else
 		snprintf(label, sizeof(label), "%s", lg->probes[se->probe].name);
-	rp_span_add(lane_for(d, lg, se), e->start_x2 / 2, e->end_x2 / 2, label);
+	rp_span_add_kind(lane_for(d, lg, se), e->start_x2 / 2, e->end_x2 / 2, label,
+			 lg->probes[se->probe].name);
 }
 
 /* Series with relative times, in chain order: block, iter, median start. */
-static struct tl_entry *collect_timeline(const struct rp_log *lg, size_t *n)
+static struct tl_entry *collect_timeline(const struct rp_log *lg, size_t *n, int *nested_state)
 {
 	struct tl_entry *tl = pk_xcalloc(lg->nseries, sizeof(*tl));
 	*n = 0;
@@ -219,8 +224,13 @@ static struct tl_entry *collect_timeline(const struct rp_log *lg, size_t *n)
 		tl[*n].end_x2 = median_of(&lg->series[i], RP_REL_END);
 		(*n)++;
 	}
-	for (size_t i = 0; i < *n; i++)
-		tl[i].in_chain = !parent_present(lg, tl, *n, &lg->series[tl[i].series]);
+	for (size_t i = 0; i < *n; i++) {
+		int nested = nested_in_parent(lg, tl, *n, &tl[i]);
+		uint32_t p = lg->series[tl[i].series].probe;
+		tl[i].in_chain = nested != 1;
+		if (nested >= 0 && nested_state[p] != 0)
+			nested_state[p] = nested; /* any series not nested: not nested */
+	}
 	qsort_r(tl, *n, sizeof(*tl), cmp_tl, (void *)lg);
 	return tl;
 }
@@ -269,10 +279,12 @@ static void timeline_row(struct rp_doc *d, struct rp_table *t, size_t c, const s
 	}
 }
 
-static void timeline_table(const struct rp_log *lg, struct rp_doc *d)
+/* NESTED_STATE[probe] (preset -1) becomes 1 or 0 for sub-probes whose
+ * stage is on the timeline: whether the stage encloses them. */
+static void timeline_table(const struct rp_log *lg, struct rp_doc *d, int *nested_state)
 {
 	size_t n, c_probe;
-	struct tl_entry *tl = collect_timeline(lg, &n);
+	struct tl_entry *tl = collect_timeline(lg, &n, nested_state);
 	if (!n) {
 		if (lg->probe_lines)
 			rp_note(d, "no timeline: no probe line follows a [T_BASE] line in its run");
@@ -295,8 +307,13 @@ static void timeline_table(const struct rp_log *lg, struct rp_doc *d)
 	free(tl);
 }
 
-static void ratios_table(const struct rp_log *lg, struct rp_doc *d, const int64_t *median_x2)
+/* Wait, compute, load and writeback shares (S4.2): median sub-probe dur /
+ * median stage dur, only for sub-probes inside their stage (or where the
+ * timeline cannot tell). */
+static void ratios_table(const struct rp_log *lg, struct rp_doc *d, const int64_t *median_x2,
+			 const int *nested_state)
 {
+	static const char *const nested_text[] = { "no", "yes" };
 	struct rp_table *t = NULL;
 	for (uint32_t p = 0; p < lg->nprobes; p++) {
 		size_t plen;
@@ -306,16 +323,20 @@ static void ratios_table(const struct rp_log *lg, struct rp_doc *d, const int64_
 			continue;
 		if (!t)
 			t = rp_table_new(d, "ratios", "sub-probe share of its stage (median dur / median dur)",
-					 "stage", "sub_probe", "kind", "sub_median", "stage_median",
-					 "ratio", NULL);
+					 "stage", "sub_probe", "kind", "nested", "sub_median",
+					 "stage_median", "ratio", NULL);
 		size_t r = rp_row(t);
 		rp_set_str(t, r, 0, lg->probes[parent].name);
 		rp_set_str(t, r, 1, lg->probes[p].name);
 		rp_set_str(t, r, 2, sub_kinds[k]);
-		rp_set_half(t, r, 3, median_x2[p]);
-		rp_set_half(t, r, 4, median_x2[parent]);
-		if (median_x2[parent] != 0)
-			rp_set_real(t, r, 5, (double)median_x2[p] / (double)median_x2[parent], 3);
+		rp_set_str(t, r, 3, nested_state[p] < 0 ? "unknown" : nested_text[nested_state[p]]);
+		rp_set_half(t, r, 4, median_x2[p]);
+		rp_set_half(t, r, 5, median_x2[parent]);
+		if (median_x2[parent] != 0 && nested_state[p] != 0)
+			rp_set_real(t, r, 6, (double)median_x2[p] / (double)median_x2[parent], 3);
+		if (nested_state[p] == 0)
+			rp_note(d, "'%s' lies outside '%s' on the timeline: no share of it; it counts as a stage of its own in the gaps",
+				lg->probes[p].name, lg->probes[parent].name);
 	}
 }
 
@@ -427,7 +448,11 @@ void rp_log_analyse(struct rp_log *lg, struct rp_doc *d)
 		series_table(lg, d, order);
 		free(order);
 	}
-	timeline_table(lg, d);
-	ratios_table(lg, d, median_x2);
+	int *nested_state = pk_xmalloc(lg->nprobes * sizeof(int));
+	for (size_t p = 0; p < lg->nprobes; p++)
+		nested_state[p] = -1;
+	timeline_table(lg, d, nested_state);
+	ratios_table(lg, d, median_x2, nested_state);
+	free(nested_state);
 	free(median_x2);
 }

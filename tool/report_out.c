@@ -226,6 +226,8 @@ static void json_lanes(FILE *f, const struct rp_doc *d)
 			fprintf(f, "%s{\"start\": %lld, \"end\": %lld, \"label\": ", s ? ", " : "",
 				(long long)l->spans[s].start, (long long)l->spans[s].end);
 			rp_json_str(f, l->spans[s].label);
+			fputs(", \"kind\": ", f);
+			rp_json_str(f, l->spans[s].kind);
 			fputc('}', f);
 		}
 		fputs("]}", f);
@@ -313,6 +315,8 @@ void rp_write_trace(FILE *f, const struct rp_doc *d)
 			double ts = trace_ts(d, sp->start), te = trace_ts(d, sp->end);
 			fputs(",\n  {\"name\": ", f);
 			rp_json_str(f, sp->label);
+			fputs(", \"cat\": ", f);
+			rp_json_str(f, sp->kind);
 			fprintf(f, ", \"ph\": \"X\", \"pid\": %d, \"tid\": %zu, \"ts\": %.3f, \"dur\": %.3f, "
 				   "\"args\": {\"start_cycles\": %lld, \"end_cycles\": %lld}}",
 				pid, i + 1, ts, te > ts ? te - ts : 0.0, (long long)sp->start,

@@ -125,7 +125,7 @@ static void bars(FILE *f, struct labels *ls, const struct rp_lane *l, int row, i
 		double x0 = xpos(sp->start, lo, hi), x1 = xpos(sp->end, lo, hi);
 		double w = x1 > x0 ? x1 - x0 : 0;
 		fprintf(f, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\" stroke=\"%s\">",
-			x0, y + 3, w < 1 ? 1 : w, ROW_H - 6, colour_of(ls, sp->label),
+			x0, y + 3, w < 1 ? 1 : w, ROW_H - 6, colour_of(ls, sp->kind),
 			x1 < x0 ? "red" : "#fff");
 		fprintf(f, "<title>");
 		xml_text(f, sp->label);

@@ -55,9 +55,14 @@ if set(tl) != {"STAGE_A", "STAGE_B", "STAGE_B_WAIT"}:
     sys.exit(f"FAIL: timeline rows {sorted(tl)}")
 if r["warnings"]:
     sys.exit(f"FAIL: warnings on clean runs: {r['warnings']}")
-ratios = r["tables"].get("ratios", [])
-if not any(x["sub_probe"] == "STAGE_B_WAIT" and x["stage"] == "STAGE_B" for x in ratios):
-    sys.exit("FAIL: no STAGE_B_WAIT / STAGE_B ratio")
+# The kernel waits before STAGE_B starts (S2.3): the wait is no share of the
+# stage but a stage of its own, followed by a gap.
+ratios = [x for x in r["tables"].get("ratios", []) if x["sub_probe"] == "STAGE_B_WAIT"]
+if len(ratios) != 1 or ratios[0]["stage"] != "STAGE_B" or ratios[0]["nested"] != "no" \
+        or ratios[0]["ratio"] is not None:
+    sys.exit(f"FAIL: STAGE_B_WAIT vs STAGE_B: {ratios}")
+if tl["STAGE_B"]["gap"] is None or tl["STAGE_B"]["rel_start"] < tl["STAGE_B_WAIT"]["rel_end"]:
+    sys.exit(f"FAIL: no gap from STAGE_B_WAIT to STAGE_B: {tl}")
 EOF
 
 # Two probes' logs as one run: contamination (S1.4), exit 1.

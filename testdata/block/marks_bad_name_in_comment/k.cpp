@@ -1,0 +1,4 @@
+/*
+{  // TIMING_PROBE_BRACE: 0
+*/
+int a;
