@@ -4,6 +4,8 @@
 #
 #   bash bench/fuzz.sh [SECONDS] [TARGET...]     (default: 60 s each, all targets)
 #
+# SECONDS=0 only replays the seed corpus through each target (deterministic;
+# tests/sh/block_fuzz_seeds.sh runs it under ctest).
 # Targets live in tests/fuzz/fuzz_<name>.c; seeds in tests/fuzz/corpus/<name>/.
 # Each is built with clang-14 -fsanitize=fuzzer,address,undefined (Debian's
 # clang-14 and libclang-rt-14-dev) from the tool/ sources it needs, then run
@@ -22,6 +24,7 @@ out=${FUZZ_OUT:-$here/build-fuzz}
 cc=${CC:-clang-14}
 command -v "$cc" >/dev/null || { echo "fuzz.sh: $cc not found (apt-get install clang-14 libclang-rt-14-dev)" >&2; exit 2; }
 mkdir -p "$out/findings" "$out/corpus" "$out/logs"
+out=$(cd "$out" && pwd)
 
 # tool sources each target links (the block engine, or the rule loader)
 declare -A sources=(
@@ -57,15 +60,22 @@ for t in "${targets[@]}"; do
 	mkdir -p "$work"
 	before=$(find "$out/findings" -name "$t-*" | wc -l)
 	# ASan's leak check stays on: a leak is a finding too
-	# fork mode with -ignore_crashes: a finding is saved and fuzzing goes on,
-	# so one run reports every finding it can reach in the time given
-	(cd "$out/logs" && "$out/fuzz_$t" "$work" "$here/tests/fuzz/corpus/$t" ${extra[$t]} \
-		-fork="${FUZZ_JOBS:-1}" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
-		-max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
-		-artifact_prefix="$out/findings/$t-" >"$out/logs/$t.log" 2>&1)
-	# fork mode's progress lines: "#EXECS: cov: ... corp: N ..."; the last one counts
-	execs=$(grep -aoE '^#[0-9]+: cov:' "$out/logs/$t.log" | tail -1 | tr -dc 0-9)
-	execs=${execs:-0}
+	if [ "$secs" = 0 ]; then
+		# replay the seeds only: deterministic, for the test suite
+		(cd "$out/logs" && "$out/fuzz_$t" ${extra[$t]} -runs=0 -timeout=10 \
+			-artifact_prefix="$out/findings/$t-" "$here/tests/fuzz/corpus/$t" >"$out/logs/$t.log" 2>&1)
+		execs=$(find "$here/tests/fuzz/corpus/$t" -type f | wc -l)
+	else
+		# fork mode with -ignore_crashes: a finding is saved and fuzzing goes
+		# on, so one run reports every finding it can reach in the time given
+		(cd "$out/logs" && "$out/fuzz_$t" "$work" "$here/tests/fuzz/corpus/$t" ${extra[$t]} \
+			-fork="${FUZZ_JOBS:-1}" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
+			-max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
+			-artifact_prefix="$out/findings/$t-" >"$out/logs/$t.log" 2>&1)
+		# fork mode's progress lines: "#EXECS: cov: ... corp: N ..."; the last one counts
+		execs=$(grep -aoE '^#[0-9]+: cov:' "$out/logs/$t.log" | tail -1 | tr -dc 0-9)
+		execs=${execs:-0}
+	fi
 	after=$(find "$out/findings" -name "$t-*" | wc -l)
 	found=$((after - before))
 	total_findings=$((total_findings + found))

@@ -7,8 +7,11 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "report.h"
 
@@ -239,6 +242,50 @@ static void wait_outside_stage(void **state)
 	rp_log_free(&lg);
 }
 
+/* Several MB through the threaded reader: the same result as one sequential
+ * pass, a run separator and a truncated last line included. */
+static void mapped_equals_sequential(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/pk-test-report-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	for (int run = 0; run < 40; run++) {
+		fprintf(f, "== run %d\n[T_BASE] %d\n", run, run * 100000);
+		for (int i = 0; i < 2000; i++)
+			fprintf(f, "[STAGE_B] block=%d iter=%d start=%d end=%d dur=%d\nnoise %d\n", i % 2, i / 2,
+				run * 100000 + i * 40, run * 100000 + i * 40 + 30 + (i * run) % 7,
+				30 + (i * run) % 7, i);
+	}
+	fputs("[STAGE_B] block=0 iter=0 start=5 end=", f); /* truncated, no newline */
+	fclose(f);
+
+	struct rp_log a, b;
+	rp_log_init(&a, "== run", 1);
+	rp_log_init(&b, "== run", 1);
+	int fa = open(path, O_RDONLY), fb = open(path, O_RDONLY);
+	assert_int_equal(rp_log_read_mapped(&a, fa, "x.log"), 0);
+	assert_int_equal(rp_log_read_fd(&b, fb, "x.log"), 0);
+	close(fa);
+	close(fb);
+	unlink(path);
+	assert_int_equal(a.total_lines, b.total_lines);
+	assert_int_equal(a.total_lines, 40 * 4002 + 1);
+	assert_int_equal(a.probe_lines, b.probe_lines);
+	assert_int_equal(a.garbled_lines, 1);
+	assert_string_equal(a.garbled_where[0], b.garbled_where[0]);
+	assert_int_equal(a.nruns, 40);
+	assert_int_equal(a.nseries, b.nseries);
+	for (size_t i = 0; i < a.nseries; i++) {
+		assert_int_equal(a.series[i].n, b.series[i].n);
+		assert_memory_equal(a.series[i].samples, b.series[i].samples,
+				    a.series[i].n * sizeof(struct rp_sample));
+	}
+	rp_log_free(&a);
+	rp_log_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -247,7 +294,7 @@ int main(void)
 		cmocka_unit_test(other_output),      cmocka_unit_test(garbled_lines),
 		cmocka_unit_test(seed_worked_example), cmocka_unit_test(negative_gap_kept),
 		cmocka_unit_test(findings),          cmocka_unit_test(run_fields_and_repeat),
-		cmocka_unit_test(wait_outside_stage),
+		cmocka_unit_test(wait_outside_stage), cmocka_unit_test(mapped_equals_sequential),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -485,7 +485,7 @@ static void set_iter(struct pk_ast *a, struct gen *g, const struct pk_anchor *st
 	unsigned line = 0;
 	g->iter = pk_ast_loop_var(a, start->scope, &loop, &line);
 	if (loop >= 0 && !g->iter)
-		pk_warning("%s:%u: the loop around probe '%s' has no induction variable; its print "
+		pk_warning("%s:%u: the loop around probe '%s' has no integer induction variable; its print "
 		           "carries no iter=",
 		           a->b->path, line, g->name);
 }

@@ -44,6 +44,16 @@ int pk_ast_check_scopes(struct pk_ast *a, const struct pk_anchor *start, const s
 	return 0;
 }
 
+/* Can `(unsigned)(v)` be written for C? Integers, enums, and types that
+ * depend on a template parameter (a counter of type T) can. */
+static int countable(CXCursor c)
+{
+	CXType t = clang_getCanonicalType(clang_getCursorType(c));
+	if (t.kind == CXType_Unexposed || t.kind == CXType_Enum || t.kind == CXType_Bool)
+		return 1;
+	return t.kind >= CXType_Char_U && t.kind <= CXType_Int128 && t.kind != CXType_Char16 && t.kind != CXType_Char32;
+}
+
 static char *spelling(CXCursor c)
 {
 	CXString s = clang_getCursorSpelling(c);
@@ -71,7 +81,7 @@ static char *for_var(struct pk_ast *a, int loop)
 	for (size_t j = (size_t)init; j < a->nnodes && pk_ast_in_subtree(a, (int)j, init); j++) {
 		enum CXCursorKind k = a->nodes[j].kind;
 		if (k == CXCursor_VarDecl || k == CXCursor_DeclRefExpr)
-			return spelling(a->nodes[j].c);
+			return countable(a->nodes[j].c) ? spelling(a->nodes[j].c) : NULL;
 	}
 	return NULL;
 }
@@ -121,7 +131,7 @@ static char *cond_var(struct pk_ast *a, int loop)
 		if (a->nodes[j].kind != CXCursor_DeclRefExpr)
 			continue;
 		char *v = spelling(a->nodes[j].c);
-		if (*v && modifies(bs, be, v))
+		if (*v && countable(a->nodes[j].c) && modifies(bs, be, v))
 			return v;
 		free(v);
 	}

@@ -169,7 +169,7 @@ static char *run_capture(const char *cmd, size_t *len)
 		r = fread(buf + n, 1, cap - n - 1, p);
 		n += r;
 	} while (r > 0);
-	buf[n] = '\0';
+	memset(buf + n, 0, cap - n); /* defined bytes past the end, see buf.c */
 	if (pclose(p) != 0) {
 		free(buf);
 		return NULL;

@@ -123,7 +123,7 @@ static char *code_of(const struct part *pt, size_t *len)
 				q = 0;
 			continue;
 		}
-		if (c == '"' || c == '\'') {
+		if (c == '"' || (c == '\'' && !pk_digit_separator(d, i))) {
 			q = c;
 			continue;
 		}

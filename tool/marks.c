@@ -79,6 +79,7 @@ static int parse_line(const char *p, const char *e, int *open, int *split, size_
 	*name = pk_xstrndup(ns, (size_t)(ne - ns));
 	if (!pk_probe_name_ok(*name)) {
 		free(*name);
+		*name = NULL;
 		return -1;
 	}
 	*brace = (size_t)(br - p);
@@ -146,10 +147,8 @@ int pk_marks_scan(const struct pk_buf *b, struct pk_mark **marks, size_t *n)
 			free(name);
 			r = 0;
 		}
-		if (r < 0 && pk_scan_in_comment(&s, ls + strspn(b->data + ls, " \t"))) {
-			free(name);
-			r = 0;
-		}
+		if (r < 0 && pk_scan_in_comment(&s, ls + strspn(b->data + ls, " \t")))
+			r = 0; /* damaged prose: parse_line kept no name */
 		if (r < 0) {
 			rc = pk_error("%s:%u: damaged brace marker (expected '{  // %s NAME' "
 			              "or '}  // %s NAME' alone on its line, or '{  // %s NAME %s' "

@@ -15,14 +15,6 @@
 
 #include "pk.h"
 
-/* ---- growable int64 array (durations, relative times) ---- */
-struct rp_vec {
-	int64_t *v;
-	size_t n, cap;
-};
-void rp_vec_push(struct rp_vec *a, int64_t x);
-void rp_vec_free(struct rp_vec *a);
-
 /* ---- statistics (report_stats.c) ---- */
 struct rp_stats {
 	size_t n;
@@ -120,7 +112,7 @@ struct rp_line {
 enum rp_line_kind rp_log_parse_line(const char *s, size_t len, struct rp_line *out);
 
 /* One probe line's numbers. Interleaved so that appending touches one cache
- * line per series, not three (a 1 GB log has thousands of series). */
+ * line per series, not three (a loop probe's log has thousands of series). */
 struct rp_sample {
 	int64_t dur, rel_start, rel_end; /* rel_*: RP_NO_REL when the run has no T_BASE yet */
 };
@@ -148,11 +140,10 @@ struct rp_probe {
 	char *name;
 	size_t name_len;
 	size_t lines, dur_mismatch, with_block, without_block;
-	int64_t first_mismatch_line;
-	char *first_mismatch_file;
+	char *first_mismatch_file; /* "FILE:LINE" of the first dur != end - start */
 };
 struct rp_run {
-	char *label;       /* "FILE" or "FILE run N" */
+	char *label;       /* "FILE", "FILE from line N" (--run), then " run=R" */
 	int64_t tbase;
 	size_t ntbase, nlines;
 	uint32_t probes[4]; /* first distinct probes seen (contamination report) */

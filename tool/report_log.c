@@ -497,11 +497,14 @@ static uint32_t series_of_line(struct rp_log *lg, uint32_t probe, const struct r
 		s = series_of(lg, probe, ln->block, ln->iter); /* may move lg->series */
 	if (lg->last_series != NO_RUN)
 		lg->series[lg->last_series].next = s;
+	/* Two lines ahead: the successor's struct was fetched one line ago. */
 	const struct rp_series *se = &lg->series[s];
 	if (se->next != NO_RUN) {
-		__builtin_prefetch(&lg->series[se->next]);
-		if (se->next_tail)
-			__builtin_prefetch(se->next_tail, 1);
+		const struct rp_series *n1 = &lg->series[se->next];
+		if (n1->next != NO_RUN)
+			__builtin_prefetch(&lg->series[n1->next]);
+		if (n1->next_tail)
+			__builtin_prefetch(n1->next_tail, 1);
 	}
 	return s;
 }

@@ -183,6 +183,9 @@ static int nested_in_parent(const struct rp_log *lg, const struct tl_entry *tl, 
 	return -1;
 }
 
+/* Lane groups name their origin: a report may hold logs and a tensor. */
+#define LOG_GROUP "probes (from T_BASE)"
+
 static struct rp_lane *lane_for(struct rp_doc *d, const struct rp_log *lg,
 				const struct rp_series *se)
 {
@@ -193,9 +196,9 @@ static struct rp_lane *lane_for(struct rp_doc *d, const struct rp_log *lg,
 	else
 		snprintf(name, sizeof(name), "%s", lg->probes[se->probe].name);
 	for (size_t i = 0; i < d->nlanes; i++)
-		if (!strcmp(d->lanes[i]->group, "probes") && !strcmp(d->lanes[i]->name, name))
+		if (!strcmp(d->lanes[i]->group, LOG_GROUP) && !strcmp(d->lanes[i]->name, name))
 			return d->lanes[i];
-	return rp_lane_new(d, "probes", name);
+	return rp_lane_new(d, LOG_GROUP, name);
 }
 
 static void add_span(struct rp_doc *d, const struct rp_log *lg, const struct tl_entry *e)

@@ -300,7 +300,9 @@ static void slot_lanes(struct tensor_ctx *c, int64_t origin)
 			continue;
 		char name[32];
 		snprintf(name, sizeof(name), "slot %zu", s);
-		struct rp_lane *l = rp_lane_new(c->d, "in-core slots", name);
+		struct rp_lane *l = rp_lane_new(c->d, c->o->l2 && c->o->same_epoch ? "in-core slots (from M0)"
+										   : "in-core slots (from E)",
+						name);
 		int64_t prev = 0;
 		int have_prev = 0;
 		for (int e = 0; e < RP_EV_N; e++) {
@@ -317,7 +319,9 @@ static void slot_lanes(struct tensor_ctx *c, int64_t origin)
 
 static void partition_lane(struct tensor_ctx *c, const struct bound *bs, size_t nb, int64_t origin)
 {
-	struct rp_lane *l = rp_lane_new(c->d, "global partition", "partition");
+	struct rp_lane *l = rp_lane_new(c->d, c->o->l2 && c->o->same_epoch ? "global partition (from M0)"
+									  : "global partition (from E)",
+					"partition");
 	const struct bound *prev = NULL;
 	for (size_t i = 0; i < nb; i++) {
 		if (!bs[i].have)
@@ -416,8 +420,11 @@ static void analyse(struct tensor_ctx *c)
 		bs[0].have = bs[6].have = 1;
 	}
 	int64_t origin = combine ? bs[0].v : bs[1].have ? bs[1].v : 0;
+	/* With logs in the same report, each lane group names its own origin. */
+	const char *origin_name = combine ? "M0 (earliest L2 task start)" : "E (earliest entry)";
+	int mixed = c->d->origin != NULL;
 	free(c->d->origin);
-	c->d->origin = pk_xstrdup(combine ? "M0 (earliest L2 task start)" : "E (earliest entry)");
+	c->d->origin = pk_xstrdup(mixed ? "each lane group's own origin (see its name)" : origin_name);
 	bounds_table(c, bs, 7, origin);
 	int ordered = partition(c, bs, 7, combine ? "task partition" : "body partition");
 	collective(c);
@@ -427,7 +434,7 @@ static void analyse(struct tensor_ctx *c)
 	slot_lanes(c, origin);
 	if (c->o->l2)
 		l2_lanes(c, combine ? origin : c->o->l2->m0,
-			 combine ? "L2 tasks" : "L2 tasks (own origin M0, not combined)");
+			 combine ? "L2 tasks (from M0)" : "L2 tasks (from their own M0, not combined)");
 }
 
 int rp_tensor_analyse(const struct rp_matrix *m, const struct rp_event_map *em,

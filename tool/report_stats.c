@@ -5,19 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void rp_vec_push(struct rp_vec *a, int64_t x)
-{
-	if (a->n == a->cap)
-		PK_GROW(a->v, a->cap, a->n + 1);
-	a->v[a->n++] = x;
-}
-
-void rp_vec_free(struct rp_vec *a)
-{
-	free(a->v);
-	memset(a, 0, sizeof(*a));
-}
-
 static void swap(int64_t *a, int64_t *b)
 {
 	int64_t t = *a;

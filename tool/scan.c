@@ -115,7 +115,7 @@ static int raw_prefix(const char *d, size_t q)
 }
 
 /* Is the '\'' at Q a C++14 digit separator (inside a pp-number like 1'000)? */
-static int digit_separator(const char *d, size_t q)
+int pk_digit_separator(const char *d, size_t q)
 {
 	size_t j = q;
 	while (j > 0 && q - j < 256 && (is_ident((unsigned char)d[j - 1]) || d[j - 1] == '.' || d[j - 1] == '\''))
@@ -310,7 +310,7 @@ static size_t lex_line(struct lexer *L, size_t i, int *spliced)
 			i++;
 			continue;
 		case '\'':
-			if (!digit_separator(d, i)) {
+			if (!pk_digit_separator(d, i)) {
 				L->st = STRING;
 				L->quote = c;
 			}

@@ -70,6 +70,8 @@ long pk_scan_block_at(const struct pk_scan *s, size_t off);
 /* Print every scan error as "probekit: PATH:LINE: msg"; returns their count. */
 size_t pk_scan_report_errors(struct pk_buf *b, const struct pk_scan *s);
 
+/* Is the '\'' at Q in D a C++14 digit separator (1'000), not a quote? */
+int pk_digit_separator(const char *d, size_t q);
 /* Is NAME a valid probe name ([A-Za-z_][A-Za-z0-9_]*)? */
 int pk_probe_name_ok(const char *name);
 /* Canonical directive text (no EOL): "#if 0  // TIMING_PROBE: NAME". */

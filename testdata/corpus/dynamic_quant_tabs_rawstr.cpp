@@ -68,6 +68,7 @@ public:
 			DataCopy(x, xGm_[i * t_.rowsPerLoop * t_.cols], t_.rowsPerLoop * t_.cols);
 			inQ_.EnQue(x);
 	#if 0	// TIMING_PROBE: QUANT_ROW	tab-indented directive, tab before the comment
+			constexpr uint32_t kPrintEvery = 1'000;	// a digit separator inside a probe part
 			PipeBarrier<PIPE_ALL>();
 			uint64_t probeStart = GetSystemCycle();
 	#endif
@@ -75,7 +76,7 @@ public:
 	#if 0	// TIMING_PROBE: QUANT_ROW
 			PipeBarrier<PIPE_ALL>();
 			uint64_t probeEnd = GetSystemCycle();
-			if (GetBlockIdx() == 0) {
+			if (GetBlockIdx() == 0 && i % kPrintEvery == 0) {
 				printf("[QUANT_ROW] start=%lu end=%lu dur=%lu iter=%u\n", probeStart, probeEnd, probeEnd - probeStart, i);
 			}
 	#endif

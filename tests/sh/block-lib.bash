@@ -123,12 +123,12 @@ open(path, "w").write("".join(parts))
 EOF
 }
 
-# build_shim DIR: compile tests/sh/fault_shim.c; prints the .so path
+# build_shim DIR: compile tests/sh/block_fault_shim.c; prints the .so path
 build_shim() {
 	local cc=${CC:-cc}
 	command -v "$cc" >/dev/null || return 1
-	"$cc" -shared -fPIC -O1 -o "$1/fault_shim.so" "$src/tests/sh/fault_shim.c" -ldl || return 1
-	echo "$1/fault_shim.so"
+	"$cc" -shared -fPIC -O1 -o "$1/block_fault_shim.so" "$src/tests/sh/block_fault_shim.c" -ldl || return 1
+	echo "$1/block_fault_shim.so"
 }
 # with_shim SO CMD...: run CMD with the shim preloaded (also under ASan)
 with_shim() {

@@ -4,7 +4,7 @@
 # every machine:
 #   1. a real full file system: a 1 MiB tmpfs, filled up (needs mount
 #      permission; reported as SKIP for that part when not allowed)
-#   2. ENOSPC in the middle of the write, from tests/sh/fault_shim.c
+#   2. ENOSPC in the middle of the write, from tests/sh/block_fault_shim.c
 #   bash tests/sh/block_fulldisk.sh BIN_DIR SRC_DIR
 source "$(dirname "$0")/block-lib.bash" "$@"
 cd "$scratch" || exit 1
@@ -36,7 +36,7 @@ if mount -t tmpfs -o size=1m pk-fulldisk "$scratch/mnt" 2>/dev/null; then
 	grep -q '^#if 1  // TIMING_PROBE: P3' mnt/k.cpp && ok "enabled once there is room" || fail "not enabled"
 	umount "$scratch/mnt"
 else
-	echo "SKIP: real full disk: 'mount -t tmpfs' is not permitted here (the ENOSPC part below still runs)"
+	echo "PARTIAL SKIP: real full disk: 'mount -t tmpfs' is not permitted here (the ENOSPC part below still runs)"
 fi
 
 # ---- 2. ENOSPC injected in the middle of the write ---------------------------
@@ -58,7 +58,7 @@ if shim=$(build_shim "$scratch"); then
 	[ ! -e out.cpp ] && ok "-o left no partial output" || fail "partial out.cpp left behind ($(stat -c %s out.cpp) bytes)"
 	no_temp_files .
 else
-	echo "SKIP: ENOSPC injection: no C compiler to build tests/sh/fault_shim.c"
+	echo "PARTIAL SKIP: ENOSPC injection: no C compiler to build tests/sh/block_fault_shim.c"
 fi
 [ "$ran" = 1 ] || skip "neither a tmpfs mount nor a C compiler is available"
 finish

@@ -16,7 +16,7 @@ import sys
 try:
     import yaml
 except ImportError:
-    print("SKIP: manifest fields: python3-yaml is not installed")
+    print("PARTIAL SKIP: manifest fields: python3-yaml is not installed")
     sys.exit(0)
 hooks = yaml.safe_load(open(sys.argv[1]))
 assert isinstance(hooks, list) and hooks, "the manifest is a list of hooks"
@@ -32,7 +32,7 @@ for h in hooks:
 print("ok: manifest fields")
 PY
 
-command -v pre-commit >/dev/null || { echo "SKIP: pre-commit run: the pre-commit framework is not installed"; finish; }
+command -v pre-commit >/dev/null || { echo "PARTIAL SKIP: pre-commit run: the pre-commit framework is not installed"; finish; }
 command -v git >/dev/null || skip "git is not installed"
 run_expect 0 "pre-commit validate-manifest" pre-commit validate-manifest "$manifest"
 

@@ -1,4 +1,4 @@
-/* fault_shim.c - LD_PRELOAD fault injection for tests/sh/block_*.sh. Built
+/* block_fault_shim.c - LD_PRELOAD fault injection for tests/sh/block_*.sh. Built
  * by the test that needs it (cc -shared), never linked into probekit.
  *
  *   PK_SHIM_TOUCH=PATH  at the first fsync(), append a line to PATH: someone
@@ -34,7 +34,7 @@ int fsync(int fd)
 		if (t >= 0) {
 			static const char line[] = "// edited by someone else meanwhile\n";
 			if (write(t, line, sizeof(line) - 1) < 0)
-				perror("fault_shim: append");
+				perror("block_fault_shim: append");
 			close(t);
 		}
 	}
