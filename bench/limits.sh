@@ -32,36 +32,40 @@ export LC_ALL=C
 div=1
 [ "$quick" = quick ] && div=10
 
-# measure LABEL CMD...: one line "rc seconds peak_rss_kb first_stderr_line"
-# (best wall time of up to $runs runs, default 3, while a run takes under a second).
+# measure LABEL CMD...: one line "rc wall_s peak_rss_kb cpu_s first_stderr_line",
+# the best wall and CPU (user+sys) time of $runs runs (default 3) at every
+# size alike, so the full/half ratios compare like with like.
 measure() {
 	local label=$1
 	shift
 	python3 - "$work/err" "${runs:-3}" "$@" <<'PY'
 import os, resource, subprocess, sys, time
 err_path, runs, cmd = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
-# GNU time reports the command's own peak RSS; getrusage of this process's
-# children would also count the forked copy of the python interpreter
+# GNU time reports the command's own peak RSS and CPU time; getrusage of this
+# process's children would also count the forked copy of the interpreter
 rss_path = err_path + ".rss"
-timer = ["/usr/bin/time", "-f", "%M", "-o", rss_path] if os.access("/usr/bin/time", os.X_OK) else []
-best, rc, rss = None, 0, 0
+timer = ["/usr/bin/time", "-f", "%M %U %S", "-o", rss_path] if os.access("/usr/bin/time", os.X_OK) else []
+best, cpu, rc, rss = None, None, 0, 0
 for attempt in range(runs):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.monotonic()
     # stdout to a file, not /dev/null: GNU grep stops at the first match
     # when its output is /dev/null, which would flatter the baseline
     with open(err_path, "wb") as err, open(err_path + ".out", "wb") as out:
         rc = subprocess.run(timer + cmd, stdout=out, stderr=err).returncode
     t = time.monotonic() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    c = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     best = t if best is None or t < best else best
+    cpu = c if cpu is None or c < cpu else cpu
     if timer:
         words = open(rss_path).read().split()
-        rss = max(rss, int(words[-1]) if words and words[-1].isdigit() else 0)
-    if t >= 1.0:
-        break
+        if len(words) >= 3 and words[-3].isdigit():
+            rss = max(rss, int(words[-3]))
 if not timer:
     rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
 first = open(err_path, "rb").readline().decode("utf-8", "replace").strip()
-print(f"{rc} {best:.4f} {rss} {first}")
+print(f"{rc} {best:.4f} {rss} {cpu:.4f} {first}")
 PY
 }
 
@@ -76,16 +80,16 @@ run_file() {
 	local kind=$1 scale=$2 name=$3 f=$work/$1-$2.cpp out=$work/out.cpp
 	python3 "$here/bench/gen_limits.py" "$kind" "$scale" "$f" || exit 2
 	local bytes=$(stat -c %s "$f")
-	record "$kind" "$scale" bytes "0 0 0 $bytes"
+	record "$kind" "$scale" bytes "0 0 0 0 $bytes"
 	record "$kind" "$scale" grep "$(measure grep grep -c TIMING_PROBE "$f")"
 	record "$kind" "$scale" check "$(measure check "$bin/probe-check" "$f")"
 	record "$kind" "$scale" list "$(measure list "$bin/probe-list" "$f")"
 	record "$kind" "$scale" inject "$(measure inject "$bin/probe-inject" --probe "$name" -o "$out" "$f")"
-	[ -s "$out" ] && ! cmp -s "$f" "$out" || record "$kind" "$scale" verify "1 0 0 inject wrote no change"
+	[ -s "$out" ] && ! cmp -s "$f" "$out" || record "$kind" "$scale" verify "1 0 0 0 inject wrote no change"
 	rm -f "$out"
 	record "$kind" "$scale" strip "$(measure strip "$bin/probe-strip" -o "$out" "$f")"
 	if [ -f "$out" ] && grep -q TIMING_PROBE "$out"; then
-		record "$kind" "$scale" verify "1 0 0 strip output still holds TIMING_PROBE"
+		record "$kind" "$scale" verify "1 0 0 0 strip output still holds TIMING_PROBE"
 	fi
 	rm -f "$f" "$out"
 }
@@ -94,7 +98,7 @@ run_tree() {
 	local scale=$1 d=$work/tree-$1
 	python3 "$here/bench/gen_limits.py" tree "$scale" "$d" || exit 2
 	local bytes=$(du -sb "$d" | cut -f1)
-	record tree "$scale" bytes "0 0 0 $bytes"
+	record tree "$scale" bytes "0 0 0 0 $bytes"
 	local each="find '$d' -name '*.cpp' -print0 | xargs -0 -n 10000"
 	record tree "$scale" grep "$(measure grep grep -rc TIMING_PROBE "$d")"
 	record tree "$scale" check "$(measure check "$bin/probe-check" "$d")"
@@ -111,11 +115,11 @@ run_tree() {
 	record tree "$scale" inject-w "$(runs=1 measure inject sh -c "$part '$bin/probe-inject' --probe STAGE_A")"
 	local on
 	on=$(grep -rl '^#if 1' "$d" | wc -l)
-	[ "$on" -eq "$n_part" ] || record tree "$scale" verify "1 0 0 inject enabled $on of $n_part files"
+	[ "$on" -eq "$n_part" ] || record tree "$scale" verify "1 0 0 0 inject enabled $on of $n_part files"
 	record tree "$scale" strip-w "$(runs=1 measure strip sh -c "$part '$bin/probe-strip'")"
 	[ "$(grep -rl TIMING_PROBE "$d" | wc -l)" -eq $((scale - n_part)) ] ||
-		record tree "$scale" verify "1 0 0 strip left TIMING_PROBE text in a rewritten file"
-	record tree "$scale" nwrite "0 0 0 $n_part"
+		record tree "$scale" verify "1 0 0 0 strip left TIMING_PROBE text in a rewritten file"
+	record tree "$scale" nwrite "0 0 0 0 $n_part"
 	rm -rf "$d"
 }
 
@@ -142,27 +146,28 @@ data = defaultdict(dict)   # (case) -> {(scale, cmd): (rc, t, rss, msg)}
 order = []
 for line in open(sys.argv[1]):
     case, scale, cmd, res = line.rstrip("\n").split("\t")
-    rc, t, rss, *msg = res.split(" ", 3)
+    rc, t, rss, cpu, *msg = res.split(" ", 4)
     if case not in order:
         order.append(case)
-    data[case][(int(scale), cmd)] = (int(rc), float(t), int(rss), msg[0] if msg else "")
+    data[case][(int(scale), cmd)] = (int(rc), float(t), int(rss), float(cpu), msg[0] if msg else "")
 
-print(f"{'input':<24} {'cmd':<7} {'exit':>4} {'time s':>8} {'half s':>8} {'ratio':>6} {'RSS MB':>8} {'half MB':>8} {'x grep':>7}")
+print(f"{'input':<24} {'cmd':<8} {'exit':>4} {'time s':>8} {'half s':>8} {'ratio':>6} {'cpu ratio':>9} {'RSS MB':>8} {'half MB':>8} {'x grep':>7}")
 bad = 0
 for case in order:
     scales = sorted({s for s, _ in data[case]}, reverse=True)
     full, half = scales[0], scales[-1]
-    size = data[case][(full, "bytes")][3]
+    size = data[case][(full, "bytes")][4]
     label = f"{case} {full} {units[case]}"
     g = data[case][(full, "grep")][1]
     for cmd in ("check", "list", "inject", "strip", "inject-w", "strip-w"):
         if (full, cmd) not in data[case]:
             continue
-        rc, t, rss, msg = data[case][(full, cmd)]
-        hrc, ht, hrss, _ = data[case][(half, cmd)]
+        rc, t, rss, cpu, msg = data[case][(full, cmd)]
+        hrc, ht, hrss, hcpu, _ = data[case][(half, cmd)]
         ratio = t / ht if ht > 0 else float("nan")
+        cratio = cpu / hcpu if hcpu > 0 else float("nan")
         vs = t / g if g > 0 else float("nan")
-        print(f"{label:<24} {cmd:<7} {rc:>4} {t:>8.3f} {ht:>8.3f} {ratio:>6.2f} {rss/1024:>8.1f} {hrss/1024:>8.1f} {vs:>7.1f}")
+        print(f"{label:<24} {cmd:<8} {rc:>4} {t:>8.3f} {ht:>8.3f} {ratio:>6.2f} {cratio:>9.2f} {rss/1024:>8.1f} {hrss/1024:>8.1f} {vs:>7.1f}")
         if rc >= 2:
             print(f"{'':<24} refused: {msg}")
             bad += 1
@@ -170,14 +175,15 @@ for case in order:
     for s in (full, half):
         v = data[case].get((s, "verify"))
         if v:
-            print(f"{'':<24} FAILED at {s}: {v[3]}")
+            print(f"{'':<24} FAILED at {s}: {v[4]}")
             bad += 1
     print(f"{'':<24} input {int(size)/1048576:.1f} MB; grep -c baseline {g:.3f} s")
     if (full, "nwrite") in data[case]:
-        nw, nh = int(data[case][(full, "nwrite")][3]), int(data[case][(half, "nwrite")][3])
+        nw, nh = int(data[case][(full, "nwrite")][4]), int(data[case][(half, "nwrite")][4])
         per = [1000 * data[case][(sc, c)][1] / n for c in ("inject-w", "strip-w") for sc, n in ((full, nw), (half, nh))]
         print(f"{'':<24} inject/strip: --diff over every file; inject-w/strip-w: in place on {nw} / {nh} files "
               f"({per[0]:.1f} / {per[1]:.1f} and {per[2]:.1f} / {per[3]:.1f} ms per file)")
-print("ratio = time(full) / time(half): ~2 linear, ~4 quadratic; x grep = time / grep -c on the same input")
+print("ratio = wall time(full) / wall time(half), cpu ratio = the same for user+sys CPU time:")
+print("~2 linear, ~4 quadratic; x grep = wall time / grep -c on the same input (measured in this run)")
 sys.exit(1 if bad else 0)
 PY

@@ -351,6 +351,11 @@ static void endif_with_multiline_comment(void **state)
 	scan("#if 0 // TIMING_PROBE: A\nx();\n#endif /* end of A\n   still the comment */\nint z;\n");
 	one_block("A", 3);
 	assert_int_equal(S.blocks[0].endif_end, off_of("int z", 0));
+	/* the same for a raw string (nonsense after #endif, but it must not
+	 * leave half a literal behind when the block goes) */
+	scan("#if 0 // TIMING_PROBE: A\n#endif R\"(\n#if\n)\"\nint z;\n");
+	one_block("A", 2);
+	assert_int_equal(S.blocks[0].endif_end, off_of("int z", 0));
 }
 
 /* ---- nesting --------------------------------------------------------- */

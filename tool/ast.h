@@ -112,13 +112,13 @@ int pk_ast_in_subtree(const struct pk_ast *a, int j, int i);
 /* The last direct child of node P, or -1. */
 int pk_ast_last_child(const struct pk_ast *a, int p);
 
-/* Where a probe part goes. */
+/* ast_place.c: where a probe part goes. */
 enum pk_where { PK_BEFORE, PK_AFTER, PK_BEFORE_CLOSE };
 
 struct pk_anchor {
 	enum pk_where where;
 	int node;                       /* the statement, or the body CompoundStmt for PK_BEFORE_CLOSE */
-	size_t off;                     /* insertion offset: a line start */
+	size_t off;                     /* insertion offset: a line start (split: the body's start) */
 	int scope;                      /* node whose scope the inserted code lands in */
 	int brace;                      /* braceless body that needs braces, or -1 */
 	size_t brace_open, brace_close; /* where its '{' and '}' marker lines go */
@@ -145,11 +145,12 @@ int pk_ast_place(struct pk_ast *a, const struct pk_spec *s, int is_end, struct p
 /* One indentation step for code indented by IND (tab, 2 or 4 spaces). */
 const char *pk_indent_unit(const char *ind);
 void pk_anchors_free(struct pk_anchor *v, size_t n);
+
 /* ast_scope.c */
 /* The start variable must be visible at every end: same scope or nested. */
 int pk_ast_check_scopes(struct pk_ast *a, const struct pk_anchor *start, const struct pk_anchor *ends, size_t nends);
-/* Innermost loop holding NODE's scope, and its induction variable (malloc'd),
- * or NULL with *loop_line set when the loop has none. *loop = -1: no loop. */
+/* The innermost loop around SCOPE (*loop, -1 if none; *loop_line) and its
+ * integer induction variable (malloc'd), or NULL when it has none. */
 char *pk_ast_loop_var(struct pk_ast *a, int scope, int *loop, unsigned *loop_line);
 /* Code type for the print guard: 0 plain, 1 mixed kernel AIV/shared, 2 mixed AIC. */
 int pk_ast_core_kind(struct pk_ast *a, const struct pk_ast_rules *r, int scope);

@@ -226,7 +226,7 @@ static char *qualify(const char *expr, const char *q)
 
 struct gen {
 	const char *name, *eol, *q, *unit;
-	char dir[256];
+	char dir[512]; /* the directive line; probe names are short (checked) */
 	char *sv, *ev; /* start and end variables */
 	char *iter;    /* induction variable for iter=, or NULL */
 	int all_blocks;
@@ -234,35 +234,38 @@ struct gen {
 	const struct pk_ast_rules *r;
 };
 
+/* The print of an end (or base) part: FIELDS_FMT / FIELDS_ARGS after the
+ * block= and iter= fields, under the guard the rules give for this code. */
 static void gen_print(struct text *t, const struct gen *g, const char *ind, const char *fields_fmt,
                       const char *fields_args)
 {
-	char fmt[512], args[512];
-	snprintf(fmt, sizeof(fmt), "%s%s", g->all_blocks ? "block=%u " : "", g->iter ? "iter=%u " : "");
-	snprintf(args, sizeof(args), "%s", "");
+	struct text fmt = {0}, args = {0}, inner = {0};
+	tx(&fmt, "%s%s%s", g->all_blocks ? "block=%u " : "", g->iter ? "iter=%u " : "", fields_fmt);
+	tx(&args, "%s", "");
 	if (g->all_blocks)
-		snprintf(args + strlen(args), sizeof(args) - strlen(args), "(unsigned)%sGetBlockIdx(), ", g->q);
+		tx(&args, "(unsigned)%sGetBlockIdx(), ", g->q);
 	if (g->iter)
-		snprintf(args + strlen(args), sizeof(args) - strlen(args), "(unsigned)(%s), ", g->iter);
+		tx(&args, "(unsigned)(%s), ", g->iter);
+	tx(&args, "%s", fields_args);
 	if (g->all_blocks) {
-		tx(t, "%s%sprintf(\"[%s] %s%s\\n\", %s%s);%s", ind, g->q, g->name, fmt, fields_fmt, args, fields_args,
-		   g->eol);
-		return;
+		tx(t, "%s%sprintf(\"[%s] %s\\n\", %s);%s", ind, g->q, g->name, fmt.s, args.s, g->eol);
+	} else {
+		const char *core = g->core == 2 ? g->r->aic_core : g->r->aiv_core;
+		const char *cond = g->core == 0 ? g->r->guard : g->core == 2 ? g->r->aic_guard : g->r->aiv_guard;
+		char *qc = qualify(cond, g->q);
+		tx(&inner, "%s%s", ind, g->core ? g->unit : "");
+		if (g->core)
+			tx(t, "%sif %s {%s", ind, core, g->eol);
+		tx(t, "%sif (%s) {%s", inner.s, qc, g->eol);
+		tx(t, "%s%s%sprintf(\"[%s] %s\\n\", %s);%s", inner.s, g->unit, g->q, g->name, fmt.s, args.s, g->eol);
+		tx(t, "%s}%s", inner.s, g->eol);
+		if (g->core)
+			tx(t, "%s}%s", ind, g->eol);
+		free(qc);
 	}
-	const char *core = g->core == 2 ? g->r->aic_core : g->r->aiv_core;
-	const char *cond = g->core == 0 ? g->r->guard : g->core == 2 ? g->r->aic_guard : g->r->aiv_guard;
-	char *qc = qualify(cond, g->q);
-	char inner[256];
-	snprintf(inner, sizeof(inner), "%s%s", ind, g->core ? g->unit : "");
-	if (g->core)
-		tx(t, "%sif %s {%s", ind, core, g->eol);
-	tx(t, "%sif (%s) {%s", inner, qc, g->eol);
-	tx(t, "%s%s%sprintf(\"[%s] %s%s\\n\", %s%s);%s", inner, g->unit, g->q, g->name, fmt, fields_fmt, args,
-	   fields_args, g->eol);
-	tx(t, "%s}%s", inner, g->eol);
-	if (g->core)
-		tx(t, "%s}%s", ind, g->eol);
-	free(qc);
+	free(fmt.s);
+	free(args.s);
+	free(inner.s);
 }
 
 static char *gen_start(const struct gen *g, const char *ind)
@@ -300,7 +303,7 @@ static char *gen_base(const struct gen *g, const char *ind)
 
 static char *gen_brace(const struct gen *g, int open, int split, const char *ind)
 {
-	char m[256];
+	char m[640]; /* longer than any directive line that passed build_plan */
 	pk_marks_text(m, sizeof(m), open, split, g->name);
 	struct text t = {0};
 	tx(&t, "%s%s%s", split ? "" : ind, m, g->eol);
@@ -514,7 +517,11 @@ static int build_plan(struct pk_ast *a, const struct opts *o, struct pk_plan *pl
 	g.unit = pk_indent_unit(start->indent);
 	g.all_blocks = o->all_blocks;
 	g.r = &r;
-	pk_canonical_directive(g.dir, sizeof(g.dir), !o->off, o->name);
+	int dl = pk_canonical_directive(g.dir, sizeof(g.dir), !o->off, o->name);
+	if (dl < 0 || (size_t)dl >= sizeof(g.dir)) {
+		pk_error("probe name '%.40s...' is too long", o->name);
+		goto out;
+	}
 	unique_vars(a, &g, o->mode == MODE_BASE);
 	if (o->mode == MODE_BASE) {
 		g.core = pk_ast_core_kind(a, &r, start->scope);

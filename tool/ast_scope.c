@@ -86,27 +86,60 @@ static char *for_var(struct pk_ast *a, int loop)
 	return NULL;
 }
 
-/* Does the text [s, e) modify variable NAME (name++, ++name, name += ..., name = ...)? */
-static int modifies(const char *s, const char *e, const char *name)
+static int text_is(const struct pk_ast *a, size_t off, const char *t)
 {
-	size_t nl = strlen(name);
-	for (const char *p = s; p + nl <= e; p++) {
-		if (memcmp(p, name, nl) || (p > s && is_ident(p[-1])) || (p + nl < e && is_ident(p[nl])))
+	size_t l = strlen(t);
+	return off + l <= a->b->len && !memcmp(a->b->data + off, t, l);
+}
+
+/* The variable operator node OP writes to: its first operand, through
+ * implicit casts, when it is a plain name. */
+static int operand_ref(const struct pk_ast *a, int op)
+{
+	for (size_t j = (size_t)op + 1; j < a->nnodes && pk_ast_in_subtree(a, (int)j, op); j++) {
+		if (a->nodes[j].kind == CXCursor_DeclRefExpr)
+			return a->nodes[j].start == a->nodes[op].start || a->nodes[j].end == a->nodes[op].end ? (int)j
+			                                                                                      : -1;
+		if (a->nodes[j].kind != CXCursor_UnexposedExpr)
+			return -1;
+	}
+	return -1;
+}
+
+/* Is operator node OP a write to its operand: ++v, v--, v += x, v = x? The
+ * AST gives the operator's kind only coarsely in libclang 14; its text
+ * settles it. */
+static int writes(const struct pk_ast *a, int op, int ref)
+{
+	const struct pk_node *n = &a->nodes[op], *r = &a->nodes[ref];
+	switch (n->kind) {
+	case CXCursor_CompoundAssignOperator:
+		return 1;
+	case CXCursor_UnaryOperator:
+		return text_is(a, n->start, "++") || text_is(a, n->start, "--") || text_is(a, n->end - 2, "++") ||
+		       text_is(a, n->end - 2, "--");
+	case CXCursor_BinaryOperator: {
+		size_t o = r->end;
+		while (o < a->b->len && is_blank(a->b->data[o]))
+			o++;
+		return text_is(a, o, "=") && !text_is(a, o, "==");
+	}
+	default:
+		return 0;
+	}
+}
+
+/* Does the subtree of BODY write to a variable spelled NAME? */
+static int body_writes(const struct pk_ast *a, int body, const char *name)
+{
+	for (size_t j = (size_t)body; j < a->nnodes && pk_ast_in_subtree(a, (int)j, body); j++) {
+		int ref = operand_ref(a, (int)j);
+		if (ref < 0 || !writes(a, (int)j, ref))
 			continue;
-		const char *before = p;
-		while (before > s && is_blank(before[-1]))
-			before--;
-		if (before - s >= 2 &&
-		    ((before[-1] == '+' && before[-2] == '+') || (before[-1] == '-' && before[-2] == '-')))
-			return 1;
-		const char *q = p + nl;
-		while (q < e && is_blank(*q))
-			q++;
-		if (e - q >= 2 && ((q[0] == '+' && q[1] == '+') || (q[0] == '-' && q[1] == '-')))
-			return 1;
-		if (e - q >= 2 && strchr("+-*/%<>&|^", q[0]) && q[1] == '=')
-			return 1;
-		if (e - q >= 2 && q[0] == '=' && q[1] != '=')
+		char *v = spelling(a->nodes[ref].c);
+		int same = !strcmp(v, name);
+		free(v);
+		if (same)
 			return 1;
 	}
 	return 0;
@@ -126,12 +159,11 @@ static char *cond_var(struct pk_ast *a, int loop)
 		return NULL;
 	int cond = a->nodes[loop].kind == CXCursor_DoStmt ? last : first;
 	int body = a->nodes[loop].kind == CXCursor_DoStmt ? first : last;
-	const char *bs = a->b->data + a->nodes[body].start, *be = a->b->data + a->nodes[body].end;
 	for (size_t j = (size_t)cond; j < a->nnodes && pk_ast_in_subtree(a, (int)j, cond); j++) {
 		if (a->nodes[j].kind != CXCursor_DeclRefExpr)
 			continue;
 		char *v = spelling(a->nodes[j].c);
-		if (*v && countable(a->nodes[j].c) && modifies(bs, be, v))
+		if (*v && countable(a->nodes[j].c) && body_writes(a, body, v))
 			return v;
 		free(v);
 	}

@@ -22,13 +22,14 @@ static const char usage_text[] =
 	"is enabled with it when the files have one, and --disable NAME turns it\n"
 	"off again unless another probe is still on.\n"
 	"\n"
-	"  -p, --probe NAME      enable probe NAME (in all given files)\n"
+	"      --probe NAME      enable probe NAME (in all given files)\n"
 	"      --disable NAME    turn probe NAME off\n"
 	"      --disable-all     turn every probe off\n"
 	"      --allow-multiple  allow enabling a probe while another is on (warns)\n"
 	"      --no-base         do not also enable the base probe " PK_BASE_PROBE " (S1.7)\n"
 	"  placement (insert a new probe on the libclang AST; see 'probe-inject --probe N --begin x --help'):\n"
 	"      --begin SPEC --end SPEC, --around CALLEE, --wait CALLEE, --base\n"
+	"      -p BUILD_DIR      (with placement) read compile flags from compile_commands.json\n"
 	"      --timing-tensor   add the CCE in-core timing tensor and shift args[] (S5);\n"
 	"                        with --event, --slots, --host, --host-out, --kernel, --core-type,\n"
 	"                        --events-out, -p (see docs/timing.md)\n"
@@ -77,9 +78,9 @@ static int set_action(struct inject_opts *o, enum action a, const char *name)
 
 static int parse(int argc, char **argv, struct inject_opts *o, int *done)
 {
-	enum { OPT_DISABLE = 1, OPT_DISABLE_ALL, OPT_ALLOW, OPT_NO_BASE };
+	enum { OPT_PROBE = 1, OPT_DISABLE, OPT_DISABLE_ALL, OPT_ALLOW, OPT_NO_BASE };
 	static const struct option longopts[] = {
-		{ "probe", required_argument, 0, 'p' },
+		{ "probe", required_argument, 0, OPT_PROBE },
 		{ "disable", required_argument, 0, OPT_DISABLE },
 		{ "disable-all", no_argument, 0, OPT_DISABLE_ALL },
 		{ "allow-multiple", no_argument, 0, OPT_ALLOW },
@@ -91,14 +92,14 @@ static int parse(int argc, char **argv, struct inject_opts *o, int *done)
 	int c;
 	*done = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":p:o:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
 		int r = pk_emit_option(&o->emit, c, optarg);
 		if (r < 0)
 			return -1;
 		if (r)
 			continue;
 		switch (c) {
-		case 'p':
+		case OPT_PROBE:
 			if (set_action(o, ACT_ENABLE, optarg) < 0)
 				return -1;
 			break;

@@ -178,7 +178,9 @@ static void find_problems(struct probe *p)
 	/* parts in one file must share a function, and the start's scope must
 	 * still be open at the end */
 	for (size_t i = 1; i < p->nparts; i++) {
-		const struct part *a = &p->parts[i - 1], *b = &p->parts[i];
+		/* every later part (an exit: insertion has one per return) must
+		 * see the first part's variables */
+		const struct part *a = &p->parts[0], *b = &p->parts[i];
 		if (a->f != b->f)
 			continue;
 		const struct pk_scan *s = &a->f->scan;

@@ -17,7 +17,7 @@ static const char usage_text[] =
 	"tensor with its args[] shift, so no probe text remains. A file with no\n"
 	"probes comes out byte-identical.\n"
 	"\n"
-	"  -p, --probe NAME      remove only probe NAME\n"
+	"      --probe NAME      remove only probe NAME\n"
 	"      --disable         keep the blocks but turn every probe off (#if 0)\n"
 	"      --timing-tensor   remove only the timing tensor instrumentation\n"
 	PK_EMIT_HELP
@@ -35,9 +35,9 @@ struct strip_opts {
 
 static int parse(int argc, char **argv, struct strip_opts *o, int *done)
 {
-	enum { OPT_DISABLE = 1, OPT_TIMING };
+	enum { OPT_PROBE = 1, OPT_DISABLE, OPT_TIMING };
 	static const struct option longopts[] = {
-		{ "probe", required_argument, 0, 'p' },
+		{ "probe", required_argument, 0, OPT_PROBE },
 		{ "disable", no_argument, 0, OPT_DISABLE },
 		{ "timing-tensor", no_argument, 0, OPT_TIMING },
 		PK_COMMON_LONGOPTS,
@@ -47,14 +47,14 @@ static int parse(int argc, char **argv, struct strip_opts *o, int *done)
 	int c;
 	*done = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":p:o:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
 		int r = pk_emit_option(&o->emit, c, optarg);
 		if (r < 0)
 			return -1;
 		if (r)
 			continue;
 		switch (c) {
-		case 'p':
+		case OPT_PROBE:
 			o->name = optarg;
 			break;
 		case OPT_DISABLE:

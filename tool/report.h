@@ -128,7 +128,6 @@ struct rp_series { /* one (probe, block, iter) across runs */
 	uint32_t run, run_count;
 	int64_t last_end;
 	uint32_t next; /* the series that followed this one last time (prefetch) */
-	const struct rp_sample *next_tail; /* where that series wrote next, then */
 };
 /* A per-run finding on one probe, kept once per (run, probe, kind). */
 enum rp_finding_kind { RP_FIND_REPEAT, RP_FIND_OVERLAP };
@@ -186,6 +185,7 @@ struct rp_log {
 	char *garbled_where[5]; /* "FILE:LINE" of the first garbled lines */
 	uint32_t last_probe;    /* cache: most lines repeat the previous name */
 	uint32_t last_series;   /* runs repeat one order of series: learn it */
+	uint32_t ahead;         /* the series expected a few lines on (prefetch) */
 	uint32_t last_run;      /* cache: the run of the previous run=R line */
 	size_t last_run_seg;
 	int64_t last_run_value;
@@ -198,10 +198,11 @@ void rp_log_begin_file(struct rp_log *lg, const char *name);
 void rp_log_line(struct rp_log *lg, const char *s, size_t len);
 /* The same in two steps, so that classifying (parsing, the costly part) can
  * run on several threads while applying stays in line order. */
-struct rp_rec {
-	enum rp_line_kind kind;
-	int sep; /* an other-output line holding the --run separator */
-	struct rp_line ln;
+struct rp_rec { /* one cache line: the reader threads hand over millions */
+	const char *name;
+	uint64_t name_len : 56, kind : 2, sep : 1; /* sep: other output holding --run */
+	int64_t start, end, dur; /* start holds a T_BASE line's value */
+	int64_t block, iter, run; /* -1 when absent (parsed values are >= 0) */
 };
 void rp_log_classify(const char *run_sep, const char *s, size_t len, struct rp_rec *rec);
 void rp_log_apply(struct rp_log *lg, const struct rp_rec *rec);

@@ -119,22 +119,31 @@ static inline int is_name_char(char c)
 }
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-/* Eight ASCII digits at once (the SWAR method simdjson popularised): cycle
- * stamps have 8-12 digits and this loop is the parser's hot spot. */
-static inline int eight_digits(const char *s, uint64_t *out)
+/* Up to eight ASCII digits at once (the SWAR method simdjson popularised):
+ * find the first byte that is not a digit, shift the digits to the top so
+ * the bytes below are leading zeros, and combine them in three multiplies.
+ * Numbers are the parser's hot spot: cycle stamps have 8-12 digits, run,
+ * iter and dur fields 1-5. Returns how many digits (8: maybe more follow). */
+static inline unsigned leading_digits(const char *s, uint64_t *out)
 {
 	uint64_t v;
 	memcpy(&v, s, 8);
-	if (((v & 0xF0F0F0F0F0F0F0F0ull) |
-	     (((v + 0x0606060606060606ull) & 0xF0F0F0F0F0F0F0F0ull) >> 4)) != 0x3333333333333333ull)
+	/* per byte: 0 for a digit (high nibble 3, and still 3 after adding 6).
+	 * A carry out of a byte >= 0xFA only disturbs the bytes after it. */
+	uint64_t other = ((v & 0xF0F0F0F0F0F0F0F0ull) |
+			  (((v + 0x0606060606060606ull) & 0xF0F0F0F0F0F0F0F0ull) >> 4)) ^
+			 0x3333333333333333ull;
+	unsigned n = other ? (unsigned)__builtin_ctzll(other) >> 3 : 8;
+	if (n == 0)
 		return 0;
+	v <<= 8 * (8 - n);
 	v = (v & 0x0F0F0F0F0F0F0F0Full) * 2561 >> 8;
 	v = (v & 0x00FF00FF00FF00FFull) * 6553601 >> 16;
 	*out = (v & 0x0000FFFF0000FFFFull) * 42949672960001ull >> 32;
-	return 1;
+	return n;
 }
 #else
-static inline int eight_digits(const char *s, uint64_t *out)
+static inline unsigned leading_digits(const char *s, uint64_t *out)
 {
 	(void)s;
 	(void)out;
@@ -148,11 +157,16 @@ static inline int eight_digits(const char *s, uint64_t *out)
 static inline int parse_u63(const char **p, const char *end, int64_t *out)
 {
 	const char *s = *p;
-	uint64_t v = 0, eight;
-	unsigned d;
-	if (end - s >= 8 && eight_digits(s, &eight)) {
-		v = eight;
-		s += 8;
+	uint64_t v = 0, head;
+	unsigned d, n;
+	if (end - s >= 8 && (n = leading_digits(s, &head)) != 0) {
+		v = head;
+		s += n;
+		if (n < 8) { /* the byte at s is not a digit */
+			*p = s;
+			*out = (int64_t)v;
+			return 0;
+		}
 	}
 	while ((d = (unsigned)(unsigned char)*s - '0') < 10) {
 		v = v * 10 + d;
@@ -191,7 +205,7 @@ static const struct {
 
 /* The field at S, if any. One switch and a few byte compares: this runs
  * for each field of each probe line. */
-static inline enum field field_at(const char *s, const char *end)
+static inline __attribute__((always_inline)) enum field field_at(const char *s, const char *end)
 {
 	size_t room = (size_t)(end - s);
 	if (room < 4)
@@ -274,7 +288,9 @@ enum rp_line_kind rp_log_parse_line(const char *s, size_t len, struct rp_line *o
 	const char *end = s + len, *p = s;
 	enum rp_line_kind kind = RP_LINE_OTHER;
 	/* The probe may follow a harness prefix ("[INFO] dev0: [STAGE_B] ..."). */
-	while ((p = memchr(p, '[', (size_t)(end - p)))) {
+	for (;;) {
+		if (*p != '[' && !(p = memchr(p, '[', (size_t)(end - p))))
+			break; /* (a probe line usually starts with it: no call) */
 		const char *name = ++p;
 		while (is_name_char(*p)) /* stops at the byte after the line at the latest */
 			p++;
@@ -303,6 +319,7 @@ void rp_log_init(struct rp_log *lg, const char *run_sep, size_t repeat)
 	lg->last_probe = NO_RUN;
 	lg->last_run = NO_RUN;
 	lg->last_series = NO_RUN;
+	lg->ahead = NO_RUN;
 }
 
 void rp_log_free(struct rp_log *lg)
@@ -356,20 +373,20 @@ static uint32_t new_run(struct rp_log *lg, const char *label)
 }
 
 /* The run a line belongs to: its segment, refined by a run=R field. */
-static inline uint32_t run_of(struct rp_log *lg, const struct rp_line *ln)
+static inline uint32_t run_of(struct rp_log *lg, int64_t run_field)
 {
-	if (!ln->has_run) {
+	if (run_field < 0) {
 		if (lg->seg_run == NO_RUN)
 			lg->seg_run = new_run(lg, lg->seg_label);
 		return lg->seg_run;
 	}
-	if (lg->last_run != NO_RUN && lg->last_run_seg == lg->segment && lg->last_run_value == ln->run)
+	if (lg->last_run != NO_RUN && lg->last_run_seg == lg->segment && lg->last_run_value == run_field)
 		return lg->last_run;
-	int64_t k[4] = { (int64_t)lg->segment, ln->run, 0, 0 };
+	int64_t k[4] = { (int64_t)lg->segment, run_field, 0, 0 };
 	uint32_t r = hash_get(&lg->run_hash, k);
 	if (r == NO_RUN) {
 		char label[64];
-		snprintf(label, sizeof(label), " run=%lld", (long long)ln->run);
+		snprintf(label, sizeof(label), " run=%lld", (long long)run_field);
 		char *full = pk_xmalloc(strlen(lg->seg_label) + strlen(label) + 1);
 		strcpy(full, lg->seg_label);
 		strcat(full, label);
@@ -378,7 +395,7 @@ static inline uint32_t run_of(struct rp_log *lg, const struct rp_line *ln)
 		hash_put(&lg->run_hash, k, r);
 	}
 	lg->last_run_seg = lg->segment;
-	lg->last_run_value = ln->run;
+	lg->last_run_value = run_field;
 	return lg->last_run = r;
 }
 
@@ -440,7 +457,6 @@ static uint32_t series_of(struct rp_log *lg, uint32_t probe, int64_t block, int6
 	se->iter = iter;
 	se->run = NO_RUN;
 	se->next = NO_RUN;
-	se->next_tail = NULL;
 	if (fits)
 		hash64_put(&lg->series_fast, fast, (uint32_t)lg->nseries);
 	else
@@ -484,43 +500,53 @@ static char *where(const struct rp_log *lg)
 	return s;
 }
 
+/* How many lines ahead to fetch: a sample's cache line comes from memory
+ * (a log with thousands of series writes each one's tail once per cycle of
+ * them), which takes longer than one line's work. */
+#define AHEAD 8
+
+/* Keep lg->ahead AHEAD series further along the learnt order than S, and
+ * fetch that series' struct successor and the place its next sample goes.
+ * ON_CHAIN: S was the guess, so lg->ahead only moves one step. */
+static void look_ahead(struct rp_log *lg, uint32_t s, int on_chain)
+{
+	uint32_t a = lg->ahead;
+	if (on_chain && a != NO_RUN) {
+		a = lg->series[a].next;
+	} else {
+		a = s;
+		for (int i = 0; i < AHEAD && a != NO_RUN; i++)
+			a = lg->series[a].next;
+	}
+	lg->ahead = a;
+	if (a == NO_RUN)
+		return;
+	const struct rp_series *x = &lg->series[a];
+	if (x->samples)
+		__builtin_prefetch(x->samples + x->n, 1);
+	if (x->next != NO_RUN)
+		__builtin_prefetch(&lg->series[x->next]);
+}
+
 /* The series of a line. Repeats and runs print their lines in one order, so
- * each series remembers its successor and where that successor's next
- * sample goes: a correct guess skips the hash, and prefetching both hides
- * the cache misses a log with thousands of series (loop iterations x
- * blocks) would otherwise pay on every line. */
-static uint32_t series_of_line(struct rp_log *lg, uint32_t probe, const struct rp_line *ln)
+ * each series remembers its successor: a correct guess skips the hash, and
+ * the learnt order tells what to fetch ahead (look_ahead). */
+static uint32_t series_of_line(struct rp_log *lg, uint32_t probe, const struct rp_rec *ln)
 {
 	uint32_t s = lg->last_series == NO_RUN ? NO_RUN : lg->series[lg->last_series].next;
-	if (s == NO_RUN || lg->series[s].probe != probe || lg->series[s].block != ln->block ||
-	    lg->series[s].iter != ln->iter)
+	int on_chain = s != NO_RUN && lg->series[s].probe == probe && lg->series[s].block == ln->block &&
+		       lg->series[s].iter == ln->iter;
+	if (!on_chain)
 		s = series_of(lg, probe, ln->block, ln->iter); /* may move lg->series */
 	if (lg->last_series != NO_RUN)
 		lg->series[lg->last_series].next = s;
-	/* Two lines ahead: the successor's struct was fetched one line ago. */
-	const struct rp_series *se = &lg->series[s];
-	if (se->next != NO_RUN) {
-		const struct rp_series *n1 = &lg->series[se->next];
-		if (n1->next != NO_RUN)
-			__builtin_prefetch(&lg->series[n1->next]);
-		if (n1->next_tail)
-			__builtin_prefetch(n1->next_tail, 1);
-	}
+	look_ahead(lg, s, on_chain);
 	return s;
 }
 
-/* After a push to SERIES: tell its predecessor where the next one goes. */
-static void learn_tail(struct rp_log *lg, uint32_t series)
+static void add_probe_line(struct rp_log *lg, const struct rp_rec *ln)
 {
-	if (lg->last_series != NO_RUN && lg->last_series != series)
-		lg->series[lg->last_series].next_tail =
-			lg->series[series].samples + lg->series[series].n;
-	lg->last_series = series;
-}
-
-static void add_probe_line(struct rp_log *lg, const struct rp_line *ln)
-{
-	uint32_t run = run_of(lg, ln);
+	uint32_t run = run_of(lg, ln->run);
 	uint32_t probe = probe_of(lg, ln->name, ln->name_len);
 	uint32_t series = series_of_line(lg, probe, ln);
 	struct rp_series *se = &lg->series[series];
@@ -529,14 +555,14 @@ static void add_probe_line(struct rp_log *lg, const struct rp_line *ln)
 
 	lg->probe_lines++;
 	p->lines++;
-	if (ln->has_block)
+	if (ln->block >= 0)
 		p->with_block++;
 	else
 		p->without_block++;
 	if (se->run != run) {
 		se->run = run;
 		se->run_count = 0;
-	} else if (!ln->has_block && ln->start < se->last_end) {
+	} else if (ln->block < 0 && ln->start < se->last_end) {
 		/* Lines of one block run one after another; overlapping
 		 * intervals of one key mean several blocks print (S1.6). */
 		add_finding(lg, run, probe, RP_FIND_OVERLAP, 1);
@@ -561,12 +587,17 @@ static void add_probe_line(struct rp_log *lg, const struct rp_line *ln)
 		sm->rel_start = sm->rel_end = RP_NO_REL;
 		r->tbase_late = 1;
 	}
-	learn_tail(lg, series);
+	lg->last_series = series;
 }
 
 size_t rp_series_field(const struct rp_series *se, enum rp_sample_field f, int64_t *out)
 {
 	size_t n = 0;
+	if (f == RP_DUR) {
+		for (size_t i = 0; i < se->n; i++)
+			out[i] = se->samples[i].dur;
+		return se->n;
+	}
 	for (size_t i = 0; i < se->n; i++) {
 		const struct rp_sample *sm = &se->samples[i];
 		if (f == RP_DUR)
@@ -579,8 +610,23 @@ size_t rp_series_field(const struct rp_series *se, enum rp_sample_field f, int64
 
 void rp_log_classify(const char *run_sep, const char *s, size_t len, struct rp_rec *rec)
 {
-	rec->kind = rp_log_parse_line(s, len, &rec->ln);
-	rec->sep = rec->kind == RP_LINE_OTHER && run_sep && memmem(s, len, run_sep, strlen(run_sep));
+	struct rp_line ln;
+	enum rp_line_kind kind = rp_log_parse_line(s, len, &ln);
+	rec->kind = kind;
+	rec->sep = kind == RP_LINE_OTHER && run_sep && memmem(s, len, run_sep, strlen(run_sep));
+	if (kind == RP_LINE_PROBE) {
+		rec->name = ln.name;
+		rec->name_len = ln.name_len;
+		rec->start = ln.start;
+		rec->end = ln.end;
+		rec->dur = ln.dur;
+		rec->block = ln.block;
+		rec->iter = ln.iter;
+		rec->run = ln.run;
+	} else if (kind == RP_LINE_TBASE) {
+		rec->start = ln.tbase;
+		rec->run = ln.run;
+	}
 }
 
 void rp_log_apply(struct rp_log *lg, const struct rp_rec *rec)
@@ -589,13 +635,13 @@ void rp_log_apply(struct rp_log *lg, const struct rp_rec *rec)
 	lg->total_lines++;
 	switch (rec->kind) {
 	case RP_LINE_PROBE:
-		add_probe_line(lg, &rec->ln);
+		add_probe_line(lg, rec);
 		return;
 	case RP_LINE_TBASE: {
-		uint32_t run = run_of(lg, &rec->ln); /* may move lg->runs */
+		uint32_t run = run_of(lg, rec->run); /* may move lg->runs */
 		struct rp_run *r = &lg->runs[run];
 		lg->tbase_lines++;
-		r->tbase = rec->ln.tbase;
+		r->tbase = rec->start;
 		r->ntbase++;
 		return;
 	}

@@ -2,9 +2,11 @@
  * findings S1.4, S1.6, S1.7, S3.2 and S4.2 ask for. */
 #include "report.h"
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *const sub_kinds[] = { "WAIT", "COMPUTE", "LOAD", "WRITEBACK", "SYNC" };
 #define NSUB (sizeof(sub_kinds) / sizeof(sub_kinds[0]))
@@ -63,7 +65,106 @@ static int64_t *probe_durs(const struct rp_log *lg, uint32_t probe, size_t *n)
 	return v;
 }
 
-static void probes_table(const struct rp_log *lg, struct rp_doc *d, int64_t *median_x2)
+/* The numbers the tables show, computed before any table is built: one
+ * pass over each series' samples, and on several cores, since a large log
+ * holds millions of samples and the tables only arrange the results. */
+struct summary {
+	struct rp_stats *probe;   /* per probe: all its durations */
+	struct rp_stats *series;  /* per series: its durations (with_series) */
+	int64_t *start_x2, *end_x2; /* per series with relative times: medians */
+	int with_series;
+};
+
+#define SERIES_PER_TASK 64
+#define MAX_SUM_THREADS 4
+
+struct sum_job {
+	const struct rp_log *lg;
+	struct summary *sm;
+	size_t ntasks, next; /* tasks: each probe, then series in groups */
+	pthread_mutex_t mu;
+};
+
+static void sum_series(const struct rp_log *lg, struct summary *sm, size_t i, int64_t **v,
+		       size_t *cap)
+{
+	const struct rp_series *se = &lg->series[i];
+	if (se->n > *cap) {
+		free(*v);
+		*cap = se->n;
+		*v = pk_xmalloc(*cap * sizeof(**v));
+	}
+	if (sm->with_series)
+		rp_stats_compute(*v, rp_series_field(se, RP_DUR, *v), &sm->series[i]);
+	if (se->nrel) {
+		sm->start_x2[i] = rp_median_x2(*v, rp_series_field(se, RP_REL_START, *v));
+		sm->end_x2[i] = rp_median_x2(*v, rp_series_field(se, RP_REL_END, *v));
+	}
+}
+
+static void *sum_worker(void *arg)
+{
+	struct sum_job *J = arg;
+	const struct rp_log *lg = J->lg;
+	int64_t *v = NULL;
+	size_t cap = 0;
+	for (;;) {
+		pthread_mutex_lock(&J->mu);
+		size_t t = J->next < J->ntasks ? J->next++ : J->ntasks;
+		pthread_mutex_unlock(&J->mu);
+		if (t == J->ntasks)
+			break;
+		if (t < lg->nprobes) {
+			size_t n;
+			int64_t *d = probe_durs(lg, (uint32_t)t, &n);
+			rp_stats_compute(d, n, &J->sm->probe[t]);
+			free(d);
+			continue;
+		}
+		size_t first = (t - lg->nprobes) * SERIES_PER_TASK;
+		for (size_t i = first; i < first + SERIES_PER_TASK && i < lg->nseries; i++)
+			sum_series(lg, J->sm, i, &v, &cap);
+	}
+	free(v);
+	return NULL;
+}
+
+static int has_fields(const struct rp_log *lg);
+
+static void summarise(const struct rp_log *lg, struct summary *sm)
+{
+	sm->with_series = has_fields(lg);
+	sm->probe = pk_xcalloc(lg->nprobes, sizeof(*sm->probe));
+	sm->series = pk_xcalloc(lg->nseries, sizeof(*sm->series));
+	sm->start_x2 = pk_xcalloc(lg->nseries, sizeof(*sm->start_x2));
+	sm->end_x2 = pk_xcalloc(lg->nseries, sizeof(*sm->end_x2));
+	struct sum_job J = { .lg = lg, .sm = sm };
+	J.ntasks = lg->nprobes + (lg->nseries + SERIES_PER_TASK - 1) / SERIES_PER_TASK;
+	pthread_mutex_init(&J.mu, NULL);
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t want = ncpu < 2 ? 0 : ncpu > MAX_SUM_THREADS ? MAX_SUM_THREADS - 1 : (size_t)ncpu - 1;
+	if (want > J.ntasks - 1)
+		want = J.ntasks - 1; /* ntasks >= 1: there is a probe line */
+	pthread_t tid[MAX_SUM_THREADS];
+	size_t started = 0;
+	while (started < want && pthread_create(&tid[started], NULL, sum_worker, &J) == 0)
+		started++;
+	sum_worker(&J);
+	for (size_t i = 0; i < started; i++)
+		pthread_join(tid[i], NULL);
+	pthread_mutex_destroy(&J.mu);
+}
+
+static void summary_free(struct summary *sm)
+{
+	free(sm->probe);
+	free(sm->series);
+	free(sm->start_x2);
+	free(sm->end_x2);
+}
+
+static void probes_table(const struct rp_log *lg, struct rp_doc *d, const struct summary *sm,
+			 int64_t *median_x2)
 {
 	int us = d->freq_hz > 0;
 	struct rp_table *t =
@@ -73,15 +174,10 @@ static void probes_table(const struct rp_log *lg, struct rp_doc *d, int64_t *med
 		   : rp_table_new(d, "probes", "probes (dur in cycles)", "probe", "count", "min",
 				  "median", "mean", "max", "stddev", "dur_mismatch", NULL);
 	for (uint32_t p = 0; p < lg->nprobes; p++) {
-		size_t n;
-		int64_t *v = probe_durs(lg, p, &n);
-		struct rp_stats s;
-		rp_stats_compute(v, n, &s);
-		free(v);
-		median_x2[p] = s.median_x2;
+		median_x2[p] = sm->probe[p].median_x2;
 		size_t r = rp_row(t);
 		rp_set_str(t, r, 0, lg->probes[p].name);
-		set_stats(d, t, r, 1, &s, us);
+		set_stats(d, t, r, 1, &sm->probe[p], us);
 		rp_set_int(t, r, us ? 11 : 7, (int64_t)lg->probes[p].dur_mismatch);
 	}
 }
@@ -113,22 +209,19 @@ static int cmp_series(const void *a, const void *b, void *ctx)
 	return (*(const uint32_t *)a > *(const uint32_t *)b) - (*(const uint32_t *)a < *(const uint32_t *)b);
 }
 
-static void series_table(const struct rp_log *lg, struct rp_doc *d, const uint32_t *order)
+static void series_table(const struct rp_log *lg, struct rp_doc *d, const struct summary *sm,
+			 const uint32_t *order)
 {
 	struct rp_table *t = rp_table_new(d, "series", "per block and iteration (dur in cycles)",
 					  "probe", "block", "iter", "count", "min", "median",
 					  "mean", "max", "stddev", NULL);
 	for (size_t i = 0; i < lg->nseries; i++) {
 		const struct rp_series *se = &lg->series[order[i]];
-		int64_t *v = pk_xmalloc(se->n * sizeof(*v));
-		struct rp_stats s;
-		rp_stats_compute(v, rp_series_field(se, RP_DUR, v), &s);
-		free(v);
 		size_t r = rp_row(t);
 		rp_set_str(t, r, 0, lg->probes[se->probe].name);
 		set_opt_int(t, r, 1, se->block);
 		set_opt_int(t, r, 2, se->iter);
-		set_stats(d, t, r, 3, &s, 0);
+		set_stats(d, t, r, 3, &sm->series[order[i]], 0);
 	}
 }
 
@@ -151,14 +244,6 @@ static int cmp_tl(const void *a, const void *b, void *ctx)
 	if (x->start_x2 != y->start_x2)
 		return x->start_x2 < y->start_x2 ? -1 : 1;
 	return (x->series > y->series) - (x->series < y->series);
-}
-
-static int64_t median_of(const struct rp_series *se, enum rp_sample_field f)
-{
-	int64_t *c = pk_xmalloc(se->n * sizeof(*c));
-	int64_t m = rp_median_x2(c, rp_series_field(se, f, c));
-	free(c);
-	return m;
 }
 
 /* A sub-probe nests in its stage when the stage (same block and iter) is on
@@ -215,7 +300,8 @@ static void add_span(struct rp_doc *d, const struct rp_log *lg, const struct tl_
 }
 
 /* Series with relative times, in chain order: block, iter, median start. */
-static struct tl_entry *collect_timeline(const struct rp_log *lg, size_t *n, int *nested_state)
+static struct tl_entry *collect_timeline(const struct rp_log *lg, const struct summary *sm,
+					 size_t *n, int *nested_state)
 {
 	struct tl_entry *tl = pk_xcalloc(lg->nseries, sizeof(*tl));
 	*n = 0;
@@ -223,8 +309,8 @@ static struct tl_entry *collect_timeline(const struct rp_log *lg, size_t *n, int
 		if (!lg->series[i].nrel)
 			continue;
 		tl[*n].series = i;
-		tl[*n].start_x2 = median_of(&lg->series[i], RP_REL_START);
-		tl[*n].end_x2 = median_of(&lg->series[i], RP_REL_END);
+		tl[*n].start_x2 = sm->start_x2[i];
+		tl[*n].end_x2 = sm->end_x2[i];
 		(*n)++;
 	}
 	for (size_t i = 0; i < *n; i++) {
@@ -284,10 +370,11 @@ static void timeline_row(struct rp_doc *d, struct rp_table *t, size_t c, const s
 
 /* NESTED_STATE[probe] (preset -1) becomes 1 or 0 for sub-probes whose
  * stage is on the timeline: whether the stage encloses them. */
-static void timeline_table(const struct rp_log *lg, struct rp_doc *d, int *nested_state)
+static void timeline_table(const struct rp_log *lg, struct rp_doc *d, const struct summary *sm,
+			   int *nested_state)
 {
 	size_t n, c_probe;
-	struct tl_entry *tl = collect_timeline(lg, &n, nested_state);
+	struct tl_entry *tl = collect_timeline(lg, sm, &n, nested_state);
 	if (!n) {
 		if (lg->probe_lines)
 			rp_note(d, "no timeline: no probe line follows a [T_BASE] line in its run");
@@ -441,21 +528,24 @@ void rp_log_analyse(struct rp_log *lg, struct rp_doc *d)
 	warn_runs(lg, d);
 	warn_findings(lg, d);
 	warn_probes(lg, d);
+	struct summary sm;
+	summarise(lg, &sm);
 	int64_t *median_x2 = pk_xcalloc(lg->nprobes, sizeof(*median_x2));
-	probes_table(lg, d, median_x2);
-	if (has_fields(lg)) {
+	probes_table(lg, d, &sm, median_x2);
+	if (sm.with_series) {
 		uint32_t *order = pk_xmalloc(lg->nseries * sizeof(*order));
 		for (uint32_t i = 0; i < lg->nseries; i++)
 			order[i] = i;
 		qsort_r(order, lg->nseries, sizeof(*order), cmp_series, lg);
-		series_table(lg, d, order);
+		series_table(lg, d, &sm, order);
 		free(order);
 	}
 	int *nested_state = pk_xmalloc(lg->nprobes * sizeof(int));
 	for (size_t p = 0; p < lg->nprobes; p++)
 		nested_state[p] = -1;
-	timeline_table(lg, d, nested_state);
+	timeline_table(lg, d, &sm, nested_state);
 	ratios_table(lg, d, median_x2, nested_state);
 	free(nested_state);
 	free(median_x2);
+	summary_free(&sm);
 }

@@ -489,7 +489,7 @@ static size_t directive(struct lexer *L, size_t ls, size_t h)
 	 * block comment opened on it (the comment is part of the directive) */
 	do
 		i = lex_line(L, i, &spliced);
-	while ((spliced || L->st == BLOCK_COMMENT) && i < n);
+	while ((spliced || L->st == BLOCK_COMMENT || L->st == RAW) && i < n);
 	for (const char *p = d + ls; (p = memchr(p, '\n', (size_t)(d + i - p))) != NULL; p++)
 		L->line++;
 	size_t cstart = L->first_comment;

@@ -163,6 +163,17 @@ static int at_line_mark(const char *d, size_t len, size_t i)
 	return i + m == len || d[i + m] == ' ' || d[i + m] == '\r' || d[i + m] == '\n';
 }
 
+/* Does the line holding I carry a whole-line mark (in a comment) at or after I? */
+static int line_has_mark(const char *d, const struct pk_scan *s, size_t i, size_t *ls, size_t *le,
+			 const struct pk_buf *b)
+{
+	pk_buf_line_bounds(b, i, ls, le);
+	for (size_t j = i; j < *le; j++)
+		if (d[j] == '/' && at_line_mark(d, b->len, j) && pk_scan_in_comment(s, j))
+			return 1;
+	return 0;
+}
+
 /* Every mark must sit in a comment: the same words in a string are not ours. */
 static int plan_marks(struct strip_state *st, const struct pk_scan *s)
 {
@@ -171,8 +182,8 @@ static int plan_marks(struct strip_state *st, const struct pk_scan *s)
 	for (size_t i = 0; i < len; i++) {
 		if (d[i] != '/' || !pk_scan_in_comment(s, i))
 			continue;
-		if (at_line_mark(d, len, i)) {
-			pk_buf_line_bounds(st->b, i, &ls, &le);
+		if (line_has_mark(d, s, i, &ls, &le, st->b)) {
+			/* the whole line goes, in-line marks on it included */
 			add_edit(st, ls, le, "", 0);
 			i = le - 1;
 		} else if (!strncmp(d + i, PK_TT_WAS_OPEN, strlen(PK_TT_WAS_OPEN)) && !st->used[i]) {
@@ -198,6 +209,8 @@ static int check_leftovers(struct strip_state *st, const struct pk_scan *s)
 
 int pk_timing_plan_strip(const struct pk_buf *b, struct pk_plan *plan)
 {
+	if (!memmem(b->data, b->len, PK_TT_TAG, strlen(PK_TT_TAG)))
+		return 0; /* nothing of ours: no need to lex the file */
 	struct pk_scan s;
 	memset(&s, 0, sizeof(s));
 	pk_scan_buf(b, &s, PK_SCAN_COMMENTS);

@@ -15,7 +15,9 @@
  *   - strip output scans to no block and no error, strips to itself again,
  *     and holds no TIMING_PROBE text when all of it was inside blocks
  *   - inject then strip equals strip
- *   - line numbers agree with a count of newlines */
+ *   - line numbers agree with a count of newlines
+ * The rewrite properties apply to what the commands accept: no scan error
+ * and no NUL byte (a binary file is refused). */
 #include "buf.h"
 #include "edit.h"
 #include "emit.h"
@@ -214,7 +216,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(out);
 	}
 	strip_all(&b, &s);
-	if (s.nerrors) { /* the commands refuse such a file: nothing more to hold */
+	/* the commands refuse such a file (scan errors, or NUL bytes: binary):
+	 * nothing more to hold than memory safety */
+	if (s.nerrors || memchr(text, '\0', size)) {
 		unload(&b, &s);
 		return 0;
 	}
