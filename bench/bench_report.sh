@@ -6,7 +6,9 @@
 #   BIN_DIR  where probe-report lives (default: build/bin)
 #   LOG      log to generate and keep (default: build/bench/probe-1g.log)
 #   SIZE_MB  log size (default 1024)
-# Prints both wall times, the ratio, and probe-report's peak memory.
+# Prints wall and CPU (user + sys) times of both, best of 3 on a warm page
+# cache, the ratios, and probe-report's peak memory. The machine's load is
+# printed too: on a shared machine the wall ratio moves with it.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 bin=${1:-$here/build/bin}
@@ -41,25 +43,46 @@ if [ ! -s "$log" ] || [ "$(($(stat -c %s "$log") / 1048576))" -lt "$size_mb" ]; 
 	gen
 fi
 
-now() { date +%s.%N; }
+# Best of 3 by wall time; each run's wall, user and system seconds and peak
+# RSS (kB). /usr/bin/time gives all four; without it bash's `time` gives the
+# times and the RSS is unknown.
+measure() { # OUT_FILE CMD...: prints "wall user sys rss" of the best run
+	local out=$1 best="" i t
+	shift
+	for i in 1 2 3; do
+		if [ -n "$gnu_time" ]; then
+			/usr/bin/time -f '%e %U %S %M' -o "$log.time" "$@" > "$out" 2> "$log.err" || return $?
+			t=$(tail -1 "$log.time")
+		else
+			t=$( { TIMEFORMAT='%R %U %S'; time "$@" > "$out" 2> "$log.err"; } 2>&1 ) || return $?
+			t="$t unknown"
+		fi
+		if [ -z "$best" ] || awk -v a="${t%% *}" -v b="${best%% *}" 'BEGIN { exit !(a < b) }'; then
+			best=$t
+		fi
+	done
+	echo "$best"
+}
+gnu_time=""
+/usr/bin/time -f %M true > /dev/null 2>&1 && gnu_time=1
+
 # warm the page cache so both tools read from memory
 cat "$log" > /dev/null
-
-t0=$(now); lines=$(wc -l < "$log"); t1=$(now)
+lines=$(wc -l < "$log")
+wc_t=$(measure /dev/null wc -l "$log")
 rc=0
-if /usr/bin/time -f %M true 2> /dev/null; then
-	t2=$(now); /usr/bin/time -f %M -o "$log.rss" "$report" "$log" > "$log.report" 2> "$log.err" || rc=$?; t3=$(now)
-	rss_kb=$(tail -1 "$log.rss")
-else
-	t2=$(now); "$report" "$log" > "$log.report" 2> "$log.err" || rc=$?; t3=$(now)
-	rss_kb=unknown
-fi
-wc_s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')
-rep_s=$(awk -v a="$t2" -v b="$t3" 'BEGIN { print b - a }')
+rep_t=$(measure "$log.report" "$report" "$log") || rc=$?
+read -r wc_wall wc_user wc_sys wc_rss <<< "$wc_t"
+read -r rep_wall rep_user rep_sys rep_rss <<< "${rep_t:-0 0 0 unknown}"
+cpu() { awk -v u="$1" -v s="$2" 'BEGIN { printf "%.2f", u + s }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "inf" }'; }
 printf 'log:           %s (%d MB, %d lines)\n' "$log" $(($(stat -c %s "$log") / 1048576)) "$lines"
-printf 'wc -l:         %.3f s\n' "$wc_s"
-printf 'probe-report:  %.3f s (peak RSS %s kB)\n' "$rep_s" "$rss_kb"
-printf 'ratio:         %.2f (target <= 3)\n' "$(awk -v a="$rep_s" -v b="$wc_s" 'BEGIN { print a / b }')"
+printf 'machine:       %s CPUs, load average %s\n' "$(nproc)" "$(cut -d' ' -f1-3 /proc/loadavg)"
+printf '               best of 3   wall s   cpu s (user + sys)   peak RSS kB\n'
+printf 'wc -l:                     %6.2f   %5.2f (%s + %s)   %s\n' "$wc_wall" "$(cpu "$wc_user" "$wc_sys")" "$wc_user" "$wc_sys" "$wc_rss"
+printf 'probe-report:              %6.2f   %5.2f (%s + %s)   %s\n' "$rep_wall" "$(cpu "$rep_user" "$rep_sys")" "$rep_user" "$rep_sys" "$rep_rss"
+printf 'ratio wall:    %s (target <= 3)\n' "$(ratio "$rep_wall" "$wc_wall")"
+printf 'ratio cpu:     %s\n' "$(ratio "$(cpu "$rep_user" "$rep_sys")" "$(cpu "$wc_user" "$wc_sys")")"
 # The generated log is clean: any finding means the parser misread it.
 [ $rc -eq 0 ] || { echo "bench_report: probe-report exit $rc:" >&2; head -3 "$log.err" >&2; exit 1; }
 grep -q '^probes' "$log.report" || { echo "bench_report: probe-report produced no probe table" >&2; exit 1; }

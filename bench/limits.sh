@@ -32,12 +32,11 @@ export LC_ALL=C
 div=1
 [ "$quick" = quick ] && div=10
 
-# measure LABEL CMD...: one line "rc wall_s peak_rss_kb cpu_s first_stderr_line",
+# measure NAME CMD...: one line "rc wall_s peak_rss_kb cpu_s first_stderr_line",
 # the best wall and CPU (user+sys) time of $runs runs (default 3) at every
 # size alike, so the full/half ratios compare like with like.
 measure() {
-	local label=$1
-	shift
+	shift   # the name only labels the call site
 	python3 - "$work/err" "${runs:-3}" "$@" <<'PY'
 import os, resource, subprocess, sys, time
 err_path, runs, cmd = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
@@ -79,7 +78,8 @@ record() { # record CASE SIZE_LABEL CMD_NAME RESULT_LINE
 run_file() {
 	local kind=$1 scale=$2 name=$3 f=$work/$1-$2.cpp out=$work/out.cpp
 	python3 "$here/bench/gen_limits.py" "$kind" "$scale" "$f" || exit 2
-	local bytes=$(stat -c %s "$f")
+	local bytes
+	bytes=$(stat -c %s "$f")
 	record "$kind" "$scale" bytes "0 0 0 0 $bytes"
 	record "$kind" "$scale" grep "$(measure grep grep -c TIMING_PROBE "$f")"
 	record "$kind" "$scale" check "$(measure check "$bin/probe-check" "$f")"
@@ -97,7 +97,8 @@ run_file() {
 run_tree() {
 	local scale=$1 d=$work/tree-$1
 	python3 "$here/bench/gen_limits.py" tree "$scale" "$d" || exit 2
-	local bytes=$(du -sb "$d" | cut -f1)
+	local bytes
+	bytes=$(du -sb "$d" | cut -f1)
 	record tree "$scale" bytes "0 0 0 0 $bytes"
 	local each="find '$d' -name '*.cpp' -print0 | xargs -0 -n 10000"
 	record tree "$scale" grep "$(measure grep grep -rc TIMING_PROBE "$d")"

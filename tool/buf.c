@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -37,11 +38,12 @@ static int read_all(int fd, char **data, size_t *len)
 	return 0;
 }
 
-static int load_fd(struct pk_buf *b, int fd)
+/* Failures are written to MSG ("PATH: what"); the callers decide where
+ * they go (stderr, or a per-file slot when threads must not interleave). */
+static int fail(char *msg, size_t cap, const char *path, const char *what)
 {
-	if (read_all(fd, &b->data, &b->len) < 0)
-		return pk_error("%s: %s", b->path, strerror(errno));
-	return 0;
+	snprintf(msg, cap, "%s: %s", path, what);
+	return -1;
 }
 
 /* Lock the file so two probekit processes never interleave on it. After the
@@ -68,47 +70,53 @@ static int open_locked(const char *path, int *fdp)
 	return -1;
 }
 
-int pk_buf_load(struct pk_buf *b, const char *path, int flags)
+int pk_buf_load_msg(struct pk_buf *b, const char *path, int flags, char *msg, size_t cap)
 {
 	memset(b, 0, sizeof(*b));
 	b->lock_fd = -1;
 	b->path = pk_xstrdup(path);
+	int fd = STDIN_FILENO;
 	if (!strcmp(path, "-")) {
 		b->from_stdin = 1;
-		if (load_fd(b, STDIN_FILENO) < 0)
-			return -1;
 	} else {
-		int fd;
 		if (flags & PK_LOAD_FOR_WRITE) {
 			if (open_locked(path, &fd) < 0)
-				return pk_error("%s: %s", path, strerror(errno));
-		} else {
-			fd = open(path, O_RDONLY | O_CLOEXEC);
-			if (fd < 0)
-				return pk_error("%s: %s", path, strerror(errno));
+				return fail(msg, cap, path, strerror(errno));
+		} else if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+			return fail(msg, cap, path, strerror(errno));
 		}
-		if (fstat(fd, &b->st) < 0) {
+		const char *why = NULL;
+		if (fstat(fd, &b->st) < 0)
+			why = strerror(errno);
+		else if (S_ISDIR(b->st.st_mode))
+			why = "is a directory";
+		else if (!S_ISREG(b->st.st_mode))
+			why = "not a regular file";
+		if (why) {
 			close(fd);
-			return pk_error("%s: %s", path, strerror(errno));
+			return fail(msg, cap, path, why);
 		}
-		if (S_ISDIR(b->st.st_mode)) {
-			close(fd);
-			return pk_error("%s: is a directory", path);
-		}
-		if (!S_ISREG(b->st.st_mode)) {
-			close(fd);
-			return pk_error("%s: not a regular file", path);
-		}
-		int rc = load_fd(b, fd);
+	}
+	int rc = read_all(fd, &b->data, &b->len);
+	int saved = errno;
+	if (!b->from_stdin) {
 		if (rc < 0 || !(flags & PK_LOAD_FOR_WRITE))
 			close(fd);
 		else
 			b->lock_fd = fd;
-		if (rc < 0)
-			return -1;
 	}
+	if (rc < 0)
+		return fail(msg, cap, path, strerror(saved));
 	if (!(flags & PK_LOAD_ALLOW_NUL) && memchr(b->data, '\0', b->len))
-		return pk_error("%s: binary file (contains NUL bytes), not a source file", path);
+		return fail(msg, cap, path, "binary file (contains NUL bytes), not a source file");
+	return 0;
+}
+
+int pk_buf_load(struct pk_buf *b, const char *path, int flags)
+{
+	char msg[PATH_MAX + 128];
+	if (pk_buf_load_msg(b, path, flags, msg, sizeof(msg)) < 0)
+		return pk_error("%s", msg);
 	return 0;
 }
 

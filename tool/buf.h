@@ -26,6 +26,8 @@ enum pk_load_flags {
 
 /* Read PATH ("-" = stdin). On error prints "probekit: PATH: msg", returns -1. */
 int pk_buf_load(struct pk_buf *b, const char *path, int flags);
+/* The same, but a failure is written to MSG ("PATH: what") instead of stderr. */
+int pk_buf_load_msg(struct pk_buf *b, const char *path, int flags, char *msg, size_t cap);
 /* Take ownership of memory already holding a file's bytes (for --staged). */
 void pk_buf_from_mem(struct pk_buf *b, const char *path, char *data, size_t len);
 void pk_buf_free(struct pk_buf *b);

@@ -323,7 +323,7 @@ static void probe_marks(const struct pk_buf *b, const struct pk_scan *s, struct 
 		return;
 	struct pk_mark *m;
 	size_t n;
-	if (pk_marks_scan(b, &m, &n) < 0)
+	if (pk_marks_scan_quiet(b, &m, &n) < 0)
 		return; /* damaged: every marker line stays a finding */
 	size_t w = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -397,26 +397,14 @@ static void check_item(const struct check *c, struct item *it)
 			return; /* a staged binary file is not a kernel source */
 		}
 	} else {
-		/* say why a file cannot be read here, into the item: threads must
-		 * not interleave their messages on stderr */
-		int fd = open(it->path, O_RDONLY | O_CLOEXEC);
-		struct stat st;
-		const char *why = NULL;
-		if (fd < 0 || fstat(fd, &st) < 0)
-			why = strerror(errno);
-		else if (S_ISDIR(st.st_mode))
-			why = "is a directory";
-		if (fd >= 0)
-			close(fd);
-		if (why) {
+		/* the message goes into the item: threads must not interleave
+		 * their messages on stderr */
+		char msg[PATH_MAX + 128];
+		if (pk_buf_load_msg(&b, it->path, PK_LOAD_ALLOW_NUL, msg, sizeof(msg)) < 0) {
+			pk_buf_free(&b);
 			it->failed = 1;
-			it->err = pk_xmalloc(strlen(it->path) + strlen(why) + 16);
-			sprintf(it->err, "probekit: %s: %s\n", it->path, why);
-			return;
-		}
-		int rc = pk_buf_load(&b, it->path, PK_LOAD_ALLOW_NUL);
-		if (rc < 0) {
-			it->failed = 1;
+			it->err = pk_xmalloc(strlen(msg) + 16);
+			sprintf(it->err, "probekit: %s\n", msg);
 			return;
 		}
 		if (memchr(b.data, '\0', b.len)) {
@@ -523,7 +511,7 @@ static void print_sarif(const struct check *c)
 		if (!r->enabled)
 			continue;
 		json_array_append_new(rules, json_pack("{s:s, s:{s:s}, s:{s:s}}", "id", r->id, "shortDescription",
-						       "text", r->message, "defaultConfiguration", "level",
+						       "text", r->description, "defaultConfiguration", "level",
 						       sev_name(r->severity)));
 	}
 	for (size_t i = 0; i < c->nitems; i++) {
@@ -606,8 +594,8 @@ static void list_rules(const struct check *c)
 {
 	for (size_t i = 0; i < c->rules.n; i++) {
 		const struct pk_rule *r = &c->rules.r[i];
-		printf("%-18s %-7s %s%s%s\n", r->id, sev_name(r->severity), r->enabled ? "" : "(off) ",
-		       r->strict_only ? "(--strict) " : "", r->message);
+		printf("%-20s %-7s %s%s%s\n", r->id, sev_name(r->severity), r->enabled ? "" : "(off) ",
+		       r->strict_only ? "(--strict) " : "", r->description);
 	}
 }
 

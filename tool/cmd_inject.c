@@ -92,7 +92,7 @@ static int parse(int argc, char **argv, struct inject_opts *o, int *done)
 	int c;
 	*done = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:p:h", longopts, NULL)) != -1) {
 		int r = pk_emit_option(&o->emit, c, optarg);
 		if (r < 0)
 			return -1;
@@ -117,6 +117,9 @@ static int parse(int argc, char **argv, struct inject_opts *o, int *done)
 		case OPT_NO_BASE:
 			o->no_base = 1;
 			break;
+		case 'p':
+			return pk_error("'-p BUILD_DIR' goes with a placement option (--begin, --end, --around, --wait, "
+					"--base) or --timing-tensor; to enable a probe use --probe NAME");
 		default: {
 			int rc;
 			pk_common_option(c, argv, usage_text, &rc);

@@ -5,7 +5,6 @@
 #include "emit.h"
 #include "pk.h"
 #include "report.h"
-#include <time.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -184,10 +183,8 @@ static int read_logs(const struct report_opts *o, int nfiles, char **files, stru
 		if (fd != STDIN_FILENO)
 			close(fd);
 	}
-	struct timespec t0, t1; clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (rc == 0)
 		rp_log_analyse(&lg, d);
-	clock_gettime(CLOCK_MONOTONIC, &t1); fprintf(stderr, "TMP analyse %.3f\n", (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9);
 	rp_log_free(&lg);
 	return rc;
 }

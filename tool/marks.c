@@ -4,6 +4,7 @@
 #include "scan.h"
 
 #include <stdlib.h>
+#include <stdarg.h>
 #include <string.h>
 
 #define SPLIT_WORD "split"
@@ -23,6 +24,23 @@ static int is_blank(char c)
 static int is_ident(char c)
 {
 	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+/* probe-check scans markers from several threads and reports damage as
+ * findings of its own: it asks for no message (pk_marks_scan_quiet). */
+static _Thread_local int quiet;
+
+static int damage(const char *fmt, ...) PK_PRINTF(1, 2);
+static int damage(const char *fmt, ...)
+{
+	if (quiet)
+		return -1;
+	char msg[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return pk_error("%s", msg);
 }
 
 /* Parse one line [p, e) (EOL excluded) as a marker. Returns 1 and fills
@@ -102,7 +120,7 @@ static int check_pairs(const struct pk_buf *b, const struct pk_mark *m, size_t n
 				break;
 		}
 		if (j == n)
-			return pk_error("%s:%u: brace marker of '%s' has no closing '}' marker", b->path, m[i].line,
+			return damage("%s:%u: brace marker of '%s' has no closing '}' marker", b->path, m[i].line,
 			                m[i].name);
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -118,7 +136,7 @@ static int check_pairs(const struct pk_buf *b, const struct pk_mark *m, size_t n
 				break;
 		}
 		if (depth != 0)
-			return pk_error("%s:%u: brace marker of '%s' has no opening '{' marker", b->path, m[i].line,
+			return damage("%s:%u: brace marker of '%s' has no opening '{' marker", b->path, m[i].line,
 			                m[i].name);
 	}
 	return 0;
@@ -150,7 +168,7 @@ int pk_marks_scan(const struct pk_buf *b, struct pk_mark **marks, size_t *n)
 		if (r < 0 && pk_scan_in_comment(&s, ls + strspn(b->data + ls, " \t")))
 			r = 0; /* damaged prose: parse_line kept no name */
 		if (r < 0) {
-			rc = pk_error("%s:%u: damaged brace marker (expected '{  // %s NAME' "
+			rc = damage("%s:%u: damaged brace marker (expected '{  // %s NAME' "
 			              "or '}  // %s NAME' alone on its line, or '{  // %s NAME %s' "
 			              "ending a line)",
 			              b->path, line, PK_BRACE_MARKER, PK_BRACE_MARKER, PK_BRACE_MARKER, SPLIT_WORD);
@@ -193,6 +211,14 @@ static void plan_join(const struct pk_buf *b, const struct pk_scan *s, size_t of
 		e++;
 	if (e > off)
 		pk_plan_add(plan, off, e, "", 0);
+}
+
+int pk_marks_scan_quiet(const struct pk_buf *b, struct pk_mark **marks, size_t *n)
+{
+	quiet = 1;
+	int rc = pk_marks_scan(b, marks, n);
+	quiet = 0;
+	return rc;
 }
 
 int pk_marks_plan_strip(const struct pk_buf *b, const char *only_name, struct pk_plan *plan)

@@ -42,6 +42,8 @@ int pk_marks_text(char *dst, size_t cap, int open, int split, const char *name);
  * "probekit: PATH:LINE: ..." and -1 (nothing returned). */
 int pk_marks_scan(const struct pk_buf *b, struct pk_mark **marks, size_t *n);
 void pk_marks_free(struct pk_mark *marks, size_t n);
+/* The same as pk_marks_scan, printing nothing on damage. */
+int pk_marks_scan_quiet(const struct pk_buf *b, struct pk_mark **marks, size_t *n);
 
 /* Add to PLAN the removal of every marker line of probe ONLY_NAME (NULL: of
  * every probe). Lines inside a probe block that the same strip removes whole

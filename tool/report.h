@@ -24,6 +24,16 @@ struct rp_stats {
 };
 /* Reorders V (selection for the median). Returns 0, or -1 when n == 0. */
 int rp_stats_compute(int64_t *v, size_t n, struct rp_stats *out);
+/* The same over values spread in parts: N int64 values STRIDE bytes apart
+ * from V in each part in turn (e.g. one field of an array of structs). The
+ * result equals rp_stats_compute's on their concatenation, without making
+ * it (unless the median needs selection). */
+struct rp_values {
+	const void *v;
+	size_t n;
+};
+int rp_stats_parts(const struct rp_values *parts, size_t nparts, size_t stride,
+		   struct rp_stats *out);
 /* Median of V (reorders it), times two. V must be non-empty. */
 int64_t rp_median_x2(int64_t *v, size_t n);
 /* Parse a decimal slot list "0-3,8" into mask[0..nslots); -1 on a bad list
@@ -196,16 +206,27 @@ void rp_log_free(struct rp_log *lg);
 void rp_log_begin_file(struct rp_log *lg, const char *name);
 /* Feed one line (no newline). */
 void rp_log_line(struct rp_log *lg, const char *s, size_t len);
-/* The same in two steps, so that classifying (parsing, the costly part) can
- * run on several threads while applying stays in line order. */
+/* The same in three steps, so that classifying (parsing, the costly part)
+ * can run on several threads while applying stays in line order, and
+ * storing the samples (memory-bound: each line writes to another series)
+ * runs beside applying. */
 struct rp_rec { /* one cache line: the reader threads hand over millions */
 	const char *name;
-	uint64_t name_len : 56, kind : 2, sep : 1; /* sep: other output holding --run */
+	uint64_t name_len : 56, kind : 2;
+	uint64_t sep : 1;       /* other output holding the --run separator */
+	uint64_t same_name : 1; /* the probe of the previous probe line */
 	int64_t start, end, dur; /* start holds a T_BASE line's value */
 	int64_t block, iter, run; /* -1 when absent (parsed values are >= 0) */
 };
 void rp_log_classify(const char *run_sep, const char *s, size_t len, struct rp_rec *rec);
-void rp_log_apply(struct rp_log *lg, const struct rp_rec *rec);
+/* Counts REC in and, for a probe line, leaves in it the sample to store:
+ * run = the series index, start/end = times relative to T_BASE (or
+ * RP_NO_REL), dur. Touches no series' samples, n, cap or nrel. */
+void rp_log_apply(struct rp_log *lg, struct rp_rec *rec);
+/* Append an applied probe record's sample to SERIES[rec->run] (lines of
+ * one series in line order). SERIES may be another array than lg->series
+ * (report_logpar.c keeps its own while the main thread grows lg->series). */
+void rp_log_store(struct rp_series *series, const struct rp_rec *rec);
 /* Read a regular file through mmap, parsing blocks on several threads and
  * applying them in order (report_logpar.c). Same result as rp_log_read_fd. */
 int rp_log_read_mapped(struct rp_log *lg, int fd, const char *name);

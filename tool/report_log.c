@@ -112,10 +112,19 @@ static void hash64_put(struct rp_hash64 *h, uint64_t key, uint32_t val)
 
 /* ---- line parsing ---- */
 
+/* [A-Za-z0-9_] as a table: one load per byte of each probe name. */
+#define NAME_ROW(c0) [c0] = 1, [c0 + 1] = 1, [c0 + 2] = 1, [c0 + 3] = 1, [c0 + 4] = 1
+static const unsigned char name_chars[256] = {
+	NAME_ROW('0'), NAME_ROW('5'),
+	NAME_ROW('A'), NAME_ROW('F'), NAME_ROW('K'), NAME_ROW('P'), NAME_ROW('U'), ['Z'] = 1,
+	NAME_ROW('a'), NAME_ROW('f'), NAME_ROW('k'), NAME_ROW('p'), NAME_ROW('u'), ['z'] = 1,
+	['_'] = 1,
+};
+#undef NAME_ROW
+
 static inline int is_name_char(char c)
 {
-	unsigned char u = (unsigned char)c;
-	return (unsigned)((u | 0x20) - 'a') < 26 || (unsigned)(u - '0') < 10 || u == '_';
+	return name_chars[(unsigned char)c];
 }
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -159,8 +168,12 @@ static inline int parse_u63(const char **p, const char *end, int64_t *out)
 	const char *s = *p;
 	uint64_t v = 0, head;
 	unsigned d, n;
-	if (end - s >= 8 && (n = leading_digits(s, &head)) != 0) {
-		v = head;
+	static const uint64_t pow10[9] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
+					   100000000 };
+	/* two rounds: cycle stamps have 9-12 digits */
+	for (int round = 0; round < 2 && end - s >= 8 && (n = leading_digits(s, &head)) != 0;
+	     round++) {
+		v = v * pow10[n] + head;
 		s += n;
 		if (n < 8) { /* the byte at s is not a digit */
 			*p = s;
@@ -500,14 +513,13 @@ static char *where(const struct rp_log *lg)
 	return s;
 }
 
-/* How many lines ahead to fetch: a sample's cache line comes from memory
- * (a log with thousands of series writes each one's tail once per cycle of
- * them), which takes longer than one line's work. */
+/* How many lines ahead to fetch a series struct: a log with thousands of
+ * series (loop iterations x blocks) visits each once per cycle of them. */
 #define AHEAD 8
 
 /* Keep lg->ahead AHEAD series further along the learnt order than S, and
- * fetch that series' struct successor and the place its next sample goes.
- * ON_CHAIN: S was the guess, so lg->ahead only moves one step. */
+ * fetch that series' successor. ON_CHAIN: S was the guess, so lg->ahead
+ * only moves one step. */
 static void look_ahead(struct rp_log *lg, uint32_t s, int on_chain)
 {
 	uint32_t a = lg->ahead;
@@ -522,8 +534,6 @@ static void look_ahead(struct rp_log *lg, uint32_t s, int on_chain)
 	if (a == NO_RUN)
 		return;
 	const struct rp_series *x = &lg->series[a];
-	if (x->samples)
-		__builtin_prefetch(x->samples + x->n, 1);
 	if (x->next != NO_RUN)
 		__builtin_prefetch(&lg->series[x->next]);
 }
@@ -544,10 +554,12 @@ static uint32_t series_of_line(struct rp_log *lg, uint32_t probe, const struct r
 	return s;
 }
 
-static void add_probe_line(struct rp_log *lg, const struct rp_rec *ln)
+static void add_probe_line(struct rp_log *lg, struct rp_rec *ln)
 {
 	uint32_t run = run_of(lg, ln->run);
-	uint32_t probe = probe_of(lg, ln->name, ln->name_len);
+	uint32_t probe = ln->same_name && lg->last_probe != NO_RUN
+				 ? lg->last_probe
+				 : probe_of(lg, ln->name, ln->name_len);
 	uint32_t series = series_of_line(lg, probe, ln);
 	struct rp_series *se = &lg->series[series];
 	struct rp_probe *p = &lg->probes[probe];
@@ -575,19 +587,29 @@ static void add_probe_line(struct rp_log *lg, const struct rp_rec *ln)
 		note_probe_in_run(r, probe);
 	if (ln->end - ln->start != ln->dur && !p->dur_mismatch++)
 		p->first_mismatch_file = where(lg);
+	/* the sample for rp_log_store; start - tbase > INT64_MIN = RP_NO_REL */
+	if (r->ntbase) {
+		ln->start -= r->tbase;
+		ln->end -= r->tbase;
+	} else {
+		ln->start = ln->end = RP_NO_REL;
+		r->tbase_late = 1;
+	}
+	ln->run = series;
+	lg->last_series = series;
+}
+
+void rp_log_store(struct rp_series *series, const struct rp_rec *rec)
+{
+	struct rp_series *se = &series[rec->run];
 	if (se->n == se->cap)
 		PK_GROW(se->samples, se->cap, se->n + 1);
 	struct rp_sample *sm = &se->samples[se->n++];
-	sm->dur = ln->dur;
-	if (r->ntbase) {
-		sm->rel_start = ln->start - r->tbase;
-		sm->rel_end = ln->end - r->tbase;
+	sm->dur = rec->dur;
+	sm->rel_start = rec->start;
+	sm->rel_end = rec->end;
+	if (rec->start != RP_NO_REL)
 		se->nrel++;
-	} else {
-		sm->rel_start = sm->rel_end = RP_NO_REL;
-		r->tbase_late = 1;
-	}
-	lg->last_series = series;
 }
 
 size_t rp_series_field(const struct rp_series *se, enum rp_sample_field f, int64_t *out)
@@ -613,6 +635,7 @@ void rp_log_classify(const char *run_sep, const char *s, size_t len, struct rp_r
 	struct rp_line ln;
 	enum rp_line_kind kind = rp_log_parse_line(s, len, &ln);
 	rec->kind = kind;
+	rec->same_name = 0;
 	rec->sep = kind == RP_LINE_OTHER && run_sep && memmem(s, len, run_sep, strlen(run_sep));
 	if (kind == RP_LINE_PROBE) {
 		rec->name = ln.name;
@@ -629,7 +652,7 @@ void rp_log_classify(const char *run_sep, const char *s, size_t len, struct rp_r
 	}
 }
 
-void rp_log_apply(struct rp_log *lg, const struct rp_rec *rec)
+void rp_log_apply(struct rp_log *lg, struct rp_rec *rec)
 {
 	lg->lineno++;
 	lg->total_lines++;
@@ -669,6 +692,8 @@ void rp_log_line(struct rp_log *lg, const char *s, size_t len)
 	struct rp_rec rec;
 	rp_log_classify(lg->run_sep, s, len, &rec);
 	rp_log_apply(lg, &rec);
+	if (rec.kind == RP_LINE_PROBE)
+		rp_log_store(lg->series, &rec);
 }
 
 int rp_log_read_fd(struct rp_log *lg, int fd, const char *name)

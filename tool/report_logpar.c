@@ -1,9 +1,13 @@
 /* report_logpar.c - read a large probe log on several cores (issue #6 item 7).
- * The file is mapped and cut into blocks at line ends. Any thread may parse
- * the next block into records (the costly part); only the main thread
- * applies records, strictly in block order, so the result is the same as a
- * single sequential pass. Applied blocks are dropped from memory, so the
- * resident set stays a few blocks wide whatever the file size. */
+ * The file is mapped and cut into blocks at line ends. Each block goes
+ * through three stages: any thread may parse the next block into records
+ * (the costly part); only the main thread applies records, strictly in
+ * block order, so the result is the same as a single sequential pass; then
+ * one thread at a time, again in block order, stores the applied samples
+ * into their series (memory-bound: every line writes to another series), so
+ * that this runs beside applying rather than after it. Stored blocks are
+ * dropped from memory, so the resident set stays a few blocks wide whatever
+ * the file size. */
 #include "report.h"
 
 #include <errno.h>
@@ -26,7 +30,7 @@ struct block {
 	size_t nrecs, cap;
 	int parsed;
 	char *tail; /* copy of a last line without newline */
-	const char *done_start, *done_end; /* the applied block this slot held */
+	const char *done_start, *done_end; /* the stored block this slot held */
 };
 
 struct par {
@@ -34,9 +38,14 @@ struct par {
 	pthread_cond_t cv;
 	const char *map, *pos, *end; /* pos: first byte not yet claimed */
 	size_t page;
-	size_t next_claim, next_apply;
+	size_t next_claim, next_apply, next_store;
+	int storing; /* a thread is storing block next_store */
 	struct block slots[NSLOTS];
 	const char *run_sep;
+	/* the samples, n, cap and nrel of each series: owned by the store
+	 * stage while the main thread may move lg->series (new series) */
+	struct rp_series *store;
+	size_t nstore, store_cap;
 };
 
 /* The parser reads the byte after a line (its stop byte): give the last
@@ -50,9 +59,27 @@ static void last_line(const char *run_sep, const char *p, size_t n, struct block
 	rp_log_classify(run_sep, b->tail, n, &b->recs[b->nrecs++]);
 }
 
+/* Whether record I names the probe record *PREV did: compared here, where
+ * the line is in cache, so that the main thread need not read the line. */
+static void mark_same_name(struct block *b, size_t i, size_t *prev)
+{
+	struct rp_rec *rec = &b->recs[i];
+	if (rec->kind != RP_LINE_PROBE)
+		return;
+	if (*prev != SIZE_MAX && b->recs[*prev].name_len == rec->name_len) {
+		const char *a = b->recs[*prev].name, *c = rec->name;
+		size_t k = 0, n = rec->name_len; /* a few bytes: no call */
+		while (k < n && a[k] == c[k])
+			k++;
+		rec->same_name = k == n;
+	}
+	*prev = i;
+}
+
 static void parse_block(const char *run_sep, struct block *b)
 {
 	const char *p = b->start, *nl;
+	size_t prev = SIZE_MAX; /* the block's last probe line so far */
 	b->nrecs = 0;
 	while (p < b->end) {
 		nl = memchr(p, '\n', (size_t)(b->end - p));
@@ -62,7 +89,8 @@ static void parse_block(const char *run_sep, struct block *b)
 			last_line(run_sep, p, (size_t)(b->end - p), b);
 			break;
 		}
-		rp_log_classify(run_sep, p, (size_t)(nl - p), &b->recs[b->nrecs++]);
+		rp_log_classify(run_sep, p, (size_t)(nl - p), &b->recs[b->nrecs]);
+		mark_same_name(b, b->nrecs++, &prev);
 		p = nl + 1;
 	}
 }
@@ -70,7 +98,7 @@ static void parse_block(const char *run_sep, struct block *b)
 /* Under the lock: take the next block if a slot is free. */
 static struct block *claim(struct par *P)
 {
-	if (P->pos == P->end || P->next_claim - P->next_apply >= NSLOTS)
+	if (P->pos == P->end || P->next_claim - P->next_store >= NSLOTS)
 		return NULL;
 	struct block *b = &P->slots[P->next_claim++ % NSLOTS];
 	b->done_start = b->start;
@@ -97,7 +125,7 @@ static void page_advise(const struct par *P, const char *lo, const char *hi, int
 }
 
 /* Parse B outside the lock, then publish it. Also hand back the pages of
- * the block the slot held before (applied, like every block before it:
+ * the block the slot held before (stored, like every block before it:
  * they were only read), so that the main thread, the one serial stage,
  * does not pay for unmapping. */
 static void work(struct par *P, struct block *b)
@@ -116,15 +144,62 @@ static void work(struct par *P, struct block *b)
 	pthread_cond_broadcast(&P->cv);
 }
 
+/* How many records ahead the store stage fetches the place a sample goes:
+ * far enough for a cache miss to memory to be over by then. */
+#define STORE_AHEAD 8
+
+/* The store-stage entry of series S (applied records name only series
+ * that exist: S is at most one past the last). */
+static struct rp_series *store_slot(struct par *P, size_t s)
+{
+	if (s >= P->nstore) {
+		PK_GROW(P->store, P->store_cap, s + 1);
+		memset(&P->store[P->nstore], 0, (s + 1 - P->nstore) * sizeof(*P->store));
+		P->nstore = s + 1;
+	}
+	return &P->store[s];
+}
+
+/* Store the samples of block next_store, outside the lock. */
+static void store(struct par *P)
+{
+	struct block *b = &P->slots[P->next_store % NSLOTS];
+	P->storing = 1;
+	pthread_mutex_unlock(&P->mu);
+	for (size_t i = 0; i < b->nrecs; i++) {
+		if (i + STORE_AHEAD < b->nrecs) {
+			const struct rp_rec *ahead = &b->recs[i + STORE_AHEAD];
+			if (ahead->kind == RP_LINE_PROBE && (size_t)ahead->run < P->nstore &&
+			    P->store[ahead->run].samples)
+				__builtin_prefetch(P->store[ahead->run].samples + P->store[ahead->run].n, 1);
+		}
+		if (b->recs[i].kind == RP_LINE_PROBE) {
+			store_slot(P, (size_t)b->recs[i].run);
+			rp_log_store(P->store, &b->recs[i]);
+		}
+	}
+	pthread_mutex_lock(&P->mu);
+	P->storing = 0;
+	P->next_store++;
+	pthread_cond_broadcast(&P->cv);
+}
+
+static int can_store(const struct par *P)
+{
+	return !P->storing && P->next_store < P->next_apply;
+}
+
 static void *worker(void *arg)
 {
 	struct par *P = arg;
 	pthread_mutex_lock(&P->mu);
 	for (;;) {
-		struct block *b = claim(P);
-		if (b)
+		struct block *b;
+		if (can_store(P))
+			store(P);
+		else if ((b = claim(P)))
 			work(P, b);
-		else if (P->pos == P->end)
+		else if (P->pos == P->end && P->next_store == P->next_claim)
 			break;
 		else
 			pthread_cond_wait(&P->cv, &P->mu);
@@ -134,17 +209,11 @@ static void *worker(void *arg)
 }
 
 /* Apply B in order. */
-#include <time.h>
-#include <stdio.h>
-double TMP_apply, TMP_parse_main, TMP_wait;
-static double TMP_now(void) { struct timespec t; clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t); return t.tv_sec + t.tv_nsec * 1e-9; }
 static void apply(struct par *P, struct rp_log *lg, struct block *b)
 {
 	pthread_mutex_unlock(&P->mu);
-	double t0 = TMP_now();
 	for (size_t i = 0; i < b->nrecs; i++)
 		rp_log_apply(lg, &b->recs[i]);
-	TMP_apply += TMP_now() - t0;
 	pthread_mutex_lock(&P->mu);
 	P->next_apply++;
 	pthread_cond_broadcast(&P->cv);
@@ -158,7 +227,9 @@ static void run_main(struct par *P, struct rp_log *lg)
 		struct block *b;
 		if (P->next_apply < P->next_claim && next->parsed)
 			apply(P, lg, next);
-		else if (P->next_apply == P->next_claim && P->pos == P->end)
+		else if (can_store(P))
+			store(P);
+		else if (P->pos == P->end && P->next_store == P->next_claim)
 			break;
 		else if ((b = claim(P)))
 			work(P, b);
@@ -166,6 +237,20 @@ static void run_main(struct par *P, struct rp_log *lg)
 			pthread_cond_wait(&P->cv, &P->mu);
 	}
 	pthread_mutex_unlock(&P->mu);
+}
+
+/* Move the samples between lg->series and the store stage's array: in
+ * before reading (an earlier file's samples continue), out after. */
+static void move_samples(struct rp_series *to, struct rp_series *from, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		to[i].samples = from[i].samples;
+		to[i].n = from[i].n;
+		to[i].cap = from[i].cap;
+		to[i].nrel = from[i].nrel;
+		from[i].samples = NULL;
+		from[i].n = from[i].cap = from[i].nrel = 0;
+	}
 }
 
 static int nworkers(void)
@@ -193,17 +278,20 @@ int rp_log_read_mapped(struct rp_log *lg, int fd, const char *name)
 	P.end = P.map + st.st_size;
 	P.page = (size_t)sysconf(_SC_PAGESIZE);
 	P.run_sep = lg->run_sep;
+	P.nstore = P.store_cap = lg->nseries;
+	P.store = pk_xcalloc(P.store_cap ? P.store_cap : 1, sizeof(*P.store));
+	move_samples(P.store, lg->series, lg->nseries);
 	rp_log_begin_file(lg, name);
 
 	pthread_t tid[MAX_WORKERS];
 	int started = 0, want = nworkers();
 	while (started < want && pthread_create(&tid[started], NULL, worker, &P) == 0)
 		started++;
-	double t0 = TMP_now();
 	run_main(&P, lg);
-	fprintf(stderr, "TMP main cpu %.3f apply %.3f\n", TMP_now() - t0, TMP_apply);
 	for (int i = 0; i < started; i++)
 		pthread_join(tid[i], NULL);
+	move_samples(lg->series, P.store, P.nstore); /* nstore <= nseries */
+	free(P.store);
 	for (int i = 0; i < NSLOTS; i++) {
 		free(P.slots[i].recs);
 		free(P.slots[i].tail);

@@ -50,19 +50,17 @@ static void set_stats(const struct rp_doc *d, struct rp_table *t, size_t row, si
 	rp_set_us(d, t, row, col + 9, (double)s->max);
 }
 
-/* All durations of one probe, gathered from its series. */
-static int64_t *probe_durs(const struct rp_log *lg, uint32_t probe, size_t *n)
+/* The statistics of all durations of one probe, read in place from its
+ * series (a loop probe of a large log has millions of them). */
+static void probe_stats(const struct rp_log *lg, uint32_t probe, struct rp_stats *out)
 {
-	size_t total = 0;
+	size_t nparts = 0;
+	struct rp_values *parts = pk_xmalloc((lg->nseries ? lg->nseries : 1) * sizeof(*parts));
 	for (size_t i = 0; i < lg->nseries; i++)
-		if (lg->series[i].probe == probe)
-			total += lg->series[i].n;
-	int64_t *v = pk_xmalloc(total * sizeof(*v));
-	*n = 0;
-	for (size_t i = 0; i < lg->nseries; i++)
-		if (lg->series[i].probe == probe)
-			*n += rp_series_field(&lg->series[i], RP_DUR, v + *n);
-	return v;
+		if (lg->series[i].probe == probe && lg->series[i].n)
+			parts[nparts++] = (struct rp_values){ &lg->series[i].samples[0].dur, lg->series[i].n };
+	rp_stats_parts(parts, nparts, sizeof(struct rp_sample), out);
+	free(parts);
 }
 
 /* The numbers the tables show, computed before any table is built: one
@@ -115,10 +113,7 @@ static void *sum_worker(void *arg)
 		if (t == J->ntasks)
 			break;
 		if (t < lg->nprobes) {
-			size_t n;
-			int64_t *d = probe_durs(lg, (uint32_t)t, &n);
-			rp_stats_compute(d, n, &J->sm->probe[t]);
-			free(d);
+			probe_stats(lg, (uint32_t)t, &J->sm->probe[t]);
 			continue;
 		}
 		size_t first = (t - lg->nprobes) * SERIES_PER_TASK;

@@ -49,20 +49,28 @@ static void select_kth(int64_t *v, size_t n, size_t k)
 	}
 }
 
+/* The I-th value of a part: STRIDE bytes apart. */
+static inline int64_t at(const struct rp_values *part, size_t i, size_t stride)
+{
+	return *(const int64_t *)((const char *)part->v + i * stride);
+}
+
 /* Cycle counts of one probe mostly lie in a narrow band (a few hundred
  * cycles of jitter around millions of samples): there a histogram finds the
- * median in one pass, where selection takes several. 0 when V is too wide
- * for that (or too short to be worth it). */
+ * median in one pass, where selection takes several. 0 when the values are
+ * too wide for that (or too few for it to be worth it). */
 #define COUNT_MIN_N 256
 #define COUNT_MAX_RANGE (1u << 16)
-static int median_by_count(const int64_t *v, size_t n, int64_t lo, int64_t hi, int64_t *x2)
+static int median_by_count(const struct rp_values *parts, size_t nparts, size_t stride, size_t n,
+			   int64_t lo, int64_t hi, int64_t *x2)
 {
 	uint64_t range = (uint64_t)hi - (uint64_t)lo; /* hi >= lo: no overflow */
 	if (n < COUNT_MIN_N || n > UINT32_MAX || range >= COUNT_MAX_RANGE || range >= n)
 		return 0;
 	uint32_t *count = pk_xcalloc((size_t)range + 1, sizeof(*count));
-	for (size_t i = 0; i < n; i++)
-		count[(uint64_t)v[i] - (uint64_t)lo]++;
+	for (size_t p = 0; p < nparts; p++)
+		for (size_t i = 0; i < parts[p].n; i++)
+			count[(uint64_t)at(&parts[p], i, stride) - (uint64_t)lo]++;
 	/* the k-th smallest (0-based, k = n/2) and, for even n, the (k-1)-th */
 	size_t k = n / 2, seen = 0, j = 0;
 	int64_t below = 0;
@@ -79,10 +87,14 @@ static int median_by_count(const int64_t *v, size_t n, int64_t lo, int64_t hi, i
 	return 1;
 }
 
+/* The median of V (reordered), whose values lie in [lo, hi]. */
 static int64_t median_x2_bounded(int64_t *v, size_t n, int64_t lo, int64_t hi)
 {
 	int64_t x2;
-	if (median_by_count(v, n, lo, hi, &x2))
+	const struct rp_values all = { v, n };
+	if (lo == hi) /* e.g. a stage's start relative to T_BASE, run after run */
+		return 2 * lo;
+	if (median_by_count(&all, 1, sizeof(*v), n, lo, hi, &x2))
 		return x2;
 	size_t k = n / 2;
 	select_kth(v, n, k);
@@ -98,42 +110,76 @@ static int64_t median_x2_bounded(int64_t *v, size_t n, int64_t lo, int64_t hi)
 int64_t rp_median_x2(int64_t *v, size_t n)
 {
 	int64_t lo = v[0], hi = v[0];
-	if (n >= COUNT_MIN_N)
-		for (size_t i = 1; i < n; i++) {
-			lo = v[i] < lo ? v[i] : lo;
-			hi = v[i] > hi ? v[i] : hi;
-		}
-	else
-		hi = INT64_MAX; /* too short to count: select */
+	for (size_t i = 1; i < n; i++) {
+		lo = v[i] < lo ? v[i] : lo;
+		hi = v[i] > hi ? v[i] : hi;
+	}
 	return median_x2_bounded(v, n, lo, hi);
+}
+
+/* Everything but the median; 0, or -1 without values. */
+static int moments(const struct rp_values *parts, size_t nparts, size_t stride,
+		   struct rp_stats *out)
+{
+	memset(out, 0, sizeof(*out));
+	size_t n = 0;
+	for (size_t p = 0; p < nparts; p++)
+		n += parts[p].n;
+	if (n == 0)
+		return -1;
+	out->n = n;
+	/* Exact integer sum, then squared deviations from the exact mean: no
+	 * precision lost on 1e11-cycle stamps, no division per sample. */
+	__int128 sum = 0;
+	int64_t lo = INT64_MAX, hi = INT64_MIN;
+	for (size_t p = 0; p < nparts; p++)
+		for (size_t i = 0; i < parts[p].n; i++) {
+			int64_t x = at(&parts[p], i, stride);
+			sum += x;
+			lo = x < lo ? x : lo;
+			hi = x > hi ? x : hi;
+		}
+	out->min = lo;
+	out->max = hi;
+	int64_t whole = (int64_t)(sum / (__int128)n);
+	double frac = (double)(sum % (__int128)n) / (double)n, m2 = 0;
+	for (size_t p = 0; p < nparts; p++)
+		for (size_t i = 0; i < parts[p].n; i++) {
+			double dev = (double)(at(&parts[p], i, stride) - whole) - frac;
+			m2 += dev * dev;
+		}
+	out->mean = (double)whole + frac;
+	out->stddev = n > 1 ? sqrt(m2 / (double)(n - 1)) : 0.0;
+	return 0;
 }
 
 int rp_stats_compute(int64_t *v, size_t n, struct rp_stats *out)
 {
-	memset(out, 0, sizeof(*out));
-	if (n == 0)
+	const struct rp_values all = { v, n };
+	if (moments(&all, 1, sizeof(*v), out) < 0)
 		return -1;
-	out->n = n;
-	out->min = out->max = v[0];
-	/* Exact integer sum, then squared deviations from the exact mean: no
-	 * precision lost on 1e11-cycle stamps, no division per sample. */
-	__int128 sum = 0;
-	for (size_t i = 0; i < n; i++) {
-		sum += v[i];
-		if (v[i] < out->min)
-			out->min = v[i];
-		if (v[i] > out->max)
-			out->max = v[i];
-	}
-	int64_t whole = (int64_t)(sum / (__int128)n);
-	double frac = (double)(sum % (__int128)n) / (double)n, m2 = 0;
-	for (size_t i = 0; i < n; i++) {
-		double dev = (double)(v[i] - whole) - frac;
-		m2 += dev * dev;
-	}
-	out->mean = (double)whole + frac;
-	out->stddev = n > 1 ? sqrt(m2 / (double)(n - 1)) : 0.0;
 	out->median_x2 = median_x2_bounded(v, n, out->min, out->max);
+	return 0;
+}
+
+int rp_stats_parts(const struct rp_values *parts, size_t nparts, size_t stride,
+		   struct rp_stats *out)
+{
+	if (moments(parts, nparts, stride, out) < 0)
+		return -1;
+	if (out->min == out->max) {
+		out->median_x2 = 2 * out->min;
+		return 0;
+	}
+	if (median_by_count(parts, nparts, stride, out->n, out->min, out->max, &out->median_x2))
+		return 0;
+	int64_t *v = pk_xmalloc(out->n * sizeof(*v)); /* wide values: select on a copy */
+	size_t k = 0;
+	for (size_t p = 0; p < nparts; p++)
+		for (size_t i = 0; i < parts[p].n; i++)
+			v[k++] = at(&parts[p], i, stride);
+	out->median_x2 = median_x2_bounded(v, out->n, out->min, out->max);
+	free(v);
 	return 0;
 }
 

@@ -112,6 +112,9 @@ static int set_field(struct ini_ctx *c, struct pk_rule *r, const char *key, cons
 	} else if (!strcmp(key, "message")) {
 		free(r->message);
 		r->message = pk_xstrdup(value);
+	} else if (!strcmp(key, "description")) {
+		free(r->description);
+		r->description = pk_xstrdup(value);
 	} else if (!strcmp(key, "strict") || !strcmp(key, "comments") || !strcmp(key, "enabled")) {
 		int v;
 		if (parse_bool(value, &v) < 0)
@@ -188,6 +191,14 @@ int pk_rules_load_defaults(struct pk_ruleset *rs)
 {
 	char **names = pk_rules_list("check", ".ini");
 	int rc = 0;
+	/* check.ini first, then check-*.ini in name order */
+	for (char **p = names; *p; p++)
+		if (!strcmp(*p, "check.ini") && p != names) {
+			char *t = *p;
+			memmove(names + 1, names, (size_t)(p - names) * sizeof(*names));
+			names[0] = t;
+			break;
+		}
 	for (char **p = names; *p; p++) {
 		const char *data;
 		size_t len;
@@ -216,6 +227,8 @@ int pk_rules_compile(struct pk_ruleset *rs)
 		struct pk_rule *r = &rs->r[i];
 		if (!r->message)
 			r->message = pk_xstrdup(r->id);
+		if (!r->description) /* the message, with a placeholder for the probe */
+			r->description = pk_rule_message(r, "NAME");
 		if (!r->enabled || r->match != PK_MATCH_PATTERN || r->re)
 			continue;
 		if (!r->pattern)
@@ -243,6 +256,7 @@ void pk_rules_free(struct pk_ruleset *rs)
 		free(rs->r[i].pattern);
 		free(rs->r[i].origin);
 		free(rs->r[i].message);
+		free(rs->r[i].description);
 		pcre2_code_free(rs->r[i].re);
 	}
 	free(rs->r);

@@ -28,6 +28,7 @@ struct pk_rule {
 	int in_comments;
 	int enabled;
 	char *message;
+	char *description; /* what the rule is for (SARIF, --list-rules) */
 };
 
 struct pk_ruleset {
