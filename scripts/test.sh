@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Build and run the whole suite twice: a normal build, then ASan+UBSan.
+# Build and run the whole suite twice: a normal build, a brief fuzz run, then
+# everything again under ASan+UBSan.
 #   scripts/test.sh            both
 #   scripts/test.sh --fast     the normal build only
 set -euo pipefail
@@ -14,11 +15,9 @@ run() {
 echo "== normal build (build/)"
 run build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPROBEKIT_KERNELS=ON
 if [ "${1:-}" != "--fast" ]; then
-  echo "== ASan+UBSan build (build-asan/)"
-  (
-    export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-    run build-asan -DCMAKE_BUILD_TYPE=Debug -DPROBEKIT_SANITIZE=ON -DPROBEKIT_KERNELS=ON
-  )
   echo "== fuzzing, briefly (libFuzzer, ASan+UBSan; bench/fuzz.sh runs longer)"
   FUZZ_OUT=build-fuzz bash bench/fuzz.sh "${PROBEKIT_FUZZ_SECONDS:-20}"
+  echo "== ASan+UBSan build (build-asan/)"
+  export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+  run build-asan -DCMAKE_BUILD_TYPE=Debug -DPROBEKIT_SANITIZE=ON -DPROBEKIT_KERNELS=ON
 fi
