@@ -30,8 +30,14 @@ static int read_all(int fd, char **data, size_t *len)
 			break;
 		n += (size_t)r;
 	}
-	/* zero the slack: PCRE2's JIT may read whole words past the subject's
-	 * end, which must then be defined bytes (valgrind checks this) */
+	/* keep 64 zero bytes of slack, no more: PCRE2's JIT may read whole
+	 * words past the subject's end, which must then be defined bytes
+	 * (valgrind checks this), and a tree of small files must not hold a
+	 * 64 KiB read buffer each */
+	if (cap - n > 64) {
+		p = pk_xrealloc(p, n + 65);
+		cap = n + 64;
+	}
 	memset(p + n, 0, cap + 1 - n);
 	*data = p;
 	*len = n;
