@@ -19,10 +19,27 @@ if [ ! -f "$tree/.done-$mb" ]; then
 fi
 size=$(du -sm "$tree" | cut -f1)
 
-# the same patterns probe-check runs (rules/check.ini), in grep -E syntax
-pats=(-e 'TIMING_PROBE' -e '(GetSystemCycle|get_sys_cnt|read_cycle)[[:space:]]*\('
-      -e '\[[A-Za-z_][A-Za-z0-9_]*\][^"]{0,40}start=%' -e '\[T_BASE\][[:space:]]*%'
-      -e 'dcci[[:space:]]*\([[:space:]]*[A-Za-z0-9_]*(row|timing|probe)')
+# the same patterns probe-check runs: every pattern rule of rules/check*.ini,
+# translated from PCRE2 to POSIX ERE for grep -E (a lookahead is dropped, so
+# grep may match a little more, never less), plus the probe marker that the
+# structural rules look for
+mapfile -t pats < <(python3 - "$here/rules" <<'PY'
+import configparser, glob, re, sys
+out = ["-e", "TIMING_PROBE"]
+for f in sorted(glob.glob(sys.argv[1] + "/check*.ini")):
+    cp = configparser.ConfigParser(interpolation=None, inline_comment_prefixes=(" ;",))
+    cp.read(f)
+    for sec in cp.sections():
+        pat = cp[sec].get("pattern")
+        if not pat or cp[sec].get("enabled", "yes") == "no" or cp[sec].get("strict", "no") == "yes":
+            continue
+        pat = re.sub(r"\(\?!(?:[^()]|\([^()]*\))*\)", "", pat)      # drop (?!...)
+        pat = pat.replace("(?:", "(").replace("\\s", "[[:space:]]").replace("\\w", "[[:alnum:]_]")
+        pat = pat.replace("\\d", "[0-9]").replace("}?", "}")
+        out += ["-e", pat]
+print("\n".join(out))
+PY
+)
 incl=(--include='*.cpp' --include='*.cc' --include='*.cxx' --include='*.c' --include='*.h'
       --include='*.hpp' --include='*.hh' --include='*.cce' --include='*.asc' --include='*.cu')
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Fuzz the block engine and the rule loader (issue #7 item 1) and print, per
-# target, how many inputs ran and how many findings there were.
+# Fuzz the block engine, the rule loader and probe-report's readers (log,
+# timing tensors, JSON) (issue #7 item 1) and print, per target, how many
+# inputs ran and how many findings there were.
 #
 #   bash bench/fuzz.sh [SECONDS] [TARGET...]     (default: 60 s each, all targets)
 #
@@ -19,21 +20,28 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 secs=${1:-60}
 shift $(($# > 0 ? 1 : 0))
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(block rules)
+[ ${#targets[@]} -gt 0 ] || targets=(block rules log tensor json)
 out=${FUZZ_OUT:-$here/build-fuzz}
 cc=${CC:-clang-14}
 command -v "$cc" >/dev/null || { echo "fuzz.sh: $cc not found (apt-get install clang-14 libclang-rt-14-dev)" >&2; exit 2; }
 mkdir -p "$out/findings" "$out/corpus" "$out/logs"
 out=$(cd "$out" && pwd)
 
-# tool sources each target links (the block engine, or the rule loader)
+# tool sources each target links (the block engine, the rule loader, or one
+# of probe-report's readers)
 declare -A sources=(
 	[block]="util.c buf.c edit.c emit.c scan.c marks.c timing_strip.c"
 	[rules]="util.c rules.c embed.c"
+	[log]="util.c report_log.c"
+	[tensor]="util.c report_tensor.c"
+	[json]="util.c report_tensor.c report_json.c"
 )
 declare -A extra=(
 	[block]="-dict=$here/tests/fuzz/block.dict -max_len=16384"
 	[rules]="-max_len=4096"
+	[log]="-dict=$here/tests/fuzz/log.dict -max_len=4096"
+	[tensor]="-max_len=4096"
+	[json]="-dict=$here/tests/fuzz/json.dict -max_len=4096"
 )
 
 build() { # build NAME: $out/fuzz_NAME
@@ -44,7 +52,7 @@ build() { # build NAME: $out/fuzz_NAME
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 		-DFUZZ_RULES_DIR="\"$here/rules\"" -I"$here/tool" \
 		"$here/tests/fuzz/fuzz_$t.c" "${srcs[@]}" \
-		-lpcre2-8 -linih -o "$out/fuzz_$t"
+		-lpcre2-8 -linih -ljansson -o "$out/fuzz_$t"
 }
 
 printf '%-8s %8s %12s %10s %8s %9s\n' target seconds executions exec/s corpus findings

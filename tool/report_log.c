@@ -455,9 +455,10 @@ static uint32_t probe_of(struct rp_log *lg, const char *name, size_t len)
 
 static uint32_t series_of(struct rp_log *lg, uint32_t probe, int64_t block, int64_t iter)
 {
-	/* block and iter are -1 when absent, hence the +1 */
+	/* block and iter are -1 when absent, hence the +1 (unsigned: a value
+	 * of INT64_MAX does not fit, but must not overflow either) */
 	int fits = probe < 0xffff && block < 0xfffe && iter < 0xfffffffeLL;
-	uint64_t fast = (uint64_t)probe << 48 | (uint64_t)(block + 1) << 32 | (uint64_t)(iter + 1);
+	uint64_t fast = (uint64_t)probe << 48 | ((uint64_t)block + 1) << 32 | ((uint64_t)iter + 1);
 	int64_t k[4] = { probe, block, iter, 0 };
 	uint32_t s = fits ? hash64_get(&lg->series_fast, fast) : hash_get(&lg->series_hash, k);
 	if (s != NO_RUN)
