@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Fuzz the block engine, the rule loader and probe-report's readers (log,
-# timing tensors, JSON) (issue #7 item 1) and print, per target, how many
-# inputs ran and how many findings there were.
+# Fuzz the block engine, the rule loader, probe-report's readers (log,
+# timing tensors, JSON) and the AST insertion (insert) (issue #7 item 1) and
+# print, per target, how many inputs ran and how many findings there were.
 #
 #   bash bench/fuzz.sh [SECONDS] [TARGET...]     (default: 60 s each, all targets)
 #
@@ -20,7 +20,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 secs=${1:-60}
 shift $(($# > 0 ? 1 : 0))
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(block rules log tensor json)
+[ ${#targets[@]} -gt 0 ] || targets=(block rules log tensor json insert)
 out=${FUZZ_OUT:-$here/build-fuzz}
 cc=${CC:-clang-14}
 command -v "$cc" >/dev/null || { echo "fuzz.sh: $cc not found (apt-get install clang-14 libclang-rt-14-dev)" >&2; exit 2; }
@@ -35,6 +35,8 @@ declare -A sources=(
 	[log]="util.c report_log.c"
 	[tensor]="util.c report_tensor.c"
 	[json]="util.c report_tensor.c report_json.c"
+	[insert]="util.c buf.c edit.c emit.c scan.c marks.c timing_strip.c rules.c embed.c probeset.c
+		cmd_strip.c ast_inject.c ast_lint.c ast_parse.c ast_place.c ast_scope.c ast_tree.c"
 )
 declare -A extra=(
 	[block]="-dict=$here/tests/fuzz/block.dict -max_len=16384"
@@ -42,16 +44,29 @@ declare -A extra=(
 	[log]="-dict=$here/tests/fuzz/log.dict -max_len=4096"
 	[tensor]="-max_len=4096"
 	[json]="-dict=$here/tests/fuzz/json.dict -max_len=4096"
+	[insert]="-max_len=1024"
 )
 
 build() { # build NAME: $out/fuzz_NAME
-	local t=$1 srcs=()
+	local t=$1 srcs=() more=()
 	for s in ${sources[$t]}; do srcs+=("$here/tool/$s"); done
 	[ "$t" = rules ] && srcs+=("$here/tests/fuzz/embed_none.c")
+	if [ "$t" = insert ]; then
+		# libclang, and the stubs as the CMake build embeds them (served to
+		# clang from the table, not from disk); kernels from tests/fuzz/kernels
+		local files
+		files=$(cd "$here/rules" && find . -type f ! -name '.*' ! -name 'README*' | sed 's|^\./||' | sort | paste -sd'|')
+		cmake -DOUT="$out/rules_embedded.c" -DROOT="$here/rules" -DFILES="$files" \
+			-P "$here/cmake/EmbedFiles.cmake" || return 1
+		srcs+=("$out/rules_embedded.c")
+		more=(-DFUZZ_KERNELS_DIR="\"$here/tests/fuzz/kernels\"" -I/usr/lib/llvm-14/include
+			-DPROBEKIT_CLANG_RESOURCE_DIR="\"$("$cc" -print-resource-dir)\""
+			/usr/lib/llvm-14/lib/libclang.so -Wl,-rpath,/usr/lib/llvm-14/lib)
+	fi
 	"$cc" -std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 		-DFUZZ_RULES_DIR="\"$here/rules\"" -I"$here/tool" \
-		"$here/tests/fuzz/fuzz_$t.c" "${srcs[@]}" \
+		"$here/tests/fuzz/fuzz_$t.c" "${srcs[@]}" ${more[@]+"${more[@]}"} \
 		-lpcre2-8 -linih -ljansson -o "$out/fuzz_$t"
 }
 

@@ -564,8 +564,10 @@ int pk_ast_inject_main(int argc, char **argv)
 	if (done)
 		return PK_EXIT_OK;
 	struct pk_buf b;
-	if (pk_buf_load(&b, o.file, o.emit.mode == PK_EMIT_INPLACE ? PK_LOAD_FOR_WRITE : 0) < 0)
+	if (pk_buf_load(&b, o.file, o.emit.mode == PK_EMIT_INPLACE ? PK_LOAD_FOR_WRITE : 0) < 0) {
+		pk_buf_free(&b); /* a failed load may hold the path and the bytes read */
 		return PK_EXIT_ERROR;
+	}
 	struct pk_ast a;
 	struct pk_plan plan;
 	pk_plan_init(&plan);

@@ -214,8 +214,10 @@ struct job {
 static int load_file(struct pk_buf *b, int *have, const char *path, const struct tt_opts *o, int host)
 {
 	int in_place = o->emit.mode == PK_EMIT_INPLACE && !(host && o->host_out);
-	if (pk_buf_load(b, path, in_place ? PK_LOAD_FOR_WRITE : 0) < 0)
+	if (pk_buf_load(b, path, in_place ? PK_LOAD_FOR_WRITE : 0) < 0) {
+		pk_buf_free(b); /* what was read before the failure */
 		return -1;
+	}
 	*have = 1;
 	if (pk_timing_marked(b))
 		return pk_error("%s: already has a timing tensor (TIMING_PROBE: @timing marks); remove it "
