@@ -59,9 +59,15 @@ build() { # build NAME: $out/fuzz_NAME
 		cmake -DOUT="$out/rules_embedded.c" -DROOT="$here/rules" -DFILES="$files" \
 			-P "$here/cmake/EmbedFiles.cmake" || return 1
 		srcs+=("$out/rules_embedded.c")
-		more=(-DFUZZ_KERNELS_DIR="\"$here/tests/fuzz/kernels\"" -I/usr/lib/llvm-14/include
+		# libclang of the LLVM that llvm-config names (the build's choice:
+		# llvm-config-14 first, as cmake/ProbekitDeps.cmake)
+		local llvm_config inc lib
+		llvm_config=${LLVM_CONFIG:-$(command -v llvm-config-14 || command -v llvm-config || true)}
+		[ -n "$llvm_config" ] || { echo "fuzz.sh: no llvm-config-14 (set LLVM_CONFIG)" >&2; return 1; }
+		inc=$("$llvm_config" --includedir) lib=$("$llvm_config" --libdir)
+		more=(-DFUZZ_KERNELS_DIR="\"$here/tests/fuzz/kernels\"" -I"$inc"
 			-DPROBEKIT_CLANG_RESOURCE_DIR="\"$("$cc" -print-resource-dir)\""
-			/usr/lib/llvm-14/lib/libclang.so -Wl,-rpath,/usr/lib/llvm-14/lib)
+			"$lib/libclang.so" -Wl,-rpath,"$lib")
 	fi
 	"$cc" -std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \

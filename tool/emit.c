@@ -4,8 +4,10 @@
 #include "emit.h"
 #include "pk.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -45,6 +47,60 @@ static int check_writable(const char *shown, const char *target, const char *dir
 	return 0;
 }
 
+/* The temporary file beside TARGET is ".probekit.BASE.PID." followed by
+ * mkstemp's six random characters, so that a later run can tell whose it
+ * is. */
+#define TEMP_RANDOM 6
+
+static int temp_template(char *out, size_t size, const char *dir, const char *base)
+{
+	int n = snprintf(out, size, "%s/.probekit.%s.%ld.", dir, base, (long)getpid());
+	if (n < 0 || (size_t)n + TEMP_RANDOM >= size)
+		return -1;
+	memset(out + n, 'X', TEMP_RANDOM); /* the template mkstemp requires */
+	out[n + TEMP_RANDOM] = '\0';
+	return 0;
+}
+
+/* A run killed between mkstemp and rename (kill -9, power loss) leaves its
+ * temporary file behind. Remove those of BASE whose process is gone: the
+ * name carries the writer's pid, and a pid that kill(2) cannot find has no
+ * rename pending. A live pid (even a reused one) keeps its file. Writers on
+ * another host sharing the directory are not told apart. */
+static void sweep_stale(const char *dir, const char *base)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	char prefix[PATH_MAX];
+	int plen = snprintf(prefix, sizeof(prefix), ".probekit.%s.", base);
+	if (plen < 0 || (size_t)plen >= sizeof(prefix)) {
+		closedir(d);
+		return;
+	}
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL) {
+		const char *name = e->d_name;
+		if (strncmp(name, prefix, (size_t)plen) != 0)
+			continue;
+		char *end;
+		errno = 0;
+		long pid = strtol(name + plen, &end, 10);
+		if (errno || end == name + plen || *end != '.' || strlen(end + 1) != TEMP_RANDOM || pid <= 0 ||
+		    (pid_t)pid != pid)
+			continue;
+		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		char full[PATH_MAX];
+		if ((size_t)snprintf(full, sizeof(full), "%s/%s", dir, name) < sizeof(full)) {
+			struct stat st;
+			if (lstat(full, &st) == 0 && S_ISREG(st.st_mode))
+				unlink(full);
+		}
+	}
+	closedir(d);
+}
+
 int pk_write_atomic(const char *path, const char *data, size_t len, const struct stat *expect)
 {
 	char target[PATH_MAX];
@@ -61,8 +117,9 @@ int pk_write_atomic(const char *path, const char *data, size_t len, const struct
 	if (check_writable(path, target, dir) < 0)
 		return -1;
 
+	sweep_stale(dir, base);
 	char tmp[PATH_MAX];
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s/.probekit.%s.XXXXXX", dir, base) >= sizeof(tmp))
+	if (temp_template(tmp, sizeof(tmp), dir, base) < 0)
 		return pk_error("%s: path too long", path);
 	int fd = mkstemp(tmp);
 	if (fd < 0)

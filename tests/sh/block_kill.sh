@@ -63,4 +63,24 @@ for i in $(seq 1 "$rounds"); do
 done
 echo "kill -9: $rounds rounds (run ${span_us}us, write ${write_us}us, $in_write killed while writing): $old old, $new new, $bad partial; $left temporary files left by killed runs"
 [ "$bad" = 0 ] && ok "never partial, never empty"
+
+# What a killed run leaves is swept by the next write of the same file: a
+# temporary of a process that is gone goes; one of a live process, of
+# another file, or not of our shape stays.
+true & dead=$!
+wait "$dead"
+kill -0 "$dead" 2>/dev/null && fail "pid $dead still alive: cannot test the sweep"
+cp orig.cpp k.cpp
+: >".probekit.k.cpp.$dead.aB3dE9"
+: >".probekit.k.cpp.$$.aB3dE9"
+: >".probekit.other.cpp.$dead.aB3dE9"
+: >".probekit.k.cpp.$dead.tooLongSuffix"
+probe-strip k.cpp || fail "strip after a killed run"
+same "the rewrite after a killed run" new-strip.cpp k.cpp
+[ -e ".probekit.k.cpp.$dead.aB3dE9" ] && fail "the dead run's temporary file was not swept"
+for f in ".probekit.k.cpp.$$.aB3dE9" ".probekit.other.cpp.$dead.aB3dE9" ".probekit.k.cpp.$dead.tooLongSuffix"; do
+	[ -e "$f" ] || fail "swept $f, which is not a dead run's temporary file of k.cpp"
+done
+rm -f .probekit.*
+ok "a dead run's temporary file is swept; others are kept"
 finish
