@@ -50,6 +50,7 @@ struct tt_tu {
 	size_t ntok;
 	struct pk_ast ast; /* a semantic parse is the AST layer's (stubs, -p, SDK) */
 	int have_ast;
+	int borrowed; /* a view of another file of someone else's translation unit */
 };
 
 /* Parse B (bytes as held, not as on disk). SEMANTIC: through the AST layer
@@ -58,6 +59,9 @@ struct tt_tu {
  * tokens (includes skipped). */
 int tt_parse(struct tt_tu *t, struct pk_buf *b, int semantic, const char *build_dir, char **extra, int nextra);
 void tt_tu_free(struct tt_tu *t);
+/* A view of FILE (an included file of MAIN's translation unit) holding B's
+ * bytes: tokens and offsets of that file, cursors of MAIN. */
+void tt_tu_view(struct tt_tu *view, const struct tt_tu *main, CXFile file, struct pk_buf *b);
 /* Byte offset of a location / extent in the main file; -1 elsewhere. */
 long tt_offset(const struct tt_tu *t, CXSourceLocation loc);
 int tt_extent(const struct tt_tu *t, CXCursor c, size_t *start, size_t *end);
@@ -108,6 +112,7 @@ struct tt_stmt { /* a statement directly inside some { } */
 };
 
 struct tt_kernel {
+	CXCursor cursor;
 	enum tt_style style;
 	enum tt_core core;
 	char *name;
@@ -135,19 +140,42 @@ int tt_kernel_find(struct tt_tu *t, const char *name, struct tt_kernel *k);
 /* Check the tensors-first / scalars-last order and count both. */
 int tt_kernel_abi(const struct tt_tu *t, struct tt_kernel *k);
 void tt_kernel_free(struct tt_kernel *k);
+/* The callee's name of a call, also of a dependent call in a template (the
+ * name under its unresolved lookup); NULL for a member call or none. */
+char *tt_callee_name(CXCursor call);
+/* Describe any function (a helper): body, statements, calls, returns; no ABI. */
+int tt_func_describe(struct tt_tu *t, CXCursor fn, struct tt_kernel *k);
 
 /* ---- what to inject ---- */
 struct tt_event {
 	char *name, *kind, *spec;
+	char *func;   /* PLACE@FUNC: the function the place is in (NULL: the kernel) */
+	int helper;   /* index among the events placed in helpers, or -1 */
+	const char *file; /* the file the sample goes in (for the event map) */
 	int column;
 	size_t at;   /* where the sample goes */
 	size_t stmt; /* start of the statement it is placed against */
 	int after;   /* after the statement (else before) */
 };
 
+/* A file besides the kernel's that may be edited (--edit): a helper's. */
+struct tt_extra {
+	const char *path;
+	struct pk_buf b;
+	int have_b;
+	struct tt_tu view; /* its tokens, cursors of the kernel's translation unit */
+	int have_view;
+	struct pk_plan plan;
+	int edited;
+};
+
 struct tt_spec {
 	struct tt_event *ev; /* user events, in row order */
 	size_t nev;
+	size_t nhelper;      /* events placed in helper functions */
+	struct tt_extra *extra;
+	size_t nextra;
+	const char *kernel_file; /* as named on the command line */
 	const char *prefix; /* "pk_tt_" or a free variant */
 	int row_words;      /* 8 per cache line */
 	int columns;        /* entry + events + body_done */
@@ -155,6 +183,15 @@ struct tt_spec {
 	int timing_index;   /* extern: args[] index of the timing tensor */
 	const struct tt_rules *rules;
 };
+
+/* tt_path.c: events inside helpers. The call paths kernel -> ... -> FUNC of
+ * every helper event, the pointer to the kernel's event array threaded down
+ * them, the samples in the helpers. -1 on error (message printed). */
+int tt_path_plan(struct tt_tu *t, struct tt_kernel *k, struct tt_spec *sp, struct pk_plan *plan);
+/* Place event EV in function K of file T (after:/before:/line:). */
+int tt_place_event(const struct tt_tu *t, const struct tt_kernel *k, struct tt_event *ev);
+/* Warn about a completion event placed right after an asynchronous issue. */
+void tt_lint_event(const struct tt_tu *t, const struct tt_spec *sp, const struct tt_event *ev);
 
 /* Plan every kernel edit. -1 on error (message printed). */
 int tt_gen_kernel(struct tt_tu *t, struct tt_kernel *k, struct tt_spec *sp, struct pk_plan *plan);

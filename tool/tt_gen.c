@@ -76,7 +76,10 @@ static char *tail_call(const struct tt_spec *sp)
 	struct tt_sb sb = {0};
 	tt_sb_addf(&sb, "%stail(%sout, %sentry", P, P, P);
 	for (size_t i = 0; i < sp->nev; i++)
-		tt_sb_addf(&sb, ", %sev_%s", P, sp->ev[i].name);
+		if (sp->ev[i].helper >= 0)
+			tt_sb_addf(&sb, ", %sev[%d]", P, sp->ev[i].helper);
+		else
+			tt_sb_addf(&sb, ", %sev_%s", P, sp->ev[i].name);
 	tt_sb_addf(&sb, ", %sread_cycle());", P);
 	return sb.s;
 }
@@ -100,9 +103,16 @@ static void plan_entry(const struct tt_tu *t, const struct tt_kernel *k, const s
 	}
 	tt_insert_before(t->b, plan, k->first_stmt, sb.s, label.s);
 	for (size_t i = 0; i < sp->nev; i++) {
+		if (sp->ev[i].helper >= 0)
+			continue;
 		sb.n = 0;
 		tt_sb_addf(&sb, "uint64_t %sev_%s = 0;", P, sp->ev[i].name);
 		tt_insert_before(t->b, plan, k->first_stmt, sb.s, "event local");
+	}
+	if (sp->nhelper) { /* the helpers' samples: the array the call path passes down */
+		sb.n = 0;
+		tt_sb_addf(&sb, "uint64_t %sev[%zu] = {};", P, sp->nhelper);
+		tt_insert_before(t->b, plan, k->first_stmt, sb.s, "helper event locals");
 	}
 	tt_sb_free(&sb);
 	tt_sb_free(&label);
@@ -177,7 +187,8 @@ static int find_call(const struct tt_tu *t, const struct tt_kernel *k, struct tt
 	if (seen)
 		return pk_error("%s: event '%s': '%s' is called only %d time%s in '%s'", t->b->path, ev->name, callee,
 		                seen, seen == 1 ? "" : "s", k->name);
-	return pk_error("%s: event '%s': '%s' is not called in kernel '%s'", t->b->path, ev->name, callee, k->name);
+	return pk_error("%s: event '%s': '%s' is not called in %s '%s'", t->b->path, ev->name, callee,
+	                ev->helper >= 0 ? "function" : "kernel", k->name);
 }
 
 static int find_line(const struct tt_tu *t, const struct tt_kernel *k, struct tt_event *ev, unsigned line)
@@ -188,12 +199,12 @@ static int find_line(const struct tt_tu *t, const struct tt_kernel *k, struct tt
 			ev->at = ev->stmt = k->stmts[i].start;
 			return 0;
 		}
-	return pk_error("%s: event '%s': no statement of kernel '%s' starts on line %u", t->b->path, ev->name, k->name,
-	                line);
+	return pk_error("%s: event '%s': no statement of %s '%s' starts on line %u", t->b->path, ev->name,
+	                ev->helper >= 0 ? "function" : "kernel", k->name, line);
 }
 
 /* SPEC: after:CALLEE[#n] | before:CALLEE[#n] | line:N (the forms of probe-inject --begin) */
-static int place_event(const struct tt_tu *t, const struct tt_kernel *k, struct tt_event *ev)
+int tt_place_event(const struct tt_tu *t, const struct tt_kernel *k, struct tt_event *ev)
 {
 	const char *s = ev->spec;
 	if (!strncmp(s, "line:", 5)) {
@@ -226,7 +237,7 @@ static int place_event(const struct tt_tu *t, const struct tt_kernel *k, struct 
 
 /* S5.1 / S2.5: a completion event right after an asynchronous issue records
  * the issue, not the completion. */
-static void lint_event(const struct tt_tu *t, const struct tt_spec *sp, const struct tt_event *ev)
+void tt_lint_event(const struct tt_tu *t, const struct tt_spec *sp, const struct tt_event *ev)
 {
 	const char *issue = tt_rule(sp->rules, "async", "issue");
 	/* arrival and release are collective events: after a flag set is right (S2.2) */
@@ -288,15 +299,22 @@ static void plan_abi(const struct tt_tu *t, const struct tt_kernel *k, const str
 int tt_gen_kernel(struct tt_tu *t, struct tt_kernel *k, struct tt_spec *sp, struct pk_plan *plan)
 {
 	for (size_t i = 0; i < sp->nev; i++) {
-		if (place_event(t, k, &sp->ev[i]) < 0)
+		if (sp->ev[i].helper >= 0)
+			continue;
+		sp->ev[i].file = t->b->path;
+		if (tt_place_event(t, k, &sp->ev[i]) < 0)
 			return -1;
-		lint_event(t, sp, &sp->ev[i]);
+		tt_lint_event(t, sp, &sp->ev[i]);
 	}
+	if (sp->nhelper && tt_path_plan(t, k, sp, plan) < 0)
+		return -1;
 	char *h = helpers(k, sp);
 	tt_insert_before(t->b, plan, k->decl_start, h, "helper");
 	free(h);
 	plan_entry(t, k, sp, plan);
 	for (size_t i = 0; i < sp->nev; i++) {
+		if (sp->ev[i].helper >= 0)
+			continue;
 		struct tt_sb sb = {0}, label = {0};
 		tt_sb_addf(&sb, "%sev_%s = %sread_cycle();", sp->prefix, sp->ev[i].name, sp->prefix);
 		tt_sb_addf(&label, "event %s (%s)", sp->ev[i].name, sp->ev[i].kind);
@@ -314,18 +332,27 @@ int tt_gen_kernel(struct tt_tu *t, struct tt_kernel *k, struct tt_spec *sp, stru
 
 /* ---- the sidecar: what each column holds, for probe-report --events ---- */
 
-static void json_event(struct tt_sb *sb, const char *name, int column, const char *kind, const char *at)
+static void json_str(struct tt_sb *sb, const char *key, const char *val)
+{
+	tt_sb_addf(sb, ", \"%s\": \"", key);
+	for (const char *p = val; *p; p++)
+		if (*p == '"' || *p == '\\')
+			tt_sb_addf(sb, "\\%c", *p);
+		else if ((unsigned char)*p >= 0x20)
+			tt_sb_addn(sb, p, 1);
+	tt_sb_add(sb, "\"");
+}
+
+static void json_event(struct tt_sb *sb, const char *name, int column, const char *kind, const char *at,
+                       const char *func, const char *file)
 {
 	tt_sb_addf(sb, "    {\"name\": \"%s\", \"column\": %d, \"kind\": \"%s\"", name, column, kind);
-	if (at) {
-		tt_sb_add(sb, ", \"at\": \"");
-		for (const char *p = at; *p; p++)
-			if (*p == '"' || *p == '\\')
-				tt_sb_addf(sb, "\\%c", *p);
-			else if ((unsigned char)*p >= 0x20)
-				tt_sb_addn(sb, p, 1);
-		tt_sb_add(sb, "\"");
-	}
+	if (at)
+		json_str(sb, "at", at);
+	if (func)
+		json_str(sb, "function", func);
+	if (file)
+		json_str(sb, "file", file);
 	tt_sb_add(sb, "}");
 }
 
@@ -346,13 +373,16 @@ char *tt_sidecar_json(const struct tt_kernel *k, const struct tt_spec *sp, size_
 	if (k->style == TT_EXTERN)
 		tt_sb_addf(&sb, "  \"timing_arg\": %d,\n", sp->timing_index);
 	tt_sb_add(&sb, "  \"events\": [\n");
-	json_event(&sb, "entry", 0, rule_or(sp, "kinds", "entry", "issue"), "entry");
+	json_event(&sb, "entry", 0, rule_or(sp, "kinds", "entry", "issue"), "entry", k->name, sp->kernel_file);
 	for (size_t i = 0; i < sp->nev; i++) {
+		const struct tt_event *e = &sp->ev[i];
 		tt_sb_add(&sb, ",\n");
-		json_event(&sb, sp->ev[i].name, sp->ev[i].column, sp->ev[i].kind, sp->ev[i].spec);
+		json_event(&sb, e->name, e->column, e->kind, e->spec, e->func ? e->func : k->name,
+		           e->file ? e->file : sp->kernel_file);
 	}
 	tt_sb_add(&sb, ",\n");
-	json_event(&sb, "body_done", sp->columns - 1, rule_or(sp, "kinds", "body_done", "phase"), "exit");
+	json_event(&sb, "body_done", sp->columns - 1, rule_or(sp, "kinds", "body_done", "phase"), "exit", k->name,
+	           sp->kernel_file);
 	tt_sb_add(&sb, "\n  ]\n}\n");
 	*len = sb.n;
 	return sb.s;

@@ -22,6 +22,56 @@ static unsigned line_of(const struct tt_tu *t, size_t off)
 	return pk_buf_line_of(t->b, off);
 }
 
+/* The callee's name of a call libclang could not resolve (a dependent call
+ * in a template): the first name reference under its first child. */
+struct callee_name {
+	char *name;
+	int member;
+	int depth;
+};
+
+static enum CXChildVisitResult first_ref(CXCursor c, CXCursor parent, CXClientData data)
+{
+	struct callee_name *cn = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	(void)parent;
+	if (k == CXCursor_MemberRefExpr) {
+		cn->member = 1;
+		return CXChildVisit_Break;
+	}
+	if (k == CXCursor_OverloadedDeclRef || k == CXCursor_DeclRefExpr) {
+		cn->name = spelling(c);
+		if (*cn->name || cn->depth >= 4)
+			return CXChildVisit_Break;
+		free(cn->name); /* an unresolved lookup: the name is below */
+		cn->name = NULL;
+		cn->depth++;
+		clang_visitChildren(c, first_ref, cn);
+		return CXChildVisit_Break;
+	}
+	if (k == CXCursor_UnexposedExpr && cn->depth < 4) {
+		cn->depth++;
+		clang_visitChildren(c, first_ref, cn);
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Break; /* only the first child is the callee */
+}
+
+char *tt_callee_name(CXCursor call)
+{
+	char *name = spelling(call);
+	if (*name)
+		return name;
+	free(name);
+	struct callee_name cn = {0};
+	clang_visitChildren(call, first_ref, &cn);
+	if (cn.member || !cn.name || !*cn.name) {
+		free(cn.name);
+		return NULL;
+	}
+	return cn.name;
+}
+
 /* ---- finding the kernel ---- */
 
 struct finder {
@@ -261,8 +311,8 @@ static size_t past_semicolon(const struct tt_tu *t, size_t end)
 static void note_call(struct walk *w, CXCursor c)
 {
 	struct tt_call call = {0};
-	call.callee = spelling(c);
-	if (!*call.callee || tt_from_macro(c)) {
+	call.callee = tt_callee_name(c);
+	if (!call.callee || tt_from_macro(c)) {
 		free(call.callee);
 		return;
 	}
@@ -433,11 +483,15 @@ static void core_type(const struct tt_tu *t, struct tt_kernel *k)
 	k->core = (mix || (aic && aiv)) ? TT_MIX : aic_only ? TT_AIC : TT_AIV;
 }
 
-static int describe(struct tt_tu *t, CXCursor fn, CXCursor parent, struct tt_kernel *k)
+static int describe(struct tt_tu *t, CXCursor fn, CXCursor parent, struct tt_kernel *k, int helper)
 {
+	k->cursor = fn;
 	k->name = spelling(fn);
 	k->decl_start = decl_start(t, fn, parent);
-	read_params(t, fn, k);
+	if (!helper)
+		read_params(t, fn, k);
+	else
+		k->style = TT_DIRECT;
 	core_type(t, k);
 	CXCursor body = clang_getNullCursor();
 	clang_visitChildren(fn, find_body, &body);
@@ -482,7 +536,13 @@ int tt_kernel_find(struct tt_tu *t, const char *name, struct tt_kernel *k)
 		free(b);
 		return -1;
 	}
-	return describe(t, f.found[0], f.parent[0], k);
+	return describe(t, f.found[0], f.parent[0], k, 0);
+}
+
+int tt_func_describe(struct tt_tu *t, CXCursor fn, struct tt_kernel *k)
+{
+	memset(k, 0, sizeof(*k));
+	return describe(t, fn, clang_getCursorSemanticParent(fn), k, 1);
 }
 
 /* ---- the ABI: tensors first, then scalars (S5.7) ---- */

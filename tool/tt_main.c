@@ -16,6 +16,8 @@ struct tt_opts {
 	struct pk_emit_opts emit;
 	struct tt_event *ev;
 	size_t nev, cap_ev;
+	const char **edit;
+	size_t nedit, cap_edit;
 	char **extra;
 	int nextra;
 };
@@ -23,7 +25,8 @@ struct tt_opts {
 static int usage(FILE *out)
 {
 	fprintf(out,
-	        "usage: %s --timing-tensor [--event NAME[:KIND]=PLACE]... [--kernel NAME]\n"
+	        "usage: %s --timing-tensor [--event NAME[:KIND]=PLACE[@FUNC]]... [--edit FILE]...\n"
+	        "         [--kernel NAME]\n"
 	        "         [--core-type aiv|aic|mix] [--host FILE [--host-out FILE]] [--slots EXPR]\n"
 	        "         [--events-out FILE] [-p BUILD_DIR] [-o FILE | --stdout | --diff | --check] KERNEL\n"
 	        "         [-- CLANG-ARGS]\n\n"
@@ -31,9 +34,12 @@ static int usage(FILE *out)
 	        "sample, event samples kept in locals, and before every exit body_done, the\n"
 	        "slot's row and its cache writeback; every packed args[] index after the new\n"
 	        "tensor is renumbered. probe-strip --timing-tensor undoes it byte for byte.\n\n"
-	        "  --event NAME[:KIND]=PLACE  a sample; PLACE is after:CALLEE[#n], before:CALLEE[#n]\n"
-	        "                      or line:N; KIND is issue|drain|phase|arrival|release (S5.1),\n"
-	        "                      from rules/timing.ini [kinds] when left out\n"
+	        "  --event NAME[:KIND]=PLACE[@FUNC]  a sample; PLACE is after:CALLEE[#n],\n"
+	        "                      before:CALLEE[#n] or line:N, in FUNC (default: the kernel);\n"
+	        "                      KIND is issue|drain|phase|arrival|release (S5.1), from\n"
+	        "                      rules/timing.ini [kinds] when left out\n"
+	        "  --edit FILE         a file of helpers (included by the kernel) that may be edited;\n"
+	        "                      with -o its result goes next to OUT\n"
 	        "  --kernel NAME       the kernel function (default: kernel_entry or the only __global__)\n"
 	        "  --core-type T       slot mapping (default: from KERNEL_TYPE_* / ASCEND_IS_* marks)\n"
 	        "  --host FILE         also update the host orchestration or packed argument array\n"
@@ -69,7 +75,16 @@ static int add_event(struct tt_opts *o, const char *arg)
 	memset(e, 0, sizeof(*e));
 	e->name = pk_xstrndup(arg, nl);
 	e->kind = colon ? pk_xstrndup(colon + 1, (size_t)(eq - colon - 1)) : NULL;
-	e->spec = pk_xstrdup(eq + 1);
+	e->helper = -1;
+	const char *at = strrchr(eq + 1, '@');
+	if (at) {
+		if (!valid_name(at + 1, strlen(at + 1)))
+			return pk_error("--event '%s': '%s' after '@' is not a function name", arg, at + 1);
+		e->spec = pk_xstrndup(eq + 1, (size_t)(at - eq - 1));
+		e->func = pk_xstrdup(at + 1);
+	} else {
+		e->spec = pk_xstrdup(eq + 1);
+	}
 	return 0;
 }
 
@@ -95,6 +110,10 @@ static int parse_opts(int argc, char **argv, struct tt_opts *o)
 			NEED_ARG();
 			if (add_event(o, next) < 0)
 				return -1;
+		} else if (!strcmp(a, "--edit")) {
+			NEED_ARG();
+			PK_GROW(o->edit, o->cap_edit, o->nedit + 1);
+			o->edit[o->nedit++] = next;
 		} else if (!strcmp(a, "-p")) {
 			NEED_ARG();
 			o->build_dir = next;
@@ -143,6 +162,8 @@ static int parse_opts(int argc, char **argv, struct tt_opts *o)
 		return pk_error("--host cannot go to --stdout: two files would be mixed; use -o and --host-out");
 	if (o->host_out && !o->host)
 		return pk_error("--host-out without --host");
+	if (o->nedit && o->emit.mode == PK_EMIT_STDOUT)
+		return pk_error("--edit cannot go to --stdout: several files would be mixed; use -o");
 	if (o->core && strcmp(o->core, "aiv") && strcmp(o->core, "aic") && strcmp(o->core, "mix"))
 		return pk_error("--core-type '%s': expected aiv, aic or mix", o->core);
 	return 0;
@@ -150,7 +171,7 @@ static int parse_opts(int argc, char **argv, struct tt_opts *o)
 
 static const char *const kinds[] = {"issue", "drain", "phase", "arrival", "release"};
 
-static int resolve_events(struct tt_opts *o, const struct tt_rules *r, struct tt_spec *sp)
+static int resolve_events(struct tt_opts *o, const struct tt_rules *r, struct tt_spec *sp, const char *kernel_name)
 {
 	for (size_t i = 0; i < o->nev; i++) {
 		struct tt_event *e = &o->ev[i];
@@ -177,6 +198,11 @@ static int resolve_events(struct tt_opts *o, const struct tt_rules *r, struct tt
 			                e->name, e->kind);
 		e->column = (int)i + 1;
 	}
+	size_t nh = 0;
+	for (size_t i = 0; i < o->nev; i++)
+		if (o->ev[i].func && strcmp(o->ev[i].func, kernel_name))
+			o->ev[i].helper = (int)nh++;
+	sp->nhelper = nh;
 	sp->ev = o->ev;
 	sp->nev = o->nev;
 	sp->columns = (int)o->nev + 2;
@@ -186,14 +212,18 @@ static int resolve_events(struct tt_opts *o, const struct tt_rules *r, struct tt
 }
 
 /* A prefix no identifier of the files starts with, so names never clash. */
-static const char *pick_prefix(const struct tt_tu *k, const struct tt_tu *h, char *buf, size_t cap)
+static const char *pick_prefix(const struct tt_tu *k, const struct tt_tu *h, const struct tt_spec *sp, char *buf,
+                               size_t cap)
 {
 	for (int i = 0; i < 100; i++) {
 		if (i == 0)
 			snprintf(buf, cap, "pk_tt_");
 		else
 			snprintf(buf, cap, "pk_tt%d_", i);
-		if (!tt_ident_prefix_used(k, buf) && (!h || !tt_ident_prefix_used(h, buf)))
+		int used = tt_ident_prefix_used(k, buf) || (h && tt_ident_prefix_used(h, buf));
+		for (size_t x = 0; x < sp->nextra && !used; x++)
+			used = tt_ident_prefix_used(&sp->extra[x].view, buf);
+		if (!used)
 			return buf;
 	}
 	return NULL;
@@ -209,7 +239,52 @@ struct job {
 	struct pk_plan kp, hp;
 	struct tt_spec sp;
 	char prefix[32];
+	char **extra_out; /* where each --edit file's result goes with -o */
 };
+
+static int load_file(struct pk_buf *b, int *have, const char *path, const struct tt_opts *o, int host);
+
+/* The --edit files: read, unmarked, part of the kernel's translation unit. */
+static int load_extras(struct job *j)
+{
+	struct tt_opts *o = &j->o;
+	j->sp.extra = pk_xcalloc(o->nedit + 1, sizeof(*j->sp.extra));
+	j->extra_out = pk_xcalloc(o->nedit + 1, sizeof(char *));
+	j->sp.nextra = o->nedit;
+	for (size_t i = 0; i < o->nedit; i++) {
+		struct tt_extra *x = &j->sp.extra[i];
+		x->path = o->edit[i];
+		pk_plan_init(&x->plan);
+		if (load_file(&x->b, &x->have_b, x->path, o, 0) < 0)
+			return -1;
+		CXFile f = clang_getFile(j->kt.tu, x->path);
+		if (!f)
+			return pk_error("--edit %s: the file is not part of the kernel's translation unit (not included "
+			                "by %s)",
+			                x->path, o->kernel);
+		if (clang_File_isEqual(f, j->kt.file))
+			return pk_error("--edit %s: that is the kernel file itself", x->path);
+		for (size_t k = 0; k < i; k++)
+			if (clang_File_isEqual(f, j->sp.extra[k].view.file))
+				return pk_error("--edit %s given twice", x->path);
+		tt_tu_view(&x->view, &j->kt, f, &x->b);
+		x->have_view = 1;
+		if (o->emit.mode == PK_EMIT_OUTFILE) {
+			/* next to -o, under the file's own name */
+			const char *out = o->emit.out_path, *slash = strrchr(out, '/');
+			const char *base = strrchr(x->path, '/');
+			base = base ? base + 1 : x->path;
+			struct tt_sb sb = {0};
+			if (slash)
+				tt_sb_addn(&sb, out, (size_t)(slash - out + 1));
+			tt_sb_add(&sb, base);
+			j->extra_out[i] = sb.s;
+			if (!strcmp(sb.s, out))
+				return pk_error("--edit %s: its result would overwrite -o %s", x->path, out);
+		}
+	}
+	return 0;
+}
 
 static int load_file(struct pk_buf *b, int *have, const char *path, const struct tt_opts *o, int host)
 {
@@ -243,10 +318,13 @@ static int plan_all(struct job *j)
 	j->sp.rules = &j->rules;
 	j->sp.slots = o->slots;
 	j->sp.timing_index = (int)j->k.ntensors;
-	j->sp.prefix = pick_prefix(&j->kt, o->host ? &j->ht : NULL, j->prefix, sizeof(j->prefix));
+	j->sp.kernel_file = o->kernel;
+	if (load_extras(j) < 0)
+		return -1;
+	j->sp.prefix = pick_prefix(&j->kt, o->host ? &j->ht : NULL, &j->sp, j->prefix, sizeof(j->prefix));
 	if (!j->sp.prefix)
 		return pk_error("%s: no free 'pk_tt*_' name prefix", o->kernel);
-	if (resolve_events(o, &j->rules, &j->sp) < 0 || tt_gen_kernel(&j->kt, &j->k, &j->sp, &j->kp) < 0)
+	if (resolve_events(o, &j->rules, &j->sp, j->k.name) < 0 || tt_gen_kernel(&j->kt, &j->k, &j->sp, &j->kp) < 0)
 		return -1;
 	if (o->host && tt_gen_host(&j->ht, &j->k, &j->sp, &j->hp) < 0)
 		return -1;
@@ -254,6 +332,9 @@ static int plan_all(struct job *j)
 		return -1;
 	if (o->host && pk_plan_check(&j->hp, j->hb.path, j->hb.len) < 0)
 		return -1;
+	for (size_t i = 0; i < j->sp.nextra; i++)
+		if (pk_plan_check(&j->sp.extra[i].plan, j->sp.extra[i].b.path, j->sp.extra[i].b.len) < 0)
+			return -1;
 	return 0;
 }
 
@@ -304,10 +385,30 @@ static int emit_all(struct job *j)
 		return PK_EXIT_ERROR;
 	}
 	any |= changed;
-	if (write_sidecar(j) < 0) {
+	size_t done = 0;
+	int failed = 0;
+	for (; done < j->sp.nextra && !failed; done++) {
+		struct tt_extra *x = &j->sp.extra[done];
+		struct pk_emit_opts xo = j->o.emit;
+		if (j->extra_out[done])
+			xo.out_path = j->extra_out[done];
+		if (pk_emit(&xo, &x->b, &x->plan, &changed) < 0)
+			failed = 1;
+		else
+			any |= changed;
+	}
+	if (failed && done > 0)
+		done--; /* the one that failed wrote nothing */
+	if (failed || write_sidecar(j) < 0) {
 		undo_write(&j->o.emit, &j->kb);
 		if (j->o.host)
 			undo_write(&ho, &j->hb);
+		for (size_t i = 0; i < done; i++) {
+			struct pk_emit_opts xo = j->o.emit;
+			if (j->extra_out[i])
+				xo.out_path = j->extra_out[i];
+			undo_write(&xo, &j->sp.extra[i].b);
+		}
 		return PK_EXIT_ERROR;
 	}
 	return j->o.emit.mode == PK_EMIT_CHECK && any ? PK_EXIT_FINDINGS : PK_EXIT_OK;
@@ -319,8 +420,21 @@ static void free_job(struct job *j)
 		free(j->o.ev[i].name);
 		free(j->o.ev[i].kind);
 		free(j->o.ev[i].spec);
+		free(j->o.ev[i].func);
 	}
 	free(j->o.ev);
+	for (size_t i = 0; i < j->sp.nextra; i++) {
+		struct tt_extra *x = &j->sp.extra[i];
+		if (x->have_view)
+			tt_tu_free(&x->view);
+		pk_plan_free(&x->plan);
+		if (x->have_b)
+			pk_buf_free(&x->b);
+		free(j->extra_out[i]);
+	}
+	free(j->sp.extra);
+	free(j->extra_out);
+	free(j->o.edit);
 	tt_kernel_free(&j->k);
 	tt_tu_free(&j->kt);
 	tt_tu_free(&j->ht);

@@ -217,9 +217,21 @@ int tt_parse(struct tt_tu *t, struct pk_buf *b, int semantic, const char *build_
 	return 0;
 }
 
+void tt_tu_view(struct tt_tu *view, const struct tt_tu *main, CXFile file, struct pk_buf *b)
+{
+	memset(view, 0, sizeof(*view));
+	view->tu = main->tu;
+	view->file = file;
+	view->b = b;
+	view->borrowed = 1;
+	pk_buf_lines(b);
+	load_tokens(view);
+}
+
 void tt_tu_free(struct tt_tu *t)
 {
-	if (t->have_ast) {
+	if (t->borrowed) {
+	} else if (t->have_ast) {
 		pk_ast_free(&t->ast);
 	} else {
 		if (t->tu)

@@ -1,0 +1,548 @@
+/* tt_path.c - events inside helper functions (S5.4, S5.6): the samples live
+ * in the kernel's event array; a pointer to it is threaded down every call
+ * path kernel -> ... -> FUNC as an extra trailing parameter
+ * (`uint64_t *pk_tt_ev = nullptr`, so callers off the path compile
+ * unchanged) and the sample in FUNC writes through it. Functions and calls
+ * are found on the kernel's translation unit; a function whose address is
+ * taken, recursion, an ambiguous name, a function defined in a file that was
+ * not given with --edit, a call written by a macro or one relying on default
+ * arguments are refused. */
+#include "tt.h"
+#include "pk.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct fn {
+	char *name;
+	CXCursor c;
+	int file; /* -1 the kernel's file, >= 0 an --edit file, -2 elsewhere */
+	int nparams;
+	int ndecls;      /* declarations seen (the definition included) */
+	int addr_taken;  /* referenced other than as a callee */
+	unsigned line;   /* of the address-taking reference */
+	int addr_file;
+	int reach, leads; /* reachable from the kernel / reaches a target */
+	int state;        /* cycle search: 0 new, 1 on stack, 2 done */
+};
+
+struct site { /* one call from an editable function */
+	int caller, callee; /* callee -1: not a unique editable definition */
+	char *name;
+	int file;
+	size_t close;   /* offset of its ')' */
+	int nargs;      /* arguments as written, -1 unknown */
+	int macro;
+	unsigned line;
+};
+
+struct ref {
+	char *name;
+	int file;
+	size_t off;
+	unsigned line;
+};
+
+struct graph {
+	struct tt_tu *t;
+	struct tt_spec *sp;
+	struct fn *f;
+	size_t nf, cap_f;
+	struct site *s;
+	size_t ns, cap_s;
+	struct ref *r;
+	size_t nr, cap_r;
+	int cur; /* function whose body is being walked */
+	int err;
+};
+
+static char *spell(CXCursor c)
+{
+	CXString s = clang_getCursorSpelling(c);
+	char *r = pk_xstrdup(clang_getCString(s) ? clang_getCString(s) : "");
+	clang_disposeString(s);
+	return r;
+}
+
+/* Which file a location is in: -1 the kernel's, i an --edit file, -2 other. */
+static int file_of(const struct graph *g, CXSourceLocation loc, size_t *off, unsigned *line)
+{
+	CXFile f;
+	unsigned l, col, o;
+	clang_getExpansionLocation(loc, &f, &l, &col, &o);
+	if (off)
+		*off = o;
+	if (line)
+		*line = l;
+	if (!f)
+		return -2;
+	if (clang_File_isEqual(f, g->t->file))
+		return -1;
+	for (size_t i = 0; i < g->sp->nextra; i++)
+		if (g->sp->extra[i].have_view && clang_File_isEqual(f, g->sp->extra[i].view.file))
+			return (int)i;
+	return -2;
+}
+
+static struct tt_tu *tu_of(const struct graph *g, int file)
+{
+	return file == -1 ? g->t : &g->sp->extra[file].view;
+}
+
+static const char *path_of(const struct graph *g, int file)
+{
+	return file == -1 ? g->t->b->path : file >= 0 ? g->sp->extra[file].path : "?";
+}
+
+static int find_fn(const struct graph *g, const char *name, int *count)
+{
+	int found = -1;
+	*count = 0;
+	for (size_t i = 0; i < g->nf; i++)
+		if (!strcmp(g->f[i].name, name)) {
+			if (found < 0)
+				found = (int)i;
+			++*count;
+		}
+	return found;
+}
+
+static enum CXChildVisitResult count_params(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	if (clang_getCursorKind(c) == CXCursor_ParmDecl)
+		++*(int *)data;
+	return CXChildVisit_Continue;
+}
+
+/* ---- the body walk: calls and references ---- */
+
+/* Arguments of the call whose ')' is at CLOSE, counted on the tokens. */
+static int count_args(const struct tt_tu *t, size_t close)
+{
+	size_t i = tt_tok_at(t, close);
+	if (!tt_tok_is(t, i, ")"))
+		return -1;
+	int depth = 0, commas = 0;
+	size_t j = i;
+	while (j-- > 0) {
+		if (tt_tok_is(t, j, ")") || tt_tok_is(t, j, "]") || tt_tok_is(t, j, "}"))
+			depth++;
+		else if (tt_tok_is(t, j, "(") || tt_tok_is(t, j, "[") || tt_tok_is(t, j, "{")) {
+			if (depth == 0)
+				return j + 1 == i ? 0 : commas + 1;
+			depth--;
+		} else if (depth == 0 && tt_tok_is(t, j, ","))
+			commas++;
+	}
+	return -1;
+}
+
+static void note_site(struct graph *g, CXCursor c)
+{
+	CXCursor ref = clang_getCursorReferenced(c);
+	enum CXCursorKind rk = clang_getCursorKind(ref);
+	if (rk == CXCursor_CXXMethod || rk == CXCursor_Constructor || rk == CXCursor_Destructor ||
+	    rk == CXCursor_ConversionFunction || rk == CXCursor_ClassDecl || rk == CXCursor_StructDecl)
+		return;
+	struct site s = {0};
+	s.caller = g->cur;
+	s.callee = -1;
+	s.name = tt_callee_name(c);
+	if (!s.name)
+		return;
+	CXSourceRange r = clang_getCursorExtent(c);
+	size_t end;
+	s.file = file_of(g, clang_getRangeEnd(r), &end, NULL);
+	file_of(g, clang_getCursorLocation(c), NULL, &s.line);
+	s.macro = tt_from_macro(c);
+	s.nargs = -1;
+	if (s.file != -2 && end > 0 && tu_of(g, s.file)->b->data[end - 1] == ')') {
+		s.close = end - 1;
+		s.nargs = count_args(tu_of(g, s.file), s.close);
+	} else {
+		s.macro = 1; /* its ')' is not where the text says: treat as macro-made */
+	}
+	PK_GROW(g->s, g->cap_s, g->ns + 1);
+	g->s[g->ns++] = s;
+}
+
+static enum CXChildVisitResult body_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+	struct graph *g = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	(void)parent;
+	if (k == CXCursor_CallExpr)
+		note_site(g, c);
+	else if (k == CXCursor_DeclRefExpr || k == CXCursor_OverloadedDeclRef) {
+		CXCursor ref = clang_getCursorReferenced(c);
+		enum CXCursorKind rk = clang_getCursorKind(ref);
+		if (k == CXCursor_OverloadedDeclRef || rk == CXCursor_FunctionDecl || rk == CXCursor_FunctionTemplate) {
+			struct ref r = {0};
+			r.name = spell(c);
+			r.file = file_of(g, clang_getCursorLocation(c), &r.off, &r.line);
+			PK_GROW(g->r, g->cap_r, g->nr + 1);
+			g->r[g->nr++] = r;
+		}
+	}
+	return CXChildVisit_Recurse;
+}
+
+static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+	struct graph *g = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	(void)parent;
+	if (k == CXCursor_LinkageSpec || k == CXCursor_Namespace || k == CXCursor_UnexposedDecl)
+		return CXChildVisit_Recurse;
+	if (k != CXCursor_FunctionDecl && k != CXCursor_FunctionTemplate)
+		return CXChildVisit_Continue;
+	char *name = spell(c);
+	int file = file_of(g, clang_getCursorLocation(c), NULL, NULL);
+	if (!clang_isCursorDefinition(c)) {
+		/* a declaration of an editable function: counted below */
+		for (size_t i = 0; i < g->nf; i++)
+			if (!strcmp(g->f[i].name, name))
+				g->f[i].ndecls++;
+		PK_GROW(g->f, g->cap_f, g->nf + 1);
+		g->f[g->nf++] = (struct fn){.name = name, .c = c, .file = -3, .ndecls = 1};
+		return CXChildVisit_Continue;
+	}
+	int prior = 0;
+	for (size_t i = 0; i < g->nf; i++)
+		if (g->f[i].file == -3 && !strcmp(g->f[i].name, name))
+			prior++;
+	PK_GROW(g->f, g->cap_f, g->nf + 1);
+	struct fn *f = &g->f[g->nf++];
+	memset(f, 0, sizeof(*f));
+	f->name = name;
+	f->c = c;
+	f->file = file;
+	f->ndecls = 1 + prior;
+	clang_visitChildren(c, count_params, &f->nparams);
+	if (file != -2) {
+		g->cur = (int)(g->nf - 1);
+		clang_visitChildren(c, body_visit, g);
+	}
+	return CXChildVisit_Continue;
+}
+
+/* ---- the paths ---- */
+
+static int unique_def(const struct graph *g, const char *name, int *n)
+{
+	int found = -1;
+	*n = 0;
+	for (size_t i = 0; i < g->nf; i++)
+		if (g->f[i].file != -3 && !strcmp(g->f[i].name, name)) {
+			found = (int)i;
+			++*n;
+		}
+	return found;
+}
+
+static int on_path(const struct graph *g, int i)
+{
+	return i >= 0 && g->f[i].reach && g->f[i].leads;
+}
+
+/* A cycle among the functions on the path: recursion. */
+static int cycle(struct graph *g, int i)
+{
+	g->f[i].state = 1;
+	for (size_t j = 0; j < g->ns; j++) {
+		const struct site *s = &g->s[j];
+		if (s->caller != i || !on_path(g, s->callee))
+			continue;
+		if (g->f[s->callee].state == 1)
+			return pk_error("%s:%u: '%s' calls '%s' recursively on the path to a helper event: the event "
+			                "array cannot be threaded through recursion",
+			                path_of(g, s->file), s->line, g->f[i].name, s->name);
+		if (g->f[s->callee].state == 0 && cycle(g, s->callee) < 0)
+			return -1;
+	}
+	g->f[i].state = 2;
+	return 0;
+}
+
+static void mark_reach(struct graph *g, int i)
+{
+	if (g->f[i].reach)
+		return;
+	g->f[i].reach = 1;
+	for (size_t j = 0; j < g->ns; j++)
+		if (g->s[j].caller == i && g->s[j].callee >= 0)
+			mark_reach(g, g->s[j].callee);
+}
+
+static void mark_leads(struct graph *g, int i)
+{
+	if (g->f[i].leads)
+		return;
+	g->f[i].leads = 1;
+	for (size_t j = 0; j < g->ns; j++)
+		if (g->s[j].callee == i)
+			mark_leads(g, g->s[j].caller);
+}
+
+/* ---- the edits ---- */
+
+static struct pk_plan *plan_of(struct graph *g, int file, struct pk_plan *kplan)
+{
+	if (file == -1)
+		return kplan;
+	g->sp->extra[file].edited = 1;
+	return &g->sp->extra[file].plan;
+}
+
+/* The trailing parameter, with its default, in the one declaration. */
+static int add_param(struct graph *g, int i, struct pk_plan *kplan)
+{
+	struct fn *f = &g->f[i];
+	struct tt_tu *t = tu_of(g, f->file);
+	size_t s, e;
+	if (tt_extent(t, f->c, &s, &e) < 0)
+		return pk_error("%s: cannot find the text of '%s'", path_of(g, f->file), f->name);
+	/* the parameter list: the first '(' after the name at top level */
+	size_t nameoff;
+	file_of(g, clang_getCursorLocation(f->c), &nameoff, NULL);
+	size_t i0 = tt_tok_at(t, nameoff);
+	while (i0 < t->ntok && t->tok[i0].start < e && !tt_tok_is(t, i0, "("))
+		i0++;
+	int depth = 0;
+	size_t j = i0;
+	for (; j < t->ntok && t->tok[j].start < e; j++) {
+		if (tt_tok_is(t, j, "("))
+			depth++;
+		else if (tt_tok_is(t, j, ")") && --depth == 0)
+			break;
+	}
+	if (j >= t->ntok || t->tok[j].start >= e)
+		return pk_error("%s: cannot find the parameter list of '%s'", path_of(g, f->file), f->name);
+	struct tt_sb sb = {0};
+	const char *P = g->sp->prefix;
+	if (f->nparams > 0) {
+		tt_sb_addf(&sb, ", uint64_t *%sev = nullptr", P);
+		tt_insert_inline(plan_of(g, f->file, kplan), t->tok[j].start, sb.s);
+	} else if (j == i0 + 2 && tt_tok_is(t, i0 + 1, "void")) {
+		tt_sb_addf(&sb, "uint64_t *%sev = nullptr", P);
+		tt_replace_inline(t->b, plan_of(g, f->file, kplan), t->tok[i0 + 1].start, t->tok[i0 + 1].end, sb.s);
+	} else {
+		tt_sb_addf(&sb, "uint64_t *%sev = nullptr", P);
+		tt_insert_inline(plan_of(g, f->file, kplan), t->tok[j].start, sb.s);
+	}
+	tt_sb_free(&sb);
+	return 0;
+}
+
+static int add_arg(struct graph *g, const struct site *s, struct pk_plan *kplan)
+{
+	const struct fn *callee = &g->f[s->callee];
+	if (s->macro)
+		return pk_error("%s:%u: the call to '%s' on the path to a helper event is written by a macro: the "
+		                "event array cannot be passed; expand the macro by hand",
+		                path_of(g, s->file), s->line, s->name);
+	if (s->nargs != callee->nparams)
+		return pk_error("%s:%u: the call to '%s' passes %d of its %d arguments (defaulted or variadic ones): "
+		                "a trailing event-array argument would bind to the wrong parameter",
+		                path_of(g, s->file), s->line, s->name, s->nargs, callee->nparams);
+	struct tt_sb sb = {0};
+	tt_sb_addf(&sb, "%s%sev", s->nargs > 0 ? ", " : "", g->sp->prefix);
+	tt_insert_inline(plan_of(g, s->file, kplan), s->close, sb.s);
+	tt_sb_free(&sb);
+	return 0;
+}
+
+static const char *cycle_read(const struct tt_spec *sp)
+{
+	const char *v = tt_rule(sp->rules, "code", "cycle_read");
+	return v ? v : "static_cast<uint64_t>(AscendC::GetSystemCycle())";
+}
+
+/* The sample inside the helper: through the pointer, when it is passed. */
+static int place_sample(struct graph *g, int i, struct tt_event *ev, struct pk_plan *kplan)
+{
+	struct fn *f = &g->f[i];
+	struct tt_tu *t = tu_of(g, f->file);
+	struct tt_kernel hk;
+	int rc = tt_func_describe(t, f->c, &hk);
+	if (rc == 0)
+		rc = tt_place_event(t, &hk, ev);
+	tt_kernel_free(&hk);
+	if (rc < 0)
+		return -1;
+	ev->file = path_of(g, f->file);
+	tt_lint_event(t, g->sp, ev);
+	const char *P = g->sp->prefix;
+	struct tt_sb sb = {0}, label = {0};
+	tt_sb_addf(&sb, "if (%sev) %sev[%d] = %s;", P, P, ev->helper, cycle_read(g->sp));
+	tt_sb_addf(&label, "event %s (%s)", ev->name, ev->kind);
+	if (ev->after)
+		tt_insert_after(t->b, plan_of(g, f->file, kplan), ev->at, ev->stmt, sb.s, label.s);
+	else
+		tt_insert_before(t->b, plan_of(g, f->file, kplan), ev->at, sb.s, label.s);
+	tt_sb_free(&sb);
+	tt_sb_free(&label);
+	return 0;
+}
+
+static void graph_free(struct graph *g)
+{
+	for (size_t i = 0; i < g->nf; i++)
+		free(g->f[i].name);
+	for (size_t i = 0; i < g->ns; i++)
+		free(g->s[i].name);
+	for (size_t i = 0; i < g->nr; i++)
+		free(g->r[i].name);
+	free(g->f);
+	free(g->s);
+	free(g->r);
+}
+
+static int resolve(struct graph *g, struct tt_kernel *k, int *kernel)
+{
+	/* the kernel: the definition at the kernel's cursor */
+	*kernel = -1;
+	for (size_t i = 0; i < g->nf; i++)
+		if (g->f[i].file == -1 && clang_equalCursors(g->f[i].c, k->cursor))
+			*kernel = (int)i;
+	if (*kernel < 0)
+		return pk_error("%s: kernel '%s' not found among the functions", g->t->b->path, k->name);
+	for (size_t j = 0; j < g->ns; j++) {
+		int n;
+		int d = unique_def(g, g->s[j].name, &n);
+		g->s[j].callee = n == 1 ? d : n > 1 ? -2 - d : -1; /* -2-d: ambiguous, first d */
+	}
+	return 0;
+}
+
+int tt_path_plan(struct tt_tu *t, struct tt_kernel *k, struct tt_spec *sp, struct pk_plan *plan)
+{
+	struct graph g = {.t = t, .sp = sp, .cur = -1};
+	int kernel, rc = -1;
+	clang_visitChildren(clang_getTranslationUnitCursor(t->tu), top_visit, &g);
+	if (resolve(&g, k, &kernel) < 0)
+		goto out;
+	/* ambiguous callees take part in no path; say so if a target has that name */
+	int *targets = pk_xcalloc(sp->nev + 1, sizeof(int));
+	for (size_t e = 0; e < sp->nev; e++) {
+		struct tt_event *ev = &sp->ev[e];
+		if (ev->helper < 0)
+			continue;
+		int n, d = unique_def(&g, ev->func, &n);
+		if (n == 0) {
+			int cnt;
+			int decl = find_fn(&g, ev->func, &cnt);
+			if (decl >= 0)
+				pk_error("event '%s': '%s' is declared but its definition is not in the translation unit",
+				         ev->name, ev->func);
+			else
+				pk_error("event '%s': no function '%s' in the translation unit of %s", ev->name, ev->func,
+				         t->b->path);
+			free(targets);
+			goto out;
+		}
+		if (n > 1) {
+			pk_error("event '%s': several functions are named '%s' (overloads or templates): the place is "
+			         "ambiguous",
+			         ev->name, ev->func);
+			free(targets);
+			goto out;
+		}
+		if (g.f[d].file == -2) {
+			CXFile f;
+			unsigned l, c, o;
+			clang_getExpansionLocation(clang_getCursorLocation(g.f[d].c), &f, &l, &c, &o);
+			CXString fn = clang_getFileName(f);
+			pk_error("event '%s': '%s' is defined in %s, which may not be edited: name it with --edit", ev->name,
+			         ev->func, clang_getCString(fn) ? clang_getCString(fn) : "?");
+			clang_disposeString(fn);
+			free(targets);
+			goto out;
+		}
+		targets[e] = d;
+		mark_leads(&g, d);
+	}
+	mark_reach(&g, kernel);
+	for (size_t e = 0; e < sp->nev; e++) {
+		if (sp->ev[e].helper < 0)
+			continue;
+		if (!on_path(&g, targets[e]) || targets[e] == kernel) {
+			pk_error("event '%s': no call path from kernel '%s' to '%s' through files that may be edited%s",
+			         sp->ev[e].name, k->name, sp->ev[e].func,
+			         targets[e] == kernel ? " (it is the kernel: leave out @FUNC)" : "");
+			free(targets);
+			goto out;
+		}
+	}
+	free(targets);
+	for (size_t i = 0; i < g.nf; i++)
+		if (g.f[i].state == 0 && on_path(&g, (int)i) && (int)i == kernel && cycle(&g, (int)i) < 0)
+			goto out;
+	for (size_t j = 0; j < g.ns; j++) {
+		const struct site *s = &g.s[j];
+		if (s->callee <= -2 && on_path(&g, s->caller)) {
+			/* a name with several definitions called from the path: it may be the target's way */
+			for (size_t e = 0; e < sp->nev; e++)
+				if (sp->ev[e].helper >= 0 && !strcmp(sp->ev[e].func, s->name)) {
+					pk_error("%s:%u: call to '%s': several functions carry that name; the path "
+					         "cannot be told",
+					         path_of(&g, s->file), s->line, s->name);
+					goto out;
+				}
+		}
+	}
+	/* the helpers on the path: none may have its address taken or a prior declaration */
+	for (size_t i = 0; i < g.nf; i++) {
+		if (!on_path(&g, (int)i) || (int)i == kernel)
+			continue;
+		const struct fn *f = &g.f[i];
+		if (f->file == -2) {
+			pk_error("'%s' is on the path to a helper event but defined in a file that may not be edited "
+			         "(name it with --edit)",
+			         f->name);
+			goto out;
+		}
+		if (f->ndecls > 1) {
+			pk_error("%s: '%s' is declared more than once: the event parameter's default would have to go on "
+			         "its first declaration, which is not supported; put the definition first",
+			         path_of(&g, f->file), f->name);
+			goto out;
+		}
+		/* references that are not a call's callee */
+		for (size_t r = 0; r < g.nr; r++) {
+			if (strcmp(g.r[r].name, f->name))
+				continue;
+			int callee = 0;
+			for (size_t j = 0; j < g.ns && !callee; j++) {
+				if (g.s[j].file == g.r[r].file && !strcmp(g.s[j].name, f->name) && g.s[j].line == g.r[r].line)
+					callee = 1;
+			}
+			if (!callee) {
+				pk_error("%s:%u: the address of '%s' is taken: calls through it could not pass the event "
+				         "array",
+				         path_of(&g, g.r[r].file), g.r[r].line, f->name);
+				goto out;
+			}
+		}
+	}
+	/* every call from the path to the path passes the array; every helper takes it */
+	for (size_t j = 0; j < g.ns; j++)
+		if (on_path(&g, g.s[j].caller) && on_path(&g, g.s[j].callee) && g.s[j].callee != kernel &&
+		    add_arg(&g, &g.s[j], plan) < 0)
+			goto out;
+	for (size_t i = 0; i < g.nf; i++)
+		if (on_path(&g, (int)i) && (int)i != kernel && add_param(&g, (int)i, plan) < 0)
+			goto out;
+	for (size_t e = 0; e < sp->nev; e++) {
+		if (sp->ev[e].helper < 0)
+			continue;
+		int n;
+		if (place_sample(&g, unique_def(&g, sp->ev[e].func, &n), &sp->ev[e], plan) < 0)
+			goto out;
+	}
+	rc = 0;
+out:
+	graph_free(&g);
+	return rc;
+}
