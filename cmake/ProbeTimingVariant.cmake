@@ -7,14 +7,19 @@
 #       HOST orchestration.cpp           # the clean host side (add_input/add_output/add_scalar)
 #       HARNESS harness.cpp [more.cpp]   # host code linked with both builds
 #       [SLOTS expr]                     # core slots, a host expression (default blockDim)
-#       [EVENTS NAME[:KIND]=PLACE ...]   # probe-inject --event, S5.1 kinds
+#       [EVENTS NAME[:KIND]=PLACE[@FUNC] ...]  # probe-inject --event, S5.1 kinds;
+#                                        # @FUNC: a helper the kernel calls
+#       [EDITS file ...]                 # helper files (included by SOURCE) the
+#                                        # events in helpers may edit (--edit)
 #       [LIBS lib ...] [INCLUDES dir ...] [FLAGS flag ...]
 #       [RUN_ARGS arg ...]               # harness arguments of the test runs
 #       [TEST_PREFIX prefix])            # default kernel/<name>
 #
 # At build time (never by hand) `probe-inject --timing-tensor` writes, under
 # <build>/<name>_gen/, the instrumented entry, its host file and the event map
-# <entry>.timing.json that probe-report --events reads. Executables:
+# <entry>.timing.json that probe-report --events reads; each EDITS file's
+# instrumented copy goes next to the entry (the entry's quoted #include finds
+# it there first). Executables:
 #   <name>          the timing build (generated entry + generated host file)
 #   <name>_clean    the same harness on the clean sources (no timing tensor)
 # ctest cases (<prefix>/...):
@@ -23,8 +28,9 @@
 #                   and .bin. The harness gets: --expect-timing --events MAP
 #                   --save PREFIX, then RUN_ARGS.
 #   clean-run       the clean build: numerics checked, no timing tensor
-#   strip/kernel, strip/host   probe-strip gives back the clean sources byte
-#                   for byte, the restored ABI (S5.15)
+#   strip/kernel, strip/host, strip/edit/<file>   probe-strip --timing-tensor
+#                   gives back the clean sources byte for byte, the restored
+#                   ABI (S5.15)
 #   strip/check     probe-check finds nothing left in the restored sources
 #
 # Script mode (what the strip tests run):
@@ -32,7 +38,8 @@
 
 if(CMAKE_SCRIPT_MODE_FILE AND DEFINED PT_MODE)
   if(PT_MODE STREQUAL "roundtrip")
-    execute_process(COMMAND ${PT_STRIP} ${PT_GEN} -o ${PT_OUT} RESULT_VARIABLE rc ERROR_VARIABLE err)
+    # only the timing marks: a helper file may carry its own probe blocks
+    execute_process(COMMAND ${PT_STRIP} --timing-tensor ${PT_GEN} -o ${PT_OUT} RESULT_VARIABLE rc ERROR_VARIABLE err)
     if(NOT rc EQUAL 0)
       message(FATAL_ERROR "probe-strip ${PT_GEN} failed (${rc}): ${err}")
     endif()
@@ -72,7 +79,7 @@ endfunction()
 
 function(probe_add_timing_variant)
   cmake_parse_arguments(PT "" "TARGET;SOURCE;HOST;SLOTS;TEST_PREFIX"
-    "HARNESS;EVENTS;LIBS;INCLUDES;FLAGS;RUN_ARGS" ${ARGN})
+    "HARNESS;EVENTS;EDITS;LIBS;INCLUDES;FLAGS;RUN_ARGS" ${ARGN})
   foreach(req TARGET SOURCE HOST HARNESS)
     if(NOT PT_${req})
       message(FATAL_ERROR "probe_add_timing_variant: ${req} is required")
@@ -98,16 +105,26 @@ function(probe_add_timing_variant)
   foreach(e IN LISTS PT_EVENTS)
     list(APPEND event_args --event "${e}")
   endforeach()
+  set(edit_args "")
+  set(edit_outs "")
+  set(edit_srcs "")
+  foreach(f IN LISTS PT_EDITS)
+    get_filename_component(f "${f}" ABSOLUTE)
+    get_filename_component(fb "${f}" NAME)
+    list(APPEND edit_args --edit "${f}")
+    list(APPEND edit_outs "${gen}/${fb}")
+    list(APPEND edit_srcs "${f}")
+  endforeach()
   set(clang_args -x c++ -std=c++17 -I${srcdir} -I${hostdir})
   foreach(d IN LISTS PT_INCLUDES)
     get_filename_component(d "${d}" ABSOLUTE)
     list(APPEND clang_args -I${d})
   endforeach()
-  add_custom_command(OUTPUT ${gen}/${sbase} ${gen}/${hbase} ${gen}/${sbase}.timing.json
+  add_custom_command(OUTPUT ${gen}/${sbase} ${gen}/${hbase} ${gen}/${sbase}.timing.json ${edit_outs}
     COMMAND ${CMAKE_COMMAND} -E make_directory ${gen}
-    COMMAND ${tool}inject --timing-tensor ${event_args} ${src} -o ${gen}/${sbase}
+    COMMAND ${tool}inject --timing-tensor ${event_args} ${edit_args} ${src} -o ${gen}/${sbase}
             --host ${host} --host-out ${gen}/${hbase} --slots ${PT_SLOTS} -- ${clang_args}
-    DEPENDS ${src} ${host} ${tool_deps}
+    DEPENDS ${src} ${host} ${edit_srcs} ${tool_deps}
     COMMENT "probe-inject --timing-tensor ${sbase} -> ${PT_TARGET}" VERBATIM)
 
   foreach(kind timing clean)
@@ -119,6 +136,11 @@ function(probe_add_timing_variant)
       set(files ${src} ${host})
     endif()
     add_executable(${exe} ${files} ${PT_HARNESS})
+    if(kind STREQUAL "timing" AND edit_outs)
+      # the instrumented helpers first, whatever the include form
+      target_include_directories(${exe} BEFORE PRIVATE ${gen})
+      set_source_files_properties(${gen}/${sbase} PROPERTIES OBJECT_DEPENDS "${edit_outs}")
+    endif()
     target_include_directories(${exe} PRIVATE ${srcdir} ${hostdir} ${PT_INCLUDES})
     target_link_libraries(${exe} PRIVATE ${PT_LIBS})
     target_compile_options(${exe} PRIVATE ${PT_FLAGS})
@@ -135,8 +157,17 @@ function(probe_add_timing_variant)
   add_test(NAME ${PT_TEST_PREFIX}/strip/host
     COMMAND ${CMAKE_COMMAND} -DPT_MODE=roundtrip -DPT_STRIP=${tool}strip -DPT_GEN=${gen}/${hbase}
             -DPT_CLEAN=${host} -DPT_OUT=${gen}/restored_${hbase} -P ${_PROBE_TIMING_FILE})
+  set(restored_edits "")
+  set(strip_tests "${PT_TEST_PREFIX}/strip/kernel;${PT_TEST_PREFIX}/strip/host")
+  foreach(f IN LISTS edit_srcs)
+    get_filename_component(fb "${f}" NAME)
+    add_test(NAME ${PT_TEST_PREFIX}/strip/edit/${fb}
+      COMMAND ${CMAKE_COMMAND} -DPT_MODE=roundtrip -DPT_STRIP=${tool}strip -DPT_GEN=${gen}/${fb}
+              -DPT_CLEAN=${f} -DPT_OUT=${gen}/restored_${fb} -P ${_PROBE_TIMING_FILE})
+    list(APPEND restored_edits ${gen}/restored_${fb})
+    list(APPEND strip_tests ${PT_TEST_PREFIX}/strip/edit/${fb})
+  endforeach()
   add_test(NAME ${PT_TEST_PREFIX}/strip/check
-    COMMAND ${tool}check ${gen}/restored_${sbase} ${gen}/restored_${hbase})
-  set_tests_properties(${PT_TEST_PREFIX}/strip/check PROPERTIES
-    DEPENDS "${PT_TEST_PREFIX}/strip/kernel;${PT_TEST_PREFIX}/strip/host")
+    COMMAND ${tool}check ${gen}/restored_${sbase} ${gen}/restored_${hbase} ${restored_edits})
+  set_tests_properties(${PT_TEST_PREFIX}/strip/check PROPERTIES DEPENDS "${strip_tests}")
 endfunction()
