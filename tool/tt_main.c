@@ -9,6 +9,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 struct tt_opts {
@@ -279,8 +280,13 @@ static int load_extras(struct job *j)
 				tt_sb_addn(&sb, out, (size_t)(slash - out + 1));
 			tt_sb_add(&sb, base);
 			j->extra_out[i] = sb.s;
+			struct stat a, b;
 			if (!strcmp(sb.s, out))
 				return pk_error("--edit %s: its result would overwrite -o %s", x->path, out);
+			if (stat(sb.s, &a) == 0 && stat(x->path, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+				return pk_error("--edit %s: its result goes next to -o %s, which is the file itself; "
+				                "write -o into another directory",
+				                x->path, out);
 		}
 	}
 	return 0;

@@ -12,6 +12,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct fn {
 	char *name;
@@ -152,11 +153,24 @@ static void note_site(struct graph *g, CXCursor c)
 	if (!s.name)
 		return;
 	CXSourceRange r = clang_getCursorExtent(c);
-	size_t end;
+	size_t end, start;
 	s.file = file_of(g, clang_getRangeEnd(r), &end, NULL);
+	int sfile = file_of(g, clang_getRangeStart(r), &start, NULL);
 	file_of(g, clang_getCursorLocation(c), NULL, &s.line);
 	s.macro = tt_from_macro(c);
 	s.nargs = -1;
+	if (s.file != -2 && sfile == s.file && !s.macro) {
+		/* the text must start with the callee's name (ns:: qualifiers aside):
+		 * a macro's invocation maps to its own name and parentheses */
+		const struct tt_tu *t = tu_of(g, s.file);
+		size_t i = tt_tok_at(t, start);
+		if (tt_tok_is(t, i, "::"))
+			i++;
+		while (i + 1 < t->ntok && t->tok[i].kind == CXToken_Identifier && tt_tok_is(t, i + 1, "::"))
+			i += 2;
+		if (!tt_tok_is(t, i, s.name))
+			s.macro = 1;
+	}
 	if (s.file != -2 && end > 0 && tu_of(g, s.file)->b->data[end - 1] == ')') {
 		s.close = end - 1;
 		s.nargs = count_args(tu_of(g, s.file), s.close);
@@ -454,8 +468,13 @@ int tt_path_plan(struct tt_tu *t, struct tt_kernel *k, struct tt_spec *sp, struc
 			unsigned l, c, o;
 			clang_getExpansionLocation(clang_getCursorLocation(g.f[d].c), &f, &l, &c, &o);
 			CXString fn = clang_getFileName(f);
+			const char *name = clang_getCString(fn) ? clang_getCString(fn) : "?";
+			char cwd[4096];
+			size_t cl;
+			if (getcwd(cwd, sizeof(cwd)) && (cl = strlen(cwd)) && !strncmp(name, cwd, cl) && name[cl] == '/')
+				name += cl + 1; /* shown relative to where the tool runs */
 			pk_error("event '%s': '%s' is defined in %s, which may not be edited: name it with --edit", ev->name,
-			         ev->func, clang_getCString(fn) ? clang_getCString(fn) : "?");
+			         ev->func, name);
 			clang_disposeString(fn);
 			free(targets);
 			goto out;

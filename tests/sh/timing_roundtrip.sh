@@ -41,6 +41,24 @@ for dir in "$src"/testdata/timing/*/; do
   fi
 done
 
+# events inside helpers: the kernel and the edited header come back byte for byte
+d="$work/helpers"; mkdir -p "$d/gen"
+cp "$src"/testdata/timing/helper-events/{kernel.cpp,stages.h,kernel_api.h} "$d/"
+check "helpers: inject" "$bin/probe-inject" --timing-tensor --event producer_done=after:Produce@Stage \
+  --event collective_arrival=before:CrossCoreSetFlag@Exchange --event drained:drain=after:pipe_barrier@Drain \
+  --edit "$d/stages.h" "$d/kernel.cpp" -o "$d/gen/kernel.cpp"
+check "helpers: compiles" "$cxx" -std=c++17 -fsyntax-only -Wall -Wextra -Wno-unused-parameter -I"$d/gen" -I"$d" "$d/gen/kernel.cpp"
+check "helpers: header edited" bash -c "! cmp -s '$d/stages.h' '$d/gen/stages.h'"
+for f in kernel.cpp stages.h; do
+  check "helpers: strip $f" "$bin/probe-strip" "$d/gen/$f" -o "$d/back.$f"
+  check "helpers: restored $f" cmp "$d/$f" "$d/back.$f"
+done
+# a refused helper event (no path) writes neither file
+if "$bin/probe-inject" --timing-tensor --event p:phase=after:Produce@Nowhere --edit "$d/stages.h" \
+     "$d/kernel.cpp" -o "$d/gen/none.cpp" 2>/dev/null || [ -e "$d/gen/none.cpp" ]; then
+  echo "FAIL helpers: a refused injection wrote output"; fail=1
+fi
+
 # kernel, host and event map go together: a host file that cannot be written
 # takes back the kernel output already written
 d="$work/undo"; mkdir -p "$d"

@@ -1,0 +1,13 @@
+#include "kernel_api.h"
+
+__aicore__ inline void Stage(__gm__ float *xs, int32_t n)
+{
+    Produce(xs, n);
+}
+
+#define RUN_STAGE(p, n) Stage(p, n)
+
+extern "C" __global__ __aicore__ void k(GM_ADDR x, int32_t n)
+{
+    RUN_STAGE(reinterpret_cast<__gm__ float *>(x), n);
+}

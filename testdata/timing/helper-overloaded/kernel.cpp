@@ -1,0 +1,16 @@
+#include "kernel_api.h"
+
+__aicore__ inline void Stage(__gm__ float *xs, int32_t n)
+{
+    Produce(xs, n);
+}
+
+__aicore__ inline void Stage(__gm__ float *xs)
+{
+    Produce(xs, 1);
+}
+
+extern "C" __global__ __aicore__ void k(GM_ADDR x, int32_t n)
+{
+    Stage(reinterpret_cast<__gm__ float *>(x), n);
+}
