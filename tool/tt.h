@@ -176,6 +176,8 @@ struct tt_spec {
 	struct tt_extra *extra;
 	size_t nextra;
 	const char *kernel_file; /* as named on the command line */
+	const char *generation;  /* --generation EXPR (host), or NULL */
+	int generation_index;    /* extern: args[] index of the generation scalar */
 	const char *prefix; /* "pk_tt_" or a free variant */
 	int row_words;      /* 8 per cache line */
 	int columns;        /* entry + events + body_done */

@@ -44,6 +44,8 @@ static char *helpers(const struct tt_kernel *k, const struct tt_spec *sp)
 	tt_sb_addf(&sb, "%s uint64_t %sread_cycle()\n{\n    return %s;\n}\n", qual, P,
 	           rule_or(sp, "code", "cycle_read", "static_cast<uint64_t>(AscendC::GetSystemCycle())"));
 	tt_sb_addf(&sb, "%s void %stail(__gm__ int64_t *out", qual, P);
+	if (sp->generation)
+		tt_sb_add(&sb, ", uint64_t gen");
 	for (int i = 0; i < sp->columns; i++)
 		tt_sb_addf(&sb, ", uint64_t v%d", i);
 	tt_sb_add(&sb, ")\n{\n");
@@ -51,8 +53,13 @@ static char *helpers(const struct tt_kernel *k, const struct tt_spec *sp)
 	tt_sb_addf(&sb, "    __gm__ int64_t *row = out + slot * %d;\n", sp->row_words);
 	for (int i = 0; i < sp->columns; i++)
 		tt_sb_addf(&sb, "    row[%d] = static_cast<int64_t>(v%d);\n", i, i);
-	tt_sb_addf(&sb, "    row[%d] = static_cast<int64_t>(%sULL + slot);\n", sp->row_words - 1,
-	           rule_or(sp, "code", "magic", "0x54494D4500000000"));
+	if (sp->generation) /* S5.9: magic | generation << 16 | slot */
+		tt_sb_addf(&sb,
+		           "    row[%d] = static_cast<int64_t>(%sULL + ((gen & 0xFFFFULL) << 16) + (slot & 0xFFFFULL));\n",
+		           sp->row_words - 1, rule_or(sp, "code", "magic", "0x54494D4500000000"));
+	else
+		tt_sb_addf(&sb, "    row[%d] = static_cast<int64_t>(%sULL + slot);\n", sp->row_words - 1,
+		           rule_or(sp, "code", "magic", "0x54494D4500000000"));
 	const char *wb = rule_or(sp, "code", "writeback",
 	                         "dcci(reinterpret_cast<__gm__ void *>({line}), cache_line_t::SINGLE_CACHE_LINE, "
 	                         "dcci_dst_t::CACHELINE_OUT);");
@@ -74,7 +81,10 @@ static char *tail_call(const struct tt_spec *sp)
 {
 	const char *P = sp->prefix;
 	struct tt_sb sb = {0};
-	tt_sb_addf(&sb, "%stail(%sout, %sentry", P, P, P);
+	tt_sb_addf(&sb, "%stail(%sout, ", P, P);
+	if (sp->generation)
+		tt_sb_addf(&sb, "%sgen, ", P);
+	tt_sb_addf(&sb, "%sentry", P);
 	for (size_t i = 0; i < sp->nev; i++)
 		if (sp->ev[i].helper >= 0)
 			tt_sb_addf(&sb, ", %sev[%d]", P, sp->ev[i].helper);
@@ -102,6 +112,14 @@ static void plan_entry(const struct tt_tu *t, const struct tt_kernel *k, const s
 		tt_sb_add(&label, "tensor");
 	}
 	tt_insert_before(t->b, plan, k->first_stmt, sb.s, label.s);
+	if (sp->generation && k->style == TT_EXTERN) { /* direct style: a parameter */
+		sb.n = 0;
+		label.n = 0;
+		tt_sb_addf(&sb, "const uint64_t %sgen = static_cast<uint64_t>(%s[%d]);", P, k->args_name,
+		           sp->generation_index);
+		tt_sb_addf(&label, "generation %s[%d]", k->args_name, sp->generation_index);
+		tt_insert_before(t->b, plan, k->first_stmt, sb.s, label.s);
+	}
 	for (size_t i = 0; i < sp->nev; i++) {
 		if (sp->ev[i].helper >= 0)
 			continue;
@@ -273,18 +291,26 @@ static void plan_abi(const struct tt_tu *t, const struct tt_kernel *k, const str
 		}
 		return;
 	}
-	struct tt_sb sb = {0};
+	struct tt_sb sb = {0}, gen = {0};
+	if (sp->generation) /* the last scalar (S5.7: scalars after every tensor) */
+		tt_sb_addf(&gen, ", uint64_t %sgen", P);
 	if (k->ntensors > 0) {
 		tt_sb_addf(&sb, ", GM_ADDR %stiming", P);
+		if (k->ntensors == (long)k->nparams) /* no scalars: one insertion */
+			tt_sb_add(&sb, gen.n ? gen.s : "");
+		else if (gen.n)
+			tt_insert_inline(plan, k->params[k->nparams - 1].end, gen.s);
 		tt_insert_inline(plan, k->params[k->ntensors - 1].end, sb.s);
 	} else if (k->nparams > 0) {
 		tt_sb_addf(&sb, "GM_ADDR %stiming, ", P);
 		tt_insert_inline(plan, k->params[0].start, sb.s);
+		if (gen.n)
+			tt_insert_inline(plan, k->params[k->nparams - 1].end, gen.s);
 	} else {
 		size_t i = tt_tok_at(t, k->decl_start);
 		while (i < t->ntok && !tt_tok_is(t, i, "("))
 			i++;
-		tt_sb_addf(&sb, "GM_ADDR %stiming", P);
+		tt_sb_addf(&sb, "GM_ADDR %stiming%s", P, gen.n ? gen.s : "");
 		size_t s = t->tok[i].end, e = s;
 		if (tt_tok_is(t, i + 1, "void"))
 			e = t->tok[i + 1].end, s = t->tok[i + 1].start;
@@ -294,6 +320,7 @@ static void plan_abi(const struct tt_tu *t, const struct tt_kernel *k, const str
 			tt_insert_inline(plan, s, sb.s);
 	}
 	tt_sb_free(&sb);
+	tt_sb_free(&gen);
 }
 
 int tt_gen_kernel(struct tt_tu *t, struct tt_kernel *k, struct tt_spec *sp, struct pk_plan *plan)
@@ -369,9 +396,15 @@ char *tt_sidecar_json(const struct tt_kernel *k, const struct tt_spec *sp, size_
 		tt_sb_add(&sb, "  \"slots\": null,\n");
 	tt_sb_addf(&sb, "  \"row_words\": %d,\n  \"magic\": %llu,\n  \"magic_column\": %d,\n", sp->row_words, magic,
 	           sp->row_words - 1);
-	tt_sb_add(&sb, "  \"magic_rule\": \"row[magic_column] == magic + slot\",\n");
+	if (sp->generation)
+		tt_sb_add(&sb, "  \"generation\": true,\n  \"magic_rule\": \"row[magic_column] == magic + ((generation & "
+		               "0xFFFF) << 16) + (slot & 0xFFFF)\",\n");
+	else
+		tt_sb_add(&sb, "  \"magic_rule\": \"row[magic_column] == magic + slot\",\n");
 	if (k->style == TT_EXTERN)
 		tt_sb_addf(&sb, "  \"timing_arg\": %d,\n", sp->timing_index);
+	if (k->style == TT_EXTERN && sp->generation)
+		tt_sb_addf(&sb, "  \"generation_arg\": %d,\n", sp->generation_index);
 	tt_sb_add(&sb, "  \"events\": [\n");
 	json_event(&sb, "entry", 0, rule_or(sp, "kinds", "entry", "issue"), "entry", k->name, sp->kernel_file);
 	for (size_t i = 0; i < sp->nev; i++) {

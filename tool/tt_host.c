@@ -111,7 +111,32 @@ static int plan_orchestration(struct tt_tu *t, const struct tt_kernel *k, const 
 	struct tt_sb label = {0};
 	tt_sb_addf(&label, "output (args[%ld])", k->ntensors);
 	int rc = 0;
-	if (last < 0)
+	long last_scalar = -1;
+	for (size_t i = 0; i < n; i++)
+		if (!a[i].tensor)
+			last_scalar = (long)i;
+	if (sp->generation) { /* the generation id: one more scalar, the last (S5.9) */
+		const char *gnames[] = {"recv", "generation"};
+		const char *gvals[] = {recv, sp->generation};
+		char *g = tt_expand(host_rule(sp, "generation", "{recv}add_scalar({generation});"), gnames, gvals, 2);
+		if (last_scalar < 0) { /* right after the timing output, in the same lines */
+			size_t ln = strlen(line);
+			line = realloc(line, ln + strlen(g) + 2);
+			snprintf(line + ln, strlen(g) + 2, "\n%s", g);
+		} else if (a[last_scalar].after) {
+			struct tt_sb gl = {0};
+			tt_sb_addf(&gl, "generation (args[%ld])", k->ntensors + 1 + k->nscalars);
+			tt_insert_after(b, plan, a[last_scalar].after, a[last_scalar].stmt_start, g, gl.s);
+			tt_sb_free(&gl);
+		} else {
+			rc = pk_error("%s:%u: the last scalar add is not a statement of its own; split the chained call",
+			              b->path, pk_buf_line_of(t->b, a[last_scalar].close));
+		}
+		free(g);
+	}
+	if (rc < 0)
+		;
+	else if (last < 0)
 		tt_insert_before(b, plan, at->stmt_start, line, label.s);
 	else if (at->after)
 		tt_insert_after(b, plan, at->after, at->stmt_start, line, label.s);
@@ -193,21 +218,38 @@ static int plan_packed(struct tt_tu *t, const struct tt_kernel *k, const struct 
 	char *elem = tt_expand(host_rule(sp, "packed_element", "reinterpret_cast<int64_t>({prefix}timing.data())"),
 	                       names, vals, 3);
 	tt_insert_before(b, plan, p->stmt_start, decl, "tensor");
-	struct tt_sb sb = {0};
+	struct tt_sb sb = {0}, gen = {0};
+	if (sp->generation) { /* the generation id: one more element, the last (S5.9) */
+		const char *gnames[] = {"generation"};
+		const char *gvals[] = {sp->generation};
+		char *g = tt_expand(host_rule(sp, "packed_generation", "static_cast<int64_t>({generation})"), gnames,
+		                    gvals, 1);
+		tt_sb_addf(&gen, ", %s", g);
+		free(g);
+	}
 	if (k->ntensors > 0) {
 		tt_sb_addf(&sb, ", %s", elem);
+		if ((long)nel == k->ntensors && gen.n) /* no scalars: the same place */
+			tt_sb_add(&sb, gen.s);
+		else if (gen.n)
+			tt_insert_inline(plan, ends[nel - 1], gen.s);
 		tt_insert_inline(plan, ends[k->ntensors - 1], sb.s);
 	} else {
 		tt_sb_addf(&sb, "%s%s", elem, nel ? ", " : "");
+		if (!nel && gen.n)
+			tt_sb_add(&sb, gen.s);
 		tt_insert_inline(plan, first, sb.s);
+		if (nel && gen.n)
+			tt_insert_inline(plan, ends[nel - 1], gen.s);
 	}
 	if (p->size_tok >= 0) {
 		char num[32];
 		const struct tt_tok *st = &t->tok[p->size_tok];
-		snprintf(num, sizeof(num), "%ld", strtol(b->data + st->start, NULL, 10) + 1);
+		snprintf(num, sizeof(num), "%ld", strtol(b->data + st->start, NULL, 10) + 1 + (sp->generation ? 1 : 0));
 		tt_replace_inline(b, plan, st->start, st->end, num);
 	}
 	tt_sb_free(&sb);
+	tt_sb_free(&gen);
 	free(decl);
 	free(elem);
 	return 0;

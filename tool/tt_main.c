@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 struct tt_opts {
-	const char *kernel, *kernel_name, *host, *host_out, *slots, *events_out, *core, *build_dir;
+	const char *kernel, *kernel_name, *host, *host_out, *slots, *events_out, *core, *build_dir, *generation;
 	struct pk_emit_opts emit;
 	struct tt_event *ev;
 	size_t nev, cap_ev;
@@ -29,6 +29,7 @@ static int usage(FILE *out)
 	        "usage: %s --timing-tensor [--event NAME[:KIND]=PLACE[@FUNC]]... [--edit FILE]...\n"
 	        "         [--kernel NAME]\n"
 	        "         [--core-type aiv|aic|mix] [--host FILE [--host-out FILE]] [--slots EXPR]\n"
+	        "         [--generation EXPR]\n"
 	        "         [--events-out FILE] [-p BUILD_DIR] [-o FILE | --stdout | --diff | --check] KERNEL\n"
 	        "         [-- CLANG-ARGS]\n\n"
 	        "Add the in-core timing tensor (S5): an INT64 output timing[slots][8k], the entry\n"
@@ -39,6 +40,8 @@ static int usage(FILE *out)
 	        "                      before:CALLEE[#n] or line:N, in FUNC (default: the kernel);\n"
 	        "                      KIND is issue|drain|phase|arrival|release (S5.1), from\n"
 	        "                      rules/timing.ini [kinds] when left out\n"
+	        "  --generation EXPR   an extra last scalar: the launch's generation id (host\n"
+	        "                      expression EXPR); the row's marker word carries it (S5.9)\n"
 	        "  --edit FILE         a file of helpers (included by the kernel) that may be edited;\n"
 	        "                      with -o its result goes next to OUT\n"
 	        "  --kernel NAME       the kernel function (default: kernel_entry or the only __global__)\n"
@@ -111,6 +114,11 @@ static int parse_opts(int argc, char **argv, struct tt_opts *o)
 			NEED_ARG();
 			if (add_event(o, next) < 0)
 				return -1;
+		} else if (!strcmp(a, "--generation")) {
+			NEED_ARG();
+			if (!*next)
+				return pk_error("--generation needs a host expression");
+			o->generation = next;
 		} else if (!strcmp(a, "--edit")) {
 			NEED_ARG();
 			PK_GROW(o->edit, o->cap_edit, o->nedit + 1);
@@ -324,6 +332,8 @@ static int plan_all(struct job *j)
 	j->sp.rules = &j->rules;
 	j->sp.slots = o->slots;
 	j->sp.timing_index = (int)j->k.ntensors;
+	j->sp.generation = o->generation;
+	j->sp.generation_index = (int)(j->k.ntensors + 1 + j->k.nscalars);
 	j->sp.kernel_file = o->kernel;
 	if (load_extras(j) < 0)
 		return -1;

@@ -59,6 +59,20 @@ if "$bin/probe-inject" --timing-tensor --event p:phase=after:Produce@Nowhere --e
   echo "FAIL helpers: a refused injection wrote output"; fail=1
 fi
 
+# --generation: the extra scalar comes out again, kernel and host
+for c in host-orchestration host-packed direct-signature; do
+  d="$work/gen-$c"; mkdir -p "$d"; cp "$src/testdata/timing/$c"/*.cpp "$src/testdata/timing/$c"/*.h "$d/" 2>/dev/null
+  host=(); [ ! -f "$d/host.cpp" ] || host=(--host "$d/host.cpp" --host-out "$d/host.tt.cpp" --slots 8)
+  check "gen $c: inject" "$bin/probe-inject" --timing-tensor --generation launch_id "$d/kernel.cpp" -o "$d/tt.cpp" "${host[@]}"
+  check "gen $c: compiles" "$cxx" -std=c++17 -fsyntax-only -Wall -Wextra -Wno-unused-parameter -Wno-unused-variable -I"$d" "$d/tt.cpp"
+  check "gen $c: strip" "$bin/probe-strip" "$d/tt.cpp" -o "$d/back.cpp"
+  check "gen $c: restored" cmp "$d/kernel.cpp" "$d/back.cpp"
+  if [ -f "$d/host.cpp" ]; then
+    check "gen $c: host strip" "$bin/probe-strip" --timing-tensor "$d/host.tt.cpp" -o "$d/host.back.cpp"
+    check "gen $c: host restored" cmp "$d/host.cpp" "$d/host.back.cpp"
+  fi
+done
+
 # kernel, host and event map go together: a host file that cannot be written
 # takes back the kernel output already written
 d="$work/undo"; mkdir -p "$d"
