@@ -121,6 +121,14 @@ struct rp_line {
  * rp_log_classify. */
 enum rp_line_kind rp_log_parse_line(const char *s, size_t len, struct rp_line *out);
 
+/* The fast path for the usual shape "[NAME] key=N key=N ..." (keys start,
+ * end, dur, block, iter, run, single spaces, the name first, up to 16
+ * digits): 1 with OUT as rp_log_parse_line gives it (RP_LINE_PROBE), 0 when
+ * the line is not of that shape (rp_log_parse_line decides then). Reads up
+ * to RP_FAST_WINDOW bytes from S, whatever LEN: they must be readable. */
+#define RP_FAST_WINDOW 128
+int rp_log_parse_fast(const char *s, size_t len, struct rp_line *out);
+
 /* One probe line's numbers. Interleaved so that appending touches one cache
  * line per series, not three (a loop probe's log has thousands of series). */
 struct rp_sample {
@@ -219,6 +227,12 @@ struct rp_rec { /* one cache line: the reader threads hand over millions */
 	int64_t block, iter, run; /* -1 when absent (parsed values are >= 0) */
 };
 void rp_log_classify(const char *run_sep, const char *s, size_t len, struct rp_rec *rec);
+/* Classify the line at P, which ends at the first newline before END;
+ * bytes up to LIMIT (>= END) may be read. Returns the line's length
+ * (without the newline), or SIZE_MAX when there is no newline before END
+ * (nothing classified). Uses the fast path where it can. */
+size_t rp_log_classify_at(const char *run_sep, const char *p, const char *end, const char *limit,
+			  struct rp_rec *rec);
 /* Counts REC in and, for a probe line, leaves in it the sample to store:
  * run = the series index, start/end = times relative to T_BASE (or
  * RP_NO_REL), dur. Touches no series' samples, n, cap or nrel. */

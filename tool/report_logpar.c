@@ -76,22 +76,21 @@ static void mark_same_name(struct block *b, size_t i, size_t *prev)
 	*prev = i;
 }
 
-static void parse_block(const char *run_sep, struct block *b)
+static void parse_block(const char *run_sep, struct block *b, const char *limit)
 {
-	const char *p = b->start, *nl;
+	const char *p = b->start;
 	size_t prev = SIZE_MAX; /* the block's last probe line so far */
 	b->nrecs = 0;
 	while (p < b->end) {
-		nl = memchr(p, '\n', (size_t)(b->end - p));
 		if (b->nrecs == b->cap)
 			PK_GROW(b->recs, b->cap, b->nrecs + 1);
-		if (!nl) { /* the file's last line has no newline */
+		size_t n = rp_log_classify_at(run_sep, p, b->end, limit, &b->recs[b->nrecs]);
+		if (n == SIZE_MAX) { /* the file's last line has no newline */
 			last_line(run_sep, p, (size_t)(b->end - p), b);
 			break;
 		}
-		rp_log_classify(run_sep, p, (size_t)(nl - p), &b->recs[b->nrecs]);
 		mark_same_name(b, b->nrecs++, &prev);
-		p = nl + 1;
+		p += n + 1;
 	}
 }
 
@@ -138,7 +137,7 @@ static void work(struct par *P, struct block *b)
 	page_advise(P, b->start, b->end + P->page - 1 < P->end ? b->end + P->page - 1 : P->end,
 		    MADV_POPULATE_READ);
 #endif
-	parse_block(P->run_sep, b);
+	parse_block(P->run_sep, b, P->end);
 	pthread_mutex_lock(&P->mu);
 	b->parsed = 1;
 	pthread_cond_broadcast(&P->cv);
