@@ -323,6 +323,62 @@ static void wait_outside_stage(void **state)
 	rp_log_free(&lg);
 }
 
+/* Samples stay 8 bytes while they fit, and turn wide, values kept, when
+ * one does not: dur != end - start, or a number beyond 32 bits. */
+static void compact_samples(void **state)
+{
+	(void)state;
+	static const char *const widen_by[] = {
+		"[S] start=5000 end=5010 dur=11\n",       /* dur mismatch */
+		"[S] start=3000000000 end=3000000010 dur=10\n", /* relative start beyond int32 */
+		"[S] start=5000 end=4000000000 dur=3999995000\n", /* dur beyond int32 */
+	};
+	for (size_t k = 0; k < 3; k++) {
+		struct rp_log lg;
+		rp_log_init(&lg, NULL, 9);
+		rp_log_begin_file(&lg, "x.log");
+		feed(&lg, "[S] start=1 end=3 dur=2\n[T_BASE] 1000\n[S] start=1100 end=1150 dur=50\n");
+		assert_int_equal(lg.nseries, 1);
+		assert_false(lg.series[0].wide);
+		feed(&lg, widen_by[k]);
+		feed(&lg, "[S] start=1200 end=1207 dur=7\n");
+		assert_true(lg.series[0].wide);
+		int64_t v[8];
+		assert_int_equal(rp_series_field(&lg.series[0], RP_DUR, v), 4);
+		assert_int_equal(v[0], 2);
+		assert_int_equal(v[1], 50);
+		assert_int_equal(v[3], 7);
+		assert_int_equal(rp_series_field(&lg.series[0], RP_REL_START, v), 3);
+		assert_int_equal(v[0], 100);
+		assert_int_equal(v[2], 200);
+		int64_t s[3] = { 4000, 3000000000 - 1000, 4000 };
+		assert_int_equal(v[1], s[k]);
+		assert_int_equal(rp_series_field(&lg.series[0], RP_REL_END, v), 3);
+		assert_int_equal(v[0], 150);
+		assert_int_equal(v[2], 207);
+		int64_t e[3] = { 4010, 3000000010 - 1000, 4000000000 - 1000 };
+		assert_int_equal(v[1], e[k]);
+		struct rp_values d = rp_series_durs(&lg.series[0]);
+		struct rp_stats st;
+		assert_int_equal(rp_stats_parts(&d, 1, &st), 0);
+		assert_int_equal(st.n, 4);
+		assert_int_equal(st.min, 2);
+		rp_log_free(&lg);
+	}
+	/* negative relative times fit too */
+	struct rp_log lg;
+	rp_log_init(&lg, NULL, 9);
+	rp_log_begin_file(&lg, "y.log");
+	feed(&lg, "[T_BASE] 1000\n[S] start=100 end=150 dur=50\n");
+	assert_false(lg.series[0].wide);
+	int64_t v[2];
+	assert_int_equal(rp_series_field(&lg.series[0], RP_REL_START, v), 1);
+	assert_int_equal(v[0], -900);
+	assert_int_equal(rp_series_field(&lg.series[0], RP_REL_END, v), 1);
+	assert_int_equal(v[0], -850);
+	rp_log_free(&lg);
+}
+
 /* Several MB through the threaded reader: the same result as one sequential
  * pass, a run separator and a truncated last line included. */
 static void mapped_equals_sequential(void **state)
@@ -360,8 +416,10 @@ static void mapped_equals_sequential(void **state)
 	assert_int_equal(a.nseries, b.nseries);
 	for (size_t i = 0; i < a.nseries; i++) {
 		assert_int_equal(a.series[i].n, b.series[i].n);
+		assert_int_equal(a.series[i].wide, b.series[i].wide);
 		assert_memory_equal(a.series[i].samples, b.series[i].samples,
-				    a.series[i].n * sizeof(struct rp_sample));
+				    a.series[i].n * (a.series[i].wide ? sizeof(struct rp_sample)
+								      : sizeof(struct rp_sample32)));
 	}
 	rp_log_free(&a);
 	rp_log_free(&b);
@@ -373,7 +431,7 @@ int main(void)
 		cmocka_unit_test(probe_line),        cmocka_unit_test(fields_any_order),
 		cmocka_unit_test(harness_prefix),    cmocka_unit_test(tbase_line),
 		cmocka_unit_test(other_output),      cmocka_unit_test(garbled_lines),
-		cmocka_unit_test(fast_path_equals_general),
+		cmocka_unit_test(fast_path_equals_general), cmocka_unit_test(compact_samples),
 		cmocka_unit_test(seed_worked_example), cmocka_unit_test(negative_gap_kept),
 		cmocka_unit_test(findings),          cmocka_unit_test(run_fields_and_repeat),
 		cmocka_unit_test(wait_outside_stage), cmocka_unit_test(mapped_equals_sequential),

@@ -758,35 +758,95 @@ static void add_probe_line(struct rp_log *lg, struct rp_rec *ln)
 	lg->last_series = series;
 }
 
+/* Turn SE's samples wide (a sample that does not fit 32 bits came). */
+static void widen(struct rp_series *se)
+{
+	const struct rp_sample32 *c = se->samples;
+	size_t cap = se->n + se->n / 2 + 8;
+	struct rp_sample *w = pk_xmalloc(cap * sizeof(*w));
+	for (size_t i = 0; i < se->n; i++) {
+		if (c[i].rel_start == RP_NO_REL32)
+			w[i] = (struct rp_sample){ c[i].dur, RP_NO_REL, RP_NO_REL };
+		else
+			w[i] = (struct rp_sample){ c[i].dur, c[i].rel_start,
+						   (int64_t)c[i].rel_start + c[i].dur };
+	}
+	free(se->samples);
+	se->samples = w;
+	se->cap = cap;
+	se->wide = 1;
+}
+
 void rp_log_store(struct rp_series *series, const struct rp_rec *rec)
 {
 	struct rp_series *se = &series[rec->run];
-	if (se->n == se->cap)
-		PK_GROW(se->samples, se->cap, se->n + 1);
-	struct rp_sample *sm = &se->samples[se->n++];
-	sm->dur = rec->dur;
-	sm->rel_start = rec->start;
-	sm->rel_end = rec->end;
-	if (rec->start != RP_NO_REL)
-		se->nrel++;
+	int64_t dur = rec->dur, s = rec->start, e = rec->end;
+	if (!se->wide) {
+		/* dur >= 0 (parsed); RP_NO_REL comes for both or neither */
+		int fits = dur <= INT32_MAX &&
+			   (s == RP_NO_REL || (s > INT32_MIN && s <= INT32_MAX && e == s + dur));
+		if (fits) {
+			if (se->n == se->cap) {
+				struct rp_sample32 *c = se->samples;
+				PK_GROW(c, se->cap, se->n + 1);
+				se->samples = c;
+			}
+			struct rp_sample32 *sm = (struct rp_sample32 *)se->samples + se->n++;
+			sm->dur = (int32_t)dur;
+			sm->rel_start = s == RP_NO_REL ? RP_NO_REL32 : (int32_t)s;
+			se->nrel += s != RP_NO_REL;
+			return;
+		}
+		widen(se);
+	}
+	if (se->n == se->cap) {
+		struct rp_sample *w = se->samples;
+		PK_GROW(w, se->cap, se->n + 1);
+		se->samples = w;
+	}
+	struct rp_sample *sm = (struct rp_sample *)se->samples + se->n++;
+	sm->dur = dur;
+	sm->rel_start = s;
+	sm->rel_end = e;
+	se->nrel += s != RP_NO_REL;
 }
 
 size_t rp_series_field(const struct rp_series *se, enum rp_sample_field f, int64_t *out)
 {
 	size_t n = 0;
+	if (!se->wide) {
+		const struct rp_sample32 *c = se->samples;
+		if (f == RP_DUR) {
+			for (size_t i = 0; i < se->n; i++)
+				out[i] = c[i].dur;
+			return se->n;
+		}
+		int64_t with_dur = f == RP_REL_END;
+		for (size_t i = 0; i < se->n; i++)
+			if (c[i].rel_start != RP_NO_REL32)
+				out[n++] = (int64_t)c[i].rel_start + with_dur * c[i].dur;
+		return n;
+	}
+	const struct rp_sample *w = se->samples;
 	if (f == RP_DUR) {
 		for (size_t i = 0; i < se->n; i++)
-			out[i] = se->samples[i].dur;
+			out[i] = w[i].dur;
 		return se->n;
 	}
-	for (size_t i = 0; i < se->n; i++) {
-		const struct rp_sample *sm = &se->samples[i];
-		if (f == RP_DUR)
-			out[n++] = sm->dur;
-		else if (sm->rel_start != RP_NO_REL)
-			out[n++] = f == RP_REL_START ? sm->rel_start : sm->rel_end;
-	}
+	for (size_t i = 0; i < se->n; i++)
+		if (w[i].rel_start != RP_NO_REL)
+			out[n++] = f == RP_REL_START ? w[i].rel_start : w[i].rel_end;
 	return n;
+}
+
+/* Where SE's durations are, for rp_stats_parts. */
+struct rp_values rp_series_durs(const struct rp_series *se)
+{
+	if (se->wide)
+		return (struct rp_values){ &((const struct rp_sample *)se->samples)->dur, se->n,
+					   sizeof(struct rp_sample), 0 };
+	return (struct rp_values){ &((const struct rp_sample32 *)se->samples)->dur, se->n,
+				   sizeof(struct rp_sample32), 1 };
 }
 
 void rp_log_classify(const char *run_sep, const char *s, size_t len, struct rp_rec *rec)

@@ -170,7 +170,12 @@ static void store(struct par *P)
 			const struct rp_rec *ahead = &b->recs[i + STORE_AHEAD];
 			if (ahead->kind == RP_LINE_PROBE && (size_t)ahead->run < P->nstore &&
 			    P->store[ahead->run].samples)
-				__builtin_prefetch(P->store[ahead->run].samples + P->store[ahead->run].n, 1);
+				__builtin_prefetch((char *)P->store[ahead->run].samples +
+							   P->store[ahead->run].n *
+								   (P->store[ahead->run].wide
+									    ? sizeof(struct rp_sample)
+									    : sizeof(struct rp_sample32)),
+						   1);
 		}
 		if (b->recs[i].kind == RP_LINE_PROBE) {
 			store_slot(P, (size_t)b->recs[i].run);
@@ -247,8 +252,10 @@ static void move_samples(struct rp_series *to, struct rp_series *from, size_t n)
 		to[i].n = from[i].n;
 		to[i].cap = from[i].cap;
 		to[i].nrel = from[i].nrel;
+		to[i].wide = from[i].wide;
 		from[i].samples = NULL;
 		from[i].n = from[i].cap = from[i].nrel = 0;
+		from[i].wide = 0;
 	}
 }
 

@@ -268,7 +268,8 @@ static void fuzz_roundtrip(const uint8_t *data, size_t size)
 	rp_log_line(&lg, exact, (size_t)n);
 	PROPERTY(lg.probe_lines == 1 && lg.nprobes == 1 && lg.nseries == 1);
 	PROPERTY(lg.probes[0].dur_mismatch == (size_t)(dur != stop - start));
-	PROPERTY(lg.series[0].n == 1 && lg.series[0].samples[0].dur == dur);
+	int64_t got;
+	PROPERTY(lg.series[0].n == 1 && rp_series_field(&lg.series[0], RP_DUR, &got) == 1 && got == dur);
 	rp_log_free(&lg);
 	free(exact);
 }
