@@ -94,6 +94,87 @@ static void garbled_lines(void **state)
 	assert_int_equal(parse("[STAGE_B] start=-1 end=2 dur=1", &ln), RP_LINE_GARBLED);
 }
 
+/* The fast path accepts the usual shapes with the general parser's result,
+ * and leaves everything else to it. */
+static void fast_path_equals_general(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *line;
+		int fast; /* the fast path takes it */
+	} cases[] = {
+		{ "[STAGE_B] run=25 block=1 iter=3411 start=251830025 end=251831550 dur=1525", 1 },
+		{ "[STAGE_A] start=1049000 end=1049500 dur=500", 1 },
+		{ "[x] dur=1 end=2 start=1", 1 },
+		{ "[S_1] iter=0 start=12345678 end=123456789 dur=1234567890123456", 1 },
+		{ "[S] start=00000001 end=0000000000000002 dur=1", 1 },
+		{ "[S] start=1 end=2 dur=12345678901234567", 0 }, /* 17 digits */
+		{ "[S] start=1 end=2 dur=99999999999999999999", 0 },
+		{ "[S] start=1 end=2 dur=1 ", 0 },
+		{ "[S] start=1  end=2 dur=1", 0 },
+		{ "[S]  start=1 end=2 dur=1", 0 },
+		{ "[S] start=1 end=2 dur=1\r", 0 },
+		{ "[S] start=1 start=1 end=2 dur=1", 0 },
+		{ "[S] start=1 end=2", 0 },
+		{ "[S] start=1 end=2 dur=1x", 0 },
+		{ "[S] start=1 end=2 dur=", 0 },
+		{ "[S] start=1 end=2 dur=1 extra", 0 },
+		{ "[S] start=1 end=2 dur=1 iter=", 0 },
+		{ "[S] stop=1 end=2 dur=1", 0 },
+		{ "[S] start=1 end:2 dur=1", 0 },
+		{ "[T_BASE] 1048576", 0 },
+		{ "[T_BASE] run=1 start=1 end=2 dur=1", 0 },
+		{ "[] start=1 end=2 dur=1", 0 },
+		{ "[INFO] [S] start=1 end=2 dur=1", 0 },
+		{ "x[S] start=1 end=2 dur=1", 0 },
+		{ "[S]", 0 },
+		{ "[S] ", 0 },
+		{ "[S] d", 0 },
+		{ "[S] start=1 end=2 dur=1 block=1 iter=2 run=3 start=4", 0 },
+		{ "[A_VERY_LONG_PROBE_NAME_THAT_GOES_ON_AND_ON_AND_ON_AND_ON_AND_ON_AND_ON] run=1 block=2 iter=3 start=1234567890 end=1234567899 dur=9",
+		  0 }, /* too long for the window */
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		size_t n = strlen(cases[i].line);
+		char *buf = calloc(n + RP_FAST_WINDOW + 1, 1);
+		memcpy(buf, cases[i].line, n);
+		buf[n] = '\n';
+		struct rp_line f, g;
+		memset(&f, 0, sizeof(f));
+		memset(&g, 0, sizeof(g));
+		int took = rp_log_parse_fast(buf, n, &f);
+		enum rp_line_kind kind = rp_log_parse_line(buf, n, &g);
+		if (took != cases[i].fast)
+			fail_msg("fast path %s '%s'", took ? "took" : "left", cases[i].line);
+		if (took) {
+			assert_int_equal(kind, RP_LINE_PROBE);
+			assert_ptr_equal(f.name, g.name);
+			assert_int_equal(f.name_len, g.name_len);
+			assert_int_equal(f.start, g.start);
+			assert_int_equal(f.end, g.end);
+			assert_int_equal(f.dur, g.dur);
+			assert_int_equal(f.block, g.block);
+			assert_int_equal(f.iter, g.iter);
+			assert_int_equal(f.run, g.run);
+			assert_int_equal(f.has_block, g.has_block);
+			assert_int_equal(f.has_iter, g.has_iter);
+			assert_int_equal(f.has_run, g.has_run);
+		}
+		/* and classify_at, which finds the newline too, agrees */
+		struct rp_rec rec;
+		assert_int_equal(rp_log_classify_at(NULL, buf, buf + n + 1, buf + n + RP_FAST_WINDOW + 1, &rec),
+				 n);
+		assert_int_equal(rec.kind, kind);
+		if (kind == RP_LINE_PROBE) {
+			assert_int_equal(rec.start, g.start);
+			assert_int_equal(rec.end, g.end);
+			assert_int_equal(rec.dur, g.dur);
+			assert_int_equal(rec.iter, g.iter);
+		}
+		free(buf);
+	}
+}
+
 static void feed(struct rp_log *lg, const char *text)
 {
 	while (*text) {
@@ -242,6 +323,62 @@ static void wait_outside_stage(void **state)
 	rp_log_free(&lg);
 }
 
+/* Samples stay 8 bytes while they fit, and turn wide, values kept, when
+ * one does not: dur != end - start, or a number beyond 32 bits. */
+static void compact_samples(void **state)
+{
+	(void)state;
+	static const char *const widen_by[] = {
+		"[S] start=5000 end=5010 dur=11\n",       /* dur mismatch */
+		"[S] start=3000000000 end=3000000010 dur=10\n", /* relative start beyond int32 */
+		"[S] start=5000 end=4000000000 dur=3999995000\n", /* dur beyond int32 */
+	};
+	for (size_t k = 0; k < 3; k++) {
+		struct rp_log lg;
+		rp_log_init(&lg, NULL, 9);
+		rp_log_begin_file(&lg, "x.log");
+		feed(&lg, "[S] start=1 end=3 dur=2\n[T_BASE] 1000\n[S] start=1100 end=1150 dur=50\n");
+		assert_int_equal(lg.nseries, 1);
+		assert_false(lg.series[0].wide);
+		feed(&lg, widen_by[k]);
+		feed(&lg, "[S] start=1200 end=1207 dur=7\n");
+		assert_true(lg.series[0].wide);
+		int64_t v[8];
+		assert_int_equal(rp_series_field(&lg.series[0], RP_DUR, v), 4);
+		assert_int_equal(v[0], 2);
+		assert_int_equal(v[1], 50);
+		assert_int_equal(v[3], 7);
+		assert_int_equal(rp_series_field(&lg.series[0], RP_REL_START, v), 3);
+		assert_int_equal(v[0], 100);
+		assert_int_equal(v[2], 200);
+		int64_t s[3] = { 4000, 3000000000 - 1000, 4000 };
+		assert_int_equal(v[1], s[k]);
+		assert_int_equal(rp_series_field(&lg.series[0], RP_REL_END, v), 3);
+		assert_int_equal(v[0], 150);
+		assert_int_equal(v[2], 207);
+		int64_t e[3] = { 4010, 3000000010 - 1000, 4000000000 - 1000 };
+		assert_int_equal(v[1], e[k]);
+		struct rp_values d = rp_series_durs(&lg.series[0]);
+		struct rp_stats st;
+		assert_int_equal(rp_stats_parts(&d, 1, &st), 0);
+		assert_int_equal(st.n, 4);
+		assert_int_equal(st.min, 2);
+		rp_log_free(&lg);
+	}
+	/* negative relative times fit too */
+	struct rp_log lg;
+	rp_log_init(&lg, NULL, 9);
+	rp_log_begin_file(&lg, "y.log");
+	feed(&lg, "[T_BASE] 1000\n[S] start=100 end=150 dur=50\n");
+	assert_false(lg.series[0].wide);
+	int64_t v[2];
+	assert_int_equal(rp_series_field(&lg.series[0], RP_REL_START, v), 1);
+	assert_int_equal(v[0], -900);
+	assert_int_equal(rp_series_field(&lg.series[0], RP_REL_END, v), 1);
+	assert_int_equal(v[0], -850);
+	rp_log_free(&lg);
+}
+
 /* Several MB through the threaded reader: the same result as one sequential
  * pass, a run separator and a truncated last line included. */
 static void mapped_equals_sequential(void **state)
@@ -279,8 +416,10 @@ static void mapped_equals_sequential(void **state)
 	assert_int_equal(a.nseries, b.nseries);
 	for (size_t i = 0; i < a.nseries; i++) {
 		assert_int_equal(a.series[i].n, b.series[i].n);
+		assert_int_equal(a.series[i].wide, b.series[i].wide);
 		assert_memory_equal(a.series[i].samples, b.series[i].samples,
-				    a.series[i].n * sizeof(struct rp_sample));
+				    a.series[i].n * (a.series[i].wide ? sizeof(struct rp_sample)
+								      : sizeof(struct rp_sample32)));
 	}
 	rp_log_free(&a);
 	rp_log_free(&b);
@@ -292,6 +431,7 @@ int main(void)
 		cmocka_unit_test(probe_line),        cmocka_unit_test(fields_any_order),
 		cmocka_unit_test(harness_prefix),    cmocka_unit_test(tbase_line),
 		cmocka_unit_test(other_output),      cmocka_unit_test(garbled_lines),
+		cmocka_unit_test(fast_path_equals_general), cmocka_unit_test(compact_samples),
 		cmocka_unit_test(seed_worked_example), cmocka_unit_test(negative_gap_kept),
 		cmocka_unit_test(findings),          cmocka_unit_test(run_fields_and_repeat),
 		cmocka_unit_test(wait_outside_stage), cmocka_unit_test(mapped_equals_sequential),

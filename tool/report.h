@@ -24,16 +24,17 @@ struct rp_stats {
 };
 /* Reorders V (selection for the median). Returns 0, or -1 when n == 0. */
 int rp_stats_compute(int64_t *v, size_t n, struct rp_stats *out);
-/* The same over values spread in parts: N int64 values STRIDE bytes apart
- * from V in each part in turn (e.g. one field of an array of structs). The
+/* The same over values spread in parts: N values STRIDE bytes apart from V
+ * in each part in turn (e.g. one field of an array of structs). The
  * result equals rp_stats_compute's on their concatenation, without making
  * it (unless the median needs selection). */
 struct rp_values {
 	const void *v;
 	size_t n;
+	size_t stride; /* bytes from one value to the next */
+	int is32;      /* int32_t values, else int64_t */
 };
-int rp_stats_parts(const struct rp_values *parts, size_t nparts, size_t stride,
-		   struct rp_stats *out);
+int rp_stats_parts(const struct rp_values *parts, size_t nparts, struct rp_stats *out);
 /* Median of V (reorders it), times two. V must be non-empty. */
 int64_t rp_median_x2(int64_t *v, size_t n);
 /* Parse a decimal slot list "0-3,8" into mask[0..nslots); -1 on a bad list
@@ -121,18 +122,33 @@ struct rp_line {
  * rp_log_classify. */
 enum rp_line_kind rp_log_parse_line(const char *s, size_t len, struct rp_line *out);
 
-/* One probe line's numbers. Interleaved so that appending touches one cache
- * line per series, not three (a loop probe's log has thousands of series). */
+/* The fast path for the usual shape "[NAME] key=N key=N ..." (keys start,
+ * end, dur, block, iter, run, single spaces, the name first, up to 16
+ * digits): 1 with OUT as rp_log_parse_line gives it (RP_LINE_PROBE), 0 when
+ * the line is not of that shape (rp_log_parse_line decides then). Reads up
+ * to RP_FAST_WINDOW bytes from S, whatever LEN: they must be readable. */
+#define RP_FAST_WINDOW 128
+int rp_log_parse_fast(const char *s, size_t len, struct rp_line *out);
+
+/* One probe line's numbers, wide. */
 struct rp_sample {
 	int64_t dur, rel_start, rel_end; /* rel_*: RP_NO_REL when the run has no T_BASE yet */
 };
 #define RP_NO_REL INT64_MIN
+/* The usual sample in a third of the room: rel_end == rel_start + dur and
+ * all three fit int32 (RP_NO_REL32: no relative times). A series keeps
+ * these until a sample does not fit, then turns wide (rp_sample). */
+struct rp_sample32 {
+	int32_t dur, rel_start;
+};
+#define RP_NO_REL32 INT32_MIN
 enum rp_sample_field { RP_DUR, RP_REL_START, RP_REL_END };
 struct rp_series { /* one (probe, block, iter) across runs */
 	uint32_t probe;
 	int64_t block, iter; /* -1 when the line had no such field */
-	struct rp_sample *samples;
+	void *samples;       /* rp_sample32, or rp_sample when wide */
 	size_t n, cap, nrel; /* nrel: samples with relative times */
+	int wide;
 	/* the run this series saw last: runs follow one another in a log, so a
 	 * per-series counter finds repeats without a (run, key) table */
 	uint32_t run, run_count;
@@ -219,6 +235,12 @@ struct rp_rec { /* one cache line: the reader threads hand over millions */
 	int64_t block, iter, run; /* -1 when absent (parsed values are >= 0) */
 };
 void rp_log_classify(const char *run_sep, const char *s, size_t len, struct rp_rec *rec);
+/* Classify the line at P, which ends at the first newline before END;
+ * bytes up to LIMIT (>= END) may be read. Returns the line's length
+ * (without the newline), or SIZE_MAX when there is no newline before END
+ * (nothing classified). Uses the fast path where it can. */
+size_t rp_log_classify_at(const char *run_sep, const char *p, const char *end, const char *limit,
+			  struct rp_rec *rec);
 /* Counts REC in and, for a probe line, leaves in it the sample to store:
  * run = the series index, start/end = times relative to T_BASE (or
  * RP_NO_REL), dur. Touches no series' samples, n, cap or nrel. */
@@ -235,6 +257,8 @@ int rp_log_read_fd(struct rp_log *lg, int fd, const char *name);
 /* Copy one field of SE's samples into OUT (room for se->n); returns how many
  * (relative fields skip samples without T_BASE). */
 size_t rp_series_field(const struct rp_series *se, enum rp_sample_field f, int64_t *out);
+/* SE's durations in place (SE must hold samples). */
+struct rp_values rp_series_durs(const struct rp_series *se);
 /* Turn the parsed log into tables, timeline lanes, notes and warnings. */
 void rp_log_analyse(struct rp_log *lg, struct rp_doc *d);
 

@@ -321,6 +321,164 @@ enum rp_line_kind rp_log_parse_line(const char *s, size_t len, struct rp_line *o
 	return RP_LINE_OTHER;
 }
 
+/* ---- the fast path: the usual probe line shape ---- */
+
+#if defined(__x86_64__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#include <emmintrin.h>
+#define HAVE_FAST 1
+
+/* Which bytes of S[0..64) equal C: bit i for byte i (SSE2, x86-64's base). */
+static inline uint64_t eq_mask64(const char *s, __m128i c)
+{
+	uint64_t m = 0;
+	for (int i = 0; i < 4; i++) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + 16 * i));
+		m |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, c)) << (16 * i);
+	}
+	return m;
+}
+
+/* The keys as little-endian words: the bytes of "start=" and a mask of them. */
+#define W2(a, b) ((uint64_t)(unsigned char)(a) | (uint64_t)(unsigned char)(b) << 8)
+#define W4(a, b, c, d) (W2(a, b) | W2(c, d) << 16)
+static const struct {
+	uint64_t word, mask;
+	unsigned len;
+} fast_keys[F_NONE] = {
+	[F_START] = { W4('s', 't', 'a', 'r') | W2('t', '=') << 32, 0xffffffffffffull, 6 },
+	[F_END] = { W4('e', 'n', 'd', '='), 0xffffffffull, 4 },
+	[F_DUR] = { W4('d', 'u', 'r', '='), 0xffffffffull, 4 },
+	[F_BLOCK] = { W4('b', 'l', 'o', 'c') | W2('k', '=') << 32, 0xffffffffffffull, 6 },
+	[F_ITER] = { W4('i', 't', 'e', 'r') | (uint64_t)'=' << 32, 0xffffffffffull, 5 },
+	[F_RUN] = { W4('r', 'u', 'n', '='), 0xffffffffull, 4 },
+};
+#undef W2
+#undef W4
+/* first byte of a key -> its field + 1 */
+static const unsigned char fast_key_of[256] = {
+	['s'] = F_START + 1, ['e'] = F_END + 1, ['d'] = F_DUR + 1,
+	['b'] = F_BLOCK + 1, ['i'] = F_ITER + 1, ['r'] = F_RUN + 1,
+};
+
+/* Per byte of V: 0 for an ASCII digit (see leading_digits). */
+static inline uint64_t not_digits(uint64_t v)
+{
+	return ((v & 0xF0F0F0F0F0F0F0F0ull) | (((v + 0x0606060606060606ull) & 0xF0F0F0F0F0F0F0F0ull) >> 4)) ^
+	       0x3333333333333333ull;
+}
+
+/* Eight digit bytes (the first the most significant) to their value. */
+static inline uint64_t eight_digits(uint64_t v)
+{
+	v = (v & 0x0F0F0F0F0F0F0F0Full) * 2561 >> 8;
+	v = (v & 0x00FF00FF00FF00FFull) * 6553601 >> 16;
+	return (v & 0x0000FFFF0000FFFFull) * 42949672960001ull >> 32;
+}
+
+/* The N (1..16) bytes before E as a decimal number; 0 when one is not a
+ * digit. Reads the 16 bytes before E at most (the caller makes sure they
+ * belong to the line). Independent of the other fields' lengths, so the
+ * fields of a line are converted in parallel. */
+static inline int tail_digits(const char *e, unsigned n, uint64_t *out)
+{
+	uint64_t lo, hi;
+	memcpy(&lo, e - 8, 8);
+	if (n <= 8) {
+		unsigned drop = 8 * (8 - n);
+		if (n < 8 && (not_digits(lo) >> drop) != 0)
+			return 0;
+		if (n == 8 && not_digits(lo))
+			return 0;
+		*out = eight_digits(n < 8 ? lo & ~0ull << drop : lo);
+		return 1;
+	}
+	memcpy(&hi, e - 16, 8);
+	unsigned drop = 8 * (16 - n);
+	if (not_digits(lo) || (n < 16 ? not_digits(hi) >> drop : not_digits(hi)))
+		return 0;
+	*out = eight_digits(n < 16 ? hi & ~0ull << drop : hi) * 100000000u + eight_digits(lo);
+	return 1;
+}
+
+int rp_log_parse_fast(const char *s, size_t len, struct rp_line *out)
+{
+	if (len + 8 >= RP_FAST_WINDOW || s[0] != '[')
+		return 0;
+	const __m128i space = _mm_set1_epi8(' ');
+	uint64_t sp0 = eq_mask64(s, space);
+	uint64_t sp1 = len > 64 ? eq_mask64(s + 64, space) : 0;
+	size_t q = 1;
+	while (is_name_char(s[q])) /* s[len] stops it at the latest */
+		q++;
+	/* "[NAME] " and a field: the name ends the line's first word */
+	if (q == 1 || q + 3 >= len || s[q] != ']' || s[q + 1] != ' ')
+		return 0;
+	if (q == 7 && !memcmp(s + 1, "T_BASE", 6))
+		return 0;
+	int64_t v[F_NONE];
+	unsigned seen = 0;
+	size_t a = q + 2; /* the current field */
+	for (;;) {
+		/* its end: the next space, or the line's end */
+		uint64_t m0 = a < 64 ? sp0 & (~0ull << a) : 0;
+		uint64_t m1 = a < 64 ? sp1 : sp1 & (~0ull << (a - 64));
+		size_t b = m0 ? (size_t)__builtin_ctzll(m0) : m1 ? 64 + (size_t)__builtin_ctzll(m1) : len;
+		if (b > len)
+			b = len; /* a space past the line: not this line's */
+		unsigned f = fast_key_of[(unsigned char)s[a]];
+		if (!f--)
+			return 0;
+		uint64_t w;
+		memcpy(&w, s + a, 8); /* within the window */
+		size_t n = b - a - fast_keys[f].len; /* digits */
+		if (((w ^ fast_keys[f].word) & fast_keys[f].mask) || b - a <= fast_keys[f].len ||
+		    n > 16 || (seen & (1u << f)))
+			return 0;
+		uint64_t x;
+		if (!tail_digits(s + b, (unsigned)n, &x))
+			return 0;
+		v[f] = (int64_t)x;
+		seen |= 1u << f;
+		if (b == len)
+			break;
+		a = b + 1;
+	}
+	if ((seen & 7u) != 7u)
+		return 0;
+	out->name = s + 1;
+	out->name_len = q - 1;
+	out->start = v[F_START];
+	out->end = v[F_END];
+	out->dur = v[F_DUR];
+	out->has_block = !!(seen & (1u << F_BLOCK));
+	out->has_iter = !!(seen & (1u << F_ITER));
+	out->has_run = !!(seen & (1u << F_RUN));
+	out->block = out->has_block ? v[F_BLOCK] : -1;
+	out->iter = out->has_iter ? v[F_ITER] : -1;
+	out->run = out->has_run ? v[F_RUN] : -1;
+	return 1;
+}
+
+/* Where the newline ending the line at S is, if within the window. */
+static inline size_t newline_in_window(const char *s)
+{
+	const __m128i nl = _mm_set1_epi8('\n');
+	uint64_t m = eq_mask64(s, nl);
+	if (m)
+		return (size_t)__builtin_ctzll(m);
+	m = eq_mask64(s + 64, nl);
+	return m ? 64 + (size_t)__builtin_ctzll(m) : SIZE_MAX;
+}
+#else
+int rp_log_parse_fast(const char *s, size_t len, struct rp_line *out)
+{
+	(void)s;
+	(void)len;
+	(void)out;
+	return 0;
+}
+#endif
+
 /* ---- aggregation ---- */
 
 void rp_log_init(struct rp_log *lg, const char *run_sep, size_t repeat)
@@ -600,35 +758,95 @@ static void add_probe_line(struct rp_log *lg, struct rp_rec *ln)
 	lg->last_series = series;
 }
 
+/* Turn SE's samples wide (a sample that does not fit 32 bits came). */
+static void widen(struct rp_series *se)
+{
+	const struct rp_sample32 *c = se->samples;
+	size_t cap = se->n + se->n / 2 + 8;
+	struct rp_sample *w = pk_xmalloc(cap * sizeof(*w));
+	for (size_t i = 0; i < se->n; i++) {
+		if (c[i].rel_start == RP_NO_REL32)
+			w[i] = (struct rp_sample){ c[i].dur, RP_NO_REL, RP_NO_REL };
+		else
+			w[i] = (struct rp_sample){ c[i].dur, c[i].rel_start,
+						   (int64_t)c[i].rel_start + c[i].dur };
+	}
+	free(se->samples);
+	se->samples = w;
+	se->cap = cap;
+	se->wide = 1;
+}
+
 void rp_log_store(struct rp_series *series, const struct rp_rec *rec)
 {
 	struct rp_series *se = &series[rec->run];
-	if (se->n == se->cap)
-		PK_GROW(se->samples, se->cap, se->n + 1);
-	struct rp_sample *sm = &se->samples[se->n++];
-	sm->dur = rec->dur;
-	sm->rel_start = rec->start;
-	sm->rel_end = rec->end;
-	if (rec->start != RP_NO_REL)
-		se->nrel++;
+	int64_t dur = rec->dur, s = rec->start, e = rec->end;
+	if (!se->wide) {
+		/* dur >= 0 (parsed); RP_NO_REL comes for both or neither */
+		int fits = dur <= INT32_MAX &&
+			   (s == RP_NO_REL || (s > INT32_MIN && s <= INT32_MAX && e == s + dur));
+		if (fits) {
+			if (se->n == se->cap) {
+				struct rp_sample32 *c = se->samples;
+				PK_GROW(c, se->cap, se->n + 1);
+				se->samples = c;
+			}
+			struct rp_sample32 *sm = (struct rp_sample32 *)se->samples + se->n++;
+			sm->dur = (int32_t)dur;
+			sm->rel_start = s == RP_NO_REL ? RP_NO_REL32 : (int32_t)s;
+			se->nrel += s != RP_NO_REL;
+			return;
+		}
+		widen(se);
+	}
+	if (se->n == se->cap) {
+		struct rp_sample *w = se->samples;
+		PK_GROW(w, se->cap, se->n + 1);
+		se->samples = w;
+	}
+	struct rp_sample *sm = (struct rp_sample *)se->samples + se->n++;
+	sm->dur = dur;
+	sm->rel_start = s;
+	sm->rel_end = e;
+	se->nrel += s != RP_NO_REL;
 }
 
 size_t rp_series_field(const struct rp_series *se, enum rp_sample_field f, int64_t *out)
 {
 	size_t n = 0;
+	if (!se->wide) {
+		const struct rp_sample32 *c = se->samples;
+		if (f == RP_DUR) {
+			for (size_t i = 0; i < se->n; i++)
+				out[i] = c[i].dur;
+			return se->n;
+		}
+		int64_t with_dur = f == RP_REL_END;
+		for (size_t i = 0; i < se->n; i++)
+			if (c[i].rel_start != RP_NO_REL32)
+				out[n++] = (int64_t)c[i].rel_start + with_dur * c[i].dur;
+		return n;
+	}
+	const struct rp_sample *w = se->samples;
 	if (f == RP_DUR) {
 		for (size_t i = 0; i < se->n; i++)
-			out[i] = se->samples[i].dur;
+			out[i] = w[i].dur;
 		return se->n;
 	}
-	for (size_t i = 0; i < se->n; i++) {
-		const struct rp_sample *sm = &se->samples[i];
-		if (f == RP_DUR)
-			out[n++] = sm->dur;
-		else if (sm->rel_start != RP_NO_REL)
-			out[n++] = f == RP_REL_START ? sm->rel_start : sm->rel_end;
-	}
+	for (size_t i = 0; i < se->n; i++)
+		if (w[i].rel_start != RP_NO_REL)
+			out[n++] = f == RP_REL_START ? w[i].rel_start : w[i].rel_end;
 	return n;
+}
+
+/* Where SE's durations are, for rp_stats_parts. */
+struct rp_values rp_series_durs(const struct rp_series *se)
+{
+	if (se->wide)
+		return (struct rp_values){ &((const struct rp_sample *)se->samples)->dur, se->n,
+					   sizeof(struct rp_sample), 0 };
+	return (struct rp_values){ &((const struct rp_sample32 *)se->samples)->dur, se->n,
+				   sizeof(struct rp_sample32), 1 };
 }
 
 void rp_log_classify(const char *run_sep, const char *s, size_t len, struct rp_rec *rec)
@@ -651,6 +869,42 @@ void rp_log_classify(const char *run_sep, const char *s, size_t len, struct rp_r
 		rec->start = ln.tbase;
 		rec->run = ln.run;
 	}
+}
+
+size_t rp_log_classify_at(const char *run_sep, const char *p, const char *end, const char *limit,
+			  struct rp_rec *rec)
+{
+#ifdef HAVE_FAST
+	if (limit - p >= RP_FAST_WINDOW) {
+		size_t n = newline_in_window(p);
+		if (n < (size_t)(end - p)) {
+			struct rp_line ln;
+			if (rp_log_parse_fast(p, n, &ln)) {
+				rec->kind = RP_LINE_PROBE;
+				rec->same_name = 0;
+				rec->sep = 0;
+				rec->name = ln.name;
+				rec->name_len = ln.name_len;
+				rec->start = ln.start;
+				rec->end = ln.end;
+				rec->dur = ln.dur;
+				rec->block = ln.block;
+				rec->iter = ln.iter;
+				rec->run = ln.run;
+			} else {
+				rp_log_classify(run_sep, p, n, rec);
+			}
+			return n;
+		}
+	}
+#else
+	(void)limit;
+#endif
+	const char *nl = memchr(p, '\n', (size_t)(end - p));
+	if (!nl)
+		return SIZE_MAX;
+	rp_log_classify(run_sep, p, (size_t)(nl - p), rec);
+	return (size_t)(nl - p);
 }
 
 void rp_log_apply(struct rp_log *lg, struct rp_rec *rec)
@@ -699,12 +953,17 @@ void rp_log_line(struct rp_log *lg, const char *s, size_t len)
 
 int rp_log_read_fd(struct rp_log *lg, int fd, const char *name)
 {
+	/* RP_FAST_WINDOW zero bytes after the buffer: the fast path may look
+	 * that far past a line's start */
 	size_t cap = 1 << 20, have = 0;
-	char *buf = pk_xmalloc(cap);
+	char *buf = pk_xcalloc(cap + RP_FAST_WINDOW, 1);
 	rp_log_begin_file(lg, name);
 	for (;;) {
-		if (have == cap) /* one line longer than the buffer */
-			buf = pk_xrealloc(buf, cap *= 2);
+		if (have == cap) { /* one line longer than the buffer */
+			buf = pk_xrealloc(buf, 2 * cap + RP_FAST_WINDOW);
+			memset(buf + cap + RP_FAST_WINDOW, 0, cap);
+			cap *= 2;
+		}
 		ssize_t got = read(fd, buf + have, cap - have);
 		if (got < 0 && errno == EINTR)
 			continue;
@@ -715,17 +974,20 @@ int rp_log_read_fd(struct rp_log *lg, int fd, const char *name)
 		if (got == 0)
 			break;
 		have += (size_t)got;
-		char *p = buf, *end = buf + have, *nl;
-		while ((nl = memchr(p, '\n', (size_t)(end - p)))) {
-			rp_log_line(lg, p, (size_t)(nl - p));
-			p = nl + 1;
+		char *p = buf, *end = buf + have;
+		size_t n;
+		struct rp_rec rec;
+		while ((n = rp_log_classify_at(lg->run_sep, p, end, buf + cap + RP_FAST_WINDOW, &rec)) !=
+		       SIZE_MAX) {
+			rp_log_apply(lg, &rec);
+			if (rec.kind == RP_LINE_PROBE)
+				rp_log_store(lg->series, &rec);
+			p += n + 1;
 		}
 		have = (size_t)(end - p);
 		memmove(buf, p, have);
 	}
 	if (have) { /* last line without a newline: still a line (maybe truncated) */
-		if (have == cap)
-			buf = pk_xrealloc(buf, cap + 1);
 		buf[have] = '\n'; /* the stop byte rp_log_parse_line relies on */
 		rp_log_line(lg, buf, have);
 	}

@@ -76,22 +76,21 @@ static void mark_same_name(struct block *b, size_t i, size_t *prev)
 	*prev = i;
 }
 
-static void parse_block(const char *run_sep, struct block *b)
+static void parse_block(const char *run_sep, struct block *b, const char *limit)
 {
-	const char *p = b->start, *nl;
+	const char *p = b->start;
 	size_t prev = SIZE_MAX; /* the block's last probe line so far */
 	b->nrecs = 0;
 	while (p < b->end) {
-		nl = memchr(p, '\n', (size_t)(b->end - p));
 		if (b->nrecs == b->cap)
 			PK_GROW(b->recs, b->cap, b->nrecs + 1);
-		if (!nl) { /* the file's last line has no newline */
+		size_t n = rp_log_classify_at(run_sep, p, b->end, limit, &b->recs[b->nrecs]);
+		if (n == SIZE_MAX) { /* the file's last line has no newline */
 			last_line(run_sep, p, (size_t)(b->end - p), b);
 			break;
 		}
-		rp_log_classify(run_sep, p, (size_t)(nl - p), &b->recs[b->nrecs]);
 		mark_same_name(b, b->nrecs++, &prev);
-		p = nl + 1;
+		p += n + 1;
 	}
 }
 
@@ -138,7 +137,7 @@ static void work(struct par *P, struct block *b)
 	page_advise(P, b->start, b->end + P->page - 1 < P->end ? b->end + P->page - 1 : P->end,
 		    MADV_POPULATE_READ);
 #endif
-	parse_block(P->run_sep, b);
+	parse_block(P->run_sep, b, P->end);
 	pthread_mutex_lock(&P->mu);
 	b->parsed = 1;
 	pthread_cond_broadcast(&P->cv);
@@ -171,7 +170,12 @@ static void store(struct par *P)
 			const struct rp_rec *ahead = &b->recs[i + STORE_AHEAD];
 			if (ahead->kind == RP_LINE_PROBE && (size_t)ahead->run < P->nstore &&
 			    P->store[ahead->run].samples)
-				__builtin_prefetch(P->store[ahead->run].samples + P->store[ahead->run].n, 1);
+				__builtin_prefetch((char *)P->store[ahead->run].samples +
+							   P->store[ahead->run].n *
+								   (P->store[ahead->run].wide
+									    ? sizeof(struct rp_sample)
+									    : sizeof(struct rp_sample32)),
+						   1);
 		}
 		if (b->recs[i].kind == RP_LINE_PROBE) {
 			store_slot(P, (size_t)b->recs[i].run);
@@ -248,8 +252,10 @@ static void move_samples(struct rp_series *to, struct rp_series *from, size_t n)
 		to[i].n = from[i].n;
 		to[i].cap = from[i].cap;
 		to[i].nrel = from[i].nrel;
+		to[i].wide = from[i].wide;
 		from[i].samples = NULL;
 		from[i].n = from[i].cap = from[i].nrel = 0;
+		from[i].wide = 0;
 	}
 }
 

@@ -58,8 +58,8 @@ static void probe_stats(const struct rp_log *lg, uint32_t probe, struct rp_stats
 	struct rp_values *parts = pk_xmalloc((lg->nseries ? lg->nseries : 1) * sizeof(*parts));
 	for (size_t i = 0; i < lg->nseries; i++)
 		if (lg->series[i].probe == probe && lg->series[i].n)
-			parts[nparts++] = (struct rp_values){ &lg->series[i].samples[0].dur, lg->series[i].n };
-	rp_stats_parts(parts, nparts, sizeof(struct rp_sample), out);
+			parts[nparts++] = rp_series_durs(&lg->series[i]);
+	rp_stats_parts(parts, nparts, out);
 	free(parts);
 }
 
@@ -92,8 +92,10 @@ static void sum_series(const struct rp_log *lg, struct summary *sm, size_t i, in
 		*cap = se->n;
 		*v = pk_xmalloc(*cap * sizeof(**v));
 	}
-	if (sm->with_series)
-		rp_stats_compute(*v, rp_series_field(se, RP_DUR, *v), &sm->series[i]);
+	if (sm->with_series && se->n) {
+		struct rp_values durs = rp_series_durs(se);
+		rp_stats_parts(&durs, 1, &sm->series[i]);
+	}
 	if (se->nrel) {
 		sm->start_x2[i] = rp_median_x2(*v, rp_series_field(se, RP_REL_START, *v));
 		sm->end_x2[i] = rp_median_x2(*v, rp_series_field(se, RP_REL_END, *v));

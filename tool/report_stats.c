@@ -49,10 +49,18 @@ static void select_kth(int64_t *v, size_t n, size_t k)
 	}
 }
 
-/* The I-th value of a part: STRIDE bytes apart. */
-static inline int64_t at(const struct rp_values *part, size_t i, size_t stride)
+/* The I-th value of a part. */
+static inline int64_t at(const struct rp_values *part, size_t i)
 {
-	return *(const int64_t *)((const char *)part->v + i * stride);
+	const char *p = (const char *)part->v + i * part->stride;
+	if (part->is32) {
+		int32_t x;
+		memcpy(&x, p, sizeof(x));
+		return x;
+	}
+	int64_t x;
+	memcpy(&x, p, sizeof(x));
+	return x;
 }
 
 /* Cycle counts of one probe mostly lie in a narrow band (a few hundred
@@ -61,7 +69,7 @@ static inline int64_t at(const struct rp_values *part, size_t i, size_t stride)
  * too wide for that (or too few for it to be worth it). */
 #define COUNT_MIN_N 256
 #define COUNT_MAX_RANGE (1u << 16)
-static int median_by_count(const struct rp_values *parts, size_t nparts, size_t stride, size_t n,
+static int median_by_count(const struct rp_values *parts, size_t nparts, size_t n,
 			   int64_t lo, int64_t hi, int64_t *x2)
 {
 	uint64_t range = (uint64_t)hi - (uint64_t)lo; /* hi >= lo: no overflow */
@@ -70,7 +78,7 @@ static int median_by_count(const struct rp_values *parts, size_t nparts, size_t 
 	uint32_t *count = pk_xcalloc((size_t)range + 1, sizeof(*count));
 	for (size_t p = 0; p < nparts; p++)
 		for (size_t i = 0; i < parts[p].n; i++)
-			count[(uint64_t)at(&parts[p], i, stride) - (uint64_t)lo]++;
+			count[(uint64_t)at(&parts[p], i) - (uint64_t)lo]++;
 	/* the k-th smallest (0-based, k = n/2) and, for even n, the (k-1)-th */
 	size_t k = n / 2, seen = 0, j = 0;
 	int64_t below = 0;
@@ -91,10 +99,10 @@ static int median_by_count(const struct rp_values *parts, size_t nparts, size_t 
 static int64_t median_x2_bounded(int64_t *v, size_t n, int64_t lo, int64_t hi)
 {
 	int64_t x2;
-	const struct rp_values all = { v, n };
+	const struct rp_values all = { v, n, sizeof(*v), 0 };
 	if (lo == hi) /* e.g. a stage's start relative to T_BASE, run after run */
 		return 2 * lo;
-	if (median_by_count(&all, 1, sizeof(*v), n, lo, hi, &x2))
+	if (median_by_count(&all, 1, n, lo, hi, &x2))
 		return x2;
 	size_t k = n / 2;
 	select_kth(v, n, k);
@@ -118,8 +126,7 @@ int64_t rp_median_x2(int64_t *v, size_t n)
 }
 
 /* Everything but the median; 0, or -1 without values. */
-static int moments(const struct rp_values *parts, size_t nparts, size_t stride,
-		   struct rp_stats *out)
+static int moments(const struct rp_values *parts, size_t nparts, struct rp_stats *out)
 {
 	memset(out, 0, sizeof(*out));
 	size_t n = 0;
@@ -134,7 +141,7 @@ static int moments(const struct rp_values *parts, size_t nparts, size_t stride,
 	int64_t lo = INT64_MAX, hi = INT64_MIN;
 	for (size_t p = 0; p < nparts; p++)
 		for (size_t i = 0; i < parts[p].n; i++) {
-			int64_t x = at(&parts[p], i, stride);
+			int64_t x = at(&parts[p], i);
 			sum += x;
 			lo = x < lo ? x : lo;
 			hi = x > hi ? x : hi;
@@ -145,7 +152,7 @@ static int moments(const struct rp_values *parts, size_t nparts, size_t stride,
 	double frac = (double)(sum % (__int128)n) / (double)n, m2 = 0;
 	for (size_t p = 0; p < nparts; p++)
 		for (size_t i = 0; i < parts[p].n; i++) {
-			double dev = (double)(at(&parts[p], i, stride) - whole) - frac;
+			double dev = (double)(at(&parts[p], i) - whole) - frac;
 			m2 += dev * dev;
 		}
 	out->mean = (double)whole + frac;
@@ -155,29 +162,28 @@ static int moments(const struct rp_values *parts, size_t nparts, size_t stride,
 
 int rp_stats_compute(int64_t *v, size_t n, struct rp_stats *out)
 {
-	const struct rp_values all = { v, n };
-	if (moments(&all, 1, sizeof(*v), out) < 0)
+	const struct rp_values all = { v, n, sizeof(*v), 0 };
+	if (moments(&all, 1, out) < 0)
 		return -1;
 	out->median_x2 = median_x2_bounded(v, n, out->min, out->max);
 	return 0;
 }
 
-int rp_stats_parts(const struct rp_values *parts, size_t nparts, size_t stride,
-		   struct rp_stats *out)
+int rp_stats_parts(const struct rp_values *parts, size_t nparts, struct rp_stats *out)
 {
-	if (moments(parts, nparts, stride, out) < 0)
+	if (moments(parts, nparts, out) < 0)
 		return -1;
 	if (out->min == out->max) {
 		out->median_x2 = 2 * out->min;
 		return 0;
 	}
-	if (median_by_count(parts, nparts, stride, out->n, out->min, out->max, &out->median_x2))
+	if (median_by_count(parts, nparts, out->n, out->min, out->max, &out->median_x2))
 		return 0;
 	int64_t *v = pk_xmalloc(out->n * sizeof(*v)); /* wide values: select on a copy */
 	size_t k = 0;
 	for (size_t p = 0; p < nparts; p++)
 		for (size_t i = 0; i < parts[p].n; i++)
-			v[k++] = at(&parts[p], i, stride);
+			v[k++] = at(&parts[p], i);
 	out->median_x2 = median_x2_bounded(v, out->n, out->min, out->max);
 	free(v);
 	return 0;

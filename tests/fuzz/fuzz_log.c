@@ -10,6 +10,10 @@
  *     says of the lines, and rp_log_read_fd counts the same on a file
  *   - every probe line lands in one probe's count and one series' samples
  *   - a probe's dur mismatch count is its lines with dur != end - start
+ *   - the fast path (rp_log_parse_fast) answers only for probe lines, with
+ *     the general parser's name and numbers
+ *   - the threaded mmap block reader and a stream read in 1..64-byte pieces
+ *     count the same and hold the same samples as rp_log_read_fd on a file
  *   - a well-formed probe line built from fuzzed numbers (optional prefix,
  *     block=, iter=, run=) parses back to the same name and numbers, and is
  *     flagged as a dur mismatch iff dur != end - start */
@@ -20,7 +24,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #define PROPERTY(cond)                                                                \
@@ -67,6 +73,21 @@ static void feed_line(struct rp_log *lg, const char *s, size_t len, struct tally
 		PROPERTY(ln.start >= 0 && ln.end >= 0 && ln.dur >= 0);
 		t->mismatches += ln.end - ln.start != ln.dur;
 	}
+	/* the fast path, given the window it may read: the same probe line, or
+	 * no answer */
+	char *padded = pk_xcalloc(len + RP_FAST_WINDOW + 1, 1);
+	memcpy(padded, s, len);
+	padded[len] = '\n';
+	struct rp_line fast;
+	if (rp_log_parse_fast(padded, len, &fast)) {
+		PROPERTY(kind == RP_LINE_PROBE);
+		PROPERTY(fast.name - padded == ln.name - line && fast.name_len == ln.name_len);
+		PROPERTY(fast.start == ln.start && fast.end == ln.end && fast.dur == ln.dur);
+		PROPERTY(fast.block == ln.block && fast.iter == ln.iter && fast.run == ln.run);
+		PROPERTY(fast.has_block == ln.has_block && fast.has_iter == ln.has_iter &&
+			 fast.has_run == ln.has_run);
+	}
+	free(padded);
 	rp_log_line(lg, line, len);
 	free(line);
 }
@@ -94,6 +115,51 @@ static void check_counts(const struct rp_log *lg, const struct tally *t)
 	PROPERTY(in_probes == lg->probe_lines);
 	PROPERTY(in_series == lg->probe_lines);
 	PROPERTY(mismatches == t->mismatches);
+}
+
+/* Two parsed logs hold the same series with the same samples. */
+static void same_samples(const struct rp_log *a, const struct rp_log *b)
+{
+	PROPERTY(a->nseries == b->nseries && a->nprobes == b->nprobes && a->nruns == b->nruns);
+	int64_t *va = NULL, *vb = NULL;
+	for (size_t i = 0; i < a->nseries; i++) {
+		const struct rp_series *x = &a->series[i], *y = &b->series[i];
+		PROPERTY(x->probe == y->probe && x->block == y->block && x->iter == y->iter);
+		PROPERTY(x->n == y->n && x->nrel == y->nrel);
+		va = pk_xrealloc(va, (x->n + 1) * sizeof(*va));
+		vb = pk_xrealloc(vb, (x->n + 1) * sizeof(*vb));
+		for (int f = RP_DUR; f <= RP_REL_END; f++) {
+			size_t na = rp_series_field(x, (enum rp_sample_field)f, va);
+			size_t nb = rp_series_field(y, (enum rp_sample_field)f, vb);
+			PROPERTY(na == nb && !memcmp(va, vb, na * sizeof(*va)));
+		}
+	}
+	free(va);
+	free(vb);
+}
+
+/* Writes the input into a socket in packets of 1..64 bytes (sizes from the
+ * input), so that each read() of the reader gets one of them. */
+struct chunker {
+	int fd;
+	const uint8_t *data;
+	size_t size;
+};
+
+static void *write_chunks(void *arg)
+{
+	const struct chunker *c = arg;
+	size_t off = 0;
+	for (size_t k = 0; off < c->size; k++) {
+		size_t n = 1 + (c->size ? c->data[(k * 7) % c->size] % 64 : 0);
+		if (n > c->size - off)
+			n = c->size - off;
+		if (write(c->fd, c->data + off, n) != (ssize_t)n)
+			break;
+		off += n;
+	}
+	close(c->fd);
+	return NULL;
 }
 
 /* The input as a log: line by line, then as a file through rp_log_read_fd. */
@@ -124,6 +190,36 @@ static void fuzz_lines(const uint8_t *data, size_t size)
 	stderr = saved;
 	PROPERTY(rc == 0);
 	check_counts(&lf, &t);
+
+	/* the threaded block reader on the same file */
+	struct rp_log lm;
+	rp_log_init(&lm, "---", 1);
+	PROPERTY(lseek(memfd, 0, SEEK_SET) == 0);
+	stderr = quiet;
+	rc = rp_log_read_mapped(&lm, memfd, "fuzz.log");
+	stderr = saved;
+	PROPERTY(rc == 0);
+	check_counts(&lm, &t);
+	same_samples(&lm, &lf);
+	rp_log_free(&lm);
+
+	/* and a stream that arrives in small pieces */
+	int sv[2];
+	PROPERTY(socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sv) == 0);
+	struct chunker c = { sv[1], data, size };
+	pthread_t writer;
+	PROPERTY(pthread_create(&writer, NULL, write_chunks, &c) == 0);
+	struct rp_log lp;
+	rp_log_init(&lp, "---", 1);
+	stderr = quiet;
+	rc = rp_log_read_fd(&lp, sv[0], "fuzz.log");
+	stderr = saved;
+	pthread_join(writer, NULL);
+	close(sv[0]);
+	PROPERTY(rc == 0);
+	check_counts(&lp, &t);
+	same_samples(&lp, &lf);
+	rp_log_free(&lp);
 	rp_log_free(&lf);
 }
 
@@ -172,7 +268,8 @@ static void fuzz_roundtrip(const uint8_t *data, size_t size)
 	rp_log_line(&lg, exact, (size_t)n);
 	PROPERTY(lg.probe_lines == 1 && lg.nprobes == 1 && lg.nseries == 1);
 	PROPERTY(lg.probes[0].dur_mismatch == (size_t)(dur != stop - start));
-	PROPERTY(lg.series[0].n == 1 && lg.series[0].samples[0].dur == dur);
+	int64_t got;
+	PROPERTY(lg.series[0].n == 1 && rp_series_field(&lg.series[0], RP_DUR, &got) == 1 && got == dur);
 	rp_log_free(&lg);
 	free(exact);
 }
