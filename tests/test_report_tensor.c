@@ -161,7 +161,7 @@ static void analyse(const int64_t (*rows)[8], size_t n, const char *producers,
 {
 	struct rp_matrix m = matrix(rows, n);
 	struct rp_event_map em;
-	struct rp_tensor_opts o = { "t.npy", NULL, producers, l2, "l2.json", same_epoch };
+	struct rp_tensor_opts o = { .path = "t.npy", .producers = producers, .l2 = l2, .l2_path = "l2.json", .same_epoch = same_epoch };
 	rp_events_default(&em);
 	rp_doc_init(d);
 	assert_int_equal(rp_tensor_analyse(&m, &em, &o, d), 0);

@@ -62,6 +62,59 @@ static void sidecar_is_json_with_the_row_layout(void **state)
 	tt_rules_free(&r);
 }
 
+/* Helper events name their function and file; --generation and --invocation
+ * say where their scalars are and how the marker word and rows read. */
+static void sidecar_names_helpers_generation_and_invocations(void **state)
+{
+	(void)state;
+	struct tt_rules r;
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(tt_rules_parse(&r, "t.ini", "[code]\nmagic = 0x10\n"), 0);
+	struct tt_event ev[2];
+	memset(ev, 0, sizeof(ev));
+	ev[0] = (struct tt_event){.name = "producer_done", .kind = "phase", .spec = "after:TSTORE#1",
+	                          .func = "Body", .helper = 0, .file = "body.h", .column = 1};
+	ev[1] = (struct tt_event){.name = "mine", .kind = "issue", .spec = "line:3", .helper = -1, .column = 2};
+	struct tt_kernel k;
+	memset(&k, 0, sizeof(k));
+	k.name = "kernel_entry";
+	k.style = TT_EXTERN;
+	struct tt_spec sp = {.ev = ev, .nev = 2, .nhelper = 1, .prefix = "pk_tt_", .row_words = 8, .columns = 4,
+	                     .slots = "blockDim", .timing_index = 2, .rules = &r, .kernel_file = "k.cpp",
+	                     .generation = "gen", .generation_index = 5, .invocation = "i", .invocations = "3",
+	                     .row0_index = 6};
+	size_t len;
+	char *text = tt_sidecar_json(&k, &sp, &len);
+	json_error_t err;
+	json_t *root = json_loadb(text, len, 0, &err);
+	if (!root)
+		fail_msg("not JSON: %s at line %d\n%s", err.text, err.line, text);
+	assert_true(json_is_true(json_object_get(root, "generation")));
+	assert_int_equal(json_integer_value(json_object_get(root, "generation_arg")), 5);
+	assert_int_equal(json_integer_value(json_object_get(root, "row0_arg")), 6);
+	assert_int_equal(json_integer_value(json_object_get(root, "invocations")), 3);
+	assert_non_null(strstr(json_string_value(json_object_get(root, "magic_rule")), "generation"));
+	json_t *events = json_object_get(root, "events");
+	assert_int_equal(json_array_size(events), 4);
+	json_t *h = json_array_get(events, 1), *own = json_array_get(events, 2), *done = json_array_get(events, 3);
+	assert_string_equal(json_string_value(json_object_get(h, "function")), "Body");
+	assert_string_equal(json_string_value(json_object_get(h, "file")), "body.h");
+	assert_string_equal(json_string_value(json_object_get(own, "function")), "kernel_entry");
+	assert_string_equal(json_string_value(json_object_get(own, "file")), "k.cpp");
+	assert_string_equal(json_string_value(json_object_get(done, "function")), "kernel_entry");
+	json_decref(root);
+	free(text);
+	/* without --invocations as a number the count is unknown */
+	sp.invocations = "n_inv";
+	text = tt_sidecar_json(&k, &sp, &len);
+	root = json_loadb(text, len, 0, &err);
+	assert_non_null(root);
+	assert_true(json_is_null(json_object_get(root, "invocations")));
+	json_decref(root);
+	free(text);
+	tt_rules_free(&r);
+}
+
 static void templates_expand_known_names_only(void **state)
 {
 	(void)state;
@@ -87,6 +140,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(sidecar_is_json_with_the_row_layout),
+	    cmocka_unit_test(sidecar_names_helpers_generation_and_invocations),
 	    cmocka_unit_test(templates_expand_known_names_only),
 	    cmocka_unit_test(last_rule_setting_wins),
 	};

@@ -23,6 +23,8 @@ struct report_opts {
 	const char *timing, *events, *l2, *pairs;
 	size_t slots;
 	int64_t l2_task;
+	int64_t invocation;   /* --invocation I, -1 none */
+	size_t per_invocation; /* --slots-per-invocation N */
 	struct rp_tensor_opts tensor;
 };
 
@@ -50,6 +52,10 @@ static const char usage_text[] =
 	"  --l2 FILE          chip_swimlane_records.json / l2_swimlane_records.json\n"
 	"  --l2-task ID       only aicore_tasks rows with this reg_task_id\n"
 	"  --same-epoch       L2 and in-core cycles share unit and epoch: combine them\n"
+	"  --generation G     the current launch's generation id (event map with\n"
+	"                     \"generation\"): rows of another generation are stale\n"
+	"  --invocation I     report invocation I's rows [I*N, (I+1)*N) of a matrix\n"
+	"  --slots-per-invocation N  shared by concurrent invocations (S5.5)\n"
 	"\n"
 	"exit: 0 report, no finding; 1 report with findings (warnings on stderr);\n"
 	"      2 usage error or unreadable input\n";
@@ -77,7 +83,8 @@ static int parse_format(const char *s, enum rp_format *f)
 }
 
 enum { O_FORMAT = 256, O_FREQ, O_RUN, O_REPEAT, O_TIMING, O_SLOTS, O_EVENTS, O_ACTIVE,
-       O_PRODUCERS, O_L2, O_L2_TASK, O_SAME_EPOCH, O_PAIRS, O_HELP, O_VERSION };
+       O_PRODUCERS, O_L2, O_L2_TASK, O_SAME_EPOCH, O_PAIRS, O_HELP, O_VERSION,
+       O_GENERATION, O_INVOCATION, O_PER_INVOCATION };
 
 static const struct option long_opts[] = {
 	{ "format", required_argument, NULL, O_FORMAT },
@@ -93,6 +100,9 @@ static const struct option long_opts[] = {
 	{ "l2-task", required_argument, NULL, O_L2_TASK },
 	{ "same-epoch", no_argument, NULL, O_SAME_EPOCH },
 	{ "pairs", required_argument, NULL, O_PAIRS },
+	{ "generation", required_argument, NULL, O_GENERATION },
+	{ "invocation", required_argument, NULL, O_INVOCATION },
+	{ "slots-per-invocation", required_argument, NULL, O_PER_INVOCATION },
 	PK_COMMON_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
 };
@@ -131,6 +141,25 @@ static int one_option(struct report_opts *o, int c, const char *arg, char **argv
 		return -1;
 	case O_SAME_EPOCH: o->tensor.same_epoch = 1; return -1;
 	case O_PAIRS: o->pairs = arg; return -1;
+	case O_GENERATION:
+		errno = 0;
+		o->tensor.generation = (uint64_t)strtoull(arg, &end, 0);
+		if (errno || end == arg || *end || *arg == '-') {
+			pk_error("--generation: '%s' is not a generation id", arg);
+			return PK_EXIT_ERROR;
+		}
+		o->tensor.have_generation = 1;
+		return -1;
+	case O_INVOCATION:
+		errno = 0;
+		o->invocation = (int64_t)strtoll(arg, &end, 10);
+		if (errno || end == arg || *end || o->invocation < 0) {
+			pk_error("--invocation: '%s' is not an invocation index", arg);
+			return PK_EXIT_ERROR;
+		}
+		return -1;
+	case O_PER_INVOCATION:
+		return parse_size("--slots-per-invocation", arg, &o->per_invocation) < 0 ? PK_EXIT_ERROR : -1;
 	default:
 		pk_common_option(c, argv, usage_text, &rc);
 		return rc;
@@ -141,6 +170,7 @@ static int parse_args(struct report_opts *o, int argc, char **argv)
 {
 	memset(o, 0, sizeof(*o));
 	o->l2_task = -1;
+	o->invocation = -1;
 	opterr = 0;
 	optind = 1;
 	int c;
@@ -152,6 +182,14 @@ static int parse_args(struct report_opts *o, int argc, char **argv)
 	if ((o->slots && !o->timing) || (o->events && !o->timing) || (o->l2 && !o->timing) ||
 	    (o->tensor.active && !o->timing) || (o->tensor.producers && !o->timing)) {
 		pk_error("--slots, --events, --active, --producers and --l2 need --timing");
+		return PK_EXIT_ERROR;
+	}
+	if ((o->tensor.have_generation || o->invocation >= 0 || o->per_invocation) && !o->timing) {
+		pk_error("--generation, --invocation and --slots-per-invocation need --timing");
+		return PK_EXIT_ERROR;
+	}
+	if ((o->invocation >= 0) != (o->per_invocation > 0)) {
+		pk_error("--invocation I and --slots-per-invocation N go together");
 		return PK_EXIT_ERROR;
 	}
 	if ((o->l2_task >= 0 || o->tensor.same_epoch) && !o->l2) {
@@ -211,12 +249,36 @@ static int read_tensor(struct report_opts *o, const struct rp_l2 *l2, struct rp_
 	int rc = -1;
 	if (o->events ? rp_events_load(o->events, &em) < 0 : (rp_events_default(&em), 0))
 		return -1;
-	if (rp_tensor_load(o->timing, o->slots, &m) == 0) {
-		o->tensor.path = o->timing;
-		o->tensor.l2 = o->l2 ? l2 : NULL;
-		o->tensor.l2_path = o->l2;
-		rc = rp_tensor_analyse(&m, &em, &o->tensor, d);
+	if (o->tensor.have_generation && !em.generation) {
+		pk_error("--generation: the event map %s has no generation (inject with --generation)",
+			 o->events ? o->events : "(default)");
+		rp_events_free(&em);
+		return -1;
 	}
+	if (rp_tensor_load(o->timing, o->slots, &m) < 0) {
+		rp_events_free(&em);
+		return -1;
+	}
+	if (o->invocation >= 0) {
+		/* S5.5: invocation I owns rows [I*N, (I+1)*N); slot s is row I*N + s */
+		size_t first = (size_t)o->invocation * o->per_invocation;
+		if (o->per_invocation > m.rows || (size_t)o->invocation >= m.rows / o->per_invocation) {
+			pk_error("%s: --invocation %lld of %zu slots needs rows %zu..%zu, the tensor has %zu", o->timing,
+				 (long long)o->invocation, o->per_invocation, first, first + o->per_invocation - 1,
+				 m.rows);
+			rp_matrix_free(&m);
+			rp_events_free(&em);
+			return -1;
+		}
+		memmove(m.v, m.v + first * m.cols, o->per_invocation * m.cols * sizeof(*m.v));
+		if (m.bad)
+			memmove(m.bad, m.bad + first * m.cols, o->per_invocation * m.cols);
+		m.rows = o->per_invocation;
+	}
+	o->tensor.path = o->timing;
+	o->tensor.l2 = o->l2 ? l2 : NULL;
+	o->tensor.l2_path = o->l2;
+	rc = rp_tensor_analyse(&m, &em, &o->tensor, d);
 	rp_matrix_free(&m);
 	rp_events_free(&em);
 	return rc;

@@ -298,6 +298,9 @@ struct rp_event_map {
 	 * magic + slot in every slot written by this invocation (S5.9) */
 	int magic_column; /* -1: none */
 	uint64_t magic;
+	/* "generation": true: the marker word is magic + ((generation & 0xFFFF)
+	 * << 16) + (slot & 0xFFFF) (probe-inject --generation) */
+	int generation;
 };
 /* The S5.6 order: entry, producer_done, collective_arrival,
  * collective_release, body_done in columns 0..4. */
@@ -323,6 +326,8 @@ struct rp_tensor_opts {
 	const struct rp_l2 *l2;         /* or NULL */
 	const char *l2_path;
 	int same_epoch;
+	int have_generation; /* --generation G: rows of another generation are stale */
+	uint64_t generation;
 };
 /* Validate, partition and diagnose. Returns 0, or -1 on a usage problem
  * (bad slot list; message printed). */

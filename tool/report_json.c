@@ -105,6 +105,10 @@ static int magic_fields(json_t *root, const char *path, struct rp_event_map *em)
 					em->cols[i]);
 	em->magic = (uint64_t)json_integer_value(magic);
 	em->magic_column = (int)json_integer_value(col);
+	json_t *gen = json_object_get(root, "generation");
+	if (gen && !json_is_boolean(gen))
+		return pk_error("%s: \"generation\" must be true or false", path);
+	em->generation = gen && json_is_true(gen);
 	return 0;
 }
 

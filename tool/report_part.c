@@ -67,6 +67,22 @@ static int magic_ok(struct tensor_ctx *c, size_t s, const char *path)
 	if (c->em->magic_column < 0)
 		return 1;
 	uint64_t got = (uint64_t)at(c, s, c->em->magic_column), want = c->em->magic + s;
+	if (c->em->generation) { /* magic + (generation & 0xFFFF) << 16 + (slot & 0xFFFF) */
+		uint64_t gen = (got >> 16) & 0xFFFF;
+		want = c->em->magic + (gen << 16) + (s & 0xFFFF);
+		if (got == want && c->o->have_generation && gen != (c->o->generation & 0xFFFF)) {
+			rp_warn(c->d, "%s: slot %zu: written by generation %llu, not the current %llu (mod 65536): "
+				"a stale row from an earlier launch (S5.9)",
+				path, s, (unsigned long long)gen, (unsigned long long)(c->o->generation & 0xFFFF));
+			return 0;
+		}
+		if (got == want)
+			return 1;
+		rp_warn(c->d, "%s: slot %zu: magic column %d holds %llu, not magic + (generation << 16) + slot: "
+			"never written by this kernel, or another writer (S5.9)",
+			path, s, c->em->magic_column, (unsigned long long)got);
+		return 0;
+	}
 	if (got == want)
 		return 1;
 	rp_warn(c->d, "%s: slot %zu: magic column %d holds %llu, not magic + slot %llu: a stale row from an earlier invocation, or another writer (S5.9)",

@@ -178,6 +178,9 @@ struct tt_spec {
 	const char *kernel_file; /* as named on the command line */
 	const char *generation;  /* --generation EXPR (host), or NULL */
 	int generation_index;    /* extern: args[] index of the generation scalar */
+	const char *invocation;  /* --invocation EXPR (host): this launch's invocation index */
+	const char *invocations; /* --invocations K (host): how many share the matrix */
+	int row0_index;          /* extern: args[] index of the first-row scalar */
 	const char *prefix; /* "pk_tt_" or a free variant */
 	int row_words;      /* 8 per cache line */
 	int columns;        /* entry + events + body_done */

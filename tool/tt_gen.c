@@ -46,11 +46,16 @@ static char *helpers(const struct tt_kernel *k, const struct tt_spec *sp)
 	tt_sb_addf(&sb, "%s void %stail(__gm__ int64_t *out", qual, P);
 	if (sp->generation)
 		tt_sb_add(&sb, ", uint64_t gen");
+	if (sp->invocation)
+		tt_sb_add(&sb, ", uint64_t row0");
 	for (int i = 0; i < sp->columns; i++)
 		tt_sb_addf(&sb, ", uint64_t v%d", i);
 	tt_sb_add(&sb, ")\n{\n");
 	slot_code(&sb, k, sp);
-	tt_sb_addf(&sb, "    __gm__ int64_t *row = out + slot * %d;\n", sp->row_words);
+	if (sp->invocation) /* S5.5: this invocation's rows start at row0 = invocation * slots */
+		tt_sb_addf(&sb, "    __gm__ int64_t *row = out + (row0 + slot) * %d;\n", sp->row_words);
+	else
+		tt_sb_addf(&sb, "    __gm__ int64_t *row = out + slot * %d;\n", sp->row_words);
 	for (int i = 0; i < sp->columns; i++)
 		tt_sb_addf(&sb, "    row[%d] = static_cast<int64_t>(v%d);\n", i, i);
 	if (sp->generation) /* S5.9: magic | generation << 16 | slot */
@@ -84,6 +89,8 @@ static char *tail_call(const struct tt_spec *sp)
 	tt_sb_addf(&sb, "%stail(%sout, ", P, P);
 	if (sp->generation)
 		tt_sb_addf(&sb, "%sgen, ", P);
+	if (sp->invocation)
+		tt_sb_addf(&sb, "%srow0, ", P);
 	tt_sb_addf(&sb, "%sentry", P);
 	for (size_t i = 0; i < sp->nev; i++)
 		if (sp->ev[i].helper >= 0)
@@ -118,6 +125,14 @@ static void plan_entry(const struct tt_tu *t, const struct tt_kernel *k, const s
 		tt_sb_addf(&sb, "const uint64_t %sgen = static_cast<uint64_t>(%s[%d]);", P, k->args_name,
 		           sp->generation_index);
 		tt_sb_addf(&label, "generation %s[%d]", k->args_name, sp->generation_index);
+		tt_insert_before(t->b, plan, k->first_stmt, sb.s, label.s);
+	}
+	if (sp->invocation && k->style == TT_EXTERN) {
+		sb.n = 0;
+		label.n = 0;
+		tt_sb_addf(&sb, "const uint64_t %srow0 = static_cast<uint64_t>(%s[%d]);", P, k->args_name,
+		           sp->row0_index);
+		tt_sb_addf(&label, "invocation rows %s[%d]", k->args_name, sp->row0_index);
 		tt_insert_before(t->b, plan, k->first_stmt, sb.s, label.s);
 	}
 	for (size_t i = 0; i < sp->nev; i++) {
@@ -292,8 +307,10 @@ static void plan_abi(const struct tt_tu *t, const struct tt_kernel *k, const str
 		return;
 	}
 	struct tt_sb sb = {0}, gen = {0};
-	if (sp->generation) /* the last scalar (S5.7: scalars after every tensor) */
+	if (sp->generation) /* the last scalars (S5.7: scalars after every tensor) */
 		tt_sb_addf(&gen, ", uint64_t %sgen", P);
+	if (sp->invocation)
+		tt_sb_addf(&gen, ", uint64_t %srow0", P);
 	if (k->ntensors > 0) {
 		tt_sb_addf(&sb, ", GM_ADDR %stiming", P);
 		if (k->ntensors == (long)k->nparams) /* no scalars: one insertion */
@@ -405,6 +422,13 @@ char *tt_sidecar_json(const struct tt_kernel *k, const struct tt_spec *sp, size_
 		tt_sb_addf(&sb, "  \"timing_arg\": %d,\n", sp->timing_index);
 	if (k->style == TT_EXTERN && sp->generation)
 		tt_sb_addf(&sb, "  \"generation_arg\": %d,\n", sp->generation_index);
+	if (sp->invocation) {
+		int num = strspn(sp->invocations, "0123456789") == strlen(sp->invocations);
+		tt_sb_addf(&sb, "  \"invocations\": %s,\n  \"row_rule\": \"row = invocation * slots + slot\",\n",
+		           num ? sp->invocations : "null");
+		if (k->style == TT_EXTERN)
+			tt_sb_addf(&sb, "  \"row0_arg\": %d,\n", sp->row0_index);
+	}
 	tt_sb_add(&sb, "  \"events\": [\n");
 	json_event(&sb, "entry", 0, rule_or(sp, "kinds", "entry", "issue"), "entry", k->name, sp->kernel_file);
 	for (size_t i = 0; i < sp->nev; i++) {

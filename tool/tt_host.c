@@ -24,6 +24,32 @@ static const char *host_rule(const struct tt_spec *sp, const char *key, const ch
 	return v ? v : dflt;
 }
 
+/* The slots expression of the matrix: with concurrent invocations, K of them. */
+static char *matrix_slots(const struct tt_spec *sp)
+{
+	struct tt_sb sb = {0};
+	if (sp->invocations)
+		tt_sb_addf(&sb, "(%s) * (%s)", sp->slots, sp->invocations);
+	else
+		tt_sb_add(&sb, sp->slots);
+	return sb.s;
+}
+
+/* The extra scalars after every original one, in order: the generation id
+ * (S5.9), then this invocation's first row (S5.5). N values, VALS[i]. */
+static size_t extra_scalars(const struct tt_spec *sp, char *vals[2])
+{
+	size_t n = 0;
+	if (sp->generation)
+		vals[n++] = pk_xstrdup(sp->generation);
+	if (sp->invocation) {
+		struct tt_sb sb = {0};
+		tt_sb_addf(&sb, "(%s) * (%s)", sp->invocation, sp->slots);
+		vals[n++] = sb.s;
+	}
+	return n;
+}
+
 static size_t match_paren(const struct tt_tu *t, size_t open)
 {
 	int depth = 0;
@@ -103,8 +129,9 @@ static int plan_orchestration(struct tt_tu *t, const struct tt_kernel *k, const 
 	char rw[16], pre[64];
 	snprintf(rw, sizeof(rw), "%d", sp->row_words);
 	snprintf(pre, sizeof(pre), "%s", sp->prefix);
+	char *mslots = matrix_slots(sp);
 	const char *names[] = {"recv", "slots", "row_words", "prefix"};
-	const char *vals[] = {recv, sp->slots, rw, pre};
+	const char *vals[] = {recv, mslots, rw, pre};
 	char *line = tt_expand(
 	    host_rule(sp, "orchestration", "{recv}add_output({recv}make_timing_tensor({slots}, {row_words}));"), names,
 	    vals, 4);
@@ -115,17 +142,26 @@ static int plan_orchestration(struct tt_tu *t, const struct tt_kernel *k, const 
 	for (size_t i = 0; i < n; i++)
 		if (!a[i].tensor)
 			last_scalar = (long)i;
-	if (sp->generation) { /* the generation id: one more scalar, the last (S5.9) */
-		const char *gnames[] = {"recv", "generation"};
-		const char *gvals[] = {recv, sp->generation};
-		char *g = tt_expand(host_rule(sp, "generation", "{recv}add_scalar({generation});"), gnames, gvals, 2);
+	char *xv[2];
+	size_t nx = extra_scalars(sp, xv);
+	if (nx) { /* generation id, first row: more scalars, the last (S5.9, S5.5) */
+		struct tt_sb gs = {0};
+		for (size_t i = 0; i < nx; i++) {
+			const char *gnames[] = {"recv", "value"};
+			const char *gvals[] = {recv, xv[i]};
+			char *one = tt_expand(host_rule(sp, "scalar", "{recv}add_scalar({value});"), gnames, gvals, 2);
+			tt_sb_addf(&gs, "%s%s", i ? "\n" : "", one);
+			free(one);
+			free(xv[i]);
+		}
+		char *g = gs.s;
 		if (last_scalar < 0) { /* right after the timing output, in the same lines */
 			size_t ln = strlen(line);
 			line = realloc(line, ln + strlen(g) + 2);
 			snprintf(line + ln, strlen(g) + 2, "\n%s", g);
 		} else if (a[last_scalar].after) {
 			struct tt_sb gl = {0};
-			tt_sb_addf(&gl, "generation (args[%ld])", k->ntensors + 1 + k->nscalars);
+			tt_sb_addf(&gl, "scalars from args[%ld]", k->ntensors + 1 + k->nscalars);
 			tt_insert_after(b, plan, a[last_scalar].after, a[last_scalar].stmt_start, g, gl.s);
 			tt_sb_free(&gl);
 		} else {
@@ -146,6 +182,7 @@ static int plan_orchestration(struct tt_tu *t, const struct tt_kernel *k, const 
 		              b->path, pk_buf_line_of(t->b, at->close));
 	free(recv);
 	free(line);
+	free(mslots);
 	tt_sb_free(&label);
 	return rc;
 }
@@ -209,8 +246,9 @@ static int plan_packed(struct tt_tu *t, const struct tt_kernel *k, const struct 
 	char rw[16], pre[64];
 	snprintf(rw, sizeof(rw), "%d", sp->row_words);
 	snprintf(pre, sizeof(pre), "%s", sp->prefix);
+	char *mslots = matrix_slots(sp);
 	const char *names[] = {"slots", "row_words", "prefix"};
-	const char *vals[] = {sp->slots, rw, pre};
+	const char *vals[] = {mslots, rw, pre};
 	char *decl =
 	    tt_expand(host_rule(sp, "packed_declare",
 	                        "std::vector<int64_t> {prefix}timing(static_cast<size_t>({slots}) * {row_words});"),
@@ -219,13 +257,15 @@ static int plan_packed(struct tt_tu *t, const struct tt_kernel *k, const struct 
 	                       names, vals, 3);
 	tt_insert_before(b, plan, p->stmt_start, decl, "tensor");
 	struct tt_sb sb = {0}, gen = {0};
-	if (sp->generation) { /* the generation id: one more element, the last (S5.9) */
-		const char *gnames[] = {"generation"};
-		const char *gvals[] = {sp->generation};
-		char *g = tt_expand(host_rule(sp, "packed_generation", "static_cast<int64_t>({generation})"), gnames,
-		                    gvals, 1);
+	char *xv[2];
+	size_t nx = extra_scalars(sp, xv);
+	for (size_t i = 0; i < nx; i++) { /* generation id, first row: more elements, the last */
+		const char *gnames[] = {"value"};
+		const char *gvals[] = {xv[i]};
+		char *g = tt_expand(host_rule(sp, "packed_scalar", "static_cast<int64_t>({value})"), gnames, gvals, 1);
 		tt_sb_addf(&gen, ", %s", g);
 		free(g);
+		free(xv[i]);
 	}
 	if (k->ntensors > 0) {
 		tt_sb_addf(&sb, ", %s", elem);
@@ -245,11 +285,12 @@ static int plan_packed(struct tt_tu *t, const struct tt_kernel *k, const struct 
 	if (p->size_tok >= 0) {
 		char num[32];
 		const struct tt_tok *st = &t->tok[p->size_tok];
-		snprintf(num, sizeof(num), "%ld", strtol(b->data + st->start, NULL, 10) + 1 + (sp->generation ? 1 : 0));
+		snprintf(num, sizeof(num), "%ld", strtol(b->data + st->start, NULL, 10) + 1 + (long)nx);
 		tt_replace_inline(b, plan, st->start, st->end, num);
 	}
 	tt_sb_free(&sb);
 	tt_sb_free(&gen);
+	free(mslots);
 	free(decl);
 	free(elem);
 	return 0;

@@ -13,7 +13,8 @@
 #include <unistd.h>
 
 struct tt_opts {
-	const char *kernel, *kernel_name, *host, *host_out, *slots, *events_out, *core, *build_dir, *generation;
+	const char *kernel, *kernel_name, *host, *host_out, *slots, *events_out, *core, *build_dir, *generation,
+	    *invocation, *invocations;
 	struct pk_emit_opts emit;
 	struct tt_event *ev;
 	size_t nev, cap_ev;
@@ -29,7 +30,7 @@ static int usage(FILE *out)
 	        "usage: %s --timing-tensor [--event NAME[:KIND]=PLACE[@FUNC]]... [--edit FILE]...\n"
 	        "         [--kernel NAME]\n"
 	        "         [--core-type aiv|aic|mix] [--host FILE [--host-out FILE]] [--slots EXPR]\n"
-	        "         [--generation EXPR]\n"
+	        "         [--generation EXPR] [--invocation EXPR --invocations K]\n"
 	        "         [--events-out FILE] [-p BUILD_DIR] [-o FILE | --stdout | --diff | --check] KERNEL\n"
 	        "         [-- CLANG-ARGS]\n\n"
 	        "Add the in-core timing tensor (S5): an INT64 output timing[slots][8k], the entry\n"
@@ -42,6 +43,9 @@ static int usage(FILE *out)
 	        "                      rules/timing.ini [kinds] when left out\n"
 	        "  --generation EXPR   an extra last scalar: the launch's generation id (host\n"
 	        "                      expression EXPR); the row's marker word carries it (S5.9)\n"
+	        "  --invocation EXPR --invocations K  concurrent invocations share one matrix:\n"
+	        "                      K * slots rows; this launch (host expression EXPR) writes\n"
+	        "                      rows EXPR*slots + slot, passed as an extra last scalar (S5.5)\n"
 	        "  --edit FILE         a file of helpers (included by the kernel) that may be edited;\n"
 	        "                      with -o its result goes next to OUT\n"
 	        "  --kernel NAME       the kernel function (default: kernel_entry or the only __global__)\n"
@@ -119,6 +123,16 @@ static int parse_opts(int argc, char **argv, struct tt_opts *o)
 			if (!*next)
 				return pk_error("--generation needs a host expression");
 			o->generation = next;
+		} else if (!strcmp(a, "--invocation")) {
+			NEED_ARG();
+			if (!*next)
+				return pk_error("--invocation needs a host expression");
+			o->invocation = next;
+		} else if (!strcmp(a, "--invocations")) {
+			NEED_ARG();
+			if (!*next)
+				return pk_error("--invocations needs a host expression");
+			o->invocations = next;
 		} else if (!strcmp(a, "--edit")) {
 			NEED_ARG();
 			PK_GROW(o->edit, o->cap_edit, o->nedit + 1);
@@ -171,6 +185,8 @@ static int parse_opts(int argc, char **argv, struct tt_opts *o)
 		return pk_error("--host cannot go to --stdout: two files would be mixed; use -o and --host-out");
 	if (o->host_out && !o->host)
 		return pk_error("--host-out without --host");
+	if (!o->invocation != !o->invocations)
+		return pk_error("--invocation EXPR and --invocations K go together");
 	if (o->nedit && o->emit.mode == PK_EMIT_STDOUT)
 		return pk_error("--edit cannot go to --stdout: several files would be mixed; use -o");
 	if (o->core && strcmp(o->core, "aiv") && strcmp(o->core, "aic") && strcmp(o->core, "mix"))
@@ -334,6 +350,9 @@ static int plan_all(struct job *j)
 	j->sp.timing_index = (int)j->k.ntensors;
 	j->sp.generation = o->generation;
 	j->sp.generation_index = (int)(j->k.ntensors + 1 + j->k.nscalars);
+	j->sp.invocation = o->invocation;
+	j->sp.invocations = o->invocations;
+	j->sp.row0_index = j->sp.generation_index + (o->generation ? 1 : 0);
 	j->sp.kernel_file = o->kernel;
 	if (load_extras(j) < 0)
 		return -1;

@@ -32,6 +32,7 @@ struct site { /* one call from an editable function */
 	char *name;
 	int file;
 	size_t close;   /* offset of its ')' */
+	size_t name_off; /* offset of the callee's name, or (size_t)-1 */
 	int nargs;      /* arguments as written, -1 unknown */
 	int macro;
 	unsigned line;
@@ -158,6 +159,7 @@ static void note_site(struct graph *g, CXCursor c)
 	int sfile = file_of(g, clang_getRangeStart(r), &start, NULL);
 	file_of(g, clang_getCursorLocation(c), NULL, &s.line);
 	s.macro = tt_from_macro(c);
+	s.name_off = (size_t)-1;
 	s.nargs = -1;
 	if (s.file != -2 && sfile == s.file && !s.macro) {
 		/* the text must start with the callee's name (ns:: qualifiers aside):
@@ -170,6 +172,9 @@ static void note_site(struct graph *g, CXCursor c)
 			i += 2;
 		if (!tt_tok_is(t, i, s.name))
 			s.macro = 1;
+		s.name_off = s.macro ? start : t->tok[i].start; /* a macro's names expand at its own */
+	} else if (sfile == s.file) {
+		s.name_off = start;
 	}
 	if (s.file != -2 && end > 0 && tu_of(g, s.file)->b->data[end - 1] == ')') {
 		s.close = end - 1;
@@ -534,7 +539,7 @@ int tt_path_plan(struct tt_tu *t, struct tt_kernel *k, struct tt_spec *sp, struc
 				continue;
 			int callee = 0;
 			for (size_t j = 0; j < g.ns && !callee; j++) {
-				if (g.s[j].file == g.r[r].file && !strcmp(g.s[j].name, f->name) && g.s[j].line == g.r[r].line)
+				if (g.s[j].file == g.r[r].file && !strcmp(g.s[j].name, f->name) && g.s[j].name_off == g.r[r].off)
 					callee = 1;
 			}
 			if (!callee) {

@@ -59,11 +59,12 @@ if "$bin/probe-inject" --timing-tensor --event p:phase=after:Produce@Nowhere --e
   echo "FAIL helpers: a refused injection wrote output"; fail=1
 fi
 
-# --generation: the extra scalar comes out again, kernel and host
+# --generation and --invocation: the extra scalars come out again, kernel and host
 for c in host-orchestration host-packed direct-signature; do
   d="$work/gen-$c"; mkdir -p "$d"; cp "$src/testdata/timing/$c"/*.cpp "$src/testdata/timing/$c"/*.h "$d/" 2>/dev/null
   host=(); [ ! -f "$d/host.cpp" ] || host=(--host "$d/host.cpp" --host-out "$d/host.tt.cpp" --slots 8)
-  check "gen $c: inject" "$bin/probe-inject" --timing-tensor --generation launch_id "$d/kernel.cpp" -o "$d/tt.cpp" "${host[@]}"
+  check "gen $c: inject" "$bin/probe-inject" --timing-tensor --generation launch_id --invocation inv --invocations 2 \
+    "$d/kernel.cpp" -o "$d/tt.cpp" "${host[@]}"
   check "gen $c: compiles" "$cxx" -std=c++17 -fsyntax-only -Wall -Wextra -Wno-unused-parameter -Wno-unused-variable -I"$d" "$d/tt.cpp"
   check "gen $c: strip" "$bin/probe-strip" "$d/tt.cpp" -o "$d/back.cpp"
   check "gen $c: restored" cmp "$d/kernel.cpp" "$d/back.cpp"

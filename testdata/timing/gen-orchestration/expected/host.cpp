@@ -10,5 +10,5 @@ void build_task(Task &task, Tensor &x, Tensor &y, int32_t n, float alpha, uint64
     task.add_scalar(alpha);
     task.add_scalar(seed);
     task.add_scalar(flag);
-    task.add_scalar(launch_id);  // TIMING_PROBE: @timing generation (args[7])
+    task.add_scalar(launch_id);  // TIMING_PROBE: @timing scalars from args[7]
 }
