@@ -400,7 +400,75 @@ static inline int tail_digits(const char *e, unsigned n, uint64_t *out)
 	return 1;
 }
 
+static int parse_fast(const char *s, size_t len, struct rp_line *out, struct rp_fast_tpl *tpl);
+
 int rp_log_parse_fast(const char *s, size_t len, struct rp_line *out)
+{
+	return parse_fast(s, len, out, NULL);
+}
+
+/* Remember line S (taken by the fast path) as the template. */
+static void tpl_set(struct rp_fast_tpl *t, const char *s, size_t len)
+{
+	t->len = len;
+	t->nchunks = (unsigned)((len + 1 + 15) / 16);
+	memset(t->bytes, 0, sizeof(t->bytes));
+	memcpy(t->bytes, s, len + 1);
+	memset(t->digit, 0, sizeof(t->digit));
+	memset(t->free_, 0, len + 1);
+	memset(t->free_ + len + 1, 0xff, RP_FAST_WINDOW - len - 1);
+	for (unsigned i = 0; i < t->nfields; i++)
+		memset(t->digit + t->fields[i].end - t->fields[i].n, 0xff, t->fields[i].n);
+}
+
+/* The N (1..16) digits before E, known to be digits. */
+static inline uint64_t known_digits(const char *e, unsigned n)
+{
+	uint64_t lo, hi;
+	memcpy(&lo, e - 8, 8);
+	if (n <= 8)
+		return eight_digits(lo & ~0ull << (8 * (8 - n)));
+	memcpy(&hi, e - 16, 8);
+	return eight_digits(hi & ~0ull << (8 * (16 - n))) * 100000000u + eight_digits(lo);
+}
+
+/* Line S in the layout of T: 1 with OUT filled, else 0. */
+static int parse_tpl(const char *s, const char *end, const struct rp_fast_tpl *t, struct rp_line *out)
+{
+	if ((size_t)(end - s) <= t->len)
+		return 0;
+	const __m128i zero = _mm_set1_epi8('0'), nine = _mm_set1_epi8(9);
+	__m128i acc = _mm_set1_epi8(-1);
+	for (unsigned c = 0; c < t->nchunks; c++) {
+		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(s + 16 * c));
+		__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(t->bytes + 16 * c));
+		__m128i dg = _mm_loadu_si128((const __m128i *)(const void *)(t->digit + 16 * c));
+		__m128i fr = _mm_loadu_si128((const __m128i *)(const void *)(t->free_ + 16 * c));
+		__m128i d = _mm_sub_epi8(x, zero);
+		__m128i is_digit = _mm_cmpeq_epi8(_mm_min_epu8(d, nine), d);
+		__m128i ok = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, b), _mm_and_si128(is_digit, dg)), fr);
+		acc = _mm_and_si128(acc, ok);
+	}
+	if (_mm_movemask_epi8(acc) != 0xffff)
+		return 0;
+	int64_t v[F_NONE];
+	for (unsigned i = 0; i < t->nfields; i++)
+		v[t->fields[i].f] = (int64_t)known_digits(s + t->fields[i].end, t->fields[i].n);
+	out->name = s + 1;
+	out->name_len = t->name_len;
+	out->start = v[F_START];
+	out->end = v[F_END];
+	out->dur = v[F_DUR];
+	out->has_block = !!(t->seen & (1u << F_BLOCK));
+	out->has_iter = !!(t->seen & (1u << F_ITER));
+	out->has_run = !!(t->seen & (1u << F_RUN));
+	out->block = out->has_block ? v[F_BLOCK] : -1;
+	out->iter = out->has_iter ? v[F_ITER] : -1;
+	out->run = out->has_run ? v[F_RUN] : -1;
+	return 1;
+}
+
+static int parse_fast(const char *s, size_t len, struct rp_line *out, struct rp_fast_tpl *tpl)
 {
 	if (len + 8 >= RP_FAST_WINDOW || s[0] != '[')
 		return 0;
@@ -418,6 +486,11 @@ int rp_log_parse_fast(const char *s, size_t len, struct rp_line *out)
 	int64_t v[F_NONE];
 	unsigned seen = 0;
 	size_t a = q + 2; /* the current field */
+	struct {
+		unsigned char f, n;
+		unsigned short end;
+	} fl[F_NONE]; /* for the template */
+	unsigned nf = 0;
 	for (;;) {
 		/* its end: the next space, or the line's end */
 		uint64_t m0 = a < 64 ? sp0 & (~0ull << a) : 0;
@@ -438,6 +511,10 @@ int rp_log_parse_fast(const char *s, size_t len, struct rp_line *out)
 		if (!tail_digits(s + b, (unsigned)n, &x))
 			return 0;
 		v[f] = (int64_t)x;
+		fl[nf].f = (unsigned char)f;
+		fl[nf].n = (unsigned char)n;
+		fl[nf].end = (unsigned short)b;
+		nf++;
 		seen |= 1u << f;
 		if (b == len)
 			break;
@@ -445,6 +522,13 @@ int rp_log_parse_fast(const char *s, size_t len, struct rp_line *out)
 	}
 	if ((seen & 7u) != 7u)
 		return 0;
+	if (tpl) {
+		tpl->seen = seen;
+		tpl->name_len = q - 1;
+		tpl->nfields = nf;
+		memcpy(tpl->fields, fl, nf * sizeof(fl[0]));
+		tpl_set(tpl, s, len);
+	}
 	out->name = s + 1;
 	out->name_len = q - 1;
 	out->start = v[F_START];
@@ -871,15 +955,34 @@ void rp_log_classify(const char *run_sep, const char *s, size_t len, struct rp_r
 	}
 }
 
+static inline void fast_rec(struct rp_rec *rec, const struct rp_line *ln)
+{
+	rec->kind = RP_LINE_PROBE;
+	rec->same_name = 0;
+	rec->sep = 0;
+	rec->name = ln->name;
+	rec->name_len = ln->name_len;
+	rec->start = ln->start;
+	rec->end = ln->end;
+	rec->dur = ln->dur;
+	rec->block = ln->block;
+	rec->iter = ln->iter;
+	rec->run = ln->run;
+}
+
 size_t rp_log_classify_at(const char *run_sep, const char *p, const char *end, const char *limit,
-			  struct rp_rec *rec)
+			  struct rp_fast_tpl *tpl, struct rp_rec *rec)
 {
 #ifdef HAVE_FAST
 	if (limit - p >= RP_FAST_WINDOW) {
+		struct rp_line ln;
+		if (tpl && tpl->len && parse_tpl(p, end, tpl, &ln)) {
+			fast_rec(rec, &ln);
+			return tpl->len;
+		}
 		size_t n = newline_in_window(p);
 		if (n < (size_t)(end - p)) {
-			struct rp_line ln;
-			if (rp_log_parse_fast(p, n, &ln)) {
+			if (parse_fast(p, n, &ln, tpl)) {
 				rec->kind = RP_LINE_PROBE;
 				rec->same_name = 0;
 				rec->sep = 0;
@@ -899,6 +1002,7 @@ size_t rp_log_classify_at(const char *run_sep, const char *p, const char *end, c
 	}
 #else
 	(void)limit;
+	(void)tpl;
 #endif
 	const char *nl = memchr(p, '\n', (size_t)(end - p));
 	if (!nl)
@@ -957,6 +1061,8 @@ int rp_log_read_fd(struct rp_log *lg, int fd, const char *name)
 	 * that far past a line's start */
 	size_t cap = 1 << 20, have = 0;
 	char *buf = pk_xcalloc(cap + RP_FAST_WINDOW, 1);
+	struct rp_fast_tpl tpl;
+	tpl.len = 0;
 	rp_log_begin_file(lg, name);
 	for (;;) {
 		if (have == cap) { /* one line longer than the buffer */
@@ -977,8 +1083,8 @@ int rp_log_read_fd(struct rp_log *lg, int fd, const char *name)
 		char *p = buf, *end = buf + have;
 		size_t n;
 		struct rp_rec rec;
-		while ((n = rp_log_classify_at(lg->run_sep, p, end, buf + cap + RP_FAST_WINDOW, &rec)) !=
-		       SIZE_MAX) {
+		while ((n = rp_log_classify_at(lg->run_sep, p, end, buf + cap + RP_FAST_WINDOW, &tpl,
+					       &rec)) != SIZE_MAX) {
 			rp_log_apply(lg, &rec);
 			if (rec.kind == RP_LINE_PROBE)
 				rp_log_store(lg->series, &rec);

@@ -80,11 +80,13 @@ static void parse_block(const char *run_sep, struct block *b, const char *limit)
 {
 	const char *p = b->start;
 	size_t prev = SIZE_MAX; /* the block's last probe line so far */
+	struct rp_fast_tpl tpl;
+	tpl.len = 0;
 	b->nrecs = 0;
 	while (p < b->end) {
 		if (b->nrecs == b->cap)
 			PK_GROW(b->recs, b->cap, b->nrecs + 1);
-		size_t n = rp_log_classify_at(run_sep, p, b->end, limit, &b->recs[b->nrecs]);
+		size_t n = rp_log_classify_at(run_sep, p, b->end, limit, &tpl, &b->recs[b->nrecs]);
 		if (n == SIZE_MAX) { /* the file's last line has no newline */
 			last_line(run_sep, p, (size_t)(b->end - p), b);
 			break;
