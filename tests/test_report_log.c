@@ -208,6 +208,7 @@ static void template_equals_general(void **state)
 	memcpy(buf, text, size);
 	struct rp_fast_tpl tpl;
 	tpl.len = 0;
+	tpl.last_name = NULL;
 	const char *p = buf, *end = buf + size;
 	size_t lines = 0, n;
 	struct rp_rec rec;

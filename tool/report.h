@@ -244,6 +244,9 @@ void rp_log_classify(const char *run_sep, const char *s, size_t len, struct rp_r
  * digits where the other had digits) is read by comparing it with this
  * one, and converting the numbers at the places they are known to be. */
 struct rp_fast_tpl {
+	/* the name of the stream's last probe line (rec->same_name), or NULL */
+	const char *last_name;
+	size_t last_name_len;
 	size_t len; /* 0: none yet */
 	unsigned nchunks, nfields, seen;
 	size_t name_len;
@@ -255,7 +258,10 @@ struct rp_fast_tpl {
 	unsigned char digit[RP_FAST_WINDOW]; /* 0xff: a number's digit */
 	unsigned char free_[RP_FAST_WINDOW]; /* 0xff: past the newline */
 };
-/* TPL (may be NULL) is the caller's, for consecutive lines. */
+/* TPL (may be NULL) is the caller's, for consecutive lines (set len and
+ * last_name to 0 and NULL to begin, and whenever the lines before move);
+ * with it, REC->same_name tells whether the line names the probe of the
+ * last probe line. */
 size_t rp_log_classify_at(const char *run_sep, const char *p, const char *end, const char *limit,
 			  struct rp_fast_tpl *tpl, struct rp_rec *rec);
 /* Counts REC in and, for a probe line, leaves in it the sample to store:

@@ -955,19 +955,48 @@ void rp_log_classify(const char *run_sep, const char *s, size_t len, struct rp_r
 	}
 }
 
-static inline void fast_rec(struct rp_rec *rec, const struct rp_line *ln)
+/* The record of a probe line, written whole: writing single fields (the
+ * bit fields) would read the record's cache line first, and the records
+ * are fresh memory for every block. */
+static inline void fast_rec(struct rp_rec *rec, const struct rp_line *ln, struct rp_fast_tpl *tpl)
 {
-	rec->kind = RP_LINE_PROBE;
-	rec->same_name = 0;
-	rec->sep = 0;
-	rec->name = ln->name;
-	rec->name_len = ln->name_len;
-	rec->start = ln->start;
-	rec->end = ln->end;
-	rec->dur = ln->dur;
-	rec->block = ln->block;
-	rec->iter = ln->iter;
-	rec->run = ln->run;
+	struct rp_rec r;
+	const char *a = tpl ? tpl->last_name : NULL;
+	size_t k = 0, n = ln->name_len;
+	if (a && tpl->last_name_len == n)
+		while (k < n && a[k] == ln->name[k])
+			k++;
+	if (tpl) {
+		tpl->last_name = ln->name;
+		tpl->last_name_len = n;
+	}
+	r.kind = RP_LINE_PROBE;
+	r.same_name = a && k == n;
+	r.sep = 0;
+	r.name = ln->name;
+	r.name_len = ln->name_len;
+	r.start = ln->start;
+	r.end = ln->end;
+	r.dur = ln->dur;
+	r.block = ln->block;
+	r.iter = ln->iter;
+	r.run = ln->run;
+	*rec = r;
+}
+
+/* REC (a probe line's) names the probe TPL's last probe line named. */
+static inline void same_name(struct rp_fast_tpl *tpl, struct rp_rec *rec)
+{
+	if (!tpl || rec->kind != RP_LINE_PROBE)
+		return;
+	const char *a = tpl->last_name, *c = rec->name;
+	size_t n = rec->name_len, k = 0;
+	if (a && tpl->last_name_len == n)
+		while (k < n && a[k] == c[k]) /* a few bytes: no call */
+			k++;
+	rec->same_name = a && k == n;
+	tpl->last_name = c;
+	tpl->last_name_len = n;
 }
 
 size_t rp_log_classify_at(const char *run_sep, const char *p, const char *end, const char *limit,
@@ -976,38 +1005,31 @@ size_t rp_log_classify_at(const char *run_sep, const char *p, const char *end, c
 #ifdef HAVE_FAST
 	if (limit - p >= RP_FAST_WINDOW) {
 		struct rp_line ln;
+		if (limit - p >= RP_FAST_WINDOW + 1024)
+			__builtin_prefetch(p + 1024); /* the file, a few lines on */
 		if (tpl && tpl->len && parse_tpl(p, end, tpl, &ln)) {
-			fast_rec(rec, &ln);
+			fast_rec(rec, &ln, tpl);
 			return tpl->len;
 		}
 		size_t n = newline_in_window(p);
 		if (n < (size_t)(end - p)) {
 			if (parse_fast(p, n, &ln, tpl)) {
-				rec->kind = RP_LINE_PROBE;
-				rec->same_name = 0;
-				rec->sep = 0;
-				rec->name = ln.name;
-				rec->name_len = ln.name_len;
-				rec->start = ln.start;
-				rec->end = ln.end;
-				rec->dur = ln.dur;
-				rec->block = ln.block;
-				rec->iter = ln.iter;
-				rec->run = ln.run;
+				fast_rec(rec, &ln, tpl);
 			} else {
 				rp_log_classify(run_sep, p, n, rec);
+				same_name(tpl, rec);
 			}
 			return n;
 		}
 	}
 #else
 	(void)limit;
-	(void)tpl;
 #endif
 	const char *nl = memchr(p, '\n', (size_t)(end - p));
 	if (!nl)
 		return SIZE_MAX;
 	rp_log_classify(run_sep, p, (size_t)(nl - p), rec);
+	same_name(tpl, rec);
 	return (size_t)(nl - p);
 }
 
@@ -1062,7 +1084,6 @@ int rp_log_read_fd(struct rp_log *lg, int fd, const char *name)
 	size_t cap = 1 << 20, have = 0;
 	char *buf = pk_xcalloc(cap + RP_FAST_WINDOW, 1);
 	struct rp_fast_tpl tpl;
-	tpl.len = 0;
 	rp_log_begin_file(lg, name);
 	for (;;) {
 		if (have == cap) { /* one line longer than the buffer */
@@ -1081,6 +1102,8 @@ int rp_log_read_fd(struct rp_log *lg, int fd, const char *name)
 			break;
 		have += (size_t)got;
 		char *p = buf, *end = buf + have;
+		tpl.len = 0; /* the lines moved */
+		tpl.last_name = NULL;
 		size_t n;
 		struct rp_rec rec;
 		while ((n = rp_log_classify_at(lg->run_sep, p, end, buf + cap + RP_FAST_WINDOW, &tpl,

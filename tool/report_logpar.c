@@ -59,29 +59,12 @@ static void last_line(const char *run_sep, const char *p, size_t n, struct block
 	rp_log_classify(run_sep, b->tail, n, &b->recs[b->nrecs++]);
 }
 
-/* Whether record I names the probe record *PREV did: compared here, where
- * the line is in cache, so that the main thread need not read the line. */
-static void mark_same_name(struct block *b, size_t i, size_t *prev)
-{
-	struct rp_rec *rec = &b->recs[i];
-	if (rec->kind != RP_LINE_PROBE)
-		return;
-	if (*prev != SIZE_MAX && b->recs[*prev].name_len == rec->name_len) {
-		const char *a = b->recs[*prev].name, *c = rec->name;
-		size_t k = 0, n = rec->name_len; /* a few bytes: no call */
-		while (k < n && a[k] == c[k])
-			k++;
-		rec->same_name = k == n;
-	}
-	*prev = i;
-}
-
 static void parse_block(const char *run_sep, struct block *b, const char *limit)
 {
 	const char *p = b->start;
-	size_t prev = SIZE_MAX; /* the block's last probe line so far */
 	struct rp_fast_tpl tpl;
 	tpl.len = 0;
+	tpl.last_name = NULL;
 	b->nrecs = 0;
 	while (p < b->end) {
 		if (b->nrecs == b->cap)
@@ -91,7 +74,7 @@ static void parse_block(const char *run_sep, struct block *b, const char *limit)
 			last_line(run_sep, p, (size_t)(b->end - p), b);
 			break;
 		}
-		mark_same_name(b, b->nrecs++, &prev);
+		b->nrecs++;
 		p += n + 1;
 	}
 }

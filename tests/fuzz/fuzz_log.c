@@ -173,6 +173,7 @@ static void fuzz_template(const uint8_t *data, size_t size)
 	memcpy(buf, data, size);
 	struct rp_fast_tpl tpl;
 	tpl.len = 0;
+	tpl.last_name = NULL;
 	const char *p = buf, *end = buf + size;
 	size_t n;
 	struct rp_rec rec;
@@ -208,7 +209,6 @@ static void fuzz_lines(const uint8_t *data, size_t size)
 		p += len + (nl != NULL);
 	}
 	check_counts(&lg, &t);
-	rp_log_free(&lg);
 
 	struct rp_log lf;
 	rp_log_init(&lf, "---", 1);
@@ -221,6 +221,8 @@ static void fuzz_lines(const uint8_t *data, size_t size)
 	stderr = saved;
 	PROPERTY(rc == 0);
 	check_counts(&lf, &t);
+	same_samples(&lf, &lg); /* lines one by one know no earlier line */
+	rp_log_free(&lg);
 
 	/* the threaded block reader on the same file */
 	struct rp_log lm;
