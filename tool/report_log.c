@@ -400,12 +400,6 @@ static inline int tail_digits(const char *e, unsigned n, uint64_t *out)
 	return 1;
 }
 
-static int parse_fast(const char *s, size_t len, struct rp_line *out, struct rp_fast_tpl *tpl);
-
-int rp_log_parse_fast(const char *s, size_t len, struct rp_line *out)
-{
-	return parse_fast(s, len, out, NULL);
-}
 
 /* Remember line S (taken by the fast path) as the template. */
 static void tpl_set(struct rp_fast_tpl *t, const char *s, size_t len)
@@ -433,7 +427,8 @@ static inline uint64_t known_digits(const char *e, unsigned n)
 }
 
 /* Line S in the layout of T: 1 with OUT filled, else 0. */
-static int parse_tpl(const char *s, const char *end, const struct rp_fast_tpl *t, struct rp_line *out)
+static inline __attribute__((always_inline)) int parse_tpl(const char *s, const char *end,
+							    const struct rp_fast_tpl *t, struct rp_line *out)
 {
 	if ((size_t)(end - s) <= t->len)
 		return 0;
@@ -451,7 +446,9 @@ static int parse_tpl(const char *s, const char *end, const struct rp_fast_tpl *t
 	}
 	if (_mm_movemask_epi8(acc) != 0xffff)
 		return 0;
-	int64_t v[F_NONE];
+	/* volatile: stored one by one, so read one by one (a wide read of two
+	 * narrow stores waits for them to reach the cache) */
+	volatile int64_t v[F_NONE];
 	for (unsigned i = 0; i < t->nfields; i++)
 		v[t->fields[i].f] = (int64_t)known_digits(s + t->fields[i].end, t->fields[i].n);
 	out->name = s + 1;
@@ -468,7 +465,8 @@ static int parse_tpl(const char *s, const char *end, const struct rp_fast_tpl *t
 	return 1;
 }
 
-static int parse_fast(const char *s, size_t len, struct rp_line *out, struct rp_fast_tpl *tpl)
+static inline __attribute__((always_inline)) int parse_fast(const char *s, size_t len, struct rp_line *out,
+							     struct rp_fast_tpl *tpl)
 {
 	if (len + 8 >= RP_FAST_WINDOW || s[0] != '[')
 		return 0;
@@ -483,7 +481,7 @@ static int parse_fast(const char *s, size_t len, struct rp_line *out, struct rp_
 		return 0;
 	if (q == 7 && !memcmp(s + 1, "T_BASE", 6))
 		return 0;
-	int64_t v[F_NONE];
+	volatile int64_t v[F_NONE]; /* see parse_tpl */
 	unsigned seen = 0;
 	size_t a = q + 2; /* the current field */
 	struct {
@@ -541,6 +539,11 @@ static int parse_fast(const char *s, size_t len, struct rp_line *out, struct rp_
 	out->iter = out->has_iter ? v[F_ITER] : -1;
 	out->run = out->has_run ? v[F_RUN] : -1;
 	return 1;
+}
+
+int rp_log_parse_fast(const char *s, size_t len, struct rp_line *out)
+{
+	return parse_fast(s, len, out, NULL);
 }
 
 /* Where the newline ending the line at S is, if within the window. */
