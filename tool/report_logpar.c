@@ -131,6 +131,8 @@ static void work(struct par *P, struct block *b)
 /* How many records ahead the store stage fetches the place a sample goes:
  * far enough for a cache miss to memory to be over by then. */
 #define STORE_AHEAD 8
+/* How many records ahead applying fetches them. */
+#define REC_AHEAD 6
 
 /* The store-stage entry of series S (applied records name only series
  * that exist: S is at most one past the last). */
@@ -151,6 +153,8 @@ static void store(struct par *P)
 	P->storing = 1;
 	pthread_mutex_unlock(&P->mu);
 	for (size_t i = 0; i < b->nrecs; i++) {
+		if (i + 2 * STORE_AHEAD < b->nrecs)
+			__builtin_prefetch(&b->recs[i + 2 * STORE_AHEAD]);
 		if (i + STORE_AHEAD < b->nrecs) {
 			const struct rp_rec *ahead = &b->recs[i + STORE_AHEAD];
 			if (ahead->kind == RP_LINE_PROBE && (size_t)ahead->run < P->nstore &&
@@ -201,8 +205,12 @@ static void *worker(void *arg)
 static void apply(struct par *P, struct rp_log *lg, struct block *b)
 {
 	pthread_mutex_unlock(&P->mu);
-	for (size_t i = 0; i < b->nrecs; i++)
+	for (size_t i = 0; i < b->nrecs; i++) {
+		/* another core wrote them: fetch a few ahead */
+		if (i + REC_AHEAD < b->nrecs)
+			__builtin_prefetch(&b->recs[i + REC_AHEAD], 1);
 		rp_log_apply(lg, &b->recs[i]);
+	}
 	pthread_mutex_lock(&P->mu);
 	P->next_apply++;
 	pthread_cond_broadcast(&P->cv);
