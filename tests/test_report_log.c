@@ -162,7 +162,7 @@ static void fast_path_equals_general(void **state)
 		}
 		/* and classify_at, which finds the newline too, agrees */
 		struct rp_rec rec;
-		assert_int_equal(rp_log_classify_at(NULL, buf, buf + n + 1, buf + n + RP_FAST_WINDOW + 1, &rec),
+		assert_int_equal(rp_log_classify_at(NULL, buf, buf + n + 1, buf + n + RP_FAST_WINDOW + 1, NULL, &rec),
 				 n);
 		assert_int_equal(rec.kind, kind);
 		if (kind == RP_LINE_PROBE) {
@@ -173,6 +173,65 @@ static void fast_path_equals_general(void **state)
 		}
 		free(buf);
 	}
+}
+
+/* Consecutive lines through the template of the previous line: the same
+ * records as the general parser, whatever changes from line to line. */
+static void template_equals_general(void **state)
+{
+	(void)state;
+	static const char text[] =
+		"[STAGE_B] run=1 block=0 iter=10 start=12345678901 end=12345680401 dur=1500\n"
+		"[STAGE_B] run=1 block=1 iter=10 start=12345678904 end=12345680404 dur=1500\n"
+		"[STAGE_C] run=1 block=1 iter=10 start=12345678904 end=12345680404 dur=1500\n" /* name */
+		"[STAGE_C] run=1 block=1 iter=10 start=12345678904 end=12345680404 dur=15x0\n" /* garbled */
+		"[STAGE_C] run=1 block=1 iter=10 start=12345678904 end=12345680404 dur=1501\n"
+		"[STAGE_C] run=1 block=1 iter=1 start=123456789045 end=12345680404 dur=1501\n" /* moved */
+		"[STAGE_C] run=1 block=1 iter=1 start=123456789045 end=12345680404 dur=1501 \n"
+		"[STAGE_C] run=1 block=1 iter=1 start=123456789045 end=12345680404 dur=1501\n"
+		"[STAGE_C] run=1 block=1 iter=1 start=123456789045 dur=12345680404 end=1501\n" /* keys */
+		"[STAGE_C] run=1 block=1 iter=1 start=123456789045 end=12345680404 dur=1501\n"
+		"[STAGE_C] run=1 block=1 iter=1 start=123456789045 end=12345680404 dur=15\n" /* shorter */
+		"[STAGE_C] run=1 block=1 iter=1 start=123456789045 end=12345680404 dur=1501\n"
+		"[STAGE_C] run=1 block=1 iter=1 start=123456789045 end=12345680404 dur=1501\n"
+		"[STAGE_C] run=1 block=1 iter=1 start=123456789045 end=12345680404 dur=150\n1\n" /* newline */
+		"[STAGE_C] run=1 block=1 iter=1 start=123456789045 end=12345680404 dur=1501\n"
+		"[STAGE_C] run=1 block=1 iter=1 start=123456789045 end=12345680404 dur=1501x\n"
+		"[STAGE_C] run=1 block=1 iter=1 start=123456789045 end=12345680404 dur=1501\n"
+		"[STAGE_C] run=1 block=1 iter=1 start=123456789045 end=12345680404 dur=1501\r\n"
+		"[STAGE_C] run=1 block=1 iter=1 start=123456789045 end=12345680404 dur=1501\n"
+		"[STAGE_C]_run=1 block=1 iter=1 start=123456789045 end=12345680404 dur=1501\n"
+		"[STAGE_C] run=1 block=1 iter=1 start=123456789045 end=12345680404 dur=9999\n"
+		"[STAGE_C] run=1 block=1 iter=1 start=123456789045 end=12345680404 dur=9999";
+	size_t size = sizeof(text) - 1;
+	char *buf = calloc(size + RP_FAST_WINDOW, 1);
+	memcpy(buf, text, size);
+	struct rp_fast_tpl tpl;
+	tpl.len = 0;
+	tpl.last_name = NULL;
+	const char *p = buf, *end = buf + size;
+	size_t lines = 0, n;
+	struct rp_rec rec;
+	while ((n = rp_log_classify_at(NULL, p, end, buf + size + RP_FAST_WINDOW, &tpl, &rec)) != SIZE_MAX) {
+		struct rp_line g;
+		enum rp_line_kind kind = rp_log_parse_line(p, n, &g);
+		assert_ptr_equal(memchr(p, '\n', (size_t)(end - p)), p + n);
+		assert_int_equal(rec.kind, kind);
+		if (kind == RP_LINE_PROBE) {
+			assert_ptr_equal(rec.name, g.name);
+			assert_int_equal(rec.name_len, g.name_len);
+			assert_int_equal(rec.start, g.start);
+			assert_int_equal(rec.end, g.end);
+			assert_int_equal(rec.dur, g.dur);
+			assert_int_equal(rec.block, g.block);
+			assert_int_equal(rec.iter, g.iter);
+			assert_int_equal(rec.run, g.run);
+		}
+		lines++;
+		p += n + 1;
+	}
+	assert_int_equal(lines, 22); /* the last line has no newline: left to the caller */
+	free(buf);
 }
 
 static void feed(struct rp_log *lg, const char *text)
@@ -431,7 +490,8 @@ int main(void)
 		cmocka_unit_test(probe_line),        cmocka_unit_test(fields_any_order),
 		cmocka_unit_test(harness_prefix),    cmocka_unit_test(tbase_line),
 		cmocka_unit_test(other_output),      cmocka_unit_test(garbled_lines),
-		cmocka_unit_test(fast_path_equals_general), cmocka_unit_test(compact_samples),
+		cmocka_unit_test(fast_path_equals_general), cmocka_unit_test(template_equals_general),
+		cmocka_unit_test(compact_samples),
 		cmocka_unit_test(seed_worked_example), cmocka_unit_test(negative_gap_kept),
 		cmocka_unit_test(findings),          cmocka_unit_test(run_fields_and_repeat),
 		cmocka_unit_test(wait_outside_stage), cmocka_unit_test(mapped_equals_sequential),

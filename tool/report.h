@@ -239,8 +239,31 @@ void rp_log_classify(const char *run_sep, const char *s, size_t len, struct rp_r
  * bytes up to LIMIT (>= END) may be read. Returns the line's length
  * (without the newline), or SIZE_MAX when there is no newline before END
  * (nothing classified). Uses the fast path where it can. */
+/* The layout of the last line the fast path took: a line of the same
+ * layout (the same bytes but for the digits of its numbers, which must be
+ * digits where the other had digits) is read by comparing it with this
+ * one, and converting the numbers at the places they are known to be. */
+struct rp_fast_tpl {
+	/* the name of the stream's last probe line (rec->same_name), or NULL */
+	const char *last_name;
+	size_t last_name_len;
+	size_t len; /* 0: none yet */
+	unsigned nchunks, nfields, seen;
+	size_t name_len;
+	struct {
+		unsigned char f, n;
+		unsigned short end;
+	} fields[6];
+	unsigned char bytes[RP_FAST_WINDOW]; /* the line and its newline */
+	unsigned char digit[RP_FAST_WINDOW]; /* 0xff: a number's digit */
+	unsigned char free_[RP_FAST_WINDOW]; /* 0xff: past the newline */
+};
+/* TPL (may be NULL) is the caller's, for consecutive lines (set len and
+ * last_name to 0 and NULL to begin, and whenever the lines before move);
+ * with it, REC->same_name tells whether the line names the probe of the
+ * last probe line. */
 size_t rp_log_classify_at(const char *run_sep, const char *p, const char *end, const char *limit,
-			  struct rp_rec *rec);
+			  struct rp_fast_tpl *tpl, struct rp_rec *rec);
 /* Counts REC in and, for a probe line, leaves in it the sample to store:
  * run = the series index, start/end = times relative to T_BASE (or
  * RP_NO_REL), dur. Touches no series' samples, n, cap or nrel. */

@@ -400,7 +400,73 @@ static inline int tail_digits(const char *e, unsigned n, uint64_t *out)
 	return 1;
 }
 
-int rp_log_parse_fast(const char *s, size_t len, struct rp_line *out)
+
+/* Remember line S (taken by the fast path) as the template. */
+static void tpl_set(struct rp_fast_tpl *t, const char *s, size_t len)
+{
+	t->len = len;
+	t->nchunks = (unsigned)((len + 1 + 15) / 16);
+	memset(t->bytes, 0, sizeof(t->bytes));
+	memcpy(t->bytes, s, len + 1);
+	memset(t->digit, 0, sizeof(t->digit));
+	memset(t->free_, 0, len + 1);
+	memset(t->free_ + len + 1, 0xff, RP_FAST_WINDOW - len - 1);
+	for (unsigned i = 0; i < t->nfields; i++)
+		memset(t->digit + t->fields[i].end - t->fields[i].n, 0xff, t->fields[i].n);
+}
+
+/* The N (1..16) digits before E, known to be digits. */
+static inline uint64_t known_digits(const char *e, unsigned n)
+{
+	uint64_t lo, hi;
+	memcpy(&lo, e - 8, 8);
+	if (n <= 8)
+		return eight_digits(lo & ~0ull << (8 * (8 - n)));
+	memcpy(&hi, e - 16, 8);
+	return eight_digits(hi & ~0ull << (8 * (16 - n))) * 100000000u + eight_digits(lo);
+}
+
+/* Line S in the layout of T: 1 with OUT filled, else 0. */
+static inline __attribute__((always_inline)) int parse_tpl(const char *s, const char *end,
+							    const struct rp_fast_tpl *t, struct rp_line *out)
+{
+	if ((size_t)(end - s) <= t->len)
+		return 0;
+	const __m128i zero = _mm_set1_epi8('0'), nine = _mm_set1_epi8(9);
+	__m128i acc = _mm_set1_epi8(-1);
+	for (unsigned c = 0; c < t->nchunks; c++) {
+		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(s + 16 * c));
+		__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(t->bytes + 16 * c));
+		__m128i dg = _mm_loadu_si128((const __m128i *)(const void *)(t->digit + 16 * c));
+		__m128i fr = _mm_loadu_si128((const __m128i *)(const void *)(t->free_ + 16 * c));
+		__m128i d = _mm_sub_epi8(x, zero);
+		__m128i is_digit = _mm_cmpeq_epi8(_mm_min_epu8(d, nine), d);
+		__m128i ok = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, b), _mm_and_si128(is_digit, dg)), fr);
+		acc = _mm_and_si128(acc, ok);
+	}
+	if (_mm_movemask_epi8(acc) != 0xffff)
+		return 0;
+	/* volatile: stored one by one, so read one by one (a wide read of two
+	 * narrow stores waits for them to reach the cache) */
+	volatile int64_t v[F_NONE];
+	for (unsigned i = 0; i < t->nfields; i++)
+		v[t->fields[i].f] = (int64_t)known_digits(s + t->fields[i].end, t->fields[i].n);
+	out->name = s + 1;
+	out->name_len = t->name_len;
+	out->start = v[F_START];
+	out->end = v[F_END];
+	out->dur = v[F_DUR];
+	out->has_block = !!(t->seen & (1u << F_BLOCK));
+	out->has_iter = !!(t->seen & (1u << F_ITER));
+	out->has_run = !!(t->seen & (1u << F_RUN));
+	out->block = out->has_block ? v[F_BLOCK] : -1;
+	out->iter = out->has_iter ? v[F_ITER] : -1;
+	out->run = out->has_run ? v[F_RUN] : -1;
+	return 1;
+}
+
+static inline __attribute__((always_inline)) int parse_fast(const char *s, size_t len, struct rp_line *out,
+							     struct rp_fast_tpl *tpl)
 {
 	if (len + 8 >= RP_FAST_WINDOW || s[0] != '[')
 		return 0;
@@ -415,9 +481,14 @@ int rp_log_parse_fast(const char *s, size_t len, struct rp_line *out)
 		return 0;
 	if (q == 7 && !memcmp(s + 1, "T_BASE", 6))
 		return 0;
-	int64_t v[F_NONE];
+	volatile int64_t v[F_NONE]; /* see parse_tpl */
 	unsigned seen = 0;
 	size_t a = q + 2; /* the current field */
+	struct {
+		unsigned char f, n;
+		unsigned short end;
+	} fl[F_NONE]; /* for the template */
+	unsigned nf = 0;
 	for (;;) {
 		/* its end: the next space, or the line's end */
 		uint64_t m0 = a < 64 ? sp0 & (~0ull << a) : 0;
@@ -438,6 +509,10 @@ int rp_log_parse_fast(const char *s, size_t len, struct rp_line *out)
 		if (!tail_digits(s + b, (unsigned)n, &x))
 			return 0;
 		v[f] = (int64_t)x;
+		fl[nf].f = (unsigned char)f;
+		fl[nf].n = (unsigned char)n;
+		fl[nf].end = (unsigned short)b;
+		nf++;
 		seen |= 1u << f;
 		if (b == len)
 			break;
@@ -445,6 +520,13 @@ int rp_log_parse_fast(const char *s, size_t len, struct rp_line *out)
 	}
 	if ((seen & 7u) != 7u)
 		return 0;
+	if (tpl) {
+		tpl->seen = seen;
+		tpl->name_len = q - 1;
+		tpl->nfields = nf;
+		memcpy(tpl->fields, fl, nf * sizeof(fl[0]));
+		tpl_set(tpl, s, len);
+	}
 	out->name = s + 1;
 	out->name_len = q - 1;
 	out->start = v[F_START];
@@ -457,6 +539,11 @@ int rp_log_parse_fast(const char *s, size_t len, struct rp_line *out)
 	out->iter = out->has_iter ? v[F_ITER] : -1;
 	out->run = out->has_run ? v[F_RUN] : -1;
 	return 1;
+}
+
+int rp_log_parse_fast(const char *s, size_t len, struct rp_line *out)
+{
+	return parse_fast(s, len, out, NULL);
 }
 
 /* Where the newline ending the line at S is, if within the window. */
@@ -871,28 +958,69 @@ void rp_log_classify(const char *run_sep, const char *s, size_t len, struct rp_r
 	}
 }
 
+/* The record of a probe line, written whole: writing single fields (the
+ * bit fields) would read the record's cache line first, and the records
+ * are fresh memory for every block. */
+static inline void fast_rec(struct rp_rec *rec, const struct rp_line *ln, struct rp_fast_tpl *tpl)
+{
+	struct rp_rec r;
+	const char *a = tpl ? tpl->last_name : NULL;
+	size_t k = 0, n = ln->name_len;
+	if (a && tpl->last_name_len == n)
+		while (k < n && a[k] == ln->name[k])
+			k++;
+	if (tpl) {
+		tpl->last_name = ln->name;
+		tpl->last_name_len = n;
+	}
+	r.kind = RP_LINE_PROBE;
+	r.same_name = a && k == n;
+	r.sep = 0;
+	r.name = ln->name;
+	r.name_len = ln->name_len;
+	r.start = ln->start;
+	r.end = ln->end;
+	r.dur = ln->dur;
+	r.block = ln->block;
+	r.iter = ln->iter;
+	r.run = ln->run;
+	*rec = r;
+}
+
+/* REC (a probe line's) names the probe TPL's last probe line named. */
+static inline void same_name(struct rp_fast_tpl *tpl, struct rp_rec *rec)
+{
+	if (!tpl || rec->kind != RP_LINE_PROBE)
+		return;
+	const char *a = tpl->last_name, *c = rec->name;
+	size_t n = rec->name_len, k = 0;
+	if (a && tpl->last_name_len == n)
+		while (k < n && a[k] == c[k]) /* a few bytes: no call */
+			k++;
+	rec->same_name = a && k == n;
+	tpl->last_name = c;
+	tpl->last_name_len = n;
+}
+
 size_t rp_log_classify_at(const char *run_sep, const char *p, const char *end, const char *limit,
-			  struct rp_rec *rec)
+			  struct rp_fast_tpl *tpl, struct rp_rec *rec)
 {
 #ifdef HAVE_FAST
 	if (limit - p >= RP_FAST_WINDOW) {
+		struct rp_line ln;
+		if (limit - p >= RP_FAST_WINDOW + 1024)
+			__builtin_prefetch(p + 1024); /* the file, a few lines on */
+		if (tpl && tpl->len && parse_tpl(p, end, tpl, &ln)) {
+			fast_rec(rec, &ln, tpl);
+			return tpl->len;
+		}
 		size_t n = newline_in_window(p);
 		if (n < (size_t)(end - p)) {
-			struct rp_line ln;
-			if (rp_log_parse_fast(p, n, &ln)) {
-				rec->kind = RP_LINE_PROBE;
-				rec->same_name = 0;
-				rec->sep = 0;
-				rec->name = ln.name;
-				rec->name_len = ln.name_len;
-				rec->start = ln.start;
-				rec->end = ln.end;
-				rec->dur = ln.dur;
-				rec->block = ln.block;
-				rec->iter = ln.iter;
-				rec->run = ln.run;
+			if (parse_fast(p, n, &ln, tpl)) {
+				fast_rec(rec, &ln, tpl);
 			} else {
 				rp_log_classify(run_sep, p, n, rec);
+				same_name(tpl, rec);
 			}
 			return n;
 		}
@@ -904,6 +1032,7 @@ size_t rp_log_classify_at(const char *run_sep, const char *p, const char *end, c
 	if (!nl)
 		return SIZE_MAX;
 	rp_log_classify(run_sep, p, (size_t)(nl - p), rec);
+	same_name(tpl, rec);
 	return (size_t)(nl - p);
 }
 
@@ -957,6 +1086,7 @@ int rp_log_read_fd(struct rp_log *lg, int fd, const char *name)
 	 * that far past a line's start */
 	size_t cap = 1 << 20, have = 0;
 	char *buf = pk_xcalloc(cap + RP_FAST_WINDOW, 1);
+	struct rp_fast_tpl tpl;
 	rp_log_begin_file(lg, name);
 	for (;;) {
 		if (have == cap) { /* one line longer than the buffer */
@@ -975,10 +1105,12 @@ int rp_log_read_fd(struct rp_log *lg, int fd, const char *name)
 			break;
 		have += (size_t)got;
 		char *p = buf, *end = buf + have;
+		tpl.len = 0; /* the lines moved */
+		tpl.last_name = NULL;
 		size_t n;
 		struct rp_rec rec;
-		while ((n = rp_log_classify_at(lg->run_sep, p, end, buf + cap + RP_FAST_WINDOW, &rec)) !=
-		       SIZE_MAX) {
+		while ((n = rp_log_classify_at(lg->run_sep, p, end, buf + cap + RP_FAST_WINDOW, &tpl,
+					       &rec)) != SIZE_MAX) {
 			rp_log_apply(lg, &rec);
 			if (rec.kind == RP_LINE_PROBE)
 				rp_log_store(lg->series, &rec);

@@ -59,37 +59,22 @@ static void last_line(const char *run_sep, const char *p, size_t n, struct block
 	rp_log_classify(run_sep, b->tail, n, &b->recs[b->nrecs++]);
 }
 
-/* Whether record I names the probe record *PREV did: compared here, where
- * the line is in cache, so that the main thread need not read the line. */
-static void mark_same_name(struct block *b, size_t i, size_t *prev)
-{
-	struct rp_rec *rec = &b->recs[i];
-	if (rec->kind != RP_LINE_PROBE)
-		return;
-	if (*prev != SIZE_MAX && b->recs[*prev].name_len == rec->name_len) {
-		const char *a = b->recs[*prev].name, *c = rec->name;
-		size_t k = 0, n = rec->name_len; /* a few bytes: no call */
-		while (k < n && a[k] == c[k])
-			k++;
-		rec->same_name = k == n;
-	}
-	*prev = i;
-}
-
 static void parse_block(const char *run_sep, struct block *b, const char *limit)
 {
 	const char *p = b->start;
-	size_t prev = SIZE_MAX; /* the block's last probe line so far */
+	struct rp_fast_tpl tpl;
+	tpl.len = 0;
+	tpl.last_name = NULL;
 	b->nrecs = 0;
 	while (p < b->end) {
 		if (b->nrecs == b->cap)
 			PK_GROW(b->recs, b->cap, b->nrecs + 1);
-		size_t n = rp_log_classify_at(run_sep, p, b->end, limit, &b->recs[b->nrecs]);
+		size_t n = rp_log_classify_at(run_sep, p, b->end, limit, &tpl, &b->recs[b->nrecs]);
 		if (n == SIZE_MAX) { /* the file's last line has no newline */
 			last_line(run_sep, p, (size_t)(b->end - p), b);
 			break;
 		}
-		mark_same_name(b, b->nrecs++, &prev);
+		b->nrecs++;
 		p += n + 1;
 	}
 }
@@ -146,6 +131,8 @@ static void work(struct par *P, struct block *b)
 /* How many records ahead the store stage fetches the place a sample goes:
  * far enough for a cache miss to memory to be over by then. */
 #define STORE_AHEAD 8
+/* How many records ahead applying fetches them. */
+#define REC_AHEAD 6
 
 /* The store-stage entry of series S (applied records name only series
  * that exist: S is at most one past the last). */
@@ -166,6 +153,8 @@ static void store(struct par *P)
 	P->storing = 1;
 	pthread_mutex_unlock(&P->mu);
 	for (size_t i = 0; i < b->nrecs; i++) {
+		if (i + 2 * STORE_AHEAD < b->nrecs)
+			__builtin_prefetch(&b->recs[i + 2 * STORE_AHEAD]);
 		if (i + STORE_AHEAD < b->nrecs) {
 			const struct rp_rec *ahead = &b->recs[i + STORE_AHEAD];
 			if (ahead->kind == RP_LINE_PROBE && (size_t)ahead->run < P->nstore &&
@@ -216,8 +205,12 @@ static void *worker(void *arg)
 static void apply(struct par *P, struct rp_log *lg, struct block *b)
 {
 	pthread_mutex_unlock(&P->mu);
-	for (size_t i = 0; i < b->nrecs; i++)
+	for (size_t i = 0; i < b->nrecs; i++) {
+		/* another core wrote them: fetch a few ahead */
+		if (i + REC_AHEAD < b->nrecs)
+			__builtin_prefetch(&b->recs[i + REC_AHEAD], 1);
 		rp_log_apply(lg, &b->recs[i]);
+	}
 	pthread_mutex_lock(&P->mu);
 	P->next_apply++;
 	pthread_cond_broadcast(&P->cv);

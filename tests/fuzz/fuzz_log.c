@@ -12,6 +12,8 @@
  *   - a probe's dur mismatch count is its lines with dur != end - start
  *   - the fast path (rp_log_parse_fast) answers only for probe lines, with
  *     the general parser's name and numbers
+ *   - consecutive lines through the template of the line before (what the
+ *     block reader does) give the general parser's records
  *   - the threaded mmap block reader and a stream read in 1..64-byte pieces
  *     count the same and hold the same samples as rp_log_read_fd on a file
  *   - a well-formed probe line built from fuzzed numbers (optional prefix,
@@ -162,6 +164,36 @@ static void *write_chunks(void *arg)
 	return NULL;
 }
 
+/* The whole input through rp_log_classify_at with a template kept from
+ * line to line (the block reader's loop): each record as the general
+ * parser reads the line. */
+static void fuzz_template(const uint8_t *data, size_t size)
+{
+	char *buf = pk_xcalloc(size + RP_FAST_WINDOW, 1);
+	memcpy(buf, data, size);
+	struct rp_fast_tpl tpl;
+	tpl.len = 0;
+	tpl.last_name = NULL;
+	const char *p = buf, *end = buf + size;
+	size_t n;
+	struct rp_rec rec;
+	while ((n = rp_log_classify_at("---", p, end, buf + size + RP_FAST_WINDOW, &tpl, &rec)) !=
+	       SIZE_MAX) {
+		PROPERTY(n < (size_t)(end - p) && p[n] == '\n' && !memchr(p, '\n', n));
+		struct rp_line g;
+		enum rp_line_kind kind = rp_log_parse_line(p, n, &g);
+		PROPERTY(rec.kind == kind);
+		if (kind == RP_LINE_PROBE) {
+			PROPERTY(rec.name == g.name && rec.name_len == g.name_len);
+			PROPERTY(rec.start == g.start && rec.end == g.end && rec.dur == g.dur);
+			PROPERTY(rec.block == g.block && rec.iter == g.iter && rec.run == g.run);
+		}
+		p += n + 1;
+	}
+	PROPERTY(!memchr(p, '\n', (size_t)(end - p)));
+	free(buf);
+}
+
 /* The input as a log: line by line, then as a file through rp_log_read_fd. */
 static void fuzz_lines(const uint8_t *data, size_t size)
 {
@@ -177,7 +209,6 @@ static void fuzz_lines(const uint8_t *data, size_t size)
 		p += len + (nl != NULL);
 	}
 	check_counts(&lg, &t);
-	rp_log_free(&lg);
 
 	struct rp_log lf;
 	rp_log_init(&lf, "---", 1);
@@ -190,6 +221,8 @@ static void fuzz_lines(const uint8_t *data, size_t size)
 	stderr = saved;
 	PROPERTY(rc == 0);
 	check_counts(&lf, &t);
+	same_samples(&lf, &lg); /* lines one by one know no earlier line */
+	rp_log_free(&lg);
 
 	/* the threaded block reader on the same file */
 	struct rp_log lm;
@@ -277,6 +310,7 @@ static void fuzz_roundtrip(const uint8_t *data, size_t size)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	fuzz_lines(data, size);
+	fuzz_template(data, size);
 	fuzz_roundtrip(data, size);
 	return 0;
 }
