@@ -11,6 +11,8 @@
 #                                        # @FUNC: a helper the kernel calls
 #       [EDITS file ...]                 # helper files (included by SOURCE) the
 #                                        # events in helpers may edit (--edit)
+#       [INJECT_ARGS arg ...]            # more probe-inject options (--generation,
+#                                        # --invocation EXPR --invocations K)
 #       [LIBS lib ...] [INCLUDES dir ...] [FLAGS flag ...]
 #       [RUN_ARGS arg ...]               # harness arguments of the test runs
 #       [TEST_PREFIX prefix])            # default kernel/<name>
@@ -79,7 +81,7 @@ endfunction()
 
 function(probe_add_timing_variant)
   cmake_parse_arguments(PT "" "TARGET;SOURCE;HOST;SLOTS;TEST_PREFIX"
-    "HARNESS;EVENTS;EDITS;LIBS;INCLUDES;FLAGS;RUN_ARGS" ${ARGN})
+    "HARNESS;EVENTS;EDITS;INJECT_ARGS;LIBS;INCLUDES;FLAGS;RUN_ARGS" ${ARGN})
   foreach(req TARGET SOURCE HOST HARNESS)
     if(NOT PT_${req})
       message(FATAL_ERROR "probe_add_timing_variant: ${req} is required")
@@ -122,7 +124,7 @@ function(probe_add_timing_variant)
   endforeach()
   add_custom_command(OUTPUT ${gen}/${sbase} ${gen}/${hbase} ${gen}/${sbase}.timing.json ${edit_outs}
     COMMAND ${CMAKE_COMMAND} -E make_directory ${gen}
-    COMMAND ${tool}inject --timing-tensor ${event_args} ${edit_args} ${src} -o ${gen}/${sbase}
+    COMMAND ${tool}inject --timing-tensor ${event_args} ${edit_args} ${PT_INJECT_ARGS} ${src} -o ${gen}/${sbase}
             --host ${host} --host-out ${gen}/${hbase} --slots ${PT_SLOTS} -- ${clang_args}
     DEPENDS ${src} ${host} ${edit_srcs} ${tool_deps}
     COMMENT "probe-inject --timing-tensor ${sbase} -> ${PT_TARGET}" VERBATIM)

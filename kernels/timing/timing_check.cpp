@@ -31,6 +31,11 @@ bool ParseTimingLayout(const std::string &json, TimingLayout *out, std::string *
 		*err = "event map lacks row_words, magic or magic_column";
 		return false;
 	}
+	unsigned long long v = 0;
+	out->generation = json.find("\"generation\": true") != std::string::npos;
+	out->generationArg = IntField(json, "generation_arg", &v) ? static_cast<int>(v) : -1;
+	out->row0Arg = IntField(json, "row0_arg", &v) ? static_cast<int>(v) : -1;
+	out->invocations = IntField(json, "invocations", &v) && v > 0 ? static_cast<int>(v) : 1;
 	out->rowWords = static_cast<int>(rw);
 	out->magicColumn = static_cast<int>(mc);
 	out->magic = magic;
@@ -49,7 +54,7 @@ bool ParseTimingLayout(const std::string &json, TimingLayout *out, std::string *
 }
 
 std::vector<std::string> ValidateTiming(const int64_t *m, size_t slots, const TimingLayout &L,
-					const std::vector<bool> &active)
+					const std::vector<bool> &active, uint64_t generation)
 {
 	std::vector<std::string> bad;
 	char buf[256];
@@ -65,7 +70,7 @@ std::vector<std::string> ValidateTiming(const int64_t *m, size_t slots, const Ti
 				}
 			continue;
 		}
-		const uint64_t want = L.magic + s;
+		const uint64_t want = L.generation ? L.magic + ((generation & 0xFFFF) << 16) + (s & 0xFFFF) : L.magic + s;
 		if (static_cast<uint64_t>(row[L.magicColumn]) != want) {
 			std::snprintf(buf, sizeof(buf), "slot %zu: not written by this launch (word %d is 0x%llx, want 0x%llx)",
 				      s, L.magicColumn, static_cast<unsigned long long>(row[L.magicColumn]),

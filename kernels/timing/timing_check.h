@@ -14,6 +14,10 @@ struct TimingLayout {
 	int magicColumn = 7;           // holds magic + slot
 	uint64_t magic = 0;
 	std::vector<std::string> events; // column order: entry, ..., body_done
+	bool generation = false;       // marker: magic + (gen & 0xFFFF) << 16 + (slot & 0xFFFF)
+	int generationArg = -1;        // args[] index of the generation id (extern), -1 none
+	int row0Arg = -1;              // args[] index of the invocation's first row, -1 none
+	int invocations = 1;           // invocations sharing the matrix
 };
 
 // Parse the sidecar JSON text; false with *err set when a field is missing.
@@ -24,7 +28,7 @@ bool ParseTimingLayout(const std::string &json, TimingLayout *out, std::string *
 // slot), every event stamp nonzero, stamps non-decreasing in column order,
 // unused words zero, and inactive slots (ACTIVE[s] false) untouched.
 std::vector<std::string> ValidateTiming(const int64_t *m, size_t slots, const TimingLayout &L,
-					const std::vector<bool> &active);
+					const std::vector<bool> &active, uint64_t generation = 0);
 
 // .npy (int64, shape [slots, rowWords]) and raw .bin, for probe-report.
 bool SaveTiming(const std::string &prefix, const int64_t *m, size_t slots, int rowWords, std::string *err);

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -222,7 +223,8 @@ int Run(const Options &o)
 	pkorch::Task task;
 	const Tsort32Scalars scalars = { o.isHalf ? TSORT32_HALF : TSORT32_FLOAT, static_cast<int32_t>(o.rows), o.cols,
 					 static_cast<int64_t>(o.rows) };
-	Tsort32Orchestrate(task, Tsort32Buffers{ dst.T(), dsrc.T(), didx.T(), work.T() }, scalars, o.blocks);
+	Tsort32Orchestrate(task, Tsort32Buffers{ dst.T(), dsrc.T(), didx.T(), work.T() }, scalars, o.blocks,
+			   Tsort32Launch{});
 	if (!task.Error().empty())
 		return std::fprintf(stderr, "tsort32_timing: orchestration: %s\n", task.Error().c_str()), 1;
 	if (task.HasTiming() != o.expectTiming)
@@ -231,24 +233,50 @@ int Run(const Options &o)
 	if (o.expectTiming && task.TimingRowWords() != layout.rowWords)
 		return std::fprintf(stderr, "tsort32_timing: timing tensor rows of %lld words, event map says %d\n",
 				    static_cast<long long>(task.TimingRowWords()), layout.rowWords), 1;
-	const std::vector<int64_t> args = task.Pack();
-	DevBuf dargs(args.size() * sizeof(int64_t));
-	CHECK_ACL(aclrtMemcpy(dargs.p, dargs.n, args.data(), dargs.n, ACL_MEMCPY_HOST_TO_DEVICE));
+	// K invocations share the matrix (--invocations at injection): each
+	// launch of a round gets its own packed args[] with its first row and
+	// the round's generation id, written at the indices the event map names
+	const int K = o.expectTiming ? layout.invocations : 1;
+	std::vector<int64_t> args = task.Pack();
+	std::vector<std::unique_ptr<DevBuf>> dargs;
+	for (int q = 0; q < K; q++)
+		dargs.emplace_back(new DevBuf(args.size() * sizeof(int64_t)));
 
 	// one slot per launched block: the explicit active mask (S5.9)
-	const size_t slots = o.expectTiming ? static_cast<size_t>(task.TimingSlots()) : 0;
+	const size_t rowsAll = o.expectTiming ? static_cast<size_t>(task.TimingSlots()) : 0;
+	const size_t slots = rowsAll / static_cast<size_t>(K);
+	if (o.expectTiming && (slots * static_cast<size_t>(K) != rowsAll || slots < o.blocks))
+		return std::fprintf(stderr, "tsort32_timing: %zu timing rows do not hold %d invocations of %u blocks\n",
+				    rowsAll, K, o.blocks), 1;
+	if (K > 1 && layout.row0Arg < 0)
+		return std::fprintf(stderr, "tsort32_timing: %d invocations but no row0_arg in the event map\n", K), 1;
 	std::vector<bool> active(slots, false);
 	for (size_t s = 0; s < slots && s < o.blocks; s++)
 		active[s] = true;
-	std::vector<int64_t> matrix(slots * static_cast<size_t>(layout.rowWords));
+	std::vector<int64_t> matrix(rowsAll * static_cast<size_t>(layout.rowWords));
 	std::vector<double> envelopes;
 	int problems = 0;
+	// with a generation id the matrix is cleared once: a row this round did
+	// not write keeps an older generation and is caught (S5.9)
+	if (o.expectTiming && layout.generation) {
+		CHECK_ACL(aclrtMemsetAsync(task.Timing().dev, task.Timing().bytes, 0, task.Timing().bytes, acl.stream));
+		CHECK_ACL(aclrtSynchronizeStream(acl.stream));
+	}
 	for (int i = 0; i < o.warmup + o.repeat; i++) {
+		const uint64_t gen = static_cast<uint64_t>(i) + 1;
+		for (int q = 0; q < K; q++) {
+			if (layout.generationArg >= 0 && static_cast<size_t>(layout.generationArg) < args.size())
+				args[static_cast<size_t>(layout.generationArg)] = static_cast<int64_t>(gen);
+			if (layout.row0Arg >= 0 && static_cast<size_t>(layout.row0Arg) < args.size())
+				args[static_cast<size_t>(layout.row0Arg)] = static_cast<int64_t>(static_cast<size_t>(q) * slots);
+			CHECK_ACL(aclrtMemcpy(dargs[q]->p, dargs[q]->n, args.data(), dargs[q]->n, ACL_MEMCPY_HOST_TO_DEVICE));
+		}
 		CHECK_ACL(aclrtMemsetAsync(dst.p, dst.n, 0, dst.n, acl.stream));
-		if (o.expectTiming)
+		if (o.expectTiming && !layout.generation)
 			CHECK_ACL(aclrtMemsetAsync(task.Timing().dev, task.Timing().bytes, 0, task.Timing().bytes, acl.stream));
 		CHECK_ACL(aclrtRecordEvent(acl.start, acl.stream));
-		CHECK_ACL(pksim::Launch(kernel_entry, o.blocks, acl.stream, static_cast<int64_t *>(dargs.p)));
+		for (int q = 0; q < K; q++)
+			CHECK_ACL(pksim::Launch(kernel_entry, o.blocks, acl.stream, static_cast<int64_t *>(dargs[q]->p)));
 		CHECK_ACL(aclrtRecordEvent(acl.end, acl.stream));
 		CHECK_ACL(aclrtSynchronizeStream(acl.stream));
 		float ms = 0;
@@ -257,13 +285,16 @@ int Run(const Options &o)
 			envelopes.push_back(ms);
 		if (!o.expectTiming)
 			continue;
-		// the actual device tensor of this invocation
+		// the actual device tensor of this round
 		CHECK_ACL(aclrtMemcpy(matrix.data(), matrix.size() * 8, task.Timing().dev, task.Timing().bytes,
 				      ACL_MEMCPY_DEVICE_TO_HOST));
-		for (const std::string &p : ValidateTiming(matrix.data(), slots, layout, active)) {
-			std::fprintf(stderr, "tsort32_timing: invocation %d: %s\n", i, p.c_str());
-			problems++;
-		}
+		for (int q = 0; q < K; q++)
+			for (const std::string &p : ValidateTiming(matrix.data() + static_cast<size_t>(q) * slots *
+									   static_cast<size_t>(layout.rowWords),
+								   slots, layout, active, gen)) {
+				std::fprintf(stderr, "tsort32_timing: run %d, invocation %d: %s\n", i, q, p.c_str());
+				problems++;
+			}
 	}
 	std::vector<uint8_t> got(dstBytes);
 	CHECK_ACL(aclrtMemcpy(got.data(), got.size(), dst.p, dst.n, ACL_MEMCPY_DEVICE_TO_HOST));
@@ -287,10 +318,13 @@ int Run(const Options &o)
 		return std::fprintf(stderr, "tsort32_timing: %d timing-matrix problems\n", problems), 1;
 	std::printf("timing: %zu slots x %d words validated in every invocation (%u active)\n", slots,
 		    layout.rowWords, o.blocks);
+	if (K > 1 || layout.generation)
+		std::printf("timing: %d invocations share %zu rows; generation %d in the last round\n", K, rowsAll,
+			    o.warmup + o.repeat);
 	PrintRows(matrix, slots, layout);
 	if (!o.save.empty()) {
 		std::string err;
-		if (!SaveTiming(o.save, matrix.data(), slots, layout.rowWords, &err))
+		if (!SaveTiming(o.save, matrix.data(), rowsAll, layout.rowWords, &err))
 			return std::fprintf(stderr, "tsort32_timing: %s\n", err.c_str()), 1;
 		std::printf("saved %s.npy and %s.bin\n", o.save.c_str(), o.save.c_str());
 	}
