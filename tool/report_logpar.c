@@ -22,6 +22,8 @@
  * shared cache when the main thread applies them. */
 #define BLOCK_BYTES (512u << 10)
 #define NSLOTS 8
+/* Stored pages are handed back this many at a time. */
+#define RELEASE_BYTES (8u << 20)
 #define MAX_WORKERS 3
 
 struct block {
@@ -30,13 +32,14 @@ struct block {
 	size_t nrecs, cap;
 	int parsed;
 	char *tail; /* copy of a last line without newline */
-	const char *done_start, *done_end; /* the stored block this slot held */
+	const char *done_start, *done_end; /* stored blocks to hand back, or NULL */
 };
 
 struct par {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	const char *map, *pos, *end; /* pos: first byte not yet claimed */
+	const char *released;        /* pages before it are handed back */
 	size_t page;
 	size_t next_claim, next_apply, next_store;
 	int storing; /* a thread is storing block next_store */
@@ -85,8 +88,14 @@ static struct block *claim(struct par *P)
 	if (P->pos == P->end || P->next_claim - P->next_store >= NSLOTS)
 		return NULL;
 	struct block *b = &P->slots[P->next_claim++ % NSLOTS];
-	b->done_start = b->start;
-	b->done_end = b->end;
+	/* The block this slot held is stored, like every block before it:
+	 * hand their pages back, in batches (each call interrupts the other
+	 * cores to flush their TLBs) */
+	b->done_start = b->done_end = NULL;
+	if (b->end && (size_t)(b->end - P->released) >= RELEASE_BYTES) {
+		b->done_start = P->released;
+		b->done_end = P->released = b->end;
+	}
 	const char *cut = (size_t)(P->end - P->pos) > BLOCK_BYTES ? P->pos + BLOCK_BYTES : P->end;
 	if (cut < P->end) {
 		const char *nl = memchr(cut, '\n', (size_t)(P->end - cut));
@@ -273,7 +282,7 @@ int rp_log_read_mapped(struct rp_log *lg, int fd, const char *name)
 	memset(&P, 0, sizeof(P));
 	pthread_mutex_init(&P.mu, NULL);
 	pthread_cond_init(&P.cv, NULL);
-	P.map = P.pos = map;
+	P.map = P.pos = P.released = map;
 	P.end = P.map + st.st_size;
 	P.page = (size_t)sysconf(_SC_PAGESIZE);
 	P.run_sep = lg->run_sep;
