@@ -768,6 +768,14 @@ static char *where(const struct rp_log *lg)
  * only moves one step. */
 static void look_ahead(struct rp_log *lg, uint32_t s, int on_chain)
 {
+	if (lg->series[s].next == s + 1) {
+		/* the usual order: series made in the order the lines come (the
+		 * chain is only one step ahead of a fetch from memory) */
+		if (s + AHEAD < lg->nseries)
+			__builtin_prefetch(&lg->series[s + AHEAD]);
+		lg->ahead = NO_RUN;
+		return;
+	}
 	uint32_t a = lg->ahead;
 	if (on_chain && a != NO_RUN) {
 		a = lg->series[a].next;
