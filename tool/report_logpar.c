@@ -47,7 +47,7 @@ struct par {
 	const char *run_sep;
 	/* the samples, n, cap and nrel of each series: owned by the store
 	 * stage while the main thread may move lg->series (new series) */
-	struct rp_series *store;
+	struct rp_store_ent *store;
 	size_t nstore, store_cap;
 };
 
@@ -145,7 +145,7 @@ static void work(struct par *P, struct block *b)
 
 /* The store-stage entry of series S (applied records name only series
  * that exist: S is at most one past the last). */
-static struct rp_series *store_slot(struct par *P, size_t s)
+static struct rp_store_ent *store_slot(struct par *P, size_t s)
 {
 	if (s >= P->nstore) {
 		PK_GROW(P->store, P->store_cap, s + 1);
@@ -176,8 +176,7 @@ static void store(struct par *P)
 						   1);
 		}
 		if (b->recs[i].kind == RP_LINE_PROBE) {
-			store_slot(P, (size_t)b->recs[i].run);
-			rp_log_store(P->store, &b->recs[i]);
+			rp_log_store_ent(store_slot(P, (size_t)b->recs[i].run), &b->recs[i]);
 		}
 	}
 	pthread_mutex_lock(&P->mu);
@@ -247,7 +246,18 @@ static void run_main(struct par *P, struct rp_log *lg)
 
 /* Move the samples between lg->series and the store stage's array: in
  * before reading (an earlier file's samples continue), out after. */
-static void move_samples(struct rp_series *to, struct rp_series *from, size_t n)
+static void samples_in(struct rp_store_ent *to, struct rp_series *from, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		to[i] = (struct rp_store_ent){ from[i].samples, from[i].n, from[i].cap, from[i].nrel,
+					       from[i].wide };
+		from[i].samples = NULL;
+		from[i].n = from[i].cap = from[i].nrel = 0;
+		from[i].wide = 0;
+	}
+}
+
+static void samples_out(struct rp_series *to, const struct rp_store_ent *from, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		to[i].samples = from[i].samples;
@@ -255,9 +265,6 @@ static void move_samples(struct rp_series *to, struct rp_series *from, size_t n)
 		to[i].cap = from[i].cap;
 		to[i].nrel = from[i].nrel;
 		to[i].wide = from[i].wide;
-		from[i].samples = NULL;
-		from[i].n = from[i].cap = from[i].nrel = 0;
-		from[i].wide = 0;
 	}
 }
 
@@ -288,7 +295,7 @@ int rp_log_read_mapped(struct rp_log *lg, int fd, const char *name)
 	P.run_sep = lg->run_sep;
 	P.nstore = P.store_cap = lg->nseries;
 	P.store = pk_xcalloc(P.store_cap ? P.store_cap : 1, sizeof(*P.store));
-	move_samples(P.store, lg->series, lg->nseries);
+	samples_in(P.store, lg->series, lg->nseries);
 	rp_log_begin_file(lg, name);
 
 	pthread_t tid[MAX_WORKERS];
@@ -298,7 +305,7 @@ int rp_log_read_mapped(struct rp_log *lg, int fd, const char *name)
 	run_main(&P, lg);
 	for (int i = 0; i < started; i++)
 		pthread_join(tid[i], NULL);
-	move_samples(lg->series, P.store, P.nstore); /* nstore <= nseries */
+	samples_out(lg->series, P.store, P.nstore); /* nstore <= nseries */
 	free(P.store);
 	for (int i = 0; i < NSLOTS; i++) {
 		free(P.slots[i].recs);
