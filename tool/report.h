@@ -272,6 +272,14 @@ void rp_log_apply(struct rp_log *lg, struct rp_rec *rec);
  * one series in line order). SERIES may be another array than lg->series
  * (report_logpar.c keeps its own while the main thread grows lg->series). */
 void rp_log_store(struct rp_series *series, const struct rp_rec *rec);
+/* The samples of one series alone: report_logpar.c's store stage keeps
+ * an array of these (small: thousands are visited in turn). */
+struct rp_store_ent {
+	void *samples;
+	size_t n, cap, nrel;
+	int wide;
+};
+void rp_log_store_ent(struct rp_store_ent *e, const struct rp_rec *rec);
 /* Read a regular file through mmap, parsing blocks on several threads and
  * applying them in order (report_logpar.c). Same result as rp_log_read_fd. */
 int rp_log_read_mapped(struct rp_log *lg, int fd, const char *name);

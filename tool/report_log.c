@@ -768,6 +768,14 @@ static char *where(const struct rp_log *lg)
  * only moves one step. */
 static void look_ahead(struct rp_log *lg, uint32_t s, int on_chain)
 {
+	if (lg->series[s].next == s + 1) {
+		/* the usual order: series made in the order the lines come (the
+		 * chain is only one step ahead of a fetch from memory) */
+		if (s + AHEAD < lg->nseries)
+			__builtin_prefetch(&lg->series[s + AHEAD]);
+		lg->ahead = NO_RUN;
+		return;
+	}
 	uint32_t a = lg->ahead;
 	if (on_chain && a != NO_RUN) {
 		a = lg->series[a].next;
@@ -845,28 +853,27 @@ static void add_probe_line(struct rp_log *lg, struct rp_rec *ln)
 	lg->last_series = series;
 }
 
-/* Turn SE's samples wide (a sample that does not fit 32 bits came). */
-static void widen(struct rp_series *se)
+/* Turn E's samples wide (a sample that does not fit 32 bits came). */
+static void widen(struct rp_store_ent *e)
 {
-	const struct rp_sample32 *c = se->samples;
-	size_t cap = se->n + se->n / 2 + 8;
+	const struct rp_sample32 *c = e->samples;
+	size_t cap = e->n + e->n / 2 + 8;
 	struct rp_sample *w = pk_xmalloc(cap * sizeof(*w));
-	for (size_t i = 0; i < se->n; i++) {
+	for (size_t i = 0; i < e->n; i++) {
 		if (c[i].rel_start == RP_NO_REL32)
 			w[i] = (struct rp_sample){ c[i].dur, RP_NO_REL, RP_NO_REL };
 		else
 			w[i] = (struct rp_sample){ c[i].dur, c[i].rel_start,
 						   (int64_t)c[i].rel_start + c[i].dur };
 	}
-	free(se->samples);
-	se->samples = w;
-	se->cap = cap;
-	se->wide = 1;
+	free(e->samples);
+	e->samples = w;
+	e->cap = cap;
+	e->wide = 1;
 }
 
-void rp_log_store(struct rp_series *series, const struct rp_rec *rec)
+void rp_log_store_ent(struct rp_store_ent *se, const struct rp_rec *rec)
 {
-	struct rp_series *se = &series[rec->run];
 	int64_t dur = rec->dur, s = rec->start, e = rec->end;
 	if (!se->wide) {
 		/* dur >= 0 (parsed); RP_NO_REL comes for both or neither */
@@ -896,6 +903,18 @@ void rp_log_store(struct rp_series *series, const struct rp_rec *rec)
 	sm->rel_start = s;
 	sm->rel_end = e;
 	se->nrel += s != RP_NO_REL;
+}
+
+void rp_log_store(struct rp_series *series, const struct rp_rec *rec)
+{
+	struct rp_series *se = &series[rec->run];
+	struct rp_store_ent e = { se->samples, se->n, se->cap, se->nrel, se->wide };
+	rp_log_store_ent(&e, rec);
+	se->samples = e.samples;
+	se->n = e.n;
+	se->cap = e.cap;
+	se->nrel = e.nrel;
+	se->wide = e.wide;
 }
 
 size_t rp_series_field(const struct rp_series *se, enum rp_sample_field f, int64_t *out)

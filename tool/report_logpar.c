@@ -22,6 +22,8 @@
  * shared cache when the main thread applies them. */
 #define BLOCK_BYTES (512u << 10)
 #define NSLOTS 8
+/* Stored pages are handed back this many at a time. */
+#define RELEASE_BYTES (8u << 20)
 #define MAX_WORKERS 3
 
 struct block {
@@ -30,13 +32,14 @@ struct block {
 	size_t nrecs, cap;
 	int parsed;
 	char *tail; /* copy of a last line without newline */
-	const char *done_start, *done_end; /* the stored block this slot held */
+	const char *done_start, *done_end; /* stored blocks to hand back, or NULL */
 };
 
 struct par {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	const char *map, *pos, *end; /* pos: first byte not yet claimed */
+	const char *released;        /* pages before it are handed back */
 	size_t page;
 	size_t next_claim, next_apply, next_store;
 	int storing; /* a thread is storing block next_store */
@@ -44,7 +47,7 @@ struct par {
 	const char *run_sep;
 	/* the samples, n, cap and nrel of each series: owned by the store
 	 * stage while the main thread may move lg->series (new series) */
-	struct rp_series *store;
+	struct rp_store_ent *store;
 	size_t nstore, store_cap;
 };
 
@@ -85,8 +88,14 @@ static struct block *claim(struct par *P)
 	if (P->pos == P->end || P->next_claim - P->next_store >= NSLOTS)
 		return NULL;
 	struct block *b = &P->slots[P->next_claim++ % NSLOTS];
-	b->done_start = b->start;
-	b->done_end = b->end;
+	/* The block this slot held is stored, like every block before it:
+	 * hand their pages back, in batches (each call interrupts the other
+	 * cores to flush their TLBs) */
+	b->done_start = b->done_end = NULL;
+	if (b->end && (size_t)(b->end - P->released) >= RELEASE_BYTES) {
+		b->done_start = P->released;
+		b->done_end = P->released = b->end;
+	}
 	const char *cut = (size_t)(P->end - P->pos) > BLOCK_BYTES ? P->pos + BLOCK_BYTES : P->end;
 	if (cut < P->end) {
 		const char *nl = memchr(cut, '\n', (size_t)(P->end - cut));
@@ -136,7 +145,7 @@ static void work(struct par *P, struct block *b)
 
 /* The store-stage entry of series S (applied records name only series
  * that exist: S is at most one past the last). */
-static struct rp_series *store_slot(struct par *P, size_t s)
+static struct rp_store_ent *store_slot(struct par *P, size_t s)
 {
 	if (s >= P->nstore) {
 		PK_GROW(P->store, P->store_cap, s + 1);
@@ -167,8 +176,7 @@ static void store(struct par *P)
 						   1);
 		}
 		if (b->recs[i].kind == RP_LINE_PROBE) {
-			store_slot(P, (size_t)b->recs[i].run);
-			rp_log_store(P->store, &b->recs[i]);
+			rp_log_store_ent(store_slot(P, (size_t)b->recs[i].run), &b->recs[i]);
 		}
 	}
 	pthread_mutex_lock(&P->mu);
@@ -238,7 +246,18 @@ static void run_main(struct par *P, struct rp_log *lg)
 
 /* Move the samples between lg->series and the store stage's array: in
  * before reading (an earlier file's samples continue), out after. */
-static void move_samples(struct rp_series *to, struct rp_series *from, size_t n)
+static void samples_in(struct rp_store_ent *to, struct rp_series *from, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		to[i] = (struct rp_store_ent){ from[i].samples, from[i].n, from[i].cap, from[i].nrel,
+					       from[i].wide };
+		from[i].samples = NULL;
+		from[i].n = from[i].cap = from[i].nrel = 0;
+		from[i].wide = 0;
+	}
+}
+
+static void samples_out(struct rp_series *to, const struct rp_store_ent *from, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		to[i].samples = from[i].samples;
@@ -246,9 +265,6 @@ static void move_samples(struct rp_series *to, struct rp_series *from, size_t n)
 		to[i].cap = from[i].cap;
 		to[i].nrel = from[i].nrel;
 		to[i].wide = from[i].wide;
-		from[i].samples = NULL;
-		from[i].n = from[i].cap = from[i].nrel = 0;
-		from[i].wide = 0;
 	}
 }
 
@@ -273,13 +289,13 @@ int rp_log_read_mapped(struct rp_log *lg, int fd, const char *name)
 	memset(&P, 0, sizeof(P));
 	pthread_mutex_init(&P.mu, NULL);
 	pthread_cond_init(&P.cv, NULL);
-	P.map = P.pos = map;
+	P.map = P.pos = P.released = map;
 	P.end = P.map + st.st_size;
 	P.page = (size_t)sysconf(_SC_PAGESIZE);
 	P.run_sep = lg->run_sep;
 	P.nstore = P.store_cap = lg->nseries;
 	P.store = pk_xcalloc(P.store_cap ? P.store_cap : 1, sizeof(*P.store));
-	move_samples(P.store, lg->series, lg->nseries);
+	samples_in(P.store, lg->series, lg->nseries);
 	rp_log_begin_file(lg, name);
 
 	pthread_t tid[MAX_WORKERS];
@@ -289,7 +305,7 @@ int rp_log_read_mapped(struct rp_log *lg, int fd, const char *name)
 	run_main(&P, lg);
 	for (int i = 0; i < started; i++)
 		pthread_join(tid[i], NULL);
-	move_samples(lg->series, P.store, P.nstore); /* nstore <= nseries */
+	samples_out(lg->series, P.store, P.nstore); /* nstore <= nseries */
 	free(P.store);
 	for (int i = 0; i < NSLOTS; i++) {
 		free(P.slots[i].recs);
