@@ -31,8 +31,9 @@ static const char usage_text[] =
 	"      --begin SPEC --end SPEC, --around CALLEE, --wait CALLEE, --base\n"
 	"      -p BUILD_DIR      (with placement) read compile flags from compile_commands.json\n"
 	"      --timing-tensor   add the CCE in-core timing tensor and shift args[] (S5);\n"
-	"                        with --event, --slots, --host, --host-out, --kernel, --core-type,\n"
-	"                        --events-out, -p (see docs/timing.md)\n"
+	"                        with --event, --edit, --slots, --host, --host-out, --kernel,\n"
+	"                        --core-type, --generation, --invocation, --invocations,\n"
+	"                        --events-out, -p ('probe-inject --timing-tensor --help', docs/timing.md)\n"
 	PK_EMIT_HELP
 	"  -h, --help            this help;  --version  the version\n"
 	"\n"
