@@ -101,7 +101,38 @@ static void sweep_stale(const char *dir, const char *base)
 	closedir(d);
 }
 
-int pk_write_atomic(const char *path, const char *data, size_t len, const struct stat *expect)
+/* One file of a group: its temporary file is written and synced, the
+ * rename waits for pk_txn_commit. */
+struct pk_txn_file {
+	char *shown;  /* the path as the user gave it, for messages */
+	char *target; /* the file itself (symlinks resolved) */
+	char *dir;
+	char *tmp;
+	struct stat expect;
+	int have_expect; /* the file existed: EXPECT gives its mode and owner */
+	int check;       /* ... and it must still be that file at commit */
+	const char *orig; /* the bytes it had (NULL: a new file), to put back */
+	size_t orig_len;
+};
+
+static char *xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	return memcpy(pk_xmalloc(n), s, n);
+}
+
+static void txn_file_free(struct pk_txn_file *f)
+{
+	free(f->shown);
+	free(f->target);
+	free(f->dir);
+	free(f->tmp);
+}
+
+/* CHECK: at commit, refuse when the file is no longer the one EXPECT
+ * describes; EXPECT alone gives the mode and owner of the new file. */
+static int stage(struct pk_txn *t, const char *path, const char *data, size_t len, const struct stat *expect,
+		 int check, const char *orig, size_t orig_len)
 {
 	char target[PATH_MAX];
 	/* write through a symlink to the file it names, keeping the link */
@@ -152,24 +183,111 @@ int pk_write_atomic(const char *path, const char *data, size_t len, const struct
 		unlink(tmp);
 		return pk_error("%s: %s: %s; not changed", path, what, strerror(saved));
 	}
+	if (t->n == t->cap) {
+		t->cap = t->cap ? 2 * t->cap : 4;
+		t->v = pk_xrealloc(t->v, t->cap * sizeof(*t->v));
+	}
+	struct pk_txn_file *f = &t->v[t->n++];
+	memset(f, 0, sizeof(*f));
+	f->shown = xstrdup(path);
+	f->target = xstrdup(target);
+	f->dir = xstrdup(dir);
+	f->tmp = xstrdup(tmp);
 	if (expect) {
+		f->expect = *expect;
+		f->have_expect = 1;
+	}
+	f->check = check && expect;
+	f->orig = orig;
+	f->orig_len = orig_len;
+	return 0;
+}
+
+int pk_txn_add(struct pk_txn *t, const char *path, const char *data, size_t len, const struct stat *expect,
+	       const char *orig, size_t orig_len)
+{
+	return stage(t, path, data, len, expect, 1, orig, orig_len);
+}
+
+void pk_txn_abort(struct pk_txn *t)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		unlink(t->v[i].tmp);
+		txn_file_free(&t->v[i]);
+	}
+	free(t->v);
+	memset(t, 0, sizeof(*t));
+}
+
+int pk_txn_commit(struct pk_txn *t)
+{
+	/* every file must still be the one we read, before any is replaced */
+	for (size_t i = 0; i < t->n; i++) {
+		struct pk_txn_file *f = &t->v[i];
 		struct stat now;
-		if (stat(target, &now) < 0 || !same_file_state(expect, &now)) {
-			unlink(tmp);
-			return pk_error("%s: file changed since it was read; not overwritten", path);
+		if (f->check && (stat(f->target, &now) < 0 || !same_file_state(&f->expect, &now))) {
+			pk_error("%s: file changed since it was read; not overwritten", f->shown);
+			for (size_t k = 0; k < t->n; k++)
+				if (k != i)
+					pk_error("%s: not changed, because '%s' was not", t->v[k].shown, f->shown);
+			pk_txn_abort(t);
+			return -1;
 		}
 	}
-	if (rename(tmp, target) < 0) {
-		saved = errno;
-		unlink(tmp);
-		return pk_error("%s: cannot replace: %s; not changed", path, strerror(saved));
+	size_t done = 0;
+	int rc = 0;
+	for (; done < t->n; done++) {
+		struct pk_txn_file *f = &t->v[done];
+		if (rename(f->tmp, f->target) < 0) {
+			rc = pk_error("%s: cannot replace: %s; not changed", f->shown, strerror(errno));
+			break;
+		}
 	}
-	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd >= 0) {
-		fsync(dfd);
-		close(dfd);
+	if (rc < 0) {
+		/* Not seen in practice (same directory, file already written and
+		 * synced): put back the ones already renamed, from memory. */
+		for (size_t k = 0; k < done; k++) {
+			struct pk_txn_file *f = &t->v[k];
+			int back = -1;
+			if (!f->have_expect)
+				back = unlink(f->target);
+			else if (f->orig) {
+				struct pk_txn one = {0};
+				if (stage(&one, f->shown, f->orig, f->orig_len, &f->expect, 0, NULL, 0) == 0)
+					back = pk_txn_commit(&one);
+				else
+					pk_txn_abort(&one);
+			}
+			if (back == 0)
+				pk_warning("%s: put back, because '%s' could not be replaced", f->shown, t->v[done].shown);
+			else
+				pk_error("%s: already replaced and could not be put back", f->shown);
+		}
 	}
-	return 0;
+	for (size_t i = 0; i < t->n; i++) {
+		struct pk_txn_file *f = &t->v[i];
+		if (i >= done)
+			unlink(f->tmp);
+		else if (rc == 0) {
+			int dfd = open(f->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+			if (dfd >= 0) {
+				fsync(dfd);
+				close(dfd);
+			}
+		}
+		txn_file_free(f);
+	}
+	free(t->v);
+	memset(t, 0, sizeof(*t));
+	return rc;
+}
+
+int pk_write_atomic(const char *path, const char *data, size_t len, const struct stat *expect)
+{
+	struct pk_txn t = {0};
+	if (pk_txn_add(&t, path, data, len, expect, NULL, 0) < 0)
+		return -1;
+	return pk_txn_commit(&t);
 }
 
 /* ---- unified diff from the plan ------------------------------------- */
@@ -320,6 +438,12 @@ void pk_print_diff(FILE *out, struct pk_buf *b, const struct pk_plan *plan)
 
 int pk_emit(const struct pk_emit_opts *o, struct pk_buf *b, const struct pk_plan *plan, int *changed)
 {
+	return pk_emit_txn(o, b, plan, changed, NULL);
+}
+
+int pk_emit_txn(const struct pk_emit_opts *o, struct pk_buf *b, const struct pk_plan *plan, int *changed,
+		struct pk_txn *txn)
+{
 	char *out;
 	size_t out_len;
 	pk_plan_apply(plan, b->data, b->len, &out, &out_len);
@@ -331,10 +455,12 @@ int pk_emit(const struct pk_emit_opts *o, struct pk_buf *b, const struct pk_plan
 	switch (mode) {
 	case PK_EMIT_INPLACE:
 		if (*changed)
-			rc = pk_write_atomic(b->path, out, out_len, &b->st);
+			rc = txn ? pk_txn_add(txn, b->path, out, out_len, &b->st, b->data, b->len)
+				 : pk_write_atomic(b->path, out, out_len, &b->st);
 		break;
 	case PK_EMIT_OUTFILE:
-		rc = pk_write_atomic(o->out_path, out, out_len, NULL);
+		rc = txn ? pk_txn_add(txn, o->out_path, out, out_len, NULL, NULL, 0)
+			 : pk_write_atomic(o->out_path, out, out_len, NULL);
 		break;
 	case PK_EMIT_STDOUT:
 		if (fwrite(out, 1, out_len, stdout) != out_len)

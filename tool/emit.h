@@ -44,6 +44,27 @@ int pk_emit_validate(const struct pk_emit_opts *o, size_t ninputs);
  * the original file untouched). */
 int pk_emit(const struct pk_emit_opts *o, struct pk_buf *b, const struct pk_plan *plan, int *changed);
 
+/* Several files replaced together. pk_txn_add writes DATA to a temporary
+ * file beside PATH and syncs it (EXPECT as for pk_write_atomic; ORIG/ORIG_LEN
+ * the bytes PATH holds now, to put back should a later rename fail, NULL
+ * for a new file); nothing is replaced yet. pk_txn_commit checks that every
+ * file is still the one read, then renames them all. A failure at any step
+ * before the renames (the usual ones: a full disk, a read-only file, a file
+ * changed meanwhile) leaves every file as it was. Both return 0 or -1
+ * (messages printed); a failed add leaves T to be committed or aborted;
+ * commit and abort free T. */
+struct pk_txn_file;
+struct pk_txn {
+	struct pk_txn_file *v;
+	size_t n, cap;
+};
+int pk_txn_add(struct pk_txn *t, const char *path, const char *data, size_t len, const struct stat *expect,
+	       const char *orig, size_t orig_len);
+int pk_txn_commit(struct pk_txn *t);
+void pk_txn_abort(struct pk_txn *t);
+/* pk_emit with its file writes (in place, -o) staged in TXN, not done. */
+int pk_emit_txn(const struct pk_emit_opts *o, struct pk_buf *b, const struct pk_plan *plan, int *changed,
+		struct pk_txn *txn);
 /* Write DATA to PATH atomically: temp file in the same directory, fsync,
  * rename; keeps the mode of EXPECT's file; refuses if PATH no longer matches
  * EXPECT's stat (someone changed it after we read it). EXPECT may be NULL

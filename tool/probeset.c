@@ -165,26 +165,22 @@ int pk_fileset_emit(struct pk_fileset *fs, const struct pk_emit_opts *o, size_t 
 	for (size_t i = 0; i < fs->n; i++)
 		if (pk_plan_check(&fs->f[i].plan, fs->f[i].buf.path, fs->f[i].buf.len) < 0)
 			return -1;
+	/* all or nothing: every file is written beside itself first, and
+	 * replaced only once all of them are */
+	struct pk_txn txn = {0};
 	for (size_t i = 0; i < fs->n; i++) {
 		struct pk_file *f = &fs->f[i];
 		int ch = 0;
-		if (pk_emit(o, &f->buf, &f->plan, &ch) < 0) {
-			if (o->mode == PK_EMIT_INPLACE) {
-				/* put back what this run already rewrote: all or nothing */
-				for (size_t k = 0; k < i; k++) {
-					struct pk_file *g = &fs->f[k];
-					struct stat now;
-					if (!g->changed || g->buf.from_stdin || stat(g->buf.path, &now) < 0)
-						continue;
-					if (pk_write_atomic(g->buf.path, g->buf.data, g->buf.len, &now) == 0)
-						pk_warning("%s: restored, because '%s' could not be written", g->buf.path,
-							   f->buf.path);
-				}
-			}
+		if (pk_emit_txn(o, &f->buf, &f->plan, &ch, &txn) < 0) {
+			for (size_t k = 0; k < i; k++)
+				if (fs->f[k].changed && o->mode == PK_EMIT_INPLACE)
+					pk_error("%s: not changed, because '%s' could not be written", fs->f[k].buf.path,
+						 f->buf.path);
+			pk_txn_abort(&txn);
 			return -1;
 		}
 		f->changed = ch;
 		*changed += ch != 0;
 	}
-	return 0;
+	return pk_txn_commit(&txn);
 }

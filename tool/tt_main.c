@@ -373,7 +373,7 @@ static int plan_all(struct job *j)
 	return 0;
 }
 
-static int write_sidecar(struct job *j)
+static int write_sidecar(struct job *j, struct pk_txn *txn)
 {
 	const struct tt_opts *o = &j->o;
 	int to_file = o->emit.mode == PK_EMIT_OUTFILE || (o->emit.mode == PK_EMIT_INPLACE && !j->kb.from_stdin);
@@ -386,67 +386,49 @@ static int write_sidecar(struct job *j)
 		tt_sb_addf(&path, "%s.timing.json", o->emit.mode == PK_EMIT_OUTFILE ? o->emit.out_path : o->kernel);
 	size_t len;
 	char *json = tt_sidecar_json(&j->k, &j->sp, &len);
-	int rc = pk_write_atomic(path.s, json, len, NULL);
+	int rc = pk_txn_add(txn, path.s, json, len, NULL, NULL, 0);
 	free(json);
 	tt_sb_free(&path);
 	return rc;
 }
 
-/* Take back what an earlier write of this run did: the original bytes in
- * place, or the new output file removed. */
-static void undo_write(const struct pk_emit_opts *eo, const struct pk_buf *b)
-{
-	if (eo->mode == PK_EMIT_INPLACE && !b->from_stdin)
-		pk_write_atomic(b->path, b->data, b->len, NULL);
-	else if (eo->mode == PK_EMIT_OUTFILE)
-		unlink(eo->out_path);
-}
-
-/* Kernel, host and event map go together: when a later write fails the
- * earlier ones are undone, so an error never leaves half an ABI change. */
+/* Kernel, host, edited helper files and event map go together: each is
+ * written beside itself first and all are replaced only once every one is,
+ * so an error never leaves half an ABI change. */
 static int emit_all(struct job *j)
 {
 	int changed = 0, any = 0;
+	struct pk_txn txn = {0};
 	struct pk_emit_opts ho = j->o.emit;
 	if (j->o.host_out) {
 		ho.mode = PK_EMIT_OUTFILE;
 		ho.out_path = j->o.host_out;
 	}
-	if (pk_emit(&j->o.emit, &j->kb, &j->kp, &changed) < 0)
-		return PK_EXIT_ERROR;
+	if (pk_emit_txn(&j->o.emit, &j->kb, &j->kp, &changed, &txn) < 0)
+		goto fail;
 	any |= changed;
-	if (j->o.host && pk_emit(&ho, &j->hb, &j->hp, &changed) < 0) {
-		undo_write(&j->o.emit, &j->kb);
-		return PK_EXIT_ERROR;
-	}
+	if (j->o.host && pk_emit_txn(&ho, &j->hb, &j->hp, &changed, &txn) < 0)
+		goto fail;
 	any |= changed;
-	size_t done = 0;
-	int failed = 0;
-	for (; done < j->sp.nextra && !failed; done++) {
-		struct tt_extra *x = &j->sp.extra[done];
+	for (size_t i = 0; i < j->sp.nextra; i++) {
+		struct tt_extra *x = &j->sp.extra[i];
 		struct pk_emit_opts xo = j->o.emit;
-		if (j->extra_out[done])
-			xo.out_path = j->extra_out[done];
-		if (pk_emit(&xo, &x->b, &x->plan, &changed) < 0)
-			failed = 1;
-		else
-			any |= changed;
+		if (j->extra_out[i])
+			xo.out_path = j->extra_out[i];
+		if (pk_emit_txn(&xo, &x->b, &x->plan, &changed, &txn) < 0)
+			goto fail;
+		any |= changed;
 	}
-	if (failed && done > 0)
-		done--; /* the one that failed wrote nothing */
-	if (failed || write_sidecar(j) < 0) {
-		undo_write(&j->o.emit, &j->kb);
-		if (j->o.host)
-			undo_write(&ho, &j->hb);
-		for (size_t i = 0; i < done; i++) {
-			struct pk_emit_opts xo = j->o.emit;
-			if (j->extra_out[i])
-				xo.out_path = j->extra_out[i];
-			undo_write(&xo, &j->sp.extra[i].b);
-		}
+	if (write_sidecar(j, &txn) < 0)
+		goto fail;
+	if (pk_txn_commit(&txn) < 0)
 		return PK_EXIT_ERROR;
-	}
 	return j->o.emit.mode == PK_EMIT_CHECK && any ? PK_EXIT_FINDINGS : PK_EXIT_OK;
+fail:
+	if (txn.n)
+		pk_warning("nothing written: every file of this run stays as it was");
+	pk_txn_abort(&txn);
+	return PK_EXIT_ERROR;
 }
 
 static void free_job(struct job *j)

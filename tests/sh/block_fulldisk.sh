@@ -54,6 +54,34 @@ if shim=$(build_shim "$scratch"); then
 		[ "$(inode k.cpp)" = "$ino" ] && ok "$cmd: inode kept" || fail "$cmd: file was replaced"
 		no_temp_files .
 	done
+	# several files, all or nothing: a small file written whole before the big
+	# one fails must not be replaced either (not even by its own old bytes)
+	big_kernel small.cpp 0.001
+	cp small.cpp small.orig.cpp
+	sino=$(inode small.cpp)
+	if run_expect 2 "two files, the second hits ENOSPC" with_shim "$shim" env PK_SHIM_ENOSPC=1 \
+		probe-inject --probe P0 small.cpp k.cpp; then
+		has "two files: the failing one is named" "probekit: k.cpp: "
+	fi
+	same "two files: the first is untouched" small.orig.cpp small.cpp
+	[ "$(inode small.cpp)" = "$sino" ] && ok "two files: the first keeps its inode" || fail "two files: the first was replaced"
+	same "two files: the second is untouched" orig.cpp k.cpp
+	no_temp_files .
+	# the timing tensor with an event in a helper header: kernel, header and
+	# event map go together (needs the AST module)
+	mkdir tt && cp "$src"/testdata/timing/helper-events/{kernel.cpp,stages.h,kernel_api.h} tt/
+	python3 -c 'import sys; open(sys.argv[1], "a").write("// padding: the header passes 4 KiB\n" * 200)' tt/stages.h
+	cp tt/kernel.cpp tt.kernel.orig; cp tt/stages.h tt.stages.orig
+	if probe-inject --timing-tensor --help >/dev/null 2>&1; then
+		if run_expect 2 "timing tensor, the header hits ENOSPC" with_shim "$shim" env PK_SHIM_ENOSPC=1 \
+			probe-inject --timing-tensor --event producer_done=after:Produce@Stage --edit tt/stages.h tt/kernel.cpp; then
+			has "timing tensor: says nothing was written" "nothing written"
+		fi
+		same "timing tensor: kernel untouched" tt.kernel.orig tt/kernel.cpp
+		same "timing tensor: header untouched" tt.stages.orig tt/stages.h
+		[ ! -e tt/kernel.cpp.timing.json ] && ok "timing tensor: no event map" || fail "timing tensor: event map written"
+		no_temp_files tt
+	fi
 	run_expect 2 "-o with ENOSPC mid-write" with_shim "$shim" env PK_SHIM_ENOSPC=1 probe-strip -o out.cpp k.cpp
 	[ ! -e out.cpp ] && ok "-o left no partial output" || fail "partial out.cpp left behind ($(stat -c %s out.cpp) bytes)"
 	no_temp_files .
