@@ -247,6 +247,9 @@ struct rp_fast_tpl {
 	/* the name of the stream's last probe line (rec->same_name), or NULL */
 	const char *last_name;
 	size_t last_name_len;
+	/* with last_name set: that line had the template's name (then a line
+	 * the template takes names the same probe without comparing) */
+	int last_is_tpl;
 	size_t len; /* 0: none yet */
 	unsigned nchunks, nfields, seen;
 	size_t name_len;

@@ -431,24 +431,31 @@ static inline uint64_t known_digits(const char *e, unsigned n)
 	return eight_digits(hi & ~0ull << (8 * (16 - n))) * 100000000u + eight_digits(lo);
 }
 
+/* Per byte of chunk C of S: 0xff where it fits T (the same byte, or a
+ * digit where T has a number's digit). */
+static inline __m128i tpl_chunk_ok(const char *s, const struct rp_fast_tpl *t, unsigned c)
+{
+	const __m128i zero = _mm_set1_epi8('0'), nine = _mm_set1_epi8(9);
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(s + 16 * c));
+	__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(t->bytes + 16 * c));
+	__m128i dg = _mm_loadu_si128((const __m128i *)(const void *)(t->digit + 16 * c));
+	__m128i d = _mm_sub_epi8(x, zero);
+	__m128i is_digit = _mm_cmpeq_epi8(_mm_min_epu8(d, nine), d);
+	return _mm_or_si128(_mm_cmpeq_epi8(x, b), _mm_and_si128(is_digit, dg));
+}
+
 /* Line S in the layout of T: 1 with OUT filled, else 0. */
 static inline __attribute__((always_inline)) int parse_tpl(const char *s, const char *end,
 							    const struct rp_fast_tpl *t, struct rp_line *out)
 {
 	if ((size_t)(end - s) <= t->len)
 		return 0;
-	const __m128i zero = _mm_set1_epi8('0'), nine = _mm_set1_epi8(9);
-	__m128i acc = _mm_set1_epi8(-1);
-	for (unsigned c = 0; c < t->nchunks; c++) {
-		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(s + 16 * c));
-		__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(t->bytes + 16 * c));
-		__m128i dg = _mm_loadu_si128((const __m128i *)(const void *)(t->digit + 16 * c));
-		__m128i fr = _mm_loadu_si128((const __m128i *)(const void *)(t->free_ + 16 * c));
-		__m128i d = _mm_sub_epi8(x, zero);
-		__m128i is_digit = _mm_cmpeq_epi8(_mm_min_epu8(d, nine), d);
-		__m128i ok = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, b), _mm_and_si128(is_digit, dg)), fr);
-		acc = _mm_and_si128(acc, ok);
-	}
+	/* only the last chunk holds bytes past the newline (free_) */
+	unsigned last = t->nchunks - 1;
+	__m128i acc = _mm_loadu_si128((const __m128i *)(const void *)(t->free_ + 16 * last));
+	acc = _mm_or_si128(acc, tpl_chunk_ok(s, t, last));
+	for (unsigned c = 0; c < last; c++)
+		acc = _mm_and_si128(acc, tpl_chunk_ok(s, t, c));
 	if (_mm_movemask_epi8(acc) != 0xffff)
 		return 0;
 	/* volatile: stored one by one, so read one by one (a wide read of two
@@ -985,17 +992,22 @@ void rp_log_classify(const char *run_sep, const char *s, size_t len, struct rp_r
 /* The record of a probe line, written whole: writing single fields (the
  * bit fields) would read the record's cache line first, and the records
  * are fresh memory for every block. */
-static inline void fast_rec(struct rp_rec *rec, const struct rp_line *ln, struct rp_fast_tpl *tpl)
+static inline void fast_rec(struct rp_rec *rec, const struct rp_line *ln, struct rp_fast_tpl *tpl,
+			    int by_tpl)
 {
 	struct rp_rec r;
 	const char *a = tpl ? tpl->last_name : NULL;
 	size_t k = 0, n = ln->name_len;
-	if (a && tpl->last_name_len == n)
+	if (a && by_tpl && tpl->last_is_tpl) {
+		k = n; /* the template's name, like the last probe line's */
+	} else if (a && tpl->last_name_len == n) {
 		while (k < n && a[k] == ln->name[k])
 			k++;
+	}
 	if (tpl) {
 		tpl->last_name = ln->name;
 		tpl->last_name_len = n;
+		tpl->last_is_tpl = 1; /* this line is the template, or fits it */
 	}
 	r.kind = RP_LINE_PROBE;
 	r.same_name = a && k == n;
@@ -1024,6 +1036,7 @@ static inline void same_name(struct rp_fast_tpl *tpl, struct rp_rec *rec)
 	rec->same_name = a && k == n;
 	tpl->last_name = c;
 	tpl->last_name_len = n;
+	tpl->last_is_tpl = 0;
 }
 
 size_t rp_log_classify_at(const char *run_sep, const char *p, const char *end, const char *limit,
@@ -1035,13 +1048,13 @@ size_t rp_log_classify_at(const char *run_sep, const char *p, const char *end, c
 		if (limit - p >= RP_FAST_WINDOW + 1024)
 			__builtin_prefetch(p + 1024); /* the file, a few lines on */
 		if (tpl && tpl->len && parse_tpl(p, end, tpl, &ln)) {
-			fast_rec(rec, &ln, tpl);
+			fast_rec(rec, &ln, tpl, 1);
 			return tpl->len;
 		}
 		size_t n = newline_in_window(p);
 		if (n < (size_t)(end - p)) {
 			if (parse_fast(p, n, &ln, tpl)) {
-				fast_rec(rec, &ln, tpl);
+				fast_rec(rec, &ln, tpl, 0);
 			} else {
 				rp_log_classify(run_sep, p, n, rec);
 				same_name(tpl, rec);
