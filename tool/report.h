@@ -257,9 +257,11 @@ struct rp_fast_tpl {
 		unsigned char f, n;
 		unsigned short end;
 	} fields[6];
-	unsigned char bytes[RP_FAST_WINDOW]; /* the line and its newline */
-	unsigned char digit[RP_FAST_WINDOW]; /* 0xff: a number's digit */
-	unsigned char free_[RP_FAST_WINDOW]; /* 0xff: past the newline */
+	/* the line and its newline, '0' for a number's digits; a byte fits
+	 * where it exceeds this one by at most span (0, 9 for a digit, 0xff
+	 * past the newline) */
+	unsigned char bytes[RP_FAST_WINDOW];
+	unsigned char span[RP_FAST_WINDOW];
 };
 /* TPL (may be NULL) is the caller's, for consecutive lines (set len and
  * last_name to 0 and NULL to begin, and whenever the lines before move);

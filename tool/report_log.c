@@ -401,18 +401,22 @@ static inline int tail_digits(const char *e, unsigned n, uint64_t *out)
 }
 
 
-/* Remember line S (taken by the fast path) as the template. */
+/* Remember line S (taken by the fast path) as the template: a byte X of a
+ * later line fits where (unsigned char)(X - bytes[i]) <= span[i], i.e. the
+ * same byte (span 0), a digit where a number's digit is ('0', span 9), or
+ * anything past the newline (span 0xff). */
 static void tpl_set(struct rp_fast_tpl *t, const char *s, size_t len)
 {
 	t->len = len;
 	t->nchunks = (unsigned)((len + 1 + 15) / 16);
 	memset(t->bytes, 0, sizeof(t->bytes));
 	memcpy(t->bytes, s, len + 1);
-	memset(t->digit, 0, sizeof(t->digit));
-	memset(t->free_, 0, len + 1);
-	memset(t->free_ + len + 1, 0xff, RP_FAST_WINDOW - len - 1);
-	for (unsigned i = 0; i < t->nfields; i++)
-		memset(t->digit + t->fields[i].end - t->fields[i].n, 0xff, t->fields[i].n);
+	memset(t->span, 0, len + 1);
+	memset(t->span + len + 1, 0xff, RP_FAST_WINDOW - len - 1);
+	for (unsigned i = 0; i < t->nfields; i++) {
+		memset(t->bytes + t->fields[i].end - t->fields[i].n, '0', t->fields[i].n);
+		memset(t->span + t->fields[i].end - t->fields[i].n, 9, t->fields[i].n);
+	}
 }
 
 /* The N (1..16) digits before E, known to be digits. */
@@ -431,17 +435,14 @@ static inline uint64_t known_digits(const char *e, unsigned n)
 	return eight_digits(hi & ~0ull << (8 * (16 - n))) * 100000000u + eight_digits(lo);
 }
 
-/* Per byte of chunk C of S: 0xff where it fits T (the same byte, or a
- * digit where T has a number's digit). */
+/* Per byte of chunk C of S: 0xff where it fits T (see tpl_set). */
 static inline __m128i tpl_chunk_ok(const char *s, const struct rp_fast_tpl *t, unsigned c)
 {
-	const __m128i zero = _mm_set1_epi8('0'), nine = _mm_set1_epi8(9);
 	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(s + 16 * c));
 	__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(t->bytes + 16 * c));
-	__m128i dg = _mm_loadu_si128((const __m128i *)(const void *)(t->digit + 16 * c));
-	__m128i d = _mm_sub_epi8(x, zero);
-	__m128i is_digit = _mm_cmpeq_epi8(_mm_min_epu8(d, nine), d);
-	return _mm_or_si128(_mm_cmpeq_epi8(x, b), _mm_and_si128(is_digit, dg));
+	__m128i span = _mm_loadu_si128((const __m128i *)(const void *)(t->span + 16 * c));
+	__m128i d = _mm_sub_epi8(x, b);
+	return _mm_cmpeq_epi8(_mm_min_epu8(d, span), d);
 }
 
 /* Line S in the layout of T: 1 with OUT filled, else 0. */
@@ -450,11 +451,8 @@ static inline __attribute__((always_inline)) int parse_tpl(const char *s, const 
 {
 	if ((size_t)(end - s) <= t->len)
 		return 0;
-	/* only the last chunk holds bytes past the newline (free_) */
-	unsigned last = t->nchunks - 1;
-	__m128i acc = _mm_loadu_si128((const __m128i *)(const void *)(t->free_ + 16 * last));
-	acc = _mm_or_si128(acc, tpl_chunk_ok(s, t, last));
-	for (unsigned c = 0; c < last; c++)
+	__m128i acc = tpl_chunk_ok(s, t, 0);
+	for (unsigned c = 1; c < t->nchunks; c++)
 		acc = _mm_and_si128(acc, tpl_chunk_ok(s, t, c));
 	if (_mm_movemask_epi8(acc) != 0xffff)
 		return 0;
