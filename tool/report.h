@@ -257,6 +257,7 @@ struct rp_fast_tpl {
 		unsigned char f, n;
 		unsigned short end;
 	} fields[6];
+	uint64_t mask[6]; /* keeps a field's digits of the word loaded */
 	/* the line and its newline, '0' for a number's digits; a byte fits
 	 * where it exceeds this one by at most span (0, 9 for a digit, 0xff
 	 * past the newline) */

@@ -416,23 +416,26 @@ static void tpl_set(struct rp_fast_tpl *t, const char *s, size_t len)
 	for (unsigned i = 0; i < t->nfields; i++) {
 		memset(t->bytes + t->fields[i].end - t->fields[i].n, '0', t->fields[i].n);
 		memset(t->span + t->fields[i].end - t->fields[i].n, 9, t->fields[i].n);
+		unsigned n = t->fields[i].n;
+		t->mask[i] = ~0ull << (8 * (n <= 8 ? 8 - n : 16 - n));
 	}
 }
 
-/* The N (1..16) digits before E, known to be digits. */
-static inline uint64_t known_digits(const char *e, unsigned n)
+/* The N (1..16) digits before E, known to be digits; MASK keeps them of
+ * the word loaded (tpl_set). */
+static inline uint64_t known_digits(const char *e, unsigned n, uint64_t mask)
 {
 	uint64_t lo, hi;
 	memcpy(&lo, e - 8, 8);
 	if (n <= 4) { /* run, block, iter, dur: one multiply less */
-		uint32_t w = (uint32_t)(lo >> 32) & ~0u << (8 * (4 - n));
+		uint32_t w = (uint32_t)((lo & mask) >> 32);
 		w = (w & 0x0F0F0F0Fu) * 2561 >> 8;
 		return ((w & 0x00FF00FFu) * 6553601u) >> 16;
 	}
 	if (n <= 8)
-		return eight_digits(lo & ~0ull << (8 * (8 - n)));
+		return eight_digits(lo & mask);
 	memcpy(&hi, e - 16, 8);
-	return eight_digits(hi & ~0ull << (8 * (16 - n))) * 100000000u + eight_digits(lo);
+	return eight_digits(hi & mask) * 100000000u + eight_digits(lo);
 }
 
 /* Per byte of chunk C of S: 0xff where it fits T (see tpl_set). */
@@ -460,7 +463,7 @@ static inline __attribute__((always_inline)) int parse_tpl(const char *s, const 
 	 * narrow stores waits for them to reach the cache) */
 	volatile int64_t v[F_NONE];
 	for (unsigned i = 0; i < t->nfields; i++)
-		v[t->fields[i].f] = (int64_t)known_digits(s + t->fields[i].end, t->fields[i].n);
+		v[t->fields[i].f] = (int64_t)known_digits(s + t->fields[i].end, t->fields[i].n, t->mask[i]);
 	out->name = s + 1;
 	out->name_len = t->name_len;
 	out->start = v[F_START];
