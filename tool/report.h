@@ -286,6 +286,21 @@ struct rp_store_ent {
 	int wide;
 };
 void rp_log_store_ent(struct rp_store_ent *e, const struct rp_rec *rec);
+/* rp_log_store_ent's usual case, inline: a compact sample into a compact
+ * series with room for it. 1 when stored, else 0 (nothing changed). */
+static inline int rp_log_store_compact(struct rp_store_ent *se, const struct rp_rec *rec)
+{
+	int64_t dur = rec->dur, s = rec->start, e = rec->end;
+	/* dur >= 0 (parsed); RP_NO_REL comes for both or neither */
+	if (se->wide || se->n == se->cap || dur > INT32_MAX ||
+	    (s != RP_NO_REL && (s <= INT32_MIN || s > INT32_MAX || e != s + dur)))
+		return 0;
+	struct rp_sample32 *sm = (struct rp_sample32 *)se->samples + se->n++;
+	sm->dur = (int32_t)dur;
+	sm->rel_start = s == RP_NO_REL ? RP_NO_REL32 : (int32_t)s;
+	se->nrel += s != RP_NO_REL;
+	return 1;
+}
 /* Read a regular file through mmap, parsing blocks on several threads and
  * applying them in order (report_logpar.c). Same result as rp_log_read_fd. */
 int rp_log_read_mapped(struct rp_log *lg, int fd, const char *name);

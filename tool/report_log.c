@@ -887,6 +887,8 @@ static void widen(struct rp_store_ent *e)
 
 void rp_log_store_ent(struct rp_store_ent *se, const struct rp_rec *rec)
 {
+	if (rp_log_store_compact(se, rec))
+		return;
 	int64_t dur = rec->dur, s = rec->start, e = rec->end;
 	if (!se->wide) {
 		/* dur >= 0 (parsed); RP_NO_REL comes for both or neither */
