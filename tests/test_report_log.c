@@ -202,6 +202,11 @@ static void template_equals_general(void **state)
 		"[STAGE_C] run=1 block=1 iter=1 start=123456789045 end=12345680404 dur=1501\n"
 		"[STAGE_C]_run=1 block=1 iter=1 start=123456789045 end=12345680404 dur=1501\n"
 		"[STAGE_C] run=1 block=1 iter=1 start=123456789045 end=12345680404 dur=9999\n"
+		"[STAGE_D]\trun=1 block=1 iter=1 start=123456789045 end=12345680404 dur=9999\n" /* general */
+		"[STAGE_C] run=1 block=1 iter=1 start=123456789045 end=12345680404 dur=9999\n" /* not D */
+		"[STAGE_C] run=1 block=1 iter=1 start=123456789045 end=12345680404 dur=9999\n"
+		"other output\n"
+		"[STAGE_C] run=1 block=1 iter=1 start=123456789045 end=12345680404 dur=9999\n"
 		"[STAGE_C] run=1 block=1 iter=1 start=123456789045 end=12345680404 dur=9999";
 	size_t size = sizeof(text) - 1;
 	char *buf = calloc(size + RP_FAST_WINDOW, 1);
@@ -212,12 +217,19 @@ static void template_equals_general(void **state)
 	const char *p = buf, *end = buf + size;
 	size_t lines = 0, n;
 	struct rp_rec rec;
+	const char *prev_name = NULL; /* the last probe line's */
+	size_t prev_len = 0, same = 0;
 	while ((n = rp_log_classify_at(NULL, p, end, buf + size + RP_FAST_WINDOW, &tpl, &rec)) != SIZE_MAX) {
 		struct rp_line g;
 		enum rp_line_kind kind = rp_log_parse_line(p, n, &g);
 		assert_ptr_equal(memchr(p, '\n', (size_t)(end - p)), p + n);
 		assert_int_equal(rec.kind, kind);
 		if (kind == RP_LINE_PROBE) {
+			int want = prev_name && prev_len == g.name_len && !memcmp(prev_name, g.name, prev_len);
+			assert_int_equal(rec.same_name, want);
+			same += want;
+			prev_name = g.name;
+			prev_len = g.name_len;
 			assert_ptr_equal(rec.name, g.name);
 			assert_int_equal(rec.name_len, g.name_len);
 			assert_int_equal(rec.start, g.start);
@@ -230,7 +242,8 @@ static void template_equals_general(void **state)
 		lines++;
 		p += n + 1;
 	}
-	assert_int_equal(lines, 22); /* the last line has no newline: left to the caller */
+	assert_int_equal(lines, 27); /* the last line has no newline: left to the caller */
+	assert_int_equal(same, 18);
 	free(buf);
 }
 

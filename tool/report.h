@@ -247,6 +247,9 @@ struct rp_fast_tpl {
 	/* the name of the stream's last probe line (rec->same_name), or NULL */
 	const char *last_name;
 	size_t last_name_len;
+	/* with last_name set: that line had the template's name (then a line
+	 * the template takes names the same probe without comparing) */
+	int last_is_tpl;
 	size_t len; /* 0: none yet */
 	unsigned nchunks, nfields, seen;
 	size_t name_len;
@@ -254,9 +257,12 @@ struct rp_fast_tpl {
 		unsigned char f, n;
 		unsigned short end;
 	} fields[6];
-	unsigned char bytes[RP_FAST_WINDOW]; /* the line and its newline */
-	unsigned char digit[RP_FAST_WINDOW]; /* 0xff: a number's digit */
-	unsigned char free_[RP_FAST_WINDOW]; /* 0xff: past the newline */
+	uint64_t mask[6]; /* keeps a field's digits of the word loaded */
+	/* the line and its newline, '0' for a number's digits; a byte fits
+	 * where it exceeds this one by at most span (0, 9 for a digit, 0xff
+	 * past the newline) */
+	unsigned char bytes[RP_FAST_WINDOW];
+	unsigned char span[RP_FAST_WINDOW];
 };
 /* TPL (may be NULL) is the caller's, for consecutive lines (set len and
  * last_name to 0 and NULL to begin, and whenever the lines before move);
@@ -280,6 +286,21 @@ struct rp_store_ent {
 	int wide;
 };
 void rp_log_store_ent(struct rp_store_ent *e, const struct rp_rec *rec);
+/* rp_log_store_ent's usual case, inline: a compact sample into a compact
+ * series with room for it. 1 when stored, else 0 (nothing changed). */
+static inline int rp_log_store_compact(struct rp_store_ent *se, const struct rp_rec *rec)
+{
+	int64_t dur = rec->dur, s = rec->start, e = rec->end;
+	/* dur >= 0 (parsed); RP_NO_REL comes for both or neither */
+	if (se->wide || se->n == se->cap || dur > INT32_MAX ||
+	    (s != RP_NO_REL && (s <= INT32_MIN || s > INT32_MAX || e != s + dur)))
+		return 0;
+	struct rp_sample32 *sm = (struct rp_sample32 *)se->samples + se->n++;
+	sm->dur = (int32_t)dur;
+	sm->rel_start = s == RP_NO_REL ? RP_NO_REL32 : (int32_t)s;
+	se->nrel += s != RP_NO_REL;
+	return 1;
+}
 /* Read a regular file through mmap, parsing blocks on several threads and
  * applying them in order (report_logpar.c). Same result as rp_log_read_fd. */
 int rp_log_read_mapped(struct rp_log *lg, int fd, const char *name);

@@ -401,34 +401,51 @@ static inline int tail_digits(const char *e, unsigned n, uint64_t *out)
 }
 
 
-/* Remember line S (taken by the fast path) as the template. */
+/* Remember line S (taken by the fast path) as the template: a byte X of a
+ * later line fits where (unsigned char)(X - bytes[i]) <= span[i], i.e. the
+ * same byte (span 0), a digit where a number's digit is ('0', span 9), or
+ * anything past the newline (span 0xff). */
 static void tpl_set(struct rp_fast_tpl *t, const char *s, size_t len)
 {
 	t->len = len;
 	t->nchunks = (unsigned)((len + 1 + 15) / 16);
 	memset(t->bytes, 0, sizeof(t->bytes));
 	memcpy(t->bytes, s, len + 1);
-	memset(t->digit, 0, sizeof(t->digit));
-	memset(t->free_, 0, len + 1);
-	memset(t->free_ + len + 1, 0xff, RP_FAST_WINDOW - len - 1);
-	for (unsigned i = 0; i < t->nfields; i++)
-		memset(t->digit + t->fields[i].end - t->fields[i].n, 0xff, t->fields[i].n);
+	memset(t->span, 0, len + 1);
+	memset(t->span + len + 1, 0xff, RP_FAST_WINDOW - len - 1);
+	for (unsigned i = 0; i < t->nfields; i++) {
+		memset(t->bytes + t->fields[i].end - t->fields[i].n, '0', t->fields[i].n);
+		memset(t->span + t->fields[i].end - t->fields[i].n, 9, t->fields[i].n);
+		unsigned n = t->fields[i].n;
+		t->mask[i] = ~0ull << (8 * (n <= 8 ? 8 - n : 16 - n));
+	}
 }
 
-/* The N (1..16) digits before E, known to be digits. */
-static inline uint64_t known_digits(const char *e, unsigned n)
+/* The N (1..16) digits before E, known to be digits; MASK keeps them of
+ * the word loaded (tpl_set). */
+static inline uint64_t known_digits(const char *e, unsigned n, uint64_t mask)
 {
 	uint64_t lo, hi;
 	memcpy(&lo, e - 8, 8);
 	if (n <= 4) { /* run, block, iter, dur: one multiply less */
-		uint32_t w = (uint32_t)(lo >> 32) & ~0u << (8 * (4 - n));
+		uint32_t w = (uint32_t)((lo & mask) >> 32);
 		w = (w & 0x0F0F0F0Fu) * 2561 >> 8;
 		return ((w & 0x00FF00FFu) * 6553601u) >> 16;
 	}
 	if (n <= 8)
-		return eight_digits(lo & ~0ull << (8 * (8 - n)));
+		return eight_digits(lo & mask);
 	memcpy(&hi, e - 16, 8);
-	return eight_digits(hi & ~0ull << (8 * (16 - n))) * 100000000u + eight_digits(lo);
+	return eight_digits(hi & mask) * 100000000u + eight_digits(lo);
+}
+
+/* Per byte of chunk C of S: 0xff where it fits T (see tpl_set). */
+static inline __m128i tpl_chunk_ok(const char *s, const struct rp_fast_tpl *t, unsigned c)
+{
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(s + 16 * c));
+	__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(t->bytes + 16 * c));
+	__m128i span = _mm_loadu_si128((const __m128i *)(const void *)(t->span + 16 * c));
+	__m128i d = _mm_sub_epi8(x, b);
+	return _mm_cmpeq_epi8(_mm_min_epu8(d, span), d);
 }
 
 /* Line S in the layout of T: 1 with OUT filled, else 0. */
@@ -437,25 +454,16 @@ static inline __attribute__((always_inline)) int parse_tpl(const char *s, const 
 {
 	if ((size_t)(end - s) <= t->len)
 		return 0;
-	const __m128i zero = _mm_set1_epi8('0'), nine = _mm_set1_epi8(9);
-	__m128i acc = _mm_set1_epi8(-1);
-	for (unsigned c = 0; c < t->nchunks; c++) {
-		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(s + 16 * c));
-		__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(t->bytes + 16 * c));
-		__m128i dg = _mm_loadu_si128((const __m128i *)(const void *)(t->digit + 16 * c));
-		__m128i fr = _mm_loadu_si128((const __m128i *)(const void *)(t->free_ + 16 * c));
-		__m128i d = _mm_sub_epi8(x, zero);
-		__m128i is_digit = _mm_cmpeq_epi8(_mm_min_epu8(d, nine), d);
-		__m128i ok = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, b), _mm_and_si128(is_digit, dg)), fr);
-		acc = _mm_and_si128(acc, ok);
-	}
+	__m128i acc = tpl_chunk_ok(s, t, 0);
+	for (unsigned c = 1; c < t->nchunks; c++)
+		acc = _mm_and_si128(acc, tpl_chunk_ok(s, t, c));
 	if (_mm_movemask_epi8(acc) != 0xffff)
 		return 0;
 	/* volatile: stored one by one, so read one by one (a wide read of two
 	 * narrow stores waits for them to reach the cache) */
 	volatile int64_t v[F_NONE];
 	for (unsigned i = 0; i < t->nfields; i++)
-		v[t->fields[i].f] = (int64_t)known_digits(s + t->fields[i].end, t->fields[i].n);
+		v[t->fields[i].f] = (int64_t)known_digits(s + t->fields[i].end, t->fields[i].n, t->mask[i]);
 	out->name = s + 1;
 	out->name_len = t->name_len;
 	out->start = v[F_START];
@@ -879,6 +887,8 @@ static void widen(struct rp_store_ent *e)
 
 void rp_log_store_ent(struct rp_store_ent *se, const struct rp_rec *rec)
 {
+	if (rp_log_store_compact(se, rec))
+		return;
 	int64_t dur = rec->dur, s = rec->start, e = rec->end;
 	if (!se->wide) {
 		/* dur >= 0 (parsed); RP_NO_REL comes for both or neither */
@@ -985,17 +995,22 @@ void rp_log_classify(const char *run_sep, const char *s, size_t len, struct rp_r
 /* The record of a probe line, written whole: writing single fields (the
  * bit fields) would read the record's cache line first, and the records
  * are fresh memory for every block. */
-static inline void fast_rec(struct rp_rec *rec, const struct rp_line *ln, struct rp_fast_tpl *tpl)
+static inline void fast_rec(struct rp_rec *rec, const struct rp_line *ln, struct rp_fast_tpl *tpl,
+			    int by_tpl)
 {
 	struct rp_rec r;
 	const char *a = tpl ? tpl->last_name : NULL;
 	size_t k = 0, n = ln->name_len;
-	if (a && tpl->last_name_len == n)
+	if (a && by_tpl && tpl->last_is_tpl) {
+		k = n; /* the template's name, like the last probe line's */
+	} else if (a && tpl->last_name_len == n) {
 		while (k < n && a[k] == ln->name[k])
 			k++;
+	}
 	if (tpl) {
 		tpl->last_name = ln->name;
 		tpl->last_name_len = n;
+		tpl->last_is_tpl = 1; /* this line is the template, or fits it */
 	}
 	r.kind = RP_LINE_PROBE;
 	r.same_name = a && k == n;
@@ -1024,6 +1039,7 @@ static inline void same_name(struct rp_fast_tpl *tpl, struct rp_rec *rec)
 	rec->same_name = a && k == n;
 	tpl->last_name = c;
 	tpl->last_name_len = n;
+	tpl->last_is_tpl = 0;
 }
 
 size_t rp_log_classify_at(const char *run_sep, const char *p, const char *end, const char *limit,
@@ -1035,13 +1051,13 @@ size_t rp_log_classify_at(const char *run_sep, const char *p, const char *end, c
 		if (limit - p >= RP_FAST_WINDOW + 1024)
 			__builtin_prefetch(p + 1024); /* the file, a few lines on */
 		if (tpl && tpl->len && parse_tpl(p, end, tpl, &ln)) {
-			fast_rec(rec, &ln, tpl);
+			fast_rec(rec, &ln, tpl, 1);
 			return tpl->len;
 		}
 		size_t n = newline_in_window(p);
 		if (n < (size_t)(end - p)) {
 			if (parse_fast(p, n, &ln, tpl)) {
-				fast_rec(rec, &ln, tpl);
+				fast_rec(rec, &ln, tpl, 0);
 			} else {
 				rp_log_classify(run_sep, p, n, rec);
 				same_name(tpl, rec);

@@ -176,7 +176,9 @@ static void store(struct par *P)
 						   1);
 		}
 		if (b->recs[i].kind == RP_LINE_PROBE) {
-			rp_log_store_ent(store_slot(P, (size_t)b->recs[i].run), &b->recs[i]);
+			struct rp_store_ent *e = store_slot(P, (size_t)b->recs[i].run);
+			if (!rp_log_store_compact(e, &b->recs[i]))
+				rp_log_store_ent(e, &b->recs[i]);
 		}
 	}
 	pthread_mutex_lock(&P->mu);

@@ -177,6 +177,8 @@ static void fuzz_template(const uint8_t *data, size_t size)
 	const char *p = buf, *end = buf + size;
 	size_t n;
 	struct rp_rec rec;
+	const char *prev_name = NULL; /* the last probe line's */
+	size_t prev_len = 0;
 	while ((n = rp_log_classify_at("---", p, end, buf + size + RP_FAST_WINDOW, &tpl, &rec)) !=
 	       SIZE_MAX) {
 		PROPERTY(n < (size_t)(end - p) && p[n] == '\n' && !memchr(p, '\n', n));
@@ -184,6 +186,10 @@ static void fuzz_template(const uint8_t *data, size_t size)
 		enum rp_line_kind kind = rp_log_parse_line(p, n, &g);
 		PROPERTY(rec.kind == kind);
 		if (kind == RP_LINE_PROBE) {
+			PROPERTY(rec.same_name == (prev_name && prev_len == g.name_len &&
+						   !memcmp(prev_name, g.name, prev_len)));
+			prev_name = g.name;
+			prev_len = g.name_len;
 			PROPERTY(rec.name == g.name && rec.name_len == g.name_len);
 			PROPERTY(rec.start == g.start && rec.end == g.end && rec.dur == g.dur);
 			PROPERTY(rec.block == g.block && rec.iter == g.iter && rec.run == g.run);
