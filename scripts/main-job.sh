@@ -2,7 +2,8 @@
 # The main job on the bundled TSORT32 kernel, start to finish, on a machine
 # without an NPU: list its probes, show what enabling one changes, gate the
 # clean source, then build (the tool runs at build time) and run the
-# instrumented variant on the CPU simulation, and summarise its probe lines.
+# instrumented variant on the CPU simulation, and summarise its probe lines;
+# then the timing-tensor build and its partition.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 probe=${PROBE:-STAGE_B}
@@ -24,5 +25,11 @@ mkdir -p build/main-job
 "$bin/tsort32_probe_$probe" --warmup 1 --repeat 5 | tee "build/main-job/$probe.log"
 say "probe-report on that log"
 "$bin/probe-report" --repeat 5 "build/main-job/$probe.log"
+say "timing build (probe-inject --timing-tensor at build time, events inside Tsort32Body), on the CPU simulation"
+events=build/kernels/timing/tsort32_timing_gen/tsort32_entry.cpp.timing.json
+"$bin/tsort32_timing" --expect-timing --events "$events" --save build/main-job/timing \
+  --rows 8 --cols 64 --blocks 4 --warmup 1 --repeat 3
+say "probe-report on its timing tensor (S5.11 partition, S5.12 collective diagnostics)"
+"$bin/probe-report" --timing build/main-job/timing.npy --events "$events"
 say "production build: probe-check --strict on the generated source"
 "$bin/probe-check" --strict build/kernels/tsort32_variants/prod/tsort32_kernel.cpp && echo "probe-check --strict: no probe remains"
