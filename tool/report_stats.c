@@ -63,6 +63,20 @@ static inline int64_t at(const struct rp_values *part, size_t i)
 	return x;
 }
 
+/* Compact samples: int32 values 8 bytes apart (rp_sample32), the usual
+ * part; loops of their own, without at()'s choice per value. */
+static inline int packed32(const struct rp_values *part)
+{
+	return part->is32 && part->stride == 2 * sizeof(int32_t);
+}
+
+static inline int32_t at32(const struct rp_values *part, size_t i)
+{
+	int32_t x;
+	memcpy(&x, (const char *)part->v + i * 2 * sizeof(int32_t), sizeof(x));
+	return x;
+}
+
 /* Cycle counts of one probe mostly lie in a narrow band (a few hundred
  * cycles of jitter around millions of samples): there a histogram finds the
  * median in one pass, where selection takes several. 0 when the values are
@@ -76,9 +90,15 @@ static int median_by_count(const struct rp_values *parts, size_t nparts, size_t 
 	if (n < COUNT_MIN_N || n > UINT32_MAX || range >= COUNT_MAX_RANGE || range >= n)
 		return 0;
 	uint32_t *count = pk_xcalloc((size_t)range + 1, sizeof(*count));
-	for (size_t p = 0; p < nparts; p++)
+	for (size_t p = 0; p < nparts; p++) {
+		if (packed32(&parts[p])) {
+			for (size_t i = 0; i < parts[p].n; i++)
+				count[(uint64_t)(int64_t)at32(&parts[p], i) - (uint64_t)lo]++;
+			continue;
+		}
 		for (size_t i = 0; i < parts[p].n; i++)
 			count[(uint64_t)at(&parts[p], i) - (uint64_t)lo]++;
+	}
 	/* the k-th smallest (0-based, k = n/2) and, for even n, the (k-1)-th */
 	size_t k = n / 2, seen = 0, j = 0;
 	int64_t below = 0;
@@ -123,20 +143,6 @@ int64_t rp_median_x2(int64_t *v, size_t n)
 		hi = v[i] > hi ? v[i] : hi;
 	}
 	return median_x2_bounded(v, n, lo, hi);
-}
-
-/* Compact samples: int32 values 8 bytes apart (rp_sample32), the usual
- * part; loops of their own, without at()'s choice per value. */
-static inline int packed32(const struct rp_values *part)
-{
-	return part->is32 && part->stride == 2 * sizeof(int32_t);
-}
-
-static inline int32_t at32(const struct rp_values *part, size_t i)
-{
-	int32_t x;
-	memcpy(&x, (const char *)part->v + i * 2 * sizeof(int32_t), sizeof(x));
-	return x;
 }
 
 /* Sum, min and max of PART into *SUM, *LO, *HI. */
