@@ -105,12 +105,71 @@ static void slot_lists(void **state)
 	assert_int_equal(rp_parse_slot_list("--active", "1;2", m, 10), -1);
 }
 
+/* Statistics over parts: compact samples (int32 pairs, the durations 8
+ * bytes apart, as a series stores them) and wide ones give what the
+ * values give in one array, to the bit. The compact part spans more than
+ * one of the runs rp_stats_parts sums in int64. */
+static void parts_match(int narrow)
+{
+	size_t n32 = ((size_t)1 << 20) + 1234, n64 = 300;
+	int32_t *c = malloc(2 * n32 * sizeof(*c));
+	int64_t *w = malloc(3 * n64 * sizeof(*w)), *all = malloc((n32 + n64) * sizeof(*all));
+	uint64_t seed = 99;
+	for (size_t i = 0; i < n32; i++) {
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		int32_t x = (int32_t)(seed >> 32);
+		if (narrow) /* a probe's jitter band: the median by counting */
+			x = 1500 + (int32_t)((seed >> 33) % 61);
+		else if (i == 77)
+			x = INT32_MAX;
+		if (!narrow && i == n32 - 5)
+			x = INT32_MIN + 1;
+		c[2 * i] = x;
+		c[2 * i + 1] = -1; /* another field between: must not count */
+		all[i] = x;
+	}
+	for (size_t i = 0; i < n64; i++) {
+		w[3 * i] = (int64_t)5000000000 + (int64_t)i * 3;
+		w[3 * i + 1] = w[3 * i + 2] = 0;
+		all[n32 + i] = w[3 * i];
+	}
+	struct rp_values parts[2] = { { c, n32, 2 * sizeof(int32_t), 1 },
+				      { w, n64, 3 * sizeof(int64_t), 0 } };
+	for (int k = 1; k <= 2; k++) {
+		struct rp_stats a, b;
+		assert_int_equal(rp_stats_parts(parts, (size_t)k, &a), 0);
+		size_t n = k == 1 ? n32 : n32 + n64;
+		int64_t *v = malloc(n * sizeof(*v));
+		memcpy(v, all, n * sizeof(*v));
+		assert_int_equal(rp_stats_compute(v, n, &b), 0);
+		assert_int_equal(a.n, n);
+		assert_int_equal(a.min, b.min);
+		assert_int_equal(a.max, b.max);
+		assert_int_equal(a.median_x2, b.median_x2);
+		assert_memory_equal(&a.mean, &b.mean, sizeof(a.mean));
+		assert_memory_equal(&a.stddev, &b.stddev, sizeof(a.stddev));
+		free(v);
+	}
+	assert_int_equal(parts[0].n, n32);
+	free(c);
+	free(w);
+	free(all);
+}
+
+static void stats_parts_match(void **state)
+{
+	(void)state;
+	parts_match(0);
+	parts_match(1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(median_odd_even),  cmocka_unit_test(half_formatting),
 		cmocka_unit_test(median_matches_sort), cmocka_unit_test(stats_of_runs),
 		cmocka_unit_test(stats_large_values), cmocka_unit_test(slot_lists),
+		cmocka_unit_test(stats_parts_match),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

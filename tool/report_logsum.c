@@ -83,6 +83,28 @@ struct sum_job {
 	pthread_mutex_t mu;
 };
 
+/* The median of a relative field of SE (which has samples with relative
+ * times), with V room for its values. A stage usually starts at the same
+ * offset from T_BASE run after run: a compact series whose values are all
+ * one is answered without copying them out. */
+static int64_t field_median_x2(const struct rp_series *se, enum rp_sample_field f, int64_t *v)
+{
+	if (!se->wide) {
+		const struct rp_sample32 *c = se->samples;
+		int64_t with_dur = f == RP_REL_END, first = 0, differ = 0;
+		size_t i = 0;
+		while (c[i].rel_start == RP_NO_REL32) /* nrel > 0: one comes */
+			i++;
+		first = (int64_t)c[i].rel_start + with_dur * c[i].dur;
+		for (; i < se->n; i++)
+			differ |= c[i].rel_start != RP_NO_REL32 &&
+				  (int64_t)c[i].rel_start + with_dur * c[i].dur != first;
+		if (!differ)
+			return 2 * first;
+	}
+	return rp_median_x2(v, rp_series_field(se, f, v));
+}
+
 static void sum_series(const struct rp_log *lg, struct summary *sm, size_t i, int64_t **v,
 		       size_t *cap)
 {
@@ -97,8 +119,8 @@ static void sum_series(const struct rp_log *lg, struct summary *sm, size_t i, in
 		rp_stats_parts(&durs, 1, &sm->series[i]);
 	}
 	if (se->nrel) {
-		sm->start_x2[i] = rp_median_x2(*v, rp_series_field(se, RP_REL_START, *v));
-		sm->end_x2[i] = rp_median_x2(*v, rp_series_field(se, RP_REL_END, *v));
+		sm->start_x2[i] = field_median_x2(se, RP_REL_START, *v);
+		sm->end_x2[i] = field_median_x2(se, RP_REL_END, *v);
 	}
 }
 

@@ -63,6 +63,20 @@ static inline int64_t at(const struct rp_values *part, size_t i)
 	return x;
 }
 
+/* Compact samples: int32 values 8 bytes apart (rp_sample32), the usual
+ * part; loops of their own, without at()'s choice per value. */
+static inline int packed32(const struct rp_values *part)
+{
+	return part->is32 && part->stride == 2 * sizeof(int32_t);
+}
+
+static inline int32_t at32(const struct rp_values *part, size_t i)
+{
+	int32_t x;
+	memcpy(&x, (const char *)part->v + i * 2 * sizeof(int32_t), sizeof(x));
+	return x;
+}
+
 /* Cycle counts of one probe mostly lie in a narrow band (a few hundred
  * cycles of jitter around millions of samples): there a histogram finds the
  * median in one pass, where selection takes several. 0 when the values are
@@ -76,9 +90,15 @@ static int median_by_count(const struct rp_values *parts, size_t nparts, size_t 
 	if (n < COUNT_MIN_N || n > UINT32_MAX || range >= COUNT_MAX_RANGE || range >= n)
 		return 0;
 	uint32_t *count = pk_xcalloc((size_t)range + 1, sizeof(*count));
-	for (size_t p = 0; p < nparts; p++)
+	for (size_t p = 0; p < nparts; p++) {
+		if (packed32(&parts[p])) {
+			for (size_t i = 0; i < parts[p].n; i++)
+				count[(uint64_t)(int64_t)at32(&parts[p], i) - (uint64_t)lo]++;
+			continue;
+		}
 		for (size_t i = 0; i < parts[p].n; i++)
 			count[(uint64_t)at(&parts[p], i) - (uint64_t)lo]++;
+	}
 	/* the k-th smallest (0-based, k = n/2) and, for even n, the (k-1)-th */
 	size_t k = n / 2, seen = 0, j = 0;
 	int64_t below = 0;
@@ -125,6 +145,35 @@ int64_t rp_median_x2(int64_t *v, size_t n)
 	return median_x2_bounded(v, n, lo, hi);
 }
 
+/* Sum, min and max of PART into *SUM, *LO, *HI. */
+static void part_range(const struct rp_values *part, __int128 *sum, int64_t *lo, int64_t *hi)
+{
+	if (packed32(part)) {
+		/* in runs short enough for an int64 sum of int32 values */
+		for (size_t b = 0; b < part->n; b += (size_t)1 << 20) {
+			size_t e = part->n - b > ((size_t)1 << 20) ? b + ((size_t)1 << 20) : part->n;
+			int64_t s = 0;
+			int32_t l = INT32_MAX, h = INT32_MIN;
+			for (size_t i = b; i < e; i++) {
+				int32_t x = at32(part, i);
+				s += x;
+				l = x < l ? x : l;
+				h = x > h ? x : h;
+			}
+			*sum += s;
+			*lo = l < *lo ? l : *lo;
+			*hi = h > *hi ? h : *hi;
+		}
+		return;
+	}
+	for (size_t i = 0; i < part->n; i++) {
+		int64_t x = at(part, i);
+		*sum += x;
+		*lo = x < *lo ? x : *lo;
+		*hi = x > *hi ? x : *hi;
+	}
+}
+
 /* Everything but the median; 0, or -1 without values. */
 static int moments(const struct rp_values *parts, size_t nparts, struct rp_stats *out)
 {
@@ -140,21 +189,24 @@ static int moments(const struct rp_values *parts, size_t nparts, struct rp_stats
 	__int128 sum = 0;
 	int64_t lo = INT64_MAX, hi = INT64_MIN;
 	for (size_t p = 0; p < nparts; p++)
-		for (size_t i = 0; i < parts[p].n; i++) {
-			int64_t x = at(&parts[p], i);
-			sum += x;
-			lo = x < lo ? x : lo;
-			hi = x > hi ? x : hi;
-		}
+		part_range(&parts[p], &sum, &lo, &hi);
 	out->min = lo;
 	out->max = hi;
 	int64_t whole = (int64_t)(sum / (__int128)n);
 	double frac = (double)(sum % (__int128)n) / (double)n, m2 = 0;
-	for (size_t p = 0; p < nparts; p++)
+	for (size_t p = 0; p < nparts; p++) {
+		if (packed32(&parts[p])) {
+			for (size_t i = 0; i < parts[p].n; i++) {
+				double dev = (double)(at32(&parts[p], i) - whole) - frac;
+				m2 += dev * dev;
+			}
+			continue;
+		}
 		for (size_t i = 0; i < parts[p].n; i++) {
 			double dev = (double)(at(&parts[p], i) - whole) - frac;
 			m2 += dev * dev;
 		}
+	}
 	out->mean = (double)whole + frac;
 	out->stddev = n > 1 ? sqrt(m2 / (double)(n - 1)) : 0.0;
 	return 0;
