@@ -115,12 +115,6 @@ struct pk_txn_file {
 	size_t orig_len;
 };
 
-static char *xstrdup(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	return memcpy(pk_xmalloc(n), s, n);
-}
-
 static void txn_file_free(struct pk_txn_file *f)
 {
 	free(f->shown);
@@ -189,10 +183,10 @@ static int stage(struct pk_txn *t, const char *path, const char *data, size_t le
 	}
 	struct pk_txn_file *f = &t->v[t->n++];
 	memset(f, 0, sizeof(*f));
-	f->shown = xstrdup(path);
-	f->target = xstrdup(target);
-	f->dir = xstrdup(dir);
-	f->tmp = xstrdup(tmp);
+	f->shown = pk_xstrdup(path);
+	f->target = pk_xstrdup(target);
+	f->dir = pk_xstrdup(dir);
+	f->tmp = pk_xstrdup(tmp);
 	if (expect) {
 		f->expect = *expect;
 		f->have_expect = 1;

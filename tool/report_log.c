@@ -210,6 +210,21 @@ static inline const char *skip_blank(const char *s, const char *end)
 }
 
 enum field { F_START, F_END, F_DUR, F_BLOCK, F_ITER, F_RUN, F_NONE };
+
+/* A probe line's record from its field values and which fields it had
+ * (volatile: the fast paths keep their values in memory on purpose). */
+static inline void set_fields(struct rp_line *out, const volatile int64_t *v, unsigned seen)
+{
+	out->start = v[F_START];
+	out->end = v[F_END];
+	out->dur = v[F_DUR];
+	out->has_block = !!(seen & (1u << F_BLOCK));
+	out->has_iter = !!(seen & (1u << F_ITER));
+	out->has_run = !!(seen & (1u << F_RUN));
+	out->block = out->has_block ? v[F_BLOCK] : -1;
+	out->iter = out->has_iter ? v[F_ITER] : -1;
+	out->run = out->has_run ? v[F_RUN] : -1;
+}
 static const struct {
 	const char *key;
 	size_t len;
@@ -266,15 +281,7 @@ static enum rp_line_kind parse_fields(const char *s, const char *end, struct rp_
 	}
 	if ((seen & 7u) != 7u)
 		return RP_LINE_GARBLED;
-	out->start = v[F_START];
-	out->end = v[F_END];
-	out->dur = v[F_DUR];
-	out->has_block = !!(seen & (1u << F_BLOCK));
-	out->has_iter = !!(seen & (1u << F_ITER));
-	out->has_run = !!(seen & (1u << F_RUN));
-	out->block = out->has_block ? v[F_BLOCK] : -1;
-	out->iter = out->has_iter ? v[F_ITER] : -1;
-	out->run = out->has_run ? v[F_RUN] : -1;
+	set_fields(out, v, seen);
 	return RP_LINE_PROBE;
 }
 
@@ -466,15 +473,7 @@ static inline __attribute__((always_inline)) int parse_tpl(const char *s, const 
 		v[t->fields[i].f] = (int64_t)known_digits(s + t->fields[i].end, t->fields[i].n, t->mask[i]);
 	out->name = s + 1;
 	out->name_len = t->name_len;
-	out->start = v[F_START];
-	out->end = v[F_END];
-	out->dur = v[F_DUR];
-	out->has_block = !!(t->seen & (1u << F_BLOCK));
-	out->has_iter = !!(t->seen & (1u << F_ITER));
-	out->has_run = !!(t->seen & (1u << F_RUN));
-	out->block = out->has_block ? v[F_BLOCK] : -1;
-	out->iter = out->has_iter ? v[F_ITER] : -1;
-	out->run = out->has_run ? v[F_RUN] : -1;
+	set_fields(out, v, t->seen);
 	return 1;
 }
 
@@ -542,15 +541,7 @@ static inline __attribute__((always_inline)) int parse_fast(const char *s, size_
 	}
 	out->name = s + 1;
 	out->name_len = q - 1;
-	out->start = v[F_START];
-	out->end = v[F_END];
-	out->dur = v[F_DUR];
-	out->has_block = !!(seen & (1u << F_BLOCK));
-	out->has_iter = !!(seen & (1u << F_ITER));
-	out->has_run = !!(seen & (1u << F_RUN));
-	out->block = out->has_block ? v[F_BLOCK] : -1;
-	out->iter = out->has_iter ? v[F_ITER] : -1;
-	out->run = out->has_run ? v[F_RUN] : -1;
+	set_fields(out, v, seen);
 	return 1;
 }
 
