@@ -411,10 +411,10 @@ static void compact_samples(void **state)
 		rp_log_begin_file(&lg, "x.log");
 		feed(&lg, "[S] start=1 end=3 dur=2\n[T_BASE] 1000\n[S] start=1100 end=1150 dur=50\n");
 		assert_int_equal(lg.nseries, 1);
-		assert_false(lg.series[0].wide);
+		assert_false(lg.series[0].s.wide);
 		feed(&lg, widen_by[k]);
 		feed(&lg, "[S] start=1200 end=1207 dur=7\n");
-		assert_true(lg.series[0].wide);
+		assert_true(lg.series[0].s.wide);
 		int64_t v[8];
 		assert_int_equal(rp_series_field(&lg.series[0], RP_DUR, v), 4);
 		assert_int_equal(v[0], 2);
@@ -430,9 +430,11 @@ static void compact_samples(void **state)
 		assert_int_equal(v[2], 207);
 		int64_t e[3] = { 4010, 3000000010 - 1000, 4000000000 - 1000 };
 		assert_int_equal(v[1], e[k]);
-		struct rp_values d = rp_series_durs(&lg.series[0]);
+		struct rp_values d[1];
+		assert_int_equal(rp_series_nparts(&lg.series[0]), 1);
+		assert_int_equal(rp_series_durs(&lg.series[0], d), 1);
 		struct rp_stats st;
-		assert_int_equal(rp_stats_parts(&d, 1, &st), 0);
+		assert_int_equal(rp_stats_parts(d, 1, &st), 0);
 		assert_int_equal(st.n, 4);
 		assert_int_equal(st.min, 2);
 		rp_log_free(&lg);
@@ -442,12 +444,63 @@ static void compact_samples(void **state)
 	rp_log_init(&lg, NULL, 9);
 	rp_log_begin_file(&lg, "y.log");
 	feed(&lg, "[T_BASE] 1000\n[S] start=100 end=150 dur=50\n");
-	assert_false(lg.series[0].wide);
+	assert_false(lg.series[0].s.wide);
 	int64_t v[2];
 	assert_int_equal(rp_series_field(&lg.series[0], RP_REL_START, v), 1);
 	assert_int_equal(v[0], -900);
 	assert_int_equal(rp_series_field(&lg.series[0], RP_REL_END, v), 1);
 	assert_int_equal(v[0], -850);
+	rp_log_free(&lg);
+}
+
+/* Compact samples fill chunks of 8, 16, 32, then 64 samples: a series of
+ * 300 keeps every value in order, its durations come as one part per
+ * chunk, and it turns wide with all of them kept. */
+static void chunked_samples(void **state)
+{
+	(void)state;
+	struct rp_log lg;
+	rp_log_init(&lg, NULL, 1000);
+	rp_log_begin_file(&lg, "c.log");
+	feed(&lg, "[T_BASE] 1000\n");
+	char line[96];
+	for (int i = 0; i < 300; i++) {
+		snprintf(line, sizeof(line), "[S] start=%d end=%d dur=%d\n", 2000 + i, 2000 + 2 * i, i);
+		feed(&lg, line);
+	}
+	assert_int_equal(lg.nseries, 1);
+	const struct rp_series *se = &lg.series[0];
+	assert_false(se->s.wide);
+	assert_int_equal(se->s.n, 300);
+	/* 8 + 16 + 32 + 64 * 4 = 312 >= 300: 7 chunks */
+	assert_int_equal(rp_series_nparts(se), 7);
+	struct rp_values parts[7];
+	assert_int_equal(rp_series_durs(se, parts), 7);
+	size_t sizes[7] = { 8, 16, 32, 64, 64, 64, 52 }, k = 0;
+	for (size_t p = 0; p < 7; p++) {
+		assert_int_equal(parts[p].n, sizes[p]);
+		for (size_t i = 0; i < parts[p].n; i++, k++) {
+			int32_t x;
+			memcpy(&x, (const char *)parts[p].v + i * parts[p].stride, sizeof(x));
+			assert_int_equal(x, (int64_t)k);
+		}
+	}
+	struct rp_stats st;
+	assert_int_equal(rp_stats_parts(parts, 7, &st), 0);
+	assert_int_equal(st.n, 300);
+	assert_int_equal(st.median_x2, 299); /* (149 + 150) */
+	int64_t v[320];
+	assert_int_equal(rp_series_field(se, RP_REL_START, v), 300);
+	assert_int_equal(v[0], 1000);
+	assert_int_equal(v[299], 1299);
+	feed(&lg, "[S] start=5000000000 end=5000000001 dur=1\n"); /* beyond int32: wide */
+	se = &lg.series[0];
+	assert_true(se->s.wide);
+	assert_int_equal(rp_series_field(se, RP_REL_END, v), 301);
+	for (int i = 0; i < 300; i++)
+		assert_int_equal(v[i], 1000 + 2 * i);
+	assert_int_equal(v[300], 5000000001 - 1000);
+	assert_int_equal(rp_series_nparts(se), 1);
 	rp_log_free(&lg);
 }
 
@@ -486,12 +539,16 @@ static void mapped_equals_sequential(void **state)
 	assert_string_equal(a.garbled_where[0], b.garbled_where[0]);
 	assert_int_equal(a.nruns, 40);
 	assert_int_equal(a.nseries, b.nseries);
+	int64_t va[64], vb[64];
 	for (size_t i = 0; i < a.nseries; i++) {
-		assert_int_equal(a.series[i].n, b.series[i].n);
-		assert_int_equal(a.series[i].wide, b.series[i].wide);
-		assert_memory_equal(a.series[i].samples, b.series[i].samples,
-				    a.series[i].n * (a.series[i].wide ? sizeof(struct rp_sample)
-								      : sizeof(struct rp_sample32)));
+		assert_int_equal(a.series[i].s.n, b.series[i].s.n);
+		assert_int_equal(a.series[i].s.n, 40);
+		assert_int_equal(a.series[i].s.wide, b.series[i].s.wide);
+		for (int f = RP_DUR; f <= RP_REL_END; f++) {
+			size_t n = rp_series_field(&a.series[i], (enum rp_sample_field)f, va);
+			assert_int_equal(n, rp_series_field(&b.series[i], (enum rp_sample_field)f, vb));
+			assert_memory_equal(va, vb, n * sizeof(*va));
+		}
 	}
 	rp_log_free(&a);
 	rp_log_free(&b);
@@ -505,6 +562,7 @@ int main(void)
 		cmocka_unit_test(other_output),      cmocka_unit_test(garbled_lines),
 		cmocka_unit_test(fast_path_equals_general), cmocka_unit_test(template_equals_general),
 		cmocka_unit_test(compact_samples),
+		cmocka_unit_test(chunked_samples),
 		cmocka_unit_test(seed_worked_example), cmocka_unit_test(negative_gap_kept),
 		cmocka_unit_test(findings),          cmocka_unit_test(run_fields_and_repeat),
 		cmocka_unit_test(wait_outside_stage), cmocka_unit_test(mapped_equals_sequential),

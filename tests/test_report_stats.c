@@ -3,6 +3,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <math.h>
 #include <stdint.h>
 #include <cmocka.h>
 
@@ -90,6 +91,44 @@ static void stats_large_values(void **state)
 	assert_true(s.stddev > 1.41 && s.stddev < 1.42);
 }
 
+/* The standard deviation from exact integer sums (int32 values) agrees
+ * with squared deviations summed in long double, int32 extremes included. */
+static void stddev_exact(void **state)
+{
+	(void)state;
+	size_t n = 100003;
+	int64_t *v = malloc(n * sizeof(*v));
+	for (int k = 0; k < 3; k++) {
+		uint64_t seed = 7 + (uint64_t)k;
+		for (size_t i = 0; i < n; i++) {
+			seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+			v[i] = k == 0 ? 1500 + (int64_t)((seed >> 33) % 61)
+			       : k == 1 ? (int64_t)(int32_t)(seed >> 32)
+					: (i % 2 ? INT32_MAX : INT32_MIN);
+		}
+		long double mean = 0, m2 = 0;
+		for (size_t i = 0; i < n; i++)
+			mean += v[i];
+		mean /= n;
+		for (size_t i = 0; i < n; i++)
+			m2 += (v[i] - mean) * (v[i] - mean);
+		double want = (double)sqrtl(m2 / (n - 1));
+		int32_t *c = malloc(2 * n * sizeof(*c));
+		for (size_t i = 0; i < n; i++) {
+			c[2 * i] = (int32_t)v[i];
+			c[2 * i + 1] = 0;
+		}
+		struct rp_values part = { c, n, 2 * sizeof(int32_t), 1 };
+		struct rp_stats a, b;
+		assert_int_equal(rp_stats_parts(&part, 1, &a), 0);
+		assert_int_equal(rp_stats_compute(v, n, &b), 0);
+		assert_true(fabs(a.stddev - want) <= 1e-12 * want);
+		assert_memory_equal(&a.stddev, &b.stddev, sizeof(a.stddev));
+		free(c);
+	}
+	free(v);
+}
+
 static void slot_lists(void **state)
 {
 	(void)state;
@@ -169,7 +208,7 @@ int main(void)
 		cmocka_unit_test(median_odd_even),  cmocka_unit_test(half_formatting),
 		cmocka_unit_test(median_matches_sort), cmocka_unit_test(stats_of_runs),
 		cmocka_unit_test(stats_large_values), cmocka_unit_test(slot_lists),
-		cmocka_unit_test(stats_parts_match),
+		cmocka_unit_test(stats_parts_match), cmocka_unit_test(stddev_exact),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

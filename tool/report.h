@@ -143,12 +143,37 @@ struct rp_sample32 {
 };
 #define RP_NO_REL32 INT32_MIN
 enum rp_sample_field { RP_DUR, RP_REL_START, RP_REL_END };
+/* The samples of one series. Compact samples live in chunks of an arena
+ * (struct rp_arena): chunk k holds rp_chunk_cap(k) samples, 64 at most, so
+ * that the chunks the lines of a log are filling at any time (one per
+ * series, thousands of series visited in turn) lie close together in
+ * memory, not a page apart each: storing was bound by TLB misses when each
+ * series had an array of its own. A wide series has one malloc'd array. */
+struct rp_samples {
+	void *samples;       /* compact: the chunks (struct rp_sample32 *[cap]);
+				wide: rp_sample[cap] */
+	size_t n, cap, nrel; /* nrel: samples with relative times */
+	struct rp_sample32 *put, *end; /* compact: room left in the last chunk */
+	uint32_t nch;        /* compact: chunks in use */
+	int wide;
+};
+#define RP_CHUNK_MAX 64
+static inline size_t rp_chunk_cap(uint32_t k)
+{
+	return k < 3 ? (size_t)8 << k : RP_CHUNK_MAX;
+}
+/* Bump allocation of sample chunks (freed all at once). */
+struct rp_arena {
+	char **regions;
+	size_t nregions, rcap;
+	char *cur, *end;
+};
+void *rp_arena_alloc(struct rp_arena *a, size_t bytes); /* 64-byte aligned */
+void rp_arena_free(struct rp_arena *a);
 struct rp_series { /* one (probe, block, iter) across runs */
 	uint32_t probe;
 	int64_t block, iter; /* -1 when the line had no such field */
-	void *samples;       /* rp_sample32, or rp_sample when wide */
-	size_t n, cap, nrel; /* nrel: samples with relative times */
-	int wide;
+	struct rp_samples s;
 	/* the run this series saw last: runs follow one another in a log, so a
 	 * per-series counter finds repeats without a (run, key) table */
 	uint32_t run, run_count;
@@ -194,6 +219,7 @@ struct rp_log {
 	size_t nprobes, pcap;
 	struct rp_series *series;
 	size_t nseries, scap;
+	struct rp_arena arena; /* the series' sample chunks */
 	struct rp_finding *findings;
 	size_t nfindings, fcap;
 	struct rp_run *runs;
@@ -274,28 +300,25 @@ size_t rp_log_classify_at(const char *run_sep, const char *p, const char *end, c
  * run = the series index, start/end = times relative to T_BASE (or
  * RP_NO_REL), dur. Touches no series' samples, n, cap or nrel. */
 void rp_log_apply(struct rp_log *lg, struct rp_rec *rec);
-/* Append an applied probe record's sample to SERIES[rec->run] (lines of
- * one series in line order). SERIES may be another array than lg->series
- * (report_logpar.c keeps its own while the main thread grows lg->series). */
-void rp_log_store(struct rp_series *series, const struct rp_rec *rec);
-/* The samples of one series alone: report_logpar.c's store stage keeps
- * an array of these (small: thousands are visited in turn). */
-struct rp_store_ent {
-	void *samples;
-	size_t n, cap, nrel;
-	int wide;
-};
-void rp_log_store_ent(struct rp_store_ent *e, const struct rp_rec *rec);
+/* Append an applied probe record's sample to lg->series[rec->run] (lines
+ * of one series in line order). */
+void rp_log_store(struct rp_log *lg, const struct rp_rec *rec);
+/* Append an applied record's sample to SE (report_logpar.c's store stage
+ * keeps its own array of rp_samples while the main thread grows
+ * lg->series); chunks come from A. */
+void rp_log_store_ent(struct rp_arena *a, struct rp_samples *se, const struct rp_rec *rec);
 /* rp_log_store_ent's usual case, inline: a compact sample into a compact
  * series with room for it. 1 when stored, else 0 (nothing changed). */
-static inline int rp_log_store_compact(struct rp_store_ent *se, const struct rp_rec *rec)
+static inline int rp_log_store_compact(struct rp_samples *se, const struct rp_rec *rec)
 {
 	int64_t dur = rec->dur, s = rec->start, e = rec->end;
-	/* dur >= 0 (parsed); RP_NO_REL comes for both or neither */
-	if (se->wide || se->n == se->cap || dur > INT32_MAX ||
+	/* dur >= 0 (parsed); RP_NO_REL comes for both or neither. A wide
+	 * series has put == end == NULL. */
+	if (se->put == se->end || dur > INT32_MAX ||
 	    (s != RP_NO_REL && (s <= INT32_MIN || s > INT32_MAX || e != s + dur)))
 		return 0;
-	struct rp_sample32 *sm = (struct rp_sample32 *)se->samples + se->n++;
+	struct rp_sample32 *sm = se->put++;
+	se->n++;
 	sm->dur = (int32_t)dur;
 	sm->rel_start = s == RP_NO_REL ? RP_NO_REL32 : (int32_t)s;
 	se->nrel += s != RP_NO_REL;
@@ -309,8 +332,10 @@ int rp_log_read_fd(struct rp_log *lg, int fd, const char *name);
 /* Copy one field of SE's samples into OUT (room for se->n); returns how many
  * (relative fields skip samples without T_BASE). */
 size_t rp_series_field(const struct rp_series *se, enum rp_sample_field f, int64_t *out);
-/* SE's durations in place (SE must hold samples). */
-struct rp_values rp_series_durs(const struct rp_series *se);
+/* SE's durations in place, as parts for rp_stats_parts: OUT has room for
+ * rp_series_nparts(SE); returns how many parts. */
+size_t rp_series_nparts(const struct rp_series *se);
+size_t rp_series_durs(const struct rp_series *se, struct rp_values *out);
 /* Turn the parsed log into tables, timeline lanes, notes and warnings. */
 void rp_log_analyse(struct rp_log *lg, struct rp_doc *d);
 

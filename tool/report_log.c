@@ -591,7 +591,7 @@ void rp_log_free(struct rp_log *lg)
 		free(lg->probes[i].first_mismatch_file);
 	}
 	for (size_t i = 0; i < lg->nseries; i++) {
-		free(lg->series[i].samples);
+		free(lg->series[i].s.samples);
 	}
 	for (size_t i = 0; i < lg->nruns; i++)
 		free(lg->runs[i].label);
@@ -599,6 +599,7 @@ void rp_log_free(struct rp_log *lg)
 		free(lg->garbled_where[i]);
 	free(lg->probes);
 	free(lg->series);
+	rp_arena_free(&lg->arena);
 	free(lg->findings);
 	free(lg->runs);
 	free(lg->seg_label);
@@ -857,26 +858,73 @@ static void add_probe_line(struct rp_log *lg, struct rp_rec *ln)
 	lg->last_series = series;
 }
 
-/* Turn E's samples wide (a sample that does not fit 32 bits came). */
-static void widen(struct rp_store_ent *e)
+/* ---- sample storage ---- */
+
+#define REGION_BYTES ((size_t)16 << 20)
+
+void *rp_arena_alloc(struct rp_arena *a, size_t bytes)
 {
-	const struct rp_sample32 *c = e->samples;
-	size_t cap = e->n + e->n / 2 + 8;
-	struct rp_sample *w = pk_xmalloc(cap * sizeof(*w));
-	for (size_t i = 0; i < e->n; i++) {
-		if (c[i].rel_start == RP_NO_REL32)
-			w[i] = (struct rp_sample){ c[i].dur, RP_NO_REL, RP_NO_REL };
-		else
-			w[i] = (struct rp_sample){ c[i].dur, c[i].rel_start,
-						   (int64_t)c[i].rel_start + c[i].dur };
+	bytes = (bytes + 63) & ~(size_t)63;
+	if ((size_t)(a->end - a->cur) < bytes) {
+		size_t n = bytes > REGION_BYTES ? bytes : REGION_BYTES;
+		char *r = pk_xmalloc(n + 63);
+		PK_GROW(a->regions, a->rcap, a->nregions + 1);
+		a->regions[a->nregions++] = r;
+		a->cur = r + (-(uintptr_t)r & 63);
+		a->end = a->cur + n;
 	}
-	free(e->samples);
-	e->samples = w;
-	e->cap = cap;
-	e->wide = 1;
+	void *p = a->cur;
+	a->cur += bytes;
+	return p;
 }
 
-void rp_log_store_ent(struct rp_store_ent *se, const struct rp_rec *rec)
+void rp_arena_free(struct rp_arena *a)
+{
+	for (size_t i = 0; i < a->nregions; i++)
+		free(a->regions[i]);
+	free(a->regions);
+	memset(a, 0, sizeof(*a));
+}
+
+/* Chunk K of compact SE and how many samples it holds. */
+static inline const struct rp_sample32 *chunk(const struct rp_samples *se, uint32_t k, size_t *n)
+{
+	size_t before = 0;
+	for (uint32_t i = 0; i < k && i < 3; i++)
+		before += rp_chunk_cap(i);
+	if (k > 3)
+		before += (size_t)(k - 3) * RP_CHUNK_MAX;
+	size_t left = se->n - before, cap = rp_chunk_cap(k);
+	*n = left < cap ? left : cap;
+	return ((struct rp_sample32 *const *)se->samples)[k];
+}
+
+/* Turn SE's samples wide (a sample that does not fit 32 bits came). Its
+ * chunks stay in the arena, unused. */
+static void widen(struct rp_samples *se)
+{
+	size_t cap = se->n + se->n / 2 + 8, j = 0;
+	struct rp_sample *w = pk_xmalloc(cap * sizeof(*w));
+	for (uint32_t k = 0; k < se->nch; k++) {
+		size_t m;
+		const struct rp_sample32 *c = chunk(se, k, &m);
+		for (size_t i = 0; i < m; i++, j++) {
+			if (c[i].rel_start == RP_NO_REL32)
+				w[j] = (struct rp_sample){ c[i].dur, RP_NO_REL, RP_NO_REL };
+			else
+				w[j] = (struct rp_sample){ c[i].dur, c[i].rel_start,
+							   (int64_t)c[i].rel_start + c[i].dur };
+		}
+	}
+	free(se->samples);
+	se->samples = w;
+	se->cap = cap;
+	se->put = se->end = NULL;
+	se->nch = 0;
+	se->wide = 1;
+}
+
+void rp_log_store_ent(struct rp_arena *a, struct rp_samples *se, const struct rp_rec *rec)
 {
 	if (rp_log_store_compact(se, rec))
 		return;
@@ -885,16 +933,14 @@ void rp_log_store_ent(struct rp_store_ent *se, const struct rp_rec *rec)
 		/* dur >= 0 (parsed); RP_NO_REL comes for both or neither */
 		int fits = dur <= INT32_MAX &&
 			   (s == RP_NO_REL || (s > INT32_MIN && s <= INT32_MAX && e == s + dur));
-		if (fits) {
-			if (se->n == se->cap) {
-				struct rp_sample32 *c = se->samples;
-				PK_GROW(c, se->cap, se->n + 1);
-				se->samples = c;
-			}
-			struct rp_sample32 *sm = (struct rp_sample32 *)se->samples + se->n++;
-			sm->dur = (int32_t)dur;
-			sm->rel_start = s == RP_NO_REL ? RP_NO_REL32 : (int32_t)s;
-			se->nrel += s != RP_NO_REL;
+		if (fits) { /* the last chunk is full (or there is none): a new one */
+			struct rp_sample32 **ch = se->samples;
+			PK_GROW(ch, se->cap, (size_t)se->nch + 1);
+			se->samples = ch;
+			size_t m = rp_chunk_cap(se->nch);
+			ch[se->nch++] = se->put = rp_arena_alloc(a, m * sizeof(struct rp_sample32));
+			se->end = se->put + m;
+			rp_log_store_compact(se, rec);
 			return;
 		}
 		widen(se);
@@ -911,54 +957,63 @@ void rp_log_store_ent(struct rp_store_ent *se, const struct rp_rec *rec)
 	se->nrel += s != RP_NO_REL;
 }
 
-void rp_log_store(struct rp_series *series, const struct rp_rec *rec)
+void rp_log_store(struct rp_log *lg, const struct rp_rec *rec)
 {
-	struct rp_series *se = &series[rec->run];
-	struct rp_store_ent e = { se->samples, se->n, se->cap, se->nrel, se->wide };
-	rp_log_store_ent(&e, rec);
-	se->samples = e.samples;
-	se->n = e.n;
-	se->cap = e.cap;
-	se->nrel = e.nrel;
-	se->wide = e.wide;
+	rp_log_store_ent(&lg->arena, &lg->series[rec->run].s, rec);
 }
 
 size_t rp_series_field(const struct rp_series *se, enum rp_sample_field f, int64_t *out)
 {
 	size_t n = 0;
-	if (!se->wide) {
-		const struct rp_sample32 *c = se->samples;
-		if (f == RP_DUR) {
-			for (size_t i = 0; i < se->n; i++)
-				out[i] = c[i].dur;
-			return se->n;
-		}
+	const struct rp_samples *sp = &se->s;
+	if (!sp->wide) {
 		int64_t with_dur = f == RP_REL_END;
-		for (size_t i = 0; i < se->n; i++)
-			if (c[i].rel_start != RP_NO_REL32)
-				out[n++] = (int64_t)c[i].rel_start + with_dur * c[i].dur;
+		for (uint32_t k = 0; k < sp->nch; k++) {
+			size_t m;
+			const struct rp_sample32 *c = chunk(sp, k, &m);
+			if (f == RP_DUR) {
+				for (size_t i = 0; i < m; i++)
+					out[n++] = c[i].dur;
+				continue;
+			}
+			for (size_t i = 0; i < m; i++)
+				if (c[i].rel_start != RP_NO_REL32)
+					out[n++] = (int64_t)c[i].rel_start + with_dur * c[i].dur;
+		}
 		return n;
 	}
-	const struct rp_sample *w = se->samples;
+	const struct rp_sample *w = sp->samples;
 	if (f == RP_DUR) {
-		for (size_t i = 0; i < se->n; i++)
+		for (size_t i = 0; i < sp->n; i++)
 			out[i] = w[i].dur;
-		return se->n;
+		return sp->n;
 	}
-	for (size_t i = 0; i < se->n; i++)
+	for (size_t i = 0; i < sp->n; i++)
 		if (w[i].rel_start != RP_NO_REL)
 			out[n++] = f == RP_REL_START ? w[i].rel_start : w[i].rel_end;
 	return n;
 }
 
-/* Where SE's durations are, for rp_stats_parts. */
-struct rp_values rp_series_durs(const struct rp_series *se)
+size_t rp_series_nparts(const struct rp_series *se)
 {
-	if (se->wide)
-		return (struct rp_values){ &((const struct rp_sample *)se->samples)->dur, se->n,
-					   sizeof(struct rp_sample), 0 };
-	return (struct rp_values){ &((const struct rp_sample32 *)se->samples)->dur, se->n,
-				   sizeof(struct rp_sample32), 1 };
+	return se->s.wide ? 1 : se->s.nch;
+}
+
+/* Where SE's durations are, for rp_stats_parts. */
+size_t rp_series_durs(const struct rp_series *se, struct rp_values *out)
+{
+	const struct rp_samples *sp = &se->s;
+	if (sp->wide) {
+		out[0] = (struct rp_values){ &((const struct rp_sample *)sp->samples)->dur, sp->n,
+					     sizeof(struct rp_sample), 0 };
+		return 1;
+	}
+	for (uint32_t k = 0; k < sp->nch; k++) {
+		size_t m;
+		const struct rp_sample32 *c = chunk(sp, k, &m);
+		out[k] = (struct rp_values){ &c->dur, m, sizeof(struct rp_sample32), 1 };
+	}
+	return sp->nch;
 }
 
 void rp_log_classify(const char *run_sep, const char *s, size_t len, struct rp_rec *rec)
@@ -1108,7 +1163,7 @@ void rp_log_line(struct rp_log *lg, const char *s, size_t len)
 	rp_log_classify(lg->run_sep, s, len, &rec);
 	rp_log_apply(lg, &rec);
 	if (rec.kind == RP_LINE_PROBE)
-		rp_log_store(lg->series, &rec);
+		rp_log_store(lg, &rec);
 }
 
 int rp_log_read_fd(struct rp_log *lg, int fd, const char *name)
@@ -1144,7 +1199,7 @@ int rp_log_read_fd(struct rp_log *lg, int fd, const char *name)
 					       &rec)) != SIZE_MAX) {
 			rp_log_apply(lg, &rec);
 			if (rec.kind == RP_LINE_PROBE)
-				rp_log_store(lg->series, &rec);
+				rp_log_store(lg, &rec);
 			p += n + 1;
 		}
 		have = (size_t)(end - p);

@@ -45,10 +45,11 @@ struct par {
 	int storing; /* a thread is storing block next_store */
 	struct block slots[NSLOTS];
 	const char *run_sep;
-	/* the samples, n, cap and nrel of each series: owned by the store
-	 * stage while the main thread may move lg->series (new series) */
-	struct rp_store_ent *store;
+	/* the samples of each series: owned by the store stage while the
+	 * main thread may move lg->series (new series); and their chunks */
+	struct rp_samples *store;
 	size_t nstore, store_cap;
+	struct rp_arena *arena;
 };
 
 /* The parser reads the byte after a line (its stop byte): give the last
@@ -145,7 +146,7 @@ static void work(struct par *P, struct block *b)
 
 /* The store-stage entry of series S (applied records name only series
  * that exist: S is at most one past the last). */
-static struct rp_store_ent *store_slot(struct par *P, size_t s)
+static struct rp_samples *store_slot(struct par *P, size_t s)
 {
 	if (s >= P->nstore) {
 		PK_GROW(P->store, P->store_cap, s + 1);
@@ -167,18 +168,13 @@ static void store(struct par *P)
 		if (i + STORE_AHEAD < b->nrecs) {
 			const struct rp_rec *ahead = &b->recs[i + STORE_AHEAD];
 			if (ahead->kind == RP_LINE_PROBE && (size_t)ahead->run < P->nstore &&
-			    P->store[ahead->run].samples)
-				__builtin_prefetch((char *)P->store[ahead->run].samples +
-							   P->store[ahead->run].n *
-								   (P->store[ahead->run].wide
-									    ? sizeof(struct rp_sample)
-									    : sizeof(struct rp_sample32)),
-						   1);
+			    P->store[ahead->run].put)
+				__builtin_prefetch(P->store[ahead->run].put, 1);
 		}
 		if (b->recs[i].kind == RP_LINE_PROBE) {
-			struct rp_store_ent *e = store_slot(P, (size_t)b->recs[i].run);
+			struct rp_samples *e = store_slot(P, (size_t)b->recs[i].run);
 			if (!rp_log_store_compact(e, &b->recs[i]))
-				rp_log_store_ent(e, &b->recs[i]);
+				rp_log_store_ent(P->arena, e, &b->recs[i]);
 		}
 	}
 	pthread_mutex_lock(&P->mu);
@@ -248,26 +244,18 @@ static void run_main(struct par *P, struct rp_log *lg)
 
 /* Move the samples between lg->series and the store stage's array: in
  * before reading (an earlier file's samples continue), out after. */
-static void samples_in(struct rp_store_ent *to, struct rp_series *from, size_t n)
+static void samples_in(struct rp_samples *to, struct rp_series *from, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		to[i] = (struct rp_store_ent){ from[i].samples, from[i].n, from[i].cap, from[i].nrel,
-					       from[i].wide };
-		from[i].samples = NULL;
-		from[i].n = from[i].cap = from[i].nrel = 0;
-		from[i].wide = 0;
+		to[i] = from[i].s;
+		memset(&from[i].s, 0, sizeof(from[i].s));
 	}
 }
 
-static void samples_out(struct rp_series *to, const struct rp_store_ent *from, size_t n)
+static void samples_out(struct rp_series *to, const struct rp_samples *from, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		to[i].samples = from[i].samples;
-		to[i].n = from[i].n;
-		to[i].cap = from[i].cap;
-		to[i].nrel = from[i].nrel;
-		to[i].wide = from[i].wide;
-	}
+	for (size_t i = 0; i < n; i++)
+		to[i].s = from[i];
 }
 
 static int nworkers(void)
@@ -295,6 +283,7 @@ int rp_log_read_mapped(struct rp_log *lg, int fd, const char *name)
 	P.end = P.map + st.st_size;
 	P.page = (size_t)sysconf(_SC_PAGESIZE);
 	P.run_sep = lg->run_sep;
+	P.arena = &lg->arena;
 	P.nstore = P.store_cap = lg->nseries;
 	P.store = pk_xcalloc(P.store_cap ? P.store_cap : 1, sizeof(*P.store));
 	samples_in(P.store, lg->series, lg->nseries);

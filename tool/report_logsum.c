@@ -54,11 +54,14 @@ static void set_stats(const struct rp_doc *d, struct rp_table *t, size_t row, si
  * series (a loop probe of a large log has millions of them). */
 static void probe_stats(const struct rp_log *lg, uint32_t probe, struct rp_stats *out)
 {
-	size_t nparts = 0;
-	struct rp_values *parts = pk_xmalloc((lg->nseries ? lg->nseries : 1) * sizeof(*parts));
+	size_t nparts = 0, cap = 0;
 	for (size_t i = 0; i < lg->nseries; i++)
-		if (lg->series[i].probe == probe && lg->series[i].n)
-			parts[nparts++] = rp_series_durs(&lg->series[i]);
+		if (lg->series[i].probe == probe)
+			cap += rp_series_nparts(&lg->series[i]);
+	struct rp_values *parts = pk_xmalloc((cap ? cap : 1) * sizeof(*parts));
+	for (size_t i = 0; i < lg->nseries; i++)
+		if (lg->series[i].probe == probe && lg->series[i].s.n)
+			nparts += rp_series_durs(&lg->series[i], parts + nparts);
 	rp_stats_parts(parts, nparts, out);
 	free(parts);
 }
@@ -83,45 +86,56 @@ struct sum_job {
 	pthread_mutex_t mu;
 };
 
-/* The median of a relative field of SE (which has samples with relative
- * times), with V room for its values. A stage usually starts at the same
- * offset from T_BASE run after run: a compact series whose values are all
- * one is answered without copying them out. */
-static int64_t field_median_x2(const struct rp_series *se, enum rp_sample_field f, int64_t *v)
+/* The medians of SE's relative start and end (SE has samples with
+ * relative times) into *START_X2 and *END_X2, with V room for its values.
+ * A stage usually starts at the same offset from T_BASE run after run: a
+ * field whose values are all one is answered in the one pass that finds
+ * so, for both fields at once, without copying them out. */
+_Static_assert(offsetof(struct rp_sample32, dur) == 0, "a durations part starts at its chunk");
+static void rel_medians(const struct rp_series *se, int64_t *v, struct rp_values *parts,
+			int64_t *start_x2, int64_t *end_x2)
 {
-	if (!se->wide) {
-		const struct rp_sample32 *c = se->samples;
-		int64_t with_dur = f == RP_REL_END, first = 0, differ = 0;
-		size_t i = 0;
-		while (c[i].rel_start == RP_NO_REL32) /* nrel > 0: one comes */
-			i++;
-		first = (int64_t)c[i].rel_start + with_dur * c[i].dur;
-		for (; i < se->n; i++)
-			differ |= c[i].rel_start != RP_NO_REL32 &&
-				  (int64_t)c[i].rel_start + with_dur * c[i].dur != first;
-		if (!differ)
-			return 2 * first;
+	int64_t slo = INT64_MAX, shi = INT64_MIN, elo = INT64_MAX, ehi = INT64_MIN;
+	if (!se->s.wide) {
+		size_t np = rp_series_durs(se, parts); /* the chunks */
+		for (size_t k = 0; k < np; k++) {
+			const struct rp_sample32 *c = (const struct rp_sample32 *)parts[k].v;
+			for (size_t i = 0; i < parts[k].n; i++) {
+				if (c[i].rel_start == RP_NO_REL32)
+					continue;
+				int64_t st = c[i].rel_start, en = st + c[i].dur;
+				slo = st < slo ? st : slo;
+				shi = st > shi ? st : shi;
+				elo = en < elo ? en : elo;
+				ehi = en > ehi ? en : ehi;
+			}
+		}
 	}
-	return rp_median_x2(v, rp_series_field(se, f, v));
+	*start_x2 = slo == shi ? 2 * slo : rp_median_x2(v, rp_series_field(se, RP_REL_START, v));
+	*end_x2 = elo == ehi ? 2 * elo : rp_median_x2(v, rp_series_field(se, RP_REL_END, v));
 }
 
 static void sum_series(const struct rp_log *lg, struct summary *sm, size_t i, int64_t **v,
-		       size_t *cap)
+		       size_t *cap, struct rp_values **parts, size_t *pcap)
 {
 	const struct rp_series *se = &lg->series[i];
-	if (se->n > *cap) {
+	if (se->s.n > *cap) {
 		free(*v);
-		*cap = se->n;
+		*cap = se->s.n;
 		*v = pk_xmalloc(*cap * sizeof(**v));
 	}
-	if (sm->with_series && se->n) {
-		struct rp_values durs = rp_series_durs(se);
-		rp_stats_parts(&durs, 1, &sm->series[i]);
+	size_t np = rp_series_nparts(se);
+	if (np > *pcap) {
+		free(*parts);
+		*pcap = np;
+		*parts = pk_xmalloc(*pcap * sizeof(**parts));
 	}
-	if (se->nrel) {
-		sm->start_x2[i] = field_median_x2(se, RP_REL_START, *v);
-		sm->end_x2[i] = field_median_x2(se, RP_REL_END, *v);
+	if (sm->with_series && se->s.n) {
+		size_t k = rp_series_durs(se, *parts);
+		rp_stats_parts(*parts, k, &sm->series[i]);
 	}
+	if (se->s.nrel)
+		rel_medians(se, *v, *parts, &sm->start_x2[i], &sm->end_x2[i]);
 }
 
 static void *sum_worker(void *arg)
@@ -129,7 +143,8 @@ static void *sum_worker(void *arg)
 	struct sum_job *J = arg;
 	const struct rp_log *lg = J->lg;
 	int64_t *v = NULL;
-	size_t cap = 0;
+	struct rp_values *parts = NULL;
+	size_t cap = 0, pcap = 0;
 	for (;;) {
 		pthread_mutex_lock(&J->mu);
 		size_t t = J->next < J->ntasks ? J->next++ : J->ntasks;
@@ -142,9 +157,10 @@ static void *sum_worker(void *arg)
 		}
 		size_t first = (t - lg->nprobes) * SERIES_PER_TASK;
 		for (size_t i = first; i < first + SERIES_PER_TASK && i < lg->nseries; i++)
-			sum_series(lg, J->sm, i, &v, &cap);
+			sum_series(lg, J->sm, i, &v, &cap, &parts, &pcap);
 	}
 	free(v);
+	free(parts);
 	return NULL;
 }
 
@@ -325,7 +341,7 @@ static struct tl_entry *collect_timeline(const struct rp_log *lg, const struct s
 	struct tl_entry *tl = pk_xcalloc(lg->nseries, sizeof(*tl));
 	*n = 0;
 	for (uint32_t i = 0; i < lg->nseries; i++) {
-		if (!lg->series[i].nrel)
+		if (!lg->series[i].s.nrel)
 			continue;
 		tl[*n].series = i;
 		tl[*n].start_x2 = sm->start_x2[i];

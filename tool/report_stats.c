@@ -145,32 +145,48 @@ int64_t rp_median_x2(int64_t *v, size_t n)
 	return median_x2_bounded(v, n, lo, hi);
 }
 
-/* Sum, min and max of PART into *SUM, *LO, *HI. */
-static void part_range(const struct rp_values *part, __int128 *sum, int64_t *lo, int64_t *hi)
+/* Sums over values that fit int32: the exact sum and sum of squares,
+ * with which the variance needs no second pass. */
+struct sums {
+	__int128 sum;
+	unsigned __int128 sumsq;
+	int64_t lo, hi;
+	int small; /* every value fits int32 so far: sumsq is exact */
+};
+
+#define BIT31 ((int64_t)1 << 31)
+
+/* PART into S. */
+static void part_sums(const struct rp_values *part, struct sums *s)
 {
 	if (packed32(part)) {
-		/* in runs short enough for an int64 sum of int32 values */
+		/* the sum in runs short enough for an int64 */
 		for (size_t b = 0; b < part->n; b += (size_t)1 << 20) {
 			size_t e = part->n - b > ((size_t)1 << 20) ? b + ((size_t)1 << 20) : part->n;
-			int64_t s = 0;
-			int32_t l = INT32_MAX, h = INT32_MIN;
+			int64_t sum = 0;
+			int32_t lo = INT32_MAX, hi = INT32_MIN;
 			for (size_t i = b; i < e; i++) {
 				int32_t x = at32(part, i);
-				s += x;
-				l = x < l ? x : l;
-				h = x > h ? x : h;
+				sum += x;
+				s->sumsq += (uint64_t)((int64_t)x * x); /* <= 2^62 */
+				lo = x < lo ? x : lo;
+				hi = x > hi ? x : hi;
 			}
-			*sum += s;
-			*lo = l < *lo ? l : *lo;
-			*hi = h > *hi ? h : *hi;
+			s->sum += sum;
+			s->lo = lo < s->lo ? lo : s->lo;
+			s->hi = hi > s->hi ? hi : s->hi;
 		}
 		return;
 	}
 	for (size_t i = 0; i < part->n; i++) {
 		int64_t x = at(part, i);
-		*sum += x;
-		*lo = x < *lo ? x : *lo;
-		*hi = x > *hi ? x : *hi;
+		s->sum += x;
+		s->lo = x < s->lo ? x : s->lo;
+		s->hi = x > s->hi ? x : s->hi;
+		if (x >= -BIT31 && x < BIT31) /* int32: x * x <= 2^62 */
+			s->sumsq += (uint64_t)(x * x);
+		else
+			s->small = 0;
 	}
 }
 
@@ -184,31 +200,31 @@ static int moments(const struct rp_values *parts, size_t nparts, struct rp_stats
 	if (n == 0)
 		return -1;
 	out->n = n;
-	/* Exact integer sum, then squared deviations from the exact mean: no
-	 * precision lost on 1e11-cycle stamps, no division per sample. */
-	__int128 sum = 0;
-	int64_t lo = INT64_MAX, hi = INT64_MIN;
+	/* Exact integer sums: no precision lost on 1e11-cycle stamps. */
+	struct sums s = { 0, 0, INT64_MAX, INT64_MIN, 1 };
 	for (size_t p = 0; p < nparts; p++)
-		part_range(&parts[p], &sum, &lo, &hi);
-	out->min = lo;
-	out->max = hi;
-	int64_t whole = (int64_t)(sum / (__int128)n);
-	double frac = (double)(sum % (__int128)n) / (double)n, m2 = 0;
-	for (size_t p = 0; p < nparts; p++) {
-		if (packed32(&parts[p])) {
-			for (size_t i = 0; i < parts[p].n; i++) {
-				double dev = (double)(at32(&parts[p], i) - whole) - frac;
-				m2 += dev * dev;
-			}
-			continue;
-		}
+		part_sums(&parts[p], &s);
+	out->min = s.lo;
+	out->max = s.hi;
+	int64_t whole = (int64_t)(s.sum / (__int128)n);
+	double frac = (double)(s.sum % (__int128)n) / (double)n, m2 = 0;
+	out->mean = (double)whole + frac;
+	if (n == 1)
+		return 0;
+	if (s.small && n <= UINT32_MAX) {
+		/* n * m2 = n * sumsq - sum^2 exactly: |sum| < n 2^31, sumsq < n 2^62 */
+		unsigned __int128 abs_sum = (unsigned __int128)(s.sum < 0 ? -s.sum : s.sum);
+		unsigned __int128 nm2 = (unsigned __int128)n * s.sumsq - abs_sum * abs_sum;
+		out->stddev = sqrt((double)nm2 / ((double)n * (double)(n - 1)));
+		return 0;
+	}
+	/* wide values: squared deviations from the exact mean */
+	for (size_t p = 0; p < nparts; p++)
 		for (size_t i = 0; i < parts[p].n; i++) {
 			double dev = (double)(at(&parts[p], i) - whole) - frac;
 			m2 += dev * dev;
 		}
-	}
-	out->mean = (double)whole + frac;
-	out->stddev = n > 1 ? sqrt(m2 / (double)(n - 1)) : 0.0;
+	out->stddev = sqrt(m2 / (double)(n - 1));
 	return 0;
 }
 
