@@ -453,6 +453,30 @@ static void compact_samples(void **state)
 	rp_log_free(&lg);
 }
 
+/* rp_rec_word is the word the record's bit fields make (the fast path
+ * writes it whole; x86-64 only). */
+static void rec_word(void **state)
+{
+	(void)state;
+#if defined(__x86_64__)
+	struct rp_rec r;
+	memset(&r, 0, sizeof(r));
+	r.name_len = 0x123456789abcdull;
+	r.kind = RP_LINE_PROBE;
+	r.same_name = 1;
+	uint64_t w;
+	memcpy(&w, (const char *)&r + offsetof(struct rp_rec, name) + sizeof(r.name), sizeof(w));
+	assert_true(w == rp_rec_word(0x123456789abcdull, RP_LINE_PROBE, 0, 1));
+	r.sep = 1;
+	r.same_name = 0;
+	r.kind = RP_LINE_GARBLED;
+	memcpy(&w, (const char *)&r + offsetof(struct rp_rec, name) + sizeof(r.name), sizeof(w));
+	assert_true(w == rp_rec_word(0x123456789abcdull, RP_LINE_GARBLED, 1, 0));
+#else
+	skip();
+#endif
+}
+
 /* Compact samples fill chunks of 8, 16, 32, then 64 samples: a series of
  * 300 keeps every value in order, its durations come as one part per
  * chunk, and it turns wide with all of them kept. */
@@ -563,6 +587,7 @@ int main(void)
 		cmocka_unit_test(fast_path_equals_general), cmocka_unit_test(template_equals_general),
 		cmocka_unit_test(compact_samples),
 		cmocka_unit_test(chunked_samples),
+		cmocka_unit_test(rec_word),
 		cmocka_unit_test(seed_worked_example), cmocka_unit_test(negative_gap_kept),
 		cmocka_unit_test(findings),          cmocka_unit_test(run_fields_and_repeat),
 		cmocka_unit_test(wait_outside_stage), cmocka_unit_test(mapped_equals_sequential),

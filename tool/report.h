@@ -257,9 +257,16 @@ struct rp_rec { /* one cache line: the reader threads hand over millions */
 	uint64_t name_len : 56, kind : 2;
 	uint64_t sep : 1;       /* other output holding the --run separator */
 	uint64_t same_name : 1; /* the probe of the previous probe line */
+	uint64_t spare : 4;     /* 0 */
 	int64_t start, end, dur; /* start holds a T_BASE line's value */
 	int64_t block, iter, run; /* -1 when absent (parsed values are >= 0) */
 };
+/* The word holding the bit fields, as the x86-64 ABI lays them out (the
+ * first in the lowest bits), for writing it whole. */
+static inline uint64_t rp_rec_word(uint64_t name_len, unsigned kind, unsigned sep, unsigned same_name)
+{
+	return name_len | (uint64_t)kind << 56 | (uint64_t)sep << 58 | (uint64_t)same_name << 59;
+}
 void rp_log_classify(const char *run_sep, const char *s, size_t len, struct rp_rec *rec);
 /* Classify the line at P, which ends at the first newline before END;
  * bytes up to LIMIT (>= END) may be read. Returns the line's length
@@ -284,6 +291,18 @@ struct rp_fast_tpl {
 		unsigned short end;
 	} fields[6];
 	uint64_t mask[6]; /* keeps a field's digits of the word loaded */
+	/* the numbers' digits as 8-byte halves (a field of up to 8 digits has
+	 * one, a longer one two), converted four at a time: where each half
+	 * is loaded from (the line's byte offset), which of its bytes are
+	 * digits */
+	unsigned ngroups;
+	unsigned short half_off[12];
+	uint64_t half_mask[12];
+	/* per field kind (start, end, dur, block, iter, run): its value is
+	 * half[hi] * 10^8 + half[lo] + bias, halves 12.. being 0 (a kind the
+	 * line lacks: both there, bias -1) */
+	unsigned char kind_lo[6], kind_hi[6];
+	int64_t kind_bias[6];
 	/* the line and its newline, '0' for a number's digits; a byte fits
 	 * where it exceeds this one by at most span (0, 9 for a digit, 0xff
 	 * past the newline) */
@@ -296,6 +315,11 @@ struct rp_fast_tpl {
  * last probe line. */
 size_t rp_log_classify_at(const char *run_sep, const char *p, const char *end, const char *limit,
 			  struct rp_fast_tpl *tpl, struct rp_rec *rec);
+/* Classify lines from P on into RECS, at most MAX of them, stopping at END
+ * or before a last line without a newline. TPL is required. Sets *NRECS;
+ * returns the bytes consumed (whole lines with their newlines). */
+size_t rp_log_classify_many(const char *run_sep, const char *p, const char *end, const char *limit,
+			    struct rp_fast_tpl *tpl, struct rp_rec *recs, size_t max, size_t *nrecs);
 /* Counts REC in and, for a probe line, leaves in it the sample to store:
  * run = the series index, start/end = times relative to T_BASE (or
  * RP_NO_REL), dur. Touches no series' samples, n, cap or nrel. */

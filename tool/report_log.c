@@ -426,23 +426,75 @@ static void tpl_set(struct rp_fast_tpl *t, const char *s, size_t len)
 		unsigned n = t->fields[i].n;
 		t->mask[i] = ~0ull << (8 * (n <= 8 ? 8 - n : 16 - n));
 	}
+	unsigned h = 0;
+	for (unsigned k = 0; k < F_NONE; k++) {
+		t->kind_lo[k] = t->kind_hi[k] = 12;
+		t->kind_bias[k] = -1;
+	}
+	for (unsigned i = 0; i < t->nfields; i++) {
+		unsigned e = t->fields[i].end, k = t->fields[i].f;
+		t->kind_bias[k] = 0;
+		if (t->fields[i].n > 8) {
+			t->kind_hi[k] = (unsigned char)h;
+			t->half_off[h] = (unsigned short)(e - 16);
+			t->half_mask[h++] = t->mask[i];
+			t->half_mask[h] = ~0ull;
+		} else {
+			t->half_mask[h] = t->mask[i];
+		}
+		t->kind_lo[k] = (unsigned char)h;
+		t->half_off[h++] = (unsigned short)(e - 8);
+	}
+	for (; h % 4; h++) { /* padding: no digits */
+		t->half_off[h] = 0;
+		t->half_mask[h] = 0;
+	}
+	t->ngroups = h / 4;
 }
 
-/* The N (1..16) digits before E, known to be digits; MASK keeps them of
- * the word loaded (tpl_set). */
-static inline uint64_t known_digits(const char *e, unsigned n, uint64_t mask)
+/* Halves H and H + 1 of the line at S: their digits' values, 0 elsewhere. */
+static inline __m128i tpl_halves(const char *s, const struct rp_fast_tpl *t, unsigned h)
 {
-	uint64_t lo, hi;
-	memcpy(&lo, e - 8, 8);
-	if (n <= 4) { /* run, block, iter, dur: one multiply less */
-		uint32_t w = (uint32_t)((lo & mask) >> 32);
-		w = (w & 0x0F0F0F0Fu) * 2561 >> 8;
-		return ((w & 0x00FF00FFu) * 6553601u) >> 16;
+	uint64_t a, b;
+	memcpy(&a, s + t->half_off[h], 8);
+	memcpy(&b, s + t->half_off[h + 1], 8);
+	__m128i x = _mm_sub_epi8(_mm_set_epi64x((long long)b, (long long)a), _mm_set1_epi8('0'));
+	__m128i m = _mm_loadu_si128((const __m128i *)(const void *)&t->half_mask[h]);
+	return _mm_and_si128(x, m);
+}
+
+/* Two halves of eight digit values (bytes) to four 4-digit values, in
+ * the 32-bit lanes (SSE2: pmaddwd on the digits widened to 16 bits). */
+static inline __m128i tpl_quads(__m128i x)
+{
+	const __m128i zero = _mm_setzero_si128();
+	const __m128i m10 = _mm_set1_epi32(1 << 16 | 10); /* lanes: 10, 1 */
+	const __m128i m100 = _mm_set1_epi32(1 << 16 | 100);
+	__m128i a = _mm_madd_epi16(_mm_unpacklo_epi8(x, zero), m10);
+	__m128i b = _mm_madd_epi16(_mm_unpackhi_epi8(x, zero), m10);
+	return _mm_madd_epi16(_mm_packs_epi32(a, b), m100);
+}
+
+/* The value of every half of the line at S (laid out like T) into
+ * OUT[0..12), and 0 into OUT[12..16). */
+static inline void tpl_convert(const char *s, const struct rp_fast_tpl *t, uint32_t out[16])
+{
+	const __m128i m10000 = _mm_set1_epi32(1 << 16 | 10000);
+	_mm_storeu_si128((__m128i *)(void *)&out[12], _mm_setzero_si128());
+	for (unsigned g = 0; g < t->ngroups; g++) {
+		__m128i p = tpl_quads(tpl_halves(s, t, 4 * g));
+		__m128i q = tpl_quads(tpl_halves(s, t, 4 * g + 2));
+		/* 4-digit values fit int16: pack, then hi * 10000 + lo */
+		_mm_storeu_si128((__m128i *)(void *)&out[4 * g],
+				 _mm_madd_epi16(_mm_packs_epi32(p, q), m10000));
 	}
-	if (n <= 8)
-		return eight_digits(lo & mask);
-	memcpy(&hi, e - 16, 8);
-	return eight_digits(hi & mask) * 100000000u + eight_digits(lo);
+}
+
+/* The value of field kind K from the converted halves (-1 when absent). */
+static inline int64_t tpl_value(const struct rp_fast_tpl *t, const uint32_t *half, unsigned k)
+{
+	return (int64_t)((uint64_t)half[t->kind_hi[k]] * 100000000u + half[t->kind_lo[k]]) +
+	       t->kind_bias[k];
 }
 
 /* Per byte of chunk C of S: 0xff where it fits T (see tpl_set). */
@@ -469,8 +521,10 @@ static inline __attribute__((always_inline)) int parse_tpl(const char *s, const 
 	/* volatile: stored one by one, so read one by one (a wide read of two
 	 * narrow stores waits for them to reach the cache) */
 	volatile int64_t v[F_NONE];
-	for (unsigned i = 0; i < t->nfields; i++)
-		v[t->fields[i].f] = (int64_t)known_digits(s + t->fields[i].end, t->fields[i].n, t->mask[i]);
+	uint32_t half[16];
+	tpl_convert(s, t, half);
+	for (unsigned k = 0; k < F_NONE; k++)
+		v[k] = tpl_value(t, half, k);
 	out->name = s + 1;
 	out->name_len = t->name_len;
 	set_fields(out, v, t->seen);
@@ -1038,13 +1092,15 @@ void rp_log_classify(const char *run_sep, const char *s, size_t len, struct rp_r
 	}
 }
 
-/* The record of a probe line, written whole: writing single fields (the
- * bit fields) would read the record's cache line first, and the records
- * are fresh memory for every block. */
+/* The record of a probe line, written whole: assigning the bit fields one
+ * by one would read the record's cache line first (a line the other
+ * threads wrote last), and a record built on the stack and copied would
+ * be read back before its stores complete. So the bit-field word is made
+ * in a register: x86-64's ABI puts the first bit field in the lowest bits
+ * (checked by the test rec_word). */
 static inline void fast_rec(struct rp_rec *rec, const struct rp_line *ln, struct rp_fast_tpl *tpl,
 			    int by_tpl)
 {
-	struct rp_rec r;
 	const char *a = tpl ? tpl->last_name : NULL;
 	size_t k = 0, n = ln->name_len;
 	if (a && by_tpl && tpl->last_is_tpl) {
@@ -1058,18 +1114,15 @@ static inline void fast_rec(struct rp_rec *rec, const struct rp_line *ln, struct
 		tpl->last_name_len = n;
 		tpl->last_is_tpl = 1; /* this line is the template, or fits it */
 	}
-	r.kind = RP_LINE_PROBE;
-	r.same_name = a && k == n;
-	r.sep = 0;
-	r.name = ln->name;
-	r.name_len = ln->name_len;
-	r.start = ln->start;
-	r.end = ln->end;
-	r.dur = ln->dur;
-	r.block = ln->block;
-	r.iter = ln->iter;
-	r.run = ln->run;
-	*rec = r;
+	uint64_t word = rp_rec_word(n, RP_LINE_PROBE, 0, a && k == n);
+	rec->name = ln->name;
+	memcpy((char *)rec + offsetof(struct rp_rec, name) + sizeof(rec->name), &word, sizeof(word));
+	rec->start = ln->start;
+	rec->end = ln->end;
+	rec->dur = ln->dur;
+	rec->block = ln->block;
+	rec->iter = ln->iter;
+	rec->run = ln->run;
 }
 
 /* REC (a probe line's) names the probe TPL's last probe line named. */
@@ -1120,6 +1173,68 @@ size_t rp_log_classify_at(const char *run_sep, const char *p, const char *end, c
 	rp_log_classify(run_sep, p, (size_t)(nl - p), rec);
 	same_name(tpl, rec);
 	return (size_t)(nl - p);
+}
+
+#ifdef HAVE_FAST
+/* A line laid out like the template, straight into its record (the
+ * common case, in a loop of its own: no call, no rp_line between). */
+static inline __attribute__((always_inline)) int tpl_rec(const char *s, const char *end,
+							  struct rp_fast_tpl *t, struct rp_rec *rec)
+{
+	if ((size_t)(end - s) <= t->len)
+		return 0;
+	__m128i acc = tpl_chunk_ok(s, t, 0);
+	for (unsigned c = 1; c < t->nchunks; c++)
+		acc = _mm_and_si128(acc, tpl_chunk_ok(s, t, c));
+	if (_mm_movemask_epi8(acc) != 0xffff)
+		return 0;
+	uint32_t half[16];
+	tpl_convert(s, t, half);
+	/* as fast_rec: the template's name, like the last probe line's when
+	 * that one fitted the template too */
+	int same = t->last_name && t->last_is_tpl;
+	if (!same && t->last_name && t->last_name_len == t->name_len)
+		same = same_bytes(t->last_name, s + 1, t->name_len);
+	t->last_name = s + 1;
+	t->last_name_len = t->name_len;
+	t->last_is_tpl = 1;
+	uint64_t word = rp_rec_word(t->name_len, RP_LINE_PROBE, 0, (unsigned)same);
+	rec->name = s + 1;
+	memcpy((char *)rec + offsetof(struct rp_rec, name) + sizeof(rec->name), &word, sizeof(word));
+	rec->start = tpl_value(t, half, F_START);
+	rec->end = tpl_value(t, half, F_END);
+	rec->dur = tpl_value(t, half, F_DUR);
+	rec->block = tpl_value(t, half, F_BLOCK);
+	rec->iter = tpl_value(t, half, F_ITER);
+	rec->run = tpl_value(t, half, F_RUN);
+	return 1;
+}
+#endif
+
+size_t rp_log_classify_many(const char *run_sep, const char *p, const char *end, const char *limit,
+			    struct rp_fast_tpl *tpl, struct rp_rec *recs, size_t max, size_t *nrecs)
+{
+	const char *start = p;
+	size_t n = 0;
+	while (n < max && p < end) {
+#ifdef HAVE_FAST
+		if (tpl->len && limit - p >= RP_FAST_WINDOW + 1024) {
+			__builtin_prefetch(p + 1024); /* the file, a few lines on */
+			if (tpl_rec(p, end, tpl, &recs[n])) {
+				p += tpl->len + 1;
+				n++;
+				continue;
+			}
+		}
+#endif
+		size_t len = rp_log_classify_at(run_sep, p, end, limit, tpl, &recs[n]);
+		if (len == SIZE_MAX)
+			break;
+		p += len + 1;
+		n++;
+	}
+	*nrecs = n;
+	return (size_t)(p - start);
 }
 
 void rp_log_apply(struct rp_log *lg, struct rp_rec *rec)

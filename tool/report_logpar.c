@@ -73,13 +73,14 @@ static void parse_block(const char *run_sep, struct block *b, const char *limit)
 	while (p < b->end) {
 		if (b->nrecs == b->cap)
 			PK_GROW(b->recs, b->cap, b->nrecs + 1);
-		size_t n = rp_log_classify_at(run_sep, p, b->end, limit, &tpl, &b->recs[b->nrecs]);
-		if (n == SIZE_MAX) { /* the file's last line has no newline */
+		size_t k;
+		p += rp_log_classify_many(run_sep, p, b->end, limit, &tpl, b->recs + b->nrecs,
+					  b->cap - b->nrecs, &k);
+		b->nrecs += k;
+		if (k == 0 && b->nrecs < b->cap) { /* the file's last line has no newline */
 			last_line(run_sep, p, (size_t)(b->end - p), b);
 			break;
 		}
-		b->nrecs++;
-		p += n + 1;
 	}
 }
 
