@@ -247,6 +247,92 @@ static void template_equals_general(void **state)
 	free(buf);
 }
 
+/* Many lines in layouts that hold for a few lines each (field order, digit
+ * counts 1..16, names), through rp_log_classify_many (the template path
+ * the threaded reader takes): every record as the general parser reads
+ * its line. */
+static void template_many_random(void **state)
+{
+	(void)state;
+	static const char *const names[] = { "A", "STAGE_B", "S_2", "STAGE_B_WAIT" };
+	static const char *const keys[] = { "start", "end", "dur", "block", "iter", "run" };
+	size_t cap = 4 << 20, size = 0, want_lines = 0;
+	char *buf = calloc(cap + RP_FAST_WINDOW + 1024, 1);
+	uint64_t seed = 12345;
+#define RND() (seed = seed * 6364136223846793005ull + 1442695040888963407ull, seed >> 33)
+	unsigned order[6], ndig[6], nf = 3;
+	const char *name = names[0];
+	while (size + 256 < cap) {
+		if (RND() % 8 == 0) { /* a new layout */
+			nf = 3 + (unsigned)(RND() % 4);
+			for (unsigned i = 0; i < 6; i++)
+				order[i] = i;
+			for (unsigned i = 5; i > 0; i--) {
+				unsigned j = (unsigned)(RND() % (i + 1)), t = order[i];
+				order[i] = order[j];
+				order[j] = t;
+			}
+			/* start, end and dur must be among the first nf */
+			for (unsigned need = 0; need < 3; need++) {
+				unsigned at = 0;
+				while (order[at] != need)
+					at++;
+				if (at >= nf) {
+					unsigned j = 0;
+					while (order[j] < 3)
+						j++;
+					order[at] = order[j];
+					order[j] = need;
+				}
+			}
+			for (unsigned i = 0; i < 6; i++)
+				ndig[i] = 1 + (unsigned)(RND() % 16);
+			name = names[RND() % 4];
+		}
+		size += (size_t)sprintf(buf + size, "[%s]", name);
+		for (unsigned i = 0; i < nf; i++) {
+			size += (size_t)sprintf(buf + size, " %s=", keys[order[i]]);
+			for (unsigned d = 0; d < ndig[order[i]]; d++)
+				buf[size++] = (char)('0' + RND() % 10);
+		}
+		buf[size++] = '\n';
+		want_lines++;
+	}
+#undef RND
+	struct rp_fast_tpl tpl;
+	tpl.len = 0;
+	tpl.last_name = NULL;
+	struct rp_rec *recs = malloc(want_lines * sizeof(*recs));
+	size_t n = 0, used = rp_log_classify_many(NULL, buf, buf + size, buf + size + RP_FAST_WINDOW + 1024,
+						  &tpl, recs, want_lines, &n);
+	assert_int_equal(used, size);
+	assert_int_equal(n, want_lines);
+	const char *p = buf;
+	for (size_t i = 0; i < n; i++) {
+		const char *nl = memchr(p, '\n', (size_t)(buf + size - p));
+		struct rp_line g;
+		assert_int_equal(rp_log_parse_line(p, (size_t)(nl - p), &g), RP_LINE_PROBE);
+		assert_int_equal(recs[i].kind, RP_LINE_PROBE);
+		assert_ptr_equal(recs[i].name, g.name);
+		assert_int_equal(recs[i].name_len, g.name_len);
+		assert_int_equal(recs[i].start, g.start);
+		assert_int_equal(recs[i].end, g.end);
+		assert_int_equal(recs[i].dur, g.dur);
+		assert_int_equal(recs[i].block, g.block);
+		assert_int_equal(recs[i].iter, g.iter);
+		assert_int_equal(recs[i].run, g.run);
+		assert_int_equal(recs[i].sep, 0);
+		if (i > 0) {
+			int same = recs[i - 1].name_len == g.name_len &&
+				   !memcmp(recs[i - 1].name, g.name, g.name_len);
+			assert_int_equal(recs[i].same_name, same);
+		}
+		p = nl + 1;
+	}
+	free(recs);
+	free(buf);
+}
+
 static void feed(struct rp_log *lg, const char *text)
 {
 	while (*text) {
@@ -585,6 +671,7 @@ int main(void)
 		cmocka_unit_test(harness_prefix),    cmocka_unit_test(tbase_line),
 		cmocka_unit_test(other_output),      cmocka_unit_test(garbled_lines),
 		cmocka_unit_test(fast_path_equals_general), cmocka_unit_test(template_equals_general),
+		cmocka_unit_test(template_many_random),
 		cmocka_unit_test(compact_samples),
 		cmocka_unit_test(chunked_samples),
 		cmocka_unit_test(rec_word),
