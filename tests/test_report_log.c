@@ -497,28 +497,28 @@ static void compact_samples(void **state)
 		rp_log_begin_file(&lg, "x.log");
 		feed(&lg, "[S] start=1 end=3 dur=2\n[T_BASE] 1000\n[S] start=1100 end=1150 dur=50\n");
 		assert_int_equal(lg.nseries, 1);
-		assert_false(lg.series[0].s.wide);
+		assert_false(lg.samples[0].wide);
 		feed(&lg, widen_by[k]);
 		feed(&lg, "[S] start=1200 end=1207 dur=7\n");
-		assert_true(lg.series[0].s.wide);
+		assert_true(lg.samples[0].wide);
 		int64_t v[8];
-		assert_int_equal(rp_series_field(&lg.series[0], RP_DUR, v), 4);
+		assert_int_equal(rp_series_field(&lg.samples[0], RP_DUR, v), 4);
 		assert_int_equal(v[0], 2);
 		assert_int_equal(v[1], 50);
 		assert_int_equal(v[3], 7);
-		assert_int_equal(rp_series_field(&lg.series[0], RP_REL_START, v), 3);
+		assert_int_equal(rp_series_field(&lg.samples[0], RP_REL_START, v), 3);
 		assert_int_equal(v[0], 100);
 		assert_int_equal(v[2], 200);
 		int64_t s[3] = { 4000, 3000000000 - 1000, 4000 };
 		assert_int_equal(v[1], s[k]);
-		assert_int_equal(rp_series_field(&lg.series[0], RP_REL_END, v), 3);
+		assert_int_equal(rp_series_field(&lg.samples[0], RP_REL_END, v), 3);
 		assert_int_equal(v[0], 150);
 		assert_int_equal(v[2], 207);
 		int64_t e[3] = { 4010, 3000000010 - 1000, 4000000000 - 1000 };
 		assert_int_equal(v[1], e[k]);
 		struct rp_values d[1];
-		assert_int_equal(rp_series_nparts(&lg.series[0]), 1);
-		assert_int_equal(rp_series_durs(&lg.series[0], d), 1);
+		assert_int_equal(rp_series_nparts(&lg.samples[0]), 1);
+		assert_int_equal(rp_series_durs(&lg.samples[0], d), 1);
 		struct rp_stats st;
 		assert_int_equal(rp_stats_parts(d, 1, &st), 0);
 		assert_int_equal(st.n, 4);
@@ -530,11 +530,11 @@ static void compact_samples(void **state)
 	rp_log_init(&lg, NULL, 9);
 	rp_log_begin_file(&lg, "y.log");
 	feed(&lg, "[T_BASE] 1000\n[S] start=100 end=150 dur=50\n");
-	assert_false(lg.series[0].s.wide);
+	assert_false(lg.samples[0].wide);
 	int64_t v[2];
-	assert_int_equal(rp_series_field(&lg.series[0], RP_REL_START, v), 1);
+	assert_int_equal(rp_series_field(&lg.samples[0], RP_REL_START, v), 1);
 	assert_int_equal(v[0], -900);
-	assert_int_equal(rp_series_field(&lg.series[0], RP_REL_END, v), 1);
+	assert_int_equal(rp_series_field(&lg.samples[0], RP_REL_END, v), 1);
 	assert_int_equal(v[0], -850);
 	rp_log_free(&lg);
 }
@@ -579,9 +579,9 @@ static void chunked_samples(void **state)
 		feed(&lg, line);
 	}
 	assert_int_equal(lg.nseries, 1);
-	const struct rp_series *se = &lg.series[0];
-	assert_false(se->s.wide);
-	assert_int_equal(se->s.n, 300);
+	const struct rp_samples *se = &lg.samples[0];
+	assert_false(se->wide);
+	assert_int_equal(se->n, 300);
 	/* 8 + 16 + 32 + 64 * 4 = 312 >= 300: 7 chunks */
 	assert_int_equal(rp_series_nparts(se), 7);
 	struct rp_values parts[7];
@@ -604,8 +604,8 @@ static void chunked_samples(void **state)
 	assert_int_equal(v[0], 1000);
 	assert_int_equal(v[299], 1299);
 	feed(&lg, "[S] start=5000000000 end=5000000001 dur=1\n"); /* beyond int32: wide */
-	se = &lg.series[0];
-	assert_true(se->s.wide);
+	se = &lg.samples[0];
+	assert_true(se->wide);
 	assert_int_equal(rp_series_field(se, RP_REL_END, v), 301);
 	for (int i = 0; i < 300; i++)
 		assert_int_equal(v[i], 1000 + 2 * i);
@@ -651,12 +651,12 @@ static void mapped_equals_sequential(void **state)
 	assert_int_equal(a.nseries, b.nseries);
 	int64_t va[64], vb[64];
 	for (size_t i = 0; i < a.nseries; i++) {
-		assert_int_equal(a.series[i].s.n, b.series[i].s.n);
-		assert_int_equal(a.series[i].s.n, 40);
-		assert_int_equal(a.series[i].s.wide, b.series[i].s.wide);
+		assert_int_equal(a.samples[i].n, b.samples[i].n);
+		assert_int_equal(a.samples[i].n, 40);
+		assert_int_equal(a.samples[i].wide, b.samples[i].wide);
 		for (int f = RP_DUR; f <= RP_REL_END; f++) {
-			size_t n = rp_series_field(&a.series[i], (enum rp_sample_field)f, va);
-			assert_int_equal(n, rp_series_field(&b.series[i], (enum rp_sample_field)f, vb));
+			size_t n = rp_series_field(&a.samples[i], (enum rp_sample_field)f, va);
+			assert_int_equal(n, rp_series_field(&b.samples[i], (enum rp_sample_field)f, vb));
 			assert_memory_equal(va, vb, n * sizeof(*va));
 		}
 	}

@@ -170,15 +170,17 @@ struct rp_arena {
 };
 void *rp_arena_alloc(struct rp_arena *a, size_t bytes); /* 64-byte aligned */
 void rp_arena_free(struct rp_arena *a);
-struct rp_series { /* one (probe, block, iter) across runs */
+/* One (probe, block, iter) across runs; its samples are lg->samples[] at
+ * the same index (apart: applying a line reads and writes the series,
+ * thousands of them in turn, and should find them in the cache). */
+struct rp_series { /* 40 bytes */
 	uint32_t probe;
+	uint32_t next; /* the series that followed this one last time (prefetch) */
 	int64_t block, iter; /* -1 when the line had no such field */
-	struct rp_samples s;
+	int64_t last_end;
 	/* the run this series saw last: runs follow one another in a log, so a
 	 * per-series counter finds repeats without a (run, key) table */
 	uint32_t run, run_count;
-	int64_t last_end;
-	uint32_t next; /* the series that followed this one last time (prefetch) */
 };
 /* A per-run finding on one probe, kept once per (run, probe, kind). */
 enum rp_finding_kind { RP_FIND_REPEAT, RP_FIND_OVERLAP };
@@ -219,6 +221,8 @@ struct rp_log {
 	size_t nprobes, pcap;
 	struct rp_series *series;
 	size_t nseries, scap;
+	struct rp_samples *samples; /* per series */
+	size_t samples_cap;
 	struct rp_arena arena; /* the series' sample chunks */
 	struct rp_finding *findings;
 	size_t nfindings, fcap;
@@ -355,11 +359,11 @@ int rp_log_read_mapped(struct rp_log *lg, int fd, const char *name);
 int rp_log_read_fd(struct rp_log *lg, int fd, const char *name);
 /* Copy one field of SE's samples into OUT (room for se->n); returns how many
  * (relative fields skip samples without T_BASE). */
-size_t rp_series_field(const struct rp_series *se, enum rp_sample_field f, int64_t *out);
+size_t rp_series_field(const struct rp_samples *se, enum rp_sample_field f, int64_t *out);
 /* SE's durations in place, as parts for rp_stats_parts: OUT has room for
  * rp_series_nparts(SE); returns how many parts. */
-size_t rp_series_nparts(const struct rp_series *se);
-size_t rp_series_durs(const struct rp_series *se, struct rp_values *out);
+size_t rp_series_nparts(const struct rp_samples *se);
+size_t rp_series_durs(const struct rp_samples *se, struct rp_values *out);
 /* Turn the parsed log into tables, timeline lanes, notes and warnings. */
 void rp_log_analyse(struct rp_log *lg, struct rp_doc *d);
 

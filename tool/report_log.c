@@ -645,7 +645,7 @@ void rp_log_free(struct rp_log *lg)
 		free(lg->probes[i].first_mismatch_file);
 	}
 	for (size_t i = 0; i < lg->nseries; i++) {
-		free(lg->series[i].s.samples);
+		free(lg->samples[i].samples);
 	}
 	for (size_t i = 0; i < lg->nruns; i++)
 		free(lg->runs[i].label);
@@ -653,6 +653,7 @@ void rp_log_free(struct rp_log *lg)
 		free(lg->garbled_where[i]);
 	free(lg->probes);
 	free(lg->series);
+	free(lg->samples);
 	rp_arena_free(&lg->arena);
 	free(lg->findings);
 	free(lg->runs);
@@ -768,6 +769,8 @@ static uint32_t series_of(struct rp_log *lg, uint32_t probe, int64_t block, int6
 	if (s != NO_RUN)
 		return s;
 	PK_GROW(lg->series, lg->scap, lg->nseries + 1);
+	PK_GROW(lg->samples, lg->samples_cap, lg->nseries + 1);
+	memset(&lg->samples[lg->nseries], 0, sizeof(*lg->samples));
 	struct rp_series *se = &lg->series[lg->nseries];
 	memset(se, 0, sizeof(*se));
 	se->probe = probe;
@@ -1013,13 +1016,12 @@ void rp_log_store_ent(struct rp_arena *a, struct rp_samples *se, const struct rp
 
 void rp_log_store(struct rp_log *lg, const struct rp_rec *rec)
 {
-	rp_log_store_ent(&lg->arena, &lg->series[rec->run].s, rec);
+	rp_log_store_ent(&lg->arena, &lg->samples[rec->run], rec);
 }
 
-size_t rp_series_field(const struct rp_series *se, enum rp_sample_field f, int64_t *out)
+size_t rp_series_field(const struct rp_samples *sp, enum rp_sample_field f, int64_t *out)
 {
 	size_t n = 0;
-	const struct rp_samples *sp = &se->s;
 	if (!sp->wide) {
 		int64_t with_dur = f == RP_REL_END;
 		for (uint32_t k = 0; k < sp->nch; k++) {
@@ -1048,15 +1050,14 @@ size_t rp_series_field(const struct rp_series *se, enum rp_sample_field f, int64
 	return n;
 }
 
-size_t rp_series_nparts(const struct rp_series *se)
+size_t rp_series_nparts(const struct rp_samples *sp)
 {
-	return se->s.wide ? 1 : se->s.nch;
+	return sp->wide ? 1 : sp->nch;
 }
 
 /* Where SE's durations are, for rp_stats_parts. */
-size_t rp_series_durs(const struct rp_series *se, struct rp_values *out)
+size_t rp_series_durs(const struct rp_samples *sp, struct rp_values *out)
 {
-	const struct rp_samples *sp = &se->s;
 	if (sp->wide) {
 		out[0] = (struct rp_values){ &((const struct rp_sample *)sp->samples)->dur, sp->n,
 					     sizeof(struct rp_sample), 0 };

@@ -245,18 +245,15 @@ static void run_main(struct par *P, struct rp_log *lg)
 
 /* Move the samples between lg->series and the store stage's array: in
  * before reading (an earlier file's samples continue), out after. */
-static void samples_in(struct rp_samples *to, struct rp_series *from, size_t n)
+static void samples_in(struct rp_samples *to, struct rp_samples *from, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		to[i] = from[i].s;
-		memset(&from[i].s, 0, sizeof(from[i].s));
-	}
+	memcpy(to, from, n * sizeof(*to));
+	memset(from, 0, n * sizeof(*from));
 }
 
-static void samples_out(struct rp_series *to, const struct rp_samples *from, size_t n)
+static void samples_out(struct rp_samples *to, const struct rp_samples *from, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
-		to[i].s = from[i];
+	memcpy(to, from, n * sizeof(*to));
 }
 
 static int nworkers(void)
@@ -287,7 +284,7 @@ int rp_log_read_mapped(struct rp_log *lg, int fd, const char *name)
 	P.arena = &lg->arena;
 	P.nstore = P.store_cap = lg->nseries;
 	P.store = pk_xcalloc(P.store_cap ? P.store_cap : 1, sizeof(*P.store));
-	samples_in(P.store, lg->series, lg->nseries);
+	samples_in(P.store, lg->samples, lg->nseries);
 	rp_log_begin_file(lg, name);
 
 	pthread_t tid[MAX_WORKERS];
@@ -297,7 +294,7 @@ int rp_log_read_mapped(struct rp_log *lg, int fd, const char *name)
 	run_main(&P, lg);
 	for (int i = 0; i < started; i++)
 		pthread_join(tid[i], NULL);
-	samples_out(lg->series, P.store, P.nstore); /* nstore <= nseries */
+	samples_out(lg->samples, P.store, P.nstore); /* nstore <= nseries */
 	free(P.store);
 	for (int i = 0; i < NSLOTS; i++) {
 		free(P.slots[i].recs);

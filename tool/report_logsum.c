@@ -57,11 +57,11 @@ static void probe_stats(const struct rp_log *lg, uint32_t probe, struct rp_stats
 	size_t nparts = 0, cap = 0;
 	for (size_t i = 0; i < lg->nseries; i++)
 		if (lg->series[i].probe == probe)
-			cap += rp_series_nparts(&lg->series[i]);
+			cap += rp_series_nparts(&lg->samples[i]);
 	struct rp_values *parts = pk_xmalloc((cap ? cap : 1) * sizeof(*parts));
 	for (size_t i = 0; i < lg->nseries; i++)
-		if (lg->series[i].probe == probe && lg->series[i].s.n)
-			nparts += rp_series_durs(&lg->series[i], parts + nparts);
+		if (lg->series[i].probe == probe && lg->samples[i].n)
+			nparts += rp_series_durs(&lg->samples[i], parts + nparts);
 	rp_stats_parts(parts, nparts, out);
 	free(parts);
 }
@@ -86,18 +86,18 @@ struct sum_job {
 	pthread_mutex_t mu;
 };
 
-/* The medians of SE's relative start and end (SE has samples with
+/* The medians of SP's relative start and end (SP has samples with
  * relative times) into *START_X2 and *END_X2, with V room for its values.
  * A stage usually starts at the same offset from T_BASE run after run: a
  * field whose values are all one is answered in the one pass that finds
  * so, for both fields at once, without copying them out. */
 _Static_assert(offsetof(struct rp_sample32, dur) == 0, "a durations part starts at its chunk");
-static void rel_medians(const struct rp_series *se, int64_t *v, struct rp_values *parts,
+static void rel_medians(const struct rp_samples *sp, int64_t *v, struct rp_values *parts,
 			int64_t *start_x2, int64_t *end_x2)
 {
 	int64_t slo = INT64_MAX, shi = INT64_MIN, elo = INT64_MAX, ehi = INT64_MIN;
-	if (!se->s.wide) {
-		size_t np = rp_series_durs(se, parts); /* the chunks */
+	if (!sp->wide) {
+		size_t np = rp_series_durs(sp, parts); /* the chunks */
 		for (size_t k = 0; k < np; k++) {
 			const struct rp_sample32 *c = (const struct rp_sample32 *)parts[k].v;
 			for (size_t i = 0; i < parts[k].n; i++) {
@@ -111,31 +111,31 @@ static void rel_medians(const struct rp_series *se, int64_t *v, struct rp_values
 			}
 		}
 	}
-	*start_x2 = slo == shi ? 2 * slo : rp_median_x2(v, rp_series_field(se, RP_REL_START, v));
-	*end_x2 = elo == ehi ? 2 * elo : rp_median_x2(v, rp_series_field(se, RP_REL_END, v));
+	*start_x2 = slo == shi ? 2 * slo : rp_median_x2(v, rp_series_field(sp, RP_REL_START, v));
+	*end_x2 = elo == ehi ? 2 * elo : rp_median_x2(v, rp_series_field(sp, RP_REL_END, v));
 }
 
 static void sum_series(const struct rp_log *lg, struct summary *sm, size_t i, int64_t **v,
 		       size_t *cap, struct rp_values **parts, size_t *pcap)
 {
-	const struct rp_series *se = &lg->series[i];
-	if (se->s.n > *cap) {
+	const struct rp_samples *sp = &lg->samples[i];
+	if (sp->n > *cap) {
 		free(*v);
-		*cap = se->s.n;
+		*cap = sp->n;
 		*v = pk_xmalloc(*cap * sizeof(**v));
 	}
-	size_t np = rp_series_nparts(se);
+	size_t np = rp_series_nparts(sp);
 	if (np > *pcap) {
 		free(*parts);
 		*pcap = np;
 		*parts = pk_xmalloc(*pcap * sizeof(**parts));
 	}
-	if (sm->with_series && se->s.n) {
-		size_t k = rp_series_durs(se, *parts);
+	if (sm->with_series && sp->n) {
+		size_t k = rp_series_durs(sp, *parts);
 		rp_stats_parts(*parts, k, &sm->series[i]);
 	}
-	if (se->s.nrel)
-		rel_medians(se, *v, *parts, &sm->start_x2[i], &sm->end_x2[i]);
+	if (sp->nrel)
+		rel_medians(sp, *v, *parts, &sm->start_x2[i], &sm->end_x2[i]);
 }
 
 static void *sum_worker(void *arg)
@@ -341,7 +341,7 @@ static struct tl_entry *collect_timeline(const struct rp_log *lg, const struct s
 	struct tl_entry *tl = pk_xcalloc(lg->nseries, sizeof(*tl));
 	*n = 0;
 	for (uint32_t i = 0; i < lg->nseries; i++) {
-		if (!lg->series[i].s.nrel)
+		if (!lg->samples[i].nrel)
 			continue;
 		tl[*n].series = i;
 		tl[*n].start_x2 = sm->start_x2[i];

@@ -111,8 +111,8 @@ static void check_counts(const struct rp_log *lg, const struct tally *t)
 	}
 	for (size_t i = 0; i < lg->nseries; i++) {
 		PROPERTY(lg->series[i].probe < lg->nprobes);
-		PROPERTY(lg->series[i].s.nrel <= lg->series[i].s.n);
-		in_series += lg->series[i].s.n;
+		PROPERTY(lg->samples[i].nrel <= lg->samples[i].n);
+		in_series += lg->samples[i].n;
 	}
 	PROPERTY(in_probes == lg->probe_lines);
 	PROPERTY(in_series == lg->probe_lines);
@@ -127,12 +127,13 @@ static void same_samples(const struct rp_log *a, const struct rp_log *b)
 	for (size_t i = 0; i < a->nseries; i++) {
 		const struct rp_series *x = &a->series[i], *y = &b->series[i];
 		PROPERTY(x->probe == y->probe && x->block == y->block && x->iter == y->iter);
-		PROPERTY(x->s.n == y->s.n && x->s.nrel == y->s.nrel);
-		va = pk_xrealloc(va, (x->s.n + 1) * sizeof(*va));
-		vb = pk_xrealloc(vb, (x->s.n + 1) * sizeof(*vb));
+		const struct rp_samples *xs = &a->samples[i], *ys = &b->samples[i];
+		PROPERTY(xs->n == ys->n && xs->nrel == ys->nrel);
+		va = pk_xrealloc(va, (xs->n + 1) * sizeof(*va));
+		vb = pk_xrealloc(vb, (xs->n + 1) * sizeof(*vb));
 		for (int f = RP_DUR; f <= RP_REL_END; f++) {
-			size_t na = rp_series_field(x, (enum rp_sample_field)f, va);
-			size_t nb = rp_series_field(y, (enum rp_sample_field)f, vb);
+			size_t na = rp_series_field(xs, (enum rp_sample_field)f, va);
+			size_t nb = rp_series_field(ys, (enum rp_sample_field)f, vb);
 			PROPERTY(na == nb && !memcmp(va, vb, na * sizeof(*va)));
 		}
 	}
@@ -308,7 +309,7 @@ static void fuzz_roundtrip(const uint8_t *data, size_t size)
 	PROPERTY(lg.probe_lines == 1 && lg.nprobes == 1 && lg.nseries == 1);
 	PROPERTY(lg.probes[0].dur_mismatch == (size_t)(dur != stop - start));
 	int64_t got;
-	PROPERTY(lg.series[0].s.n == 1 && rp_series_field(&lg.series[0], RP_DUR, &got) == 1 && got == dur);
+	PROPERTY(lg.samples[0].n == 1 && rp_series_field(&lg.samples[0], RP_DUR, &got) == 1 && got == dur);
 	rp_log_free(&lg);
 	free(exact);
 }
