@@ -129,6 +129,46 @@ static void stddev_exact(void **state)
 	free(v);
 }
 
+/* Moments merged from groups' give what the values give, to the bit; a
+ * group beyond int32 makes the merge read the values instead. */
+static void stats_merge(void **state)
+{
+	(void)state;
+	enum { G = 5, N = 1000 };
+	int32_t *c = malloc(G * N * 2 * sizeof(*c));
+	int64_t *w = malloc(N * sizeof(*w));
+	uint64_t seed = 3;
+	for (size_t i = 0; i < G * N; i++) {
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		c[2 * i] = 1500 + (int32_t)((seed >> 33) % 200) - (i < N ? 700 : 0);
+		c[2 * i + 1] = 0;
+	}
+	for (size_t i = 0; i < N; i++)
+		w[i] = (int64_t)3000000000 + (int64_t)i;
+	struct rp_values parts[G + 1];
+	struct rp_stats each[G + 1], a, b;
+	for (size_t g = 0; g < G; g++) {
+		parts[g] = (struct rp_values){ c + 2 * g * N, N - g, 2 * sizeof(int32_t), 1 };
+		assert_int_equal(rp_stats_moments(&parts[g], 1, &each[g]), 0);
+		assert_true(each[g].exact_sums);
+	}
+	parts[G] = (struct rp_values){ w, N, sizeof(*w), 0 };
+	assert_int_equal(rp_stats_moments(&parts[G], 1, &each[G]), 0);
+	assert_false(each[G].exact_sums);
+	for (size_t k = G; k <= G + 1; k++) {
+		assert_int_equal(rp_stats_merge(each, k, parts, k, &a), 0);
+		assert_int_equal(rp_stats_parts(parts, k, &b), 0);
+		assert_int_equal(a.n, b.n);
+		assert_int_equal(a.min, b.min);
+		assert_int_equal(a.max, b.max);
+		assert_int_equal(a.median_x2, b.median_x2);
+		assert_memory_equal(&a.mean, &b.mean, sizeof(a.mean));
+		assert_memory_equal(&a.stddev, &b.stddev, sizeof(a.stddev));
+	}
+	free(c);
+	free(w);
+}
+
 static void slot_lists(void **state)
 {
 	(void)state;
@@ -208,7 +248,7 @@ int main(void)
 		cmocka_unit_test(median_odd_even),  cmocka_unit_test(half_formatting),
 		cmocka_unit_test(median_matches_sort), cmocka_unit_test(stats_of_runs),
 		cmocka_unit_test(stats_large_values), cmocka_unit_test(slot_lists),
-		cmocka_unit_test(stats_parts_match), cmocka_unit_test(stddev_exact),
+		cmocka_unit_test(stats_parts_match), cmocka_unit_test(stddev_exact), cmocka_unit_test(stats_merge),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -21,6 +21,11 @@ struct rp_stats {
 	int64_t min, max;
 	int64_t median_x2; /* twice the median: exact for even counts, no float */
 	double mean, stddev; /* stddev over n-1 (0 for one sample) */
+	/* the exact sums behind mean and stddev, for merging (exact_sums:
+	 * every value fitted int32, so sumsq holds too) */
+	__int128 sum;
+	unsigned __int128 sumsq;
+	int exact_sums;
 };
 /* Reorders V (selection for the median). Returns 0, or -1 when n == 0. */
 int rp_stats_compute(int64_t *v, size_t n, struct rp_stats *out);
@@ -35,6 +40,14 @@ struct rp_values {
 	int is32;      /* int32_t values, else int64_t */
 };
 int rp_stats_parts(const struct rp_values *parts, size_t nparts, struct rp_stats *out);
+/* Everything rp_stats_parts gives but the median (median_x2 is 0). */
+int rp_stats_moments(const struct rp_values *parts, size_t nparts, struct rp_stats *out);
+/* rp_stats_parts over PARTS, which are the values of K groups whose
+ * rp_stats_moments are EACH: the moments merged from theirs when their
+ * sums are exact (the same bits as from the values), so that only the
+ * median reads the values. */
+int rp_stats_merge(const struct rp_stats *each, size_t k, const struct rp_values *parts,
+		   size_t nparts, struct rp_stats *out);
 /* Median of V (reorders it), times two. V must be non-empty. */
 int64_t rp_median_x2(int64_t *v, size_t n);
 /* Parse a decimal slot list "0-3,8" into mask[0..nslots); -1 on a bad list

@@ -51,18 +51,27 @@ static void set_stats(const struct rp_doc *d, struct rp_table *t, size_t row, si
 }
 
 /* The statistics of all durations of one probe, read in place from its
- * series (a loop probe of a large log has millions of them). */
-static void probe_stats(const struct rp_log *lg, uint32_t probe, struct rp_stats *out)
+ * series (a loop probe of a large log has millions of them), with the
+ * moments merged from those of its series (SERIES). */
+static void probe_stats(const struct rp_log *lg, const struct rp_stats *series, uint32_t probe,
+			struct rp_stats *out)
 {
-	size_t nparts = 0, cap = 0;
+	size_t nparts = 0, cap = 0, k = 0;
 	for (size_t i = 0; i < lg->nseries; i++)
-		if (lg->series[i].probe == probe)
+		if (lg->series[i].probe == probe) {
 			cap += rp_series_nparts(&lg->samples[i]);
+			k++;
+		}
 	struct rp_values *parts = pk_xmalloc((cap ? cap : 1) * sizeof(*parts));
+	struct rp_stats *each = pk_xmalloc((k ? k : 1) * sizeof(*each));
+	k = 0;
 	for (size_t i = 0; i < lg->nseries; i++)
-		if (lg->series[i].probe == probe && lg->samples[i].n)
+		if (lg->series[i].probe == probe && lg->samples[i].n) {
 			nparts += rp_series_durs(&lg->samples[i], parts + nparts);
-	rp_stats_parts(parts, nparts, out);
+			each[k++] = series[i];
+		}
+	rp_stats_merge(each, k, parts, nparts, out);
+	free(each);
 	free(parts);
 }
 
@@ -71,7 +80,8 @@ static void probe_stats(const struct rp_log *lg, uint32_t probe, struct rp_stats
  * holds millions of samples and the tables only arrange the results. */
 struct summary {
 	struct rp_stats *probe;   /* per probe: all its durations */
-	struct rp_stats *series;  /* per series: its durations (with_series) */
+	struct rp_stats *series;  /* per series: its durations (the median
+				     only with_series) */
 	int64_t *start_x2, *end_x2; /* per series with relative times: medians */
 	int with_series;
 };
@@ -82,7 +92,8 @@ struct summary {
 struct sum_job {
 	const struct rp_log *lg;
 	struct summary *sm;
-	size_t ntasks, next; /* tasks: each probe, then series in groups */
+	int probes;          /* the tasks: series in groups, or (then) each probe */
+	size_t ntasks, next;
 	pthread_mutex_t mu;
 };
 
@@ -130,9 +141,12 @@ static void sum_series(const struct rp_log *lg, struct summary *sm, size_t i, in
 		*pcap = np;
 		*parts = pk_xmalloc(*pcap * sizeof(**parts));
 	}
-	if (sm->with_series && sp->n) {
+	if (sp->n) {
 		size_t k = rp_series_durs(sp, *parts);
-		rp_stats_parts(*parts, k, &sm->series[i]);
+		if (sm->with_series)
+			rp_stats_parts(*parts, k, &sm->series[i]);
+		else /* for the probe's */
+			rp_stats_moments(*parts, k, &sm->series[i]);
 	}
 	if (sp->nrel)
 		rel_medians(sp, *v, *parts, &sm->start_x2[i], &sm->end_x2[i]);
@@ -151,11 +165,11 @@ static void *sum_worker(void *arg)
 		pthread_mutex_unlock(&J->mu);
 		if (t == J->ntasks)
 			break;
-		if (t < lg->nprobes) {
-			probe_stats(lg, (uint32_t)t, &J->sm->probe[t]);
+		if (J->probes) {
+			probe_stats(lg, J->sm->series, (uint32_t)t, &J->sm->probe[t]);
 			continue;
 		}
-		size_t first = (t - lg->nprobes) * SERIES_PER_TASK;
+		size_t first = t * SERIES_PER_TASK;
 		for (size_t i = first; i < first + SERIES_PER_TASK && i < lg->nseries; i++)
 			sum_series(lg, J->sm, i, &v, &cap, &parts, &pcap);
 	}
@@ -166,6 +180,24 @@ static void *sum_worker(void *arg)
 
 static int has_fields(const struct rp_log *lg);
 
+/* Run J's NTASKS tasks (at least one) on up to MAX_SUM_THREADS threads. */
+static void run_tasks(struct sum_job *J, size_t ntasks)
+{
+	J->ntasks = ntasks;
+	J->next = 0;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t want = ncpu < 2 ? 0 : ncpu > MAX_SUM_THREADS ? MAX_SUM_THREADS - 1 : (size_t)ncpu - 1;
+	if (want > ntasks - 1)
+		want = ntasks - 1;
+	pthread_t tid[MAX_SUM_THREADS];
+	size_t started = 0;
+	while (started < want && pthread_create(&tid[started], NULL, sum_worker, J) == 0)
+		started++;
+	sum_worker(J);
+	for (size_t i = 0; i < started; i++)
+		pthread_join(tid[i], NULL);
+}
+
 static void summarise(const struct rp_log *lg, struct summary *sm)
 {
 	sm->with_series = has_fields(lg);
@@ -174,19 +206,11 @@ static void summarise(const struct rp_log *lg, struct summary *sm)
 	sm->start_x2 = pk_xcalloc(lg->nseries, sizeof(*sm->start_x2));
 	sm->end_x2 = pk_xcalloc(lg->nseries, sizeof(*sm->end_x2));
 	struct sum_job J = { .lg = lg, .sm = sm };
-	J.ntasks = lg->nprobes + (lg->nseries + SERIES_PER_TASK - 1) / SERIES_PER_TASK;
 	pthread_mutex_init(&J.mu, NULL);
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	size_t want = ncpu < 2 ? 0 : ncpu > MAX_SUM_THREADS ? MAX_SUM_THREADS - 1 : (size_t)ncpu - 1;
-	if (want > J.ntasks - 1)
-		want = J.ntasks - 1; /* ntasks >= 1: there is a probe line */
-	pthread_t tid[MAX_SUM_THREADS];
-	size_t started = 0;
-	while (started < want && pthread_create(&tid[started], NULL, sum_worker, &J) == 0)
-		started++;
-	sum_worker(&J);
-	for (size_t i = 0; i < started; i++)
-		pthread_join(tid[i], NULL);
+	/* the series first: a probe's moments are merged from theirs */
+	run_tasks(&J, (lg->nseries + SERIES_PER_TASK - 1) / SERIES_PER_TASK);
+	J.probes = 1;
+	run_tasks(&J, lg->nprobes);
 	pthread_mutex_destroy(&J.mu);
 }
 

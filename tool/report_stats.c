@@ -190,6 +190,27 @@ static void part_sums(const struct rp_values *part, struct sums *s)
 	}
 }
 
+/* Mean and stddev of OUT (n >= 1) from its exact sums: 1, or 0 when the
+ * sums do not allow it (mean set, stddev left). */
+static int from_sums(struct rp_stats *out)
+{
+	size_t n = out->n;
+	int64_t whole = (int64_t)(out->sum / (__int128)n);
+	double frac = (double)(out->sum % (__int128)n) / (double)n;
+	out->mean = (double)whole + frac;
+	if (n == 1) {
+		out->stddev = 0;
+		return 1;
+	}
+	if (!out->exact_sums || n > UINT32_MAX)
+		return 0;
+	/* n * m2 = n * sumsq - sum^2 exactly: |sum| <= n 2^31, sumsq <= n 2^62 */
+	unsigned __int128 abs_sum = (unsigned __int128)(out->sum < 0 ? -out->sum : out->sum);
+	unsigned __int128 nm2 = (unsigned __int128)n * out->sumsq - abs_sum * abs_sum;
+	out->stddev = sqrt((double)nm2 / ((double)n * (double)(n - 1)));
+	return 1;
+}
+
 /* Everything but the median; 0, or -1 without values. */
 static int moments(const struct rp_values *parts, size_t nparts, struct rp_stats *out)
 {
@@ -206,18 +227,13 @@ static int moments(const struct rp_values *parts, size_t nparts, struct rp_stats
 		part_sums(&parts[p], &s);
 	out->min = s.lo;
 	out->max = s.hi;
+	out->sum = s.sum;
+	out->sumsq = s.sumsq;
+	out->exact_sums = s.small;
+	if (from_sums(out))
+		return 0;
 	int64_t whole = (int64_t)(s.sum / (__int128)n);
 	double frac = (double)(s.sum % (__int128)n) / (double)n, m2 = 0;
-	out->mean = (double)whole + frac;
-	if (n == 1)
-		return 0;
-	if (s.small && n <= UINT32_MAX) {
-		/* n * m2 = n * sumsq - sum^2 exactly: |sum| < n 2^31, sumsq < n 2^62 */
-		unsigned __int128 abs_sum = (unsigned __int128)(s.sum < 0 ? -s.sum : s.sum);
-		unsigned __int128 nm2 = (unsigned __int128)n * s.sumsq - abs_sum * abs_sum;
-		out->stddev = sqrt((double)nm2 / ((double)n * (double)(n - 1)));
-		return 0;
-	}
 	/* wide values: squared deviations from the exact mean */
 	for (size_t p = 0; p < nparts; p++)
 		for (size_t i = 0; i < parts[p].n; i++) {
@@ -237,16 +253,55 @@ int rp_stats_compute(int64_t *v, size_t n, struct rp_stats *out)
 	return 0;
 }
 
+int rp_stats_moments(const struct rp_values *parts, size_t nparts, struct rp_stats *out)
+{
+	return moments(parts, nparts, out);
+}
+
+static void median_of_parts(const struct rp_values *parts, size_t nparts, struct rp_stats *out);
+
 int rp_stats_parts(const struct rp_values *parts, size_t nparts, struct rp_stats *out)
 {
 	if (moments(parts, nparts, out) < 0)
 		return -1;
+	median_of_parts(parts, nparts, out);
+	return 0;
+}
+
+int rp_stats_merge(const struct rp_stats *each, size_t k, const struct rp_values *parts,
+		   size_t nparts, struct rp_stats *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->min = INT64_MAX;
+	out->max = INT64_MIN;
+	out->exact_sums = 1;
+	for (size_t i = 0; i < k; i++) {
+		if (!each[i].n)
+			continue;
+		out->n += each[i].n;
+		out->sum += each[i].sum;
+		out->sumsq += each[i].sumsq;
+		out->exact_sums &= each[i].exact_sums;
+		out->min = each[i].min < out->min ? each[i].min : out->min;
+		out->max = each[i].max > out->max ? each[i].max : out->max;
+	}
+	if (out->n == 0)
+		return -1;
+	if (!from_sums(out))
+		return rp_stats_parts(parts, nparts, out);
+	median_of_parts(parts, nparts, out);
+	return 0;
+}
+
+/* The median of OUT (whose n, min and max are set) from its values. */
+static void median_of_parts(const struct rp_values *parts, size_t nparts, struct rp_stats *out)
+{
 	if (out->min == out->max) {
 		out->median_x2 = 2 * out->min;
-		return 0;
+		return;
 	}
 	if (median_by_count(parts, nparts, out->n, out->min, out->max, &out->median_x2))
-		return 0;
+		return;
 	int64_t *v = pk_xmalloc(out->n * sizeof(*v)); /* wide values: select on a copy */
 	size_t k = 0;
 	for (size_t p = 0; p < nparts; p++)
@@ -254,7 +309,6 @@ int rp_stats_parts(const struct rp_values *parts, size_t nparts, struct rp_stats
 			v[k++] = at(&parts[p], i);
 	out->median_x2 = median_x2_bounded(v, out->n, out->min, out->max);
 	free(v);
-	return 0;
 }
 
 static int parse_slot(const char **p, size_t *out)
