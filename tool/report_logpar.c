@@ -247,13 +247,16 @@ static void run_main(struct par *P, struct rp_log *lg)
  * before reading (an earlier file's samples continue), out after. */
 static void samples_in(struct rp_samples *to, struct rp_samples *from, size_t n)
 {
-	memcpy(to, from, n * sizeof(*to));
-	memset(from, 0, n * sizeof(*from));
+	if (n) { /* (FROM is NULL before the first series) */
+		memcpy(to, from, n * sizeof(*to));
+		memset(from, 0, n * sizeof(*from));
+	}
 }
 
 static void samples_out(struct rp_samples *to, const struct rp_samples *from, size_t n)
 {
-	memcpy(to, from, n * sizeof(*to));
+	if (n)
+		memcpy(to, from, n * sizeof(*to));
 }
 
 static int nworkers(void)
