@@ -48,6 +48,12 @@ int rp_stats_moments(const struct rp_values *parts, size_t nparts, struct rp_sta
  * median reads the values. */
 int rp_stats_merge(const struct rp_stats *each, size_t k, const struct rp_values *parts,
 		   size_t nparts, struct rp_stats *out);
+/* The moments of N >= 1 int32 values from their exact sums, minimum and
+ * maximum (the same bits as rp_stats_moments on them); median_x2 is 0. */
+void rp_stats_from_sums(size_t n, __int128 sum, unsigned __int128 sumsq, int64_t lo, int64_t hi,
+			struct rp_stats *out);
+/* The median of OUT's values PARTS (OUT's n, min and max set). */
+void rp_stats_median(const struct rp_values *parts, size_t nparts, struct rp_stats *out);
 /* Median of V (reorders it), times two. V must be non-empty. */
 int64_t rp_median_x2(int64_t *v, size_t n);
 /* Parse a decimal slot list "0-3,8" into mask[0..nslots); -1 on a bad list

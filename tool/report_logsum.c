@@ -126,6 +126,45 @@ static void rel_medians(const struct rp_samples *sp, int64_t *v, struct rp_value
 	*end_x2 = elo == ehi ? 2 * elo : rp_median_x2(v, rp_series_field(sp, RP_REL_END, v));
 }
 
+/* Series I with compact samples SP: its durations' moments and the range
+ * of each field in one pass over its chunks, then what needs the values
+ * again: a median whose values are not all one (V, PARTS: room). */
+static void compact_series(struct summary *sm, size_t i, const struct rp_samples *sp, int64_t *v,
+			   struct rp_values *parts)
+{
+	__int128 sum = 0;
+	unsigned __int128 sumsq = 0;
+	int32_t lo = INT32_MAX, hi = INT32_MIN;
+	int64_t slo = INT64_MAX, shi = INT64_MIN, elo = INT64_MAX, ehi = INT64_MIN;
+	size_t np = rp_series_durs(sp, parts); /* the chunks */
+	for (size_t k = 0; k < np; k++) {
+		const struct rp_sample32 *c = (const struct rp_sample32 *)parts[k].v;
+		int64_t s = 0; /* 64 values at most: no overflow */
+		for (size_t j = 0; j < parts[k].n; j++) {
+			int32_t d = c[j].dur;
+			s += d;
+			sumsq += (uint64_t)((int64_t)d * d);
+			lo = d < lo ? d : lo;
+			hi = d > hi ? d : hi;
+			if (c[j].rel_start == RP_NO_REL32)
+				continue;
+			int64_t st = c[j].rel_start, en = st + d;
+			slo = st < slo ? st : slo;
+			shi = st > shi ? st : shi;
+			elo = en < elo ? en : elo;
+			ehi = en > ehi ? en : ehi;
+		}
+		sum += s;
+	}
+	rp_stats_from_sums(sp->n, sum, sumsq, lo, hi, &sm->series[i]);
+	if (sm->with_series)
+		rp_stats_median(parts, np, &sm->series[i]);
+	if (sp->nrel) {
+		sm->start_x2[i] = slo == shi ? 2 * slo : rp_median_x2(v, rp_series_field(sp, RP_REL_START, v));
+		sm->end_x2[i] = elo == ehi ? 2 * elo : rp_median_x2(v, rp_series_field(sp, RP_REL_END, v));
+	}
+}
+
 static void sum_series(const struct rp_log *lg, struct summary *sm, size_t i, int64_t **v,
 		       size_t *cap, struct rp_values **parts, size_t *pcap)
 {
@@ -140,6 +179,10 @@ static void sum_series(const struct rp_log *lg, struct summary *sm, size_t i, in
 		free(*parts);
 		*pcap = np;
 		*parts = pk_xmalloc(*pcap * sizeof(**parts));
+	}
+	if (sp->n && !sp->wide) {
+		compact_series(sm, i, sp, *v, *parts);
+		return;
 	}
 	if (sp->n) {
 		size_t k = rp_series_durs(sp, *parts);

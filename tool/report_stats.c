@@ -260,6 +260,24 @@ int rp_stats_moments(const struct rp_values *parts, size_t nparts, struct rp_sta
 
 static void median_of_parts(const struct rp_values *parts, size_t nparts, struct rp_stats *out);
 
+void rp_stats_from_sums(size_t n, __int128 sum, unsigned __int128 sumsq, int64_t lo, int64_t hi,
+			struct rp_stats *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->n = n;
+	out->sum = sum;
+	out->sumsq = sumsq;
+	out->exact_sums = 1;
+	out->min = lo;
+	out->max = hi;
+	from_sums(out); /* int32 values: exact */
+}
+
+void rp_stats_median(const struct rp_values *parts, size_t nparts, struct rp_stats *out)
+{
+	median_of_parts(parts, nparts, out);
+}
+
 int rp_stats_parts(const struct rp_values *parts, size_t nparts, struct rp_stats *out)
 {
 	if (moments(parts, nparts, out) < 0)
