@@ -156,7 +156,7 @@ static void stats_merge(void **state)
 	assert_int_equal(rp_stats_moments(&parts[G], 1, &each[G]), 0);
 	assert_false(each[G].exact_sums);
 	for (size_t k = G; k <= G + 1; k++) {
-		assert_int_equal(rp_stats_merge(each, k, parts, k, &a), 0);
+		assert_int_equal(rp_stats_merge(each, k, parts, k, NULL, &a), 0);
 		assert_int_equal(rp_stats_parts(parts, k, &b), 0);
 		assert_int_equal(a.n, b.n);
 		assert_int_equal(a.min, b.min);

@@ -45,15 +45,22 @@ int rp_stats_moments(const struct rp_values *parts, size_t nparts, struct rp_sta
 /* rp_stats_parts over PARTS, which are the values of K groups whose
  * rp_stats_moments are EACH: the moments merged from theirs when their
  * sums are exact (the same bits as from the values), so that only the
- * median reads the values. */
+ * median reads the values, and not even that when MEDIAN_X2 (non-NULL)
+ * gives it. */
 int rp_stats_merge(const struct rp_stats *each, size_t k, const struct rp_values *parts,
-		   size_t nparts, struct rp_stats *out);
+		   size_t nparts, const int64_t *median_x2, struct rp_stats *out);
 /* The moments of N >= 1 int32 values from their exact sums, minimum and
  * maximum (the same bits as rp_stats_moments on them); median_x2 is 0. */
 void rp_stats_from_sums(size_t n, __int128 sum, unsigned __int128 sumsq, int64_t lo, int64_t hi,
 			struct rp_stats *out);
 /* The median of OUT's values PARTS (OUT's n, min and max set). */
 void rp_stats_median(const struct rp_values *parts, size_t nparts, struct rp_stats *out);
+/* The median by counting, in pieces: how many bins N values in [LO, HI]
+ * take (0: counting is not for them); add PARTS' values into COUNT (bins
+ * from LO); the median (twice) of the N values counted. */
+size_t rp_count_bins(size_t n, int64_t lo, int64_t hi);
+void rp_count_parts(const struct rp_values *parts, size_t nparts, int64_t lo, uint32_t *count);
+int64_t rp_count_median_x2(const uint32_t *count, size_t n, int64_t lo);
 /* Median of V (reorders it), times two. V must be non-empty. */
 int64_t rp_median_x2(int64_t *v, size_t n);
 /* Parse a decimal slot list "0-3,8" into mask[0..nslots); -1 on a bad list

@@ -50,12 +50,26 @@ static void set_stats(const struct rp_doc *d, struct rp_table *t, size_t row, si
 	rp_set_us(d, t, row, col + 9, (double)s->max);
 }
 
+/* The numbers the tables show, computed before any table is built: one
+ * pass over each series' samples, and on several cores, since a large log
+ * holds millions of samples and the tables only arrange the results. */
+struct summary {
+	struct rp_stats *probe;   /* per probe: all its durations */
+	unsigned char *counted;   /* per probe: its median found by counting */
+	int64_t *median_x2;       /* ... this */
+	struct rp_stats *series;  /* per series: its durations (the median
+				     only with_series) */
+	int64_t *start_x2, *end_x2; /* per series with relative times: medians */
+	int with_series;
+};
+
 /* The statistics of all durations of one probe, read in place from its
  * series (a loop probe of a large log has millions of them), with the
  * moments merged from those of its series (SERIES). */
-static void probe_stats(const struct rp_log *lg, const struct rp_stats *series, uint32_t probe,
+static void probe_stats(const struct rp_log *lg, const struct summary *sm, uint32_t probe,
 			struct rp_stats *out)
 {
+	const struct rp_stats *series = sm->series;
 	size_t nparts = 0, cap = 0, k = 0;
 	for (size_t i = 0; i < lg->nseries; i++)
 		if (lg->series[i].probe == probe) {
@@ -70,29 +84,29 @@ static void probe_stats(const struct rp_log *lg, const struct rp_stats *series, 
 			nparts += rp_series_durs(&lg->samples[i], parts + nparts);
 			each[k++] = series[i];
 		}
-	rp_stats_merge(each, k, parts, nparts, out);
+	rp_stats_merge(each, k, parts, nparts, sm->counted[probe] ? &sm->median_x2[probe] : NULL, out);
 	free(each);
 	free(parts);
 }
 
-/* The numbers the tables show, computed before any table is built: one
- * pass over each series' samples, and on several cores, since a large log
- * holds millions of samples and the tables only arrange the results. */
-struct summary {
-	struct rp_stats *probe;   /* per probe: all its durations */
-	struct rp_stats *series;  /* per series: its durations (the median
-				     only with_series) */
-	int64_t *start_x2, *end_x2; /* per series with relative times: medians */
-	int with_series;
-};
-
 #define SERIES_PER_TASK 64
 #define MAX_SUM_THREADS 4
+
+/* A probe's median counted in slices of its series, on several threads:
+ * a loop probe of a large log has millions of durations. */
+struct count_task {
+	uint32_t probe;
+	size_t s0, s1;   /* its series among lg->series[s0..s1) */
+	uint32_t *count; /* bins from LO */
+	size_t bins, total; /* the probe's: bins, durations */
+	int64_t lo;
+};
 
 struct sum_job {
 	const struct rp_log *lg;
 	struct summary *sm;
 	int probes;          /* the tasks: series in groups, or (then) each probe */
+	struct count_task *counts; /* or (with probes) these */
 	size_t ntasks, next;
 	pthread_mutex_t mu;
 };
@@ -195,6 +209,24 @@ static void sum_series(const struct rp_log *lg, struct summary *sm, size_t i, in
 		rel_medians(sp, *v, *parts, &sm->start_x2[i], &sm->end_x2[i]);
 }
 
+/* Count the durations of T's probe in T's series into T->count, with
+ * PARTS room. */
+static void count_slice(const struct rp_log *lg, struct count_task *t, struct rp_values **parts,
+			size_t *pcap)
+{
+	for (size_t i = t->s0; i < t->s1; i++) {
+		if (lg->series[i].probe != t->probe || !lg->samples[i].n)
+			continue;
+		size_t np = rp_series_nparts(&lg->samples[i]);
+		if (np > *pcap) {
+			free(*parts);
+			*pcap = np;
+			*parts = pk_xmalloc(*pcap * sizeof(**parts));
+		}
+		rp_count_parts(*parts, rp_series_durs(&lg->samples[i], *parts), t->lo, t->count);
+	}
+}
+
 static void *sum_worker(void *arg)
 {
 	struct sum_job *J = arg;
@@ -208,8 +240,12 @@ static void *sum_worker(void *arg)
 		pthread_mutex_unlock(&J->mu);
 		if (t == J->ntasks)
 			break;
+		if (J->counts) {
+			count_slice(lg, &J->counts[t], &parts, &pcap);
+			continue;
+		}
 		if (J->probes) {
-			probe_stats(lg, J->sm->series, (uint32_t)t, &J->sm->probe[t]);
+			probe_stats(lg, J->sm, (uint32_t)t, &J->sm->probe[t]);
 			continue;
 		}
 		size_t first = t * SERIES_PER_TASK;
@@ -241,10 +277,66 @@ static void run_tasks(struct sum_job *J, size_t ntasks)
 		pthread_join(tid[i], NULL);
 }
 
+/* Values per counting slice: enough to be worth a thread's start. */
+#define SLICE_VALUES ((size_t)1 << 20)
+
+/* The slices of the large probes whose median counting finds (their
+ * range from their series'), or NULL. */
+static struct count_task *count_tasks(const struct rp_log *lg, struct summary *sm, size_t *ntasks)
+{
+	struct count_task *t = NULL;
+	size_t n = 0, cap = 0;
+	for (uint32_t p = 0; p < lg->nprobes; p++) {
+		size_t total = 0;
+		int64_t lo = INT64_MAX, hi = INT64_MIN;
+		for (size_t i = 0; i < lg->nseries; i++) {
+			const struct rp_stats *s = &sm->series[i];
+			if (lg->series[i].probe != p || !s->n)
+				continue;
+			total += s->n;
+			lo = s->min < lo ? s->min : lo;
+			hi = s->max > hi ? s->max : hi;
+		}
+		size_t bins = total ? rp_count_bins(total, lo, hi) : 0;
+		if (!bins || total < 2 * SLICE_VALUES)
+			continue; /* whole, in probe_stats */
+		size_t per = total / (total / SLICE_VALUES), seen = 0, s0 = 0;
+		for (size_t i = 0; i < lg->nseries; i++) {
+			if (lg->series[i].probe == p)
+				seen += sm->series[i].n;
+			if (seen >= per || i + 1 == lg->nseries) {
+				PK_GROW(t, cap, n + 1);
+				t[n++] = (struct count_task){ p, s0, i + 1, pk_xcalloc(bins, sizeof(uint32_t)),
+							      bins, total, lo };
+				s0 = i + 1;
+				seen = 0;
+			}
+		}
+	}
+	*ntasks = n;
+	return t;
+}
+
+/* Sum each counted probe's slices into its first and find its median. */
+static void count_medians(struct summary *sm, struct count_task *t, size_t n)
+{
+	for (size_t a = 0, b; a < n; a = b) {
+		for (b = a + 1; b < n && t[b].probe == t[a].probe; b++)
+			for (size_t j = 0; j < t[a].bins; j++)
+				t[a].count[j] += t[b].count[j];
+		sm->counted[t[a].probe] = 1;
+		sm->median_x2[t[a].probe] = rp_count_median_x2(t[a].count, t[a].total, t[a].lo);
+		for (size_t j = a; j < b; j++)
+			free(t[j].count);
+	}
+}
+
 static void summarise(const struct rp_log *lg, struct summary *sm)
 {
 	sm->with_series = has_fields(lg);
 	sm->probe = pk_xcalloc(lg->nprobes, sizeof(*sm->probe));
+	sm->counted = pk_xcalloc(lg->nprobes, sizeof(*sm->counted));
+	sm->median_x2 = pk_xcalloc(lg->nprobes, sizeof(*sm->median_x2));
 	sm->series = pk_xcalloc(lg->nseries, sizeof(*sm->series));
 	sm->start_x2 = pk_xcalloc(lg->nseries, sizeof(*sm->start_x2));
 	sm->end_x2 = pk_xcalloc(lg->nseries, sizeof(*sm->end_x2));
@@ -252,6 +344,16 @@ static void summarise(const struct rp_log *lg, struct summary *sm)
 	pthread_mutex_init(&J.mu, NULL);
 	/* the series first: a probe's moments are merged from theirs */
 	run_tasks(&J, (lg->nseries + SERIES_PER_TASK - 1) / SERIES_PER_TASK);
+	/* then each probe: the median of a large one that counting suits in
+	 * slices on all threads, the others whole, one per thread */
+	size_t nslices = 0;
+	J.counts = count_tasks(lg, sm, &nslices);
+	if (nslices) {
+		run_tasks(&J, nslices);
+		count_medians(sm, J.counts, nslices);
+	}
+	free(J.counts);
+	J.counts = NULL;
 	J.probes = 1;
 	run_tasks(&J, lg->nprobes);
 	pthread_mutex_destroy(&J.mu);
@@ -260,6 +362,8 @@ static void summarise(const struct rp_log *lg, struct summary *sm)
 static void summary_free(struct summary *sm)
 {
 	free(sm->probe);
+	free(sm->counted);
+	free(sm->median_x2);
 	free(sm->series);
 	free(sm->start_x2);
 	free(sm->end_x2);

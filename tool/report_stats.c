@@ -83,13 +83,16 @@ static inline int32_t at32(const struct rp_values *part, size_t i)
  * too wide for that (or too few for it to be worth it). */
 #define COUNT_MIN_N 256
 #define COUNT_MAX_RANGE (1u << 16)
-static int median_by_count(const struct rp_values *parts, size_t nparts, size_t n,
-			   int64_t lo, int64_t hi, int64_t *x2)
+size_t rp_count_bins(size_t n, int64_t lo, int64_t hi)
 {
 	uint64_t range = (uint64_t)hi - (uint64_t)lo; /* hi >= lo: no overflow */
 	if (n < COUNT_MIN_N || n > UINT32_MAX || range >= COUNT_MAX_RANGE || range >= n)
 		return 0;
-	uint32_t *count = pk_xcalloc((size_t)range + 1, sizeof(*count));
+	return (size_t)range + 1;
+}
+
+void rp_count_parts(const struct rp_values *parts, size_t nparts, int64_t lo, uint32_t *count)
+{
 	for (size_t p = 0; p < nparts; p++) {
 		if (packed32(&parts[p])) {
 			for (size_t i = 0; i < parts[p].n; i++)
@@ -99,6 +102,10 @@ static int median_by_count(const struct rp_values *parts, size_t nparts, size_t 
 		for (size_t i = 0; i < parts[p].n; i++)
 			count[(uint64_t)at(&parts[p], i) - (uint64_t)lo]++;
 	}
+}
+
+int64_t rp_count_median_x2(const uint32_t *count, size_t n, int64_t lo)
+{
 	/* the k-th smallest (0-based, k = n/2) and, for even n, the (k-1)-th */
 	size_t k = n / 2, seen = 0, j = 0;
 	int64_t below = 0;
@@ -110,8 +117,19 @@ static int median_by_count(const struct rp_values *parts, size_t nparts, size_t 
 			break;
 	}
 	int64_t at = lo + (int64_t)j;
+	return n % 2 ? 2 * at : below + at;
+}
+
+static int median_by_count(const struct rp_values *parts, size_t nparts, size_t n,
+			   int64_t lo, int64_t hi, int64_t *x2)
+{
+	size_t bins = rp_count_bins(n, lo, hi);
+	if (!bins)
+		return 0;
+	uint32_t *count = pk_xcalloc(bins, sizeof(*count));
+	rp_count_parts(parts, nparts, lo, count);
+	*x2 = rp_count_median_x2(count, n, lo);
 	free(count);
-	*x2 = n % 2 ? 2 * at : below + at;
 	return 1;
 }
 
@@ -287,7 +305,7 @@ int rp_stats_parts(const struct rp_values *parts, size_t nparts, struct rp_stats
 }
 
 int rp_stats_merge(const struct rp_stats *each, size_t k, const struct rp_values *parts,
-		   size_t nparts, struct rp_stats *out)
+		   size_t nparts, const int64_t *median_x2, struct rp_stats *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->min = INT64_MAX;
@@ -307,7 +325,10 @@ int rp_stats_merge(const struct rp_stats *each, size_t k, const struct rp_values
 		return -1;
 	if (!from_sums(out))
 		return rp_stats_parts(parts, nparts, out);
-	median_of_parts(parts, nparts, out);
+	if (median_x2)
+		out->median_x2 = *median_x2;
+	else
+		median_of_parts(parts, nparts, out);
 	return 0;
 }
 
