@@ -507,16 +507,22 @@ static inline __m128i tpl_chunk_ok(const char *s, const struct rp_fast_tpl *t, u
 	return _mm_cmpeq_epi8(_mm_min_epu8(d, span), d);
 }
 
-/* Line S in the layout of T: 1 with OUT filled, else 0. */
-static inline __attribute__((always_inline)) int parse_tpl(const char *s, const char *end,
-							    const struct rp_fast_tpl *t, struct rp_line *out)
+/* Whether the line at S (ending before END) is laid out like T. */
+static inline int tpl_fits(const char *s, const char *end, const struct rp_fast_tpl *t)
 {
 	if ((size_t)(end - s) <= t->len)
 		return 0;
 	__m128i acc = tpl_chunk_ok(s, t, 0);
 	for (unsigned c = 1; c < t->nchunks; c++)
 		acc = _mm_and_si128(acc, tpl_chunk_ok(s, t, c));
-	if (_mm_movemask_epi8(acc) != 0xffff)
+	return _mm_movemask_epi8(acc) == 0xffff;
+}
+
+/* Line S in the layout of T: 1 with OUT filled, else 0. */
+static inline __attribute__((always_inline)) int parse_tpl(const char *s, const char *end,
+							    const struct rp_fast_tpl *t, struct rp_line *out)
+{
+	if (!tpl_fits(s, end, t))
 		return 0;
 	/* volatile: stored one by one, so read one by one (a wide read of two
 	 * narrow stores waits for them to reach the cache) */
@@ -1182,12 +1188,7 @@ size_t rp_log_classify_at(const char *run_sep, const char *p, const char *end, c
 static inline __attribute__((always_inline)) int tpl_rec(const char *s, const char *end,
 							  struct rp_fast_tpl *t, struct rp_rec *rec)
 {
-	if ((size_t)(end - s) <= t->len)
-		return 0;
-	__m128i acc = tpl_chunk_ok(s, t, 0);
-	for (unsigned c = 1; c < t->nchunks; c++)
-		acc = _mm_and_si128(acc, tpl_chunk_ok(s, t, c));
-	if (_mm_movemask_epi8(acc) != 0xffff)
+	if (!tpl_fits(s, end, t))
 		return 0;
 	uint32_t half[16];
 	tpl_convert(s, t, half);

@@ -77,7 +77,7 @@ static void parse_block(const char *run_sep, struct block *b, const char *limit)
 		p += rp_log_classify_many(run_sep, p, b->end, limit, &tpl, b->recs + b->nrecs,
 					  b->cap - b->nrecs, &k);
 		b->nrecs += k;
-		if (k == 0 && b->nrecs < b->cap) { /* the file's last line has no newline */
+		if (k == 0) { /* (room for one at least) the file's last line has no newline */
 			last_line(run_sep, p, (size_t)(b->end - p), b);
 			break;
 		}
@@ -243,7 +243,7 @@ static void run_main(struct par *P, struct rp_log *lg)
 	pthread_mutex_unlock(&P->mu);
 }
 
-/* Move the samples between lg->series and the store stage's array: in
+/* Move the samples between lg->samples and the store stage's array: in
  * before reading (an earlier file's samples continue), out after. */
 static void samples_in(struct rp_samples *to, struct rp_samples *from, size_t n)
 {
