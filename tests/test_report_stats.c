@@ -91,6 +91,17 @@ static void stats_large_values(void **state)
 	assert_true(s.stddev > 1.41 && s.stddev < 1.42);
 }
 
+/* A and B agree to the bit. */
+static void same_stats(const struct rp_stats *a, const struct rp_stats *b)
+{
+	assert_int_equal(a->n, b->n);
+	assert_int_equal(a->min, b->min);
+	assert_int_equal(a->max, b->max);
+	assert_int_equal(a->median_x2, b->median_x2);
+	assert_memory_equal(&a->mean, &b->mean, sizeof(a->mean));
+	assert_memory_equal(&a->stddev, &b->stddev, sizeof(a->stddev));
+}
+
 /* The standard deviation from exact integer sums (int32 values) agrees
  * with squared deviations summed in long double, int32 extremes included. */
 static void stddev_exact(void **state)
@@ -158,12 +169,7 @@ static void stats_merge(void **state)
 	for (size_t k = G; k <= G + 1; k++) {
 		assert_int_equal(rp_stats_merge(each, k, parts, k, NULL, &a), 0);
 		assert_int_equal(rp_stats_parts(parts, k, &b), 0);
-		assert_int_equal(a.n, b.n);
-		assert_int_equal(a.min, b.min);
-		assert_int_equal(a.max, b.max);
-		assert_int_equal(a.median_x2, b.median_x2);
-		assert_memory_equal(&a.mean, &b.mean, sizeof(a.mean));
-		assert_memory_equal(&a.stddev, &b.stddev, sizeof(a.stddev));
+		same_stats(&a, &b);
 	}
 	free(c);
 	free(w);
@@ -222,11 +228,7 @@ static void parts_match(int narrow)
 		memcpy(v, all, n * sizeof(*v));
 		assert_int_equal(rp_stats_compute(v, n, &b), 0);
 		assert_int_equal(a.n, n);
-		assert_int_equal(a.min, b.min);
-		assert_int_equal(a.max, b.max);
-		assert_int_equal(a.median_x2, b.median_x2);
-		assert_memory_equal(&a.mean, &b.mean, sizeof(a.mean));
-		assert_memory_equal(&a.stddev, &b.stddev, sizeof(a.stddev));
+		same_stats(&a, &b);
 		free(v);
 	}
 	assert_int_equal(parts[0].n, n32);
