@@ -247,72 +247,96 @@ static void template_equals_general(void **state)
 	free(buf);
 }
 
-/* Many lines in layouts that hold for a few lines each (field order, digit
- * counts 1..16, names), through rp_log_classify_many (the template path
- * the threaded reader takes): every record as the general parser reads
- * its line. */
+/* Many lines in six layouts (field order, digit counts 1..16, names; one
+ * replaced now and then) that the lines alternate between, with other
+ * output among them, through rp_log_classify_many (the templates the
+ * threaded reader keeps): every record as the general parser reads its
+ * line. */
+struct layout {
+	unsigned order[6], ndig[6], nf;
+	const char *name;
+};
+
+static void new_layout(struct layout *l, uint64_t *seed)
+{
+	static const char *const names[] = { "A", "STAGE_B", "S_2", "STAGE_B_WAIT" };
+#define RND() (*seed = *seed * 6364136223846793005ull + 1442695040888963407ull, *seed >> 33)
+	l->nf = 3 + (unsigned)(RND() % 4);
+	for (unsigned i = 0; i < 6; i++)
+		l->order[i] = i;
+	for (unsigned i = 5; i > 0; i--) {
+		unsigned j = (unsigned)(RND() % (i + 1)), t = l->order[i];
+		l->order[i] = l->order[j];
+		l->order[j] = t;
+	}
+	/* start, end and dur must be among the first nf */
+	for (unsigned need = 0; need < 3; need++) {
+		unsigned at = 0;
+		while (l->order[at] != need)
+			at++;
+		if (at >= l->nf) {
+			unsigned j = 0;
+			while (l->order[j] < 3)
+				j++;
+			l->order[at] = l->order[j];
+			l->order[j] = need;
+		}
+	}
+	for (unsigned i = 0; i < 6; i++)
+		l->ndig[i] = 1 + (unsigned)(RND() % 16);
+	l->name = names[RND() % 4];
+#undef RND
+}
+
 static void template_many_random(void **state)
 {
 	(void)state;
-	static const char *const names[] = { "A", "STAGE_B", "S_2", "STAGE_B_WAIT" };
 	static const char *const keys[] = { "start", "end", "dur", "block", "iter", "run" };
 	size_t cap = 4 << 20, size = 0, want_lines = 0;
 	char *buf = calloc(cap + RP_FAST_WINDOW + 1024, 1);
 	uint64_t seed = 12345;
 #define RND() (seed = seed * 6364136223846793005ull + 1442695040888963407ull, seed >> 33)
-	unsigned order[6], ndig[6], nf = 3;
-	const char *name = names[0];
+	struct layout lay[6];
+	for (unsigned i = 0; i < 6; i++)
+		new_layout(&lay[i], &seed);
 	while (size + 256 < cap) {
-		if (RND() % 8 == 0) { /* a new layout */
-			nf = 3 + (unsigned)(RND() % 4);
-			for (unsigned i = 0; i < 6; i++)
-				order[i] = i;
-			for (unsigned i = 5; i > 0; i--) {
-				unsigned j = (unsigned)(RND() % (i + 1)), t = order[i];
-				order[i] = order[j];
-				order[j] = t;
-			}
-			/* start, end and dur must be among the first nf */
-			for (unsigned need = 0; need < 3; need++) {
-				unsigned at = 0;
-				while (order[at] != need)
-					at++;
-				if (at >= nf) {
-					unsigned j = 0;
-					while (order[j] < 3)
-						j++;
-					order[at] = order[j];
-					order[j] = need;
-				}
-			}
-			for (unsigned i = 0; i < 6; i++)
-				ndig[i] = 1 + (unsigned)(RND() % 16);
-			name = names[RND() % 4];
+		if (RND() % 64 == 0)
+			new_layout(&lay[RND() % 6], &seed);
+		if (RND() % 50 == 0) {
+			size += (size_t)sprintf(buf + size, "other output\n");
+			want_lines++;
+			continue;
 		}
-		size += (size_t)sprintf(buf + size, "[%s]", name);
-		for (unsigned i = 0; i < nf; i++) {
-			size += (size_t)sprintf(buf + size, " %s=", keys[order[i]]);
-			for (unsigned d = 0; d < ndig[order[i]]; d++)
+		/* mostly two layouts in turn, now and then another */
+		const struct layout *l = &lay[RND() % 8 < 6 ? want_lines % 2 : RND() % 6];
+		size += (size_t)sprintf(buf + size, "[%s]", l->name);
+		for (unsigned i = 0; i < l->nf; i++) {
+			size += (size_t)sprintf(buf + size, " %s=", keys[l->order[i]]);
+			for (unsigned d = 0; d < l->ndig[l->order[i]]; d++)
 				buf[size++] = (char)('0' + RND() % 10);
 		}
 		buf[size++] = '\n';
 		want_lines++;
 	}
 #undef RND
-	struct rp_fast_tpl tpl;
-	tpl.len = 0;
-	tpl.last_name = NULL;
+	struct rp_fast_tpls tpl;
+	rp_fast_tpls_init(&tpl);
 	struct rp_rec *recs = malloc(want_lines * sizeof(*recs));
 	size_t n = 0, used = rp_log_classify_many(NULL, buf, buf + size, buf + size + RP_FAST_WINDOW + 1024,
 						  &tpl, recs, want_lines, &n);
 	assert_int_equal(used, size);
 	assert_int_equal(n, want_lines);
-	const char *p = buf;
+	const char *p = buf, *prev = NULL;
+	size_t prev_len = 0, probes = 0;
 	for (size_t i = 0; i < n; i++) {
 		const char *nl = memchr(p, '\n', (size_t)(buf + size - p));
 		struct rp_line g;
-		assert_int_equal(rp_log_parse_line(p, (size_t)(nl - p), &g), RP_LINE_PROBE);
-		assert_int_equal(recs[i].kind, RP_LINE_PROBE);
+		enum rp_line_kind kind = rp_log_parse_line(p, (size_t)(nl - p), &g);
+		assert_int_equal(recs[i].kind, kind);
+		p = nl + 1;
+		if (kind != RP_LINE_PROBE)
+			continue;
+		probes++;
 		assert_ptr_equal(recs[i].name, g.name);
 		assert_int_equal(recs[i].name_len, g.name_len);
 		assert_int_equal(recs[i].start, g.start);
@@ -322,13 +346,12 @@ static void template_many_random(void **state)
 		assert_int_equal(recs[i].iter, g.iter);
 		assert_int_equal(recs[i].run, g.run);
 		assert_int_equal(recs[i].sep, 0);
-		if (i > 0) {
-			int same = recs[i - 1].name_len == g.name_len &&
-				   !memcmp(recs[i - 1].name, g.name, g.name_len);
-			assert_int_equal(recs[i].same_name, same);
-		}
-		p = nl + 1;
+		int same = prev && prev_len == g.name_len && !memcmp(prev, g.name, g.name_len);
+		assert_int_equal(recs[i].same_name, same);
+		prev = g.name;
+		prev_len = g.name_len;
 	}
+	assert_true(probes > n * 9 / 10);
 	free(recs);
 	free(buf);
 }

@@ -266,6 +266,8 @@ struct rp_log {
 	size_t total_lines, probe_lines, tbase_lines, other_lines, garbled_lines;
 	char *garbled_where[5]; /* "FILE:LINE" of the first garbled lines */
 	uint32_t last_probe;    /* cache: most lines repeat the previous name */
+	uint32_t recent[4];     /* cache: the probes named last, for nested
+				   probes whose lines alternate */
 	uint32_t last_series;   /* runs repeat one order of series: learn it */
 	uint32_t ahead;         /* the series expected a few lines on (prefetch) */
 	uint32_t last_run;      /* cache: the run of the previous run=R line */
@@ -345,11 +347,21 @@ struct rp_fast_tpl {
  * last probe line. */
 size_t rp_log_classify_at(const char *run_sep, const char *p, const char *end, const char *limit,
 			  struct rp_fast_tpl *tpl, struct rp_rec *rec);
+/* Several layouts at once, for logs whose lines alternate between a few
+ * (nested probes, digit counts that change): t[0] also holds the stream's
+ * state (last_name, last_name_len; last_is_tpl there is 1 + the layout the
+ * last probe line fitted, 0 for none). */
+#define RP_NTPL 4
+struct rp_fast_tpls {
+	struct rp_fast_tpl t[RP_NTPL];
+	unsigned char order[RP_NTPL]; /* the most recently fitted first */
+};
+void rp_fast_tpls_init(struct rp_fast_tpls *tt);
 /* Classify lines from P on into RECS, at most MAX of them, stopping at END
- * or before a last line without a newline. TPL is required. Sets *NRECS;
- * returns the bytes consumed (whole lines with their newlines). */
+ * or before a last line without a newline. Sets *NRECS; returns the bytes
+ * consumed (whole lines with their newlines). */
 size_t rp_log_classify_many(const char *run_sep, const char *p, const char *end, const char *limit,
-			    struct rp_fast_tpl *tpl, struct rp_rec *recs, size_t max, size_t *nrecs);
+			    struct rp_fast_tpls *tt, struct rp_rec *recs, size_t max, size_t *nrecs);
 /* Counts REC in and, for a probe line, leaves in it the sample to store:
  * run = the series index, start/end = times relative to T_BASE (or
  * RP_NO_REL), dur. Touches no series' samples, n, cap or nrel. */

@@ -639,6 +639,8 @@ void rp_log_init(struct rp_log *lg, const char *run_sep, size_t repeat)
 	lg->repeat = repeat ? repeat : 1;
 	lg->seg_run = NO_RUN;
 	lg->last_probe = NO_RUN;
+	for (size_t i = 0; i < 4; i++)
+		lg->recent[i] = NO_RUN;
 	lg->last_run = NO_RUN;
 	lg->last_series = NO_RUN;
 	lg->ahead = NO_RUN;
@@ -740,13 +742,9 @@ static inline int same_bytes(const char *a, const char *b, size_t n)
 	return 1;
 }
 
-static uint32_t probe_of(struct rp_log *lg, const char *name, size_t len)
+/* The probe named NAME, made when new (by hash). */
+static uint32_t probe_lookup(struct rp_log *lg, const char *name, size_t len)
 {
-	if (lg->last_probe != NO_RUN) {
-		const struct rp_probe *last = &lg->probes[lg->last_probe];
-		if (last->name_len == len && same_bytes(last->name, name, len))
-			return lg->last_probe;
-	}
 	/* Key on (hash, length, collision index) and compare the bytes. */
 	for (int64_t c = 0;; c++) {
 		int64_t k[4] = { (int64_t)fnv(name, len), (int64_t)len, c, 0 };
@@ -757,11 +755,29 @@ static uint32_t probe_of(struct rp_log *lg, const char *name, size_t len)
 			lg->probes[lg->nprobes].name = pk_xstrndup(name, len);
 			lg->probes[lg->nprobes].name_len = len;
 			hash_put(&lg->name_hash, k, (uint32_t)lg->nprobes);
-			return lg->last_probe = (uint32_t)lg->nprobes++;
+			return (uint32_t)lg->nprobes++;
 		}
 		if (lg->probes[p].name_len == len && !memcmp(lg->probes[p].name, name, len))
-			return lg->last_probe = p;
+			return p;
 	}
+}
+
+static uint32_t probe_of(struct rp_log *lg, const char *name, size_t len)
+{
+	for (size_t i = 0; i < 4 && lg->recent[i] != NO_RUN; i++) {
+		uint32_t p = lg->recent[i];
+		const struct rp_probe *pr = &lg->probes[p];
+		if (pr->name_len == len && same_bytes(pr->name, name, len)) {
+			for (; i > 0; i--) /* to the front */
+				lg->recent[i] = lg->recent[i - 1];
+			lg->recent[0] = p;
+			return lg->last_probe = p;
+		}
+	}
+	uint32_t p = probe_lookup(lg, name, len);
+	memmove(&lg->recent[1], &lg->recent[0], 3 * sizeof(lg->recent[0]));
+	lg->recent[0] = p;
+	return lg->last_probe = p;
 }
 
 static uint32_t series_of(struct rp_log *lg, uint32_t probe, int64_t block, int64_t iter)
@@ -1183,23 +1199,26 @@ size_t rp_log_classify_at(const char *run_sep, const char *p, const char *end, c
 }
 
 #ifdef HAVE_FAST
-/* A line laid out like the template, straight into its record (the
+/* A line laid out like template J of TT, straight into its record (the
  * common case, in a loop of its own: no call, no rp_line between). */
 static inline __attribute__((always_inline)) int tpl_rec(const char *s, const char *end,
-							  struct rp_fast_tpl *t, struct rp_rec *rec)
+							  struct rp_fast_tpls *tt, unsigned j,
+							  struct rp_rec *rec)
 {
+	const struct rp_fast_tpl *t = &tt->t[j];
+	struct rp_fast_tpl *st = &tt->t[0]; /* the stream's state */
 	if (!tpl_fits(s, end, t))
 		return 0;
 	uint32_t half[16];
 	tpl_convert(s, t, half);
 	/* as fast_rec: the template's name, like the last probe line's when
-	 * that one fitted the template too */
-	int same = t->last_name && t->last_is_tpl;
-	if (!same && t->last_name && t->last_name_len == t->name_len)
-		same = same_bytes(t->last_name, s + 1, t->name_len);
-	t->last_name = s + 1;
-	t->last_name_len = t->name_len;
-	t->last_is_tpl = 1;
+	 * that one fitted the same template */
+	int same = st->last_name && st->last_is_tpl == (int)j + 1;
+	if (!same && st->last_name && st->last_name_len == t->name_len)
+		same = same_bytes(st->last_name, s + 1, t->name_len);
+	st->last_name = s + 1;
+	st->last_name_len = t->name_len;
+	st->last_is_tpl = (int)j + 1;
 	uint64_t word = rp_rec_word(t->name_len, RP_LINE_PROBE, 0, (unsigned)same);
 	rec->name = s + 1;
 	memcpy((char *)rec + offsetof(struct rp_rec, name) + sizeof(rec->name), &word, sizeof(word));
@@ -1213,23 +1232,72 @@ static inline __attribute__((always_inline)) int tpl_rec(const char *s, const ch
 }
 #endif
 
+void rp_fast_tpls_init(struct rp_fast_tpls *tt)
+{
+	for (unsigned j = 0; j < RP_NTPL; j++) {
+		tt->t[j].len = 0;
+		tt->t[j].last_name = NULL;
+		tt->t[j].last_is_tpl = 0;
+		tt->order[j] = (unsigned char)j;
+	}
+}
+
+/* Template J of TT to the front of its order. */
+static void tpl_to_front(struct rp_fast_tpls *tt, unsigned j)
+{
+	unsigned i = 0;
+	while (tt->order[i] != j)
+		i++;
+	for (; i > 0; i--)
+		tt->order[i] = tt->order[i - 1];
+	tt->order[0] = (unsigned char)j;
+}
+
+/* One line the templates did not take: through rp_log_classify_at with the
+ * least recently fitted template, which a fast-path line replaces. */
+static size_t classify_other(const char *run_sep, const char *p, const char *end, const char *limit,
+			     struct rp_fast_tpls *tt, struct rp_rec *rec)
+{
+	unsigned v = tt->order[RP_NTPL - 1];
+	struct rp_fast_tpl *t = &tt->t[v], *st = &tt->t[0];
+	/* the stream's state in, as a single template sees it */
+	t->last_name = st->last_name;
+	t->last_name_len = st->last_name_len;
+	t->last_is_tpl = st->last_is_tpl == (int)v + 1;
+	size_t len = rp_log_classify_at(run_sep, p, end, limit, t, rec);
+	st->last_name = t->last_name;
+	st->last_name_len = t->last_name_len;
+	st->last_is_tpl = t->last_is_tpl ? (int)v + 1 : 0;
+	if (t->last_is_tpl) /* a fast-path line: its layout is the template now */
+		tpl_to_front(tt, v);
+	return len;
+}
+
 size_t rp_log_classify_many(const char *run_sep, const char *p, const char *end, const char *limit,
-			    struct rp_fast_tpl *tpl, struct rp_rec *recs, size_t max, size_t *nrecs)
+			    struct rp_fast_tpls *tt, struct rp_rec *recs, size_t max, size_t *nrecs)
 {
 	const char *start = p;
 	size_t n = 0;
 	while (n < max && p < end) {
 #ifdef HAVE_FAST
-		if (tpl->len && limit - p >= RP_FAST_WINDOW + 1024) {
+		if (limit - p >= RP_FAST_WINDOW + 1024) {
 			__builtin_prefetch(p + 1024); /* the file, a few lines on */
-			if (tpl_rec(p, end, tpl, &recs[n])) {
-				p += tpl->len + 1;
+			unsigned i = 0, j = 0;
+			for (; i < RP_NTPL; i++) {
+				j = tt->order[i];
+				if (tt->t[j].len && tpl_rec(p, end, tt, j, &recs[n]))
+					break;
+			}
+			if (i < RP_NTPL) {
+				if (i)
+					tpl_to_front(tt, j);
+				p += tt->t[j].len + 1;
 				n++;
 				continue;
 			}
 		}
 #endif
-		size_t len = rp_log_classify_at(run_sep, p, end, limit, tpl, &recs[n]);
+		size_t len = classify_other(run_sep, p, end, limit, tt, &recs[n]);
 		if (len == SIZE_MAX)
 			break;
 		p += len + 1;

@@ -66,9 +66,8 @@ static void last_line(const char *run_sep, const char *p, size_t n, struct block
 static void parse_block(const char *run_sep, struct block *b, const char *limit)
 {
 	const char *p = b->start;
-	struct rp_fast_tpl tpl;
-	tpl.len = 0;
-	tpl.last_name = NULL;
+	struct rp_fast_tpls tpl;
+	rp_fast_tpls_init(&tpl);
 	b->nrecs = 0;
 	while (p < b->end) {
 		if (b->nrecs == b->cap)
