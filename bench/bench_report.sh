@@ -2,9 +2,10 @@
 # bench_report.sh - probe-report on a 1 GB printf probe log against `wc -l` on
 # the same file, in the same run (issue #6 target: within 3x of wc -l).
 #
-# usage: bench/bench_report.sh [BIN_DIR] [LOG] [SIZE_MB]
+# usage: [BENCH_SHAPE=steady|jitter] [BENCH_ROUNDS=N] bench/bench_report.sh [BIN_DIR] [LOG] [SIZE_MB]
 #   BIN_DIR  where probe-report lives (default: build/bin)
-#   LOG      log to generate and keep (default: build/bench/probe-1g.log)
+#   LOG      log to generate and keep (default: build/bench/probe-1g.log,
+#            probe-1g-jitter.log for the jitter shape)
 #   SIZE_MB  log size (default 1024)
 # Prints wall and CPU (user + sys) times of both, best of BENCH_ROUNDS
 # (default 5) rounds on a warm page cache, each round running both, the
@@ -14,16 +15,27 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 bin=${1:-$here/build/bin}
-log=${2:-$here/build/bench/probe-1g.log}
+shape=${BENCH_SHAPE:-steady}
+case $shape in
+steady) log=${2:-$here/build/bench/probe-1g.log} ;;
+jitter) log=${2:-$here/build/bench/probe-1g-jitter.log} ;;
+*) echo "bench_report: BENCH_SHAPE is steady or jitter" >&2; exit 2 ;;
+esac
 size_mb=${3:-1024}
 report=$bin/probe-report
 [ -x "$report" ] || { echo "bench_report: no $report (build first)" >&2; exit 2; }
 mkdir -p "$(dirname "$log")"
 
 # A harness-like log: T_BASE per run, one probe with block= and iter= fields,
-# and ordinary program output between the probe lines.
+# and ordinary program output between the probe lines. BENCH_SHAPE=steady
+# (the default): each (block, iter) takes the same time in every run.
+# BENCH_SHAPE=jitter: durations drawn at random in each run, runs of a
+# stage (1,400-1,700 cycles) and of its WAIT part (1,000-40,999 cycles:
+# the number of digits changes from line to line) in turn, one probe a
+# run (S1.4).
 gen() {
-	awk -v want=$((size_mb * 1024 * 1024)) 'BEGIN {
+	awk -v want=$((size_mb * 1024 * 1024)) -v jitter=$([ "$shape" = jitter ] && echo 1 || echo 0) 'BEGIN {
+		srand(7)
 		bytes = 0; run = 0; base = 1048576
 		while (bytes < want) {
 			run++; base += 10000000
@@ -32,7 +44,10 @@ gen() {
 			for (it = 0; it < 4096 && bytes < want; it++) {
 				for (blk = 0; blk < 2; blk++) {
 					s = base + 424 + it * 2000 + blk * 3; d = 1500 + (it * 7 + blk) % 61
-					line = sprintf("[STAGE_B] run=%d block=%d iter=%d start=%.0f end=%.0f dur=%d", run, blk, it, s, s + d, d)
+					name = "STAGE_B"
+					if (jitter && run % 2) d = 1400 + int(rand() * 301)
+					else if (jitter) { name = "STAGE_B_WAIT"; d = 1000 + int(rand() * 40000) }
+					line = sprintf("[%s] run=%d block=%d iter=%d start=%.0f end=%.0f dur=%d", name, run, blk, it, s, s + d, d)
 					print line; bytes += length(line) + 1
 				}
 				if (it % 64 == 0) { line = "tiling: 32 blocks of 256 rows, ub 196608 bytes"; print line; bytes += length(line) + 1 }

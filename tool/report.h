@@ -402,6 +402,8 @@ size_t rp_series_field(const struct rp_samples *se, enum rp_sample_field f, int6
  * rp_series_nparts(SE); returns how many parts. */
 size_t rp_series_nparts(const struct rp_samples *se);
 size_t rp_series_durs(const struct rp_samples *se, struct rp_values *out);
+/* The series of (PROBE, BLOCK, ITER), or UINT32_MAX when there is none. */
+uint32_t rp_log_find_series(const struct rp_log *lg, uint32_t probe, int64_t block, int64_t iter);
 /* Turn the parsed log into tables, timeline lanes, notes and warnings. */
 void rp_log_analyse(struct rp_log *lg, struct rp_doc *d);
 

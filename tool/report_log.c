@@ -780,6 +780,14 @@ static uint32_t probe_of(struct rp_log *lg, const char *name, size_t len)
 	return lg->last_probe = p;
 }
 
+uint32_t rp_log_find_series(const struct rp_log *lg, uint32_t probe, int64_t block, int64_t iter)
+{
+	int fits = probe < 0xffff && block < 0xfffe && iter < 0xfffffffeLL;
+	uint64_t fast = (uint64_t)probe << 48 | ((uint64_t)block + 1) << 32 | ((uint64_t)iter + 1);
+	int64_t k[4] = { probe, block, iter, 0 };
+	return fits ? hash64_get(&lg->series_fast, fast) : hash_get(&lg->series_hash, k);
+}
+
 static uint32_t series_of(struct rp_log *lg, uint32_t probe, int64_t block, int64_t iter)
 {
 	/* block and iter are -1 when absent, hence the +1 (unsigned: a value

@@ -456,7 +456,7 @@ static int cmp_tl(const void *a, const void *b, void *ctx)
  * the timeline and encloses it. A "wait" measured before its stage starts
  * (S2.3) does not: it is a stage of its own and takes part in the gaps.
  * Returns 1 nested, 0 not nested, -1 no parent on the timeline. */
-static int nested_in_parent(const struct rp_log *lg, const struct tl_entry *tl, size_t n,
+static int nested_in_parent(const struct rp_log *lg, const struct tl_entry *tl, const size_t *pos,
 			    const struct tl_entry *e)
 {
 	const struct rp_series *se = &lg->series[e->series];
@@ -464,14 +464,14 @@ static int nested_in_parent(const struct rp_log *lg, const struct tl_entry *tl, 
 	size_t plen;
 	if (sub_probe(name, &plen) < 0)
 		return -1;
-	for (size_t i = 0; i < n; i++) {
-		const struct rp_series *o = &lg->series[tl[i].series];
-		const char *on = lg->probes[o->probe].name;
-		if (o->block == se->block && o->iter == se->iter && strlen(on) == plen &&
-		    !memcmp(on, name, plen))
-			return tl[i].start_x2 <= e->start_x2 && e->end_x2 <= tl[i].end_x2;
-	}
-	return -1;
+	int parent = find_probe(lg, name, plen);
+	if (parent < 0)
+		return -1;
+	uint32_t s = rp_log_find_series(lg, (uint32_t)parent, se->block, se->iter);
+	if (s == UINT32_MAX || pos[s] == SIZE_MAX)
+		return -1;
+	const struct tl_entry *p = &tl[pos[s]];
+	return p->start_x2 <= e->start_x2 && e->end_x2 <= p->end_x2;
 }
 
 /* Lane groups name their origin: a report may hold logs and a tensor. */
@@ -510,22 +510,26 @@ static struct tl_entry *collect_timeline(const struct rp_log *lg, const struct s
 					 size_t *n, int *nested_state)
 {
 	struct tl_entry *tl = pk_xcalloc(lg->nseries, sizeof(*tl));
+	size_t *pos = pk_xmalloc(lg->nseries * sizeof(*pos)); /* series -> entry */
 	*n = 0;
 	for (uint32_t i = 0; i < lg->nseries; i++) {
+		pos[i] = SIZE_MAX;
 		if (!lg->samples[i].nrel)
 			continue;
+		pos[i] = *n;
 		tl[*n].series = i;
 		tl[*n].start_x2 = sm->start_x2[i];
 		tl[*n].end_x2 = sm->end_x2[i];
 		(*n)++;
 	}
 	for (size_t i = 0; i < *n; i++) {
-		int nested = nested_in_parent(lg, tl, *n, &tl[i]);
+		int nested = nested_in_parent(lg, tl, pos, &tl[i]);
 		uint32_t p = lg->series[tl[i].series].probe;
 		tl[i].in_chain = nested != 1;
 		if (nested >= 0 && nested_state[p] != 0)
 			nested_state[p] = nested; /* any series not nested: not nested */
 	}
+	free(pos);
 	qsort_r(tl, *n, sizeof(*tl), cmp_tl, (void *)lg);
 	return tl;
 }
