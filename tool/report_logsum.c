@@ -113,33 +113,19 @@ struct sum_job {
 
 /* The medians of SP's relative start and end (SP has samples with
  * relative times) into *START_X2 and *END_X2, with V room for its values.
- * A stage usually starts at the same offset from T_BASE run after run: a
- * field whose values are all one is answered in the one pass that finds
- * so, for both fields at once, without copying them out. */
-_Static_assert(offsetof(struct rp_sample32, dur) == 0, "a durations part starts at its chunk");
-static void rel_medians(const struct rp_samples *sp, int64_t *v, struct rp_values *parts,
+ * RANGE: the least and greatest start, then end, when known (a stage
+ * usually starts at the same offset from T_BASE run after run: a field
+ * whose values are all one needs no copy of them). */
+static void rel_medians(const struct rp_samples *sp, int64_t *v, const int64_t range[4],
 			int64_t *start_x2, int64_t *end_x2)
 {
-	int64_t slo = INT64_MAX, shi = INT64_MIN, elo = INT64_MAX, ehi = INT64_MIN;
-	if (!sp->wide) {
-		size_t np = rp_series_durs(sp, parts); /* the chunks */
-		for (size_t k = 0; k < np; k++) {
-			const struct rp_sample32 *c = (const struct rp_sample32 *)parts[k].v;
-			for (size_t i = 0; i < parts[k].n; i++) {
-				if (c[i].rel_start == RP_NO_REL32)
-					continue;
-				int64_t st = c[i].rel_start, en = st + c[i].dur;
-				slo = st < slo ? st : slo;
-				shi = st > shi ? st : shi;
-				elo = en < elo ? en : elo;
-				ehi = en > ehi ? en : ehi;
-			}
-		}
-	}
-	*start_x2 = slo == shi ? 2 * slo : rp_median_x2(v, rp_series_field(sp, RP_REL_START, v));
-	*end_x2 = elo == ehi ? 2 * elo : rp_median_x2(v, rp_series_field(sp, RP_REL_END, v));
+	*start_x2 = range[0] == range[1] ? 2 * range[0]
+					 : rp_median_x2(v, rp_series_field(sp, RP_REL_START, v));
+	*end_x2 = range[2] == range[3] ? 2 * range[2]
+				       : rp_median_x2(v, rp_series_field(sp, RP_REL_END, v));
 }
 
+_Static_assert(offsetof(struct rp_sample32, dur) == 0, "a durations part starts at its chunk");
 /* Series I with compact samples SP: its durations' moments and the range
  * of each field in one pass over its chunks, then what needs the values
  * again: a median whose values are not all one (V, PARTS: room). */
@@ -174,8 +160,8 @@ static void compact_series(struct summary *sm, size_t i, const struct rp_samples
 	if (sm->with_series)
 		rp_stats_median(parts, np, &sm->series[i]);
 	if (sp->nrel) {
-		sm->start_x2[i] = slo == shi ? 2 * slo : rp_median_x2(v, rp_series_field(sp, RP_REL_START, v));
-		sm->end_x2[i] = elo == ehi ? 2 * elo : rp_median_x2(v, rp_series_field(sp, RP_REL_END, v));
+		const int64_t range[4] = { slo, shi, elo, ehi };
+		rel_medians(sp, v, range, &sm->start_x2[i], &sm->end_x2[i]);
 	}
 }
 
@@ -205,8 +191,10 @@ static void sum_series(const struct rp_log *lg, struct summary *sm, size_t i, in
 		else /* for the probe's */
 			rp_stats_moments(*parts, k, &sm->series[i]);
 	}
-	if (sp->nrel)
-		rel_medians(sp, *v, *parts, &sm->start_x2[i], &sm->end_x2[i]);
+	if (sp->nrel) { /* wide: no ranges known */
+		const int64_t range[4] = { INT64_MAX, INT64_MIN, INT64_MAX, INT64_MIN };
+		rel_medians(sp, *v, range, &sm->start_x2[i], &sm->end_x2[i]);
+	}
 }
 
 /* Count the durations of T's probe in T's series into T->count, with
