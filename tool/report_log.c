@@ -780,24 +780,37 @@ static uint32_t probe_of(struct rp_log *lg, const char *name, size_t len)
 	return lg->last_probe = p;
 }
 
+/* The keys of series (PROBE, BLOCK, ITER): 1 with *FAST the packed key
+ * when the numbers fit 16/16/32 bits (lg->series_fast), else 0 (K, for
+ * lg->series_hash). */
+static int series_key(uint32_t probe, int64_t block, int64_t iter, uint64_t *fast, int64_t k[4])
+{
+	/* block and iter are -1 when absent, hence the +1 (unsigned: a value
+	 * of INT64_MAX does not fit, but must not overflow either) */
+	*fast = (uint64_t)probe << 48 | ((uint64_t)block + 1) << 32 | ((uint64_t)iter + 1);
+	k[0] = probe;
+	k[1] = block;
+	k[2] = iter;
+	k[3] = 0;
+	return probe < 0xffff && block < 0xfffe && iter < 0xfffffffeLL;
+}
+
 uint32_t rp_log_find_series(const struct rp_log *lg, uint32_t probe, int64_t block, int64_t iter)
 {
-	int fits = probe < 0xffff && block < 0xfffe && iter < 0xfffffffeLL;
-	uint64_t fast = (uint64_t)probe << 48 | ((uint64_t)block + 1) << 32 | ((uint64_t)iter + 1);
-	int64_t k[4] = { probe, block, iter, 0 };
-	return fits ? hash64_get(&lg->series_fast, fast) : hash_get(&lg->series_hash, k);
+	uint64_t fast;
+	int64_t k[4];
+	return series_key(probe, block, iter, &fast, k) ? hash64_get(&lg->series_fast, fast)
+							 : hash_get(&lg->series_hash, k);
 }
 
 static uint32_t series_of(struct rp_log *lg, uint32_t probe, int64_t block, int64_t iter)
 {
-	/* block and iter are -1 when absent, hence the +1 (unsigned: a value
-	 * of INT64_MAX does not fit, but must not overflow either) */
-	int fits = probe < 0xffff && block < 0xfffe && iter < 0xfffffffeLL;
-	uint64_t fast = (uint64_t)probe << 48 | ((uint64_t)block + 1) << 32 | ((uint64_t)iter + 1);
-	int64_t k[4] = { probe, block, iter, 0 };
-	uint32_t s = fits ? hash64_get(&lg->series_fast, fast) : hash_get(&lg->series_hash, k);
+	uint32_t s = rp_log_find_series(lg, probe, block, iter);
 	if (s != NO_RUN)
 		return s;
+	uint64_t fast;
+	int64_t k[4];
+	int fits = series_key(probe, block, iter, &fast, k);
 	PK_GROW(lg->series, lg->scap, lg->nseries + 1);
 	PK_GROW(lg->samples, lg->samples_cap, lg->nseries + 1);
 	memset(&lg->samples[lg->nseries], 0, sizeof(*lg->samples));
@@ -976,11 +989,8 @@ void rp_arena_free(struct rp_arena *a)
 /* Chunk K of compact SE and how many samples it holds. */
 static inline const struct rp_sample32 *chunk(const struct rp_samples *se, uint32_t k, size_t *n)
 {
-	size_t before = 0;
-	for (uint32_t i = 0; i < k && i < 3; i++)
-		before += rp_chunk_cap(i);
-	if (k > 3)
-		before += (size_t)(k - 3) * RP_CHUNK_MAX;
+	/* 8, 16, 32, then 64 a chunk: 8 (2^k - 1) before chunk k < 3 */
+	size_t before = k < 3 ? (((size_t)8 << k) - 8) : 56 + (size_t)(k - 3) * RP_CHUNK_MAX;
 	size_t left = se->n - before, cap = rp_chunk_cap(k);
 	*n = left < cap ? left : cap;
 	return ((struct rp_sample32 *const *)se->samples)[k];
@@ -1129,6 +1139,14 @@ void rp_log_classify(const char *run_sep, const char *s, size_t len, struct rp_r
  * be read back before its stores complete. So the bit-field word is made
  * in a register: x86-64's ABI puts the first bit field in the lowest bits
  * (checked by the test rec_word). */
+static inline void rec_head(struct rp_rec *rec, const char *name, size_t len, int same)
+{
+	uint64_t word = rp_rec_word(len, RP_LINE_PROBE, 0, (unsigned)same);
+	rec->name = name;
+	memcpy((char *)rec + offsetof(struct rp_rec, name) + sizeof(rec->name), &word, sizeof(word));
+}
+
+/* A probe line's record from LN (the fast path's). */
 static inline void fast_rec(struct rp_rec *rec, const struct rp_line *ln, struct rp_fast_tpl *tpl,
 			    int by_tpl)
 {
@@ -1145,9 +1163,7 @@ static inline void fast_rec(struct rp_rec *rec, const struct rp_line *ln, struct
 		tpl->last_name_len = n;
 		tpl->last_is_tpl = 1; /* this line is the template, or fits it */
 	}
-	uint64_t word = rp_rec_word(n, RP_LINE_PROBE, 0, a && k == n);
-	rec->name = ln->name;
-	memcpy((char *)rec + offsetof(struct rp_rec, name) + sizeof(rec->name), &word, sizeof(word));
+	rec_head(rec, ln->name, n, a && k == n);
 	rec->start = ln->start;
 	rec->end = ln->end;
 	rec->dur = ln->dur;
@@ -1227,9 +1243,7 @@ static inline __attribute__((always_inline)) int tpl_rec(const char *s, const ch
 	st->last_name = s + 1;
 	st->last_name_len = t->name_len;
 	st->last_is_tpl = (int)j + 1;
-	uint64_t word = rp_rec_word(t->name_len, RP_LINE_PROBE, 0, (unsigned)same);
-	rec->name = s + 1;
-	memcpy((char *)rec + offsetof(struct rp_rec, name) + sizeof(rec->name), &word, sizeof(word));
+	rec_head(rec, s + 1, t->name_len, same);
 	rec->start = tpl_value(t, half, F_START);
 	rec->end = tpl_value(t, half, F_END);
 	rec->dur = tpl_value(t, half, F_DUR);
@@ -1361,22 +1375,25 @@ void rp_log_line(struct rp_log *lg, const char *s, size_t len)
 
 int rp_log_read_fd(struct rp_log *lg, int fd, const char *name)
 {
-	/* RP_FAST_WINDOW zero bytes after the buffer: the fast path may look
-	 * that far past a line's start */
+	/* zero bytes after the buffer: the fast paths may look that far past
+	 * a line's start (the templates need RP_FAST_WINDOW + 1024) */
+	enum { PAD = RP_FAST_WINDOW + 1024, NREC = 1024 };
 	size_t cap = 1 << 20, have = 0;
-	char *buf = pk_xcalloc(cap + RP_FAST_WINDOW, 1);
-	struct rp_fast_tpl tpl;
+	char *buf = pk_xcalloc(cap + PAD, 1);
+	struct rp_fast_tpls tpl;
+	struct rp_rec *recs = pk_xmalloc(NREC * sizeof(*recs));
 	rp_log_begin_file(lg, name);
 	for (;;) {
 		if (have == cap) { /* one line longer than the buffer */
-			buf = pk_xrealloc(buf, 2 * cap + RP_FAST_WINDOW);
-			memset(buf + cap + RP_FAST_WINDOW, 0, cap);
+			buf = pk_xrealloc(buf, 2 * cap + PAD);
+			memset(buf + cap + PAD, 0, cap);
 			cap *= 2;
 		}
 		ssize_t got = read(fd, buf + have, cap - have);
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got < 0) {
+			free(recs);
 			free(buf);
 			return pk_error("%s: %s", name, strerror(errno));
 		}
@@ -1384,16 +1401,14 @@ int rp_log_read_fd(struct rp_log *lg, int fd, const char *name)
 			break;
 		have += (size_t)got;
 		char *p = buf, *end = buf + have;
-		tpl.len = 0; /* the lines moved */
-		tpl.last_name = NULL;
-		size_t n;
-		struct rp_rec rec;
-		while ((n = rp_log_classify_at(lg->run_sep, p, end, buf + cap + RP_FAST_WINDOW, &tpl,
-					       &rec)) != SIZE_MAX) {
-			rp_log_apply(lg, &rec);
-			if (rec.kind == RP_LINE_PROBE)
-				rp_log_store(lg, &rec);
-			p += n + 1;
+		rp_fast_tpls_init(&tpl); /* the lines moved */
+		for (size_t k = NREC; k == NREC;) {
+			p += rp_log_classify_many(lg->run_sep, p, end, buf + cap + PAD, &tpl, recs, NREC, &k);
+			for (size_t i = 0; i < k; i++) {
+				rp_log_apply(lg, &recs[i]);
+				if (recs[i].kind == RP_LINE_PROBE)
+					rp_log_store(lg, &recs[i]);
+			}
 		}
 		have = (size_t)(end - p);
 		memmove(buf, p, have);
@@ -1402,6 +1417,7 @@ int rp_log_read_fd(struct rp_log *lg, int fd, const char *name)
 		buf[have] = '\n'; /* the stop byte rp_log_parse_line relies on */
 		rp_log_line(lg, buf, have);
 	}
+	free(recs);
 	free(buf);
 	return 0;
 }

@@ -276,8 +276,6 @@ int rp_stats_moments(const struct rp_values *parts, size_t nparts, struct rp_sta
 	return moments(parts, nparts, out);
 }
 
-static void median_of_parts(const struct rp_values *parts, size_t nparts, struct rp_stats *out);
-
 void rp_stats_from_sums(size_t n, __int128 sum, unsigned __int128 sumsq, int64_t lo, int64_t hi,
 			struct rp_stats *out)
 {
@@ -291,16 +289,11 @@ void rp_stats_from_sums(size_t n, __int128 sum, unsigned __int128 sumsq, int64_t
 	from_sums(out); /* int32 values: exact */
 }
 
-void rp_stats_median(const struct rp_values *parts, size_t nparts, struct rp_stats *out)
-{
-	median_of_parts(parts, nparts, out);
-}
-
 int rp_stats_parts(const struct rp_values *parts, size_t nparts, struct rp_stats *out)
 {
 	if (moments(parts, nparts, out) < 0)
 		return -1;
-	median_of_parts(parts, nparts, out);
+	rp_stats_median(parts, nparts, out);
 	return 0;
 }
 
@@ -328,12 +321,11 @@ int rp_stats_merge(const struct rp_stats *each, size_t k, const struct rp_values
 	if (median_x2)
 		out->median_x2 = *median_x2;
 	else
-		median_of_parts(parts, nparts, out);
+		rp_stats_median(parts, nparts, out);
 	return 0;
 }
 
-/* The median of OUT (whose n, min and max are set) from its values. */
-static void median_of_parts(const struct rp_values *parts, size_t nparts, struct rp_stats *out)
+void rp_stats_median(const struct rp_values *parts, size_t nparts, struct rp_stats *out)
 {
 	if (out->min == out->max) {
 		out->median_x2 = 2 * out->min;
