@@ -366,12 +366,12 @@ size_t rp_log_classify_many(const char *run_sep, const char *p, const char *end,
  * run = the series index, start/end = times relative to T_BASE (or
  * RP_NO_REL), dur. Touches no series' samples, n, cap or nrel. */
 void rp_log_apply(struct rp_log *lg, struct rp_rec *rec);
-/* Append an applied probe record's sample to lg->series[rec->run] (lines
+/* Append an applied probe record's sample to lg->samples[rec->run] (lines
  * of one series in line order). */
 void rp_log_store(struct rp_log *lg, const struct rp_rec *rec);
 /* Append an applied record's sample to SE (report_logpar.c's store stage
  * keeps its own array of rp_samples while the main thread grows
- * lg->series); chunks come from A. */
+ * lg->samples); chunks come from A. */
 void rp_log_store_ent(struct rp_arena *a, struct rp_samples *se, const struct rp_rec *rec);
 /* rp_log_store_ent's usual case, inline: a compact sample into a compact
  * series with room for it. 1 when stored, else 0 (nothing changed). */

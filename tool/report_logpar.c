@@ -49,7 +49,7 @@ struct par {
 	struct block slots[NSLOTS];
 	const char *run_sep;
 	/* the samples of each series: owned by the store stage while the
-	 * main thread may move lg->series (new series); and their chunks */
+	 * main thread may move lg->samples (new series); and their chunks */
 	struct rp_samples *store;
 	size_t nstore, store_cap;
 	struct rp_arena *arena;

@@ -230,7 +230,7 @@ static int from_sums(struct rp_stats *out)
 }
 
 /* Everything but the median; 0, or -1 without values. */
-static int moments(const struct rp_values *parts, size_t nparts, struct rp_stats *out)
+int rp_stats_moments(const struct rp_values *parts, size_t nparts, struct rp_stats *out)
 {
 	memset(out, 0, sizeof(*out));
 	size_t n = 0;
@@ -265,15 +265,10 @@ static int moments(const struct rp_values *parts, size_t nparts, struct rp_stats
 int rp_stats_compute(int64_t *v, size_t n, struct rp_stats *out)
 {
 	const struct rp_values all = { v, n, sizeof(*v), 0 };
-	if (moments(&all, 1, out) < 0)
+	if (rp_stats_moments(&all, 1, out) < 0)
 		return -1;
 	out->median_x2 = median_x2_bounded(v, n, out->min, out->max);
 	return 0;
-}
-
-int rp_stats_moments(const struct rp_values *parts, size_t nparts, struct rp_stats *out)
-{
-	return moments(parts, nparts, out);
 }
 
 void rp_stats_from_sums(size_t n, __int128 sum, unsigned __int128 sumsq, int64_t lo, int64_t hi,
@@ -291,7 +286,7 @@ void rp_stats_from_sums(size_t n, __int128 sum, unsigned __int128 sumsq, int64_t
 
 int rp_stats_parts(const struct rp_values *parts, size_t nparts, struct rp_stats *out)
 {
-	if (moments(parts, nparts, out) < 0)
+	if (rp_stats_moments(parts, nparts, out) < 0)
 		return -1;
 	rp_stats_median(parts, nparts, out);
 	return 0;
