@@ -81,12 +81,14 @@ run() { # OUT_FILE CMD...: prints "wall user sys rss"
 	fi
 }
 
-# warm the page cache so both tools read from memory
-cat "$log" > /dev/null
 lines=$(wc -l < "$log")
 rc=0
 : > "$log.rounds"
 for i in $(seq "$rounds"); do
+	# warm the page cache before every round so both tools read from
+	# memory: a kernel reclaiming cold pages (DAMON on these VMs) may
+	# have dropped some of the file since the last round
+	cat "$log" > /dev/null
 	w=$(run /dev/null wc -l "$log")
 	r=$(run "$log.report" "$report" "$log") || { rc=$?; break; }
 	echo "$w $r" >> "$log.rounds"

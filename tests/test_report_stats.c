@@ -62,6 +62,50 @@ static void median_matches_sort(void **state)
 	}
 }
 
+/* Values too wide to count each (the bucket path): random, crowded around
+ * one value with far outliers, and spanning all of int64, on sizes on
+ * both sides of the stack buffer of buckets; against sorting. */
+static void median_buckets_wide(void **state)
+{
+	(void)state;
+	uint64_t seed = 777;
+	const size_t sizes[] = { 64, 65, 257, 810, 811, 2048, 2049, 5000, 5001 };
+	for (size_t z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++) {
+		size_t n = sizes[z];
+		for (int shape = 0; shape < 4; shape++) {
+			int64_t *v = malloc(n * sizeof(*v)), *w = malloc(n * sizeof(*w));
+			for (size_t i = 0; i < n; i++) {
+				seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+				int64_t r = (int64_t)(seed >> 20);
+				switch (shape) {
+				case 0: /* random durations, 4 or 5 digits */
+					v[i] = 1000 + r % 40000;
+					break;
+				case 1: /* one crowded value, rare outliers either way */
+					v[i] = i % 97 == 0 ? (r % 2 ? INT64_MAX / 3 : -((int64_t)1 << 40)) : 123456789 + r % 3;
+					break;
+				case 2: /* spanning +-2^61 (twice the median fits int64) */
+					v[i] = (int64_t)(seed ^ (seed >> 29)) / 4;
+					if (i == 0)
+						v[i] = INT64_MIN / 4;
+					if (i == 1)
+						v[i] = INT64_MAX / 4;
+					break;
+				default: /* a few distinct wide values, many duplicates */
+					v[i] = (r % 5) * 1000003 - 2000000;
+					break;
+				}
+			}
+			memcpy(w, v, n * sizeof(*v));
+			qsort(w, n, sizeof(*w), cmp_i64);
+			int64_t want = n % 2 ? 2 * w[n / 2] : w[n / 2 - 1] + w[n / 2];
+			assert_int_equal(rp_median_x2(v, n), want);
+			free(v);
+			free(w);
+		}
+	}
+}
+
 static void stats_of_runs(void **state)
 {
 	(void)state;
@@ -248,7 +292,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(median_odd_even),  cmocka_unit_test(half_formatting),
-		cmocka_unit_test(median_matches_sort), cmocka_unit_test(stats_of_runs),
+		cmocka_unit_test(median_matches_sort), cmocka_unit_test(median_buckets_wide),
+		cmocka_unit_test(stats_of_runs),
 		cmocka_unit_test(stats_large_values), cmocka_unit_test(slot_lists),
 		cmocka_unit_test(stats_parts_match), cmocka_unit_test(stddev_exact), cmocka_unit_test(stats_merge),
 	};

@@ -133,6 +133,61 @@ static int median_by_count(const struct rp_values *parts, size_t nparts, size_t 
 	return 1;
 }
 
+/* The K-th smallest of V[0..n) plus, for even N, the (K-1)-th (reordered):
+ * twice the median when K = N/2. */
+static int64_t select_median_x2(int64_t *v, size_t n, size_t k, int even)
+{
+	select_kth(v, n, k);
+	if (!even)
+		return 2 * v[k];
+	int64_t below = v[0]; /* the (k-1)-th: the largest of v[0..k) */
+	for (size_t i = 1; i < k; i++)
+		if (v[i] > below)
+			below = v[i];
+	return below + v[k];
+}
+
+/* Values too wide for counting each: count them by their top bits (at most
+ * N buckets), then select only among the values of the one or two buckets
+ * that hold the middle ranks. Random durations of a few hundred samples
+ * leave a few values there, where selecting among all of them makes
+ * several passes of unpredictable branches. */
+#define BUCKET_MIN_N 64
+#define BUCKET_STACK 2048
+static int64_t median_x2_buckets(int64_t *v, size_t n, int64_t lo, int64_t hi)
+{
+	uint64_t range = (uint64_t)hi - (uint64_t)lo; /* hi >= lo: no overflow */
+	unsigned shift = 0;
+	while ((range >> shift) >= n)
+		shift++;
+	size_t bins = (size_t)(range >> shift) + 1; /* <= n */
+	uint32_t stack[BUCKET_STACK];
+	uint32_t *count = bins <= BUCKET_STACK ? stack : pk_xmalloc(bins * sizeof(*count));
+	memset(count, 0, bins * sizeof(*count));
+	for (size_t i = 0; i < n; i++)
+		count[((uint64_t)v[i] - (uint64_t)lo) >> shift]++;
+	/* the buckets of ranks k - 1 (for even n) and k, and the values before */
+	size_t k = n / 2, first = n % 2 ? k : k - 1, before = 0, b = 0;
+	while (before + count[b] <= first)
+		before += count[b++];
+	size_t b0 = b, seen = before;
+	while (seen + count[b] <= k)
+		seen += count[b++];
+	if (count != stack)
+		free(count);
+	/* those buckets' values to the front: every value swapped with v[m],
+	 * M moved on past those that belong (no branch to mispredict) */
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++) {
+		int64_t x = v[i];
+		uint64_t at = ((uint64_t)x - (uint64_t)lo) >> shift;
+		v[i] = v[m];
+		v[m] = x;
+		m += at - b0 <= b - b0;
+	}
+	return select_median_x2(v, m, k - before, n % 2 == 0);
+}
+
 /* The median of V (reordered), whose values lie in [lo, hi]. */
 static int64_t median_x2_bounded(int64_t *v, size_t n, int64_t lo, int64_t hi)
 {
@@ -142,15 +197,9 @@ static int64_t median_x2_bounded(int64_t *v, size_t n, int64_t lo, int64_t hi)
 		return 2 * lo;
 	if (median_by_count(&all, 1, n, lo, hi, &x2))
 		return x2;
-	size_t k = n / 2;
-	select_kth(v, n, k);
-	if (n % 2)
-		return 2 * v[k];
-	int64_t below = v[0]; /* the (k-1)-th: the largest of v[0..k) */
-	for (size_t i = 1; i < k; i++)
-		if (v[i] > below)
-			below = v[i];
-	return below + v[k];
+	if (n >= BUCKET_MIN_N && n <= UINT32_MAX)
+		return median_x2_buckets(v, n, lo, hi);
+	return select_median_x2(v, n, n / 2, n % 2 == 0);
 }
 
 int64_t rp_median_x2(int64_t *v, size_t n)
