@@ -60,8 +60,8 @@ if [ ! -s "$log" ] || [ "$(($(stat -c %s "$log") / 1048576))" -lt "$size_mb" ]; 
 	gen
 fi
 
-# ROUNDS rounds (BENCH_ROUNDS, default 5), each running wc -l and then
-# probe-report, so that both see the machine in the same state: on a
+# ROUNDS rounds (BENCH_ROUNDS, default 5), each running wc -l and
+# probe-report back to back, so that both see the machine in the same state: on a
 # shared VM the speed of memory moves from minute to minute, and measuring
 # all of one tool before the other skews the ratio. Each run's wall, user
 # and system seconds and peak RSS (kB) come from /usr/bin/time; without it
@@ -89,8 +89,16 @@ for i in $(seq "$rounds"); do
 	# memory: a kernel reclaiming cold pages (DAMON on these VMs) may
 	# have dropped some of the file since the last round
 	cat "$log" > /dev/null
-	w=$(run /dev/null wc -l "$log")
-	r=$(run "$log.report" "$report" "$log") || { rc=$?; break; }
+	# which tool runs first alternates: on these VMs the second of two
+	# back-to-back runs was measured a few per cent slower or faster
+	# depending on the minute
+	if [ $((i % 2)) -eq 1 ]; then
+		w=$(run /dev/null wc -l "$log")
+		r=$(run "$log.report" "$report" "$log") || { rc=$?; break; }
+	else
+		r=$(run "$log.report" "$report" "$log") || { rc=$?; break; }
+		w=$(run /dev/null wc -l "$log")
+	fi
 	echo "$w $r" >> "$log.rounds"
 done
 [ $rc -eq 0 ] || { echo "bench_report: probe-report exit $rc:" >&2; head -3 "$log.err" >&2; exit 1; }

@@ -510,7 +510,9 @@ static inline __m128i tpl_chunk_ok(const char *s, const struct rp_fast_tpl *t, u
 /* Whether the line at S (ending before END) is laid out like T. */
 static inline int tpl_fits(const char *s, const char *end, const struct rp_fast_tpl *t)
 {
-	if ((size_t)(end - s) <= t->len)
+	/* a line of another length first (lines alternating between layouts
+	 * whose numbers differ in length try the wrong template often) */
+	if ((size_t)(end - s) <= t->len || s[t->len] != '\n')
 		return 0;
 	__m128i acc = tpl_chunk_ok(s, t, 0);
 	for (unsigned c = 1; c < t->nchunks; c++)
