@@ -42,23 +42,30 @@ static void half_formatting(void **state)
 	assert_string_equal(rp_fmt_half(b, sizeof(b), -2000), "-1000");
 }
 
+/* rp_median_x2 of V[0..n) against sorting a copy; frees V. */
+static void check_median(int64_t *v, size_t n)
+{
+	int64_t *w = malloc(n * sizeof(*w));
+	memcpy(w, v, n * sizeof(*v));
+	qsort(w, n, sizeof(*w), cmp_i64);
+	int64_t want = n % 2 ? 2 * w[n / 2] : w[n / 2 - 1] + w[n / 2];
+	assert_int_equal(rp_median_x2(v, n), want);
+	free(v);
+	free(w);
+}
+
 /* Selection must agree with sorting on every size and many duplicates. */
 static void median_matches_sort(void **state)
 {
 	(void)state;
 	uint64_t seed = 12345;
 	for (size_t n = 1; n < 300; n++) {
-		int64_t *v = malloc(n * sizeof(*v)), *w = malloc(n * sizeof(*w));
+		int64_t *v = malloc(n * sizeof(*v));
 		for (size_t i = 0; i < n; i++) {
 			seed = seed * 6364136223846793005ull + 1442695040888963407ull;
 			v[i] = (int64_t)(seed >> 33) % (int64_t)(n % 7 == 0 ? 3 : 1000) - 50;
 		}
-		memcpy(w, v, n * sizeof(*v));
-		qsort(w, n, sizeof(*w), cmp_i64);
-		int64_t want = n % 2 ? 2 * w[n / 2] : w[n / 2 - 1] + w[n / 2];
-		assert_int_equal(rp_median_x2(v, n), want);
-		free(v);
-		free(w);
+		check_median(v, n);
 	}
 }
 
@@ -73,7 +80,7 @@ static void median_buckets_wide(void **state)
 	for (size_t z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++) {
 		size_t n = sizes[z];
 		for (int shape = 0; shape < 4; shape++) {
-			int64_t *v = malloc(n * sizeof(*v)), *w = malloc(n * sizeof(*w));
+			int64_t *v = malloc(n * sizeof(*v));
 			for (size_t i = 0; i < n; i++) {
 				seed = seed * 6364136223846793005ull + 1442695040888963407ull;
 				int64_t r = (int64_t)(seed >> 20);
@@ -96,12 +103,7 @@ static void median_buckets_wide(void **state)
 					break;
 				}
 			}
-			memcpy(w, v, n * sizeof(*v));
-			qsort(w, n, sizeof(*w), cmp_i64);
-			int64_t want = n % 2 ? 2 * w[n / 2] : w[n / 2 - 1] + w[n / 2];
-			assert_int_equal(rp_median_x2(v, n), want);
-			free(v);
-			free(w);
+			check_median(v, n);
 		}
 	}
 }
