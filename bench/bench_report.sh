@@ -69,15 +69,15 @@ fi
 rounds=${BENCH_ROUNDS:-5}
 gnu_time=""
 /usr/bin/time -f %M true > /dev/null 2>&1 && gnu_time=1
-run() { # OUT_FILE CMD...: prints "wall user sys rss"
+run() { # OUT_FILE CMD...: prints "wall user sys rss major_faults"
 	local out=$1 t
 	shift
 	if [ -n "$gnu_time" ]; then
-		/usr/bin/time -f '%e %U %S %M' -o "$log.time" "$@" > "$out" 2> "$log.err" || return $?
+		/usr/bin/time -f '%e %U %S %M %F' -o "$log.time" "$@" > "$out" 2> "$log.err" || return $?
 		tail -1 "$log.time"
 	else
 		t=$( { TIMEFORMAT='%R %U %S'; time "$@" > "$out" 2> "$log.err"; } 2>&1 ) || return $?
-		echo "$t unknown"
+		echo "$t unknown unknown"
 	fi
 }
 
@@ -105,11 +105,13 @@ done
 # the best run of each tool (by wall time), and per round the ratio
 best() { sort -n -k"$1" "$log.rounds" | head -1 | cut -d' ' -f"$1-$(($1 + 3))"; }
 read -r wc_wall wc_user wc_sys wc_rss <<< "$(best 1)"
-read -r rep_wall rep_user rep_sys rep_rss <<< "$(best 5)"
+read -r rep_wall rep_user rep_sys rep_rss <<< "$(best 6)"
 cpu() { awk -v u="$1" -v s="$2" 'BEGIN { printf "%.2f", u + s }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "inf" }'; }
-per_round=$(awk '{ printf "%s%.2f", (NR > 1 ? " " : ""), ($1 > 0 ? $5 / $1 : 0) }' "$log.rounds")
-median=$(tr ' ' '\n' <<< "$per_round" | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : sprintf("%.2f", (v[NR / 2] + v[NR / 2 + 1]) / 2) }')
+# a round where a tool took major faults (pages read from disk: the page
+# cache lost part of the file, or of a program, after all) is marked *
+per_round=$(awk '{ printf "%s%.2f%s", (NR > 1 ? " " : ""), ($1 > 0 ? $6 / $1 : 0), ($5 + $10 > 0 ? "*" : "") }' "$log.rounds")
+median=$(tr ' ' '\n' <<< "$per_round" | tr -d '*' | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : sprintf("%.2f", (v[NR / 2] + v[NR / 2 + 1]) / 2) }')
 printf 'log:           %s (%d MB, %d lines)\n' "$log" $(($(stat -c %s "$log") / 1048576)) "$lines"
 printf 'machine:       %s CPUs, load average %s\n' "$(nproc)" "$(cut -d' ' -f1-3 /proc/loadavg)"
 printf '               best of %d   wall s   cpu s (user + sys)   peak RSS kB\n' "$rounds"
@@ -117,6 +119,8 @@ printf 'wc -l:                     %6.2f   %5.2f (%s + %s)   %s\n' "$wc_wall" "$
 printf 'probe-report:              %6.2f   %5.2f (%s + %s)   %s\n' "$rep_wall" "$(cpu "$rep_user" "$rep_sys")" "$rep_user" "$rep_sys" "$rep_rss"
 printf 'ratio wall:    %s (best against best; target <= 3)\n' "$(ratio "$rep_wall" "$wc_wall")"
 printf 'per round:     %s (median %s)\n' "$per_round" "$median"
+# (wc -l reads through read(): its misses are no faults and not counted)
+[ -n "$gnu_time" ] && awk '{ r += $10; n += ($5 + $10 > 0) } END { printf "major faults:  probe-report %d (pages read from disk: of the log, or of its own files; rounds with any: %d, marked *)\n", r, n }' "$log.rounds"
 printf 'ratio cpu:     %s\n' "$(ratio "$(cpu "$rep_user" "$rep_sys")" "$(cpu "$wc_user" "$wc_sys")")"
 # The generated log is clean: any finding means the parser misread it
 # (a non-zero exit stopped the rounds above).
