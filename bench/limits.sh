@@ -16,13 +16,17 @@
 #             inject/strip run with --diff over every file (nothing written),
 #             inject-w/strip-w rewrite a tenth of the files in place
 #             the files reach inject/strip/list through xargs -n 10000
+#   log-probes    a probe log of 10,000 probes x 10 blocks in one run, through
+#                 probe-report (a series, lane and table row per probe and block)
+#   log-findings  a probe log of 2,000 runs of 50 probes, each line twice (a
+#                 finding per run and probe: 100,000), through probe-report
 set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$here/build}" && pwd) || exit 2
 quick=${2:-}
 bin=$build/bin
 work=$build/limits-work
-for c in probe-inject probe-strip probe-list probe-check; do
+for c in probe-inject probe-strip probe-list probe-check probe-report; do
 	[ -x "$bin/$c" ] || { echo "limits: no $bin/$c: build first" >&2; exit 2; }
 done
 rm -rf "$work" && mkdir -p "$work" || exit 2
@@ -124,6 +128,27 @@ run_tree() {
 	rm -rf "$d"
 }
 
+# run_log CASE SCALE: a probe log at SCALE (see the top) through probe-report
+run_log() {
+	local kind=$1 scale=$2 f=$work/$1-$2.log
+	case $kind in
+	log-probes)
+		awk -v n="$scale" 'BEGIN { print "[T_BASE] 1000"
+			for (p = 0; p < n; p++) for (b = 0; b < 10; b++)
+				printf "[P%05d] block=%d start=%d end=%d dur=100\n", p, b, 2000 + p, 2100 + p }' >"$f" ;;
+	log-findings)
+		awk -v n="$scale" 'BEGIN { for (r = 0; r < n; r++) { printf "[T_BASE] run=%d 1000\n", r
+			for (p = 0; p < 50; p++) for (k = 0; k < 2; k++)
+				printf "[P%02d] run=%d block=0 iter=0 start=%d end=%d dur=100\n", p, r,
+					2000 + p * 200 + k * 100, 2100 + p * 200 + k * 100 } }' >"$f" ;;
+	esac
+	record "$kind" "$scale" bytes "0 0 0 0 $(stat -c %s "$f")"
+	record "$kind" "$scale" grep "$(measure grep grep -c '^\[' "$f")"
+	# (exit 1: the logs hold what probe-report warns about)
+	record "$kind" "$scale" report "$(measure report "$bin/probe-report" "$f")"
+	rm -f "$f"
+}
+
 echo "limits: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $bin" >&2
 for kind in bigfile:100:STAGE_0 longline:20:LONG_LINE nesting:1000:DEEP probes:10000:STAGE_5; do
 	IFS=: read -r k full name <<<"$kind"
@@ -132,6 +157,13 @@ for kind in bigfile:100:STAGE_0 longline:20:LONG_LINE nesting:1000:DEEP probes:1
 	echo "  $k $full ..." >&2
 	run_file "$k" "$full" "$name"
 	run_file "$k" $((full / 2)) "$name"
+done
+for kind in log-probes:10000 log-findings:2000; do
+	IFS=: read -r k full <<<"$kind"
+	full=$((full / div))
+	echo "  $k $full ..." >&2
+	run_log "$k" "$full"
+	run_log "$k" $((full / 2))
 done
 tree_full=$((100000 / div))
 echo "  tree $tree_full ..." >&2
@@ -142,7 +174,8 @@ python3 - "$rows" <<'PY'
 import sys
 from collections import defaultdict
 
-units = {"bigfile": "MB", "longline": "MB line", "nesting": "#if levels", "probes": "probes", "tree": "files"}
+units = {"bigfile": "MB", "longline": "MB line", "nesting": "#if levels", "probes": "probes", "tree": "files",
+         "log-probes": "probes", "log-findings": "runs"}
 data = defaultdict(dict)   # (case) -> {(scale, cmd): (rc, t, rss, msg)}
 order = []
 for line in open(sys.argv[1]):
@@ -160,7 +193,7 @@ for case in order:
     size = data[case][(full, "bytes")][4]
     label = f"{case} {full} {units[case]}"
     g = data[case][(full, "grep")][1]
-    for cmd in ("check", "list", "inject", "strip", "inject-w", "strip-w"):
+    for cmd in ("check", "list", "inject", "strip", "inject-w", "strip-w", "report"):
         if (full, cmd) not in data[case]:
             continue
         rc, t, rss, cpu, msg = data[case][(full, cmd)]

@@ -225,7 +225,7 @@ struct rp_run {
 	int64_t tbase;
 	size_t ntbase, nlines;
 	uint32_t probes[4]; /* first distinct probes seen (contamination report) */
-	size_t nprobes;
+	size_t nprobes;     /* distinct probes in the run */
 	int tbase_late;    /* probe lines came before any T_BASE */
 };
 struct rp_hash { /* open addressing: 4 x int64 key -> uint32 value */
@@ -233,6 +233,10 @@ struct rp_hash { /* open addressing: 4 x int64 key -> uint32 value */
 	uint32_t *vals;
 	size_t cap, n;
 };
+/* K's value, or UINT32_MAX (which is never a value) when K is absent. */
+uint32_t rp_hash_get(const struct rp_hash *h, const int64_t k[4]);
+void rp_hash_put(struct rp_hash *h, const int64_t k[4], uint32_t v); /* K absent */
+void rp_hash_free(struct rp_hash *h);
 struct rp_hash64 { /* one packed 64-bit key -> uint32: the per-line lookup */
 	struct rp_slot64 {
 		uint64_t key;
@@ -255,6 +259,7 @@ struct rp_log {
 	struct rp_run *runs;
 	size_t nruns, rcap;
 	struct rp_hash series_hash, run_hash, name_hash, finding_hash;
+	struct rp_hash run_probes; /* (run, probe) past a run's first four probes */
 	struct rp_hash64 series_fast; /* (probe, block, iter) when they fit 16/16/32 bits */
 	/* current input position */
 	const char *file;
@@ -402,6 +407,8 @@ size_t rp_series_field(const struct rp_samples *se, enum rp_sample_field f, int6
  * rp_series_nparts(SE); returns how many parts. */
 size_t rp_series_nparts(const struct rp_samples *se);
 size_t rp_series_durs(const struct rp_samples *se, struct rp_values *out);
+/* The probe named NAME (LEN bytes), or UINT32_MAX when there is none. */
+uint32_t rp_log_find_probe(const struct rp_log *lg, const char *name, size_t len);
 /* The series of (PROBE, BLOCK, ITER), or UINT32_MAX when there is none. */
 uint32_t rp_log_find_series(const struct rp_log *lg, uint32_t probe, int64_t block, int64_t iter);
 /* Turn the parsed log into tables, timeline lanes, notes and warnings. */

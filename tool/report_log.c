@@ -23,7 +23,7 @@ static uint64_t mix(const int64_t k[4])
 	return h ^ (h >> 33);
 }
 
-static void hash_free(struct rp_hash *h)
+void rp_hash_free(struct rp_hash *h)
 {
 	free(h->keys);
 	free(h->vals);
@@ -60,14 +60,14 @@ static void hash_grow(struct rp_hash *h)
 	free(old.vals);
 }
 
-static uint32_t hash_get(const struct rp_hash *h, const int64_t k[4])
+uint32_t rp_hash_get(const struct rp_hash *h, const int64_t k[4])
 {
 	if (!h->cap)
 		return NO_RUN;
 	return h->vals[hash_slot(h, k)];
 }
 
-static void hash_put(struct rp_hash *h, const int64_t k[4], uint32_t v)
+void rp_hash_put(struct rp_hash *h, const int64_t k[4], uint32_t v)
 {
 	if (2 * (h->n + 1) > h->cap)
 		hash_grow(h);
@@ -77,10 +77,13 @@ static void hash_put(struct rp_hash *h, const int64_t k[4], uint32_t v)
 	h->n++;
 }
 
-/* Packed-key table for the common case: one compare, 16 bytes a slot. */
+/* Packed-key table for the common case: one compare, 16 bytes a slot.
+ * The slot is the top bits of a Fibonacci product, which every key bit
+ * reaches (its middle bits miss the key's top ones: the probe, so a log
+ * of thousands of probes put them all in a few clusters). */
 static size_t slot64(const struct rp_hash64 *h, uint64_t key)
 {
-	size_t i = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 20) & (h->cap - 1);
+	size_t i = (size_t)((key * 0x9e3779b97f4a7c15ull) >> (64 - __builtin_ctzll(h->cap)));
 	while (h->slots[i].val != NO_RUN && h->slots[i].key != key)
 		i = (i + 1) & (h->cap - 1);
 	return i;
@@ -668,11 +671,12 @@ void rp_log_free(struct rp_log *lg)
 	free(lg->findings);
 	free(lg->runs);
 	free(lg->seg_label);
-	hash_free(&lg->finding_hash);
-	hash_free(&lg->series_hash);
+	rp_hash_free(&lg->finding_hash);
+	rp_hash_free(&lg->series_hash);
 	free(lg->series_fast.slots);
-	hash_free(&lg->run_hash);
-	hash_free(&lg->name_hash);
+	rp_hash_free(&lg->run_hash);
+	rp_hash_free(&lg->name_hash);
+	rp_hash_free(&lg->run_probes);
 	memset(lg, 0, sizeof(*lg));
 }
 
@@ -711,7 +715,7 @@ static inline uint32_t run_of(struct rp_log *lg, int64_t run_field)
 	if (lg->last_run != NO_RUN && lg->last_run_seg == lg->segment && lg->last_run_value == run_field)
 		return lg->last_run;
 	int64_t k[4] = { (int64_t)lg->segment, run_field, 0, 0 };
-	uint32_t r = hash_get(&lg->run_hash, k);
+	uint32_t r = rp_hash_get(&lg->run_hash, k);
 	if (r == NO_RUN) {
 		char label[64];
 		snprintf(label, sizeof(label), " run=%lld", (long long)run_field);
@@ -720,7 +724,7 @@ static inline uint32_t run_of(struct rp_log *lg, int64_t run_field)
 		strcat(full, label);
 		r = new_run(lg, full);
 		free(full);
-		hash_put(&lg->run_hash, k, r);
+		rp_hash_put(&lg->run_hash, k, r);
 	}
 	lg->last_run_seg = lg->segment;
 	lg->last_run_value = run_field;
@@ -744,24 +748,32 @@ static inline int same_bytes(const char *a, const char *b, size_t n)
 	return 1;
 }
 
-/* The probe named NAME, made when new (by hash). */
-static uint32_t probe_lookup(struct rp_log *lg, const char *name, size_t len)
+uint32_t rp_log_find_probe(const struct rp_log *lg, const char *name, size_t len)
 {
-	/* Key on (hash, length, collision index) and compare the bytes. */
+	/* keyed on (hash, length, collision index): compare the bytes */
 	for (int64_t c = 0;; c++) {
 		int64_t k[4] = { (int64_t)fnv(name, len), (int64_t)len, c, 0 };
-		uint32_t p = hash_get(&lg->name_hash, k);
-		if (p == NO_RUN) {
-			PK_GROW(lg->probes, lg->pcap, lg->nprobes + 1);
-			memset(&lg->probes[lg->nprobes], 0, sizeof(struct rp_probe));
-			lg->probes[lg->nprobes].name = pk_xstrndup(name, len);
-			lg->probes[lg->nprobes].name_len = len;
-			hash_put(&lg->name_hash, k, (uint32_t)lg->nprobes);
-			return (uint32_t)lg->nprobes++;
-		}
-		if (lg->probes[p].name_len == len && !memcmp(lg->probes[p].name, name, len))
+		uint32_t p = rp_hash_get(&lg->name_hash, k);
+		if (p == NO_RUN || (lg->probes[p].name_len == len && !memcmp(lg->probes[p].name, name, len)))
 			return p;
 	}
+}
+
+/* The probe named NAME, made when new. */
+static uint32_t probe_lookup(struct rp_log *lg, const char *name, size_t len)
+{
+	uint32_t p = rp_log_find_probe(lg, name, len);
+	if (p != NO_RUN)
+		return p;
+	int64_t k[4] = { (int64_t)fnv(name, len), (int64_t)len, 0, 0 };
+	while (rp_hash_get(&lg->name_hash, k) != NO_RUN) /* the first free collision index */
+		k[2]++;
+	PK_GROW(lg->probes, lg->pcap, lg->nprobes + 1);
+	memset(&lg->probes[lg->nprobes], 0, sizeof(struct rp_probe));
+	lg->probes[lg->nprobes].name = pk_xstrndup(name, len);
+	lg->probes[lg->nprobes].name_len = len;
+	rp_hash_put(&lg->name_hash, k, (uint32_t)lg->nprobes);
+	return (uint32_t)lg->nprobes++;
 }
 
 static uint32_t probe_of(struct rp_log *lg, const char *name, size_t len)
@@ -802,7 +814,7 @@ uint32_t rp_log_find_series(const struct rp_log *lg, uint32_t probe, int64_t blo
 	uint64_t fast;
 	int64_t k[4];
 	return series_key(probe, block, iter, &fast, k) ? hash64_get(&lg->series_fast, fast)
-							 : hash_get(&lg->series_hash, k);
+							 : rp_hash_get(&lg->series_hash, k);
 }
 
 static uint32_t series_of(struct rp_log *lg, uint32_t probe, int64_t block, int64_t iter)
@@ -826,7 +838,7 @@ static uint32_t series_of(struct rp_log *lg, uint32_t probe, int64_t block, int6
 	if (fits)
 		hash64_put(&lg->series_fast, fast, (uint32_t)lg->nseries);
 	else
-		hash_put(&lg->series_hash, k, (uint32_t)lg->nseries);
+		rp_hash_put(&lg->series_hash, k, (uint32_t)lg->nseries);
 	return (uint32_t)lg->nseries++;
 }
 
@@ -835,24 +847,33 @@ static void add_finding(struct rp_log *lg, uint32_t run, uint32_t probe, enum rp
 			uint32_t count)
 {
 	int64_t k[4] = { run, probe, kind, 0 };
-	uint32_t f = hash_get(&lg->finding_hash, k);
+	uint32_t f = rp_hash_get(&lg->finding_hash, k);
 	if (f == NO_RUN) {
 		PK_GROW(lg->findings, lg->fcap, lg->nfindings + 1);
 		f = (uint32_t)lg->nfindings++;
 		lg->findings[f] = (struct rp_finding){ run, probe, 0, kind };
-		hash_put(&lg->finding_hash, k, f);
+		rp_hash_put(&lg->finding_hash, k, f);
 	}
 	if (count > lg->findings[f].count)
 		lg->findings[f].count = count;
 }
 
-static void note_probe_in_run(struct rp_run *r, uint32_t probe)
+/* Count PROBE among the distinct probes of run RUN: the first four are
+ * kept for the report, the rest found through lg->run_probes. */
+static void note_probe_in_run(struct rp_log *lg, uint32_t run, uint32_t probe)
 {
+	struct rp_run *r = &lg->runs[run];
 	for (size_t i = 0; i < r->nprobes && i < 4; i++)
 		if (r->probes[i] == probe)
 			return;
-	if (r->nprobes < 4)
-		r->probes[r->nprobes] = probe;
+	if (r->nprobes < 4) {
+		r->probes[r->nprobes++] = probe;
+		return;
+	}
+	int64_t k[4] = { run, probe, 0, 0 };
+	if (rp_hash_get(&lg->run_probes, k) != NO_RUN)
+		return;
+	rp_hash_put(&lg->run_probes, k, 0);
 	r->nprobes++;
 }
 
@@ -945,7 +966,7 @@ static void add_probe_line(struct rp_log *lg, struct rp_rec *ln)
 	se->last_end = ln->end;
 	r->nlines++;
 	if (r->nprobes == 0 || r->probes[0] != probe)
-		note_probe_in_run(r, probe);
+		note_probe_in_run(lg, run, probe);
 	if (ln->end - ln->start != ln->dur && !p->dur_mismatch++)
 		p->first_mismatch_file = where(lg);
 	/* the sample for rp_log_store; start - tbase > INT64_MIN = RP_NO_REL */

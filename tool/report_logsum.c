@@ -25,14 +25,6 @@ static int sub_probe(const char *name, size_t *parent_len)
 	return -1;
 }
 
-static int find_probe(const struct rp_log *lg, const char *name, size_t len)
-{
-	for (size_t i = 0; i < lg->nprobes; i++)
-		if (strlen(lg->probes[i].name) == len && !memcmp(lg->probes[i].name, name, len))
-			return (int)i;
-	return -1;
-}
-
 static void set_stats(const struct rp_doc *d, struct rp_table *t, size_t row, size_t col,
 		      const struct rp_stats *s, int with_us)
 {
@@ -61,6 +53,9 @@ struct summary {
 				     only with_series) */
 	int64_t *start_x2, *end_x2; /* per series with relative times: medians */
 	int with_series;
+	/* the series of probe p, in order: by_probe[first[p] .. first[p + 1]) */
+	uint32_t *by_probe;
+	size_t *first;
 };
 
 /* The statistics of all durations of one probe, read in place from its
@@ -70,19 +65,16 @@ static void probe_stats(const struct rp_log *lg, const struct summary *sm, uint3
 			struct rp_stats *out)
 {
 	const struct rp_stats *series = sm->series;
-	size_t nparts = 0, cap = 0, k = 0;
-	for (size_t i = 0; i < lg->nseries; i++)
-		if (lg->series[i].probe == probe) {
-			cap += rp_series_nparts(&lg->samples[i]);
-			k++;
-		}
+	const uint32_t *own = sm->by_probe + sm->first[probe];
+	size_t nown = sm->first[probe + 1] - sm->first[probe], nparts = 0, cap = 0, k = 0;
+	for (size_t j = 0; j < nown; j++)
+		cap += rp_series_nparts(&lg->samples[own[j]]);
 	struct rp_values *parts = pk_xmalloc((cap ? cap : 1) * sizeof(*parts));
-	struct rp_stats *each = pk_xmalloc((k ? k : 1) * sizeof(*each));
-	k = 0;
-	for (size_t i = 0; i < lg->nseries; i++)
-		if (lg->series[i].probe == probe && lg->samples[i].n) {
-			nparts += rp_series_durs(&lg->samples[i], parts + nparts);
-			each[k++] = series[i];
+	struct rp_stats *each = pk_xmalloc((nown ? nown : 1) * sizeof(*each));
+	for (size_t j = 0; j < nown; j++)
+		if (lg->samples[own[j]].n) {
+			nparts += rp_series_durs(&lg->samples[own[j]], parts + nparts);
+			each[k++] = series[own[j]];
 		}
 	rp_stats_merge(each, k, parts, nparts, sm->counted[probe] ? &sm->median_x2[probe] : NULL, out);
 	free(each);
@@ -96,7 +88,7 @@ static void probe_stats(const struct rp_log *lg, const struct summary *sm, uint3
  * a loop probe of a large log has millions of durations. */
 struct count_task {
 	uint32_t probe;
-	size_t s0, s1;   /* its series among lg->series[s0..s1) */
+	size_t s0, s1;   /* its series by_probe[s0..s1) */
 	uint32_t *count; /* bins from LO */
 	size_t bins, total; /* the probe's: bins, durations */
 	int64_t lo;
@@ -199,11 +191,12 @@ static void sum_series(const struct rp_log *lg, struct summary *sm, size_t i, in
 
 /* Count the durations of T's probe in T's series into T->count, with
  * PARTS room. */
-static void count_slice(const struct rp_log *lg, struct count_task *t, struct rp_values **parts,
-			size_t *pcap)
+static void count_slice(const struct rp_log *lg, const uint32_t *by_probe, struct count_task *t,
+			struct rp_values **parts, size_t *pcap)
 {
-	for (size_t i = t->s0; i < t->s1; i++) {
-		if (lg->series[i].probe != t->probe || !lg->samples[i].n)
+	for (size_t j = t->s0; j < t->s1; j++) {
+		size_t i = by_probe[j];
+		if (!lg->samples[i].n)
 			continue;
 		size_t np = rp_series_nparts(&lg->samples[i]);
 		if (np > *pcap) {
@@ -229,7 +222,7 @@ static void *sum_worker(void *arg)
 		if (t == J->ntasks)
 			break;
 		if (J->counts) {
-			count_slice(lg, &J->counts[t], &parts, &pcap);
+			count_slice(lg, J->sm->by_probe, &J->counts[t], &parts, &pcap);
 			continue;
 		}
 		if (J->probes) {
@@ -275,11 +268,11 @@ static struct count_task *count_tasks(const struct rp_log *lg, struct summary *s
 	struct count_task *t = NULL;
 	size_t n = 0, cap = 0;
 	for (uint32_t p = 0; p < lg->nprobes; p++) {
-		size_t total = 0;
+		size_t total = 0, j0 = sm->first[p], j1 = sm->first[p + 1];
 		int64_t lo = INT64_MAX, hi = INT64_MIN;
-		for (size_t i = 0; i < lg->nseries; i++) {
-			const struct rp_stats *s = &sm->series[i];
-			if (lg->series[i].probe != p || !s->n)
+		for (size_t j = j0; j < j1; j++) {
+			const struct rp_stats *s = &sm->series[sm->by_probe[j]];
+			if (!s->n)
 				continue;
 			total += s->n;
 			lo = s->min < lo ? s->min : lo;
@@ -288,15 +281,14 @@ static struct count_task *count_tasks(const struct rp_log *lg, struct summary *s
 		size_t bins = total ? rp_count_bins(total, lo, hi) : 0;
 		if (!bins || total < 2 * SLICE_VALUES)
 			continue; /* whole, in probe_stats */
-		size_t per = total / (total / SLICE_VALUES), seen = 0, s0 = 0;
-		for (size_t i = 0; i < lg->nseries; i++) {
-			if (lg->series[i].probe == p)
-				seen += sm->series[i].n;
-			if (seen >= per || i + 1 == lg->nseries) {
+		size_t per = total / (total / SLICE_VALUES), seen = 0, s0 = j0;
+		for (size_t j = j0; j < j1; j++) {
+			seen += sm->series[sm->by_probe[j]].n;
+			if (seen >= per || j + 1 == j1) {
 				PK_GROW(t, cap, n + 1);
-				t[n++] = (struct count_task){ p, s0, i + 1, pk_xcalloc(bins, sizeof(uint32_t)),
+				t[n++] = (struct count_task){ p, s0, j + 1, pk_xcalloc(bins, sizeof(uint32_t)),
 							      bins, total, lo };
-				s0 = i + 1;
+				s0 = j + 1;
 				seen = 0;
 			}
 		}
@@ -328,6 +320,19 @@ static void summarise(const struct rp_log *lg, struct summary *sm)
 	sm->series = pk_xcalloc(lg->nseries, sizeof(*sm->series));
 	sm->start_x2 = pk_xcalloc(lg->nseries, sizeof(*sm->start_x2));
 	sm->end_x2 = pk_xcalloc(lg->nseries, sizeof(*sm->end_x2));
+	/* each probe's series, grouped once (a counting sort, keeping their
+	 * order): per-probe work then scans its own series, not all of them */
+	sm->first = pk_xcalloc(lg->nprobes + 1, sizeof(*sm->first));
+	sm->by_probe = pk_xmalloc((lg->nseries ? lg->nseries : 1) * sizeof(*sm->by_probe));
+	for (size_t i = 0; i < lg->nseries; i++)
+		sm->first[lg->series[i].probe + 1]++;
+	for (uint32_t p = 0; p < lg->nprobes; p++)
+		sm->first[p + 1] += sm->first[p];
+	size_t *fill = pk_xmalloc((lg->nprobes ? lg->nprobes : 1) * sizeof(*fill));
+	memcpy(fill, sm->first, lg->nprobes * sizeof(*fill));
+	for (uint32_t i = 0; i < lg->nseries; i++)
+		sm->by_probe[fill[lg->series[i].probe]++] = i;
+	free(fill);
 	struct sum_job J = { .lg = lg, .sm = sm };
 	pthread_mutex_init(&J.mu, NULL);
 	/* the series first: a probe's moments are merged from theirs */
@@ -355,6 +360,8 @@ static void summary_free(struct summary *sm)
 	free(sm->series);
 	free(sm->start_x2);
 	free(sm->end_x2);
+	free(sm->by_probe);
+	free(sm->first);
 }
 
 static void probes_table(const struct rp_log *lg, struct rp_doc *d, const struct summary *sm,
@@ -452,10 +459,10 @@ static int nested_in_parent(const struct rp_log *lg, const struct tl_entry *tl, 
 	size_t plen;
 	if (sub_probe(name, &plen) < 0)
 		return -1;
-	int parent = find_probe(lg, name, plen);
-	if (parent < 0)
+	uint32_t parent = rp_log_find_probe(lg, name, plen);
+	if (parent == UINT32_MAX)
 		return -1;
-	uint32_t s = rp_log_find_series(lg, (uint32_t)parent, se->block, se->iter);
+	uint32_t s = rp_log_find_series(lg, parent, se->block, se->iter);
 	if (s == UINT32_MAX || pos[s] == SIZE_MAX)
 		return -1;
 	const struct tl_entry *p = &tl[pos[s]];
@@ -465,22 +472,28 @@ static int nested_in_parent(const struct rp_log *lg, const struct tl_entry *tl, 
 /* Lane groups name their origin: a report may hold logs and a tensor. */
 #define LOG_GROUP "probes (from T_BASE)"
 
-static struct rp_lane *lane_for(struct rp_doc *d, const struct rp_log *lg,
+/* The lane of SE's probe and block, made at its first span; LANES maps
+ * (probe, block) to lane indexes in D (a log with thousands of probes and
+ * blocks has as many lanes: no scan of them per span). */
+static struct rp_lane *lane_for(struct rp_doc *d, const struct rp_log *lg, struct rp_hash *lanes,
 				const struct rp_series *se)
 {
+	int64_t k[4] = { se->probe, se->block, 0, 0 };
+	uint32_t i = rp_hash_get(lanes, k);
+	if (i != UINT32_MAX)
+		return d->lanes[i];
 	char name[256];
 	if (se->block >= 0)
 		snprintf(name, sizeof(name), "%s block %lld", lg->probes[se->probe].name,
 			 (long long)se->block);
 	else
 		snprintf(name, sizeof(name), "%s", lg->probes[se->probe].name);
-	for (size_t i = 0; i < d->nlanes; i++)
-		if (!strcmp(d->lanes[i]->group, LOG_GROUP) && !strcmp(d->lanes[i]->name, name))
-			return d->lanes[i];
+	rp_hash_put(lanes, k, (uint32_t)d->nlanes);
 	return rp_lane_new(d, LOG_GROUP, name);
 }
 
-static void add_span(struct rp_doc *d, const struct rp_log *lg, const struct tl_entry *e)
+static void add_span(struct rp_doc *d, const struct rp_log *lg, struct rp_hash *lanes,
+		     const struct tl_entry *e)
 {
 	const struct rp_series *se = &lg->series[e->series];
 	char label[256];
@@ -489,7 +502,7 @@ static void add_span(struct rp_doc *d, const struct rp_log *lg, const struct tl_
 			 (long long)se->iter);
 	else
 		snprintf(label, sizeof(label), "%s", lg->probes[se->probe].name);
-	rp_span_add_kind(lane_for(d, lg, se), e->start_x2 / 2, e->end_x2 / 2, label,
+	rp_span_add_kind(lane_for(d, lg, lanes, se), e->start_x2 / 2, e->end_x2 / 2, label,
 			 lg->probes[se->probe].name);
 }
 
@@ -582,6 +595,7 @@ static void timeline_table(const struct rp_log *lg, struct rp_doc *d, const stru
 	struct rp_table *t = timeline_new(lg, d, &c_probe);
 	d->origin = pk_xstrdup("T_BASE of each run");
 	const struct tl_entry *prev = NULL; /* the previous stage of the same chain */
+	struct rp_hash lanes = { 0 };
 	for (size_t i = 0; i < n; i++) {
 		const struct rp_series *se = &lg->series[tl[i].series];
 		if (prev && (lg->series[prev->series].block != se->block ||
@@ -590,8 +604,9 @@ static void timeline_table(const struct rp_log *lg, struct rp_doc *d, const stru
 		timeline_row(d, t, c_probe, lg, &tl[i], prev);
 		if (tl[i].in_chain)
 			prev = &tl[i];
-		add_span(d, lg, &tl[i]);
+		add_span(d, lg, &lanes, &tl[i]);
 	}
+	rp_hash_free(&lanes);
 	free(tl);
 }
 
@@ -606,8 +621,8 @@ static void ratios_table(const struct rp_log *lg, struct rp_doc *d, const int64_
 	for (uint32_t p = 0; p < lg->nprobes; p++) {
 		size_t plen;
 		int k = sub_probe(lg->probes[p].name, &plen);
-		int parent = k < 0 ? -1 : find_probe(lg, lg->probes[p].name, plen);
-		if (parent < 0)
+		uint32_t parent = k < 0 ? UINT32_MAX : rp_log_find_probe(lg, lg->probes[p].name, plen);
+		if (parent == UINT32_MAX)
 			continue;
 		if (!t)
 			t = rp_table_new(d, "ratios", "sub-probe share of its stage (median dur / median dur)",
@@ -688,10 +703,9 @@ static void warn_findings(const struct rp_log *lg, struct rp_doc *d)
 	for (size_t i = 0; i < lg->nfindings; i++) {
 		const struct rp_finding *f = &lg->findings[i];
 		const char *run = lg->runs[f->run].label, *name = lg->probes[f->probe].name;
-		int overlap = 0; /* several blocks explain the count better than warmup */
-		for (size_t k = 0; k < lg->nfindings; k++)
-			overlap |= lg->findings[k].kind == RP_FIND_OVERLAP && lg->findings[k].run == f->run &&
-				   lg->findings[k].probe == f->probe;
+		/* several blocks explain the count better than warmup */
+		const int64_t k[4] = { f->run, f->probe, RP_FIND_OVERLAP, 0 };
+		int overlap = rp_hash_get(&lg->finding_hash, k) != UINT32_MAX;
 		if (f->kind == RP_FIND_OVERLAP)
 			rp_warn(d, "'%s': '%s' lines without block= overlap in time: several blocks print; restrict the print to one block or add block= (S1.6)",
 				run, name);
