@@ -280,15 +280,6 @@ static double trace_ts(const struct rp_doc *d, int64_t cycles)
 	return d->freq_hz > 0 ? (double)cycles * 1e6 / d->freq_hz : (double)cycles;
 }
 
-static int group_pid(const struct rp_doc *d, size_t lane)
-{
-	int pid = 0;
-	for (size_t i = 0; i <= lane; i++)
-		if (i == 0 || strcmp(d->lanes[i]->group, d->lanes[i - 1]->group))
-			pid++;
-	return pid;
-}
-
 static void trace_meta(FILE *f, const char *what, int pid, size_t tid, const char *name, int *first)
 {
 	fprintf(f, "%s\n  {\"name\": \"%s\", \"ph\": \"M\", \"pid\": %d", *first ? "" : ",", what, pid);
@@ -302,13 +293,12 @@ static void trace_meta(FILE *f, const char *what, int pid, size_t tid, const cha
 
 void rp_write_trace(FILE *f, const struct rp_doc *d)
 {
-	int first = 1;
+	int first = 1, pid = 0; /* a process per run of lanes of one group */
 	fputs("{\"traceEvents\": [", f);
 	for (size_t i = 0; i < d->nlanes; i++) {
 		const struct rp_lane *l = d->lanes[i];
-		int pid = group_pid(d, i);
 		if (i == 0 || strcmp(l->group, d->lanes[i - 1]->group))
-			trace_meta(f, "process_name", pid, 0, l->group, &first);
+			trace_meta(f, "process_name", ++pid, 0, l->group, &first);
 		trace_meta(f, "thread_name", pid, i + 1, l->name, &first);
 		for (size_t s = 0; s < l->nspans; s++) {
 			const struct rp_span *sp = &l->spans[s];

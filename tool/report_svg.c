@@ -73,15 +73,23 @@ static const char *const palette[] = { "#4e79a7", "#f28e2b", "#e15759", "#76b7b2
 struct labels {
 	const char **v;
 	size_t n, cap;
+	struct rp_hash index; /* (hash, length, collision) -> k: a log of thousands
+				 of probes has as many labels, met once a span */
 };
 
 static size_t label_index(struct labels *ls, const char *label)
 {
-	for (size_t k = 0; k < ls->n; k++)
+	uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
+	size_t len = strlen(label);
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)label[i]) * 0x100000001b3ull;
+	int64_t key[4] = { (int64_t)h, (int64_t)len, 0, 0 };
+	for (uint32_t k; (k = rp_hash_get(&ls->index, key)) != UINT32_MAX; key[2]++)
 		if (!strcmp(ls->v[k], label))
 			return k;
 	PK_GROW(ls->v, ls->cap, ls->n + 1);
 	ls->v[ls->n] = label;
+	rp_hash_put(&ls->index, key, (uint32_t)ls->n);
 	return ls->n++;
 }
 
@@ -208,4 +216,5 @@ void rp_write_svg(FILE *f, const struct rp_doc *d)
 			height - 8, d->nwarnings, d->nwarnings == 1 ? "" : "s");
 	fputs("</svg>\n", f);
 	free(ls.v);
+	rp_hash_free(&ls.index);
 }
