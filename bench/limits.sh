@@ -17,7 +17,8 @@
 #             inject-w/strip-w rewrite a tenth of the files in place
 #             the files reach inject/strip/list through xargs -n 10000
 #   log-probes    a probe log of 10,000 probes x 10 blocks in one run, through
-#                 probe-report (a series, lane and table row per probe and block)
+#                 probe-report (a series, lane and table row per probe and block),
+#                 also as a trace and an SVG
 #   log-findings  a probe log of 2,000 runs of 50 probes, each line twice (a
 #                 finding per run and probe: 100,000), through probe-report
 set -uo pipefail
@@ -146,6 +147,10 @@ run_log() {
 	record "$kind" "$scale" grep "$(measure grep grep -c '^\[' "$f")"
 	# (exit 1: the logs hold what probe-report warns about)
 	record "$kind" "$scale" report "$(measure report "$bin/probe-report" "$f")"
+	if [ "$kind" = log-probes ]; then # a lane per probe and block
+		record "$kind" "$scale" trace "$(measure trace "$bin/probe-report" --format trace "$f")"
+		record "$kind" "$scale" svg "$(measure svg "$bin/probe-report" --format svg "$f")"
+	fi
 	rm -f "$f"
 }
 
@@ -193,7 +198,7 @@ for case in order:
     size = data[case][(full, "bytes")][4]
     label = f"{case} {full} {units[case]}"
     g = data[case][(full, "grep")][1]
-    for cmd in ("check", "list", "inject", "strip", "inject-w", "strip-w", "report"):
+    for cmd in ("check", "list", "inject", "strip", "inject-w", "strip-w", "report", "trace", "svg"):
         if (full, cmd) not in data[case]:
             continue
         rc, t, rss, cpu, msg = data[case][(full, cmd)]
