@@ -151,7 +151,13 @@ static void compact_series(struct summary *sm, size_t i, const struct rp_samples
 	rp_stats_from_sums(sp->n, sum, sumsq, lo, hi, &sm->series[i]);
 	if (sm->with_series)
 		rp_stats_median(parts, np, &sm->series[i]);
-	if (sp->nrel) {
+	if (sp->nrel == sp->n && slo == shi && sm->with_series) {
+		/* every sample starts at one offset from T_BASE (the usual
+		 * stage): the ends are its durations shifted, and so is their
+		 * median (no copy, no second median) */
+		sm->start_x2[i] = 2 * slo;
+		sm->end_x2[i] = 2 * slo + sm->series[i].median_x2;
+	} else if (sp->nrel) {
 		const int64_t range[4] = { slo, shi, elo, ehi };
 		rel_medians(sp, v, range, &sm->start_x2[i], &sm->end_x2[i]);
 	}
