@@ -237,6 +237,9 @@ struct rp_hash { /* open addressing: 4 x int64 key -> uint32 value */
 uint32_t rp_hash_get(const struct rp_hash *h, const int64_t k[4]);
 void rp_hash_put(struct rp_hash *h, const int64_t k[4], uint32_t v); /* K absent */
 void rp_hash_free(struct rp_hash *h);
+/* The key of string S (LEN bytes): (FNV-1a hash, length, collision index
+ * 0, 0); on a hit naming another string, try the next collision index. */
+void rp_hash_str_key(const char *s, size_t len, int64_t k[4]);
 struct rp_hash64 { /* one packed 64-bit key -> uint32: the per-line lookup */
 	struct rp_slot64 {
 		uint64_t key;
@@ -270,9 +273,9 @@ struct rp_log {
 	/* counters */
 	size_t total_lines, probe_lines, tbase_lines, other_lines, garbled_lines;
 	char *garbled_where[5]; /* "FILE:LINE" of the first garbled lines */
-	uint32_t last_probe;    /* cache: most lines repeat the previous name */
-	uint32_t recent[4];     /* cache: the probes named last, for nested
-				   probes whose lines alternate */
+	uint32_t recent[4];     /* cache: the probes named last, the previous
+				   line's first (most lines repeat it; nested
+				   probes' lines alternate between a few) */
 	uint32_t last_series;   /* runs repeat one order of series: learn it */
 	uint32_t ahead;         /* the series expected a few lines on (prefetch) */
 	uint32_t last_run;      /* cache: the run of the previous run=R line */

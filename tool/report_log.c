@@ -643,7 +643,6 @@ void rp_log_init(struct rp_log *lg, const char *run_sep, size_t repeat)
 	lg->run_sep = run_sep && *run_sep ? run_sep : NULL;
 	lg->repeat = repeat ? repeat : 1;
 	lg->seg_run = NO_RUN;
-	lg->last_probe = NO_RUN;
 	for (size_t i = 0; i < 4; i++)
 		lg->recent[i] = NO_RUN;
 	lg->last_run = NO_RUN;
@@ -731,12 +730,14 @@ static inline uint32_t run_of(struct rp_log *lg, int64_t run_field)
 	return lg->last_run = r;
 }
 
-static uint64_t fnv(const char *s, size_t n)
+void rp_hash_str_key(const char *s, size_t len, int64_t k[4])
 {
-	uint64_t h = 0xcbf29ce484222325ull;
-	for (size_t i = 0; i < n; i++)
+	uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
+	for (size_t i = 0; i < len; i++)
 		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
-	return h;
+	k[0] = (int64_t)h;
+	k[1] = (int64_t)len;
+	k[2] = k[3] = 0;
 }
 
 /* memcmp for probe names of a few bytes, without the call. */
@@ -748,26 +749,30 @@ static inline int same_bytes(const char *a, const char *b, size_t n)
 	return 1;
 }
 
-uint32_t rp_log_find_probe(const struct rp_log *lg, const char *name, size_t len)
+/* The probe named NAME, or NO_RUN with K the key it would take (the
+ * first free collision index). */
+static uint32_t probe_find(const struct rp_log *lg, const char *name, size_t len, int64_t k[4])
 {
-	/* keyed on (hash, length, collision index): compare the bytes */
-	for (int64_t c = 0;; c++) {
-		int64_t k[4] = { (int64_t)fnv(name, len), (int64_t)len, c, 0 };
+	for (rp_hash_str_key(name, len, k);; k[2]++) {
 		uint32_t p = rp_hash_get(&lg->name_hash, k);
 		if (p == NO_RUN || (lg->probes[p].name_len == len && !memcmp(lg->probes[p].name, name, len)))
 			return p;
 	}
 }
 
+uint32_t rp_log_find_probe(const struct rp_log *lg, const char *name, size_t len)
+{
+	int64_t k[4];
+	return probe_find(lg, name, len, k);
+}
+
 /* The probe named NAME, made when new. */
 static uint32_t probe_lookup(struct rp_log *lg, const char *name, size_t len)
 {
-	uint32_t p = rp_log_find_probe(lg, name, len);
+	int64_t k[4];
+	uint32_t p = probe_find(lg, name, len, k);
 	if (p != NO_RUN)
 		return p;
-	int64_t k[4] = { (int64_t)fnv(name, len), (int64_t)len, 0, 0 };
-	while (rp_hash_get(&lg->name_hash, k) != NO_RUN) /* the first free collision index */
-		k[2]++;
 	PK_GROW(lg->probes, lg->pcap, lg->nprobes + 1);
 	memset(&lg->probes[lg->nprobes], 0, sizeof(struct rp_probe));
 	lg->probes[lg->nprobes].name = pk_xstrndup(name, len);
@@ -785,13 +790,13 @@ static uint32_t probe_of(struct rp_log *lg, const char *name, size_t len)
 			for (; i > 0; i--) /* to the front */
 				lg->recent[i] = lg->recent[i - 1];
 			lg->recent[0] = p;
-			return lg->last_probe = p;
+			return p;
 		}
 	}
 	uint32_t p = probe_lookup(lg, name, len);
 	memmove(&lg->recent[1], &lg->recent[0], 3 * sizeof(lg->recent[0]));
 	lg->recent[0] = p;
-	return lg->last_probe = p;
+	return p;
 }
 
 /* The keys of series (PROBE, BLOCK, ITER): 1 with *FAST the packed key
@@ -939,9 +944,9 @@ static uint32_t series_of_line(struct rp_log *lg, uint32_t probe, const struct r
 static void add_probe_line(struct rp_log *lg, struct rp_rec *ln)
 {
 	uint32_t run = run_of(lg, ln->run);
-	uint32_t probe = ln->same_name && lg->last_probe != NO_RUN
-				 ? lg->last_probe
-				 : probe_of(lg, ln->name, ln->name_len);
+	/* the previous probe line's probe is recent[0] */
+	uint32_t probe = ln->same_name && lg->recent[0] != NO_RUN ? lg->recent[0]
+								  : probe_of(lg, ln->name, ln->name_len);
 	uint32_t series = series_of_line(lg, probe, ln);
 	struct rp_series *se = &lg->series[series];
 	struct rp_probe *p = &lg->probes[probe];

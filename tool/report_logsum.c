@@ -167,17 +167,8 @@ static void sum_series(const struct rp_log *lg, struct summary *sm, size_t i, in
 		       size_t *cap, struct rp_values **parts, size_t *pcap)
 {
 	const struct rp_samples *sp = &lg->samples[i];
-	if (sp->n > *cap) {
-		free(*v);
-		*cap = sp->n;
-		*v = pk_xmalloc(*cap * sizeof(**v));
-	}
-	size_t np = rp_series_nparts(sp);
-	if (np > *pcap) {
-		free(*parts);
-		*pcap = np;
-		*parts = pk_xmalloc(*pcap * sizeof(**parts));
-	}
+	PK_GROW(*v, *cap, sp->n);
+	PK_GROW(*parts, *pcap, rp_series_nparts(sp));
 	if (sp->n && !sp->wide) {
 		compact_series(sm, i, sp, *v, *parts);
 		return;
@@ -204,12 +195,7 @@ static void count_slice(const struct rp_log *lg, const uint32_t *by_probe, struc
 		size_t i = by_probe[j];
 		if (!lg->samples[i].n)
 			continue;
-		size_t np = rp_series_nparts(&lg->samples[i]);
-		if (np > *pcap) {
-			free(*parts);
-			*pcap = np;
-			*parts = pk_xmalloc(*pcap * sizeof(**parts));
-		}
+		PK_GROW(*parts, *pcap, rp_series_nparts(&lg->samples[i]));
 		rp_count_parts(*parts, rp_series_durs(&lg->samples[i], *parts), t->lo, t->count);
 	}
 }

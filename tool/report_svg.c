@@ -79,11 +79,8 @@ struct labels {
 
 static size_t label_index(struct labels *ls, const char *label)
 {
-	uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
-	size_t len = strlen(label);
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ (unsigned char)label[i]) * 0x100000001b3ull;
-	int64_t key[4] = { (int64_t)h, (int64_t)len, 0, 0 };
+	int64_t key[4];
+	rp_hash_str_key(label, strlen(label), key);
 	for (uint32_t k; (k = rp_hash_get(&ls->index, key)) != UINT32_MAX; key[2]++)
 		if (!strcmp(ls->v[k], label))
 			return k;
