@@ -82,7 +82,7 @@ run() { # OUT_FILE CMD...: prints "wall user sys rss major_faults"
 }
 
 lines=$(wc -l < "$log")
-# one untimed run of each first: the programs' own pages may have been
+# one untimed run of probe-report first: its own pages may have been
 # reclaimed too (a first run of probe-report on a one-line log after a
 # while took 0.68 s, its next runs 0.00 s)
 "$report" "$log" > /dev/null 2>&1 || true
@@ -112,9 +112,9 @@ read -r wc_wall wc_user wc_sys wc_rss <<< "$(best 1)"
 read -r rep_wall rep_user rep_sys rep_rss <<< "$(best 6)"
 cpu() { awk -v u="$1" -v s="$2" 'BEGIN { printf "%.2f", u + s }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "inf" }'; }
-# a round where a tool took major faults (pages read from disk: the page
-# cache lost part of the file, or of a program, after all) is marked *
-per_round=$(awk '{ printf "%s%.2f%s", (NR > 1 ? " " : ""), ($1 > 0 ? $6 / $1 : 0), ($5 + $10 > 0 ? "*" : "") }' "$log.rounds")
+# a round where probe-report took major faults (pages read from disk: the
+# page cache lost part of the log, or of the program, after all) is marked *
+per_round=$(awk '{ printf "%s%.2f%s", (NR > 1 ? " " : ""), ($1 > 0 ? $6 / $1 : 0), ($10 > 0 ? "*" : "") }' "$log.rounds")
 median=$(tr ' ' '\n' <<< "$per_round" | tr -d '*' | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : sprintf("%.2f", (v[NR / 2] + v[NR / 2 + 1]) / 2) }')
 printf 'log:           %s (%d MB, %d lines)\n' "$log" $(($(stat -c %s "$log") / 1048576)) "$lines"
 printf 'machine:       %s CPUs, load average %s\n' "$(nproc)" "$(cut -d' ' -f1-3 /proc/loadavg)"
@@ -124,7 +124,7 @@ printf 'probe-report:              %6.2f   %5.2f (%s + %s)   %s\n' "$rep_wall" "
 printf 'ratio wall:    %s (best against best; target <= 3)\n' "$(ratio "$rep_wall" "$wc_wall")"
 printf 'per round:     %s (median %s)\n' "$per_round" "$median"
 # (wc -l reads through read(): its misses are no faults and not counted)
-[ -n "$gnu_time" ] && awk '{ r += $10; n += ($5 + $10 > 0) } END { printf "major faults:  probe-report %d (pages read from disk: of the log, or of its own files; rounds with any: %d, marked *)\n", r, n }' "$log.rounds"
+[ -n "$gnu_time" ] && awk '{ r += $10; n += ($10 > 0) } END { printf "major faults:  probe-report %d (pages read from disk: of the log, or of its own files; rounds with any: %d, marked *)\n", r, n }' "$log.rounds"
 printf 'ratio cpu:     %s\n' "$(ratio "$(cpu "$rep_user" "$rep_sys")" "$(cpu "$wc_user" "$wc_sys")")"
 # The generated log is clean: any finding means the parser misread it
 # (a non-zero exit stopped the rounds above).
