@@ -70,7 +70,7 @@ static void median_matches_sort(void **state)
 }
 
 /* Values too wide to count each (the bucket path): random, crowded around
- * one value with far outliers, and spanning all of int64, on sizes on
+ * one value with far outliers, and spanning +-2^61, on sizes on
  * both sides of the stack buffer of buckets; against sorting. */
 static void median_buckets_wide(void **state)
 {
