@@ -637,6 +637,117 @@ static void chunked_samples(void **state)
 	rp_log_free(&lg);
 }
 
+/* A series whose samples all start at one offset from T_BASE keeps only
+ * their durations; the first other start (mid-chunk) gives it starts of
+ * its own, the earlier ones kept as that offset; samples of a run without
+ * T_BASE come first here, and every field reads back as fed, compact and
+ * after turning wide. */
+static void samples_start_once(void **state)
+{
+	(void)state;
+	struct rp_log lg;
+	rp_log_init(&lg, NULL, 1000);
+	rp_log_begin_file(&lg, "s.log");
+	char line[96];
+	int64_t want_s[200], want_e[200], v[256];
+	size_t nw = 0;
+	for (int i = 0; i < 3; i++) { /* no T_BASE yet: no relative times */
+		snprintf(line, sizeof(line), "[S] start=%d end=%d dur=%d\n", 50 + i, 60 + 2 * i, 10 + i);
+		feed(&lg, line);
+	}
+	const struct rp_samples *se = &lg.samples[0];
+	assert_null(se->rels);
+	assert_int_equal(se->nrel, 0);
+	feed(&lg, "[T_BASE] 1000\n");
+	for (int i = 0; i < 100; i++) { /* one start: 424 */
+		snprintf(line, sizeof(line), "[S] start=1424 end=%d dur=%d\n", 1424 + 7 * i, 7 * i);
+		feed(&lg, line);
+		want_s[nw] = 424;
+		want_e[nw++] = 424 + 7 * i;
+	}
+	se = &lg.samples[0];
+	assert_non_null(se->rels); /* the run without T_BASE came first */
+	assert_int_equal(se->n, 103);
+	assert_int_equal(se->nrel, 100);
+	assert_int_equal(rp_series_field(se, RP_REL_START, v), 100);
+	assert_memory_equal(v, want_s, 100 * sizeof(*v));
+	assert_int_equal(rp_series_field(se, RP_REL_END, v), 100);
+	assert_memory_equal(v, want_e, 100 * sizeof(*v));
+	assert_int_equal(rp_series_field(se, RP_DUR, v), 103);
+	assert_int_equal(v[2], 12);
+	assert_int_equal(v[102], 7 * 99);
+	rp_log_free(&lg);
+
+	rp_log_init(&lg, NULL, 1000);
+	rp_log_begin_file(&lg, "s.log");
+	feed(&lg, "[T_BASE] 1000\n");
+	nw = 0;
+	for (int i = 0; i < 100; i++) {
+		snprintf(line, sizeof(line), "[S] start=1424 end=%d dur=%d\n", 1424 + 7 * i, 7 * i);
+		feed(&lg, line);
+		want_s[nw] = 424;
+		want_e[nw++] = 424 + 7 * i;
+	}
+	se = &lg.samples[0];
+	assert_null(se->rels);
+	assert_int_equal(se->n, 100);
+	assert_int_equal(se->nrel, 100);
+	assert_int_equal(rp_series_field(se, RP_REL_START, v), 100);
+	assert_memory_equal(v, want_s, 100 * sizeof(*v));
+	assert_int_equal(rp_series_field(se, RP_REL_END, v), 100);
+	assert_memory_equal(v, want_e, 100 * sizeof(*v));
+	/* sample 100 lies in the fourth chunk (8 + 16 + 32 + 64), at 44 */
+	for (int i = 0; i < 50; i++) {
+		int st = 1424 + (i % 3), d = 5 + i;
+		snprintf(line, sizeof(line), "[S] start=%d end=%d dur=%d\n", st, st + d, d);
+		feed(&lg, line);
+		want_s[nw] = st - 1000;
+		want_e[nw++] = st - 1000 + d;
+	}
+	se = &lg.samples[0];
+	assert_non_null(se->rels);
+	assert_false(se->wide);
+	assert_int_equal(se->n, 150);
+	assert_int_equal(se->nrel, 150);
+	assert_int_equal(rp_series_field(se, RP_REL_START, v), 150);
+	assert_memory_equal(v, want_s, 150 * sizeof(*v));
+	assert_int_equal(rp_series_field(se, RP_REL_END, v), 150);
+	assert_memory_equal(v, want_e, 150 * sizeof(*v));
+	struct rp_values parts[8];
+	size_t np = rp_series_durs(se, parts), k = 0;
+	assert_int_equal(np, 5);
+	for (size_t p = 0; p < np; p++)
+		for (size_t i = 0; i < parts[p].n; i++, k++)
+			assert_int_equal(((const int32_t *)parts[p].v)[i], want_e[k] - want_s[k]);
+	assert_int_equal(k, 150);
+	feed(&lg, "[S] start=5000001000 end=5000001003 dur=3\n"); /* beyond int32: wide */
+	want_s[nw] = 5000000000;
+	want_e[nw++] = 5000000003;
+	se = &lg.samples[0];
+	assert_true(se->wide);
+	assert_null(se->rels);
+	assert_int_equal(rp_series_field(se, RP_REL_START, v), 151);
+	assert_memory_equal(v, want_s, 151 * sizeof(*v));
+	assert_int_equal(rp_series_field(se, RP_REL_END, v), 151);
+	assert_memory_equal(v, want_e, 151 * sizeof(*v));
+	rp_log_free(&lg);
+
+	/* one start throughout, then wide: the starts come from rel0 */
+	rp_log_init(&lg, NULL, 1000);
+	rp_log_begin_file(&lg, "s.log");
+	feed(&lg, "[T_BASE] 1000\n[S] start=1424 end=1430 dur=6\n[S] start=1424 end=1433 dur=9\n"
+		  "[S] start=1424 end=3000001424 dur=3000000000\n");
+	se = &lg.samples[0];
+	assert_true(se->wide);
+	assert_int_equal(rp_series_field(se, RP_REL_END, v), 3);
+	assert_int_equal(v[0], 430);
+	assert_int_equal(v[1], 433);
+	assert_int_equal(v[2], 3000000424);
+	assert_int_equal(rp_series_field(se, RP_REL_START, v), 3);
+	assert_int_equal(v[0] + v[1] + v[2], 3 * 424);
+	rp_log_free(&lg);
+}
+
 /* Several MB through the threaded reader: the same result as one sequential
  * pass, a run separator and a truncated last line included. */
 static void mapped_equals_sequential(void **state)
@@ -697,6 +808,7 @@ int main(void)
 		cmocka_unit_test(template_many_random),
 		cmocka_unit_test(compact_samples),
 		cmocka_unit_test(chunked_samples),
+		cmocka_unit_test(samples_start_once),
 		cmocka_unit_test(rec_word),
 		cmocka_unit_test(seed_worked_example), cmocka_unit_test(negative_gap_kept),
 		cmocka_unit_test(findings),          cmocka_unit_test(run_fields_and_repeat),

@@ -170,12 +170,10 @@ static void stddev_exact(void **state)
 		for (size_t i = 0; i < n; i++)
 			m2 += (v[i] - mean) * (v[i] - mean);
 		double want = (double)sqrtl(m2 / (n - 1));
-		int32_t *c = malloc(2 * n * sizeof(*c));
-		for (size_t i = 0; i < n; i++) {
-			c[2 * i] = (int32_t)v[i];
-			c[2 * i + 1] = 0;
-		}
-		struct rp_values part = { c, n, 2 * sizeof(int32_t), 1 };
+		int32_t *c = malloc(n * sizeof(*c));
+		for (size_t i = 0; i < n; i++)
+			c[i] = (int32_t)v[i];
+		struct rp_values part = { c, n, sizeof(int32_t), 1 };
 		struct rp_stats a, b;
 		assert_int_equal(rp_stats_parts(&part, 1, &a), 0);
 		assert_int_equal(rp_stats_compute(v, n, &b), 0);
@@ -192,20 +190,19 @@ static void stats_merge(void **state)
 {
 	(void)state;
 	enum { G = 5, N = 1000 };
-	int32_t *c = malloc(G * N * 2 * sizeof(*c));
+	int32_t *c = malloc(G * N * sizeof(*c));
 	int64_t *w = malloc(N * sizeof(*w));
 	uint64_t seed = 3;
 	for (size_t i = 0; i < G * N; i++) {
 		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-		c[2 * i] = 1500 + (int32_t)((seed >> 33) % 200) - (i < N ? 700 : 0);
-		c[2 * i + 1] = 0;
+		c[i] = 1500 + (int32_t)((seed >> 33) % 200) - (i < N ? 700 : 0);
 	}
 	for (size_t i = 0; i < N; i++)
 		w[i] = (int64_t)3000000000 + (int64_t)i;
 	struct rp_values parts[G + 1];
 	struct rp_stats each[G + 1], a, b;
 	for (size_t g = 0; g < G; g++) {
-		parts[g] = (struct rp_values){ c + 2 * g * N, N - g, 2 * sizeof(int32_t), 1 };
+		parts[g] = (struct rp_values){ c + g * N, N - g, sizeof(int32_t), 1 };
 		assert_int_equal(rp_stats_moments(&parts[g], 1, &each[g]), 0);
 		assert_true(each[g].exact_sums);
 	}
@@ -236,40 +233,45 @@ static void slot_lists(void **state)
 	assert_int_equal(rp_parse_slot_list("--active", "1;2", m, 10), -1);
 }
 
-/* Statistics over parts: compact samples (int32 pairs, the durations 8
- * bytes apart, as a series stores them) and wide ones give what the
- * values give in one array, to the bit. The compact part spans more than
- * one of the runs rp_stats_parts sums in int64. */
+/* Statistics over parts: compact durations (int32 one after another, as
+ * a series stores them), int32 values with other fields between, and wide
+ * ones give what the values give in one array, to the bit. The compact
+ * part spans more than one of the runs rp_stats_parts sums in int64. */
 static void parts_match(int narrow)
 {
-	size_t n32 = ((size_t)1 << 20) + 1234, n64 = 300;
-	int32_t *c = malloc(2 * n32 * sizeof(*c));
-	int64_t *w = malloc(3 * n64 * sizeof(*w)), *all = malloc((n32 + n64) * sizeof(*all));
+	size_t n32 = ((size_t)1 << 20) + 1234, ns = 777, n64 = 300;
+	int32_t *c = malloc(n32 * sizeof(*c)), *cs = malloc(2 * ns * sizeof(*cs));
+	int64_t *w = malloc(3 * n64 * sizeof(*w)), *all = malloc((n32 + ns + n64) * sizeof(*all));
 	uint64_t seed = 99;
-	for (size_t i = 0; i < n32; i++) {
+	for (size_t i = 0; i < n32 + ns; i++) {
 		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
 		int32_t x = (int32_t)(seed >> 32);
 		if (narrow) /* a probe's jitter band: the median by counting */
 			x = 1500 + (int32_t)((seed >> 33) % 61);
 		else if (i == 77)
 			x = INT32_MAX;
-		if (!narrow && i == n32 - 5)
+		if (!narrow && (i == n32 - 5 || i == n32 + 3))
 			x = INT32_MIN + 1;
-		c[2 * i] = x;
-		c[2 * i + 1] = -1; /* another field between: must not count */
+		if (i < n32) {
+			c[i] = x;
+		} else {
+			cs[2 * (i - n32)] = x;
+			cs[2 * (i - n32) + 1] = -1; /* another field between: must not count */
+		}
 		all[i] = x;
 	}
 	for (size_t i = 0; i < n64; i++) {
 		w[3 * i] = (int64_t)5000000000 + (int64_t)i * 3;
 		w[3 * i + 1] = w[3 * i + 2] = 0;
-		all[n32 + i] = w[3 * i];
+		all[n32 + ns + i] = w[3 * i];
 	}
-	struct rp_values parts[2] = { { c, n32, 2 * sizeof(int32_t), 1 },
+	struct rp_values parts[3] = { { c, n32, sizeof(int32_t), 1 },
+				      { cs, ns, 2 * sizeof(int32_t), 1 },
 				      { w, n64, 3 * sizeof(int64_t), 0 } };
-	for (int k = 1; k <= 2; k++) {
+	for (int k = 1; k <= 3; k++) {
 		struct rp_stats a, b;
 		assert_int_equal(rp_stats_parts(parts, (size_t)k, &a), 0);
-		size_t n = k == 1 ? n32 : n32 + n64;
+		size_t n = k == 1 ? n32 : k == 2 ? n32 + ns : n32 + ns + n64;
 		int64_t *v = malloc(n * sizeof(*v));
 		memcpy(v, all, n * sizeof(*v));
 		assert_int_equal(rp_stats_compute(v, n, &b), 0);
@@ -277,8 +279,17 @@ static void parts_match(int narrow)
 		same_stats(&a, &b);
 		free(v);
 	}
+	/* the strided part alone (by counting when narrow) */
+	struct rp_stats a, b;
+	assert_int_equal(rp_stats_parts(&parts[1], 1, &a), 0);
+	int64_t *v = malloc(ns * sizeof(*v));
+	memcpy(v, all + n32, ns * sizeof(*v));
+	assert_int_equal(rp_stats_compute(v, ns, &b), 0);
+	same_stats(&a, &b);
+	free(v);
 	assert_int_equal(parts[0].n, n32);
 	free(c);
+	free(cs);
 	free(w);
 	free(all);
 }

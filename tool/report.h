@@ -161,25 +161,33 @@ struct rp_sample {
 	int64_t dur, rel_start, rel_end; /* rel_*: RP_NO_REL when the run has no T_BASE yet */
 };
 #define RP_NO_REL INT64_MIN
-/* The usual sample in a third of the room: rel_end == rel_start + dur and
- * all three fit int32 (RP_NO_REL32: no relative times). A series keeps
- * these until a sample does not fit, then turns wide (rp_sample). */
-struct rp_sample32 {
-	int32_t dur, rel_start;
-};
+/* Compact samples keep int32 values: a sample is compact when rel_end ==
+ * rel_start + dur and all three fit int32 (RP_NO_REL32: no relative
+ * times). A series keeps them until a sample does not fit, then turns
+ * wide (rp_sample). */
 #define RP_NO_REL32 INT32_MIN
 enum rp_sample_field { RP_DUR, RP_REL_START, RP_REL_END };
-/* The samples of one series. Compact samples live in chunks of an arena
- * (struct rp_arena): chunk k holds rp_chunk_cap(k) samples, 64 at most, so
- * that the chunks the lines of a log are filling at any time (one per
+/* The samples of one series. Compact durations live in chunks of an arena
+ * (struct rp_arena): chunk k holds rp_chunk_cap(k) durations, 64 at most,
+ * so that the chunks the lines of a log are filling at any time (one per
  * series, thousands of series visited in turn) lie close together in
  * memory, not a page apart each: storing was bound by TLB misses when each
- * series had an array of its own. A wide series has one malloc'd array. */
+ * series had an array of its own. A stage usually starts at one offset
+ * from T_BASE run after run: while every sample of a series has the same
+ * relative start (rel0), only the durations are kept, 4 bytes a sample
+ * (fresh memory is dear: on the bench VM, clearing the pages of 8-byte
+ * samples took 14% of the CPU). The first other start gives the series a
+ * chunk of starts beside each chunk of durations (rels). A wide series
+ * has one malloc'd array. */
 struct rp_samples {
-	void *samples;       /* compact: the chunks (struct rp_sample32 *[cap]);
+	void *samples;       /* compact: the duration chunks (int32_t *[cap]);
 				wide: rp_sample[cap] */
+	int32_t **rels;      /* compact with starts that vary: their chunks
+				(cap), else NULL */
 	size_t n, cap, nrel; /* nrel: samples with relative times */
-	struct rp_sample32 *put, *end; /* compact: room left in the last chunk */
+	int32_t *put, *end;  /* compact: room left in the last chunk */
+	int32_t *rput;       /* with rels: where the next start goes */
+	int32_t rel0;        /* compact without rels: every sample's start */
 	uint32_t nch;        /* compact: chunks in use */
 	int wide;
 };
@@ -391,11 +399,14 @@ static inline int rp_log_store_compact(struct rp_samples *se, const struct rp_re
 	if (se->put == se->end || dur > INT32_MAX ||
 	    (s != RP_NO_REL && (s <= INT32_MIN || s > INT32_MAX || e != s + dur)))
 		return 0;
-	struct rp_sample32 *sm = se->put++;
+	int32_t r = s == RP_NO_REL ? RP_NO_REL32 : (int32_t)s;
+	if (se->rput)
+		*se->rput++ = r;
+	else if (r != se->rel0)
+		return 0;
+	*se->put++ = (int32_t)dur;
 	se->n++;
-	sm->dur = (int32_t)dur;
-	sm->rel_start = s == RP_NO_REL ? RP_NO_REL32 : (int32_t)s;
-	se->nrel += s != RP_NO_REL;
+	se->nrel += r != RP_NO_REL32;
 	return 1;
 }
 /* Read a regular file through mmap, parsing blocks on several threads and

@@ -658,6 +658,7 @@ void rp_log_free(struct rp_log *lg)
 	}
 	for (size_t i = 0; i < lg->nseries; i++) {
 		free(lg->samples[i].samples);
+		free(lg->samples[i].rels);
 	}
 	for (size_t i = 0; i < lg->nruns; i++)
 		free(lg->runs[i].label);
@@ -1014,14 +1015,20 @@ void rp_arena_free(struct rp_arena *a)
 	memset(a, 0, sizeof(*a));
 }
 
-/* Chunk K of compact SE and how many samples it holds. */
-static inline const struct rp_sample32 *chunk(const struct rp_samples *se, uint32_t k, size_t *n)
+/* Chunk K of compact SE (its durations) and how many samples it holds. */
+static inline const int32_t *chunk(const struct rp_samples *se, uint32_t k, size_t *n)
 {
 	/* 8, 16, 32, then 64 a chunk: 8 (2^k - 1) before chunk k < 3 */
 	size_t before = k < 3 ? (((size_t)8 << k) - 8) : 56 + (size_t)(k - 3) * RP_CHUNK_MAX;
 	size_t left = se->n - before, cap = rp_chunk_cap(k);
 	*n = left < cap ? left : cap;
-	return ((struct rp_sample32 *const *)se->samples)[k];
+	return ((int32_t *const *)se->samples)[k];
+}
+
+/* The relative start of sample I of chunk K of compact SE. */
+static inline int32_t rel_at(const struct rp_samples *se, uint32_t k, size_t i)
+{
+	return se->rels ? se->rels[k][i] : se->rel0;
 }
 
 /* Turn SE's samples wide (a sample that does not fit 32 bits came). Its
@@ -1032,21 +1039,55 @@ static void widen(struct rp_samples *se)
 	struct rp_sample *w = pk_xmalloc(cap * sizeof(*w));
 	for (uint32_t k = 0; k < se->nch; k++) {
 		size_t m;
-		const struct rp_sample32 *c = chunk(se, k, &m);
+		const int32_t *c = chunk(se, k, &m);
 		for (size_t i = 0; i < m; i++, j++) {
-			if (c[i].rel_start == RP_NO_REL32)
-				w[j] = (struct rp_sample){ c[i].dur, RP_NO_REL, RP_NO_REL };
+			int32_t r = rel_at(se, k, i);
+			if (r == RP_NO_REL32)
+				w[j] = (struct rp_sample){ c[i], RP_NO_REL, RP_NO_REL };
 			else
-				w[j] = (struct rp_sample){ c[i].dur, c[i].rel_start,
-							   (int64_t)c[i].rel_start + c[i].dur };
+				w[j] = (struct rp_sample){ c[i], r, (int64_t)r + c[i] };
 		}
 	}
 	free(se->samples);
+	free(se->rels);
 	se->samples = w;
+	se->rels = NULL;
 	se->cap = cap;
-	se->put = se->end = NULL;
+	se->put = se->end = se->rput = NULL;
 	se->nch = 0;
 	se->wide = 1;
+}
+
+/* The starts of compact SE stop being all one: a chunk of them beside each
+ * chunk of durations, those stored so far rel0. */
+static void vary(struct rp_arena *a, struct rp_samples *se)
+{
+	se->rels = pk_xmalloc(se->cap * sizeof(*se->rels));
+	for (uint32_t k = 0; k < se->nch; k++) {
+		size_t m;
+		chunk(se, k, &m);
+		se->rels[k] = rp_arena_alloc(a, rp_chunk_cap(k) * sizeof(int32_t));
+		for (size_t i = 0; i < m; i++)
+			se->rels[k][i] = se->rel0;
+		se->rput = se->rels[k] + m;
+	}
+}
+
+/* A new last chunk for compact SE (the last one is full, or there is none). */
+static void new_chunk(struct rp_arena *a, struct rp_samples *se)
+{
+	int32_t **ch = se->samples;
+	size_t cap = se->cap;
+	PK_GROW(ch, se->cap, (size_t)se->nch + 1);
+	se->samples = ch;
+	if (se->rels && se->cap != cap)
+		se->rels = pk_xrealloc(se->rels, se->cap * sizeof(*se->rels));
+	size_t m = rp_chunk_cap(se->nch);
+	ch[se->nch] = se->put = rp_arena_alloc(a, m * sizeof(int32_t));
+	se->end = se->put + m;
+	if (se->rels)
+		se->rels[se->nch] = se->rput = rp_arena_alloc(a, m * sizeof(int32_t));
+	se->nch++;
 }
 
 void rp_log_store_ent(struct rp_arena *a, struct rp_samples *se, const struct rp_rec *rec)
@@ -1058,14 +1099,15 @@ void rp_log_store_ent(struct rp_arena *a, struct rp_samples *se, const struct rp
 		/* dur >= 0 (parsed); RP_NO_REL comes for both or neither */
 		int fits = dur <= INT32_MAX &&
 			   (s == RP_NO_REL || (s > INT32_MIN && s <= INT32_MAX && e == s + dur));
-		if (fits) { /* the last chunk is full (or there is none): a new one */
-			struct rp_sample32 **ch = se->samples;
-			PK_GROW(ch, se->cap, (size_t)se->nch + 1);
-			se->samples = ch;
-			size_t m = rp_chunk_cap(se->nch);
-			ch[se->nch++] = se->put = rp_arena_alloc(a, m * sizeof(struct rp_sample32));
-			se->end = se->put + m;
-			rp_log_store_compact(se, rec);
+		if (fits) {
+			int32_t r = s == RP_NO_REL ? RP_NO_REL32 : (int32_t)s;
+			if (se->n == 0)
+				se->rel0 = r;
+			else if (!se->rels && r != se->rel0)
+				vary(a, se);
+			if (se->put == se->end)
+				new_chunk(a, se);
+			rp_log_store_compact(se, rec); /* stores now */
 			return;
 		}
 		widen(se);
@@ -1094,15 +1136,17 @@ size_t rp_series_field(const struct rp_samples *sp, enum rp_sample_field f, int6
 		int64_t with_dur = f == RP_REL_END;
 		for (uint32_t k = 0; k < sp->nch; k++) {
 			size_t m;
-			const struct rp_sample32 *c = chunk(sp, k, &m);
+			const int32_t *c = chunk(sp, k, &m);
 			if (f == RP_DUR) {
 				for (size_t i = 0; i < m; i++)
-					out[n++] = c[i].dur;
+					out[n++] = c[i];
 				continue;
 			}
-			for (size_t i = 0; i < m; i++)
-				if (c[i].rel_start != RP_NO_REL32)
-					out[n++] = (int64_t)c[i].rel_start + with_dur * c[i].dur;
+			for (size_t i = 0; i < m; i++) {
+				int32_t r = rel_at(sp, k, i);
+				if (r != RP_NO_REL32)
+					out[n++] = (int64_t)r + with_dur * c[i];
+			}
 		}
 		return n;
 	}
@@ -1133,8 +1177,8 @@ size_t rp_series_durs(const struct rp_samples *sp, struct rp_values *out)
 	}
 	for (uint32_t k = 0; k < sp->nch; k++) {
 		size_t m;
-		const struct rp_sample32 *c = chunk(sp, k, &m);
-		out[k] = (struct rp_values){ &c->dur, m, sizeof(struct rp_sample32), 1 };
+		const int32_t *c = chunk(sp, k, &m);
+		out[k] = (struct rp_values){ c, m, sizeof(int32_t), 1 };
 	}
 	return sp->nch;
 }

@@ -170,9 +170,13 @@ static void store(struct par *P)
 			__builtin_prefetch(&b->recs[i + 2 * STORE_AHEAD]);
 		if (i + STORE_AHEAD < b->nrecs) {
 			const struct rp_rec *ahead = &b->recs[i + STORE_AHEAD];
-			if (ahead->kind == RP_LINE_PROBE && (size_t)ahead->run < P->nstore &&
-			    P->store[ahead->run].put)
-				__builtin_prefetch(P->store[ahead->run].put, 1);
+			if (ahead->kind == RP_LINE_PROBE && (size_t)ahead->run < P->nstore) {
+				const struct rp_samples *e = &P->store[ahead->run];
+				if (e->put)
+					__builtin_prefetch(e->put, 1);
+				if (e->rput)
+					__builtin_prefetch(e->rput, 1);
+			}
 		}
 		if (b->recs[i].kind == RP_LINE_PROBE) {
 			struct rp_samples *e = store_slot(P, (size_t)b->recs[i].run);

@@ -117,7 +117,6 @@ static void rel_medians(const struct rp_samples *sp, int64_t *v, const int64_t r
 				       : rp_median_x2(v, rp_series_field(sp, RP_REL_END, v));
 }
 
-_Static_assert(offsetof(struct rp_sample32, dur) == 0, "a durations part starts at its chunk");
 /* Series I with compact samples SP: its durations' moments and the range
  * of each field in one pass over its chunks, then what needs the values
  * again: a median whose values are not all one (V, PARTS: room). */
@@ -130,23 +129,32 @@ static void compact_series(struct summary *sm, size_t i, const struct rp_samples
 	int64_t slo = INT64_MAX, shi = INT64_MIN, elo = INT64_MAX, ehi = INT64_MIN;
 	size_t np = rp_series_durs(sp, parts); /* the chunks */
 	for (size_t k = 0; k < np; k++) {
-		const struct rp_sample32 *c = (const struct rp_sample32 *)parts[k].v;
+		const int32_t *c = parts[k].v;
 		int64_t s = 0; /* 64 values at most: no overflow */
 		for (size_t j = 0; j < parts[k].n; j++) {
-			int32_t d = c[j].dur;
+			int32_t d = c[j];
 			s += d;
 			sumsq += (uint64_t)((int64_t)d * d);
 			lo = d < lo ? d : lo;
 			hi = d > hi ? d : hi;
-			if (c[j].rel_start == RP_NO_REL32)
+		}
+		sum += s;
+		if (!sp->rels)
+			continue;
+		for (size_t j = 0; j < parts[k].n; j++) {
+			if (sp->rels[k][j] == RP_NO_REL32)
 				continue;
-			int64_t st = c[j].rel_start, en = st + d;
+			int64_t st = sp->rels[k][j], en = st + c[j];
 			slo = st < slo ? st : slo;
 			shi = st > shi ? st : shi;
 			elo = en < elo ? en : elo;
 			ehi = en > ehi ? en : ehi;
 		}
-		sum += s;
+	}
+	if (!sp->rels && sp->rel0 != RP_NO_REL32) { /* every sample starts at rel0 */
+		slo = shi = sp->rel0;
+		elo = (int64_t)sp->rel0 + lo;
+		ehi = (int64_t)sp->rel0 + hi;
 	}
 	rp_stats_from_sums(sp->n, sum, sumsq, lo, hi, &sm->series[i]);
 	if (sm->with_series)

@@ -63,18 +63,17 @@ static inline int64_t at(const struct rp_values *part, size_t i)
 	return x;
 }
 
-/* Compact samples: int32 values 8 bytes apart (rp_sample32), the usual
- * part; loops of their own, without at()'s choice per value. */
+/* Compact durations: int32 values one after another (a chunk of a
+ * series), the usual part; loops of their own, without at()'s choice per
+ * value. */
 static inline int packed32(const struct rp_values *part)
 {
-	return part->is32 && part->stride == 2 * sizeof(int32_t);
+	return part->is32 && part->stride == sizeof(int32_t);
 }
 
 static inline int32_t at32(const struct rp_values *part, size_t i)
 {
-	int32_t x;
-	memcpy(&x, (const char *)part->v + i * 2 * sizeof(int32_t), sizeof(x));
-	return x;
+	return ((const int32_t *)part->v)[i];
 }
 
 /* Cycle counts of one probe mostly lie in a narrow band (a few hundred
