@@ -129,8 +129,16 @@ void rp_span_add(struct rp_lane *l, int64_t start, int64_t end, const char *labe
 /* The same with a KIND other than the label ("STAGE_B" for "STAGE_B iter 3"). */
 void rp_span_add_kind(struct rp_lane *l, int64_t start, int64_t end, const char *label,
 		      const char *kind);
-/* Format an RP_HALF value ("12", "12.5", "-0.5") into buf. */
+/* Format an RP_HALF value ("12", "12.5", "-0.5") into buf (at least 24
+ * bytes; N is its size). */
 const char *rp_fmt_half(char *buf, size_t n, int64_t x2);
+/* Decimal V into BUF (at least 24 bytes); returns the length. */
+size_t rp_fmt_int(char *buf, int64_t v);
+/* V as printf's "%.*f" with PREC formats it, the same bytes, into BUF of N
+ * bytes (at least 32); returns the length. Values with at most 52 bits
+ * before the rounding place take a short path of integer digits; ties and
+ * others go to snprintf (a report has tens of thousands of means). */
+size_t rp_fmt_fixed(char *buf, size_t n, double v, int prec);
 
 /* ---- printf probe logs (report_log.c) ---- */
 enum rp_line_kind { RP_LINE_OTHER, RP_LINE_TBASE, RP_LINE_PROBE, RP_LINE_GARBLED };

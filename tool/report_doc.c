@@ -2,6 +2,7 @@
  * renders: named tables of typed cells, timeline lanes, notes and warnings. */
 #include "report.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -199,14 +200,66 @@ void rp_span_add(struct rp_lane *l, int64_t start, int64_t end, const char *labe
 	rp_span_add_kind(l, start, end, label, label);
 }
 
+size_t rp_fmt_int(char *buf, int64_t v)
+{
+	char tmp[24];
+	size_t n = 0;
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	do
+		tmp[n++] = (char)('0' + u % 10);
+	while ((u /= 10));
+	char *p = buf;
+	if (v < 0)
+		*p++ = '-';
+	while (n)
+		*p++ = tmp[--n];
+	*p = '\0';
+	return (size_t)(p - buf);
+}
+
 const char *rp_fmt_half(char *buf, size_t n, int64_t x2)
 {
+	(void)n;
 	int64_t whole = x2 / 2;
-	if (x2 % 2 == 0)
-		snprintf(buf, n, "%lld", (long long)whole);
-	else if (x2 < 0 && whole == 0)
-		snprintf(buf, n, "-0.5");
-	else
-		snprintf(buf, n, "%lld.5", (long long)whole);
+	if (x2 % 2 == 0) {
+		rp_fmt_int(buf, whole);
+	} else if (x2 < 0 && whole == 0) {
+		strcpy(buf, "-0.5");
+	} else {
+		size_t m = rp_fmt_int(buf, whole);
+		memcpy(buf + m, ".5", 3);
+	}
 	return buf;
+}
+
+size_t rp_fmt_fixed(char *buf, size_t n, double v, int prec)
+{
+	static const double p10[] = { 1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9 };
+	if (prec >= 0 && prec <= 9 && isfinite(v)) {
+		double a = fabs(v), k = nearbyint(a * p10[prec]);
+		/* a * 10^prec - k, exact but for one rounding: clearly below one
+		 * half, k is the rounded value printf's exact decimal gives */
+		if (k < 0x1p52 && fabs(fma(a, p10[prec], -k)) < 0.5 - 0x1p-30) {
+			char tmp[24];
+			size_t m = 0;
+			uint64_t u = (uint64_t)k;
+			do
+				tmp[m++] = (char)('0' + u % 10);
+			while ((u /= 10));
+			while (m <= (size_t)prec)
+				tmp[m++] = '0';
+			char *p = buf;
+			if (signbit(v)) /* as printf: -0.0 for -0.04 */
+				*p++ = '-';
+			for (; m; m--) {
+				if (m == (size_t)prec)
+					*p++ = '.';
+				*p++ = tmp[m - 1];
+			}
+			*p = '\0';
+			return (size_t)(p - buf);
+		}
+	}
+	int r = snprintf(buf, n, "%.*f", prec, v);
+	return r < 0 ? 0 : (size_t)r < n ? (size_t)r : n - 1;
 }

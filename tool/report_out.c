@@ -7,102 +7,112 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Decimal digits of V into BUF (at least 24 bytes); snprintf is the
- * writers' hot spot on a report with thousands of rows. */
-static const char *fmt_int(char *buf, int64_t v)
+/* The text of a cell into BUF (at least 64 bytes, N) or its own string;
+ * NULL for an empty cell. *LEN: its length. */
+static const char *cell_text(const struct rp_cell *c, char *buf, size_t n, size_t *len)
 {
-	char tmp[24];
-	size_t n = 0;
-	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-	do
-		tmp[n++] = (char)('0' + u % 10);
-	while ((u /= 10));
-	char *p = buf;
-	if (v < 0)
-		*p++ = '-';
-	while (n)
-		*p++ = tmp[--n];
-	*p = '\0';
-	return buf;
-}
-
-static const char *cell_text(const struct rp_cell *c, char *buf, size_t n)
-{
+	const char *s = buf;
 	switch (c->kind) {
 	case RP_INT:
-		return fmt_int(buf, c->i);
+		*len = rp_fmt_int(buf, c->i);
+		return s;
 	case RP_HALF:
-		return rp_fmt_half(buf, n, c->i);
-	case RP_REAL:
-		snprintf(buf, n, "%.*f", c->prec, c->r);
-		return buf;
-	case RP_STR:
-		return c->s;
-	case RP_NULL:
+		s = rp_fmt_half(buf, n, c->i);
 		break;
+	case RP_REAL:
+		*len = rp_fmt_fixed(buf, n, c->r, c->prec);
+		return s;
+	case RP_STR:
+		s = c->s;
+		break;
+	case RP_NULL:
+		return NULL;
 	}
-	return NULL;
+	*len = strlen(s);
+	return s;
 }
 
 /* ---- text ---- */
 
-static void pad(FILE *f, size_t n)
+/* One cell of a row at P, padded to WIDTH on the side its column aligns;
+ * returns the end. */
+static char *text_cell(char *p, const char *s, size_t len, int left, size_t width, int first,
+		       int last)
 {
-	static const char blanks[] = "                                ";
-	for (; n > sizeof(blanks) - 1; n -= sizeof(blanks) - 1)
-		fwrite(blanks, 1, sizeof(blanks) - 1, f);
-	fwrite(blanks, 1, n, f);
+	size_t fill = len < width ? width - len : 0;
+	if (!first) {
+		*p++ = ' ';
+		*p++ = ' ';
+	}
+	if (!left) {
+		memset(p, ' ', fill);
+		p += fill;
+	}
+	memcpy(p, s, len);
+	p += len;
+	if (left && !last) { /* no trailing blanks */
+		memset(p, ' ', fill);
+		p += fill;
+	}
+	return p;
 }
 
-static void text_cell(FILE *f, const char *s, int left, size_t width, int first, int last)
+/* Every cell formatted once, into one buffer (*TXT, cell i at OFF[i] ..
+ * OFF[i + 1]): the widths come from the same strings. */
+static size_t *format_cells(const struct rp_table *t, size_t *w, unsigned char *left, char **txt)
 {
-	size_t len = strlen(s);
-	if (!first)
-		fputs("  ", f);
-	if (!left && len < width)
-		pad(f, width - len);
-	fputs(s, f);
-	if (left && !last && len < width) /* no trailing blanks */
-		pad(f, width - len);
-}
-
-/* Every cell formatted once: the widths come from the same strings. */
-static char **format_cells(const struct rp_table *t, size_t *w, unsigned char *left)
-{
-	size_t n = t->nrows * t->ncols;
-	char **txt = pk_xcalloc(n ? n : 1, sizeof(char *));
-	char buf[64];
+	size_t n = t->nrows * t->ncols, cap = 16 * n + 64, len = 0;
+	size_t *off = pk_xmalloc((n + 1) * sizeof(*off));
+	char *out = pk_xmalloc(cap), buf[64];
 	for (size_t c = 0; c < t->ncols; c++)
 		w[c] = strlen(t->cols[c]);
 	for (size_t i = 0; i < n; i++) {
 		const struct rp_cell *cl = &t->cells[i];
-		const char *s = cell_text(cl, buf, sizeof(buf));
-		txt[i] = pk_xstrdup(s ? s : "-");
-		size_t c = i % t->ncols, len = strlen(txt[i]);
-		if (len > w[c])
-			w[c] = len;
+		size_t m = 1;
+		const char *s = cell_text(cl, buf, sizeof(buf), &m);
+		if (!s)
+			s = "-";
+		if (len + m > cap)
+			PK_GROW(out, cap, len + m);
+		memcpy(out + len, s, m);
+		off[i] = len;
+		len += m;
+		size_t c = i % t->ncols;
+		if (m > w[c])
+			w[c] = m;
 		if (cl->kind == RP_STR)
 			left[c] = 1;
 	}
-	return txt;
+	off[n] = len;
+	*txt = out;
+	return off;
 }
 
 static void text_table(FILE *f, const struct rp_table *t)
 {
-	size_t *w = pk_xcalloc(t->ncols, sizeof(*w));
+	size_t *w = pk_xcalloc(t->ncols, sizeof(*w)), linew = 1;
 	unsigned char *left = pk_xcalloc(t->ncols, 1);
-	char **txt = format_cells(t, w, left);
+	char *txt;
+	size_t *off = format_cells(t, w, left, &txt);
+	for (size_t c = 0; c < t->ncols; c++)
+		linew += w[c] + 2;
+	char *line = pk_xmalloc(linew), *p = line;
 	fprintf(f, "%s\n", t->title);
 	for (size_t c = 0; c < t->ncols; c++)
-		text_cell(f, t->cols[c], left[c], w[c], c == 0, c + 1 == t->ncols);
-	fputc('\n', f);
+		p = text_cell(p, t->cols[c], strlen(t->cols[c]), left[c], w[c], c == 0,
+			      c + 1 == t->ncols);
+	*p++ = '\n';
+	fwrite(line, 1, (size_t)(p - line), f);
 	for (size_t r = 0; r < t->nrows; r++) {
-		for (size_t c = 0; c < t->ncols; c++)
-			text_cell(f, txt[r * t->ncols + c], left[c], w[c], c == 0, c + 1 == t->ncols);
-		fputc('\n', f);
+		p = line;
+		for (size_t c = 0, i = r * t->ncols; c < t->ncols; c++, i++)
+			p = text_cell(p, txt + off[i], off[i + 1] - off[i], left[c], w[c], c == 0,
+				      c + 1 == t->ncols);
+		*p++ = '\n';
+		fwrite(line, 1, (size_t)(p - line), f);
 	}
-	for (size_t i = 0; i < t->nrows * t->ncols; i++)
-		free(txt[i]);
+	free(line);
+	free(off);
 	free(txt);
 	free(w);
 	free(left);
@@ -161,7 +171,8 @@ void rp_write_csv(FILE *f, const struct rp_doc *d)
 			csv_field(f, t->name);
 			for (size_t c = 0; c < t->ncols; c++) {
 				fputc(',', f);
-				csv_field(f, cell_text(&t->cells[r * t->ncols + c], buf, sizeof(buf)));
+				size_t len = 0;
+				csv_field(f, cell_text(&t->cells[r * t->ncols + c], buf, sizeof(buf), &len));
 			}
 			fputc('\n', f);
 		}
@@ -193,8 +204,11 @@ static void json_cell(FILE *f, const struct rp_cell *c)
 		rp_json_str(f, c->s);
 	else if (c->kind == RP_NULL || (c->kind == RP_REAL && !isfinite(c->r)))
 		fputs("null", f);
-	else
-		fputs(cell_text(c, buf, sizeof(buf)), f);
+	else {
+		size_t len = 0;
+		const char *s = cell_text(c, buf, sizeof(buf), &len);
+		fwrite(s, 1, len, f);
+	}
 }
 
 static void json_strings(FILE *f, const char *key, char *const *v, size_t n, int last)
