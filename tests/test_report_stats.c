@@ -259,6 +259,14 @@ static void stats_merge(void **state)
 		assert_int_equal(rp_stats_parts(parts, k, &b), 0);
 		same_stats(&a, &b);
 	}
+	/* without the values: whether they are needed */
+	int64_t m = b.median_x2;
+	assert_int_equal(rp_stats_merge(each, G + 1, NULL, 0, &m, &a), 1); /* inexact sums */
+	assert_int_equal(rp_stats_merge(each, G, NULL, 0, NULL, &a), 1);   /* no median */
+	assert_int_equal(rp_stats_parts(parts, G, &b), 0);
+	m = b.median_x2;
+	assert_int_equal(rp_stats_merge(each, G, NULL, 0, &m, &a), 0);
+	same_stats(&a, &b);
 	free(c);
 	free(w);
 }

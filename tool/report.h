@@ -46,7 +46,8 @@ int rp_stats_moments(const struct rp_values *parts, size_t nparts, struct rp_sta
  * rp_stats_moments are EACH: the moments merged from theirs when their
  * sums are exact (the same bits as from the values), so that only the
  * median reads the values, and not even that when MEDIAN_X2 (non-NULL)
- * gives it. */
+ * gives it. PARTS may be NULL: then 1 says the values are needed (call
+ * again with them). 0, or -1 without values. */
 int rp_stats_merge(const struct rp_stats *each, size_t k, const struct rp_values *parts,
 		   size_t nparts, const int64_t *median_x2, struct rp_stats *out);
 /* The moments of N >= 1 int32 values from their exact sums, minimum and
@@ -118,6 +119,9 @@ struct rp_table *rp_table_newv(struct rp_doc *d, const char *name, const char *t
 				const char *const *cols);
 /* Start a row; then set cells by column index. Unset cells stay RP_NULL. */
 size_t rp_row(struct rp_table *t);
+/* Room for NROWS rows in all (a large table's cells in one zeroed
+ * allocation, not grown row by row). */
+void rp_table_reserve(struct rp_table *t, size_t nrows);
 void rp_set_int(struct rp_table *t, size_t row, size_t col, int64_t v);
 void rp_set_half(struct rp_table *t, size_t row, size_t col, int64_t x2);
 void rp_set_real(struct rp_table *t, size_t row, size_t col, double v, int prec);

@@ -119,6 +119,21 @@ struct rp_table *rp_table_newv(struct rp_doc *d, const char *name, const char *t
 	return t;
 }
 
+void rp_table_reserve(struct rp_table *t, size_t nrows)
+{
+	size_t want = nrows * t->ncols;
+	if (want <= t->cap)
+		return;
+	if (!t->cells) { /* fresh zero pages, no clearing pass */
+		t->cells = pk_xcalloc(want, sizeof(*t->cells));
+		t->cap = want;
+		return;
+	}
+	t->cells = pk_xrealloc(t->cells, want * sizeof(*t->cells));
+	memset(t->cells + t->cap, 0, (want - t->cap) * sizeof(*t->cells));
+	t->cap = want;
+}
+
 size_t rp_row(struct rp_table *t)
 {
 	size_t want = (t->nrows + 1) * t->ncols;

@@ -66,19 +66,25 @@ static void probe_stats(const struct rp_log *lg, const struct summary *sm, uint3
 {
 	const struct rp_stats *series = sm->series;
 	const uint32_t *own = sm->by_probe + sm->first[probe];
-	size_t nown = sm->first[probe + 1] - sm->first[probe], nparts = 0, cap = 0, k = 0;
-	for (size_t j = 0; j < nown; j++)
-		cap += rp_series_nparts(&lg->samples[own[j]]);
-	struct rp_values *parts = pk_xmalloc((cap ? cap : 1) * sizeof(*parts));
+	size_t nown = sm->first[probe + 1] - sm->first[probe], k = 0;
 	struct rp_stats *each = pk_xmalloc((nown ? nown : 1) * sizeof(*each));
 	for (size_t j = 0; j < nown; j++)
-		if (lg->samples[own[j]].n) {
-			nparts += rp_series_durs(&lg->samples[own[j]], parts + nparts);
+		if (lg->samples[own[j]].n)
 			each[k++] = series[own[j]];
-		}
-	rp_stats_merge(each, k, parts, nparts, sm->counted[probe] ? &sm->median_x2[probe] : NULL, out);
+	const int64_t *median_x2 = sm->counted[probe] ? &sm->median_x2[probe] : NULL;
+	if (rp_stats_merge(each, k, NULL, 0, median_x2, out) == 1) {
+		/* the values are needed after all: where they lie */
+		size_t cap = 0, nparts = 0;
+		for (size_t j = 0; j < nown; j++)
+			cap += rp_series_nparts(&lg->samples[own[j]]);
+		struct rp_values *parts = pk_xmalloc((cap ? cap : 1) * sizeof(*parts));
+		for (size_t j = 0; j < nown; j++)
+			if (lg->samples[own[j]].n)
+				nparts += rp_series_durs(&lg->samples[own[j]], parts + nparts);
+		rp_stats_merge(each, k, parts, nparts, median_x2, out);
+		free(parts);
+	}
 	free(each);
-	free(parts);
 }
 
 #define SERIES_PER_TASK 64
@@ -416,6 +422,7 @@ static void series_table(const struct rp_log *lg, struct rp_doc *d, const struct
 	struct rp_table *t = rp_table_new(d, "series", "per block and iteration (dur in cycles)",
 					  "probe", "block", "iter", "count", "min", "median",
 					  "mean", "max", "stddev", NULL);
+	rp_table_reserve(t, lg->nseries);
 	for (size_t i = 0; i < lg->nseries; i++) {
 		const struct rp_series *se = &lg->series[order[i]];
 		size_t r = rp_row(t);
@@ -593,6 +600,7 @@ static void timeline_table(const struct rp_log *lg, struct rp_doc *d, const stru
 		return;
 	}
 	struct rp_table *t = timeline_new(lg, d, &c_probe);
+	rp_table_reserve(t, n);
 	d->origin = pk_xstrdup("T_BASE of each run");
 	const struct tl_entry *prev = NULL; /* the previous stage of the same chain */
 	struct rp_hash lanes = { 0 };

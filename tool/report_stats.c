@@ -359,7 +359,10 @@ int rp_stats_merge(const struct rp_stats *each, size_t k, const struct rp_values
 	}
 	if (out->n == 0)
 		return -1;
-	if (!from_sums(out))
+	int exact = from_sums(out);
+	if ((!exact || !median_x2) && !parts)
+		return 1;
+	if (!exact)
 		return rp_stats_parts(parts, nparts, out);
 	if (median_x2)
 		out->median_x2 = *median_x2;
