@@ -586,6 +586,25 @@ static void rec_word(void **state)
 #endif
 }
 
+/* Value I of a part of durations, whatever its kind. */
+static int64_t part_value(const struct rp_values *p, size_t i)
+{
+	const char *at = (const char *)p->v + i * p->stride;
+	if (p->kind == RP_V16) {
+		uint16_t x;
+		memcpy(&x, at, sizeof(x));
+		return p->base + x;
+	}
+	if (p->kind == RP_V32) {
+		int32_t x;
+		memcpy(&x, at, sizeof(x));
+		return x;
+	}
+	int64_t x;
+	memcpy(&x, at, sizeof(x));
+	return x;
+}
+
 /* Compact samples fill chunks of 8, 16, 32, then 64 samples: a series of
  * 300 keeps every value in order, its durations come as one part per
  * chunk, and it turns wide with all of them kept. */
@@ -612,11 +631,8 @@ static void chunked_samples(void **state)
 	size_t sizes[7] = { 8, 16, 32, 64, 64, 64, 52 }, k = 0;
 	for (size_t p = 0; p < 7; p++) {
 		assert_int_equal(parts[p].n, sizes[p]);
-		for (size_t i = 0; i < parts[p].n; i++, k++) {
-			int32_t x;
-			memcpy(&x, (const char *)parts[p].v + i * parts[p].stride, sizeof(x));
-			assert_int_equal(x, (int64_t)k);
-		}
+		for (size_t i = 0; i < parts[p].n; i++, k++)
+			assert_int_equal(part_value(&parts[p], i), (int64_t)k);
 	}
 	struct rp_stats st;
 	assert_int_equal(rp_stats_parts(parts, 7, &st), 0);
@@ -718,7 +734,7 @@ static void samples_start_once(void **state)
 	assert_int_equal(np, 5);
 	for (size_t p = 0; p < np; p++)
 		for (size_t i = 0; i < parts[p].n; i++, k++)
-			assert_int_equal(((const int32_t *)parts[p].v)[i], want_e[k] - want_s[k]);
+			assert_int_equal(part_value(&parts[p], i), want_e[k] - want_s[k]);
 	assert_int_equal(k, 150);
 	feed(&lg, "[S] start=5000001000 end=5000001003 dur=3\n"); /* beyond int32: wide */
 	want_s[nw] = 5000000000;
@@ -745,6 +761,87 @@ static void samples_start_once(void **state)
 	assert_int_equal(v[2], 3000000424);
 	assert_int_equal(rp_series_field(se, RP_REL_START, v), 3);
 	assert_int_equal(v[0] + v[1] + v[2], 3 * 424);
+	rp_log_free(&lg);
+}
+
+/* Chunks keep 16-bit offsets while their durations fit a window: a
+ * duration out of it mid-chunk turns that chunk int32 (and the next one
+ * starts int32), long durations take a window around the first, one near
+ * INT32_MAX an int32 chunk; every duration and start reads back, the
+ * statistics equal those of the plain values, and so after turning wide. */
+static void samples_sixteen_bits(void **state)
+{
+	(void)state;
+	enum { N = 400 };
+	int64_t want[N + 1], ws[N + 1], v[N + 1];
+	for (int i = 0; i < N; i++)
+		want[i] = 100 + i;                           /* chunk 0 (8): 16-bit from 0 */
+	want[8 + 5] = 70000;                                 /* chunk 1 (16) turns int32 */
+	want[24] = 70001;                                    /* chunk 2 (32): int32 */
+	for (int i = 56; i < 120; i++)                       /* chunk 3 (64): around 1e6 */
+		want[i] = 1000000 + (i % 2 ? 16000 : -16000);
+	want[120] = 5;                                       /* chunk 4: 16-bit from 0 ... */
+	want[150] = INT32_MAX - 3;                           /* ... then int32 */
+	/* chunk 5 (184..247): int32, as the last one turned */
+	want[248] = 65535;                                   /* chunk 6: [0, 65535] */
+	want[249] = 0;
+	for (int i = 312; i < 376; i++)                      /* chunk 7: no window fits */
+		want[i] = INT32_MAX - (i % 7);
+	/* chunk 8 (376..439): 16-bit again */
+	struct rp_log lg;
+	rp_log_init(&lg, NULL, 1000);
+	rp_log_begin_file(&lg, "h.log");
+	feed(&lg, "[T_BASE] 1000\n");
+	char line[128];
+	for (int i = 0; i < N; i++) {
+		ws[i] = 400 + i % 3;
+		snprintf(line, sizeof(line), "[S] start=%lld end=%lld dur=%lld\n", (long long)(1000 + ws[i]),
+			 (long long)(1000 + ws[i] + want[i]), (long long)want[i]);
+		feed(&lg, line);
+	}
+	const struct rp_samples *se = &lg.samples[0];
+	assert_false(se->wide);
+	assert_int_equal(se->n, N);
+	struct rp_values parts[9];
+	assert_int_equal(rp_series_nparts(se), 9);
+	assert_int_equal(rp_series_durs(se, parts), 9);
+	const enum rp_value_kind kinds[9] = { RP_V16, RP_V32, RP_V32, RP_V16, RP_V32,
+					      RP_V32, RP_V16, RP_V32, RP_V16 };
+	const int64_t bases[9] = { 0, 0, 0, 1000000 - 16000 - 32768, 0, 0, 0, 0, 0 };
+	size_t k = 0;
+	for (size_t p = 0; p < 9; p++) {
+		assert_int_equal(parts[p].kind, kinds[p]);
+		assert_int_equal(parts[p].base, bases[p]);
+		for (size_t i = 0; i < parts[p].n; i++, k++)
+			assert_int_equal(part_value(&parts[p], i), want[k]);
+	}
+	assert_int_equal(k, N);
+	assert_int_equal(rp_series_field(se, RP_DUR, v), N);
+	assert_memory_equal(v, want, N * sizeof(*v));
+	assert_int_equal(rp_series_field(se, RP_REL_START, v), N);
+	assert_memory_equal(v, ws, N * sizeof(*v));
+	struct rp_stats a, b;
+	assert_int_equal(rp_stats_parts(parts, 9, &a), 0);
+	memcpy(v, want, N * sizeof(*v));
+	assert_int_equal(rp_stats_compute(v, N, &b), 0);
+	assert_int_equal(a.n, b.n);
+	assert_int_equal(a.min, b.min);
+	assert_int_equal(a.max, b.max);
+	assert_int_equal(a.median_x2, b.median_x2);
+	assert_true(a.sum == b.sum);
+	assert_memory_equal(&a.stddev, &b.stddev, sizeof(a.stddev));
+	/* beyond int32: wide, with every value kept */
+	want[N] = (int64_t)INT32_MAX + 1;
+	ws[N] = 400;
+	snprintf(line, sizeof(line), "[S] start=1400 end=%lld dur=%lld\n", (long long)(1400 + want[N]),
+		 (long long)want[N]);
+	feed(&lg, line);
+	se = &lg.samples[0];
+	assert_true(se->wide);
+	assert_int_equal(rp_series_field(se, RP_DUR, v), N + 1);
+	assert_memory_equal(v, want, (N + 1) * sizeof(*v));
+	assert_int_equal(rp_series_field(se, RP_REL_START, v), N + 1);
+	assert_memory_equal(v, ws, (N + 1) * sizeof(*v));
 	rp_log_free(&lg);
 }
 
@@ -809,6 +906,7 @@ int main(void)
 		cmocka_unit_test(compact_samples),
 		cmocka_unit_test(chunked_samples),
 		cmocka_unit_test(samples_start_once),
+		cmocka_unit_test(samples_sixteen_bits),
 		cmocka_unit_test(rec_word),
 		cmocka_unit_test(seed_worked_example), cmocka_unit_test(negative_gap_kept),
 		cmocka_unit_test(findings),          cmocka_unit_test(run_fields_and_repeat),

@@ -218,7 +218,7 @@ static void stddev_exact(void **state)
 		int32_t *c = malloc(n * sizeof(*c));
 		for (size_t i = 0; i < n; i++)
 			c[i] = (int32_t)v[i];
-		struct rp_values part = { c, n, sizeof(int32_t), 1 };
+		struct rp_values part = { c, n, sizeof(int32_t), RP_V32, 0 };
 		struct rp_stats a, b;
 		assert_int_equal(rp_stats_parts(&part, 1, &a), 0);
 		assert_int_equal(rp_stats_compute(v, n, &b), 0);
@@ -247,11 +247,11 @@ static void stats_merge(void **state)
 	struct rp_values parts[G + 1];
 	struct rp_stats each[G + 1], a, b;
 	for (size_t g = 0; g < G; g++) {
-		parts[g] = (struct rp_values){ c + g * N, N - g, sizeof(int32_t), 1 };
+		parts[g] = (struct rp_values){ c + g * N, N - g, sizeof(int32_t), RP_V32, 0 };
 		assert_int_equal(rp_stats_moments(&parts[g], 1, &each[g]), 0);
 		assert_true(each[g].exact_sums);
 	}
-	parts[G] = (struct rp_values){ w, N, sizeof(*w), 0 };
+	parts[G] = (struct rp_values){ w, N, sizeof(*w), RP_V64, 0 };
 	assert_int_equal(rp_stats_moments(&parts[G], 1, &each[G]), 0);
 	assert_false(each[G].exact_sums);
 	for (size_t k = G; k <= G + 1; k++) {
@@ -286,45 +286,59 @@ static void slot_lists(void **state)
 	assert_int_equal(rp_parse_slot_list("--active", "1;2", m, 10), -1);
 }
 
-/* Statistics over parts: compact durations (int32 one after another, as
- * a series stores them), int32 values with other fields between, and wide
- * ones give what the values give in one array, to the bit. The compact
- * part spans more than one of the runs rp_stats_parts sums in int64. */
+/* Statistics over parts: compact durations (int32 one after another, and
+ * 16-bit offsets from a base, as a series stores them), int32 values with
+ * other fields between, and wide ones give what the values give in one
+ * array, to the bit. The compact parts span more than one of the runs
+ * rp_stats_parts sums in 64 bits. */
 static void parts_match(int narrow)
 {
-	size_t n32 = ((size_t)1 << 20) + 1234, ns = 777, n64 = 300;
+	size_t n32 = ((size_t)1 << 20) + 1234, n16 = ((size_t)1 << 20) + 321, ns = 777, n64 = 300;
+	size_t nall = n32 + n16 + ns + n64;
 	int32_t *c = malloc(n32 * sizeof(*c)), *cs = malloc(2 * ns * sizeof(*cs));
-	int64_t *w = malloc(3 * n64 * sizeof(*w)), *all = malloc((n32 + ns + n64) * sizeof(*all));
+	uint16_t *h = malloc(n16 * sizeof(*h));
+	int64_t *w = malloc(3 * n64 * sizeof(*w)), *all = malloc(nall * sizeof(*all));
+	/* narrow: a probe's jitter band (the median by counting); else the
+	 * highest window a chunk may take */
+	int64_t base = narrow ? 1450 : INT32_MAX - UINT16_MAX;
 	uint64_t seed = 99;
-	for (size_t i = 0; i < n32 + ns; i++) {
+	for (size_t i = 0; i < n32 + n16 + ns; i++) {
 		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
 		int32_t x = (int32_t)(seed >> 32);
-		if (narrow) /* a probe's jitter band: the median by counting */
+		if (narrow)
 			x = 1500 + (int32_t)((seed >> 33) % 61);
 		else if (i == 77)
 			x = INT32_MAX;
-		if (!narrow && (i == n32 - 5 || i == n32 + 3))
+		if (!narrow && (i == n32 - 5 || i == n32 + n16 + 3))
 			x = INT32_MIN + 1;
 		if (i < n32) {
 			c[i] = x;
+		} else if (i < n32 + n16) {
+			uint16_t o = narrow ? (uint16_t)(x - base) : (uint16_t)(seed >> 40);
+			if (!narrow && (i == n32 + 9 || i == n32 + n16 - 1))
+				o = i == n32 + 9 ? 0 : UINT16_MAX; /* both ends of the window */
+			h[i - n32] = o;
+			x = (int32_t)(base + o);
 		} else {
-			cs[2 * (i - n32)] = x;
-			cs[2 * (i - n32) + 1] = -1; /* another field between: must not count */
+			cs[2 * (i - n32 - n16)] = x;
+			cs[2 * (i - n32 - n16) + 1] = -1; /* another field between: must not count */
 		}
 		all[i] = x;
 	}
 	for (size_t i = 0; i < n64; i++) {
 		w[3 * i] = (int64_t)5000000000 + (int64_t)i * 3;
 		w[3 * i + 1] = w[3 * i + 2] = 0;
-		all[n32 + ns + i] = w[3 * i];
+		all[n32 + n16 + ns + i] = w[3 * i];
 	}
-	struct rp_values parts[3] = { { c, n32, sizeof(int32_t), 1 },
-				      { cs, ns, 2 * sizeof(int32_t), 1 },
-				      { w, n64, 3 * sizeof(int64_t), 0 } };
-	for (int k = 1; k <= 3; k++) {
+	struct rp_values parts[4] = { { c, n32, sizeof(int32_t), RP_V32, 0 },
+				      { h, n16, sizeof(uint16_t), RP_V16, base },
+				      { cs, ns, 2 * sizeof(int32_t), RP_V32, 0 },
+				      { w, n64, 3 * sizeof(int64_t), RP_V64, 0 } };
+	const size_t upto[4] = { n32, n32 + n16, n32 + n16 + ns, nall };
+	for (int k = 1; k <= 4; k++) {
 		struct rp_stats a, b;
 		assert_int_equal(rp_stats_parts(parts, (size_t)k, &a), 0);
-		size_t n = k == 1 ? n32 : k == 2 ? n32 + ns : n32 + ns + n64;
+		size_t n = upto[k - 1];
 		int64_t *v = malloc(n * sizeof(*v));
 		memcpy(v, all, n * sizeof(*v));
 		assert_int_equal(rp_stats_compute(v, n, &b), 0);
@@ -332,16 +346,19 @@ static void parts_match(int narrow)
 		same_stats(&a, &b);
 		free(v);
 	}
-	/* the strided part alone (by counting when narrow) */
-	struct rp_stats a, b;
-	assert_int_equal(rp_stats_parts(&parts[1], 1, &a), 0);
-	int64_t *v = malloc(ns * sizeof(*v));
-	memcpy(v, all + n32, ns * sizeof(*v));
-	assert_int_equal(rp_stats_compute(v, ns, &b), 0);
-	same_stats(&a, &b);
-	free(v);
-	assert_int_equal(parts[0].n, n32);
+	/* the 16-bit and the strided part alone (by counting when narrow) */
+	for (int k = 1; k <= 2; k++) {
+		struct rp_stats a, b;
+		assert_int_equal(rp_stats_parts(&parts[k], 1, &a), 0);
+		size_t n = upto[k] - upto[k - 1];
+		int64_t *v = malloc(n * sizeof(*v));
+		memcpy(v, all + upto[k - 1], n * sizeof(*v));
+		assert_int_equal(rp_stats_compute(v, n, &b), 0);
+		same_stats(&a, &b);
+		free(v);
+	}
 	free(c);
+	free(h);
 	free(cs);
 	free(w);
 	free(all);

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "pk.h"
 
@@ -33,11 +34,17 @@ int rp_stats_compute(int64_t *v, size_t n, struct rp_stats *out);
  * in each part in turn (e.g. one field of an array of structs). The
  * result equals rp_stats_compute's on their concatenation, without making
  * it (unless the median needs selection). */
+enum rp_value_kind {
+	RP_V64, /* int64_t values */
+	RP_V32, /* int32_t values */
+	RP_V16  /* uint16_t values, each BASE more */
+};
 struct rp_values {
 	const void *v;
 	size_t n;
 	size_t stride; /* bytes from one value to the next */
-	int is32;      /* int32_t values, else int64_t */
+	enum rp_value_kind kind;
+	int64_t base;  /* RP_V16: added to each value (>= 0, fits int32 with it) */
 };
 int rp_stats_parts(const struct rp_values *parts, size_t nparts, struct rp_stats *out);
 /* Everything rp_stats_parts gives but the median (median_x2 is 0). */
@@ -184,24 +191,35 @@ enum rp_sample_field { RP_DUR, RP_REL_START, RP_REL_END };
  * so that the chunks the lines of a log are filling at any time (one per
  * series, thousands of series visited in turn) lie close together in
  * memory, not a page apart each: storing was bound by TLB misses when each
- * series had an array of its own. A stage usually starts at one offset
- * from T_BASE run after run: while every sample of a series has the same
- * relative start (rel0), only the durations are kept, 4 bytes a sample
- * (fresh memory is dear: on the bench VM, clearing the pages of 8-byte
- * samples took 14% of the CPU). The first other start gives the series a
- * chunk of starts beside each chunk of durations (rels). A wide series
- * has one malloc'd array. */
+ * series had an array of its own. Fresh memory is dear (on the bench VM,
+ * clearing the pages of 8-byte samples took 14% of the CPU), so samples are
+ * kept small:
+ * - a chunk holds its durations as 16-bit offsets from a base when they fit
+ *   a window of 65,536 cycles (a stage's jitter), else as int32; the first
+ *   duration that leaves the window turns the chunk's to int32;
+ * - a stage usually starts at one offset from T_BASE run after run: while
+ *   every sample of a series has the same relative start (rel0), no start
+ *   is kept; the first other one gives the series a chunk of int32 starts
+ *   beside each chunk of durations (rels).
+ * A wide series has one malloc'd array. */
+#define RP_CHUNK32 INT32_MIN /* rp_chunk.base of a chunk of int32 durations */
+struct rp_chunk {
+	void *v;
+	int32_t base; /* uint16_t durations, each BASE (>= 0) more; or RP_CHUNK32 */
+};
 struct rp_samples {
-	void *samples;       /* compact: the duration chunks (int32_t *[cap]);
+	void *samples;       /* compact: the chunks (struct rp_chunk[cap]);
 				wide: rp_sample[cap] */
 	int32_t **rels;      /* compact with starts that vary: their chunks
 				(cap), else NULL */
 	size_t n, cap, nrel; /* nrel: samples with relative times */
-	int32_t *put, *end;  /* compact: room left in the last chunk */
+	char *put, *end;     /* compact: room left in the last chunk */
 	int32_t *rput;       /* with rels: where the next start goes */
 	int32_t rel0;        /* compact without rels: every sample's start */
+	int32_t base;        /* compact: the last chunk's */
 	uint32_t nch;        /* compact: chunks in use */
-	int wide;
+	unsigned char wide;
+	unsigned char spilt; /* the last chunk turned int32 */
 };
 #define RP_CHUNK_MAX 64
 static inline size_t rp_chunk_cap(uint32_t k)
@@ -408,15 +426,28 @@ static inline int rp_log_store_compact(struct rp_samples *se, const struct rp_re
 	int64_t dur = rec->dur, s = rec->start, e = rec->end;
 	/* dur >= 0 (parsed); RP_NO_REL comes for both or neither. A wide
 	 * series has put == end == NULL. */
-	if (se->put == se->end || dur > INT32_MAX ||
+	if (se->put == se->end ||
 	    (s != RP_NO_REL && (s <= INT32_MIN || s > INT32_MAX || e != s + dur)))
 		return 0;
 	int32_t r = s == RP_NO_REL ? RP_NO_REL32 : (int32_t)s;
+	if (!se->rput && r != se->rel0)
+		return 0;
+	if (se->base != RP_CHUNK32) {
+		uint64_t x = (uint64_t)dur - (uint64_t)se->base;
+		if (x > UINT16_MAX)
+			return 0;
+		uint16_t x16 = (uint16_t)x;
+		memcpy(se->put, &x16, sizeof(x16));
+		se->put += sizeof(x16);
+	} else {
+		if (dur > INT32_MAX)
+			return 0;
+		int32_t d = (int32_t)dur;
+		memcpy(se->put, &d, sizeof(d));
+		se->put += sizeof(d);
+	}
 	if (se->rput)
 		*se->rput++ = r;
-	else if (r != se->rel0)
-		return 0;
-	*se->put++ = (int32_t)dur;
 	se->n++;
 	se->nrel += r != RP_NO_REL32;
 	return 1;

@@ -1015,14 +1015,22 @@ void rp_arena_free(struct rp_arena *a)
 	memset(a, 0, sizeof(*a));
 }
 
-/* Chunk K of compact SE (its durations) and how many samples it holds. */
-static inline const int32_t *chunk(const struct rp_samples *se, uint32_t k, size_t *n)
+/* Chunk K of compact SE and how many samples it holds. */
+static inline const struct rp_chunk *chunk(const struct rp_samples *se, uint32_t k, size_t *n)
 {
 	/* 8, 16, 32, then 64 a chunk: 8 (2^k - 1) before chunk k < 3 */
 	size_t before = k < 3 ? (((size_t)8 << k) - 8) : 56 + (size_t)(k - 3) * RP_CHUNK_MAX;
 	size_t left = se->n - before, cap = rp_chunk_cap(k);
 	*n = left < cap ? left : cap;
-	return ((int32_t *const *)se->samples)[k];
+	return &((const struct rp_chunk *)se->samples)[k];
+}
+
+/* Duration I of chunk C. */
+static inline int64_t dur_at(const struct rp_chunk *c, size_t i)
+{
+	if (c->base == RP_CHUNK32)
+		return ((const int32_t *)c->v)[i];
+	return (int64_t)c->base + ((const uint16_t *)c->v)[i];
 }
 
 /* The relative start of sample I of chunk K of compact SE. */
@@ -1039,13 +1047,14 @@ static void widen(struct rp_samples *se)
 	struct rp_sample *w = pk_xmalloc(cap * sizeof(*w));
 	for (uint32_t k = 0; k < se->nch; k++) {
 		size_t m;
-		const int32_t *c = chunk(se, k, &m);
+		const struct rp_chunk *c = chunk(se, k, &m);
 		for (size_t i = 0; i < m; i++, j++) {
 			int32_t r = rel_at(se, k, i);
+			int64_t d = dur_at(c, i);
 			if (r == RP_NO_REL32)
-				w[j] = (struct rp_sample){ c[i], RP_NO_REL, RP_NO_REL };
+				w[j] = (struct rp_sample){ d, RP_NO_REL, RP_NO_REL };
 			else
-				w[j] = (struct rp_sample){ c[i], r, (int64_t)r + c[i] };
+				w[j] = (struct rp_sample){ d, r, r + d };
 		}
 	}
 	free(se->samples);
@@ -1053,7 +1062,8 @@ static void widen(struct rp_samples *se)
 	se->samples = w;
 	se->rels = NULL;
 	se->cap = cap;
-	se->put = se->end = se->rput = NULL;
+	se->put = se->end = NULL;
+	se->rput = NULL;
 	se->nch = 0;
 	se->wide = 1;
 }
@@ -1073,21 +1083,54 @@ static void vary(struct rp_arena *a, struct rp_samples *se)
 	}
 }
 
-/* A new last chunk for compact SE (the last one is full, or there is none). */
-static void new_chunk(struct rp_arena *a, struct rp_samples *se)
+/* The base of a chunk whose first duration is DUR: a window of 65,536
+ * around it (from 0 for short ones), or int32 when that would pass
+ * INT32_MAX or the series' last chunk left its window. */
+static int32_t chunk_base(const struct rp_samples *se, int64_t dur)
 {
-	int32_t **ch = se->samples;
+	if (se->spilt)
+		return RP_CHUNK32;
+	if (dur <= UINT16_MAX)
+		return 0;
+	return dur - 32768 + UINT16_MAX <= INT32_MAX ? (int32_t)(dur - 32768) : RP_CHUNK32;
+}
+
+/* A new last chunk for compact SE (the last one is full, or there is none),
+ * its first duration DUR. */
+static void new_chunk(struct rp_arena *a, struct rp_samples *se, int64_t dur)
+{
+	struct rp_chunk *ch = se->samples;
 	size_t cap = se->cap;
 	PK_GROW(ch, se->cap, (size_t)se->nch + 1);
 	se->samples = ch;
 	if (se->rels && se->cap != cap)
 		se->rels = pk_xrealloc(se->rels, se->cap * sizeof(*se->rels));
 	size_t m = rp_chunk_cap(se->nch);
-	ch[se->nch] = se->put = rp_arena_alloc(a, m * sizeof(int32_t));
-	se->end = se->put + m;
+	se->base = chunk_base(se, dur);
+	se->spilt = 0;
+	size_t width = se->base == RP_CHUNK32 ? sizeof(int32_t) : sizeof(uint16_t);
+	ch[se->nch] = (struct rp_chunk){ rp_arena_alloc(a, m * width), se->base };
+	se->put = ch[se->nch].v;
+	se->end = se->put + m * width;
 	if (se->rels)
 		se->rels[se->nch] = se->rput = rp_arena_alloc(a, m * sizeof(int32_t));
 	se->nch++;
+}
+
+/* The last chunk of SE turns int32 (a duration left its window). Its
+ * 16-bit room stays in the arena, unused. */
+static void spill(struct rp_arena *a, struct rp_samples *se)
+{
+	struct rp_chunk *c = &((struct rp_chunk *)se->samples)[se->nch - 1];
+	size_t m = rp_chunk_cap(se->nch - 1), used = m - (size_t)(se->end - se->put) / sizeof(uint16_t);
+	int32_t *w = rp_arena_alloc(a, m * sizeof(int32_t));
+	for (size_t i = 0; i < used; i++)
+		w[i] = (int32_t)dur_at(c, i);
+	*c = (struct rp_chunk){ w, RP_CHUNK32 };
+	se->base = RP_CHUNK32;
+	se->spilt = 1;
+	se->put = (char *)(w + used);
+	se->end = (char *)(w + m);
 }
 
 void rp_log_store_ent(struct rp_arena *a, struct rp_samples *se, const struct rp_rec *rec)
@@ -1106,7 +1149,10 @@ void rp_log_store_ent(struct rp_arena *a, struct rp_samples *se, const struct rp
 			else if (!se->rels && r != se->rel0)
 				vary(a, se);
 			if (se->put == se->end)
-				new_chunk(a, se);
+				new_chunk(a, se, dur);
+			else if (se->base != RP_CHUNK32 &&
+				 (uint64_t)dur - (uint64_t)se->base > UINT16_MAX)
+				spill(a, se);
 			rp_log_store_compact(se, rec); /* stores now */
 			return;
 		}
@@ -1136,16 +1182,16 @@ size_t rp_series_field(const struct rp_samples *sp, enum rp_sample_field f, int6
 		int64_t with_dur = f == RP_REL_END;
 		for (uint32_t k = 0; k < sp->nch; k++) {
 			size_t m;
-			const int32_t *c = chunk(sp, k, &m);
+			const struct rp_chunk *c = chunk(sp, k, &m);
 			if (f == RP_DUR) {
 				for (size_t i = 0; i < m; i++)
-					out[n++] = c[i];
+					out[n++] = dur_at(c, i);
 				continue;
 			}
 			for (size_t i = 0; i < m; i++) {
 				int32_t r = rel_at(sp, k, i);
 				if (r != RP_NO_REL32)
-					out[n++] = (int64_t)r + with_dur * c[i];
+					out[n++] = r + with_dur * dur_at(c, i);
 			}
 		}
 		return n;
@@ -1172,13 +1218,16 @@ size_t rp_series_durs(const struct rp_samples *sp, struct rp_values *out)
 {
 	if (sp->wide) {
 		out[0] = (struct rp_values){ &((const struct rp_sample *)sp->samples)->dur, sp->n,
-					     sizeof(struct rp_sample), 0 };
+					     sizeof(struct rp_sample), RP_V64, 0 };
 		return 1;
 	}
 	for (uint32_t k = 0; k < sp->nch; k++) {
 		size_t m;
-		const int32_t *c = chunk(sp, k, &m);
-		out[k] = (struct rp_values){ c, m, sizeof(int32_t), 1 };
+		const struct rp_chunk *c = chunk(sp, k, &m);
+		if (c->base == RP_CHUNK32)
+			out[k] = (struct rp_values){ c->v, m, sizeof(int32_t), RP_V32, 0 };
+		else
+			out[k] = (struct rp_values){ c->v, m, sizeof(uint16_t), RP_V16, c->base };
 	}
 	return sp->nch;
 }

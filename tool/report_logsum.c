@@ -123,6 +123,55 @@ static void rel_medians(const struct rp_samples *sp, int64_t *v, const int64_t r
 				       : rp_median_x2(v, rp_series_field(sp, RP_REL_END, v));
 }
 
+/* The sums, least and greatest of the durations of PART (a chunk's) into
+ * the running ones: loops for int32 values and for 16-bit offsets. */
+static inline void chunk_sums(const struct rp_values *part, __int128 *sum,
+			      unsigned __int128 *sumsq, int64_t *lo, int64_t *hi)
+{
+	int64_t s = 0; /* 64 values at most: no overflow */
+	if (part->kind == RP_V16) {
+		const uint16_t *c = part->v;
+		uint64_t sq = 0;
+		uint16_t l = UINT16_MAX, h = 0;
+		for (size_t j = 0; j < part->n; j++) {
+			uint16_t x = c[j];
+			s += x;
+			sq += (uint64_t)x * x;
+			l = x < l ? x : l;
+			h = x > h ? x : h;
+		}
+		/* base + x: n b^2 + 2 b sum(x) + sum(x^2) */
+		uint64_t b = (uint64_t)part->base;
+		*sumsq += sq + 2 * (unsigned __int128)b * (uint64_t)s + (unsigned __int128)(b * b) * part->n;
+		*sum += s + (int64_t)(b * part->n);
+		*lo = (int64_t)b + l < *lo ? (int64_t)b + l : *lo;
+		*hi = (int64_t)b + h > *hi ? (int64_t)b + h : *hi;
+		return;
+	}
+	const int32_t *c = part->v;
+	unsigned __int128 sq = 0;
+	int32_t l = INT32_MAX, h = INT32_MIN;
+	for (size_t j = 0; j < part->n; j++) {
+		int32_t d = c[j];
+		s += d;
+		sq += (uint64_t)((int64_t)d * d);
+		l = d < l ? d : l;
+		h = d > h ? d : h;
+	}
+	*sumsq += sq;
+	*sum += s;
+	*lo = l < *lo ? l : *lo;
+	*hi = h > *hi ? h : *hi;
+}
+
+/* Duration J of PART (a chunk's). */
+static inline int64_t chunk_dur(const struct rp_values *part, size_t j)
+{
+	if (part->kind == RP_V16)
+		return part->base + ((const uint16_t *)part->v)[j];
+	return ((const int32_t *)part->v)[j];
+}
+
 /* Series I with compact samples SP: its durations' moments and the range
  * of each field in one pass over its chunks, then what needs the values
  * again: a median whose values are not all one (V, PARTS: room). */
@@ -131,26 +180,17 @@ static void compact_series(struct summary *sm, size_t i, const struct rp_samples
 {
 	__int128 sum = 0;
 	unsigned __int128 sumsq = 0;
-	int32_t lo = INT32_MAX, hi = INT32_MIN;
+	int64_t lo = INT64_MAX, hi = INT64_MIN;
 	int64_t slo = INT64_MAX, shi = INT64_MIN, elo = INT64_MAX, ehi = INT64_MIN;
 	size_t np = rp_series_durs(sp, parts); /* the chunks */
 	for (size_t k = 0; k < np; k++) {
-		const int32_t *c = parts[k].v;
-		int64_t s = 0; /* 64 values at most: no overflow */
-		for (size_t j = 0; j < parts[k].n; j++) {
-			int32_t d = c[j];
-			s += d;
-			sumsq += (uint64_t)((int64_t)d * d);
-			lo = d < lo ? d : lo;
-			hi = d > hi ? d : hi;
-		}
-		sum += s;
+		chunk_sums(&parts[k], &sum, &sumsq, &lo, &hi);
 		if (!sp->rels)
 			continue;
 		for (size_t j = 0; j < parts[k].n; j++) {
 			if (sp->rels[k][j] == RP_NO_REL32)
 				continue;
-			int64_t st = sp->rels[k][j], en = st + c[j];
+			int64_t st = sp->rels[k][j], en = st + chunk_dur(&parts[k], j);
 			slo = st < slo ? st : slo;
 			shi = st > shi ? st : shi;
 			elo = en < elo ? en : elo;
@@ -159,8 +199,8 @@ static void compact_series(struct summary *sm, size_t i, const struct rp_samples
 	}
 	if (!sp->rels && sp->rel0 != RP_NO_REL32) { /* every sample starts at rel0 */
 		slo = shi = sp->rel0;
-		elo = (int64_t)sp->rel0 + lo;
-		ehi = (int64_t)sp->rel0 + hi;
+		elo = sp->rel0 + lo;
+		ehi = sp->rel0 + hi;
 	}
 	rp_stats_from_sums(sp->n, sum, sumsq, lo, hi, &sm->series[i]);
 	if (sm->with_series)

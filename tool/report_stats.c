@@ -53,7 +53,12 @@ static void select_kth(int64_t *v, size_t n, size_t k)
 static inline int64_t at(const struct rp_values *part, size_t i)
 {
 	const char *p = (const char *)part->v + i * part->stride;
-	if (part->is32) {
+	if (part->kind == RP_V16) {
+		uint16_t x;
+		memcpy(&x, p, sizeof(x));
+		return part->base + x;
+	}
+	if (part->kind == RP_V32) {
 		int32_t x;
 		memcpy(&x, p, sizeof(x));
 		return x;
@@ -63,17 +68,27 @@ static inline int64_t at(const struct rp_values *part, size_t i)
 	return x;
 }
 
-/* Compact durations: int32 values one after another (a chunk of a
- * series), the usual part; loops of their own, without at()'s choice per
- * value. */
+/* Compact durations: int32 values or 16-bit offsets one after another (a
+ * chunk of a series), the usual parts; loops of their own, without at()'s
+ * choice per value. */
 static inline int packed32(const struct rp_values *part)
 {
-	return part->is32 && part->stride == sizeof(int32_t);
+	return part->kind == RP_V32 && part->stride == sizeof(int32_t);
+}
+
+static inline int packed16(const struct rp_values *part)
+{
+	return part->kind == RP_V16 && part->stride == sizeof(uint16_t);
 }
 
 static inline int32_t at32(const struct rp_values *part, size_t i)
 {
 	return ((const int32_t *)part->v)[i];
+}
+
+static inline uint16_t at16(const struct rp_values *part, size_t i)
+{
+	return ((const uint16_t *)part->v)[i];
 }
 
 /* Cycle counts of one probe mostly lie in a narrow band (a few hundred
@@ -96,6 +111,12 @@ void rp_count_parts(const struct rp_values *parts, size_t nparts, int64_t lo, ui
 		if (packed32(&parts[p])) {
 			for (size_t i = 0; i < parts[p].n; i++)
 				count[(uint64_t)(int64_t)at32(&parts[p], i) - (uint64_t)lo]++;
+			continue;
+		}
+		if (packed16(&parts[p])) { /* values >= lo: base - lo + x >= 0 */
+			uint32_t *c = count + (parts[p].base - lo);
+			for (size_t i = 0; i < parts[p].n; i++)
+				c[at16(&parts[p], i)]++;
 			continue;
 		}
 		for (size_t i = 0; i < parts[p].n; i++)
@@ -191,7 +212,7 @@ static int64_t median_x2_buckets(int64_t *v, size_t n, int64_t lo, int64_t hi)
 static int64_t median_x2_bounded(int64_t *v, size_t n, int64_t lo, int64_t hi)
 {
 	int64_t x2;
-	const struct rp_values all = { v, n, sizeof(*v), 0 };
+	const struct rp_values all = { v, n, sizeof(*v), RP_V64, 0 };
 	if (lo == hi) /* e.g. a stage's start relative to T_BASE, run after run */
 		return 2 * lo;
 	if (median_by_count(&all, 1, n, lo, hi, &x2))
@@ -225,6 +246,28 @@ struct sums {
 /* PART into S. */
 static void part_sums(const struct rp_values *part, struct sums *s)
 {
+	if (packed16(part)) {
+		/* sums of the offsets X (runs short enough for uint64), then
+		 * those of base + X: n b, 2 b sum(X) + n b^2 (exact, 128 bits) */
+		unsigned __int128 b = (unsigned __int128)part->base;
+		for (size_t r = 0; r < part->n; r += (size_t)1 << 20) {
+			size_t e = part->n - r > ((size_t)1 << 20) ? r + ((size_t)1 << 20) : part->n;
+			uint64_t sum = 0, sumsq = 0;
+			uint16_t lo = UINT16_MAX, hi = 0;
+			for (size_t i = r; i < e; i++) {
+				uint16_t x = at16(part, i);
+				sum += x;
+				sumsq += (uint64_t)x * x; /* < 2^52 a run */
+				lo = x < lo ? x : lo;
+				hi = x > hi ? x : hi;
+			}
+			s->sum += (__int128)(sum + (e - r) * b);
+			s->sumsq += sumsq + 2 * b * sum + (e - r) * b * b;
+			s->lo = part->base + lo < s->lo ? part->base + lo : s->lo;
+			s->hi = part->base + hi > s->hi ? part->base + hi : s->hi;
+		}
+		return;
+	}
 	if (packed32(part)) {
 		/* the sum in runs short enough for an int64 */
 		for (size_t b = 0; b < part->n; b += (size_t)1 << 20) {
@@ -312,7 +355,7 @@ int rp_stats_moments(const struct rp_values *parts, size_t nparts, struct rp_sta
 
 int rp_stats_compute(int64_t *v, size_t n, struct rp_stats *out)
 {
-	const struct rp_values all = { v, n, sizeof(*v), 0 };
+	const struct rp_values all = { v, n, sizeof(*v), RP_V64, 0 };
 	if (rp_stats_moments(&all, 1, out) < 0)
 		return -1;
 	out->median_x2 = median_x2_bounded(v, n, out->min, out->max);
