@@ -846,7 +846,9 @@ static void samples_sixteen_bits(void **state)
 }
 
 /* Several MB through the threaded reader: the same result as one sequential
- * pass, a run separator and a truncated last line included. */
+ * pass, a run separator and a truncated last line included, and series of
+ * every storage kind: starts that vary, runs without T_BASE among those
+ * with, durations that leave a 16-bit window, a duration beyond int32. */
 static void mapped_equals_sequential(void **state)
 {
 	(void)state;
@@ -855,11 +857,17 @@ static void mapped_equals_sequential(void **state)
 	assert_true(fd >= 0);
 	FILE *f = fdopen(fd, "w");
 	for (int run = 0; run < 40; run++) {
-		fprintf(f, "== run %d\n[T_BASE] %d\n", run, run * 100000);
-		for (int i = 0; i < 2000; i++)
-			fprintf(f, "[STAGE_B] block=%d iter=%d start=%d end=%d dur=%d\nnoise %d\n", i % 2, i / 2,
-				run * 100000 + i * 40, run * 100000 + i * 40 + 30 + (i * run) % 7,
-				30 + (i * run) % 7, i);
+		fprintf(f, "== run %d\n", run);
+		if (run != 7 && run != 20)
+			fprintf(f, "[T_BASE] %d\n", run * 100000);
+		for (int i = 0; i < 2000; i++) {
+			long long st = run * 100000LL + i * 40 + (i % 4 == 1 ? run % 3 : 0);
+			long long d = i % 10 == 3 ? 30 + run * 3000LL : 30 + (i * run) % 7;
+			if (i == 17 && run == 33)
+				d = 5000000000LL;
+			fprintf(f, "[STAGE_B] block=%d iter=%d start=%lld end=%lld dur=%lld\nnoise %d\n", i % 2,
+				i / 2, st, st + d, d, i);
+		}
 	}
 	fputs("[STAGE_B] block=0 iter=0 start=5 end=", f); /* truncated, no newline */
 	fclose(f);
@@ -874,7 +882,7 @@ static void mapped_equals_sequential(void **state)
 	close(fb);
 	unlink(path);
 	assert_int_equal(a.total_lines, b.total_lines);
-	assert_int_equal(a.total_lines, 40 * 4002 + 1);
+	assert_int_equal(a.total_lines, 40 * 4002 - 2 + 1);
 	assert_int_equal(a.probe_lines, b.probe_lines);
 	assert_int_equal(a.garbled_lines, 1);
 	assert_string_equal(a.garbled_where[0], b.garbled_where[0]);
@@ -885,6 +893,10 @@ static void mapped_equals_sequential(void **state)
 		assert_int_equal(a.samples[i].n, b.samples[i].n);
 		assert_int_equal(a.samples[i].n, 40);
 		assert_int_equal(a.samples[i].wide, b.samples[i].wide);
+		assert_int_equal(a.samples[i].nrel, b.samples[i].nrel);
+		assert_int_equal(a.samples[i].nrel, 38);
+		assert_int_equal(a.samples[i].wide, i == 17);
+		assert_int_equal(a.samples[i].rels != NULL, i != 17); /* run 7 has no T_BASE */
 		for (int f = RP_DUR; f <= RP_REL_END; f++) {
 			size_t n = rp_series_field(&a.samples[i], (enum rp_sample_field)f, va);
 			assert_int_equal(n, rp_series_field(&b.samples[i], (enum rp_sample_field)f, vb));

@@ -207,16 +207,24 @@ struct rp_chunk {
 	void *v;
 	int32_t base; /* uint16_t durations, each BASE (>= 0) more; or RP_CHUNK32 */
 };
+/* Where a series' next compact sample goes: all that storing one touches
+ * (32 bytes: the store stage sweeps thousands of series per run). */
+struct rp_put {
+	char *put, *end; /* room left in the last chunk (NULL: none, or wide) */
+	int32_t *rput;   /* with rels: where the next start goes */
+	int32_t rel0;    /* without rels: every sample's start */
+	int32_t base;    /* the last chunk's */
+};
 struct rp_samples {
+	struct rp_put w;     /* (report_logpar.c's store stage keeps its own) */
 	void *samples;       /* compact: the chunks (struct rp_chunk[cap]);
 				wide: rp_sample[cap] */
 	int32_t **rels;      /* compact with starts that vary: their chunks
 				(cap), else NULL */
-	size_t n, cap, nrel; /* nrel: samples with relative times */
-	char *put, *end;     /* compact: room left in the last chunk */
-	int32_t *rput;       /* with rels: where the next start goes */
-	int32_t rel0;        /* compact without rels: every sample's start */
-	int32_t base;        /* compact: the last chunk's */
+	/* nrel: samples with relative times. Compact: n and nrel as of the
+	 * last rp_samples_sync (storing does not count) */
+	size_t n, cap, nrel;
+	size_t norel;        /* with rels: samples without relative times */
 	uint32_t nch;        /* compact: chunks in use */
 	unsigned char wide;
 	unsigned char spilt; /* the last chunk turned int32 */
@@ -415,42 +423,49 @@ void rp_log_apply(struct rp_log *lg, struct rp_rec *rec);
 /* Append an applied probe record's sample to lg->samples[rec->run] (lines
  * of one series in line order). */
 void rp_log_store(struct rp_log *lg, const struct rp_rec *rec);
-/* Append an applied record's sample to SE (report_logpar.c's store stage
- * keeps its own array of rp_samples while the main thread grows
- * lg->samples); chunks come from A. */
-void rp_log_store_ent(struct rp_arena *a, struct rp_samples *se, const struct rp_rec *rec);
+/* Append an applied record's sample to SE, whose rp_put is H
+ * (report_logpar.c's store stage keeps its own arrays of both while the
+ * main thread grows lg->samples); chunks come from A. Leaves SE's counts
+ * to rp_samples_count. */
+void rp_log_store_ent(struct rp_arena *a, struct rp_put *h, struct rp_samples *se,
+		      const struct rp_rec *rec);
 /* rp_log_store_ent's usual case, inline: a compact sample into a compact
- * series with room for it. 1 when stored, else 0 (nothing changed). */
-static inline int rp_log_store_compact(struct rp_samples *se, const struct rp_rec *rec)
+ * series with room for it (no count changes but by where H points). 1 when
+ * stored, else 0 (nothing changed). */
+static inline int rp_put_sample(struct rp_put *h, const struct rp_rec *rec)
 {
 	int64_t dur = rec->dur, s = rec->start, e = rec->end;
 	/* dur >= 0 (parsed); RP_NO_REL comes for both or neither. A wide
 	 * series has put == end == NULL. */
-	if (se->put == se->end ||
+	if (h->put == h->end ||
 	    (s != RP_NO_REL && (s <= INT32_MIN || s > INT32_MAX || e != s + dur)))
 		return 0;
 	int32_t r = s == RP_NO_REL ? RP_NO_REL32 : (int32_t)s;
-	if (!se->rput && r != se->rel0)
+	if (h->rput ? r == RP_NO_REL32 : r != h->rel0) /* (the first is counted) */
 		return 0;
-	if (se->base != RP_CHUNK32) {
-		uint64_t x = (uint64_t)dur - (uint64_t)se->base;
+	if (h->base != RP_CHUNK32) {
+		uint64_t x = (uint64_t)dur - (uint64_t)h->base;
 		if (x > UINT16_MAX)
 			return 0;
 		uint16_t x16 = (uint16_t)x;
-		memcpy(se->put, &x16, sizeof(x16));
-		se->put += sizeof(x16);
+		memcpy(h->put, &x16, sizeof(x16));
+		h->put += sizeof(x16);
 	} else {
 		if (dur > INT32_MAX)
 			return 0;
 		int32_t d = (int32_t)dur;
-		memcpy(se->put, &d, sizeof(d));
-		se->put += sizeof(d);
+		memcpy(h->put, &d, sizeof(d));
+		h->put += sizeof(d);
 	}
-	if (se->rput)
-		*se->rput++ = r;
-	se->n++;
-	se->nrel += r != RP_NO_REL32;
+	if (h->rput)
+		*h->rput++ = r;
 	return 1;
+}
+/* SE's n and nrel from where its samples have got to (H: its rp_put). */
+void rp_samples_count(const struct rp_put *h, struct rp_samples *se);
+static inline void rp_samples_sync(struct rp_samples *se)
+{
+	rp_samples_count(&se->w, se);
 }
 /* Read a regular file through mmap, parsing blocks on several threads and
  * applying them in order (report_logpar.c). Same result as rp_log_read_fd. */

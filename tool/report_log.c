@@ -1015,12 +1015,16 @@ void rp_arena_free(struct rp_arena *a)
 	memset(a, 0, sizeof(*a));
 }
 
+/* Samples before chunk K: 8, 16, 32, then 64 a chunk. */
+static inline size_t before_chunk(uint32_t k)
+{
+	return k < 3 ? (((size_t)8 << k) - 8) : 56 + (size_t)(k - 3) * RP_CHUNK_MAX;
+}
+
 /* Chunk K of compact SE and how many samples it holds. */
 static inline const struct rp_chunk *chunk(const struct rp_samples *se, uint32_t k, size_t *n)
 {
-	/* 8, 16, 32, then 64 a chunk: 8 (2^k - 1) before chunk k < 3 */
-	size_t before = k < 3 ? (((size_t)8 << k) - 8) : 56 + (size_t)(k - 3) * RP_CHUNK_MAX;
-	size_t left = se->n - before, cap = rp_chunk_cap(k);
+	size_t left = se->n - before_chunk(k), cap = rp_chunk_cap(k);
 	*n = left < cap ? left : cap;
 	return &((const struct rp_chunk *)se->samples)[k];
 }
@@ -1036,15 +1040,30 @@ static inline int64_t dur_at(const struct rp_chunk *c, size_t i)
 /* The relative start of sample I of chunk K of compact SE. */
 static inline int32_t rel_at(const struct rp_samples *se, uint32_t k, size_t i)
 {
-	return se->rels ? se->rels[k][i] : se->rel0;
+	return se->rels ? se->rels[k][i] : se->w.rel0;
 }
 
-/* Turn SE's samples wide (a sample that does not fit 32 bits came). Its
- * chunks stay in the arena, unused. */
-static void widen(struct rp_samples *se)
+void rp_samples_count(const struct rp_put *h, struct rp_samples *se)
+{
+	if (se->wide) /* counted as stored */
+		return;
+	size_t n = 0;
+	if (se->nch) {
+		size_t width = h->base == RP_CHUNK32 ? sizeof(int32_t) : sizeof(uint16_t);
+		n = before_chunk(se->nch - 1) + rp_chunk_cap(se->nch - 1) -
+		    (size_t)(h->end - h->put) / width;
+	}
+	se->n = n;
+	se->nrel = se->rels ? n - se->norel : h->rel0 != RP_NO_REL32 ? n : 0;
+}
+
+/* Turn SE's samples wide (a sample that does not fit 32 bits came; SE
+ * counted). Its chunks stay in the arena, unused. */
+static void widen(struct rp_put *h, struct rp_samples *se)
 {
 	size_t cap = se->n + se->n / 2 + 8, j = 0;
 	struct rp_sample *w = pk_xmalloc(cap * sizeof(*w));
+	se->w.rel0 = h->rel0;
 	for (uint32_t k = 0; k < se->nch; k++) {
 		size_t m;
 		const struct rp_chunk *c = chunk(se, k, &m);
@@ -1062,24 +1081,24 @@ static void widen(struct rp_samples *se)
 	se->samples = w;
 	se->rels = NULL;
 	se->cap = cap;
-	se->put = se->end = NULL;
-	se->rput = NULL;
+	memset(h, 0, sizeof(*h));
 	se->nch = 0;
 	se->wide = 1;
 }
 
-/* The starts of compact SE stop being all one: a chunk of them beside each
- * chunk of durations, those stored so far rel0. */
-static void vary(struct rp_arena *a, struct rp_samples *se)
+/* The starts of compact SE (counted) stop being all one: a chunk of them
+ * beside each chunk of durations, those stored so far rel0. */
+static void vary(struct rp_arena *a, struct rp_put *h, struct rp_samples *se)
 {
 	se->rels = pk_xmalloc(se->cap * sizeof(*se->rels));
+	se->norel = h->rel0 == RP_NO_REL32 ? se->n : 0;
 	for (uint32_t k = 0; k < se->nch; k++) {
 		size_t m;
 		chunk(se, k, &m);
 		se->rels[k] = rp_arena_alloc(a, rp_chunk_cap(k) * sizeof(int32_t));
 		for (size_t i = 0; i < m; i++)
-			se->rels[k][i] = se->rel0;
-		se->rput = se->rels[k] + m;
+			se->rels[k][i] = h->rel0;
+		h->rput = se->rels[k] + m;
 	}
 }
 
@@ -1097,7 +1116,7 @@ static int32_t chunk_base(const struct rp_samples *se, int64_t dur)
 
 /* A new last chunk for compact SE (the last one is full, or there is none),
  * its first duration DUR. */
-static void new_chunk(struct rp_arena *a, struct rp_samples *se, int64_t dur)
+static void new_chunk(struct rp_arena *a, struct rp_put *h, struct rp_samples *se, int64_t dur)
 {
 	struct rp_chunk *ch = se->samples;
 	size_t cap = se->cap;
@@ -1106,38 +1125,40 @@ static void new_chunk(struct rp_arena *a, struct rp_samples *se, int64_t dur)
 	if (se->rels && se->cap != cap)
 		se->rels = pk_xrealloc(se->rels, se->cap * sizeof(*se->rels));
 	size_t m = rp_chunk_cap(se->nch);
-	se->base = chunk_base(se, dur);
+	h->base = chunk_base(se, dur);
 	se->spilt = 0;
-	size_t width = se->base == RP_CHUNK32 ? sizeof(int32_t) : sizeof(uint16_t);
-	ch[se->nch] = (struct rp_chunk){ rp_arena_alloc(a, m * width), se->base };
-	se->put = ch[se->nch].v;
-	se->end = se->put + m * width;
+	size_t width = h->base == RP_CHUNK32 ? sizeof(int32_t) : sizeof(uint16_t);
+	ch[se->nch] = (struct rp_chunk){ rp_arena_alloc(a, m * width), h->base };
+	h->put = ch[se->nch].v;
+	h->end = h->put + m * width;
 	if (se->rels)
-		se->rels[se->nch] = se->rput = rp_arena_alloc(a, m * sizeof(int32_t));
+		se->rels[se->nch] = h->rput = rp_arena_alloc(a, m * sizeof(int32_t));
 	se->nch++;
 }
 
 /* The last chunk of SE turns int32 (a duration left its window). Its
  * 16-bit room stays in the arena, unused. */
-static void spill(struct rp_arena *a, struct rp_samples *se)
+static void spill(struct rp_arena *a, struct rp_put *h, struct rp_samples *se)
 {
 	struct rp_chunk *c = &((struct rp_chunk *)se->samples)[se->nch - 1];
-	size_t m = rp_chunk_cap(se->nch - 1), used = m - (size_t)(se->end - se->put) / sizeof(uint16_t);
+	size_t m = rp_chunk_cap(se->nch - 1), used = m - (size_t)(h->end - h->put) / sizeof(uint16_t);
 	int32_t *w = rp_arena_alloc(a, m * sizeof(int32_t));
 	for (size_t i = 0; i < used; i++)
 		w[i] = (int32_t)dur_at(c, i);
 	*c = (struct rp_chunk){ w, RP_CHUNK32 };
-	se->base = RP_CHUNK32;
+	h->base = RP_CHUNK32;
 	se->spilt = 1;
-	se->put = (char *)(w + used);
-	se->end = (char *)(w + m);
+	h->put = (char *)(w + used);
+	h->end = (char *)(w + m);
 }
 
-void rp_log_store_ent(struct rp_arena *a, struct rp_samples *se, const struct rp_rec *rec)
+void rp_log_store_ent(struct rp_arena *a, struct rp_put *h, struct rp_samples *se,
+		      const struct rp_rec *rec)
 {
-	if (rp_log_store_compact(se, rec))
+	if (rp_put_sample(h, rec))
 		return;
 	int64_t dur = rec->dur, s = rec->start, e = rec->end;
+	rp_samples_count(h, se);
 	if (!se->wide) {
 		/* dur >= 0 (parsed); RP_NO_REL comes for both or neither */
 		int fits = dur <= INT32_MAX &&
@@ -1145,18 +1166,31 @@ void rp_log_store_ent(struct rp_arena *a, struct rp_samples *se, const struct rp
 		if (fits) {
 			int32_t r = s == RP_NO_REL ? RP_NO_REL32 : (int32_t)s;
 			if (se->n == 0)
-				se->rel0 = r;
-			else if (!se->rels && r != se->rel0)
-				vary(a, se);
-			if (se->put == se->end)
-				new_chunk(a, se, dur);
-			else if (se->base != RP_CHUNK32 &&
-				 (uint64_t)dur - (uint64_t)se->base > UINT16_MAX)
-				spill(a, se);
-			rp_log_store_compact(se, rec); /* stores now */
+				h->rel0 = r;
+			else if (!se->rels && r != h->rel0)
+				vary(a, h, se);
+			if (h->put == h->end)
+				new_chunk(a, h, se, dur);
+			else if (h->base != RP_CHUNK32 && (uint64_t)dur - (uint64_t)h->base > UINT16_MAX)
+				spill(a, h, se);
+			/* as rp_put_sample, which may refuse a sample without
+			 * relative times: counted here */
+			if (h->base != RP_CHUNK32) {
+				uint16_t x16 = (uint16_t)(dur - h->base);
+				memcpy(h->put, &x16, sizeof(x16));
+				h->put += sizeof(x16);
+			} else {
+				int32_t d = (int32_t)dur;
+				memcpy(h->put, &d, sizeof(d));
+				h->put += sizeof(d);
+			}
+			if (h->rput) {
+				*h->rput++ = r;
+				se->norel += r == RP_NO_REL32;
+			}
 			return;
 		}
-		widen(se);
+		widen(h, se);
 	}
 	if (se->n == se->cap) {
 		struct rp_sample *w = se->samples;
@@ -1172,7 +1206,9 @@ void rp_log_store_ent(struct rp_arena *a, struct rp_samples *se, const struct rp
 
 void rp_log_store(struct rp_log *lg, const struct rp_rec *rec)
 {
-	rp_log_store_ent(&lg->arena, &lg->samples[rec->run], rec);
+	struct rp_samples *se = &lg->samples[rec->run];
+	rp_log_store_ent(&lg->arena, &se->w, se, rec);
+	rp_samples_sync(se);
 }
 
 size_t rp_series_field(const struct rp_samples *sp, enum rp_sample_field f, int64_t *out)

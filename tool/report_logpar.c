@@ -49,9 +49,12 @@ struct par {
 	struct block slots[NSLOTS];
 	const char *run_sep;
 	/* the samples of each series: owned by the store stage while the
-	 * main thread may move lg->samples (new series); and their chunks */
+	 * main thread may move lg->samples (new series); where the next
+	 * sample of each goes (apart: storing sweeps all series, run after
+	 * run, and touches only those); and their chunks */
 	struct rp_samples *store;
-	size_t nstore, store_cap;
+	struct rp_put *hot;
+	size_t nstore, store_cap, hot_cap;
 	struct rp_arena *arena;
 };
 
@@ -149,14 +152,15 @@ static void work(struct par *P, struct block *b)
 
 /* The store-stage entry of series S (applied records name only series
  * that exist: S is at most one past the last). */
-static struct rp_samples *store_slot(struct par *P, size_t s)
+static void store_slot(struct par *P, size_t s)
 {
 	if (s >= P->nstore) {
 		PK_GROW(P->store, P->store_cap, s + 1);
+		PK_GROW(P->hot, P->hot_cap, s + 1);
 		memset(&P->store[P->nstore], 0, (s + 1 - P->nstore) * sizeof(*P->store));
+		memset(&P->hot[P->nstore], 0, (s + 1 - P->nstore) * sizeof(*P->hot));
 		P->nstore = s + 1;
 	}
-	return &P->store[s];
 }
 
 /* Store the samples of block next_store, outside the lock. */
@@ -171,17 +175,20 @@ static void store(struct par *P)
 		if (i + STORE_AHEAD < b->nrecs) {
 			const struct rp_rec *ahead = &b->recs[i + STORE_AHEAD];
 			if (ahead->kind == RP_LINE_PROBE && (size_t)ahead->run < P->nstore) {
-				const struct rp_samples *e = &P->store[ahead->run];
-				if (e->put)
-					__builtin_prefetch(e->put, 1);
-				if (e->rput)
-					__builtin_prefetch(e->rput, 1);
+				const struct rp_put *h = &P->hot[ahead->run];
+				if (h->put)
+					__builtin_prefetch(h->put, 1);
+				if (h->rput)
+					__builtin_prefetch(h->rput, 1);
 			}
 		}
-		if (b->recs[i].kind == RP_LINE_PROBE) {
-			struct rp_samples *e = store_slot(P, (size_t)b->recs[i].run);
-			if (!rp_log_store_compact(e, &b->recs[i]))
-				rp_log_store_ent(P->arena, e, &b->recs[i]);
+		const struct rp_rec *rec = &b->recs[i];
+		if (rec->kind == RP_LINE_PROBE) {
+			size_t s = (size_t)rec->run;
+			if (s >= P->nstore)
+				store_slot(P, s);
+			if (!rp_put_sample(&P->hot[s], rec))
+				rp_log_store_ent(P->arena, &P->hot[s], &P->store[s], rec);
 		}
 	}
 	pthread_mutex_lock(&P->mu);
@@ -249,20 +256,26 @@ static void run_main(struct par *P, struct rp_log *lg)
 	pthread_mutex_unlock(&P->mu);
 }
 
-/* Move the samples between lg->samples and the store stage's array: in
- * before reading (an earlier file's samples continue), out after. */
-static void samples_in(struct rp_samples *to, struct rp_samples *from, size_t n)
+/* Move the samples between lg->samples and the store stage's arrays: in
+ * before reading (an earlier file's samples continue), out after (counted
+ * then). */
+static void samples_in(struct par *P, struct rp_samples *from, size_t n)
 {
 	if (n) { /* (FROM is NULL before the first series) */
-		memcpy(to, from, n * sizeof(*to));
+		memcpy(P->store, from, n * sizeof(*from));
+		for (size_t i = 0; i < n; i++)
+			P->hot[i] = from[i].w;
 		memset(from, 0, n * sizeof(*from));
 	}
 }
 
-static void samples_out(struct rp_samples *to, const struct rp_samples *from, size_t n)
+static void samples_out(struct rp_samples *to, const struct par *P)
 {
-	if (n)
-		memcpy(to, from, n * sizeof(*to));
+	for (size_t i = 0; i < P->nstore; i++) {
+		to[i] = P->store[i];
+		to[i].w = P->hot[i];
+		rp_samples_sync(&to[i]);
+	}
 }
 
 static int nworkers(void)
@@ -291,9 +304,10 @@ int rp_log_read_mapped(struct rp_log *lg, int fd, const char *name)
 	P.page = (size_t)sysconf(_SC_PAGESIZE);
 	P.run_sep = lg->run_sep;
 	P.arena = &lg->arena;
-	P.nstore = P.store_cap = lg->nseries;
+	P.nstore = P.store_cap = P.hot_cap = lg->nseries;
 	P.store = pk_xcalloc(P.store_cap ? P.store_cap : 1, sizeof(*P.store));
-	samples_in(P.store, lg->samples, lg->nseries);
+	P.hot = pk_xcalloc(P.hot_cap ? P.hot_cap : 1, sizeof(*P.hot));
+	samples_in(&P, lg->samples, lg->nseries);
 	rp_log_begin_file(lg, name);
 
 	pthread_t tid[MAX_WORKERS];
@@ -303,8 +317,9 @@ int rp_log_read_mapped(struct rp_log *lg, int fd, const char *name)
 	run_main(&P, lg);
 	for (int i = 0; i < started; i++)
 		pthread_join(tid[i], NULL);
-	samples_out(lg->samples, P.store, P.nstore); /* nstore <= nseries */
+	samples_out(lg->samples, &P); /* nstore <= nseries */
 	free(P.store);
+	free(P.hot);
 	for (int i = 0; i < NSLOTS; i++) {
 		free(P.slots[i].recs);
 		free(P.slots[i].tail);

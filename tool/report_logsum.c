@@ -197,10 +197,10 @@ static void compact_series(struct summary *sm, size_t i, const struct rp_samples
 			ehi = en > ehi ? en : ehi;
 		}
 	}
-	if (!sp->rels && sp->rel0 != RP_NO_REL32) { /* every sample starts at rel0 */
-		slo = shi = sp->rel0;
-		elo = sp->rel0 + lo;
-		ehi = sp->rel0 + hi;
+	if (!sp->rels && sp->w.rel0 != RP_NO_REL32) { /* every sample starts at rel0 */
+		slo = shi = sp->w.rel0;
+		elo = sp->w.rel0 + lo;
+		ehi = sp->w.rel0 + hi;
 	}
 	rp_stats_from_sums(sp->n, sum, sumsq, lo, hi, &sm->series[i]);
 	if (sm->with_series)
