@@ -174,38 +174,96 @@ static int64_t select_median_x2(int64_t *v, size_t n, size_t k, int even)
  * several passes of unpredictable branches. */
 #define BUCKET_MIN_N 64
 #define BUCKET_STACK 2048
-static int64_t median_x2_buckets(int64_t *v, size_t n, int64_t lo, int64_t hi)
+struct buckets {
+	unsigned shift;
+	size_t bins;
+	uint32_t *count, stack[BUCKET_STACK];
+};
+
+static void buckets_init(struct buckets *bk, size_t n, int64_t lo, int64_t hi)
 {
 	uint64_t range = (uint64_t)hi - (uint64_t)lo; /* hi >= lo: no overflow */
-	unsigned shift = 0;
-	while ((range >> shift) >= n)
-		shift++;
-	size_t bins = (size_t)(range >> shift) + 1; /* <= n */
-	uint32_t stack[BUCKET_STACK];
-	uint32_t *count = bins <= BUCKET_STACK ? stack : pk_xmalloc(bins * sizeof(*count));
-	memset(count, 0, bins * sizeof(*count));
-	for (size_t i = 0; i < n; i++)
-		count[((uint64_t)v[i] - (uint64_t)lo) >> shift]++;
-	/* the buckets of ranks k - 1 (for even n) and k, and the values before */
-	size_t k = n / 2, first = n % 2 ? k : k - 1, before = 0, b = 0;
-	while (before + count[b] <= first)
-		before += count[b++];
-	size_t b0 = b, seen = before;
+	bk->shift = 0;
+	while ((range >> bk->shift) >= n)
+		bk->shift++;
+	bk->bins = (size_t)(range >> bk->shift) + 1; /* <= n */
+	bk->count = bk->bins <= BUCKET_STACK ? bk->stack : pk_xmalloc(bk->bins * sizeof(*bk->count));
+	memset(bk->count, 0, bk->bins * sizeof(*bk->count));
+}
+
+/* The buckets [*B0, *B1] of ranks k - 1 (for even N) and k = N/2, and how
+ * many values lie before them; frees the counts. */
+static void buckets_middle(struct buckets *bk, size_t n, size_t *b0, size_t *b1, size_t *before)
+{
+	const uint32_t *count = bk->count;
+	size_t k = n / 2, first = n % 2 ? k : k - 1, seen = 0, b = 0;
+	while (seen + count[b] <= first)
+		seen += count[b++];
+	*b0 = b;
+	*before = seen;
 	while (seen + count[b] <= k)
 		seen += count[b++];
-	if (count != stack)
-		free(count);
+	*b1 = b;
+	if (bk->count != bk->stack)
+		free(bk->count);
+}
+
+static int64_t median_x2_buckets(int64_t *v, size_t n, int64_t lo, int64_t hi)
+{
+	struct buckets bk;
+	buckets_init(&bk, n, lo, hi);
+	for (size_t i = 0; i < n; i++)
+		bk.count[((uint64_t)v[i] - (uint64_t)lo) >> bk.shift]++;
+	size_t b0, b, before;
+	buckets_middle(&bk, n, &b0, &b, &before);
 	/* those buckets' values to the front: every value swapped with v[m],
 	 * M moved on past those that belong (no branch to mispredict) */
 	size_t m = 0;
 	for (size_t i = 0; i < n; i++) {
 		int64_t x = v[i];
-		uint64_t at = ((uint64_t)x - (uint64_t)lo) >> shift;
+		uint64_t at = ((uint64_t)x - (uint64_t)lo) >> bk.shift;
 		v[i] = v[m];
 		v[m] = x;
 		m += at - b0 <= b - b0;
 	}
-	return select_median_x2(v, m, k - before, n % 2 == 0);
+	return select_median_x2(v, m, n / 2 - before, n % 2 == 0);
+}
+
+/* The same over PARTS (N values in [LO, HI]) where they lie: no copy of
+ * them all, only of the middle buckets' (a series' chunks hold 16-bit
+ * offsets; a copy would be four times their size). */
+static int64_t median_x2_parts_buckets(const struct rp_values *parts, size_t nparts, size_t n,
+				       int64_t lo, int64_t hi)
+{
+	struct buckets bk;
+	buckets_init(&bk, n, lo, hi);
+	for (size_t p = 0; p < nparts; p++) {
+		const struct rp_values *pt = &parts[p];
+		if (packed16(pt)) { /* (base - lo) + x >= 0 */
+			uint64_t off = (uint64_t)pt->base - (uint64_t)lo;
+			for (size_t i = 0; i < pt->n; i++)
+				bk.count[(off + at16(pt, i)) >> bk.shift]++;
+		} else {
+			for (size_t i = 0; i < pt->n; i++)
+				bk.count[((uint64_t)at(pt, i) - (uint64_t)lo) >> bk.shift]++;
+		}
+	}
+	size_t b0, b, before, m = 0;
+	buckets_middle(&bk, n, &b0, &b, &before);
+	size_t cap = 64;
+	int64_t *v = pk_xmalloc(cap * sizeof(*v));
+	for (size_t p = 0; p < nparts; p++)
+		for (size_t i = 0; i < parts[p].n; i++) {
+			int64_t x = at(&parts[p], i);
+			if ((((uint64_t)x - (uint64_t)lo) >> bk.shift) - b0 > b - b0)
+				continue;
+			if (m == cap)
+				PK_GROW(v, cap, m + 1);
+			v[m++] = x;
+		}
+	int64_t x2 = select_median_x2(v, m, n / 2 - before, n % 2 == 0);
+	free(v);
+	return x2;
 }
 
 /* The median of V (reordered), whose values lie in [lo, hi]. */
@@ -422,7 +480,11 @@ void rp_stats_median(const struct rp_values *parts, size_t nparts, struct rp_sta
 	}
 	if (median_by_count(parts, nparts, out->n, out->min, out->max, &out->median_x2))
 		return;
-	int64_t *v = pk_xmalloc(out->n * sizeof(*v)); /* wide values: select on a copy */
+	if (out->n >= BUCKET_MIN_N && out->n <= UINT32_MAX) {
+		out->median_x2 = median_x2_parts_buckets(parts, nparts, out->n, out->min, out->max);
+		return;
+	}
+	int64_t *v = pk_xmalloc(out->n * sizeof(*v)); /* few values: select on a copy */
 	size_t k = 0;
 	for (size_t p = 0; p < nparts; p++)
 		for (size_t i = 0; i < parts[p].n; i++)
