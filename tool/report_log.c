@@ -895,7 +895,7 @@ static char *where(const struct rp_log *lg)
 
 /* How many lines ahead to fetch a series struct: a log with thousands of
  * series (loop iterations x blocks) visits each once per cycle of them. */
-#define AHEAD 8
+#define AHEAD 16
 
 /* Keep lg->ahead AHEAD series further along the learnt order than S, and
  * fetch that series' successor. ON_CHAIN: S was the guess, so lg->ahead
