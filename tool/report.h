@@ -441,7 +441,9 @@ static inline int rp_put_sample(struct rp_put *h, const struct rp_rec *rec)
 	    (s != RP_NO_REL && (s <= INT32_MIN || s > INT32_MAX || e != s + dur)))
 		return 0;
 	int32_t r = s == RP_NO_REL ? RP_NO_REL32 : (int32_t)s;
-	if (h->rput ? r == RP_NO_REL32 : r != h->rel0) /* (the first is counted) */
+	/* a start that is not rel0, or one missing where starts vary (the
+	 * slow path counts those: norel) */
+	if (h->rput ? r == RP_NO_REL32 : r != h->rel0)
 		return 0;
 	if (h->base != RP_CHUNK32) {
 		uint64_t x = (uint64_t)dur - (uint64_t)h->base;
