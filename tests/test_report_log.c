@@ -653,6 +653,18 @@ static void chunked_samples(void **state)
 	rp_log_free(&lg);
 }
 
+/* SE's relative starts and ends read back as WANT_S and WANT_E (N each). */
+static void check_rel(const struct rp_samples *se, size_t n, const int64_t *want_s,
+		      const int64_t *want_e)
+{
+	int64_t *v = malloc((se->n + 1) * sizeof(*v));
+	assert_int_equal(rp_series_field(se, RP_REL_START, v), n);
+	assert_memory_equal(v, want_s, n * sizeof(*v));
+	assert_int_equal(rp_series_field(se, RP_REL_END, v), n);
+	assert_memory_equal(v, want_e, n * sizeof(*v));
+	free(v);
+}
+
 /* A series whose samples all start at one offset from T_BASE keeps only
  * their durations; the first other start (mid-chunk) gives it starts of
  * its own, the earlier ones kept as that offset; samples of a run without
@@ -685,10 +697,7 @@ static void samples_start_once(void **state)
 	assert_non_null(se->rels); /* the run without T_BASE came first */
 	assert_int_equal(se->n, 103);
 	assert_int_equal(se->nrel, 100);
-	assert_int_equal(rp_series_field(se, RP_REL_START, v), 100);
-	assert_memory_equal(v, want_s, 100 * sizeof(*v));
-	assert_int_equal(rp_series_field(se, RP_REL_END, v), 100);
-	assert_memory_equal(v, want_e, 100 * sizeof(*v));
+	check_rel(se, 100, want_s, want_e);
 	assert_int_equal(rp_series_field(se, RP_DUR, v), 103);
 	assert_int_equal(v[2], 12);
 	assert_int_equal(v[102], 7 * 99);
@@ -708,10 +717,7 @@ static void samples_start_once(void **state)
 	assert_null(se->rels);
 	assert_int_equal(se->n, 100);
 	assert_int_equal(se->nrel, 100);
-	assert_int_equal(rp_series_field(se, RP_REL_START, v), 100);
-	assert_memory_equal(v, want_s, 100 * sizeof(*v));
-	assert_int_equal(rp_series_field(se, RP_REL_END, v), 100);
-	assert_memory_equal(v, want_e, 100 * sizeof(*v));
+	check_rel(se, 100, want_s, want_e);
 	/* sample 100 lies in the fourth chunk (8 + 16 + 32 + 64), at 44 */
 	for (int i = 0; i < 50; i++) {
 		int st = 1424 + (i % 3), d = 5 + i;
@@ -725,10 +731,7 @@ static void samples_start_once(void **state)
 	assert_false(se->wide);
 	assert_int_equal(se->n, 150);
 	assert_int_equal(se->nrel, 150);
-	assert_int_equal(rp_series_field(se, RP_REL_START, v), 150);
-	assert_memory_equal(v, want_s, 150 * sizeof(*v));
-	assert_int_equal(rp_series_field(se, RP_REL_END, v), 150);
-	assert_memory_equal(v, want_e, 150 * sizeof(*v));
+	check_rel(se, 150, want_s, want_e);
 	struct rp_values parts[8];
 	size_t np = rp_series_durs(se, parts), k = 0;
 	assert_int_equal(np, 5);
@@ -742,10 +745,7 @@ static void samples_start_once(void **state)
 	se = &lg.samples[0];
 	assert_true(se->wide);
 	assert_null(se->rels);
-	assert_int_equal(rp_series_field(se, RP_REL_START, v), 151);
-	assert_memory_equal(v, want_s, 151 * sizeof(*v));
-	assert_int_equal(rp_series_field(se, RP_REL_END, v), 151);
-	assert_memory_equal(v, want_e, 151 * sizeof(*v));
+	check_rel(se, 151, want_s, want_e);
 	rp_log_free(&lg);
 
 	/* one start throughout, then wide: the starts come from rel0 */
