@@ -586,25 +586,6 @@ static void rec_word(void **state)
 #endif
 }
 
-/* Value I of a part of durations, whatever its kind. */
-static int64_t part_value(const struct rp_values *p, size_t i)
-{
-	const char *at = (const char *)p->v + i * p->stride;
-	if (p->kind == RP_V16) {
-		uint16_t x;
-		memcpy(&x, at, sizeof(x));
-		return p->base + x;
-	}
-	if (p->kind == RP_V32) {
-		int32_t x;
-		memcpy(&x, at, sizeof(x));
-		return x;
-	}
-	int64_t x;
-	memcpy(&x, at, sizeof(x));
-	return x;
-}
-
 /* Compact samples fill chunks of 8, 16, 32, then 64 samples: a series of
  * 300 keeps every value in order, its durations come as one part per
  * chunk, and it turns wide with all of them kept. */
@@ -632,7 +613,7 @@ static void chunked_samples(void **state)
 	for (size_t p = 0; p < 7; p++) {
 		assert_int_equal(parts[p].n, sizes[p]);
 		for (size_t i = 0; i < parts[p].n; i++, k++)
-			assert_int_equal(part_value(&parts[p], i), (int64_t)k);
+			assert_int_equal(rp_value_at(&parts[p], i), (int64_t)k);
 	}
 	struct rp_stats st;
 	assert_int_equal(rp_stats_parts(parts, 7, &st), 0);
@@ -737,7 +718,7 @@ static void samples_start_once(void **state)
 	assert_int_equal(np, 5);
 	for (size_t p = 0; p < np; p++)
 		for (size_t i = 0; i < parts[p].n; i++, k++)
-			assert_int_equal(part_value(&parts[p], i), want_e[k] - want_s[k]);
+			assert_int_equal(rp_value_at(&parts[p], i), want_e[k] - want_s[k]);
 	assert_int_equal(k, 150);
 	feed(&lg, "[S] start=5000001000 end=5000001003 dur=3\n"); /* beyond int32: wide */
 	want_s[nw] = 5000000000;
@@ -813,7 +794,7 @@ static void samples_sixteen_bits(void **state)
 		assert_int_equal(parts[p].kind, kinds[p]);
 		assert_int_equal(parts[p].base, bases[p]);
 		for (size_t i = 0; i < parts[p].n; i++, k++)
-			assert_int_equal(part_value(&parts[p], i), want[k]);
+			assert_int_equal(rp_value_at(&parts[p], i), want[k]);
 	}
 	assert_int_equal(k, N);
 	assert_int_equal(rp_series_field(se, RP_DUR, v), N);

@@ -35,11 +35,11 @@ static void half_formatting(void **state)
 {
 	(void)state;
 	char b[32];
-	assert_string_equal(rp_fmt_half(b, sizeof(b), 3010), "1505");
-	assert_string_equal(rp_fmt_half(b, sizeof(b), 3011), "1505.5");
-	assert_string_equal(rp_fmt_half(b, sizeof(b), -1), "-0.5");
-	assert_string_equal(rp_fmt_half(b, sizeof(b), -3), "-1.5");
-	assert_string_equal(rp_fmt_half(b, sizeof(b), -2000), "-1000");
+	assert_string_equal(rp_fmt_half(b, 3010), "1505");
+	assert_string_equal(rp_fmt_half(b, 3011), "1505.5");
+	assert_string_equal(rp_fmt_half(b, -1), "-0.5");
+	assert_string_equal(rp_fmt_half(b, -3), "-1.5");
+	assert_string_equal(rp_fmt_half(b, -2000), "-1000");
 }
 
 /* rp_fmt_fixed prints what printf's "%.*f" prints, byte for byte: random

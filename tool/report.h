@@ -46,6 +46,24 @@ struct rp_values {
 	enum rp_value_kind kind;
 	int64_t base;  /* RP_V16: added to each value (>= 0, fits int32 with it) */
 };
+/* Value I of PART. */
+static inline int64_t rp_value_at(const struct rp_values *part, size_t i)
+{
+	const char *p = (const char *)part->v + i * part->stride;
+	if (part->kind == RP_V16) {
+		uint16_t x;
+		memcpy(&x, p, sizeof(x));
+		return part->base + x;
+	}
+	if (part->kind == RP_V32) {
+		int32_t x;
+		memcpy(&x, p, sizeof(x));
+		return x;
+	}
+	int64_t x;
+	memcpy(&x, p, sizeof(x));
+	return x;
+}
 int rp_stats_parts(const struct rp_values *parts, size_t nparts, struct rp_stats *out);
 /* Everything rp_stats_parts gives but the median (median_x2 is 0). */
 int rp_stats_moments(const struct rp_values *parts, size_t nparts, struct rp_stats *out);
@@ -57,10 +75,6 @@ int rp_stats_moments(const struct rp_values *parts, size_t nparts, struct rp_sta
  * again with them). 0, or -1 without values. */
 int rp_stats_merge(const struct rp_stats *each, size_t k, const struct rp_values *parts,
 		   size_t nparts, const int64_t *median_x2, struct rp_stats *out);
-/* The moments of N >= 1 int32 values from their exact sums, minimum and
- * maximum (the same bits as rp_stats_moments on them); median_x2 is 0. */
-void rp_stats_from_sums(size_t n, __int128 sum, unsigned __int128 sumsq, int64_t lo, int64_t hi,
-			struct rp_stats *out);
 /* The median of OUT's values PARTS (OUT's n, min and max set). */
 void rp_stats_median(const struct rp_values *parts, size_t nparts, struct rp_stats *out);
 /* The median by counting, in pieces: how many bins N values in [LO, HI]
@@ -141,8 +155,8 @@ void rp_span_add(struct rp_lane *l, int64_t start, int64_t end, const char *labe
 void rp_span_add_kind(struct rp_lane *l, int64_t start, int64_t end, const char *label,
 		      const char *kind);
 /* Format an RP_HALF value ("12", "12.5", "-0.5") into buf (at least 24
- * bytes; N is its size). */
-const char *rp_fmt_half(char *buf, size_t n, int64_t x2);
+ * bytes). */
+const char *rp_fmt_half(char *buf, int64_t x2);
 /* Decimal V into BUF (at least 24 bytes); returns the length. */
 size_t rp_fmt_int(char *buf, int64_t v);
 /* V as printf's "%.*f" with PREC formats it, the same bytes, into BUF of N
@@ -432,6 +446,21 @@ void rp_log_store_ent(struct rp_arena *a, struct rp_put *h, struct rp_samples *s
 /* rp_log_store_ent's usual case, inline: a compact sample into a compact
  * series with room for it (no count changes but by where H points). 1 when
  * stored, else 0 (nothing changed). */
+/* Store DUR (which fits H's last chunk, with room) and start R. */
+static inline void rp_put_now(struct rp_put *h, int64_t dur, int32_t r)
+{
+	if (h->base != RP_CHUNK32) {
+		uint16_t x = (uint16_t)(dur - h->base);
+		memcpy(h->put, &x, sizeof(x));
+		h->put += sizeof(x);
+	} else {
+		int32_t d = (int32_t)dur;
+		memcpy(h->put, &d, sizeof(d));
+		h->put += sizeof(d);
+	}
+	if (h->rput)
+		*h->rput++ = r;
+}
 static inline int rp_put_sample(struct rp_put *h, const struct rp_rec *rec)
 {
 	int64_t dur = rec->dur, s = rec->start, e = rec->end;
@@ -445,22 +474,9 @@ static inline int rp_put_sample(struct rp_put *h, const struct rp_rec *rec)
 	 * slow path counts those: norel) */
 	if (h->rput ? r == RP_NO_REL32 : r != h->rel0)
 		return 0;
-	if (h->base != RP_CHUNK32) {
-		uint64_t x = (uint64_t)dur - (uint64_t)h->base;
-		if (x > UINT16_MAX)
-			return 0;
-		uint16_t x16 = (uint16_t)x;
-		memcpy(h->put, &x16, sizeof(x16));
-		h->put += sizeof(x16);
-	} else {
-		if (dur > INT32_MAX)
-			return 0;
-		int32_t d = (int32_t)dur;
-		memcpy(h->put, &d, sizeof(d));
-		h->put += sizeof(d);
-	}
-	if (h->rput)
-		*h->rput++ = r;
+	if (h->base != RP_CHUNK32 ? (uint64_t)dur - (uint64_t)h->base > UINT16_MAX : dur > INT32_MAX)
+		return 0;
+	rp_put_now(h, dur, r);
 	return 1;
 }
 /* SE's n and nrel from where its samples have got to (H: its rp_put). */

@@ -232,9 +232,8 @@ size_t rp_fmt_int(char *buf, int64_t v)
 	return (size_t)(p - buf);
 }
 
-const char *rp_fmt_half(char *buf, size_t n, int64_t x2)
+const char *rp_fmt_half(char *buf, int64_t x2)
 {
-	(void)n;
 	int64_t whole = x2 / 2;
 	if (x2 % 2 == 0) {
 		rp_fmt_int(buf, whole);

@@ -1029,6 +1029,12 @@ static inline const struct rp_chunk *chunk(const struct rp_samples *se, uint32_t
 	return &((const struct rp_chunk *)se->samples)[k];
 }
 
+/* Bytes a duration takes in a chunk of BASE. */
+static inline size_t dur_width(int32_t base)
+{
+	return base == RP_CHUNK32 ? sizeof(int32_t) : sizeof(uint16_t);
+}
+
 /* Duration I of chunk C. */
 static inline int64_t dur_at(const struct rp_chunk *c, size_t i)
 {
@@ -1049,9 +1055,8 @@ void rp_samples_count(const struct rp_put *h, struct rp_samples *se)
 		return;
 	size_t n = 0;
 	if (se->nch) {
-		size_t width = h->base == RP_CHUNK32 ? sizeof(int32_t) : sizeof(uint16_t);
 		n = before_chunk(se->nch - 1) + rp_chunk_cap(se->nch - 1) -
-		    (size_t)(h->end - h->put) / width;
+		    (size_t)(h->end - h->put) / dur_width(h->base);
 	}
 	se->n = n;
 	se->nrel = se->rels ? n - se->norel : h->rel0 != RP_NO_REL32 ? n : 0;
@@ -1127,7 +1132,7 @@ static void new_chunk(struct rp_arena *a, struct rp_put *h, struct rp_samples *s
 	size_t m = rp_chunk_cap(se->nch);
 	h->base = chunk_base(se, dur);
 	se->spilt = 0;
-	size_t width = h->base == RP_CHUNK32 ? sizeof(int32_t) : sizeof(uint16_t);
+	size_t width = dur_width(h->base);
 	ch[se->nch] = (struct rp_chunk){ rp_arena_alloc(a, m * width), h->base };
 	h->put = ch[se->nch].v;
 	h->end = h->put + m * width;
@@ -1173,21 +1178,9 @@ void rp_log_store_ent(struct rp_arena *a, struct rp_put *h, struct rp_samples *s
 				new_chunk(a, h, se, dur);
 			else if (h->base != RP_CHUNK32 && (uint64_t)dur - (uint64_t)h->base > UINT16_MAX)
 				spill(a, h, se);
-			/* as rp_put_sample, which may refuse a sample without
-			 * relative times: counted here */
-			if (h->base != RP_CHUNK32) {
-				uint16_t x16 = (uint16_t)(dur - h->base);
-				memcpy(h->put, &x16, sizeof(x16));
-				h->put += sizeof(x16);
-			} else {
-				int32_t d = (int32_t)dur;
-				memcpy(h->put, &d, sizeof(d));
-				h->put += sizeof(d);
-			}
-			if (h->rput) {
-				*h->rput++ = r;
-				se->norel += r == RP_NO_REL32;
-			}
+			rp_put_now(h, dur, r);
+			/* (rp_put_sample leaves missing starts to this count) */
+			se->norel += h->rput && r == RP_NO_REL32;
 			return;
 		}
 		widen(h, se);

@@ -123,119 +123,58 @@ static void rel_medians(const struct rp_samples *sp, int64_t *v, const int64_t r
 				       : rp_median_x2(v, rp_series_field(sp, RP_REL_END, v));
 }
 
-/* The sums, least and greatest of the durations of PART (a chunk's) into
- * the running ones: loops for int32 values and for 16-bit offsets. */
-static inline void chunk_sums(const struct rp_values *part, __int128 *sum,
-			      unsigned __int128 *sumsq, int64_t *lo, int64_t *hi)
+/* The least and greatest relative start, then end, of compact SP (its
+ * durations PARTS, NP of them; ST their statistics) into RANGE. */
+static void rel_range(const struct rp_samples *sp, const struct rp_values *parts, size_t np,
+		      const struct rp_stats *st, int64_t range[4])
 {
-	int64_t s = 0; /* 64 values at most: no overflow */
-	if (part->kind == RP_V16) {
-		const uint16_t *c = part->v;
-		uint64_t sq = 0;
-		uint16_t l = UINT16_MAX, h = 0;
-		for (size_t j = 0; j < part->n; j++) {
-			uint16_t x = c[j];
-			s += x;
-			sq += (uint64_t)x * x;
-			l = x < l ? x : l;
-			h = x > h ? x : h;
+	if (!sp->rels) { /* every sample starts at rel0 (or none has a start) */
+		if (sp->w.rel0 != RP_NO_REL32) {
+			range[0] = range[1] = sp->w.rel0;
+			range[2] = sp->w.rel0 + st->min;
+			range[3] = sp->w.rel0 + st->max;
 		}
-		/* base + x: n b^2 + 2 b sum(x) + sum(x^2) */
-		uint64_t b = (uint64_t)part->base;
-		*sumsq += sq + 2 * (unsigned __int128)b * (uint64_t)s + (unsigned __int128)(b * b) * part->n;
-		*sum += s + (int64_t)(b * part->n);
-		*lo = (int64_t)b + l < *lo ? (int64_t)b + l : *lo;
-		*hi = (int64_t)b + h > *hi ? (int64_t)b + h : *hi;
 		return;
 	}
-	const int32_t *c = part->v;
-	unsigned __int128 sq = 0;
-	int32_t l = INT32_MAX, h = INT32_MIN;
-	for (size_t j = 0; j < part->n; j++) {
-		int32_t d = c[j];
-		s += d;
-		sq += (uint64_t)((int64_t)d * d);
-		l = d < l ? d : l;
-		h = d > h ? d : h;
-	}
-	*sumsq += sq;
-	*sum += s;
-	*lo = l < *lo ? l : *lo;
-	*hi = h > *hi ? h : *hi;
-}
-
-/* Duration J of PART (a chunk's). */
-static inline int64_t chunk_dur(const struct rp_values *part, size_t j)
-{
-	if (part->kind == RP_V16)
-		return part->base + ((const uint16_t *)part->v)[j];
-	return ((const int32_t *)part->v)[j];
-}
-
-/* Series I with compact samples SP: its durations' moments and the range
- * of each field in one pass over its chunks, then what needs the values
- * again: a median whose values are not all one (V, PARTS: room). */
-static void compact_series(struct summary *sm, size_t i, const struct rp_samples *sp, int64_t *v,
-			   struct rp_values *parts)
-{
-	__int128 sum = 0;
-	unsigned __int128 sumsq = 0;
-	int64_t lo = INT64_MAX, hi = INT64_MIN;
-	int64_t slo = INT64_MAX, shi = INT64_MIN, elo = INT64_MAX, ehi = INT64_MIN;
-	size_t np = rp_series_durs(sp, parts); /* the chunks */
-	for (size_t k = 0; k < np; k++) {
-		chunk_sums(&parts[k], &sum, &sumsq, &lo, &hi);
-		if (!sp->rels)
-			continue;
+	for (size_t k = 0; k < np; k++)
 		for (size_t j = 0; j < parts[k].n; j++) {
 			if (sp->rels[k][j] == RP_NO_REL32)
 				continue;
-			int64_t st = sp->rels[k][j], en = st + chunk_dur(&parts[k], j);
-			slo = st < slo ? st : slo;
-			shi = st > shi ? st : shi;
-			elo = en < elo ? en : elo;
-			ehi = en > ehi ? en : ehi;
+			int64_t s = sp->rels[k][j], e = s + rp_value_at(&parts[k], j);
+			range[0] = s < range[0] ? s : range[0];
+			range[1] = s > range[1] ? s : range[1];
+			range[2] = e < range[2] ? e : range[2];
+			range[3] = e > range[3] ? e : range[3];
 		}
-	}
-	if (!sp->rels && sp->w.rel0 != RP_NO_REL32) { /* every sample starts at rel0 */
-		slo = shi = sp->w.rel0;
-		elo = sp->w.rel0 + lo;
-		ehi = sp->w.rel0 + hi;
-	}
-	rp_stats_from_sums(sp->n, sum, sumsq, lo, hi, &sm->series[i]);
-	if (sm->with_series)
-		rp_stats_median(parts, np, &sm->series[i]);
-	if (sp->nrel == sp->n && slo == shi && sm->with_series) {
-		/* every sample starts at one offset from T_BASE (the usual
-		 * stage): the ends are its durations shifted, and so is their
-		 * median (no copy, no second median) */
-		sm->start_x2[i] = 2 * slo;
-		sm->end_x2[i] = 2 * slo + sm->series[i].median_x2;
-	} else if (sp->nrel) {
-		const int64_t range[4] = { slo, shi, elo, ehi };
-		rel_medians(sp, v, range, &sm->start_x2[i], &sm->end_x2[i]);
-	}
 }
 
+/* Series I: its durations' statistics read where they lie (the median
+ * only with_series), then the medians of its relative times; a compact
+ * series knows their range, a wide one does not (V, PARTS: room). */
 static void sum_series(const struct rp_log *lg, struct summary *sm, size_t i, int64_t **v,
 		       size_t *cap, struct rp_values **parts, size_t *pcap)
 {
 	const struct rp_samples *sp = &lg->samples[i];
+	if (!sp->n)
+		return;
 	PK_GROW(*v, *cap, sp->n);
 	PK_GROW(*parts, *pcap, rp_series_nparts(sp));
-	if (sp->n && !sp->wide) {
-		compact_series(sm, i, sp, *v, *parts);
-		return;
-	}
-	if (sp->n) {
-		size_t k = rp_series_durs(sp, *parts);
-		if (sm->with_series)
-			rp_stats_parts(*parts, k, &sm->series[i]);
-		else /* for the probe's */
-			rp_stats_moments(*parts, k, &sm->series[i]);
-	}
-	if (sp->nrel) { /* wide: no ranges known */
-		const int64_t range[4] = { INT64_MAX, INT64_MIN, INT64_MAX, INT64_MIN };
+	struct rp_stats *st = &sm->series[i];
+	size_t np = rp_series_durs(sp, *parts);
+	if (sm->with_series)
+		rp_stats_parts(*parts, np, st);
+	else /* for the probe's */
+		rp_stats_moments(*parts, np, st);
+	int64_t range[4] = { INT64_MAX, INT64_MIN, INT64_MAX, INT64_MIN };
+	if (!sp->wide)
+		rel_range(sp, *parts, np, st, range);
+	if (sp->nrel == sp->n && range[0] == range[1] && sm->with_series) {
+		/* every sample starts at one offset from T_BASE (the usual
+		 * stage): the ends are its durations shifted, and so is their
+		 * median (no copy, no second median) */
+		sm->start_x2[i] = 2 * range[0];
+		sm->end_x2[i] = 2 * range[0] + st->median_x2;
+	} else if (sp->nrel) {
 		rel_medians(sp, *v, range, &sm->start_x2[i], &sm->end_x2[i]);
 	}
 }

@@ -17,7 +17,7 @@ static const char *cell_text(const struct rp_cell *c, char *buf, size_t n, size_
 		*len = rp_fmt_int(buf, c->i);
 		return s;
 	case RP_HALF:
-		s = rp_fmt_half(buf, n, c->i);
+		s = rp_fmt_half(buf, c->i);
 		break;
 	case RP_REAL:
 		*len = rp_fmt_fixed(buf, n, c->r, c->prec);

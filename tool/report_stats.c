@@ -49,27 +49,8 @@ static void select_kth(int64_t *v, size_t n, size_t k)
 	}
 }
 
-/* The I-th value of a part. */
-static inline int64_t at(const struct rp_values *part, size_t i)
-{
-	const char *p = (const char *)part->v + i * part->stride;
-	if (part->kind == RP_V16) {
-		uint16_t x;
-		memcpy(&x, p, sizeof(x));
-		return part->base + x;
-	}
-	if (part->kind == RP_V32) {
-		int32_t x;
-		memcpy(&x, p, sizeof(x));
-		return x;
-	}
-	int64_t x;
-	memcpy(&x, p, sizeof(x));
-	return x;
-}
-
 /* Compact durations: int32 values or 16-bit offsets one after another (a
- * chunk of a series), the usual parts; loops of their own, without at()'s
+ * chunk of a series), the usual parts; loops of their own, without rp_value_at()'s
  * choice per value. */
 static inline int packed32(const struct rp_values *part)
 {
@@ -120,7 +101,7 @@ void rp_count_parts(const struct rp_values *parts, size_t nparts, int64_t lo, ui
 			continue;
 		}
 		for (size_t i = 0; i < parts[p].n; i++)
-			count[(uint64_t)at(&parts[p], i) - (uint64_t)lo]++;
+			count[(uint64_t)rp_value_at(&parts[p], i) - (uint64_t)lo]++;
 	}
 }
 
@@ -245,7 +226,7 @@ static int64_t median_x2_parts_buckets(const struct rp_values *parts, size_t npa
 				bk.count[(off + at16(pt, i)) >> bk.shift]++;
 		} else {
 			for (size_t i = 0; i < pt->n; i++)
-				bk.count[((uint64_t)at(pt, i) - (uint64_t)lo) >> bk.shift]++;
+				bk.count[((uint64_t)rp_value_at(pt, i) - (uint64_t)lo) >> bk.shift]++;
 		}
 	}
 	size_t b0, b, before, m = 0;
@@ -254,7 +235,7 @@ static int64_t median_x2_parts_buckets(const struct rp_values *parts, size_t npa
 	int64_t *v = pk_xmalloc(cap * sizeof(*v));
 	for (size_t p = 0; p < nparts; p++)
 		for (size_t i = 0; i < parts[p].n; i++) {
-			int64_t x = at(&parts[p], i);
+			int64_t x = rp_value_at(&parts[p], i);
 			if ((((uint64_t)x - (uint64_t)lo) >> bk.shift) - b0 > b - b0)
 				continue;
 			if (m == cap)
@@ -346,7 +327,7 @@ static void part_sums(const struct rp_values *part, struct sums *s)
 		return;
 	}
 	for (size_t i = 0; i < part->n; i++) {
-		int64_t x = at(part, i);
+		int64_t x = rp_value_at(part, i);
 		s->sum += x;
 		s->lo = x < s->lo ? x : s->lo;
 		s->hi = x > s->hi ? x : s->hi;
@@ -404,7 +385,7 @@ int rp_stats_moments(const struct rp_values *parts, size_t nparts, struct rp_sta
 	/* wide values: squared deviations from the exact mean */
 	for (size_t p = 0; p < nparts; p++)
 		for (size_t i = 0; i < parts[p].n; i++) {
-			double dev = (double)(at(&parts[p], i) - whole) - frac;
+			double dev = (double)(rp_value_at(&parts[p], i) - whole) - frac;
 			m2 += dev * dev;
 		}
 	out->stddev = sqrt(m2 / (double)(n - 1));
@@ -418,19 +399,6 @@ int rp_stats_compute(int64_t *v, size_t n, struct rp_stats *out)
 		return -1;
 	out->median_x2 = median_x2_bounded(v, n, out->min, out->max);
 	return 0;
-}
-
-void rp_stats_from_sums(size_t n, __int128 sum, unsigned __int128 sumsq, int64_t lo, int64_t hi,
-			struct rp_stats *out)
-{
-	memset(out, 0, sizeof(*out));
-	out->n = n;
-	out->sum = sum;
-	out->sumsq = sumsq;
-	out->exact_sums = 1;
-	out->min = lo;
-	out->max = hi;
-	from_sums(out); /* int32 values: exact */
 }
 
 int rp_stats_parts(const struct rp_values *parts, size_t nparts, struct rp_stats *out)
@@ -488,7 +456,7 @@ void rp_stats_median(const struct rp_values *parts, size_t nparts, struct rp_sta
 	size_t k = 0;
 	for (size_t p = 0; p < nparts; p++)
 		for (size_t i = 0; i < parts[p].n; i++)
-			v[k++] = at(&parts[p], i);
+			v[k++] = rp_value_at(&parts[p], i);
 	out->median_x2 = median_x2_bounded(v, out->n, out->min, out->max);
 	free(v);
 }
