@@ -391,18 +391,18 @@ struct rp_fast_tpl {
 		unsigned short end;
 	} fields[6];
 	uint64_t mask[6]; /* keeps a field's digits of the word loaded */
-	/* the numbers' digits as 8-byte halves (a field of up to 8 digits has
-	 * one, a longer one two), converted four at a time: where each half
-	 * is loaded from (the line's byte offset), which of its bytes are
-	 * digits */
+	/* the numbers' digits as 8-byte halves, converted four at a time:
+	 * half K (0..5) holds the low eight digits of field kind K (start,
+	 * end, dur, block, iter, run), half 6 + K the digits above them;
+	 * where each is loaded from (the line's byte offset), which of its
+	 * bytes are digits (none: the half is 0). ngroups: 3 when one of
+	 * halves 8.. has digits, else 2 */
 	unsigned ngroups;
 	unsigned short half_off[12];
 	uint64_t half_mask[12];
-	/* per field kind (start, end, dur, block, iter, run): its value is
-	 * half[hi] * 10^8 + half[lo] + bias, halves 12.. being 0 (a kind the
-	 * line lacks: both there, bias -1) */
-	unsigned char kind_lo[6], kind_hi[6];
-	int64_t kind_bias[6];
+	/* added to each kind's value: -1 for a kind the line lacks, else 0
+	 * (16-byte aligned: read as three pairs) */
+	int64_t kind_bias[6] __attribute__((aligned(16)));
 	/* the line and its newline, '0' for a number's digits; a byte fits
 	 * where it exceeds this one by at most span (0, 9 for a digit, 0xff
 	 * past the newline) */

@@ -429,30 +429,29 @@ static void tpl_set(struct rp_fast_tpl *t, const char *s, size_t len)
 		unsigned n = t->fields[i].n;
 		t->mask[i] = ~0ull << (8 * (n <= 8 ? 8 - n : 16 - n));
 	}
-	unsigned h = 0;
-	for (unsigned k = 0; k < F_NONE; k++) {
-		t->kind_lo[k] = t->kind_hi[k] = 12;
-		t->kind_bias[k] = -1;
+	/* half K: the low eight digits of field kind K, half 6 + K the ones
+	 * above them (see struct rp_fast_tpl); halves without digits are 0 */
+	for (unsigned k = 0; k < 12; k++) {
+		t->half_off[k] = 0;
+		t->half_mask[k] = 0;
 	}
+	for (unsigned k = 0; k < F_NONE; k++)
+		t->kind_bias[k] = -1;
+	t->ngroups = 2;
 	for (unsigned i = 0; i < t->nfields; i++) {
 		unsigned e = t->fields[i].end, k = t->fields[i].f;
 		t->kind_bias[k] = 0;
+		t->half_off[k] = (unsigned short)(e - 8);
 		if (t->fields[i].n > 8) {
-			t->kind_hi[k] = (unsigned char)h;
-			t->half_off[h] = (unsigned short)(e - 16);
-			t->half_mask[h++] = t->mask[i];
-			t->half_mask[h] = ~0ull;
+			t->half_mask[k] = ~0ull;
+			t->half_off[6 + k] = (unsigned short)(e - 16);
+			t->half_mask[6 + k] = t->mask[i];
+			if (6 + k >= 8)
+				t->ngroups = 3;
 		} else {
-			t->half_mask[h] = t->mask[i];
+			t->half_mask[k] = t->mask[i];
 		}
-		t->kind_lo[k] = (unsigned char)h;
-		t->half_off[h++] = (unsigned short)(e - 8);
 	}
-	for (; h % 4; h++) { /* padding: no digits */
-		t->half_off[h] = 0;
-		t->half_mask[h] = 0;
-	}
-	t->ngroups = h / 4;
 }
 
 /* Halves H and H + 1 of the line at S: their digits' values, 0 elsewhere. */
@@ -478,26 +477,42 @@ static inline __m128i tpl_quads(__m128i x)
 	return _mm_madd_epi16(_mm_packs_epi32(a, b), m100);
 }
 
-/* The value of every half of the line at S (laid out like T) into
- * OUT[0..12), and 0 into OUT[12..16). */
-static inline void tpl_convert(const char *s, const struct rp_fast_tpl *t, uint32_t out[16])
+/* Halves 4G..4G+3 of the line at S: their values in the 32-bit lanes. */
+static inline __m128i tpl_group(const char *s, const struct rp_fast_tpl *t, unsigned g)
 {
 	const __m128i m10000 = _mm_set1_epi32(1 << 16 | 10000);
-	_mm_storeu_si128((__m128i *)(void *)&out[12], _mm_setzero_si128());
-	for (unsigned g = 0; g < t->ngroups; g++) {
-		__m128i p = tpl_quads(tpl_halves(s, t, 4 * g));
-		__m128i q = tpl_quads(tpl_halves(s, t, 4 * g + 2));
-		/* 4-digit values fit int16: pack, then hi * 10000 + lo */
-		_mm_storeu_si128((__m128i *)(void *)&out[4 * g],
-				 _mm_madd_epi16(_mm_packs_epi32(p, q), m10000));
-	}
+	__m128i p = tpl_quads(tpl_halves(s, t, 4 * g));
+	__m128i q = tpl_quads(tpl_halves(s, t, 4 * g + 2));
+	/* 4-digit values fit int16: pack, then hi * 10000 + lo */
+	return _mm_madd_epi16(_mm_packs_epi32(p, q), m10000);
 }
 
-/* The value of field kind K from the converted halves (-1 when absent). */
-static inline int64_t tpl_value(const struct rp_fast_tpl *t, const uint32_t *half, unsigned k)
+/* The line at S laid out like T: its start and end, dur and block, iter
+ * and run, as pairs of int64 (-1 for a field the line lacks), in the
+ * order of struct rp_rec's fields, so stored as they come. */
+_Static_assert(offsetof(struct rp_rec, end) == offsetof(struct rp_rec, start) + 8 &&
+		       offsetof(struct rp_rec, dur) == offsetof(struct rp_rec, start) + 16 &&
+		       offsetof(struct rp_rec, block) == offsetof(struct rp_rec, start) + 24 &&
+		       offsetof(struct rp_rec, iter) == offsetof(struct rp_rec, start) + 32 &&
+		       offsetof(struct rp_rec, run) == offsetof(struct rp_rec, start) + 40,
+	       "rp_rec's numbers in field-kind order");
+static inline void tpl_values(const char *s, const struct rp_fast_tpl *t, __m128i out[3])
 {
-	return (int64_t)((uint64_t)half[t->kind_hi[k]] * 100000000u + half[t->kind_lo[k]]) +
-	       t->kind_bias[k];
+	const __m128i zero = _mm_setzero_si128();
+	const __m128i e8 = _mm_set1_epi64x(100000000);
+	__m128i lo = tpl_group(s, t, 0); /* start, end, dur, block: low digits */
+	__m128i mid = tpl_group(s, t, 1); /* iter, run low; start, end high */
+	__m128i hi = t->ngroups > 2 ? tpl_group(s, t, 2) : zero; /* dur ... run high */
+	const __m128i *bias = (const __m128i *)(const void *)t->kind_bias;
+	out[0] = _mm_add_epi64(_mm_add_epi64(_mm_unpacklo_epi32(lo, zero),
+					     _mm_mul_epu32(_mm_unpackhi_epi32(mid, zero), e8)),
+			       _mm_loadu_si128(bias));
+	out[1] = _mm_add_epi64(_mm_add_epi64(_mm_unpackhi_epi32(lo, zero),
+					     _mm_mul_epu32(_mm_unpacklo_epi32(hi, zero), e8)),
+			       _mm_loadu_si128(bias + 1));
+	out[2] = _mm_add_epi64(_mm_add_epi64(_mm_unpacklo_epi32(mid, zero),
+					     _mm_mul_epu32(_mm_unpackhi_epi32(hi, zero), e8)),
+			       _mm_loadu_si128(bias + 2));
 }
 
 /* Per byte of chunk C of S: 0xff where it fits T (see tpl_set). */
@@ -529,13 +544,11 @@ static inline __attribute__((always_inline)) int parse_tpl(const char *s, const 
 {
 	if (!tpl_fits(s, end, t))
 		return 0;
-	/* volatile: stored one by one, so read one by one (a wide read of two
-	 * narrow stores waits for them to reach the cache) */
-	volatile int64_t v[F_NONE];
-	uint32_t half[16];
-	tpl_convert(s, t, half);
-	for (unsigned k = 0; k < F_NONE; k++)
-		v[k] = tpl_value(t, half, k);
+	int64_t v[F_NONE];
+	__m128i x[3];
+	tpl_values(s, t, x);
+	for (unsigned k = 0; k < 3; k++)
+		_mm_storeu_si128((__m128i *)(void *)&v[2 * k], x[k]);
 	out->name = s + 1;
 	out->name_len = t->name_len;
 	set_fields(out, v, t->seen);
@@ -1383,8 +1396,8 @@ static inline __attribute__((always_inline)) int tpl_rec(const char *s, const ch
 	struct rp_fast_tpl *st = &tt->t[0]; /* the stream's state */
 	if (!tpl_fits(s, end, t))
 		return 0;
-	uint32_t half[16];
-	tpl_convert(s, t, half);
+	__m128i x[3];
+	tpl_values(s, t, x);
 	/* as fast_rec: the template's name, like the last probe line's when
 	 * that one fitted the same template */
 	int same = st->last_name && st->last_is_tpl == (int)j + 1;
@@ -1394,12 +1407,9 @@ static inline __attribute__((always_inline)) int tpl_rec(const char *s, const ch
 	st->last_name_len = t->name_len;
 	st->last_is_tpl = (int)j + 1;
 	rec_head(rec, s + 1, t->name_len, same);
-	rec->start = tpl_value(t, half, F_START);
-	rec->end = tpl_value(t, half, F_END);
-	rec->dur = tpl_value(t, half, F_DUR);
-	rec->block = tpl_value(t, half, F_BLOCK);
-	rec->iter = tpl_value(t, half, F_ITER);
-	rec->run = tpl_value(t, half, F_RUN);
+	_mm_storeu_si128((__m128i *)(void *)&rec->start, x[0]);
+	_mm_storeu_si128((__m128i *)(void *)&rec->dur, x[1]);
+	_mm_storeu_si128((__m128i *)(void *)&rec->iter, x[2]);
 	return 1;
 }
 #endif
