@@ -408,6 +408,44 @@ static void seed_worked_example(void **state)
 	rp_log_free(&lg);
 }
 
+/* Without lanes (text and CSV draw none) the tables are the same. */
+static void no_lanes_same_tables(void **state)
+{
+	(void)state;
+	static const char a[] = "[T_BASE] 1000\n"
+				"[STAGE_A] block=0 iter=0 start=1424 end=1924 dur=500\n"
+				"[STAGE_A] block=1 iter=0 start=1430 end=1930 dur=500\n";
+	static const char b[] = "[T_BASE] 1000\n[STAGE_B] block=0 iter=0 start=2924 end=3424 dur=500\n";
+	char *out[2];
+	size_t len[2];
+	for (int no = 0; no < 2; no++) {
+		struct rp_log lg;
+		struct rp_doc d;
+		rp_log_init(&lg, NULL, 1);
+		rp_doc_init(&d);
+		d.no_lanes = no;
+		rp_log_begin_file(&lg, "a.log");
+		feed(&lg, a);
+		rp_log_begin_file(&lg, "b.log");
+		feed(&lg, b);
+		rp_log_analyse(&lg, &d);
+		assert_int_equal(d.nwarnings, 0);
+		assert_int_equal(d.nlanes, no ? 0 : 3); /* a lane per probe and block */
+		assert_int_equal(table(&d, "timeline")->nrows, 3);
+		FILE *f = open_memstream(&out[no], &len[no]);
+		assert_non_null(f);
+		rp_write_text(f, &d);
+		rp_write_csv(f, &d);
+		fclose(f);
+		rp_doc_free(&d);
+		rp_log_free(&lg);
+	}
+	assert_int_equal(len[0], len[1]);
+	assert_memory_equal(out[0], out[1], len[0]);
+	free(out[0]);
+	free(out[1]);
+}
+
 /* Negative gaps (overlap) are kept, never clamped (S4.2). */
 static void negative_gap_kept(void **state)
 {
@@ -901,7 +939,7 @@ int main(void)
 		cmocka_unit_test(samples_start_once),
 		cmocka_unit_test(samples_sixteen_bits),
 		cmocka_unit_test(rec_word),
-		cmocka_unit_test(seed_worked_example), cmocka_unit_test(negative_gap_kept),
+		cmocka_unit_test(seed_worked_example), cmocka_unit_test(no_lanes_same_tables), cmocka_unit_test(negative_gap_kept),
 		cmocka_unit_test(findings),          cmocka_unit_test(run_fields_and_repeat),
 		cmocka_unit_test(wait_outside_stage), cmocka_unit_test(mapped_equals_sequential),
 	};

@@ -336,6 +336,7 @@ int cmd_report(int argc, char **argv)
 	struct rp_doc d;
 	struct rp_l2 l2 = { 0 };
 	rp_doc_init(&d);
+	d.no_lanes = o.format == RP_FMT_TEXT || o.format == RP_FMT_CSV;
 	if (o.l2 && rp_l2_load(o.l2, o.l2_task, &l2) < 0)
 		return PK_EXIT_ERROR;
 	choose_freq(&o, o.l2 ? &l2 : NULL, &d);

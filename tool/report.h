@@ -125,6 +125,9 @@ struct rp_doc {
 	size_t ntables, tcap;
 	struct rp_lane **lanes;
 	size_t nlanes, lcap;
+	/* the output draws no lanes (text, CSV): a log's timeline makes none,
+	 * only its table (a span per series is most of that table's cost) */
+	int no_lanes;
 	char **notes, **warnings;
 	size_t nnotes, ncap, nwarnings, wcap;
 };

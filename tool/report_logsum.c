@@ -591,7 +591,8 @@ static void timeline_table(const struct rp_log *lg, struct rp_doc *d, const stru
 		timeline_row(d, t, c_probe, lg, &tl[i], prev);
 		if (tl[i].in_chain)
 			prev = &tl[i];
-		add_span(d, lg, &lanes, &tl[i]);
+		if (!d->no_lanes)
+			add_span(d, lg, &lanes, &tl[i]);
 	}
 	rp_hash_free(&lanes);
 	free(tl);
