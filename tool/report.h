@@ -446,9 +446,6 @@ void rp_log_store(struct rp_log *lg, const struct rp_rec *rec);
  * to rp_samples_count. */
 void rp_log_store_ent(struct rp_arena *a, struct rp_put *h, struct rp_samples *se,
 		      const struct rp_rec *rec);
-/* rp_log_store_ent's usual case, inline: a compact sample into a compact
- * series with room for it (no count changes but by where H points). 1 when
- * stored, else 0 (nothing changed). */
 /* Store DUR (which fits H's last chunk, with room) and start R. */
 static inline void rp_put_now(struct rp_put *h, int64_t dur, int32_t r)
 {
@@ -464,6 +461,9 @@ static inline void rp_put_now(struct rp_put *h, int64_t dur, int32_t r)
 	if (h->rput)
 		*h->rput++ = r;
 }
+/* rp_log_store_ent's usual case, inline: a compact sample into a compact
+ * series with room for it (no count changes but by where H points). 1 when
+ * stored, else 0 (nothing changed). */
 static inline int rp_put_sample(struct rp_put *h, const struct rp_rec *rec)
 {
 	int64_t dur = rec->dur, s = rec->start, e = rec->end;

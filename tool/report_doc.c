@@ -254,21 +254,16 @@ size_t rp_fmt_fixed(char *buf, size_t n, double v, int prec)
 		/* a * 10^prec - k, exact but for one rounding: clearly below one
 		 * half, k is the rounded value printf's exact decimal gives */
 		if (k < 0x1p52 && fabs(fma(a, p10[prec], -k)) < 0.5 - 0x1p-30) {
-			char tmp[24];
-			size_t m = 0;
-			uint64_t u = (uint64_t)k;
-			do
-				tmp[m++] = (char)('0' + u % 10);
-			while ((u /= 10));
-			while (m <= (size_t)prec)
-				tmp[m++] = '0';
+			/* k's digits, zeros before them up to one before the point */
+			char dig[24];
+			size_t m = rp_fmt_int(dig, (int64_t)k), digits = m > (size_t)prec ? m : (size_t)prec + 1;
 			char *p = buf;
 			if (signbit(v)) /* as printf: -0.0 for -0.04 */
 				*p++ = '-';
-			for (; m; m--) {
-				if (m == (size_t)prec)
+			for (size_t i = 0; i < digits; i++) {
+				if (i == digits - (size_t)prec)
 					*p++ = '.';
-				*p++ = tmp[m - 1];
+				*p++ = i < digits - m ? '0' : dig[i - (digits - m)];
 			}
 			*p = '\0';
 			return (size_t)(p - buf);

@@ -487,17 +487,17 @@ static inline __m128i tpl_group(const char *s, const struct rp_fast_tpl *t, unsi
 	return _mm_madd_epi16(_mm_packs_epi32(p, q), m10000);
 }
 
-/* The line at S laid out like T: its start and end, dur and block, iter
- * and run, as pairs of int64 (-1 for a field the line lacks), in the
- * order of struct rp_rec's fields, so stored as they come. Not inlined:
- * inlined into the template loop, the bench logs took 3-5% longer (16
- * rotated rounds each). */
 _Static_assert(offsetof(struct rp_rec, end) == offsetof(struct rp_rec, start) + 8 &&
 		       offsetof(struct rp_rec, dur) == offsetof(struct rp_rec, start) + 16 &&
 		       offsetof(struct rp_rec, block) == offsetof(struct rp_rec, start) + 24 &&
 		       offsetof(struct rp_rec, iter) == offsetof(struct rp_rec, start) + 32 &&
 		       offsetof(struct rp_rec, run) == offsetof(struct rp_rec, start) + 40,
 	       "rp_rec's numbers in field-kind order");
+/* The line at S laid out like T: its start and end, dur and block, iter
+ * and run, as pairs of int64 (-1 for a field the line lacks), in the
+ * order of struct rp_rec's fields (asserted above), so stored as they
+ * come. Not inlined: inlined into the template loop, the bench logs took
+ * 3-5% longer (16 rotated rounds each). */
 static __attribute__((noinline)) void tpl_values(const char *s, const struct rp_fast_tpl *t, __m128i out[3])
 {
 	const __m128i zero = _mm_setzero_si128();
