@@ -598,6 +598,12 @@ static void summary(struct sweep *sw, int report_rc)
 			fprintf(stderr, "%s%s (%s)", sep, sw->p[k].name, status_text(&sw->p[k], st, sizeof(st)));
 			sep = ", ";
 		}
+	sep = "; other probes' lines in the log of: ";
+	for (size_t k = 0; k < sw->np; k++)
+		if (sw->p[k].foreign) {
+			fprintf(stderr, "%s%s", sep, sw->p[k].name);
+			sep = ", ";
+		}
 	if (report_rc >= 0)
 		fprintf(stderr, "; report %s/report.txt%s", sw->o.out, report_rc ? " (with findings)" : "");
 	fprintf(stderr, "; the files are as before\n");
