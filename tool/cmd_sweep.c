@@ -655,10 +655,10 @@ static int sweep_main(struct sweep *sw)
 	if (!sw->o.dry_run && open_out(sw, &lock_fd) < 0)
 		goto out;
 	if (sw->o.recover) {
-		rc = sw_journal_recover(sw->o.out, sw->o.quiet) < 0 ? PK_EXIT_ERROR : PK_EXIT_OK;
+		rc = sw_journal_recover(sw->o.out) < 0 ? PK_EXIT_ERROR : PK_EXIT_OK;
 		goto out;
 	}
-	if (!sw->o.dry_run && sw_journal_recover(sw->o.out, sw->o.quiet) < 0)
+	if (!sw->o.dry_run && sw_journal_recover(sw->o.out) < 0)
 		goto out;
 	if (load_files(sw) < 0)
 		goto out;

@@ -30,9 +30,9 @@ int sw_journal_write(const char *dir, const struct pk_buf *orig, size_t n);
 /* A journal in DIR (a sweep that did not finish)? 1 yes, 0 no. */
 int sw_journal_exists(const char *dir);
 /* Put back the files a journal in DIR names, then remove it. 0 when there
- * was none or every file is back (each one reported unless QUIET), -1 when
- * one could not be (the journal is kept). */
-int sw_journal_recover(const char *dir, int quiet);
+ * was none or every file is back (said on stderr), -1 when one could not be
+ * (the journal is kept). */
+int sw_journal_recover(const char *dir);
 /* Remove DIR/.journal (after the files are back). */
 void sw_journal_remove(const char *dir);
 

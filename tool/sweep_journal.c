@@ -78,12 +78,12 @@ int sw_put_back(const struct pk_buf *orig, const struct pk_scan *scans, size_t n
 		else
 			++*restored;
 	}
-	if (rc == 0)
-		rc = pk_txn_commit(&txn);
-	else
-		pk_txn_abort(&txn);
-	if (rc < 0)
+	/* the others go back even when one cannot: none stays instrumented
+	 * that need not */
+	if (pk_txn_commit(&txn) < 0) {
+		rc = -1;
 		*restored = 0;
+	}
 	for (size_t i = 0; i < n; i++)
 		pk_buf_free(&cur[i]);
 	free(cur);
@@ -238,7 +238,7 @@ static int load_journal(const char *dir, struct pk_buf **orig, struct pk_scan **
 	return rc;
 }
 
-int sw_journal_recover(const char *dir, int quiet)
+int sw_journal_recover(const char *dir)
 {
 	if (!sw_journal_exists(dir)) {
 		sw_journal_remove(dir); /* copies without an index: killed before any file changed */
@@ -253,12 +253,10 @@ int sw_journal_recover(const char *dir, int quiet)
 	if (rc == 0)
 		rc = sw_put_back(orig, scans, n, where, &restored);
 	if (rc == 0) {
-		if (!quiet)
-			fprintf(
-			    stderr,
-			    "probe-sweep: %s: an earlier sweep did not finish; %zu of %zu file(s) put back from its "
-			    "journal, the others were already as before\n",
-			    dir, restored, n);
+		fprintf(stderr,
+		        "probe-sweep: %s: an earlier sweep did not finish; %zu of %zu file(s) put back from its "
+		        "journal, the others were already as before\n",
+		        dir, restored, n);
 		sw_journal_remove(dir);
 	} else {
 		pk_error("%s: the journal is kept; once the files are right, remove it", where);
