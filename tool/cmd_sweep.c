@@ -512,13 +512,15 @@ static int print_file(const char *path)
 }
 
 /* probe-report (this very binary) over the logs of the probes whose command
- * succeeded. Returns its exit code, or -1. */
+ * succeeded. Returns its exit code (0, 1, or 2: failed), or -1: no log. */
 static int run_report(struct sweep *sw)
 {
 	char exe[PATH_MAX], out[PATH_MAX + 16];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n < 0)
-		return pk_error("cannot find the probe binary to run probe-report: %s", strerror(errno));
+	if (n < 0) {
+		pk_error("cannot find the probe binary to run probe-report: %s", strerror(errno));
+		return PK_EXIT_ERROR;
+	}
 	exe[n] = '\0';
 	snprintf(out, sizeof(out), "%s/report.txt", sw->o.out);
 	char **argv = pk_xcalloc(sw->np + sw->o.nreport_args + 8, sizeof(*argv));
@@ -540,11 +542,14 @@ static int run_report(struct sweep *sw)
 	if (!logs)
 		pk_warning("no probe's command succeeded: no report");
 	else if (sw_spawn(argv, NULL, -1, -1, &st) < 0)
-		st = -1;
-	else if (st > PK_EXIT_FINDINGS)
-		st = pk_error("probe-report failed (exit %d): no report", st);
-	else if (print_file(out) < 0)
-		st = -1;
+		st = PK_EXIT_ERROR;
+	else if (st > PK_EXIT_FINDINGS) {
+		if (!sw_caught())
+			pk_error("probe-report failed (exit %d): no report", st);
+		st = PK_EXIT_ERROR;
+	} else if (print_file(out) < 0) {
+		st = PK_EXIT_ERROR;
+	}
 	free(argv);
 	return st;
 }
@@ -604,7 +609,7 @@ static void summary(struct sweep *sw, int report_rc)
 			fprintf(stderr, "%s%s", sep, sw->p[k].name);
 			sep = ", ";
 		}
-	if (report_rc >= 0)
+	if (report_rc == PK_EXIT_OK || report_rc == PK_EXIT_FINDINGS)
 		fprintf(stderr, "; report %s/report.txt%s", sw->o.out, report_rc ? " (with findings)" : "");
 	fprintf(stderr, "; the files are as before\n");
 }
@@ -681,7 +686,7 @@ static int sweep_main(struct sweep *sw)
 		report_rc = run_report(sw);
 	write_table(sw);
 	summary(sw, report_rc);
-	if (sr != PROBE_OK)
+	if (sr != PROBE_OK || (report_rc == PK_EXIT_ERROR && !sw_caught()))
 		rc = PK_EXIT_ERROR;
 	else if (sw_caught())
 		rc = 128 + sw_caught();
