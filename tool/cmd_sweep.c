@@ -101,9 +101,11 @@ static int parse_repeat(struct sweep_opts *o, const char *arg)
 	return 0;
 }
 
+enum { OPT_PROBES = 1, OPT_ALL, OPT_RUN, OPT_REPEAT, OPT_OUT, OPT_FAIL_FAST, OPT_REPORT_ARG, OPT_RECOVER };
+
+/* 0 go on, -1 error; *DONE set when the command ends here (--help). */
 static int parse_option(struct sweep_opts *o, int c, char **argv, int *done)
 {
-	enum { OPT_PROBES = 1, OPT_ALL, OPT_RUN, OPT_REPEAT, OPT_OUT, OPT_FAIL_FAST, OPT_REPORT_ARG, OPT_RECOVER };
 	switch (c) {
 	case OPT_PROBES:
 		o->probes = optarg;
@@ -136,7 +138,7 @@ static int parse_option(struct sweep_opts *o, int c, char **argv, int *done)
 	default: {
 		int rc;
 		pk_common_option(c, argv, usage_text, &rc);
-		*done = 1;
+		*done = rc == PK_EXIT_OK;
 		return rc == PK_EXIT_OK ? 0 : -1;
 	}
 	}
@@ -145,14 +147,14 @@ static int parse_option(struct sweep_opts *o, int c, char **argv, int *done)
 static int parse(int argc, char **argv, struct sweep_opts *o, int *done)
 {
 	static const struct option longopts[] = {
-	    {"probes", required_argument, 0, 1},
-	    {"all", no_argument, 0, 2},
-	    {"run", required_argument, 0, 3},
-	    {"repeat", required_argument, 0, 4},
-	    {"out", required_argument, 0, 5},
-	    {"fail-fast", no_argument, 0, 6},
-	    {"report-arg", required_argument, 0, 7},
-	    {"recover", no_argument, 0, 8},
+	    {"probes", required_argument, 0, OPT_PROBES},
+	    {"all", no_argument, 0, OPT_ALL},
+	    {"run", required_argument, 0, OPT_RUN},
+	    {"repeat", required_argument, 0, OPT_REPEAT},
+	    {"out", required_argument, 0, OPT_OUT},
+	    {"fail-fast", no_argument, 0, OPT_FAIL_FAST},
+	    {"report-arg", required_argument, 0, OPT_REPORT_ARG},
+	    {"recover", no_argument, 0, OPT_RECOVER},
 	    {"dry-run", no_argument, 0, 'n'},
 	    {"quiet", no_argument, 0, 'q'},
 	    PK_COMMON_LONGOPTS,
@@ -164,8 +166,10 @@ static int parse(int argc, char **argv, struct sweep_opts *o, int *done)
 	o->repeat = 1;
 	o->out = DEFAULT_OUT;
 	while ((c = getopt_long(argc, argv, ":nqh", longopts, NULL)) != -1)
-		if (parse_option(o, c, argv, done) < 0 || *done)
-			return *done ? 0 : -1;
+		if (parse_option(o, c, argv, done) < 0)
+			return -1;
+		else if (*done)
+			return 0;
 	if (o->recover)
 		return optind < argc || o->cmd || o->probes || o->all
 		           ? pk_error("--recover takes only --out DIR (and --quiet)")
@@ -484,10 +488,10 @@ static int sweep_probe(struct sweep *sw, size_t k)
 	double t0 = now_s();
 	r->log = pk_xmalloc(strlen(sw->o.out) + strlen(r->name) + 8);
 	sprintf(r->log, "%s/%s.log", sw->o.out, r->name);
-	if (!sw->o.quiet)
-		fprintf(stderr, "probe-sweep: [%zu/%zu] %s: enabled, running the command\n", k + 1, sw->np, r->name);
 	size_t marks = 0;
 	int rc = enable_probe(sw, r->name) < 0 ? PROBE_FATAL : PROBE_OK;
+	if (rc == PROBE_OK && !sw->o.quiet)
+		fprintf(stderr, "probe-sweep: [%zu/%zu] %s: on, running the command\n", k + 1, sw->np, r->name);
 	if (rc == PROBE_OK && run_command(sw, r, &marks) < 0)
 		rc = PROBE_FATAL;
 	if (put_back(sw) < 0)
