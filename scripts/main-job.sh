@@ -3,7 +3,8 @@
 # without an NPU: list its probes, show what enabling one changes, gate the
 # clean source, then build (the tool runs at build time) and run the
 # instrumented variant on the CPU simulation, and summarise its probe lines;
-# then the timing-tensor build and its partition.
+# then the timing-tensor build and its partition; last, probe-sweep runs every
+# probe in turn on the real source (enable, build, run, put back) and reports.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 probe=${PROBE:-STAGE_B}
@@ -33,3 +34,14 @@ say "probe-report on its timing tensor (S5.11 partition, S5.12 collective diagno
 "$bin/probe-report" --timing build/main-job/timing.npy --events "$events"
 say "production build: probe-check --strict on the generated source"
 "$bin/probe-check" --strict build/kernels/tsort32_variants/prod/tsort32_kernel.cpp && echo "probe-check --strict: no probe remains"
+say "probe-sweep: every probe in turn on the real source (enable it and T_BASE, build, run on the CPU simulation, put back), one report"
+sweep=build/main-job/sweep
+cxx=${CXX:-c++}
+flags="-std=c++17 -O2 -I kernels/tsort32 -I kernels/sim/include"
+mkdir -p "$sweep"
+cp "$kernel" build/main-job/kernel-before-sweep.cpp
+$cxx $flags -c kernels/tsort32/harness.cpp -o "$sweep/harness.o"
+"$bin/probe-sweep" --all --out "$sweep" --report-arg=--repeat=5 --run "$cxx $flags $kernel $sweep/harness.o build/kernels/libtsort32_golden.a \
+build/kernels/libpksim.a -pthread -o $sweep/tsort32_\$PROBE && $sweep/tsort32_\$PROBE --case half-5x100 --warmup 1 \
+--repeat 5 --late-window-ms 300 --print-delay-ms 20" "$kernel"
+cmp "$kernel" build/main-job/kernel-before-sweep.cpp && echo "probe-sweep: $kernel is byte-identical to before the sweep"

@@ -17,6 +17,7 @@ static const struct pk_cmd commands[] = {
 	{ "list", cmd_list, "list probes with their state, blocks and problems" },
 	{ "report", cmd_report, "turn probe logs and timing tensors into numbers and timelines" },
 	{ "strip", cmd_strip, "remove probes for the production build" },
+	{ "sweep", cmd_sweep, "one probe per build and run: enable, run, capture, restore; then one report" },
 };
 
 static const struct pk_cmd *find_cmd(const char *name)

@@ -50,6 +50,7 @@ int cmd_strip(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
 
 /* Name of the command being run, for --help/--version ("probe-inject"). */
 extern const char *pk_progname;
