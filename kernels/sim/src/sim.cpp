@@ -84,11 +84,36 @@ struct Block {
 
 thread_local Block *tl_block = nullptr;
 
+// A device call outside a launch runs as block 0 of an implicit one-block
+// launch owned by the calling thread, as pto-isa's CPU simulation allows (its
+// CPU tests call the kernel function directly). It starts at the first such
+// call with a fresh UB; aclInit / aclFinalize on that thread end it.
+struct ImplicitLaunch {
+	LaunchState launch;
+	Block block;
+};
+thread_local std::unique_ptr<ImplicitLaunch> tl_implicit;
+
+bool InImplicitLaunch()
+{
+	return tl_implicit != nullptr && tl_block == &tl_implicit->block;
+}
+
+void EndImplicitLaunch()
+{
+	if (InImplicitLaunch())
+		tl_block = nullptr;
+	tl_implicit.reset();
+}
+
 Block &Current()
 {
 	if (tl_block == nullptr) {
-		std::fprintf(stderr, "pksim: device API called outside a kernel launch\n");
-		std::abort();
+		tl_implicit.reset(new ImplicitLaunch);
+		tl_implicit->launch.blocks = 1;
+		tl_implicit->block.launch = &tl_implicit->launch;
+		tl_implicit->block.ub.assign(UbBytes() + 32, 0xA5);
+		tl_block = &tl_implicit->block;
 	}
 	return *tl_block;
 }
@@ -249,10 +274,14 @@ void Fail(const char *fmt, ...)
 	va_start(ap, fmt);
 	std::vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	const std::string where = tl_block ? "block " + std::to_string(tl_block->idx) : std::string("host");
+	std::string where = tl_block ? "block " + std::to_string(tl_block->idx) : std::string("host");
+	if (InImplicitLaunch())
+		where += " (kernel called outside a launch)";
 	const std::string line = "pksim: " + where + ": " + msg;
 	std::fprintf(stderr, "%s\n", line.c_str());
 	RecordError(line);
+	if (InImplicitLaunch())
+		std::abort(); // no launch to fail: stop the process, as a kernel exception would
 	throw KernelAbort{};
 }
 
@@ -481,10 +510,15 @@ aclError EnqueueLaunch(aclrtStream stream, uint32_t blockDim, std::function<void
 
 } // namespace pksim
 
-aclError aclInit(const char *) { return ACL_SUCCESS; }
+aclError aclInit(const char *)
+{
+	pksim::EndImplicitLaunch();
+	return ACL_SUCCESS;
+}
 
 aclError aclFinalize()
 {
+	pksim::EndImplicitLaunch();
 	pksim::ThePrinter().Stop();
 	return ACL_SUCCESS;
 }

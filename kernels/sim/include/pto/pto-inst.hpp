@@ -13,6 +13,15 @@
 #include <type_traits>
 
 #include "kernel_operator.h"
+#include "pto/common/constants.hpp"
+#include "pto/common/type.hpp"
+
+// pto-isa builds its CPU tests with -D__CPU_SIM and expects the host runtime
+// (aclInit, aclrtMalloc, aclrtMemcpy, streams, ACL_MEM_* / ACL_MEMCPY_*)
+// through this header, so the test body and the kernel share one include.
+#if defined(__CPU_SIM)
+#include "acl/acl.h"
+#endif
 
 #define AICORE
 #define PTO_INST inline
@@ -21,16 +30,8 @@ namespace pto {
 
 constexpr int DYNAMIC = -1;
 constexpr int TSORT32_BLOCK = 32;         // elements per VBS32 block
-constexpr int TSORT32_REPEAT_MAX = 255;   // blocks per VBS32 issue
+constexpr int TSORT32_REPEAT_MAX = REPEAT_MAX; // blocks per VBS32 issue
 constexpr int TSORT32_MAX_UB_TMP = 8160;  // 32 * 255 (elements on A2/A3, bytes on A5)
-
-enum class TileType { Vec, Mat, Left, Right, Acc, Bias, Scaling };
-using Location = TileType; // older pto-isa spelling (Location::Vec)
-enum class BLayout { RowMajor, ColMajor };
-enum class SLayout { NoneBox, RowMajor, ColMajor };
-enum class PadValue { Null, Zero, Max, Min };
-enum class Layout { ND, DN, NZ };
-enum class GlobalTensorDim { DIM_0 = 0, DIM_1, DIM_2, DIM_3, DIM_4 };
 
 // pto instructions return an event handle; the simulation completes every
 // instruction before returning, so the handle carries nothing.
