@@ -80,6 +80,7 @@ struct Block {
 	unsigned pipe_flags[kPipes][kPipes][kEvents] = {};
 	unsigned long cross_waits[kFlagIds] = {};
 	unsigned long sync_all_rounds = 0;
+	bool nan_warned = false;
 };
 
 thread_local Block *tl_block = nullptr;
@@ -392,6 +393,19 @@ void NoteVbs32(unsigned repeat)
 	unsigned cur = g_vbs32_max_repeat.load();
 	while (repeat > cur && !g_vbs32_max_repeat.compare_exchange_weak(cur, repeat)) {
 	}
+}
+
+void NoteNanSorted(const char *instr, long count)
+{
+	Block &b = Current();
+	if (count == 0 || b.nan_warned)
+		return;
+	b.nan_warned = true;
+	std::fprintf(stderr,
+	             "pksim: block %u: warning: %s sorted %ld NaN value%s; the simulation orders NaN below -inf, "
+	             "equal NaNs by index (the board's NaN order is not specified); further NaN warnings of this "
+	             "block are suppressed\n",
+	             b.idx, instr, count, count == 1 ? "" : "s");
 }
 
 Vbs32Stats TakeVbs32Stats()

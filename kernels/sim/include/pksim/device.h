@@ -52,6 +52,10 @@ void CrossCoreSet(int mode, int flag);
 void CrossCoreWait(int mode, int flag);
 void SyncAllBlocks();
 
+// COUNT NaN values went through a sort by INSTR: the first time in a block's
+// launch, a warning on stderr (NaN order is the simulation's choice).
+void NoteNanSorted(const char *instr, long count);
+
 // VBS32 issue statistics, for tests of the repeat-group split (S6.5).
 void NoteVbs32(unsigned repeat);
 struct Vbs32Stats {
