@@ -19,9 +19,11 @@
 #include <ctime>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 using namespace pto;
@@ -104,6 +106,50 @@ __global__ AICORE void runProbeUb(__gm__ uint32_t *out, __gm__ uint32_t *in, int
 	TSTORE(outGlobal, t);
 	out[0] = static_cast<uint32_t>(AscendC::GetBlockIdx());
 	out[1] = static_cast<uint32_t>(AscendC::GetBlockNum());
+}
+
+// Block 1 returns without its CrossCoreSetFlag: every other block waits.
+__global__ AICORE void runMissingSet(__gm__ uint8_t *, __gm__ uint8_t *, __gm__ uint8_t *)
+{
+	if (AscendC::GetBlockIdx() == 1)
+		return;
+	AscendC::CrossCoreSetFlag<0, PIPE_MTE3>(0);
+	AscendC::CrossCoreWaitFlag<0, PIPE_MTE3>(0);
+}
+
+// Blocks wait at different barriers: block 0 on flag 3, the others in SyncAll.
+__global__ AICORE void runSplitBarrier(__gm__ uint8_t *, __gm__ uint8_t *, __gm__ uint8_t *)
+{
+	if (AscendC::GetBlockIdx() == 0)
+		AscendC::CrossCoreWaitFlag<0, PIPE_S>(3);
+	else
+		AscendC::SyncAll();
+}
+
+double ThreadCpuSeconds()
+{
+	timespec ts{};
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+// Each block spins for `ms` of its own CPU time between two cycle reads
+// (block b spins b + 1 times as long when `skew`), then meets the others at
+// a cross-core flag; stamps[4 * b ..] = before spin, after spin, before set,
+// after wait.
+__global__ AICORE void runSpin(__gm__ int64_t *stamps, __gm__ uint8_t *msGm, __gm__ uint8_t *skewGm)
+{
+	const int64_t b = AscendC::GetBlockIdx();
+	const double secs = *msGm * 1e-3 * (*skewGm ? static_cast<double>(b + 1) : 1.0);
+	stamps[4 * b] = AscendC::GetSystemCycle();
+	const double t0 = ThreadCpuSeconds();
+	while (ThreadCpuSeconds() - t0 < secs) {
+	}
+	stamps[4 * b + 1] = AscendC::GetSystemCycle();
+	stamps[4 * b + 2] = AscendC::GetSystemCycle();
+	AscendC::CrossCoreSetFlag<0, PIPE_MTE3>(1);
+	AscendC::CrossCoreWaitFlag<0, PIPE_MTE3>(1);
+	stamps[4 * b + 3] = AscendC::GetSystemCycle();
 }
 
 // ---- helpers -------------------------------------------------------------
@@ -431,6 +477,150 @@ int NanExample()
 	return 0;
 }
 
+// ---- hangs ---------------------------------------------------------------
+
+// Launch KERNEL on BLOCKS blocks with a 300 ms hang bound; returns the sync
+// result, the error text and the seconds the sync took.
+aclError RunHung(void (*kernel)(uint8_t *, uint8_t *, uint8_t *), uint32_t blocks, std::string *err, double *secs)
+{
+	pksim::SetHangTimeoutMs(300);
+	uint8_t dummy[8] = {};
+	aclrtStream stream = nullptr;
+	aclrtCreateStream(&stream);
+	const auto t0 = std::chrono::steady_clock::now();
+	pksim::Launch(kernel, blocks, stream, dummy, dummy, dummy);
+	aclError rc = ACL_SUCCESS;
+	CaptureStderr([&] { rc = aclrtSynchronizeStream(stream); });
+	*secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+	*err = aclGetRecentErrMsg();
+	aclrtDestroyStream(stream);
+	return rc;
+}
+
+// A block that never sets its flag: the launch fails within the bound and
+// the report names every waiting block and the one that returned.
+int HangMissingSet()
+{
+	std::string err;
+	double secs = 0;
+	const aclError rc = RunHung(runMissingSet, 4, &err, &secs);
+	if (rc != ACL_ERROR_RT_AICORE_EXCEPTION || secs > 3.0)
+		return Fail("hang-missing-set", "launch did not fail within 3 s (" + std::to_string(secs) + " s)");
+	for (const char *want : {"blocks hung", "block 0 waits in CrossCoreWaitFlag(flag 0) for 4 sets, 3 so far",
+	                         "block 1 returned; it set flag 0 0x", "block 2 waits in CrossCoreWaitFlag(flag 0)",
+	                         "block 3 waits in CrossCoreWaitFlag(flag 0)"})
+		if (!Contains(err, want))
+			return Fail("hang-missing-set", "report lacks '" + std::string(want) + "'");
+	std::printf("ok hang-missing-set: failed after %.2f s naming blocks 0-3\n", secs);
+	return 0;
+}
+
+// Blocks stuck at different barriers are each named with theirs.
+int HangSplitBarrier()
+{
+	std::string err;
+	double secs = 0;
+	const aclError rc = RunHung(runSplitBarrier, 3, &err, &secs);
+	if (rc != ACL_ERROR_RT_AICORE_EXCEPTION || secs > 3.0)
+		return Fail("hang-split-barrier", "launch did not fail within 3 s");
+	for (const char *want :
+	     {"block 0 waits in CrossCoreWaitFlag(flag 3) for 3 sets, 0 so far",
+	      "block 1 waits in SyncAll for 3 arrivals, 2 so far", "block 2 waits in SyncAll for 3 arrivals, 2 so far"})
+		if (!Contains(err, want))
+			return Fail("hang-split-barrier", "report lacks '" + std::string(want) + "'");
+	std::printf("ok hang-split-barrier: failed after %.2f s\n", secs);
+	return 0;
+}
+
+// A direct call that waits for a flag nobody sets: the process stops with
+// the report once the bound has passed.
+int HangDirect()
+{
+	int status = 0;
+	const std::string err = RunChild(
+	    [] {
+		    pksim::SetHangTimeoutMs(200);
+		    uint8_t dummy[8] = {};
+		    runSplitBarrier(dummy, dummy, dummy);
+	    },
+	    &status);
+	if (!WIFSIGNALED(status) || WTERMSIG(status) != SIGABRT)
+		return Fail("hang-direct", "the child was not aborted");
+	if (!Contains(err, "launch of 1 blocks hung") ||
+	    !Contains(err, "block 0 waits in CrossCoreWaitFlag(flag 3) for 1 sets, 0 so far"))
+		return Fail("hang-direct", "report lacks the waiting block");
+	std::printf("ok hang-direct: aborted with the report\n");
+	return 0;
+}
+
+// ---- cycle counter -------------------------------------------------------
+
+std::vector<int64_t> RunSpin(uint32_t blocks, uint8_t ms, uint8_t skew, double *wall)
+{
+	std::vector<int64_t> stamps(4 * blocks);
+	aclrtStream stream = nullptr;
+	aclrtCreateStream(&stream);
+	const auto t0 = std::chrono::steady_clock::now();
+	pksim::Launch(runSpin, blocks, stream, stamps.data(), &ms, &skew);
+	const aclError rc = aclrtSynchronizeStream(stream);
+	*wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+	aclrtDestroyStream(stream);
+	if (rc != ACL_SUCCESS)
+		stamps.clear();
+	return stamps;
+}
+
+// 8 blocks each spin 20 ms of CPU on however many cores there are: every
+// block's counter advances 20 ms worth, not the wall time it took.
+int CyclePerBlock()
+{
+	constexpr uint32_t kBlocks = 8;
+	pksim::SetCycleHz(0);
+	double wall = 0;
+	const std::vector<int64_t> st = RunSpin(kBlocks, 20, 0, &wall);
+	if (st.empty())
+		return Fail("cycle-per-block", "launch failed");
+	const double hz = static_cast<double>(pksim::CycleHz());
+	double lo = 1e9, hi = 0;
+	for (uint32_t b = 0; b < kBlocks; b++) {
+		const double ms = static_cast<double>(st[4 * b + 1] - st[4 * b]) / hz * 1e3;
+		lo = std::min(lo, ms);
+		hi = std::max(hi, ms);
+	}
+	if (lo < 19.0 || hi > 22.0)
+		return Fail("cycle-per-block",
+		            "spans " + std::to_string(lo) + ".." + std::to_string(hi) + " ms for 20 ms of CPU each");
+	std::printf("ok cycle-per-block: 8 blocks x 20 ms CPU read %.2f..%.2f ms (launch wall %.1f ms, %u cores)\n", lo,
+	            hi, wall * 1e3, std::thread::hardware_concurrency());
+	return 0;
+}
+
+// Blocks spin 5, 10, .. ms then meet at a flag: a stamp taken before any
+// block's set is never later than a stamp taken after any block's wait.
+int CycleCollectiveOrder()
+{
+	constexpr uint32_t kBlocks = 4;
+	double wall = 0;
+	const std::vector<int64_t> st = RunSpin(kBlocks, 5, 1, &wall);
+	if (st.empty())
+		return Fail("cycle-collective-order", "launch failed");
+	int64_t lastSet = 0, firstRelease = INT64_MAX;
+	for (uint32_t b = 0; b < kBlocks; b++) {
+		lastSet = std::max(lastSet, st[4 * b + 2]);
+		firstRelease = std::min(firstRelease, st[4 * b + 3]);
+		if (!(st[4 * b] <= st[4 * b + 1] && st[4 * b + 1] <= st[4 * b + 2] && st[4 * b + 2] <= st[4 * b + 3]))
+			return Fail("cycle-collective-order", "block " + std::to_string(b) + "'s stamps go back");
+	}
+	const double hz = static_cast<double>(pksim::CycleHz());
+	const double waited0 = static_cast<double>(st[3] - st[2]) / hz * 1e3;
+	if (lastSet > firstRelease || waited0 < 10.0)
+		return Fail("cycle-collective-order",
+		            "a release precedes a set, or block 0 waited only " + std::to_string(waited0) + " ms");
+	std::printf("ok cycle-collective-order: last set %lld <= first release %lld; block 0 waited %.1f ms\n",
+	            static_cast<long long>(lastSet), static_cast<long long>(firstRelease), waited0);
+	return 0;
+}
+
 struct Case {
 	const char *name;
 	int (*run)();
@@ -443,6 +633,11 @@ const Case kCases[] = {
     {"launch-dst-over-idx", LaunchDstOverIdx},
     {"nan-example", NanExample},
     {"nan-differential", NanDifferential},
+    {"hang-missing-set", HangMissingSet},
+    {"hang-split-barrier", HangSplitBarrier},
+    {"hang-direct", HangDirect},
+    {"cycle-per-block", CyclePerBlock},
+    {"cycle-collective-order", CycleCollectiveOrder},
 };
 
 } // namespace

@@ -37,7 +37,9 @@ uint32_t BlockIdx();
 uint32_t BlockNum();
 uint8_t *UbBase();
 
-// One monotonic counter shared by every block, at the configured frequency.
+// The block's cycle counter at the configured frequency: the launch's start
+// time plus the block's own thread CPU time, caught up at every collective
+// release to the latest set / arrival it waited for.
 int64_t SystemCycle();
 
 // Device printf: formatted now, delivered later by the printer thread.
