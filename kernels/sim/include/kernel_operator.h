@@ -16,6 +16,8 @@
 #define __aicore__
 #define __gm__
 #define __ubuf__
+#define __in__ // operand direction annotations of pto-isa's kernels
+#define __out__
 #define GM_ADDR __gm__ uint8_t *
 #define KERNEL_TASK_TYPE_DEFAULT(type)
 // The simulation runs vector (AIV) blocks only.

@@ -1,5 +1,6 @@
-// sim.cpp - the CPU simulation's runtime: blocks as threads, the shared
-// system counter, the asynchronous device-print path, cross-core flags,
+// sim.cpp - the CPU simulation's runtime: blocks as threads (and the
+// implicit block of a direct kernel call), each block's cycle counter, the
+// asynchronous device-print path, cross-core flags and their hang watchdog,
 // streams, events and device memory behind acl/acl.h.
 #include "acl/acl.h"
 #include "pksim/device.h"
@@ -20,6 +21,7 @@
 #include <thread>
 #include <vector>
 
+#include <time.h>
 #include <unistd.h>
 
 namespace pksim {
@@ -33,6 +35,7 @@ struct Config {
 	Target target = Target::A2A3;
 	uint64_t cycle_hz = 0; // 0: the target's default
 	unsigned print_delay_ms = 100;
+	unsigned hang_timeout_ms = 3000;
 };
 
 Config &Cfg()
@@ -46,6 +49,8 @@ Config &Cfg()
 			c->cycle_hz = std::strtoull(hz, nullptr, 10);
 		if (const char *d = std::getenv("PKSIM_PRINT_DELAY_MS"))
 			c->print_delay_ms = static_cast<unsigned>(std::strtoul(d, nullptr, 10));
+		if (const char *h = std::getenv("PKSIM_HANG_TIMEOUT_MS"))
+			c->hang_timeout_ms = static_cast<unsigned>(std::strtoul(h, nullptr, 10));
 		return c;
 	}();
 	return *cfg;
@@ -57,6 +62,28 @@ constexpr int kFlagIds = 16;
 constexpr int kPipes = 9; // pipe_t values below PIPE_COUNT (kernel_operator.h)
 constexpr int kEvents = 8;
 
+int64_t SteadyNs()
+{
+	return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch()).count();
+}
+
+int64_t ThreadCpuNs()
+{
+	timespec ts{};
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
+// What a block of a launch is doing, as the hang watchdog reports it.
+struct BlockStatus {
+	enum { Running, Waiting, Returned } state = Running;
+	const char *wait_what = nullptr; // "CrossCoreWaitFlag" or "SyncAll"
+	int wait_flag = -1;
+	unsigned long want = 0; // sets / arrivals the wait needs
+	unsigned long sets[kFlagIds] = {};
+	unsigned long sync_alls = 0;
+};
+
 struct LaunchState {
 	uint32_t blocks = 0;
 	std::mutex m;
@@ -64,6 +91,26 @@ struct LaunchState {
 	unsigned long cross_sets[kFlagIds] = {};
 	unsigned long sync_all_arrivals = 0;
 	bool failed = false;
+	int64_t start_ns = SteadyNs(); // every block's counter starts here
+	// the hang watchdog: who waits, who returned, when anything last changed
+	std::vector<BlockStatus> status;
+	uint32_t waiting = 0;
+	uint32_t returned = 0;
+	Clock::time_point last_change = Clock::now();
+	// per flag and round (and per SyncAll round): the latest simulated time
+	// of a set / arrival, which a released block's counter catches up to
+	std::vector<int64_t> flag_round_ns[kFlagIds];
+	std::vector<int64_t> sync_round_ns;
+
+	explicit LaunchState(uint32_t n) : blocks(n), status(n)
+	{
+	}
+
+	void Changed()
+	{
+		last_change = Clock::now();
+		cv.notify_all();
+	}
 
 	void MarkFailed()
 	{
@@ -80,15 +127,42 @@ struct Block {
 	unsigned pipe_flags[kPipes][kPipes][kEvents] = {};
 	unsigned long cross_waits[kFlagIds] = {};
 	unsigned long sync_all_rounds = 0;
+	bool nan_warned = false;
+	int64_t cpu0_ns = ThreadCpuNs(); // the thread's CPU time when the block started
+	int64_t offset_ns = 0;           // time spent waiting at collectives
 };
 
 thread_local Block *tl_block = nullptr;
 
+// A device call outside a launch runs as block 0 of an implicit one-block
+// launch owned by the calling thread, as pto-isa's CPU simulation allows (its
+// CPU tests call the kernel function directly). It starts at the first such
+// call with a fresh UB; aclInit / aclFinalize on that thread end it.
+struct ImplicitLaunch {
+	LaunchState launch{1};
+	Block block;
+};
+thread_local std::unique_ptr<ImplicitLaunch> tl_implicit;
+
+bool InImplicitLaunch()
+{
+	return tl_implicit != nullptr && tl_block == &tl_implicit->block;
+}
+
+void EndImplicitLaunch()
+{
+	if (InImplicitLaunch())
+		tl_block = nullptr;
+	tl_implicit.reset();
+}
+
 Block &Current()
 {
 	if (tl_block == nullptr) {
-		std::fprintf(stderr, "pksim: device API called outside a kernel launch\n");
-		std::abort();
+		tl_implicit.reset(new ImplicitLaunch);
+		tl_implicit->block.launch = &tl_implicit->launch;
+		tl_implicit->block.ub.assign(UbBytes() + 32, 0xA5);
+		tl_block = &tl_implicit->block;
 	}
 	return *tl_block;
 }
@@ -106,8 +180,7 @@ void RecordError(const std::string &msg)
 // on a block that has no thread to run on (blocks > cores cannot deadlock).
 int RunLaunch(uint32_t blockDim, const std::function<void()> &body)
 {
-	LaunchState launch;
-	launch.blocks = blockDim;
+	LaunchState launch(blockDim);
 	std::vector<std::thread> threads;
 	threads.reserve(blockDim);
 	for (uint32_t b = 0; b < blockDim; b++) {
@@ -124,6 +197,10 @@ int RunLaunch(uint32_t blockDim, const std::function<void()> &body)
 				launch.MarkFailed();
 			}
 			tl_block = nullptr;
+			std::lock_guard<std::mutex> g(launch.m);
+			launch.status[b].state = BlockStatus::Returned;
+			launch.returned++;
+			launch.Changed();
 		});
 	}
 	for (auto &t : threads)
@@ -249,10 +326,14 @@ void Fail(const char *fmt, ...)
 	va_start(ap, fmt);
 	std::vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	const std::string where = tl_block ? "block " + std::to_string(tl_block->idx) : std::string("host");
+	std::string where = tl_block ? "block " + std::to_string(tl_block->idx) : std::string("host");
+	if (InImplicitLaunch())
+		where += " (kernel called outside a launch)";
 	const std::string line = "pksim: " + where + ": " + msg;
 	std::fprintf(stderr, "%s\n", line.c_str());
 	RecordError(line);
+	if (InImplicitLaunch())
+		std::abort(); // no launch to fail: stop the process, as a kernel exception would
 	throw KernelAbort{};
 }
 
@@ -266,10 +347,25 @@ uint8_t *UbBase()
 	return reinterpret_cast<uint8_t *>((p + 31) & ~static_cast<uintptr_t>(31));
 }
 
+// A block's simulated time: the launch's start (steady_clock, which counts
+// from boot like SYS_CNT), plus the CPU time the block's own thread has used,
+// plus what it spent waiting at collectives for later blocks.
+static int64_t BlockNs(const Block &b)
+{
+	return b.launch->start_ns + (ThreadCpuNs() - b.cpu0_ns) + b.offset_ns;
+}
+
+// After a wait: the block cannot be earlier than the last set it waited for.
+static void CatchUp(Block &b, int64_t releaseNs)
+{
+	const int64_t now = BlockNs(b);
+	if (now < releaseNs)
+		b.offset_ns += releaseNs - now;
+}
+
 int64_t SystemCycle()
 {
-	// steady_clock counts from boot, like SYS_CNT: large absolute values
-	const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch()).count();
+	const int64_t ns = BlockNs(Current());
 	const unsigned __int128 cycles = static_cast<unsigned __int128>(ns) * CycleHz() / 1000000000u;
 	return static_cast<int64_t>(cycles);
 }
@@ -310,6 +406,77 @@ void PipeFlagWait(int src, int dst, int event)
 	n--;
 }
 
+// One line per block for the hang report: what it waits on, or what it did
+// before it returned.
+static std::string DescribeBlock(const LaunchState &l, uint32_t i)
+{
+	const BlockStatus &st = l.status[i];
+	std::string s = "  block " + std::to_string(i);
+	if (st.state == BlockStatus::Waiting && st.wait_flag >= 0)
+		return s + " waits in CrossCoreWaitFlag(flag " + std::to_string(st.wait_flag) + ") for " +
+		       std::to_string(st.want) + " sets, " + std::to_string(l.cross_sets[st.wait_flag]) + " so far";
+	if (st.state == BlockStatus::Waiting)
+		return s + " waits in SyncAll for " + std::to_string(st.want) + " arrivals, " +
+		       std::to_string(l.sync_all_arrivals) + " so far";
+	s += " returned; it set";
+	bool any = false;
+	for (int f = 0; f < kFlagIds; f++) {
+		if (st.sets[f] == 0 && l.cross_sets[f] == 0)
+			continue;
+		s += (any ? ", flag " : " flag ") + std::to_string(f) + " " + std::to_string(st.sets[f]) + "x";
+		any = true;
+	}
+	if (!any)
+		s += " no flag";
+	return s + " and arrived at SyncAll " + std::to_string(st.sync_alls) + "x";
+}
+
+// Every block still running waits and nothing changed for the bound: no
+// block can release another. Fail the launch naming each block.
+static void ReportHang(LaunchState &l)
+{
+	std::string msg = "launch of " + std::to_string(l.blocks) +
+	                  " blocks hung: every block that has not returned waits, and nothing changed for " +
+	                  std::to_string(Cfg().hang_timeout_ms) + " ms (PKSIM_HANG_TIMEOUT_MS)";
+	for (uint32_t i = 0; i < l.blocks; i++)
+		msg += "\n" + DescribeBlock(l, i);
+	const std::string line = "pksim: " + msg;
+	std::fprintf(stderr, "%s\n", line.c_str());
+	RecordError(line);
+	l.failed = true;
+	l.cv.notify_all();
+	if (InImplicitLaunch())
+		std::abort();
+}
+
+// Wait under G until READY() or the launch fails; the watchdog checks the
+// launch every poll interval while waiting.
+template <typename Ready>
+static void WaitReleased(Block &b, std::unique_lock<std::mutex> &g, const char *what, int flag, unsigned long want,
+                         Ready ready)
+{
+	LaunchState *l = b.launch;
+	BlockStatus &st = l->status[b.idx];
+	st.state = BlockStatus::Waiting;
+	st.wait_what = what;
+	st.wait_flag = flag;
+	st.want = want;
+	l->waiting++;
+	l->Changed();
+	const auto bound = std::chrono::milliseconds(std::max(10u, Cfg().hang_timeout_ms));
+	const auto poll = std::min<Clock::duration>(bound, std::chrono::milliseconds(50));
+	while (!ready() && !l->failed) {
+		l->cv.wait_for(g, poll);
+		if (!ready() && !l->failed && l->waiting + l->returned == l->blocks &&
+		    Clock::now() - l->last_change >= bound)
+			ReportHang(*l);
+	}
+	st.state = BlockStatus::Running;
+	l->waiting--;
+	if (!ready())
+		throw KernelAbort{}; // the launch failed: release without a message of its own
+}
+
 static void CheckCross(const char *what, int mode, int flag)
 {
 	if (flag < 0 || flag >= kFlagIds)
@@ -319,13 +486,24 @@ static void CheckCross(const char *what, int mode, int flag)
 		     what, mode);
 }
 
+// Record the simulated time of a set / arrival of ROUND (the latest wins).
+static void NoteRound(std::vector<int64_t> &rounds, unsigned long round, int64_t ns)
+{
+	if (rounds.size() <= round)
+		rounds.resize(round + 1, 0);
+	rounds[round] = std::max(rounds[round], ns);
+}
+
 void CrossCoreSet(int mode, int flag)
 {
 	CheckCross("CrossCoreSetFlag", mode, flag);
-	LaunchState *l = Current().launch;
+	Block &b = Current();
+	LaunchState *l = b.launch;
+	const int64_t now = BlockNs(b);
 	std::lock_guard<std::mutex> g(l->m);
+	NoteRound(l->flag_round_ns[flag], l->status[b.idx].sets[flag]++, now);
 	l->cross_sets[flag]++;
-	l->cv.notify_all();
+	l->Changed();
 }
 
 void CrossCoreWait(int mode, int flag)
@@ -333,26 +511,32 @@ void CrossCoreWait(int mode, int flag)
 	CheckCross("CrossCoreWaitFlag", mode, flag);
 	Block &b = Current();
 	LaunchState *l = b.launch;
-	const unsigned long want = (b.cross_waits[flag] + 1) * l->blocks;
+	const unsigned long round = b.cross_waits[flag];
+	const unsigned long want = (round + 1) * l->blocks;
 	std::unique_lock<std::mutex> g(l->m);
-	l->cv.wait(g, [&] { return l->failed || l->cross_sets[flag] >= want; });
-	if (l->cross_sets[flag] < want)
-		throw KernelAbort{}; // another block failed: release without a message
+	WaitReleased(b, g, "CrossCoreWaitFlag", flag, want, [&] { return l->cross_sets[flag] >= want; });
 	b.cross_waits[flag]++;
+	const int64_t release = l->flag_round_ns[flag][round];
+	g.unlock();
+	CatchUp(b, release);
 }
 
 void SyncAllBlocks()
 {
 	Block &b = Current();
 	LaunchState *l = b.launch;
+	const int64_t now = BlockNs(b);
+	const unsigned long round = b.sync_all_rounds;
+	const unsigned long want = (round + 1) * l->blocks;
 	std::unique_lock<std::mutex> g(l->m);
+	NoteRound(l->sync_round_ns, l->status[b.idx].sync_alls++, now);
 	l->sync_all_arrivals++;
-	l->cv.notify_all();
-	const unsigned long want = (b.sync_all_rounds + 1) * l->blocks;
-	l->cv.wait(g, [&] { return l->failed || l->sync_all_arrivals >= want; });
-	if (l->sync_all_arrivals < want)
-		throw KernelAbort{};
+	l->Changed();
+	WaitReleased(b, g, "SyncAll", -1, want, [&] { return l->sync_all_arrivals >= want; });
 	b.sync_all_rounds++;
+	const int64_t release = l->sync_round_ns[round];
+	g.unlock();
+	CatchUp(b, release);
 }
 
 void NoteVbs32(unsigned repeat)
@@ -363,6 +547,19 @@ void NoteVbs32(unsigned repeat)
 	unsigned cur = g_vbs32_max_repeat.load();
 	while (repeat > cur && !g_vbs32_max_repeat.compare_exchange_weak(cur, repeat)) {
 	}
+}
+
+void NoteNanSorted(const char *instr, long count)
+{
+	Block &b = Current();
+	if (count == 0 || b.nan_warned)
+		return;
+	b.nan_warned = true;
+	std::fprintf(stderr,
+	             "pksim: block %u: warning: %s sorted %ld NaN value%s; the simulation orders NaN below -inf, "
+	             "equal NaNs by index (the board's NaN order is not specified); further NaN warnings of this "
+	             "block are suppressed\n",
+	             b.idx, instr, count, count == 1 ? "" : "s");
 }
 
 Vbs32Stats TakeVbs32Stats()
@@ -394,6 +591,10 @@ uint64_t CycleHz()
 }
 
 void SetPrintDelayMs(unsigned ms) { Cfg().print_delay_ms = ms; }
+void SetHangTimeoutMs(unsigned ms)
+{
+	Cfg().hang_timeout_ms = ms;
+}
 unsigned PrintDelayMs() { return Cfg().print_delay_ms; }
 
 } // namespace pksim
@@ -481,10 +682,15 @@ aclError EnqueueLaunch(aclrtStream stream, uint32_t blockDim, std::function<void
 
 } // namespace pksim
 
-aclError aclInit(const char *) { return ACL_SUCCESS; }
+aclError aclInit(const char *)
+{
+	pksim::EndImplicitLaunch();
+	return ACL_SUCCESS;
+}
 
 aclError aclFinalize()
 {
+	pksim::EndImplicitLaunch();
 	pksim::ThePrinter().Stop();
 	return ACL_SUCCESS;
 }

@@ -37,7 +37,9 @@ uint32_t BlockIdx();
 uint32_t BlockNum();
 uint8_t *UbBase();
 
-// One monotonic counter shared by every block, at the configured frequency.
+// The block's cycle counter at the configured frequency: the launch's start
+// time plus the block's own thread CPU time, caught up at every collective
+// release to the latest set / arrival it waited for.
 int64_t SystemCycle();
 
 // Device printf: formatted now, delivered later by the printer thread.
@@ -51,6 +53,10 @@ void PipeFlagWait(int src, int dst, int event);
 void CrossCoreSet(int mode, int flag);
 void CrossCoreWait(int mode, int flag);
 void SyncAllBlocks();
+
+// COUNT NaN values went through a sort by INSTR: the first time in a block's
+// launch, a warning on stderr (NaN order is the simulation's choice).
+void NoteNanSorted(const char *instr, long count);
 
 // VBS32 issue statistics, for tests of the repeat-group split (S6.5).
 void NoteVbs32(unsigned repeat);

@@ -19,10 +19,16 @@ namespace pksim {
 // Defaults come from the environment: PKSIM_TARGET (a2a3 | a5),
 // PKSIM_CYCLE_HZ (default 50 MHz on a2a3, 1 GHz on a5) and
 // PKSIM_PRINT_DELAY_MS (default 100). Set before the first launch.
+// GetSystemCycle() in a block counts that block's own thread CPU time at the
+// frequency (plus waits at collectives), from the launch's start.
 bool SetTarget(const char *name); // false if NAME is unknown
 void SetCycleHz(uint64_t hz);
 uint64_t CycleHz();
 void SetPrintDelayMs(unsigned ms);
+// A launch whose every running block waits (cross-core flag or SyncAll) with
+// nothing changing for this long fails, naming each block and its wait.
+// PKSIM_HANG_TIMEOUT_MS, default 3000 (at least 10).
+void SetHangTimeoutMs(unsigned ms);
 unsigned PrintDelayMs();
 
 // Queue BODY on STREAM as one launch of BLOCKDIM blocks, each a thread.

@@ -13,6 +13,15 @@
 #include <type_traits>
 
 #include "kernel_operator.h"
+#include "pto/common/constants.hpp"
+#include "pto/common/type.hpp"
+
+// pto-isa builds its CPU tests with -D__CPU_SIM and expects the host runtime
+// (aclInit, aclrtMalloc, aclrtMemcpy, streams, ACL_MEM_* / ACL_MEMCPY_*)
+// through this header, so the test body and the kernel share one include.
+#if defined(__CPU_SIM)
+#include "acl/acl.h"
+#endif
 
 #define AICORE
 #define PTO_INST inline
@@ -21,16 +30,8 @@ namespace pto {
 
 constexpr int DYNAMIC = -1;
 constexpr int TSORT32_BLOCK = 32;         // elements per VBS32 block
-constexpr int TSORT32_REPEAT_MAX = 255;   // blocks per VBS32 issue
+constexpr int TSORT32_REPEAT_MAX = REPEAT_MAX; // blocks per VBS32 issue
 constexpr int TSORT32_MAX_UB_TMP = 8160;  // 32 * 255 (elements on A2/A3, bytes on A5)
-
-enum class TileType { Vec, Mat, Left, Right, Acc, Bias, Scaling };
-using Location = TileType; // older pto-isa spelling (Location::Vec)
-enum class BLayout { RowMajor, ColMajor };
-enum class SLayout { NoneBox, RowMajor, ColMajor };
-enum class PadValue { Null, Zero, Max, Min };
-enum class Layout { ND, DN, NZ };
-enum class GlobalTensorDim { DIM_0 = 0, DIM_1, DIM_2, DIM_3, DIM_4 };
 
 // pto instructions return an event handle; the simulation completes every
 // instruction before returning, so the handle carries nothing.
@@ -287,28 +288,42 @@ inline T LowestPad()
 	return T(-std::numeric_limits<float>::infinity());
 }
 
+// The TSORT32 order, a strict weak order on (value, index): larger value
+// first; NaN (any sign or payload) is the smallest value, below -inf, as the
+// A2/A3 code's -NaN tail pad and numpy's argsort(-x) golden both assume;
+// -0.0 equals +0.0; equal values (two NaNs too) keep the smaller index first.
+inline bool Sort32Before(float ka, uint32_t ia, float kc, uint32_t ic)
+{
+	const bool na = ka != ka, nc = kc != kc;
+	if (na != nc)
+		return nc;
+	if (!na && ka != kc)
+		return ka > kc;
+	return ia < ic;
+}
+
 // One VBS32 issue: sort `repeat` consecutive 32-element blocks of values and
 // indices, writing 8-byte tuples. `valid` is how many elements of the last
 // block are real; pads (beyond it) never reach dst (only valid outputs are
-// meaningful, S6.4).
+// meaningful, S6.4). Returns how many NaN values it sorted.
 template <typename T>
-inline void Vbs32(uint8_t *dstRow, const T *vals, const uint32_t *idx, unsigned repeat, unsigned lastValid)
+inline long Vbs32(uint8_t *dstRow, const T *vals, const uint32_t *idx, unsigned repeat, unsigned lastValid)
 {
 	pksim::NoteVbs32(repeat);
 	struct Pair {
 		T v;
 		uint32_t i;
 	};
+	long nans = 0;
 	for (unsigned b = 0; b < repeat; b++) {
 		const unsigned n = b + 1 == repeat ? lastValid : TSORT32_BLOCK;
 		Pair p[TSORT32_BLOCK];
-		for (unsigned k = 0; k < n; k++)
+		for (unsigned k = 0; k < n; k++) {
 			p[k] = { vals[b * TSORT32_BLOCK + k], idx[b * TSORT32_BLOCK + k] };
+			nans += SortKey(p[k].v) != SortKey(p[k].v);
+		}
 		std::stable_sort(p, p + n, [](const Pair &a, const Pair &c) {
-			const float ka = SortKey(a.v), kc = SortKey(c.v);
-			if (ka != kc)
-				return ka > kc;
-			return a.i < c.i;
+			return Sort32Before(SortKey(a.v), a.i, SortKey(c.v), c.i);
 		});
 		for (unsigned k = 0; k < n; k++) {
 			uint8_t tuple[8] = {};
@@ -317,18 +332,21 @@ inline void Vbs32(uint8_t *dstRow, const T *vals, const uint32_t *idx, unsigned 
 			std::memcpy(dstRow + (static_cast<size_t>(b) * TSORT32_BLOCK + k) * 8, tuple, 8);
 		}
 	}
+	return nans;
 }
 
 // Sort `blocks` blocks, split into VBS32 issues of at most 255 (S6.5).
 template <typename T>
-inline void SortBlocks(uint8_t *dstRow, const T *vals, const uint32_t *idx, unsigned blocks, unsigned lastValid)
+inline long SortBlocks(uint8_t *dstRow, const T *vals, const uint32_t *idx, unsigned blocks, unsigned lastValid)
 {
+	long nans = 0;
 	for (unsigned first = 0; first < blocks; first += TSORT32_REPEAT_MAX) {
 		const unsigned rep = std::min<unsigned>(TSORT32_REPEAT_MAX, blocks - first);
 		const bool last = first + rep == blocks;
-		Vbs32(dstRow + static_cast<size_t>(first) * TSORT32_BLOCK * 8, vals + first * TSORT32_BLOCK,
-		      idx + first * TSORT32_BLOCK, rep, last ? lastValid : TSORT32_BLOCK);
+		nans += Vbs32(dstRow + static_cast<size_t>(first) * TSORT32_BLOCK * 8, vals + first * TSORT32_BLOCK,
+		              idx + first * TSORT32_BLOCK, rep, last ? lastValid : TSORT32_BLOCK);
 	}
+	return nans;
 }
 
 template <typename Dst, typename Src, typename Idx>
@@ -362,17 +380,56 @@ inline void CheckSort32Runtime(const Dst &dst, const Src &src, const Idx &idx)
 			    static_cast<size_t>(Dst::Cols) * sizeof(typename Dst::DType), cols, cols * 8);
 }
 
+// The unified-buffer bytes [begin, end) an instruction touches in a tile:
+// from its first element to the end of the last row's last touched element.
+struct UbRange {
+	uint64_t begin;
+	uint64_t end;
+};
+
+template <typename TileT> inline UbRange Touched(const TileT &t, long rows, long elemsPerRow)
+{
+	(void)t.data(); // an unplaced tile fails here, before its offset is read
+	const uint64_t n = static_cast<uint64_t>((rows - 1) * TileT::RowStride + elemsPerRow);
+	return {t.GetAddr(), t.GetAddr() + n * sizeof(typename TileT::DType)};
+}
+
+// Operands of one instruction must not share UB bytes when the instruction
+// writes one of them: the result would depend on the order of its internal
+// steps, which differs between the board and any simulation.
+inline void CheckDisjoint(const char *instr, const char *written, UbRange w, const char *other, UbRange o)
+{
+	if (w.begin < o.end && o.begin < w.end)
+		pksim::Fail("%s: %s [0x%llx, 0x%llx) overlaps %s [0x%llx, 0x%llx) in the unified buffer; %s writes "
+		            "%s, so give each tile its own UB range (TASSIGN)",
+		            instr, written, static_cast<unsigned long long>(w.begin),
+		            static_cast<unsigned long long>(w.end), other, static_cast<unsigned long long>(o.begin),
+		            static_cast<unsigned long long>(o.end), instr, written);
+}
+
+// dst is written; src and idx are read.
+template <typename Dst, typename Src, typename Idx>
+inline void CheckSort32Operands(const Dst &dst, const Src &src, const Idx &idx)
+{
+	const long rows = src.GetValidRow(), cols = src.GetValidCol();
+	const UbRange d = Touched(dst, rows, cols * 8 / static_cast<long>(sizeof(typename Dst::DType)));
+	CheckDisjoint("TSORT32", "dst", d, "src", Touched(src, rows, cols));
+	CheckDisjoint("TSORT32", "dst", d, "idx", Touched(idx, idx.GetValidRow() == 1 ? 1 : rows, cols));
+}
+
 template <typename Dst, typename Src, typename Idx>
 inline void SortRows(Dst &dst, Src &src, Idx &idx)
 {
 	using T = typename Src::DType;
 	const int rows = src.GetValidRow(), cols = src.GetValidCol();
 	const int idxStride = idx.GetValidRow() == 1 ? 0 : Idx::RowStride; // 1xC broadcast
+	long nans = 0;
 	for (int r = 0; r < rows; r++) {
 		uint8_t *d = reinterpret_cast<uint8_t *>(dst.data() + r * Dst::RowStride);
-		SortBlocks<T>(d, src.data() + r * Src::RowStride, idx.data() + r * idxStride,
-			      static_cast<unsigned>(cols / TSORT32_BLOCK), TSORT32_BLOCK);
+		nans += SortBlocks<T>(d, src.data() + r * Src::RowStride, idx.data() + r * idxStride,
+		                      static_cast<unsigned>(cols / TSORT32_BLOCK), TSORT32_BLOCK);
 	}
+	pksim::NoteNanSorted("TSORT32", nans);
 }
 
 // Elements of tmp the 4-argument form needs (S6.6).
@@ -399,6 +456,7 @@ PTO_INST RecordEvent TSORT32(DstTileData dst, SrcTileData src, IdxTileData idx)
 			    "32-element blocks, use TSORT32(dst, src, idx, tmp) for a tail",
 			    src.GetValidCol());
 	detail::CheckSort32Runtime(dst, src, idx);
+	detail::CheckSort32Operands(dst, src, idx);
 	detail::SortRows(dst, src, idx);
 	return {};
 }
@@ -427,6 +485,17 @@ PTO_INST RecordEvent TSORT32(DstTileData dst, SrcTileData src, IdxTileData idx, 
 			    pksim::TargetName(target),
 			    target == pksim::Target::A2A3 ? "elements" : "* sizeof(T) bytes");
 	const long tail = cols % TSORT32_BLOCK;
+	if (tail != 0) {
+		// only a tail goes through tmp (the board's A2/A3 code likewise)
+		const detail::UbRange t = detail::Touched(tmp, 1, need);
+		const long rows = src.GetValidRow();
+		detail::CheckDisjoint("TSORT32", "tmp", t, "dst",
+		                      detail::Touched(dst, rows, cols * 8 / static_cast<long>(sizeof(T))));
+		detail::CheckDisjoint("TSORT32", "tmp", t, "src", detail::Touched(src, rows, cols));
+		detail::CheckDisjoint("TSORT32", "tmp", t, "idx",
+		                      detail::Touched(idx, idx.GetValidRow() == 1 ? 1 : rows, cols));
+	}
+	detail::CheckSort32Operands(dst, src, idx);
 	if (tail == 0) {
 		detail::SortRows(dst, src, idx);
 		return {};
@@ -434,6 +503,7 @@ PTO_INST RecordEvent TSORT32(DstTileData dst, SrcTileData src, IdxTileData idx, 
 	const unsigned blocks = static_cast<unsigned>((cols + TSORT32_BLOCK - 1) / TSORT32_BLOCK);
 	const int idxStride = idx.GetValidRow() == 1 ? 0 : IdxTileData::RowStride;
 	T *t = tmp.data();
+	long nans = 0;
 	for (int r = 0; r < src.GetValidRow(); r++) {
 		uint8_t *d = reinterpret_cast<uint8_t *>(dst.data() + r * DstTileData::RowStride);
 		const T *s = src.data() + r * SrcTileData::RowStride;
@@ -443,17 +513,18 @@ PTO_INST RecordEvent TSORT32(DstTileData dst, SrcTileData src, IdxTileData idx, 
 			std::memcpy(t, s, static_cast<size_t>(cols) * sizeof(T));
 			for (long k = cols; k < static_cast<long>(blocks) * TSORT32_BLOCK; k++)
 				t[k] = detail::LowestPad<T>();
-			detail::SortBlocks<T>(d, t, ix, blocks, static_cast<unsigned>(tail));
+			nans += detail::SortBlocks<T>(d, t, ix, blocks, static_cast<unsigned>(tail));
 		} else {
 			// large row: full blocks straight from src, the tail alone via tmp
-			detail::SortBlocks<T>(d, s, ix, blocks - 1, TSORT32_BLOCK);
+			nans += detail::SortBlocks<T>(d, s, ix, blocks - 1, TSORT32_BLOCK);
 			const long first = cols - tail;
 			std::memcpy(t, s + first, static_cast<size_t>(tail) * sizeof(T));
 			for (long k = tail; k < TSORT32_BLOCK; k++)
 				t[k] = detail::LowestPad<T>();
-			detail::SortBlocks<T>(d + first * 8, t, ix + first, 1, static_cast<unsigned>(tail));
+			nans += detail::SortBlocks<T>(d + first * 8, t, ix + first, 1, static_cast<unsigned>(tail));
 		}
 	}
+	pksim::NoteNanSorted("TSORT32", nans);
 	return {};
 }
 
