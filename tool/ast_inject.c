@@ -582,7 +582,7 @@ int pk_ast_inject_main(int argc, char **argv)
 	int changed = 0;
 	if (pk_emit(&o.emit, &b, &plan, &changed) < 0)
 		goto out;
-	rc = o.emit.mode == PK_EMIT_CHECK && changed ? PK_EXIT_FINDINGS : PK_EXIT_OK;
+	rc = pk_emit_exit(&o.emit, (size_t)changed);
 out:
 	pk_ast_free(&a);
 	pk_plan_free(&plan);

@@ -131,7 +131,7 @@ int cmd_strip(int argc, char **argv)
 	size_t changed;
 	if (pk_fileset_emit(&fs, &o.emit, &changed) < 0)
 		goto out;
-	rc = (o.emit.mode == PK_EMIT_CHECK && changed) ? PK_EXIT_FINDINGS : PK_EXIT_OK;
+	rc = pk_emit_exit(&o.emit, changed);
 out:
 	pk_fileset_free(&fs);
 	return rc;
