@@ -38,7 +38,7 @@ static const char usage_text[] =
     "  -- ARGS...            extra compiler arguments (-I, -D, ...)\n" PK_EMIT_HELP
     "  -h, --help            this help;  --version  the version\n"
     "\n"
-    "exit: 0 done, 1 --check and something would change, 2 error (nothing written)\n";
+    "exit: 0 done, 1 --check or --diff and something would change, 2 error (nothing written)\n";
 
 enum mode { MODE_NONE, MODE_RANGE, MODE_AROUND, MODE_WAIT, MODE_BASE };
 

@@ -23,7 +23,7 @@ static const char usage_text[] =
 	PK_EMIT_HELP
 	"  -h, --help            this help;  --version  the version\n"
 	"\n"
-	"exit: 0 done or nothing to do, 1 --check and something would change,\n"
+	"exit: 0 done or nothing to do, 1 --check or --diff and something would change,\n"
 	"      2 usage or input error (nothing written)\n";
 
 struct strip_opts {
