@@ -3,7 +3,9 @@
 # under the usual NAME / DESCRIPTION / SEE ALSO headings.
 #
 #   cmake -DPROBE=path/to/probe -DCMD=strip|inject|... (empty: probe(1))
-#         -DVERSION=x.y.z -DOUT=probe-strip.1 -P manpage.cmake
+#         -DVERSION=x.y.z -DOUT=probe-strip.1 [-DAST=ON] -P manpage.cmake
+# AST=ON: the libclang module is built, so probe-inject(1) also holds the
+# help of its placement and timing-tensor forms.
 #
 # Run at build time by man/CMakeLists.txt, and by tests/sh/man_pages.sh to
 # check that an installed page still matches the binary beside it.
@@ -43,7 +45,7 @@ if(CMD)
   _help(body ${CMD} --help)
   set(extra "")
   # the forms of probe-inject with a help of their own
-  if(CMD STREQUAL "inject")
+  if(CMD STREQUAL "inject" AND AST)
     _help(place inject --probe N --begin x --help)
     _help(tt inject --timing-tensor --help)
     _roff(place "${place}")
