@@ -296,7 +296,7 @@ static void diff_matches_gnu(const char *orig, struct pk_plan *p)
 	snprintf(b, sizeof(b), "%s/b", dir);
 	write_file(a, orig, olen);
 	write_file(b, new_text, nlen);
-	snprintf(cmd, sizeof(cmd), "diff -u --label k.cpp --label k.cpp %s %s", a, b);
+	snprintf(cmd, sizeof(cmd), "diff -u --label a/k.cpp --label b/k.cpp %s %s", a, b);
 	FILE *pp = popen(cmd, "r");
 	assert_non_null(pp);
 	size_t wl;

@@ -38,7 +38,7 @@ static const char usage_text[] =
     "  -- ARGS...            extra compiler arguments (-I, -D, ...)\n" PK_EMIT_HELP
     "  -h, --help            this help;  --version  the version\n"
     "\n"
-    "exit: 0 done, 1 --check and something would change, 2 error (nothing written)\n";
+    "exit: 0 done, 1 --check or --diff and something would change, 2 error (nothing written)\n";
 
 enum mode { MODE_NONE, MODE_RANGE, MODE_AROUND, MODE_WAIT, MODE_BASE };
 
@@ -582,7 +582,7 @@ int pk_ast_inject_main(int argc, char **argv)
 	int changed = 0;
 	if (pk_emit(&o.emit, &b, &plan, &changed) < 0)
 		goto out;
-	rc = o.emit.mode == PK_EMIT_CHECK && changed ? PK_EXIT_FINDINGS : PK_EXIT_OK;
+	rc = pk_emit_exit(&o.emit, (size_t)changed);
 out:
 	pk_ast_free(&a);
 	pk_plan_free(&plan);

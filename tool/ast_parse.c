@@ -115,7 +115,7 @@ static int rewrite_cdb_arg(struct argv_b *out, const char *dir, const char *file
 	return 0;
 }
 
-static int cdb_args(struct argv_b *out, const char *build_dir, const char *file)
+static int cdb_dir_args(struct argv_b *out, const char *build_dir, const char *file)
 {
 	/* checked here: libclang would print its own "TOOLING ERROR" lines */
 	char *json = path_join(build_dir, "compile_commands.json");
@@ -155,6 +155,23 @@ out:
 	if (cmds)
 		clang_CompileCommands_dispose(cmds);
 	clang_CompilationDatabase_dispose(db);
+	return rc;
+}
+
+/* -p names the build directory or its compile_commands.json (as clang-tidy
+ * and clang-check take either) */
+static int cdb_args(struct argv_b *out, const char *build_dir, const char *file)
+{
+	struct stat st;
+	if (stat(build_dir, &st) < 0 || !S_ISREG(st.st_mode))
+		return cdb_dir_args(out, build_dir, file);
+	const char *slash = strrchr(build_dir, '/'), *name = slash ? slash + 1 : build_dir;
+	if (strcmp(name, "compile_commands.json"))
+		return pk_error("%s: -p takes a build directory or its compile_commands.json", build_dir);
+	char *dir =
+	    slash ? pk_xstrndup(build_dir, slash == build_dir ? 1 : (size_t)(slash - build_dir)) : pk_xstrdup(".");
+	int rc = cdb_dir_args(out, dir, file);
+	free(dir);
 	return rc;
 }
 

@@ -52,70 +52,244 @@ static int fail(char *msg, size_t cap, const char *path, const char *what)
 	return -1;
 }
 
-/* Lock the file so two probekit processes never interleave on it. After the
- * wait, the path may name a newer file (the other process renamed its result
- * over it): then read that one instead. */
-static int open_locked(const char *path, int *fdp)
+/* Open PATH and refuse anything but a regular file before reading or locking
+ * it: without O_NONBLOCK, open(2) of a FIFO waits for a writer forever. */
+static int open_regular(const char *path, int *fdp, struct stat *st, char *msg, size_t cap)
 {
-	for (int tries = 0; tries < 100; tries++) {
-		int fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			return -1;
-		if (flock(fd, LOCK_EX) < 0) {
-			close(fd);
-			return -1;
-		}
-		struct stat a, b;
-		if (fstat(fd, &a) == 0 && stat(path, &b) == 0 && a.st_ino == b.st_ino && a.st_dev == b.st_dev) {
-			*fdp = fd;
-			return 0;
-		}
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return fail(msg, cap, path, strerror(errno));
+	const char *why = NULL;
+	if (fstat(fd, st) < 0)
+		why = strerror(errno);
+	else if (S_ISDIR(st->st_mode))
+		why = "is a directory";
+	else if (!S_ISREG(st->st_mode))
+		why = "not a regular file (a FIFO, socket or device); give the source file itself";
+	else if (fcntl(fd, F_SETFL, 0) < 0)
+		why = strerror(errno);
+	if (why) {
 		close(fd);
+		return fail(msg, cap, path, why);
 	}
-	errno = EAGAIN;
-	return -1;
+	*fdp = fd;
+	return 0;
 }
 
-int pk_buf_load_msg(struct pk_buf *b, const char *path, int flags, char *msg, size_t cap)
+/* Lock an open file so two probekit processes never interleave on it.
+ * Returns 1 when, after the wait, PATH names another file (a run we waited
+ * for renamed its result over it): the caller opens it again. */
+static int lock_open(int fd, const char *path, struct stat *st, char *msg, size_t cap)
+{
+	while (flock(fd, LOCK_EX) < 0)
+		if (errno != EINTR)
+			return fail(msg, cap, path, strerror(errno));
+	struct stat now;
+	if (fstat(fd, st) < 0)
+		return fail(msg, cap, path, strerror(errno));
+	if (stat(path, &now) < 0 || now.st_ino != st->st_ino || now.st_dev != st->st_dev)
+		return 1;
+	return 0;
+}
+
+/* Read an opened file into B; keep FD (its lock) with PK_LOAD_FOR_WRITE. */
+static int read_opened(struct pk_buf *b, int fd, int flags, char *msg, size_t cap)
+{
+	int rc = read_all(fd, &b->data, &b->len);
+	int saved = errno;
+	if (b->from_stdin)
+		;
+	else if (rc < 0 || !(flags & PK_LOAD_FOR_WRITE))
+		close(fd);
+	else
+		b->lock_fd = fd;
+	if (rc < 0)
+		return fail(msg, cap, b->path, strerror(saved));
+	if (!(flags & PK_LOAD_ALLOW_NUL) && memchr(b->data, '\0', b->len))
+		return fail(msg, cap, b->path, "binary file (contains NUL bytes), not a source file");
+	return 0;
+}
+
+static void buf_init(struct pk_buf *b, const char *path)
 {
 	memset(b, 0, sizeof(*b));
 	b->lock_fd = -1;
 	b->path = pk_xstrdup(path);
-	int fd = STDIN_FILENO;
+}
+
+int pk_buf_load_msg(struct pk_buf *b, const char *path, int flags, char *msg, size_t cap)
+{
+	buf_init(b, path);
 	if (!strcmp(path, "-")) {
 		b->from_stdin = 1;
-	} else {
-		if (flags & PK_LOAD_FOR_WRITE) {
-			if (open_locked(path, &fd) < 0)
-				return fail(msg, cap, path, strerror(errno));
-		} else if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
-			return fail(msg, cap, path, strerror(errno));
-		}
-		const char *why = NULL;
-		if (fstat(fd, &b->st) < 0)
-			why = strerror(errno);
-		else if (S_ISDIR(b->st.st_mode))
-			why = "is a directory";
-		else if (!S_ISREG(b->st.st_mode))
-			why = "not a regular file";
-		if (why) {
-			close(fd);
-			return fail(msg, cap, path, why);
-		}
+		return read_opened(b, STDIN_FILENO, flags, msg, cap);
 	}
-	int rc = read_all(fd, &b->data, &b->len);
-	int saved = errno;
-	if (!b->from_stdin) {
-		if (rc < 0 || !(flags & PK_LOAD_FOR_WRITE))
-			close(fd);
+	for (int tries = 0; tries < 100; tries++) {
+		int fd;
+		if (open_regular(path, &fd, &b->st, msg, cap) < 0)
+			return -1;
+		int r = (flags & PK_LOAD_FOR_WRITE) ? lock_open(fd, path, &b->st, msg, cap) : 0;
+		if (r == 0)
+			return read_opened(b, fd, flags, msg, cap);
+		close(fd);
+		if (r < 0)
+			return -1;
+	}
+	return fail(msg, cap, path, strerror(EAGAIN));
+}
+
+/* ---- a set of files, each once, locked in one global order ---------- */
+
+static struct pk_buf *const *sort_bufs;
+
+static int by_file(const void *x, const void *y)
+{
+	size_t i = *(const size_t *)x, j = *(const size_t *)y;
+	const struct stat *a = &sort_bufs[i]->st, *b = &sort_bufs[j]->st;
+	if (a->st_dev != b->st_dev)
+		return a->st_dev < b->st_dev ? -1 : 1;
+	if (a->st_ino != b->st_ino)
+		return a->st_ino < b->st_ino ? -1 : 1;
+	return i < j ? -1 : i > j;
+}
+
+/* ORDER: the opened files by (device, inode), each once; a file met again
+ * (the same name twice, or a link to it) is marked in FIRST as a duplicate
+ * of its first name. Returns how many ORDER holds. */
+static size_t order_files(struct pk_buf *const *b, size_t n, size_t *first, size_t *order)
+{
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		if (first[i] == i && !b[i]->from_stdin)
+			order[m++] = i;
+	sort_bufs = b;
+	qsort(order, m, sizeof(*order), by_file);
+	size_t k = 0;
+	for (size_t i = 0; i < m; i++) {
+		const struct stat *s = &b[order[i]]->st;
+		if (k && s->st_dev == b[order[k - 1]]->st.st_dev && s->st_ino == b[order[k - 1]]->st.st_ino)
+			first[order[i]] = order[k - 1];
 		else
-			b->lock_fd = fd;
+			order[k++] = order[i];
 	}
-	if (rc < 0)
-		return fail(msg, cap, path, strerror(saved));
-	if (!(flags & PK_LOAD_ALLOW_NUL) && memchr(b->data, '\0', b->len))
-		return fail(msg, cap, path, "binary file (contains NUL bytes), not a source file");
+	return k;
+}
+
+/* Open every path, holding the fds: their locks are taken in order next. */
+static int open_set(struct pk_buf *const *b, char *const *paths, size_t n, size_t *first, int *fds)
+{
+	int rc = 0;
+	char msg[PATH_MAX + 128];
+	for (size_t i = 0; i < n; i++) {
+		buf_init(b[i], paths[i]);
+		fds[i] = -1;
+		first[i] = i;
+		if (!strcmp(paths[i], "-")) {
+			b[i]->from_stdin = 1;
+			fds[i] = STDIN_FILENO;
+		} else if (open_regular(paths[i], &fds[i], &b[i]->st, msg, sizeof(msg)) < 0) {
+			rc = pk_error("%s", msg);
+			first[i] = PK_LOAD_FAILED;
+		}
+	}
+	return rc;
+}
+
+/* Lock in ORDER. 1: a file was replaced while we waited; start again. */
+static int lock_set(struct pk_buf *const *b, const size_t *order, size_t m, const int *fds)
+{
+	char msg[PATH_MAX + 128];
+	for (size_t k = 0; k < m; k++) {
+		int r = lock_open(fds[order[k]], b[order[k]]->path, &b[order[k]]->st, msg, sizeof(msg));
+		if (r < 0)
+			pk_error("%s", msg);
+		if (r)
+			return r;
+	}
 	return 0;
+}
+
+static void close_set(struct pk_buf *const *b, size_t n, const int *fds)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (fds[i] >= 0 && !b[i]->from_stdin)
+			close(fds[i]);
+		pk_buf_free(b[i]);
+	}
+}
+
+/* Read the files of the set, each once; duplicates' fds are closed. */
+static int read_set(struct pk_buf *const *b, size_t n, int flags, size_t *first, const int *fds)
+{
+	int rc = 0;
+	char msg[PATH_MAX + 128];
+	for (size_t i = 0; i < n; i++) {
+		if (first[i] != i) {
+			if (first[i] != PK_LOAD_FAILED)
+				close(fds[i]);
+			continue;
+		}
+		if (read_opened(b[i], fds[i], flags, msg, sizeof(msg)) < 0) {
+			rc = pk_error("%s", msg);
+			first[i] = PK_LOAD_FAILED;
+		}
+	}
+	return rc;
+}
+
+/* Without locks nothing is held open: each file is read and closed (a run
+ * may name more files than it may hold open), duplicates dropped after. */
+static int load_set_unlocked(struct pk_buf *const *b, char *const *paths, size_t n, int flags, size_t *first)
+{
+	int rc = 0;
+	for (size_t i = 0; i < n; i++) {
+		first[i] = i;
+		if (pk_buf_load(b[i], paths[i], flags) < 0) {
+			rc = -1;
+			first[i] = PK_LOAD_FAILED;
+		}
+	}
+	size_t *order = pk_xcalloc(n, sizeof(*order));
+	order_files(b, n, first, order);
+	free(order);
+	for (size_t i = 0; i < n; i++)
+		if (first[i] != i && first[i] != PK_LOAD_FAILED) {
+			pk_buf_free(b[i]);
+			buf_init(b[i], paths[i]);
+		}
+	return rc;
+}
+
+int pk_buf_load_set(struct pk_buf *const *b, char *const *paths, size_t n, int flags, size_t *first)
+{
+	if (!(flags & PK_LOAD_FOR_WRITE))
+		return load_set_unlocked(b, paths, n, flags, first);
+	int *fds = pk_xcalloc(n, sizeof(*fds));
+	size_t *order = pk_xcalloc(n, sizeof(*order));
+	int rc = 0;
+	for (int tries = 0;; tries++) {
+		int opened = open_set(b, paths, n, first, fds);
+		size_t m = order_files(b, n, first, order);
+		int r = lock_set(b, order, m, fds);
+		if (r == 0) {
+			rc = read_set(b, n, flags, first, fds) < 0 ? -1 : opened;
+			break;
+		}
+		close_set(b, n, fds);
+		if (r < 0 || tries == 100) {
+			if (r > 0)
+				pk_error("%s: %s", paths[0], strerror(EAGAIN));
+			for (size_t i = 0; i < n; i++) {
+				buf_init(b[i], paths[i]);
+				first[i] = PK_LOAD_FAILED;
+			}
+			rc = -1;
+			break;
+		}
+	}
+	free(fds);
+	free(order);
+	return rc;
 }
 
 int pk_buf_load(struct pk_buf *b, const char *path, int flags)
@@ -128,9 +302,7 @@ int pk_buf_load(struct pk_buf *b, const char *path, int flags)
 
 void pk_buf_from_mem(struct pk_buf *b, const char *path, char *data, size_t len)
 {
-	memset(b, 0, sizeof(*b));
-	b->lock_fd = -1;
-	b->path = pk_xstrdup(path);
+	buf_init(b, path);
 	b->data = data;
 	b->len = len;
 }

@@ -28,6 +28,15 @@ enum pk_load_flags {
 int pk_buf_load(struct pk_buf *b, const char *path, int flags);
 /* The same, but a failure is written to MSG ("PATH: what") instead of stderr. */
 int pk_buf_load_msg(struct pk_buf *b, const char *path, int flags, char *msg, size_t cap);
+/* Load N paths as one set (the files of one rewriting run). A file named
+ * twice, or once more through a link, is loaded once: FIRST[i] is the index
+ * of the first name of path i's file (i itself when it is the first), or
+ * PK_LOAD_FAILED; B[i] of a later name stays empty. With PK_LOAD_FOR_WRITE
+ * the locks are taken in one order for every process (device, inode), so
+ * two runs naming the same files in another order never wait on each
+ * other. Messages printed; returns -1 if any path failed. */
+#define PK_LOAD_FAILED ((size_t)-1)
+int pk_buf_load_set(struct pk_buf *const *b, char *const *paths, size_t n, int flags, size_t *first);
 /* Take ownership of memory already holding a file's bytes (for --staged). */
 void pk_buf_from_mem(struct pk_buf *b, const char *path, char *data, size_t len);
 void pk_buf_free(struct pk_buf *b);

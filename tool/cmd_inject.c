@@ -29,7 +29,8 @@ static const char usage_text[] =
 	"      --no-base         do not also enable the base probe " PK_BASE_PROBE " (S1.7)\n"
 	"  placement (insert a new probe on the libclang AST; see 'probe-inject --probe N --begin x --help'):\n"
 	"      --begin SPEC --end SPEC, --around CALLEE, --wait CALLEE, --base\n"
-	"      -p BUILD_DIR      (with placement) read compile flags from compile_commands.json\n"
+	"      -p BUILD_DIR      (with placement) read compile flags from BUILD_DIR/compile_commands.json\n"
+	"                        (or -p the compile_commands.json file itself)\n"
 	"      --timing-tensor   add the CCE in-core timing tensor and shift args[] (S5);\n"
 	"                        with --event, --edit, --slots, --host, --host-out, --kernel,\n"
 	"                        --core-type, --generation, --invocation, --invocations,\n"
@@ -37,7 +38,7 @@ static const char usage_text[] =
 	PK_EMIT_HELP
 	"  -h, --help            this help;  --version  the version\n"
 	"\n"
-	"exit: 0 done or nothing to do, 1 --check and something would change,\n"
+	"exit: 0 done or nothing to do, 1 --check or --diff and something would change,\n"
 	"      2 usage or input error (nothing written)\n";
 
 /* Options that need the AST: the whole command goes to the libclang module. */
@@ -231,7 +232,7 @@ int cmd_inject(int argc, char **argv)
 	size_t changed;
 	if (pk_fileset_emit(&fs, &o.emit, &changed) < 0)
 		goto out;
-	rc = (o.emit.mode == PK_EMIT_CHECK && changed) ? PK_EXIT_FINDINGS : PK_EXIT_OK;
+	rc = pk_emit_exit(&o.emit, changed);
 out:
 	pk_fileset_free(&fs);
 	return rc;

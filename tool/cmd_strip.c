@@ -23,7 +23,7 @@ static const char usage_text[] =
 	PK_EMIT_HELP
 	"  -h, --help            this help;  --version  the version\n"
 	"\n"
-	"exit: 0 done or nothing to do, 1 --check and something would change,\n"
+	"exit: 0 done or nothing to do, 1 --check or --diff and something would change,\n"
 	"      2 usage or input error (nothing written)\n";
 
 struct strip_opts {
@@ -131,7 +131,7 @@ int cmd_strip(int argc, char **argv)
 	size_t changed;
 	if (pk_fileset_emit(&fs, &o.emit, &changed) < 0)
 		goto out;
-	rc = (o.emit.mode == PK_EMIT_CHECK && changed) ? PK_EXIT_FINDINGS : PK_EXIT_OK;
+	rc = pk_emit_exit(&o.emit, changed);
 out:
 	pk_fileset_free(&fs);
 	return rc;

@@ -29,19 +29,29 @@ static int write_full(int fd, const char *p, size_t n)
 	return 0;
 }
 
+/* The size and mtime alone miss an edit of the same size whose writer set
+ * the mtime back (cp -p, touch -r, rsync); nobody can set the ctime. */
 static int same_file_state(const struct stat *a, const struct stat *b)
 {
 	return a->st_ino == b->st_ino && a->st_dev == b->st_dev && a->st_size == b->st_size &&
-	       a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
+	       a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec &&
+	       a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
 }
 
-/* Mode bits decide "read-only", not access(2): as root access(2) says yes to
- * everything, yet a user who made a file read-only means it. */
+/* Mode bits decide "read-only" for everyone: as root access(2) says yes to
+ * everything, yet a user who made a file read-only means it. Another user's
+ * file is refused too, though the directory would let us replace it (and
+ * take it over): for a user other than root the file must be writable by
+ * that user, as access(2) with the effective ids says. */
 static int check_writable(const char *shown, const char *target, const char *dir)
 {
 	struct stat st;
-	if (stat(target, &st) == 0 && !(st.st_mode & 0222))
+	int exists = stat(target, &st) == 0;
+	if (exists && !(st.st_mode & 0222))
 		return pk_error("%s: file is read-only; not changed", shown);
+	if (exists && geteuid() != 0 && faccessat(AT_FDCWD, target, W_OK, AT_EACCESS) < 0)
+		return pk_error("%s: no write permission on the file (owner uid %ld, mode %03o); not changed", shown,
+		                (long)st.st_uid, (unsigned)(st.st_mode & 0777));
 	if (stat(dir, &st) == 0 && !(st.st_mode & 0222))
 		return pk_error("%s: directory '%s' is read-only; not changed", shown, dir);
 	return 0;
@@ -49,12 +59,20 @@ static int check_writable(const char *shown, const char *target, const char *dir
 
 /* The temporary file beside TARGET is ".probekit.BASE.PID." followed by
  * mkstemp's six random characters, so that a later run can tell whose it
- * is. */
-#define TEMP_RANDOM 6
+ * is. BASE is cut to TEMP_BASE_MAX bytes so that the name stays within
+ * NAME_MAX (255) for the longest file names too. */
+#define TEMP_RANDOM   6
+#define TEMP_BASE_MAX (NAME_MAX - 10 - 1 - 20 - 1 - TEMP_RANDOM)
+
+static int temp_base_len(const char *base)
+{
+	size_t n = strlen(base);
+	return (int)(n < TEMP_BASE_MAX ? n : TEMP_BASE_MAX);
+}
 
 static int temp_template(char *out, size_t size, const char *dir, const char *base)
 {
-	int n = snprintf(out, size, "%s/.probekit.%s.%ld.", dir, base, (long)getpid());
+	int n = snprintf(out, size, "%s/.probekit.%.*s.%ld.", dir, temp_base_len(base), base, (long)getpid());
 	if (n < 0 || (size_t)n + TEMP_RANDOM >= size)
 		return -1;
 	memset(out + n, 'X', TEMP_RANDOM); /* the template mkstemp requires */
@@ -73,7 +91,7 @@ static void sweep_stale(const char *dir, const char *base)
 	if (!d)
 		return;
 	char prefix[PATH_MAX];
-	int plen = snprintf(prefix, sizeof(prefix), ".probekit.%s.", base);
+	int plen = snprintf(prefix, sizeof(prefix), ".probekit.%.*s.", temp_base_len(base), base);
 	if (plen < 0 || (size_t)plen >= sizeof(prefix)) {
 		closedir(d);
 		return;
@@ -99,6 +117,80 @@ static void sweep_stale(const char *dir, const char *base)
 		}
 	}
 	closedir(d);
+}
+
+/* ---- temporary files removed on SIGTERM, SIGINT and SIGHUP ---------
+ * The names are registered with those signals blocked, so the handler never
+ * sees the list half-changed; a signal that was ignored stays ignored. */
+static const int cleanup_signals[] = {SIGTERM, SIGINT, SIGHUP};
+static char **pending;
+static size_t npending, cap_pending;
+
+static void remove_pending(int sig)
+{
+	for (size_t i = 0; i < npending; i++)
+		unlink(pending[i]);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void block_signals(sigset_t *old)
+{
+	sigset_t set;
+	sigemptyset(&set);
+	for (size_t i = 0; i < sizeof(cleanup_signals) / sizeof(cleanup_signals[0]); i++)
+		sigaddset(&set, cleanup_signals[i]);
+	sigprocmask(SIG_BLOCK, &set, old);
+}
+
+static void install_handlers(void)
+{
+	static int done;
+	if (done)
+		return;
+	done = 1;
+	for (size_t i = 0; i < sizeof(cleanup_signals) / sizeof(cleanup_signals[0]); i++) {
+		struct sigaction sa, old;
+		if (sigaction(cleanup_signals[i], NULL, &old) < 0 || old.sa_handler == SIG_IGN)
+			continue;
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = remove_pending;
+		sigemptyset(&sa.sa_mask);
+		sigaction(cleanup_signals[i], &sa, NULL);
+	}
+}
+
+/* mkstemp with the name registered for removal should a signal come */
+static int temp_create(char *tmp)
+{
+	sigset_t old;
+	block_signals(&old);
+	install_handlers();
+	int fd = mkstemp(tmp);
+	if (fd >= 0) {
+		PK_GROW(pending, cap_pending, npending + 1);
+		pending[npending++] = pk_xstrdup(tmp);
+	}
+	int saved = errno;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	errno = saved;
+	return fd;
+}
+
+/* TMP is gone (renamed) or to go (UNLINK): no longer the handler's */
+static void temp_forget(const char *tmp, int unlink_it)
+{
+	sigset_t old;
+	block_signals(&old);
+	if (unlink_it)
+		unlink(tmp);
+	for (size_t i = 0; i < npending; i++)
+		if (!strcmp(pending[i], tmp)) {
+			free(pending[i]);
+			pending[i] = pending[--npending];
+			break;
+		}
+	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
 /* One file of a group: its temporary file is written and synced, the
@@ -146,14 +238,19 @@ static int stage(struct pk_txn *t, const char *path, const char *data, size_t le
 	char tmp[PATH_MAX];
 	if (temp_template(tmp, sizeof(tmp), dir, base) < 0)
 		return pk_error("%s: path too long", path);
-	int fd = mkstemp(tmp);
+	int fd = temp_create(tmp);
 	if (fd < 0)
 		return pk_error("%s: cannot create a temporary file in '%s': %s", path, dir, strerror(errno));
 
 	mode_t mode;
-	if (expect) {
-		mode = expect->st_mode & 07777;
-		if (fchown(fd, expect->st_uid, expect->st_gid) < 0) {
+	struct stat cur;
+	const struct stat *keep = expect;
+	/* an existing -o OUT keeps its mode (and owner, as root) */
+	if (!keep && stat(target, &cur) == 0 && S_ISREG(cur.st_mode))
+		keep = &cur;
+	if (keep) {
+		mode = keep->st_mode & 07777;
+		if (fchown(fd, keep->st_uid, keep->st_gid) < 0) {
 			/* not our file to give away: keep our ownership, as an editor would */
 		}
 	} else {
@@ -174,7 +271,7 @@ static int stage(struct pk_txn *t, const char *path, const char *data, size_t le
 		saved = errno;
 	}
 	if (what) {
-		unlink(tmp);
+		temp_forget(tmp, 1);
 		return pk_error("%s: %s: %s; not changed", path, what, strerror(saved));
 	}
 	if (t->n == t->cap) {
@@ -206,7 +303,7 @@ int pk_txn_add(struct pk_txn *t, const char *path, const char *data, size_t len,
 void pk_txn_abort(struct pk_txn *t)
 {
 	for (size_t i = 0; i < t->n; i++) {
-		unlink(t->v[i].tmp);
+		temp_forget(t->v[i].tmp, 1);
 		txn_file_free(&t->v[i]);
 	}
 	free(t->v);
@@ -228,6 +325,9 @@ int pk_txn_commit(struct pk_txn *t)
 			return -1;
 		}
 	}
+	/* a signal waits until every file is renamed, or put back */
+	sigset_t old;
+	block_signals(&old);
 	size_t done = 0;
 	int rc = 0;
 	for (; done < t->n; done++) {
@@ -260,9 +360,8 @@ int pk_txn_commit(struct pk_txn *t)
 	}
 	for (size_t i = 0; i < t->n; i++) {
 		struct pk_txn_file *f = &t->v[i];
-		if (i >= done)
-			unlink(f->tmp);
-		else if (rc == 0) {
+		temp_forget(f->tmp, i >= done);
+		if (i < done && rc == 0) {
 			int dfd = open(f->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 			if (dfd >= 0) {
 				fsync(dfd);
@@ -273,6 +372,7 @@ int pk_txn_commit(struct pk_txn *t)
 	}
 	free(t->v);
 	memset(t, 0, sizeof(*t));
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	return rc;
 }
 
@@ -397,7 +497,11 @@ void pk_print_diff(FILE *out, struct pk_buf *b, const struct pk_plan *plan)
 	for (size_t i = 0; i < nr; i++)
 		region_text(b, plan, &r[i]);
 
-	fprintf(out, "--- %s\n+++ %s\n", b->path, b->path);
+	/* a/ and b/ as git diff writes them: git apply and patch -p1 take it */
+	const char *name = b->path;
+	while (name[0] == '/' || (name[0] == '.' && name[1] == '/'))
+		name += name[0] == '/' ? 1 : 2;
+	fprintf(out, "--- a/%s\n+++ b/%s\n", name, name);
 	long delta = 0;
 	size_t i = 0;
 	while (i < nr) {
@@ -471,6 +575,12 @@ int pk_emit_txn(const struct pk_emit_opts *o, struct pk_buf *b, const struct pk_
 	}
 	free(out);
 	return rc;
+}
+
+int pk_emit_exit(const struct pk_emit_opts *o, size_t changed)
+{
+	int report = o->mode == PK_EMIT_CHECK || o->mode == PK_EMIT_DIFF;
+	return report && changed ? PK_EXIT_FINDINGS : PK_EXIT_OK;
 }
 
 int pk_emit_option(struct pk_emit_opts *o, int c, const char *arg)

@@ -32,10 +32,14 @@ enum { PK_OPT_STDOUT = 0x1000, PK_OPT_DIFF, PK_OPT_CHECK };
 	"output (default: rewrite each FILE in place, atomically; '-' reads stdin, writes stdout):\n" \
 	"  -o, --output OUT   write the result to OUT (one input only)\n"                           \
 	"      --stdout       write the result to standard output\n"                                \
-	"      --diff         print a unified diff, write nothing\n"                                \
+	"      --diff         print a unified diff with a/ b/ prefixes (git apply,\n"                \
+	"                     patch -p1); write nothing; exit 1 if it has changes\n"                 \
 	"      --check        write nothing; exit 1 if anything would change\n"
 /* Handle option C (from getopt_long). 1 = handled, 0 = not ours, -1 = error. */
 int pk_emit_option(struct pk_emit_opts *o, int c, const char *arg);
+/* The exit code of a run that changed CHANGED files: 1 with --check or
+ * --diff when anything changes (as diff(1) does), else 0. */
+int pk_emit_exit(const struct pk_emit_opts *o, size_t changed);
 /* After parsing: validate against the number of inputs. */
 int pk_emit_validate(const struct pk_emit_opts *o, size_t ninputs);
 

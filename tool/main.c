@@ -34,9 +34,27 @@ static int usage(FILE *out)
 		     "   or: probe-<command> [options] [FILE...]\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
-	fprintf(out, "\n'probe <command> --help' describes one command.\n"
+	fprintf(out, "\n'probe help <command>' (or 'probe <command> --help') describes one command;\n"
+		     "'man probe-<command>' gives the same text.\n"
 		     "exit codes: 0 clean or nothing to do, 1 findings or would change, 2 error\n");
 	return out == stderr ? PK_EXIT_ERROR : PK_EXIT_OK;
+}
+
+/* probe help [COMMAND]: the command's --help (the text its man page holds) */
+static int help(int argc, char **argv)
+{
+	if (argc < 2)
+		return usage(stdout);
+	const struct pk_cmd *cmd = find_cmd(argv[1]);
+	if (!cmd) {
+		pk_error("'%s' is not a probekit command (see 'probe help')", argv[1]);
+		return PK_EXIT_ERROR;
+	}
+	static char progname[64];
+	snprintf(progname, sizeof(progname), "probe-%s", cmd->name);
+	pk_progname = progname;
+	char *args[] = {progname, "--help", NULL};
+	return cmd->fn(2, args);
 }
 
 int main(int argc, char **argv)
@@ -55,6 +73,8 @@ int main(int argc, char **argv)
 			return usage(stdout);
 		if (!strcmp(argv[1], "--version"))
 			return pk_print_version();
+		if (!strcmp(argv[1], "help"))
+			return help(argc - 1, argv + 1);
 		cmd = find_cmd(argv[1]);
 		if (!cmd) {
 			pk_error("'%s' is not a probekit command (see 'probe --help')", argv[1]);

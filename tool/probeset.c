@@ -61,15 +61,24 @@ int pk_fileset_load(struct pk_fileset *fs, char *const *paths, size_t n, int loa
 {
 	memset(fs, 0, sizeof(*fs));
 	fs->f = pk_xcalloc(n, sizeof(*fs->f));
-	int rc = 0;
+	struct pk_buf **bufs = pk_xcalloc(n, sizeof(*bufs));
+	size_t *first = pk_xcalloc(n, sizeof(*first));
+	for (size_t i = 0; i < n; i++)
+		bufs[i] = &fs->f[i].buf;
+	int rc = pk_buf_load_set(bufs, paths, n, load_flags, first);
 	for (size_t i = 0; i < n; i++) {
-		struct pk_file *f = &fs->f[i];
-		fs->n = i + 1;
-		pk_plan_init(&f->plan);
-		if (pk_buf_load(&f->buf, paths[i], load_flags) < 0) {
-			rc = -1;
+		if (first[i] != i && first[i] != PK_LOAD_FAILED) {
+			pk_buf_free(&fs->f[i].buf); /* a file named again: once is enough */
 			continue;
 		}
+		struct pk_file *f = &fs->f[fs->n++];
+		if (f != &fs->f[i]) {
+			f->buf = fs->f[i].buf;
+			memset(&fs->f[i].buf, 0, sizeof(fs->f[i].buf));
+		}
+		pk_plan_init(&f->plan);
+		if (first[i] == PK_LOAD_FAILED)
+			continue;
 		pk_scan_buf(&f->buf, &f->scan, scan_flags);
 		if (pk_scan_report_errors(&f->buf, &f->scan))
 			rc = -1;
@@ -77,6 +86,8 @@ int pk_fileset_load(struct pk_fileset *fs, char *const *paths, size_t n, int loa
 		for (size_t k = 0; k < f->scan.nblocks; k++)
 			f->name_of[k] = add_name(fs, f->scan.blocks[k].name);
 	}
+	free(bufs);
+	free(first);
 	return rc;
 }
 

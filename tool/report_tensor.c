@@ -123,6 +123,9 @@ static int npy_header(const char *hdr, const char *path, size_t *rows, size_t *c
 	const char *shape = npy_value(hdr, "'shape'");
 	if (!descr || !fo || !shape)
 		return pk_error("%s: not a .npy header (needs descr, fortran_order, shape)", path);
+	for (const char *const *k = (const char *const[]){"'descr'", "'fortran_order'", "'shape'", NULL}; *k; k++)
+		if (strstr(strstr(hdr, *k) + 1, *k))
+			return pk_error("%s: the .npy header gives %s twice; which one holds is not known", path, *k);
 	if (!strncmp(descr, "'<i8'", 5))
 		*is_unsigned = 0;
 	else if (!strncmp(descr, "'<u8'", 5))
@@ -184,6 +187,9 @@ int rp_npy_parse(const unsigned char *data, size_t len, const char *path, struct
 	if (rc < 0 || check_shape(rows, cols, path) < 0)
 		return -1;
 	off += hlen;
+	if (rows > SIZE_MAX / 8 / cols)
+		return pk_error("%s: %zu bytes of data; shape (%zu, %zu) needs more bytes than any file holds", path,
+		                len - off, rows, cols);
 	if (rows > (len - off) / 8 / cols || (len - off) != rows * cols * 8)
 		return pk_error("%s: %zu bytes of data; shape (%zu, %zu) needs %zu", path, len - off, rows,
 				cols, rows * cols * 8);

@@ -423,7 +423,7 @@ static int emit_all(struct job *j)
 		goto fail;
 	if (pk_txn_commit(&txn) < 0)
 		return PK_EXIT_ERROR;
-	return j->o.emit.mode == PK_EMIT_CHECK && any ? PK_EXIT_FINDINGS : PK_EXIT_OK;
+	return pk_emit_exit(&j->o.emit, (size_t)any);
 fail:
 	if (txn.n)
 		pk_warning("nothing written: every file of this run stays as it was");

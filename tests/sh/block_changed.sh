@@ -37,4 +37,15 @@ if run_expect 2 "two files, the second changed meanwhile" \
 fi
 same "first file put back" a.orig set/a.cpp
 no_temp_files set
+
+# an edit of the same size whose writer set the mtime back (cp -p, touch -r,
+# rsync): size and mtime match, the ctime does not
+kernel k.cpp
+if run_expect 2 "a same-size edit with the mtime set back" \
+	with_shim "$shim" env PK_SHIM_SAMESIZE=k.cpp probe-inject --probe STAGE_A k.cpp; then
+	has "same-size edit: message" "probekit: k.cpp: file changed since it was read; not overwritten"
+fi
+[ "$(head -c 1 k.cpp)" = / ] && ok "the same-size edit stays" || fail "the same-size edit was overwritten"
+grep -q '^#if 1' k.cpp && fail "the probe was enabled over the other writer's edit"
+no_temp_files .
 finish

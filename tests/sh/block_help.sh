@@ -55,6 +55,14 @@ done
 run_expect 2 "probe with no command" probe && has "probe alone prints usage" "usage: probe <command>"
 run_expect 2 "probe with an unknown command" probe bogus &&
 	has "unknown command message" "probekit: 'bogus' is not a probekit command"
+# probe help [COMMAND]: the command's --help, the listing without one
+for cmd in inject strip list check report; do
+	[ "$(probe help "$cmd")" = "$(probe-"$cmd" --help)" ] && ok "probe help $cmd = probe-$cmd --help" ||
+		fail "probe help $cmd differs from probe-$cmd --help"
+done
+[ "$(probe help)" = "$(probe --help)" ] && ok "probe help = probe --help" || fail "probe help differs from probe --help"
+run_expect 2 "probe help with an unknown command" probe help bogus &&
+	has "probe help bogus message" "probekit: 'bogus' is not a probekit command"
 v=$(probe --version)
 case "$v" in *"(probekit) $version") ok "probe --version: $v" ;; *) fail "probe --version: '$v'" ;; esac
 # README documents the exit codes too

@@ -31,7 +31,7 @@ vg() {
 	fi
 }
 vg 0 "$bin/probe-inject" --probe STAGE_A --stdout k.cpp
-vg 0 "$bin/probe-inject" --probe STAGE_A --diff k.cpp
+vg 1 "$bin/probe-inject" --probe STAGE_A --diff k.cpp
 cp k.cpp w.cpp
 vg 0 "$bin/probe-inject" --probe STAGE_A w.cpp
 vg 1 "$bin/probe-inject" --disable-all --check w.cpp
@@ -40,7 +40,7 @@ vg 0 "$bin/probe-inject" --probe STAGE_B --allow-multiple --stdout w.cpp
 vg 2 "$bin/probe-inject" --probe STAGE_X k.cpp
 vg 2 "$bin/probe-inject" --probe STAGE_A missing.cpp
 vg 0 "$bin/probe-strip" --stdout k.cpp
-vg 0 "$bin/probe-strip" --probe T_BASE --diff k.cpp
+vg 1 "$bin/probe-strip" --probe T_BASE --diff k.cpp
 vg 0 "$bin/probe-strip" -o out.cpp w.cpp
 vg 0 "$bin/probe-list" k.cpp w.cpp
 vg 0 "$bin/probe-list" --format=json k.cpp

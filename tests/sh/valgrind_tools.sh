@@ -54,14 +54,14 @@ for f in "${files[@]}"; do
 	vg 0 "$bin/probe-list" --format=json "$f"
 	vg 0 "$bin/probe-check" "$f"
 	vg 1 "$bin/probe-check" --strict --format=sarif "$f"
-	vg 0 "$bin/probe-inject" --probe "$probe1" --diff "$f"
+	vg 1 "$bin/probe-inject" --probe "$probe1" --diff "$f" # 1: the diff shows changes
 	vg 0 "$bin/probe-inject" --probe "$probe1" "$f"
 	vg 1 "$bin/probe-check" "$f"
 	vg 2 "$bin/probe-inject" --probe T_BASE_TYPO "$f"
 	vg 0 "$bin/probe-inject" --disable-all "$f"
 	cmp -s "$corpus/$f" "$scratch/$f" || { echo "FAIL: $f: inject+disable-all changed bytes" >&2; failures=$((failures + 1)); }
 	vg 0 "$bin/probe-strip" --probe "$probe1" --stdout "$f"
-	vg 0 "$bin/probe-strip" --diff "$f"
+	vg 1 "$bin/probe-strip" --diff "$f"
 	vg 0 "$bin/probe-strip" "$f"
 	vg 0 "$bin/probe-strip" "$f"
 	vg 0 "$bin/probe-check" --strict "$f"

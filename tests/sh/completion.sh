@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The bash completion (tool/completion/probe.bash): command names after
+# `probe` and `probe help`, each command's options as its --help lists them,
+# probe names of the files on the line after --probe/--disable, the formats
+# after --format.
+#   bash tests/sh/completion.sh BIN_DIR SRC_DIR
+source "$(dirname "$0")/block-lib.bash" "$@"
+cd "$scratch" || exit 1
+source "$src/tool/completion/probe.bash" || fail "the completion file does not load"
+kernel k.cpp
+# complete WORD...: COMPREPLY for the line WORD... (the last word is the one completed)
+complete_line() {
+	COMP_WORDS=("$@")
+	COMP_CWORD=${cword:-$(($# - 1))}
+	COMPREPLY=()
+	_probekit
+	reply=" ${COMPREPLY[*]} "
+}
+# expect WHAT WORD...: every WORD in $reply
+expect() {
+	local what=$1 w
+	shift
+	for w in "$@"; do
+		case "$reply" in *" $w "*) ;; *) fail "$what: no '$w' in:$reply"; return ;; esac
+	done
+	ok "$what"
+}
+complete_line probe ""
+expect "probe <TAB>: the commands" check inject list report strip help
+complete_line probe help s
+expect "probe help s<TAB>" strip
+complete_line probe-strip --di
+expect "probe-strip --di<TAB>" --diff --disable
+complete_line probe inject --dis
+expect "probe inject --dis<TAB>" --disable --disable-all
+complete_line probe-report --for
+expect "probe-report --for<TAB>" --format
+complete_line probe-report --format ""
+expect "probe-report --format <TAB>" text csv json trace svg
+complete_line probe-inject k.cpp --probe ST
+expect "probe-inject k.cpp --probe ST<TAB>: the file's probes" STAGE_A STAGE_B
+cword=2 complete_line probe-inject --disable "" k.cpp
+expect "probe-inject --disable <TAB> k.cpp" STAGE_A STAGE_B T_BASE
+complete_line probe-strip k.
+expect "probe-strip k.<TAB>: files" k.cpp
+finish
