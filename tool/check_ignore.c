@@ -191,6 +191,25 @@ static int rule_hits(const struct pk_ign_rule *r, const char *rel, int is_dir)
 	return pk_glob_match(r->pat, slash ? slash + 1 : rel);
 }
 
+/* a directory of F->up (the path from F's directory down to the root) is ignored */
+static int up_ignored(const struct pk_ign_file *f, char *buf)
+{
+	size_t ul = strlen(f->up);
+	for (size_t i = 0; i < ul; i++) {
+		if (f->up[i] != '/')
+			continue;
+		int hit = 0;
+		memcpy(buf, f->up, i);
+		buf[i] = '\0';
+		for (size_t k = 0; k < f->nr; k++)
+			if (rule_hits(&f->r[k], buf, 1))
+				hit = !f->r[k].neg;
+		if (hit)
+			return 1;
+	}
+	return 0;
+}
+
 int pk_ign_match(const struct pk_ignores *ig, const char *rel, int is_dir)
 {
 	int out = 0;
@@ -209,6 +228,8 @@ int pk_ign_match(const struct pk_ignores *ig, const char *rel, int is_dir)
 		for (size_t k = 0; k < f->nr; k++)
 			if (rule_hits(&f->r[k], s, is_dir))
 				out = !f->r[k].neg;
+		if (*f->up && up_ignored(f, buf))
+			out = 1; /* the root itself lies in a directory this file ignores */
 	}
 	return out;
 }
