@@ -134,11 +134,71 @@ static int path_of(char *out, size_t cap, const char *root, const char *rel)
 }
 
 static int walk_git(struct walk *w, const char *sub);
+static void walk_plain(struct walk *w, const char *sub, int depth);
+
+struct entry {
+	char *name;
+	unsigned char type; /* DT_DIR, DT_REG, other: skipped; DT_UNKNOWN: lstat */
+};
+
+/* A directory's visible entries; *dots: bit 0 .git, 1 .gitignore, 2 .probekitignore */
+static struct entry *read_dir(const char *dir, size_t *n, int *dots)
+{
+	DIR *dp = opendir(dir);
+	if (!dp)
+		return NULL;
+	struct entry *e = NULL;
+	size_t cap = 0;
+	struct dirent *de;
+	*n = 0;
+	*dots = 0;
+	while ((de = readdir(dp)) != NULL) {
+		if (de->d_name[0] == '.') { /* ., .., .git and other hidden entries */
+			*dots |= !strcmp(de->d_name, ".git")              ? 1
+			         : !strcmp(de->d_name, ".gitignore")      ? 2
+			         : !strcmp(de->d_name, ".probekitignore") ? 4
+			                                                  : 0;
+			continue;
+		}
+		PK_GROW(e, cap, *n + 1);
+		e[*n].name = pk_xstrdup(de->d_name);
+		e[(*n)++].type = de->d_type;
+	}
+	closedir(dp);
+	if (!e)
+		e = pk_xmalloc(1);
+	return e;
+}
+
+static void plain_entry(struct walk *w, const char *sub, const struct entry *e, int depth)
+{
+	char rel[PATH_MAX], full[PATH_MAX];
+	unsigned char type = e->type;
+	if ((size_t)snprintf(rel, sizeof(rel), "%s%s", sub, e->name) >= sizeof(rel) - 1)
+		return;
+	if (type == DT_UNKNOWN) {
+		struct stat st;
+		if (path_of(full, sizeof(full), w->root, rel) < 0 || lstat(full, &st) < 0)
+			return;
+		type = S_ISDIR(st.st_mode) ? DT_DIR : S_ISREG(st.st_mode) ? DT_REG : DT_LNK;
+	}
+	int isdir = type == DT_DIR;
+	if ((!isdir && type != DT_REG) || (!isdir && !pk_check_ext_ok(w->c, e->name)) ||
+	    pk_ign_match(&w->ex, rel, isdir) || pk_ign_match(&w->ig, rel, isdir))
+		return; /* symbolic links are not followed */
+	if (isdir) {
+		strcat(rel, "/");
+		walk_plain(w, rel, depth + 1);
+	} else
+		found(w, rel);
+}
 
 /* Outside git: a directory's entries, honouring its .gitignore. */
 static void walk_plain(struct walk *w, const char *sub, int depth)
 {
-	char dir[PATH_MAX];
+	char dir[PATH_MAX], p[PATH_MAX];
+	size_t n, mark = w->ig.n;
+	int dots;
 	if (depth > 256) {
 		w->rc = pk_error("%s/%s: directories nested too deep (a symlink loop?)", w->root, sub);
 		return;
@@ -147,40 +207,24 @@ static void walk_plain(struct walk *w, const char *sub, int depth)
 		w->rc = -1;
 		return;
 	}
-	if (*sub && !w->c->no_ignore && is_repo(dir) && walk_git(w, sub) == 0)
-		return; /* a nested repository: as git sees it */
-	DIR *dp = opendir(dir);
-	if (!dp) {
+	struct entry *e = read_dir(dir, &n, &dots);
+	if (!e) {
 		w->rc = pk_error("%s: %s", dir, strerror(errno));
 		return;
 	}
-	size_t mark = w->ig.n;
-	if (!w->c->no_ignore) {
-		char p[PATH_MAX];
-		if (path_of(p, sizeof(p), dir, ".gitignore") == 0)
+	int nested = *sub && !w->c->no_ignore && (dots & 1) && walk_git(w, sub) == 0; /* as git sees it */
+	if (!nested && !w->c->no_ignore) {
+		if ((dots & 2) && path_of(p, sizeof(p), dir, ".gitignore") == 0)
 			pk_ign_add_file(&w->ig, sub, "", p);
-		if (path_of(p, sizeof(p), dir, ".probekitignore") == 0)
+		if ((dots & 4) && path_of(p, sizeof(p), dir, ".probekitignore") == 0)
 			pk_ign_add_file(&w->ig, sub, "", p);
 	}
-	struct dirent *de;
-	while ((de = readdir(dp)) != NULL) {
-		if (de->d_name[0] == '.')
-			continue;
-		char rel[PATH_MAX], full[PATH_MAX];
-		struct stat st;
-		if ((size_t)snprintf(rel, sizeof(rel), "%s%s", sub, de->d_name) >= sizeof(rel) ||
-		    path_of(full, sizeof(full), w->root, rel) < 0 || lstat(full, &st) < 0)
-			continue;
-		int isdir = S_ISDIR(st.st_mode);
-		if (pk_ign_match(&w->ex, rel, isdir) || pk_ign_match(&w->ig, rel, isdir))
-			continue;
-		if (isdir && strlen(rel) + 1 < sizeof(rel)) {
-			strcat(rel, "/");
-			walk_plain(w, rel, depth + 1);
-		} else if (S_ISREG(st.st_mode) && pk_check_ext_ok(w->c, de->d_name))
-			found(w, rel);
+	for (size_t i = 0; i < n; i++) {
+		if (!nested)
+			plain_entry(w, sub, &e[i], depth);
+		free(e[i].name);
 	}
-	closedir(dp);
+	free(e);
 	pk_ign_pop(&w->ig, mark);
 }
 
@@ -291,6 +335,22 @@ static int walk_git(struct walk *w, const char *sub)
 	return 0;
 }
 
+/* DIR or a directory above it holds .git (no git process outside git) */
+static int inside_repo(const char *dir)
+{
+	char real[PATH_MAX];
+	if (!realpath(dir, real))
+		return 0;
+	for (;;) {
+		if (is_repo(real))
+			return 1;
+		char *slash = strrchr(real, '/');
+		if (!slash || slash == real)
+			return is_repo("/");
+		*slash = '\0';
+	}
+}
+
 /* the order the plain walk always had: names sorted within each directory */
 static int cmp_walk_order(const void *a, const void *b)
 {
@@ -309,7 +369,7 @@ static int walk_dir(struct check *c, const char *root)
 	w.root = root;
 	for (size_t i = 0; i < c->nexcludes; i++)
 		pk_ign_add_text(&w.ex, "", "", c->excludes[i]);
-	if (c->no_ignore || walk_git(&w, "") < 0)
+	if (c->no_ignore || !inside_repo(root) || walk_git(&w, "") < 0)
 		walk_plain(&w, "", 0);
 	if (w.nrel > 1)
 		qsort(w.rel, w.nrel, sizeof(*w.rel), cmp_walk_order);

@@ -12,6 +12,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -154,14 +155,72 @@ struct matcher {
 	pcre2_jit_stack *stack;
 };
 
+/* How common a byte is in source code (higher: more common); the literal
+ * search jumps with memchr between occurrences of its rarest byte. */
+static int byte_rank(unsigned char c)
+{
+	static const char lower[] = "etaoinsrhldcumfpgwybvkxjqz"; /* most common first */
+	const char *p;
+	if (c >= 'a' && c <= 'z' && (p = strchr(lower, c)))
+		return 100 - (int)(p - lower) * 3;
+	if (c == ' ' || c == '\t' || c == '\n')
+		return 150;
+	if (c == '_')
+		return 75; /* in most identifiers of kernel code */
+	if (c >= 'A' && c <= 'Z')
+		return 24;
+	if (c >= '0' && c <= '9')
+		return 30;
+	return strchr("_();,.*/<>&=:\"#{}-+!", c) ? 40 : 15;
+}
+
+static int has_literal(const char *hay, size_t n, const char *lit, size_t ll)
+{
+	if (!ll || ll > n)
+		return !ll;
+	size_t k = 0;
+	for (size_t i = 1; i < ll; i++)
+		if (byte_rank((unsigned char)lit[i]) < byte_rank((unsigned char)lit[k]))
+			k = i;
+	const char *p = hay + k, *end = hay + n - (ll - k) + 1;
+	while (p < end && (p = memchr(p, lit[k], (size_t)(end - p))) != NULL) {
+		if (p[-(ptrdiff_t)k] == lit[0] && !memcmp(p - k, lit, ll))
+			return 1;
+		p++;
+	}
+	return 0;
+}
+
+/* the literals one file was searched for, each once however many rules name it */
+struct lit_cache {
+	const char *lit[32];
+	int found[32];
+	size_t n;
+};
+
 /* the prefilter: without one of its literals a rule cannot match */
-static int may_match(const struct pk_rule *r, const struct pk_buf *b)
+static int may_match(const struct pk_rule *r, const struct pk_buf *b, struct lit_cache *lc)
 {
 	if (!r->nlits)
 		return 1;
-	for (size_t i = 0; i < r->nlits; i++)
-		if (memmem(b->data, b->len, r->lits[i], strlen(r->lits[i])))
+	for (size_t i = 0; i < r->nlits; i++) {
+		const char *l = r->lits[i];
+		size_t k = 0;
+		while (k < lc->n && strcmp(lc->lit[k], l))
+			k++;
+		int found;
+		if (k < lc->n)
+			found = lc->found[k];
+		else {
+			found = has_literal(b->data, b->len, l, strlen(l));
+			if (lc->n < sizeof(lc->lit) / sizeof(lc->lit[0])) {
+				lc->lit[lc->n] = l;
+				lc->found[lc->n++] = found;
+			}
+		}
+		if (found)
 			return 1;
+	}
 	return 0;
 }
 
@@ -205,9 +264,12 @@ static void match_failed(struct item *it, struct pk_buf *b, const struct pk_rule
 static void check_patterns(const struct check *c, struct item *it, struct pk_buf *b, struct pk_scan *s, int *scanned,
                            const struct covered *cv, struct matcher *mt)
 {
+	struct lit_cache lc;
+	lc.n = 0;
 	for (size_t i = 0; i < c->rules.n && !it->failed; i++) {
 		const struct pk_rule *r = &c->rules.r[i];
-		if (!r->enabled || r->match != PK_MATCH_PATTERN || (r->strict_only && !c->strict) || !may_match(r, b))
+		if (!r->enabled || r->match != PK_MATCH_PATTERN || (r->strict_only && !c->strict) ||
+		    !may_match(r, b, &lc))
 			continue;
 		pcre2_match_data *md = pcre2_match_data_create_from_pattern(r->re, NULL);
 		size_t off = 0;
