@@ -371,24 +371,32 @@ static size_t skip_literal(const char *d, size_t len, size_t i)
 }
 
 /* The outermost code block around AT (the function, textually): [*fs, *fe). */
-static int function_around(const struct pk_buf *b, const struct pk_scan *s, size_t at, size_t *fs, size_t *fe)
+static size_t skip_comment(const char *d, size_t len, size_t i)
+{
+	if (d[i + 1] == '/') {
+		const char *nl = memchr(d + i, '\n', len - i);
+		return nl ? (size_t)(nl - d) : len;
+	}
+	const char *end = memmem(d + i + 2, len - i - 2, "*/", 2);
+	return end ? (size_t)(end - d) + 1 : len;
+}
+
+static int function_around(const struct pk_buf *b, size_t at, size_t *fs, size_t *fe)
 {
 	const char *d = b->data;
 	size_t depth = 0, fdepth = 0, start = 0;
-	unsigned long scopes = 0; /* bit k: the brace at depth k opens a scope */
 	for (size_t i = 0; i < b->len; i++) {
 		if (d[i] == '"' || d[i] == '\'') {
 			i = skip_literal(d, b->len, i);
+		} else if (d[i] == '/' && i + 1 < b->len && (d[i + 1] == '/' || d[i + 1] == '*')) {
+			i = skip_comment(d, b->len, i);
 		} else if (d[i] == '{') {
-			int scope = depth < 64 && !fdepth && opens_scope(d, i);
-			if (depth < 64)
-				scopes = scope ? scopes | (1UL << depth) : scopes & ~(1UL << depth);
 			depth++;
-			if (!scope && !fdepth && !pk_scan_in_comment(s, i)) {
+			if (!fdepth && !opens_scope(d, i)) {
 				fdepth = depth;
 				start = i;
 			}
-		} else if (d[i] == '}' && depth && !pk_scan_in_comment(s, i)) {
+		} else if (d[i] == '}' && depth) {
 			if (depth-- == fdepth) {
 				fdepth = 0;
 				if (at >= start && at <= i) {
@@ -435,9 +443,8 @@ static void judge_signs(struct item *it, const struct pk_buf *b, const struct pk
 		if (!f->rule->needs_sign)
 			continue;
 		size_t fs, fe;
-		if (!function_around(b, s, f->off, &fs, &fe)) {
+		if (!function_around(b, f->off, &fs, &fe))
 			pk_buf_line_bounds(b, f->off, &fs, &fe);
-		}
 		if (has_sign(it, f, b, s, fs, fe, mt))
 			continue;
 		f->sev = PK_SEV_NOTE;
