@@ -250,10 +250,11 @@ static void match_failed(struct item *it, struct pk_buf *b, const struct pk_rule
 		snprintf(line, sizeof(line), ":%u", pk_buf_line_of(b, at < b->len ? at : b->len - 1));
 	size_t n = strlen(it->path) + strlen(r->id) + strlen(r->origin ? r->origin : "") + sizeof(msg) + 200;
 	char *e = pk_xmalloc(n);
-	snprintf(e, n,
-	         "probekit: %s%s: rule '%s': PCRE2 match error (%s); the file is not fully checked: simplify the pattern "
-	         "(%s:%u)\n",
-	         it->path, line, r->id, (char *)msg, r->origin ? r->origin : "rules", r->pattern_line);
+	snprintf(
+	    e, n,
+	    "probekit: %s%s: rule '%s': PCRE2 match error (%s); the file is not fully checked: simplify the pattern "
+	    "(%s:%u)\n",
+	    it->path, line, r->id, (char *)msg, r->origin ? r->origin : "rules", r->pattern_line);
 	if (!it->failed) {
 		it->failed = 1;
 		it->err = e;
