@@ -365,18 +365,18 @@ static void allow_comment(void **state)
 	(void)state;
 	int rc;
 	char *o = run_check("void f()\n{\n"
-			    "    a = GetSystemCycle(); // probe-check: allow(cycle-read)\n"
-			    "    b = GetSystemCycle(); /* probe-check: allow(probe-printf, cycle-read) */\n"
-			    "    c = GetSystemCycle(); // probe-check: allow(probe-printf)\n"
-			    "    d = GetSystemCycle(); // probe-check: allow(cycle)\n"
-			    "    e = GetSystemCycle(); // probe-check: allow(cycle-read-x)\n"
-			    "    // probe-check: allow(cycle-read) on the line above does not count\n"
-			    "    f = GetSystemCycle();\n"
-			    "}\n",
-			    &rc);
+	                    "    probeStart_a = GetSystemCycle(); // probe-check: allow(cycle-read)\n"
+	                    "    probeStart_b = GetSystemCycle(); /* probe-check: allow(probe-printf, cycle-read) */\n"
+	                    "    probeStart_c = GetSystemCycle(); // probe-check: allow(probe-printf)\n"
+	                    "    probeStart_d = GetSystemCycle(); // probe-check: allow(cycle)\n"
+	                    "    probeStart_e = GetSystemCycle(); // probe-check: allow(cycle-read-x)\n"
+	                    "    // probe-check: allow(cycle-read) on the line above does not count\n"
+	                    "    probeStart_f = GetSystemCycle();\n"
+	                    "}\n",
+	                    &rc);
 	const char *msg = "error: cycle read outside a probe block (timing instrumentation left behind) [cycle-read]\n";
 	char want[1024];
-	snprintf(want, sizeof(want), "k.cpp:5:9: %sk.cpp:6:9: %sk.cpp:7:9: %sk.cpp:9:9: %s", msg, msg, msg, msg);
+	snprintf(want, sizeof(want), "k.cpp:5:20: %sk.cpp:6:20: %sk.cpp:7:20: %sk.cpp:9:20: %s", msg, msg, msg, msg);
 	assert_string_equal(o, want);
 	assert_int_equal(rc, PK_EXIT_FINDINGS);
 	free(o);

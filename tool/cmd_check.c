@@ -2,87 +2,56 @@
  * enabled, malformed, or (with --strict) present at all, and when timing
  * instrumentation stands outside any probe block. Rules are data (rules.h). */
 #include "buf.h"
-#include "embed.h"
+#include "check.h"
 #include "marks.h"
 #include "pk.h"
 #include "rules.h"
 #include "scan.h"
 
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
+#include <ctype.h>
 #include <getopt.h>
-#include <jansson.h>
 #include <limits.h>
 #include <pthread.h>
-#include <stdatomic.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
+/* Explicit PCRE2 limits: a pattern that needs more fails closed (exit 2),
+ * it never passes a file it could not finish. */
+enum { PK_MATCH_LIMIT = 10000000, PK_DEPTH_LIMIT = 100000 };
+
 static const char usage_text[] =
-	"usage: probe-check [options] [PATH...]\n"
-	"\n"
-	"The pre-commit gate: report probe code that must not be committed.\n"
-	"PATHs are files or directories (recursed for kernel sources); default '.'.\n"
-	"Findings: path:line:col: error|warning: message [rule-id]\n"
-	"\n"
-	"      --strict         also fail on disabled probe blocks: no probe may remain\n"
-	"      --rules FILE     add or override rules (INI, see rules/check.ini); repeatable\n"
-	"      --format FMT     text (default) or sarif (SARIF 2.1.0, repository-relative paths)\n"
-	"      --staged         check the content staged in the git index, not the work tree\n"
-	"      --ext LIST       extensions to recurse for (default .cpp,.cc,.cxx,.c,.h,.hpp,.hh,.cce,.asc,.cu)\n"
-	"  -j, --jobs N         files checked in parallel (default: online CPUs, at most 8)\n"
-	"      --list-rules     print the rules in force and exit\n"
-	"  -h, --help           this help;  --version  the version\n"
-	"\n"
-	"A finding on a line holding 'probe-check: allow(RULE-ID)' is silenced.\n"
-	"exit: 0 clean (warnings allowed), 1 errors found, 2 usage or input error\n";
+    "usage: probe-check [options] [PATH...]\n"
+    "\n"
+    "The pre-commit gate: report probe code that must not be committed.\n"
+    "PATHs are files or directories (recursed for kernel sources); default '.'.\n"
+    "A directory is walked as git sees it (.gitignore, .git/info/exclude), minus\n"
+    ".probekitignore; a named file is always checked.\n"
+    "Findings: path:line:col: error|warning|note: message [rule-id]\n"
+    "\n"
+    "      --strict         also fail on disabled probe blocks and on bare cycle reads\n"
+    "      --staged         check the content staged in the git index; heuristic rules\n"
+    "                       only on the lines it adds (PATHs, as pre-commit passes them,\n"
+    "                       narrow the staged files)\n"
+    "      --diff-base REV  check the files changed since REV; heuristic rules only on\n"
+    "                       the lines added since REV\n"
+    "      --exclude GLOB   skip paths matching GLOB (gitignore syntax); repeatable\n"
+    "      --no-ignore      walk every file: no .gitignore, no .probekitignore\n"
+    "      --rules FILE     add or override rules (INI, see rules/check.ini); repeatable\n"
+    "      --format FMT     text (default) or sarif (SARIF 2.1.0, repository-relative paths)\n"
+    "      --ext LIST       extensions to recurse for (default " PK_CHECK_EXTS ")\n"
+    "  -j, --jobs N         files checked in parallel (default: online CPUs, at most 8)\n"
+    "      --list-rules     print the rules in force and exit\n"
+    "  -h, --help           this help;  --version  the version\n"
+    "\n"
+    "A finding on a line holding 'probe-check: allow(RULE-ID)' is silenced.\n"
+    "exit: 0 clean (warnings and notes allowed), 1 errors found, 2 usage or input error\n";
 
-struct finding {
-	size_t off;
-	unsigned line, col;
-	const struct pk_rule *rule;
-	char *msg;
-};
-
-struct item { /* one file to check */
-	char *path;
-	char *data; /* preloaded content (--staged), else NULL */
-	size_t len;
-	struct finding *f;
-	size_t n, cap;
-	int failed; /* could not be read or scanned */
-	char *err;
-};
-
-struct check {
-	struct pk_ruleset rules;
-	int strict;
-	int sarif;
-	int staged;
-	long jobs;
-	char **exts;
-	size_t nexts;
-	struct item *items;
-	size_t nitems, cap_items;
-	atomic_size_t next;
-};
-
-/* ---- file collection ------------------------------------------------- */
-
-static void add_item(struct check *c, const char *path)
-{
-	PK_GROW(c->items, c->cap_items, c->nitems + 1);
-	memset(&c->items[c->nitems], 0, sizeof(c->items[0]));
-	c->items[c->nitems++].path = pk_xstrdup(path);
-}
-
-static int ext_ok(const struct check *c, const char *name)
+int pk_check_ext_ok(const struct check *c, const char *name)
 {
 	const char *dot = strrchr(name, '.');
-	if (!dot)
+	if (!dot || strchr(dot, '/'))
 		return 0;
 	for (size_t i = 0; i < c->nexts; i++)
 		if (!strcmp(dot, c->exts[i]))
@@ -90,170 +59,13 @@ static int ext_ok(const struct check *c, const char *name)
 	return 0;
 }
 
-static int cmp_name(const void *a, const void *b)
+struct item *pk_check_add_item(struct check *c, const char *path)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static int walk(struct check *c, const char *dir, int depth)
-{
-	if (depth > 256)
-		return pk_error("%s: directories nested too deep (a symlink loop?)", dir);
-	DIR *dp = opendir(dir);
-	if (!dp)
-		return pk_error("%s: %s", dir, strerror(errno));
-	char **names = NULL;
-	size_t n = 0, cap = 0;
-	struct dirent *de;
-	while ((de = readdir(dp)) != NULL) {
-		if (de->d_name[0] == '.')
-			continue; /* ., .., .git and other hidden entries */
-		PK_GROW(names, cap, n + 1);
-		names[n++] = pk_xstrdup(de->d_name);
-	}
-	closedir(dp);
-	if (n > 1)
-		qsort(names, n, sizeof(*names), cmp_name); /* stable output order */
-	int rc = 0;
-	for (size_t i = 0; i < n; i++) {
-		char path[PATH_MAX];
-		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, names[i]) >= sizeof(path)) {
-			rc = pk_error("%s/%s: path too long", dir, names[i]);
-			free(names[i]);
-			continue;
-		}
-		struct stat st;
-		if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-			if (walk(c, path, depth + 1) < 0)
-				rc = -1;
-		} else if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) && ext_ok(c, names[i])) {
-			add_item(c, path);
-		}
-		free(names[i]);
-	}
-	free(names);
-	return rc;
-}
-
-static int collect_paths(struct check *c, char **paths, int n)
-{
-	int rc = 0;
-	for (int i = 0; i < n; i++) {
-		struct stat st;
-		if (strcmp(paths[i], "-") && stat(paths[i], &st) == 0 && S_ISDIR(st.st_mode)) {
-			size_t l = strlen(paths[i]);
-			char *p = pk_xstrdup(paths[i]);
-			while (l > 1 && p[l - 1] == '/')
-				p[--l] = '\0';
-			if (walk(c, p, 0) < 0)
-				rc = -1;
-			free(p);
-		} else {
-			add_item(c, paths[i]); /* named files are checked whatever their extension */
-		}
-	}
-	return rc;
-}
-
-/* ---- git ------------------------------------------------------------- */
-
-static char *run_capture(const char *cmd, size_t *len)
-{
-	FILE *p = popen(cmd, "r");
-	if (!p)
-		return NULL;
-	char *buf = NULL;
-	size_t n = 0, cap = 0, r;
-	do {
-		PK_GROW(buf, cap, n + 65536);
-		r = fread(buf + n, 1, cap - n - 1, p);
-		n += r;
-	} while (r > 0);
-	memset(buf + n, 0, cap - n); /* defined bytes past the end, see buf.c */
-	if (pclose(p) != 0) {
-		free(buf);
-		return NULL;
-	}
-	*len = n;
-	return buf;
-}
-
-static char *shell_quote(const char *s)
-{
-	size_t n = 3;
-	for (const char *p = s; *p; p++)
-		n += *p == '\'' ? 4 : 1;
-	char *q = pk_xmalloc(n), *w = q;
-	*w++ = '\'';
-	for (const char *p = s; *p; p++) {
-		if (*p == '\'') {
-			memcpy(w, "'\\''", 4);
-			w += 4;
-		} else
-			*w++ = *p;
-	}
-	*w++ = '\'';
-	*w = '\0';
-	return q;
-}
-
-static char *git_toplevel(void)
-{
-	size_t len;
-	char *top = run_capture("git rev-parse --show-toplevel 2>/dev/null", &len);
-	if (top) {
-		while (len && (top[len - 1] == '\n' || top[len - 1] == '\r'))
-			top[--len] = '\0';
-		if (!len) {
-			free(top);
-			top = NULL;
-		}
-	}
-	return top;
-}
-
-static int collect_staged(struct check *c)
-{
-	char *top = git_toplevel();
-	if (!top)
-		return pk_error("--staged: not inside a git work tree");
-	char *qt = shell_quote(top), cmd[PATH_MAX + 128];
-	snprintf(cmd, sizeof(cmd), "git -C %s diff --cached --name-only -z --diff-filter=ACMR", qt);
-	size_t len;
-	char *names = run_capture(cmd, &len);
-	int rc = 0;
-	if (!names)
-		rc = pk_error("--staged: 'git diff --cached' failed");
-	for (size_t i = 0; names && i < len;) {
-		const char *name = names + i;
-		size_t l = strlen(name);
-		i += l + 1;
-		if (!l || !ext_ok(c, name))
-			continue;
-		/* ':path' names the index version of path */
-		char *colon = pk_xmalloc(l + 2);
-		colon[0] = ':';
-		memcpy(colon + 1, name, l + 1);
-		char *qn = shell_quote(colon);
-		char *spec = pk_xmalloc(strlen(qt) + strlen(qn) + 64);
-		sprintf(spec, "git -C %s cat-file blob %s", qt, qn);
-		size_t blen;
-		char *blob = run_capture(spec, &blen);
-		if (!blob)
-			rc = pk_error("%s: cannot read the staged content", name);
-		else {
-			add_item(c, name);
-			c->items[c->nitems - 1].data = blob;
-			c->items[c->nitems - 1].len = blen;
-		}
-		free(colon);
-		free(qn);
-		free(spec);
-	}
-	free(names);
-	free(qt);
-	free(top);
-	return rc;
+	PK_GROW(c->items, c->cap_items, c->nitems + 1);
+	struct item *it = &c->items[c->nitems++];
+	memset(it, 0, sizeof(*it));
+	it->path = pk_xstrdup(path);
+	return it;
 }
 
 /* ---- checking one file ------------------------------------------------ */
@@ -278,15 +90,13 @@ static void add_finding(struct item *it, struct pk_buf *b, size_t off, const str
 	f->line = pk_buf_line_of(b, off);
 	f->col = pk_buf_col_of(b, off);
 	f->rule = r;
+	f->sev = r->severity;
 	f->msg = pk_rule_message(r, name);
-}
-
-static int cmp_finding(const void *a, const void *b)
-{
-	const struct finding *x = a, *y = b;
-	if (x->off != y->off)
-		return x->off < y->off ? -1 : 1;
-	return strcmp(x->rule->id, y->rule->id);
+	while (ls < le && (b->data[ls] == ' ' || b->data[ls] == '\t'))
+		ls++;
+	while (le > ls && (b->data[le - 1] == '\n' || b->data[le - 1] == '\r' || b->data[le - 1] == ' '))
+		le--;
+	f->text = pk_xstrndup(b->data + ls, le - ls);
 }
 
 static int on_error_line(const struct pk_buf *b, const struct pk_scan *s, size_t at)
@@ -339,16 +149,134 @@ static void probe_marks(const struct pk_buf *b, const struct pk_scan *s, struct 
 	cv->n = w;
 }
 
-static void check_patterns(const struct check *c, struct item *it, struct pk_buf *b, struct pk_scan *s, int *scanned,
-			   const struct covered *cv)
+/* per-thread matching state: explicit limits, a JIT stack of its own */
+struct matcher {
+	pcre2_match_context *ctx;
+	pcre2_jit_stack *stack;
+};
+
+/* How common a byte is in source code (higher: more common); the literal
+ * search jumps with memchr between occurrences of its rarest byte. */
+static int byte_rank(unsigned char c)
 {
-	for (size_t i = 0; i < c->rules.n; i++) {
+	static const char lower[] = "etaoinsrhldcumfpgwybvkxjqz"; /* most common first */
+	const char *p;
+	if (c >= 'a' && c <= 'z' && (p = strchr(lower, c)))
+		return 100 - (int)(p - lower) * 3;
+	if (c == ' ' || c == '\t' || c == '\n')
+		return 150;
+	if (c == '_')
+		return 75; /* in most identifiers of kernel code */
+	if (c >= 'A' && c <= 'Z')
+		return 24;
+	if (c >= '0' && c <= '9')
+		return 30;
+	return strchr("_();,.*/<>&=:\"#{}-+!", c) ? 40 : 15;
+}
+
+static int has_literal(const char *hay, size_t n, const char *lit, size_t ll)
+{
+	if (!ll || ll > n)
+		return !ll;
+	size_t k = 0;
+	for (size_t i = 1; i < ll; i++)
+		if (byte_rank((unsigned char)lit[i]) < byte_rank((unsigned char)lit[k]))
+			k = i;
+	const char *p = hay + k, *end = hay + n - (ll - k) + 1;
+	while (p < end && (p = memchr(p, lit[k], (size_t)(end - p))) != NULL) {
+		if (p[-(ptrdiff_t)k] == lit[0] && !memcmp(p - k, lit, ll))
+			return 1;
+		p++;
+	}
+	return 0;
+}
+
+/* the literals one file was searched for, each once however many rules name it */
+struct lit_cache {
+	const char *lit[32];
+	int found[32];
+	size_t n;
+};
+
+/* the prefilter: without one of its literals a rule cannot match */
+static int may_match(const struct pk_rule *r, const struct pk_buf *b, struct lit_cache *lc)
+{
+	if (!r->nlits)
+		return 1;
+	for (size_t i = 0; i < r->nlits; i++) {
+		const char *l = r->lits[i];
+		size_t k = 0;
+		while (k < lc->n && strcmp(lc->lit[k], l))
+			k++;
+		int found;
+		if (k < lc->n)
+			found = lc->found[k];
+		else {
+			found = has_literal(b->data, b->len, l, strlen(l));
+			if (lc->n < sizeof(lc->lit) / sizeof(lc->lit[0])) {
+				lc->lit[lc->n] = l;
+				lc->found[lc->n++] = found;
+			}
+		}
+		if (found)
+			return 1;
+	}
+	return 0;
+}
+
+/* A match error: the first line where the subject, cut after it, errs. */
+static size_t error_line_start(const struct pk_rule *r, struct pk_buf *b, size_t from, pcre2_match_data *md,
+                               pcre2_match_context *ctx)
+{
+	pk_buf_lines(b);
+	size_t lo = pk_buf_line_of(b, from) - 1, hi = b->nlines - 1;
+	while (lo < hi) { /* smallest line L whose end makes the match err */
+		size_t mid = lo + (hi - lo) / 2;
+		size_t end = mid + 1 < b->nlines ? b->line_start[mid + 1] : b->len;
+		if (pcre2_match(r->re, (PCRE2_SPTR)b->data, end, from, 0, md, ctx) < PCRE2_ERROR_NOMATCH)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return b->line_start[lo];
+}
+
+static void match_failed(struct item *it, struct pk_buf *b, const struct pk_rule *r, int code, size_t at)
+{
+	PCRE2_UCHAR msg[160];
+	pcre2_get_error_message(code, msg, sizeof(msg));
+	char line[32] = "";
+	if (b->len)
+		snprintf(line, sizeof(line), ":%u", pk_buf_line_of(b, at < b->len ? at : b->len - 1));
+	size_t n = strlen(it->path) + strlen(r->id) + strlen(r->origin ? r->origin : "") + sizeof(msg) + 200;
+	char *e = pk_xmalloc(n);
+	snprintf(
+	    e, n,
+	    "probekit: %s%s: rule '%s': PCRE2 match error (%s); the file is not fully checked: simplify the pattern "
+	    "(%s:%u)\n",
+	    it->path, line, r->id, (char *)msg, r->origin ? r->origin : "rules", r->pattern_line);
+	if (!it->failed) {
+		it->failed = 1;
+		it->err = e;
+	} else
+		free(e);
+}
+
+static void check_patterns(const struct check *c, struct item *it, struct pk_buf *b, struct pk_scan *s, int *scanned,
+                           const struct covered *cv, struct matcher *mt)
+{
+	struct lit_cache lc;
+	lc.n = 0;
+	for (size_t i = 0; i < c->rules.n && !it->failed; i++) {
 		const struct pk_rule *r = &c->rules.r[i];
-		if (!r->enabled || r->match != PK_MATCH_PATTERN || (r->strict_only && !c->strict))
+		if (!r->enabled || r->match != PK_MATCH_PATTERN || (r->strict_only && !c->strict) ||
+		    !may_match(r, b, &lc))
 			continue;
 		pcre2_match_data *md = pcre2_match_data_create_from_pattern(r->re, NULL);
 		size_t off = 0;
-		while (off <= b->len && pcre2_match(r->re, (PCRE2_SPTR)b->data, b->len, off, 0, md, NULL) >= 0) {
+		int rc = 0;
+		while (off <= b->len &&
+		       (rc = pcre2_match(r->re, (PCRE2_SPTR)b->data, b->len, off, 0, md, mt->ctx)) >= 0) {
 			PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
 			size_t at = ov[0];
 			off = ov[1] > at ? ov[1] : at + 1;
@@ -364,6 +292,8 @@ static void check_patterns(const struct check *c, struct item *it, struct pk_buf
 				continue; /* a probe rule already speaks for this line */
 			add_finding(it, b, at, r, NULL);
 		}
+		if (off <= b->len && rc < PCRE2_ERROR_NOMATCH) /* fail closed, never as if no more matches */
+			match_failed(it, b, r, rc, error_line_start(r, b, off, md, mt->ctx));
 		pcre2_match_data_free(md);
 	}
 }
@@ -386,32 +316,224 @@ static void check_structure(const struct check *c, struct item *it, struct pk_bu
 	}
 }
 
-static void check_item(const struct check *c, struct item *it)
+/* ---- judging the findings --------------------------------------------- */
+
+static int line_added(const struct item *it, unsigned line)
 {
-	struct pk_buf b;
-	if (it->data) {
-		pk_buf_from_mem(&b, it->path, it->data, it->len);
-		it->data = NULL;
-		if (memchr(b.data, '\0', b.len)) {
-			pk_buf_free(&b);
-			return; /* a staged binary file is not a kernel source */
+	for (size_t i = 0; i + 1 < it->nadded; i += 2)
+		if (line >= it->added[i] && line <= it->added[i + 1])
+			return 1;
+	return 0;
+}
+
+/* A change is judged by what it adds: heuristic rules only on added lines. */
+static void keep_added(struct item *it)
+{
+	size_t w = 0;
+	for (size_t i = 0; i < it->n; i++) {
+		if (it->f[i].rule->added_only && !line_added(it, it->f[i].line)) {
+			free(it->f[i].msg);
+			free(it->f[i].text);
+			continue;
 		}
+		it->f[w++] = it->f[i];
+	}
+	it->n = w;
+}
+
+/* Does the brace opening at I open a namespace, class, struct, union,
+ * enum or extern block (a scope holding functions), not code? */
+static int opens_scope(const char *d, size_t i)
+{
+	size_t k = i, stop = i > 512 ? i - 512 : 0;
+	while (k > stop && !strchr(";{}", d[k - 1]))
+		k--;
+	char head[520];
+	memcpy(head, d + k, i - k);
+	head[i - k] = '\0';
+	if (strchr(head, '('))
+		return 0; /* a function head, a lambda, a condition */
+	static const char *const kw[] = {"namespace", "class", "struct", "union", "enum", "extern"};
+	for (size_t n = 0; n < sizeof(kw) / sizeof(kw[0]); n++)
+		for (const char *p = strstr(head, kw[n]); p; p = strstr(p + 1, kw[n]))
+			if ((p == head || !(p[-1] == '_' || isalnum((unsigned char)p[-1]))) &&
+			    !(p[strlen(kw[n])] == '_' || isalnum((unsigned char)p[strlen(kw[n])])))
+				return 1;
+	return 0;
+}
+
+static size_t skip_literal(const char *d, size_t len, size_t i)
+{
+	char q = d[i];
+	for (i++; i < len && d[i] != q && d[i] != '\n'; i++)
+		if (d[i] == '\\')
+			i++;
+	return i;
+}
+
+/* The outermost code block around AT (the function, textually): [*fs, *fe). */
+static size_t skip_comment(const char *d, size_t len, size_t i)
+{
+	if (d[i + 1] == '/') {
+		const char *nl = memchr(d + i, '\n', len - i);
+		return nl ? (size_t)(nl - d) : len;
+	}
+	const char *end = memmem(d + i + 2, len - i - 2, "*/", 2);
+	return end ? (size_t)(end - d) + 1 : len;
+}
+
+static int function_around(const struct pk_buf *b, size_t at, size_t *fs, size_t *fe)
+{
+	const char *d = b->data;
+	size_t depth = 0, fdepth = 0, start = 0;
+	for (size_t i = 0; i < b->len; i++) {
+		if (d[i] == '"' || d[i] == '\'') {
+			i = skip_literal(d, b->len, i);
+		} else if (d[i] == '/' && i + 1 < b->len && (d[i + 1] == '/' || d[i + 1] == '*')) {
+			i = skip_comment(d, b->len, i);
+		} else if (d[i] == '{') {
+			depth++;
+			if (!fdepth && !opens_scope(d, i)) {
+				fdepth = depth;
+				start = i;
+			}
+		} else if (d[i] == '}' && depth) {
+			if (depth-- == fdepth) {
+				fdepth = 0;
+				if (at >= start && at <= i) {
+					*fs = start;
+					*fe = i + 1;
+					return 1;
+				}
+			}
+		}
+		if (i > at && !fdepth)
+			return 0;
+	}
+	return 0;
+}
+
+/* Probe work in [fs, fe) besides finding F: another rule's finding, a
+ * probe block or mark, or the rule's `sign` on F's line. */
+static int has_sign(const struct item *it, const struct finding *f, const struct pk_buf *b, const struct pk_scan *s,
+                    size_t fs, size_t fe, struct matcher *mt)
+{
+	for (size_t i = 0; i < it->n; i++)
+		if (!it->f[i].rule->needs_sign && it->f[i].off >= fs && it->f[i].off < fe)
+			return 1;
+	for (size_t k = 0; k < s->nblocks; k++)
+		if (s->blocks[k].dir_start >= fs && s->blocks[k].dir_start < fe)
+			return 1;
+	if (memmem(b->data + fs, fe - fs, "TIMING_PROBE", 12))
+		return 1;
+	if (!f->rule->sign_re)
+		return 0;
+	size_t ls, le;
+	pk_buf_line_bounds(b, f->off, &ls, &le);
+	pcre2_match_data *md = pcre2_match_data_create_from_pattern(f->rule->sign_re, NULL);
+	int rc = pcre2_match(f->rule->sign_re, (PCRE2_SPTR)b->data + ls, le - ls, 0, 0, md, mt->ctx);
+	pcre2_match_data_free(md);
+	return rc >= 0 || rc < PCRE2_ERROR_NOMATCH; /* an error: the stricter reading */
+}
+
+/* Full run: a bare cycle read (timeout logic, telemetry) is a note. */
+static void judge_signs(struct item *it, const struct pk_buf *b, const struct pk_scan *s, struct matcher *mt)
+{
+	for (size_t i = 0; i < it->n; i++) {
+		struct finding *f = &it->f[i];
+		if (!f->rule->needs_sign)
+			continue;
+		size_t fs, fe;
+		if (!function_around(b, f->off, &fs, &fe))
+			pk_buf_line_bounds(b, f->off, &fs, &fe);
+		if (has_sign(it, f, b, s, fs, fe, mt))
+			continue;
+		f->sev = PK_SEV_NOTE;
+		char *m = pk_xmalloc(strlen(f->msg) + 96);
+		sprintf(m, "%s; nothing else in its function looks like a probe (--strict: an error)", f->msg);
+		free(f->msg);
+		f->msg = m;
+	}
+}
+
+static int cmp_finding(const void *a, const void *b)
+{
+	const struct finding *x = a, *y = b;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	if (x->sev != y->sev) /* the most severe first */
+		return x->sev < y->sev ? -1 : 1;
+	if (x->off != y->off)
+		return x->off < y->off ? -1 : 1;
+	return strcmp(x->rule->id, y->rule->id);
+}
+
+/* One finding per line: the most severe, first on the line; it names the
+ * other rules the line also breaks. */
+static void one_per_line(struct item *it)
+{
+	if (it->n > 1)
+		qsort(it->f, it->n, sizeof(*it->f), cmp_finding);
+	size_t w = 0;
+	for (size_t i = 0, j; i < it->n; i = j) {
+		struct finding keep = it->f[i];
+		size_t extra = 0;
+		for (j = i + 1; j < it->n && it->f[j].line == keep.line; j++)
+			extra += strlen(it->f[j].rule->id) + 2;
+		if (extra) {
+			char *m = pk_xmalloc(strlen(keep.msg) + extra + 16), *e;
+			e = m + sprintf(m, "%s", keep.msg);
+			const char *sep = " (also ";
+			for (size_t k = i + 1; k < j; k++) {
+				int seen = it->f[k].rule == keep.rule;
+				for (size_t q = i + 1; q < k && !seen; q++)
+					seen = it->f[q].rule == it->f[k].rule;
+				if (!seen) {
+					e += sprintf(e, "%s%s", sep, it->f[k].rule->id);
+					sep = ", ";
+				}
+				free(it->f[k].msg);
+				free(it->f[k].text);
+			}
+			if (sep[0] == ',')
+				strcpy(e, ")");
+			free(keep.msg);
+			keep.msg = m;
+		}
+		it->f[w++] = keep;
+	}
+	it->n = w;
+}
+
+static int load_item(struct item *it, struct pk_buf *b)
+{
+	if (it->data) {
+		pk_buf_from_mem(b, it->path, it->data, it->len);
+		it->data = NULL;
 	} else {
 		/* the message goes into the item: threads must not interleave
 		 * their messages on stderr */
 		char msg[PATH_MAX + 128];
-		if (pk_buf_load_msg(&b, it->path, PK_LOAD_ALLOW_NUL, msg, sizeof(msg)) < 0) {
-			pk_buf_free(&b);
+		if (pk_buf_load_msg(b, it->load ? it->load : it->path, PK_LOAD_ALLOW_NUL, msg, sizeof(msg)) < 0) {
+			pk_buf_free(b);
 			it->failed = 1;
 			it->err = pk_xmalloc(strlen(msg) + 16);
 			sprintf(it->err, "probekit: %s\n", msg);
-			return;
-		}
-		if (memchr(b.data, '\0', b.len)) {
-			pk_buf_free(&b);
-			return; /* binary: nothing a compiler would read */
+			return -1;
 		}
 	}
+	if (memchr(b->data, '\0', b->len)) {
+		pk_buf_free(b);
+		return -1; /* binary: nothing a compiler would read */
+	}
+	return 0;
+}
+
+static void check_item(const struct check *c, struct item *it, struct matcher *mt)
+{
+	struct pk_buf b;
+	if (load_item(it, &b) < 0)
+		return;
 	struct pk_scan s;
 	memset(&s, 0, sizeof(s));
 	int scanned = 0;
@@ -422,10 +544,13 @@ static void check_item(const struct check *c, struct item *it)
 		check_structure(c, it, &b, &s);
 		probe_marks(&b, &s, &cv);
 	}
-	check_patterns(c, it, &b, &s, &scanned, &cv);
+	check_patterns(c, it, &b, &s, &scanned, &cv, mt);
 	pk_marks_free(cv.m, cv.n);
-	if (it->n > 1)
-		qsort(it->f, it->n, sizeof(*it->f), cmp_finding);
+	if (it->change)
+		keep_added(it);
+	else if (!c->strict && scanned)
+		judge_signs(it, &b, &s, mt);
+	one_per_line(it);
 	pk_scan_free(&s);
 	pk_buf_free(&b);
 }
@@ -433,12 +558,22 @@ static void check_item(const struct check *c, struct item *it)
 static void *worker(void *arg)
 {
 	struct check *c = arg;
+	struct matcher mt = {pcre2_match_context_create(NULL), pcre2_jit_stack_create(32 * 1024, 1024 * 1024, NULL)};
+	if (mt.ctx) {
+		pcre2_set_match_limit(mt.ctx, PK_MATCH_LIMIT);
+		pcre2_set_depth_limit(mt.ctx, PK_DEPTH_LIMIT);
+		if (mt.stack)
+			pcre2_jit_stack_assign(mt.ctx, NULL, mt.stack);
+	}
 	for (;;) {
 		size_t i = atomic_fetch_add(&c->next, 1);
 		if (i >= c->nitems)
-			return NULL;
-		check_item(c, &c->items[i]);
+			break;
+		check_item(c, &c->items[i], &mt);
 	}
+	pcre2_jit_stack_free(mt.stack);
+	pcre2_match_context_free(mt.ctx);
+	return NULL;
 }
 
 static void run_all(struct check *c)
@@ -471,78 +606,14 @@ static void run_all(struct check *c)
 
 /* ---- output ------------------------------------------------------------ */
 
-static const char *sev_name(enum pk_severity s)
+const char *pk_check_sev_name(enum pk_severity s)
 {
-	return s == PK_SEV_ERROR ? "error" : "warning";
-}
-
-static char *uri_of(const char *path, const char *base)
-{
-	char abs[PATH_MAX];
-	const char *rel = path;
-	if (base && realpath(path, abs)) {
-		size_t bl = strlen(base);
-		if (!strncmp(abs, base, bl) && abs[bl] == '/')
-			rel = abs + bl + 1;
-	}
-	while (rel[0] == '.' && rel[1] == '/')
-		rel += 2;
-	char *out = pk_xmalloc(strlen(rel) * 3 + 1), *w = out;
-	for (const unsigned char *p = (const unsigned char *)rel; *p; p++) {
-		if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
-		    strchr("-._~/", *p))
-			*w++ = (char)*p;
-		else
-			w += sprintf(w, "%%%02X", *p);
-	}
-	*w = '\0';
-	return out;
-}
-
-static void print_sarif(const struct check *c)
-{
-	char *base = c->staged ? NULL : git_toplevel();
-	char cwd[PATH_MAX];
-	if (!base && !c->staged && getcwd(cwd, sizeof(cwd)))
-		base = pk_xstrdup(cwd);
-	json_t *rules = json_array(), *results = json_array();
-	for (size_t i = 0; i < c->rules.n; i++) {
-		const struct pk_rule *r = &c->rules.r[i];
-		if (!r->enabled)
-			continue;
-		json_array_append_new(rules, json_pack("{s:s, s:{s:s}, s:{s:s}}", "id", r->id, "shortDescription",
-						       "text", r->description, "defaultConfiguration", "level",
-						       sev_name(r->severity)));
-	}
-	for (size_t i = 0; i < c->nitems; i++) {
-		const struct item *it = &c->items[i];
-		char *uri = uri_of(it->path, base);
-		for (size_t k = 0; k < it->n; k++) {
-			const struct finding *f = &it->f[k];
-			json_array_append_new(
-				results,
-				json_pack("{s:s, s:s, s:{s:s}, s:[{s:{s:{s:s, s:s}, s:{s:i, s:i}}}]}", "ruleId", f->rule->id,
-					  "level", sev_name(f->rule->severity), "message", "text", f->msg, "locations",
-					  "physicalLocation", "artifactLocation", "uri", uri, "uriBaseId", "%SRCROOT%",
-					  "region", "startLine", (json_int_t)f->line, "startColumn", (json_int_t)f->col));
-		}
-		free(uri);
-	}
-	json_t *root = json_pack(
-		"{s:s, s:s, s:[{s:{s:{s:s, s:s, s:o}}, s:o}]}", "$schema",
-		"https://json.schemastore.org/sarif-2.1.0.json", "version", "2.1.0", "runs", "tool", "driver", "name",
-		"probekit", "version", PK_VERSION, "rules", rules,
-		"results", results);
-	char *s = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	puts(s);
-	free(s);
-	json_decref(root);
-	free(base);
+	return s == PK_SEV_ERROR ? "error" : s == PK_SEV_WARNING ? "warning" : "note";
 }
 
 static int report(const struct check *c)
 {
-	size_t errors = 0, warnings = 0, failed = 0;
+	size_t errors = 0, failed = 0;
 	for (size_t i = 0; i < c->nitems; i++) {
 		const struct item *it = &c->items[i];
 		if (it->failed) {
@@ -552,17 +623,14 @@ static int report(const struct check *c)
 		}
 		for (size_t k = 0; k < it->n; k++) {
 			const struct finding *f = &it->f[k];
-			if (f->rule->severity == PK_SEV_ERROR)
-				errors++;
-			else
-				warnings++;
+			errors += f->sev == PK_SEV_ERROR;
 			if (!c->sarif)
-				printf("%s:%u:%u: %s: %s [%s]\n", it->path, f->line, f->col, sev_name(f->rule->severity),
+				printf("%s:%u:%u: %s: %s [%s]\n", it->path, f->line, f->col, pk_check_sev_name(f->sev),
 				       f->msg, f->rule->id);
 		}
 	}
 	if (c->sarif)
-		print_sarif(c);
+		pk_check_print_sarif(c);
 	if (failed)
 		return PK_EXIT_ERROR;
 	return errors ? PK_EXIT_FINDINGS : PK_EXIT_OK;
@@ -594,110 +662,140 @@ static void list_rules(const struct check *c)
 {
 	for (size_t i = 0; i < c->rules.n; i++) {
 		const struct pk_rule *r = &c->rules.r[i];
-		printf("%-20s %-7s %s%s%s\n", r->id, sev_name(r->severity), r->enabled ? "" : "(off) ",
+		printf("%-20s %-7s %s%s%s\n", r->id, pk_check_sev_name(r->severity), r->enabled ? "" : "(off) ",
 		       r->strict_only ? "(--strict) " : "", r->description);
 	}
 }
 
-int cmd_check(int argc, char **argv)
+struct opts {
+	char **rules; /* --rules files */
+	size_t nrules;
+	int list;
+};
+
+/* 0: go on; 1: stop now with *rc (help, version, usage error) */
+static int parse_options(int argc, char **argv, struct check *c, struct opts *o, int *rc)
 {
-	enum { OPT_STRICT = 1, OPT_RULES, OPT_FORMAT, OPT_STAGED, OPT_EXT, OPT_LIST };
+	enum { OPT_STRICT = 1, OPT_RULES, OPT_FORMAT, OPT_STAGED, OPT_EXT, OPT_LIST, OPT_BASE, OPT_EXCL, OPT_NOIGN };
 	static const struct option longopts[] = {
-		{ "strict", no_argument, 0, OPT_STRICT },    { "rules", required_argument, 0, OPT_RULES },
-		{ "format", required_argument, 0, OPT_FORMAT }, { "staged", no_argument, 0, OPT_STAGED },
-		{ "ext", required_argument, 0, OPT_EXT },      { "jobs", required_argument, 0, 'j' },
-		{ "list-rules", no_argument, 0, OPT_LIST },    PK_COMMON_LONGOPTS,
-		{ 0, 0, 0, 0 },
+	    {"strict", no_argument, 0, OPT_STRICT},
+	    {"rules", required_argument, 0, OPT_RULES},
+	    {"format", required_argument, 0, OPT_FORMAT},
+	    {"staged", no_argument, 0, OPT_STAGED},
+	    {"ext", required_argument, 0, OPT_EXT},
+	    {"jobs", required_argument, 0, 'j'},
+	    {"list-rules", no_argument, 0, OPT_LIST},
+	    {"diff-base", required_argument, 0, OPT_BASE},
+	    {"exclude", required_argument, 0, OPT_EXCL},
+	    {"no-ignore", no_argument, 0, OPT_NOIGN},
+	    PK_COMMON_LONGOPTS,
+	    {0, 0, 0, 0},
 	};
-	struct check c;
-	memset(&c, 0, sizeof(c));
-	set_exts(&c, ".cpp,.cc,.cxx,.c,.h,.hpp,.hh,.cce,.asc,.cu");
-	char **extra_rules = pk_xcalloc((size_t)argc + 1, sizeof(char *));
-	size_t nextra = 0;
-	int rc = PK_EXIT_ERROR, list = 0, opt;
+	int opt;
+	char *end;
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":hj:", longopts, NULL)) != -1) {
 		switch (opt) {
 		case OPT_STRICT:
-			c.strict = 1;
+			c->strict = 1;
 			break;
 		case OPT_RULES:
-			extra_rules[nextra++] = optarg;
+			o->rules[o->nrules++] = optarg;
 			break;
 		case OPT_FORMAT:
 			if (!strcmp(optarg, "sarif"))
-				c.sarif = 1;
-			else if (strcmp(optarg, "text")) {
-				pk_error("unknown format '%s' (text, sarif)", optarg);
-				goto out;
-			}
+				c->sarif = 1;
+			else if (strcmp(optarg, "text"))
+				return pk_error("unknown format '%s' (text, sarif)", optarg), 1;
 			break;
 		case OPT_STAGED:
-			c.staged = 1;
+			c->staged = 1;
+			break;
+		case OPT_BASE:
+			c->diff_base = optarg;
+			break;
+		case OPT_EXCL:
+			c->excludes[c->nexcludes++] = optarg;
+			break;
+		case OPT_NOIGN:
+			c->no_ignore = 1;
 			break;
 		case OPT_EXT:
-			set_exts(&c, optarg);
+			set_exts(c, optarg);
 			break;
-		case 'j': {
-			char *end;
-			c.jobs = strtol(optarg, &end, 10);
-			if (*end || c.jobs < 1 || c.jobs > 256) {
-				pk_error("--jobs takes a number from 1 to 256, not '%s'", optarg);
-				goto out;
-			}
+		case 'j':
+			c->jobs = strtol(optarg, &end, 10);
+			if (*end || c->jobs < 1 || c->jobs > 256)
+				return pk_error("--jobs takes a number from 1 to 256, not '%s'", optarg), 1;
 			break;
-		}
 		case OPT_LIST:
-			list = 1;
+			o->list = 1;
 			break;
 		default:
-			pk_common_option(opt, argv, usage_text, &rc);
-			goto out;
+			pk_common_option(opt, argv, usage_text, rc);
+			return 1;
 		}
 	}
-	if (pk_rules_load_defaults(&c.rules) < 0)
+	if (c->staged && c->diff_base)
+		return pk_error("--staged and --diff-base: give one (the index, or the work tree since a commit)"), 1;
+	return 0;
+}
+
+static void free_check(struct check *c)
+{
+	for (size_t i = 0; i < c->nitems; i++) {
+		struct item *it = &c->items[i];
+		for (size_t k = 0; k < it->n; k++) {
+			free(it->f[k].msg);
+			free(it->f[k].text);
+		}
+		free(it->f);
+		free(it->path);
+		free(it->load);
+		free(it->data);
+		free(it->err);
+		free(it->added);
+	}
+	free(c->items);
+	for (size_t i = 0; i < c->nexts; i++)
+		free(c->exts[i]);
+	free(c->exts);
+	free(c->excludes);
+	pk_rules_free(&c->rules);
+}
+
+int cmd_check(int argc, char **argv)
+{
+	struct check c;
+	memset(&c, 0, sizeof(c));
+	set_exts(&c, PK_CHECK_EXTS);
+	struct opts o = {pk_xcalloc((size_t)argc + 1, sizeof(char *)), 0, 0};
+	c.excludes = pk_xcalloc((size_t)argc + 1, sizeof(char *));
+	int rc = PK_EXIT_ERROR;
+	if (parse_options(argc, argv, &c, &o, &rc) || pk_rules_load_defaults(&c.rules) < 0)
 		goto out;
-	for (size_t i = 0; i < nextra; i++)
-		if (pk_rules_load_file(&c.rules, extra_rules[i]) < 0)
+	for (size_t i = 0; i < o.nrules; i++)
+		if (pk_rules_load_file(&c.rules, o.rules[i]) < 0)
 			goto out;
 	if (pk_rules_compile(&c.rules) < 0)
 		goto out;
-	if (list) {
+	if (o.list) {
 		list_rules(&c);
 		rc = PK_EXIT_OK;
 		goto out;
 	}
-	if (c.staged) {
-		if (optind < argc) {
-			pk_error("--staged checks the git index; give no paths");
+	char *dot = ".";
+	if (c.staged || c.diff_base) {
+		/* names, as pre-commit passes them, narrow the change */
+		if (pk_check_collect_change(&c, argv + optind, argc - optind) < 0)
 			goto out;
-		}
-		if (collect_staged(&c) < 0)
-			goto out;
-	} else if (optind < argc) {
-		if (collect_paths(&c, argv + optind, argc - optind) < 0)
-			goto out;
-	} else {
-		char *dot = ".";
-		if (collect_paths(&c, &dot, 1) < 0)
-			goto out;
-	}
+	} else if (pk_check_collect_paths(&c, optind < argc ? argv + optind : &dot, optind < argc ? argc - optind : 1) <
+	           0)
+		goto out;
 	run_all(&c);
 	rc = report(&c);
 out:
-	for (size_t i = 0; i < c.nitems; i++) {
-		for (size_t k = 0; k < c.items[i].n; k++)
-			free(c.items[i].f[k].msg);
-		free(c.items[i].f);
-		free(c.items[i].path);
-		free(c.items[i].data);
-		free(c.items[i].err);
-	}
-	free(c.items);
-	for (size_t i = 0; i < c.nexts; i++)
-		free(c.exts[i]);
-	free(c.exts);
-	free(extra_rules);
-	pk_rules_free(&c.rules);
+	free(o.rules);
+	free_check(&c);
 	return rc;
 }

@@ -81,10 +81,34 @@ static int parse_bool(const char *v, int *out)
 	return 0;
 }
 
+static void free_literals(struct pk_rule *r)
+{
+	for (size_t i = 0; i < r->nlits; i++)
+		free(r->lits[i]);
+	free(r->lits);
+	r->lits = NULL;
+	r->nlits = 0;
+}
+
+/* `literals = A|B|C`: every match holds one of them; empty: no prefilter */
+static void set_literals(struct pk_rule *r, const char *value)
+{
+	free_literals(r);
+	char *copy = pk_xstrdup(value), *save = NULL;
+	size_t cap = 0;
+	for (char *t = strtok_r(copy, "|", &save); t; t = strtok_r(NULL, "|", &save)) {
+		PK_GROW(r->lits, cap, r->nlits + 1);
+		r->lits[r->nlits++] = pk_xstrdup(t);
+	}
+	free(copy);
+}
+
 static int set_field(struct ini_ctx *c, struct pk_rule *r, const char *key, const char *value)
 {
 	unsigned line = c->src->line;
 	if (!strcmp(key, "pattern")) {
+		if (r->origin && strcmp(r->origin, c->origin))
+			free_literals(r); /* another file's literals need not hold for this pattern */
 		free(r->pattern);
 		free(r->origin);
 		r->pattern = pk_xstrdup(value);
@@ -112,15 +136,28 @@ static int set_field(struct ini_ctx *c, struct pk_rule *r, const char *key, cons
 	} else if (!strcmp(key, "message")) {
 		free(r->message);
 		r->message = pk_xstrdup(value);
+	} else if (!strcmp(key, "fix")) {
+		free(r->fix);
+		r->fix = pk_xstrdup(value);
+	} else if (!strcmp(key, "sign")) {
+		free(r->sign);
+		r->sign = pk_xstrdup(value);
+	} else if (!strcmp(key, "literals")) {
+		set_literals(r, value);
 	} else if (!strcmp(key, "description")) {
 		free(r->description);
 		r->description = pk_xstrdup(value);
-	} else if (!strcmp(key, "strict") || !strcmp(key, "comments") || !strcmp(key, "enabled")) {
+	} else if (!strcmp(key, "strict") || !strcmp(key, "comments") || !strcmp(key, "enabled") ||
+	           !strcmp(key, "added-only") || !strcmp(key, "needs-sign")) {
 		int v;
 		if (parse_bool(value, &v) < 0)
 			return pk_error("%s:%u: rule '%s': '%s' must be yes or no, not '%s'", c->origin, line, r->id, key,
 					value);
-		if (key[0] == 's')
+		if (key[0] == 'a')
+			r->added_only = v;
+		else if (key[0] == 'n')
+			r->needs_sign = v;
+		else if (key[0] == 's')
 			r->strict_only = v;
 		else if (key[0] == 'c')
 			r->in_comments = v;
@@ -221,6 +258,24 @@ int pk_rules_load_defaults(struct pk_ruleset *rs)
 	return rc;
 }
 
+static pcre2_code *compile_one(const struct pk_rule *r, const char *what, const char *pattern)
+{
+	int errcode;
+	PCRE2_SIZE erroff;
+	pcre2_code *re = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED, PCRE2_UTF | PCRE2_MATCH_INVALID_UTF,
+	                               &errcode, &erroff, NULL);
+	if (!re) {
+		PCRE2_UCHAR msg[256];
+		pcre2_get_error_message(errcode, msg, sizeof(msg));
+		pk_error("%s:%u: rule '%s': bad %s at offset %zu: %s", r->origin ? r->origin : "rules", r->pattern_line,
+		         r->id, what, (size_t)erroff, (char *)msg);
+		return NULL;
+	}
+	/* JIT is an optimisation: where it is unavailable, interpret */
+	(void)pcre2_jit_compile(re, PCRE2_JIT_COMPLETE);
+	return re;
+}
+
 int pk_rules_compile(struct pk_ruleset *rs)
 {
 	for (size_t i = 0; i < rs->n; i++) {
@@ -229,22 +284,14 @@ int pk_rules_compile(struct pk_ruleset *rs)
 			r->message = pk_xstrdup(r->id);
 		if (!r->description) /* the message, with a placeholder for the probe */
 			r->description = pk_rule_message(r, "NAME");
-		if (!r->enabled || r->match != PK_MATCH_PATTERN || r->re)
+		if (!r->enabled || r->match != PK_MATCH_PATTERN)
 			continue;
 		if (!r->pattern)
 			return pk_error("rule '%s': neither 'pattern' nor 'match' is set", r->id);
-		int errcode;
-		PCRE2_SIZE erroff;
-		r->re = pcre2_compile((PCRE2_SPTR)r->pattern, PCRE2_ZERO_TERMINATED, PCRE2_UTF | PCRE2_MATCH_INVALID_UTF,
-				      &errcode, &erroff, NULL);
-		if (!r->re) {
-			PCRE2_UCHAR msg[256];
-			pcre2_get_error_message(errcode, msg, sizeof(msg));
-			return pk_error("%s:%u: rule '%s': bad pattern at offset %zu: %s", r->origin, r->pattern_line,
-					r->id, (size_t)erroff, (char *)msg);
-		}
-		/* JIT is an optimisation: where it is unavailable, interpret */
-		(void)pcre2_jit_compile(r->re, PCRE2_JIT_COMPLETE);
+		if (!r->re && !(r->re = compile_one(r, "pattern", r->pattern)))
+			return -1;
+		if (r->sign && !r->sign_re && !(r->sign_re = compile_one(r, "sign", r->sign)))
+			return -1;
 	}
 	return 0;
 }
@@ -257,6 +304,10 @@ void pk_rules_free(struct pk_ruleset *rs)
 		free(rs->r[i].origin);
 		free(rs->r[i].message);
 		free(rs->r[i].description);
+		free(rs->r[i].fix);
+		free(rs->r[i].sign);
+		free_literals(&rs->r[i]);
+		pcre2_code_free(rs->r[i].sign_re);
 		pcre2_code_free(rs->r[i].re);
 	}
 	free(rs->r);

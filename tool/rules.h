@@ -14,7 +14,7 @@ enum pk_rule_match {
 	PK_MATCH_MALFORMED_PROBE,
 };
 
-enum pk_severity { PK_SEV_ERROR = 0, PK_SEV_WARNING };
+enum pk_severity { PK_SEV_ERROR = 0, PK_SEV_WARNING, PK_SEV_NOTE };
 
 struct pk_rule {
 	char *id;
@@ -29,6 +29,13 @@ struct pk_rule {
 	int enabled;
 	char *message;
 	char *description; /* what the rule is for (SARIF, --list-rules) */
+	char *fix;         /* the command that removes a finding (SARIF help) */
+	int added_only;    /* heuristic: in a change, only on the lines it adds */
+	int needs_sign;    /* full run: a note unless its function shows probe work */
+	char *sign;        /* a pattern that, on the finding's line, is such a sign */
+	pcre2_code *sign_re;
+	char **lits; /* prefilter: the pattern cannot match without one of these */
+	size_t nlits;
 };
 
 struct pk_ruleset {

@@ -65,7 +65,9 @@ probe-inject --disable-all k.cpp >/dev/null
 git add k.cpp
 
 # every kernel extension probe-check recurses must reach the hook too
-for ext in cc cxx c h hpp hh cu cce asc; do
+exts=$(probe-check --help | sed -n 's/.*--ext LIST.*(default \(.*\))$/\1/p' | tr -d . | tr , ' ')
+[ -n "$exts" ] && ok "the extensions from --help: $exts" || fail "no default extension list in --help"
+for ext in $exts; do
 	kernel "k_$ext.$ext"
 	probe-inject --probe STAGE_B "k_$ext.$ext" >/dev/null
 	git add "k_$ext.$ext"
@@ -73,4 +75,34 @@ for ext in cc cxx c h hpp hh cu cce asc; do
 	git rm -q --cached "k_$ext.$ext"
 	rm -f "k_$ext.$ext"
 done
+# a `repo: local` hook as users write it: entry probe-check --staged, with
+# pre-commit passing the file names (pass_filenames left on)
+cat >.pre-commit-config.yaml <<YAML
+repos:
+  - repo: local
+    hooks:
+      - id: probe-check-local
+        name: probe-check --staged
+        entry: $bin/probe-check --staged
+        language: system
+        types_or: [c, c++]
+YAML
+git add .pre-commit-config.yaml
+cat >wait.cpp <<'K'
+void Wait(volatile int *f)
+{
+    uint64_t t0 = GetSystemCycle();
+    while (!*f && GetSystemCycle() - t0 < 1000) {
+    }
+}
+K
+git add wait.cpp && git commit -qm "timeout code" --no-verify || fail "commit wait.cpp"
+run_expect 0 "local --staged hook: a commit with clean code passes" pre-commit run probe-check-local --files wait.cpp
+sed -i 's|^    uint64_t t0 = GetSystemCycle();|&\n    uint64_t probe_t1 = GetSystemCycle();|' wait.cpp
+git add wait.cpp
+if run_expect 1 "local --staged hook: an added cycle read is flagged" pre-commit run probe-check-local --files wait.cpp; then
+	has "local --staged hook: the added line" "wait.cpp:4:25: error: cycle read"
+	case "$out" in *"wait.cpp:3:"*) fail "an old line was reported: $out" ;; *) ok "old lines are not reported" ;; esac
+fi
+run_expect 0 "local --staged hook: other files named, nothing of theirs staged" pre-commit run probe-check-local --files k.cpp
 finish

@@ -50,8 +50,68 @@ if run_expect 1 "--staged --format=sarif" probe-check --staged --format=sarif; t
 	has "SARIF uri is repository-relative" '"uri": "src/k.cpp"'
 fi
 
+# the file names pre-commit passes narrow the staged files (a `repo: local`
+# hook with `entry: probe-check --staged` and pass_filenames left on)
+run_expect 1 "--staged with the staged file named" probe-check --staged src/k.cpp
+run_expect 0 "--staged with only a clean staged file named" probe-check --staged README.txt
+(cd src && run_expect 1 "--staged, a name relative to a subdirectory" probe-check --staged ./k.cpp) ||
+	fail "--staged, a name relative to a subdirectory"
+run_expect 0 "--staged with a name that is not staged" probe-check --staged "src/sub/we'ird name.cce"
+git reset -q && git checkout -q -- src/k.cpp
+
+# A change is judged by what it adds: a file that already holds timeout
+# cycle reads gets a probe-style print and two cycle reads; only the added
+# lines are reported, the old reads are not.
+cat >src/wait.cpp <<'K'
+#include "kernel_operator.h"
+
+__aicore__ inline void WaitFlag(__gm__ int *flag, uint64_t timeout)
+{
+    uint64_t begin = GetSystemCycle();
+    while (*flag == 0) {
+        if (GetSystemCycle() - begin > timeout) {
+            break;
+        }
+    }
+}
+
+__aicore__ inline void Compute(int n)
+{
+    for (int i = 0; i < n; i++) {
+        Step(i);
+    }
+}
+K
+git add src/wait.cpp && git commit -qm wait || fail "commit wait.cpp"
+run_expect 0 "a full run: timeout cycle reads are notes" probe-check src/wait.cpp &&
+	has "the timeout read is a note" "src/wait.cpp:5:22: note: cycle read"
+base=$(git rev-parse HEAD)
+sed -i 's|^    for (int i = 0; i < n; i++) {|    uint64_t t0 = GetSystemCycle();\n&|; s|^        Step(i);|&\n        uint64_t t1 = GetSystemCycle();\n        printf("[STEP] start=%lu end=%lu\\n", t0, t1);|' src/wait.cpp
+git add src/wait.cpp
+for mode in "--staged" "--diff-base $base"; do
+	# shellcheck disable=SC2086
+	if run_expect 1 "$mode: added reads and print" probe-check $mode; then
+		has "$mode: the first added read" "src/wait.cpp:15:19: error: cycle read"
+		has "$mode: the second added read" "src/wait.cpp:18:23: error: cycle read"
+		has "$mode: the added print" "src/wait.cpp:19:17: error: probe-style print"
+		n=$(printf '%s\n' "$out" | grep -c 'src/wait.cpp')
+		[ "$n" -eq 3 ] && ok "$mode: only the added lines" || fail "$mode: $n findings, expected 3: $out"
+	fi
+done
+run_expect 1 "the full run also fails now (the print is a sign)" probe-check src/wait.cpp
+# structural rules see the whole file: an enabled probe outside the added lines
+git commit -qm "wait instrumented" && base=$(git rev-parse HEAD)
+kernel src/k2.cpp && probe-inject --probe STAGE_A --no-base src/k2.cpp && git add src/k2.cpp &&
+	git commit -qm "k2 with an enabled probe" || fail "commit k2"
+echo '// a comment' >>src/k2.cpp && git add src/k2.cpp
+run_expect 1 "--staged: an enabled probe anywhere in a changed file" probe-check --staged &&
+	has "--staged: structural finding off the added lines" "src/k2.cpp:10:5: error: probe 'STAGE_A' is enabled"
+run_expect 2 "--diff-base with no such commit" probe-check --diff-base no-such-rev &&
+	has "--diff-base: names the commit" "--diff-base: 'no-such-rev' is not a commit"
+run_expect 2 "--staged and --diff-base together" probe-check --staged --diff-base HEAD
+git reset -q
+
 # usage errors
-run_expect 2 "--staged with paths" probe-check --staged src/k.cpp && has "--staged with paths: message" "--staged"
 cd "$scratch" || exit 1
 mkdir plain
 (cd plain && run_expect 2 "--staged outside a git work tree" probe-check --staged &&

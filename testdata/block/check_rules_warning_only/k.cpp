@@ -1,5 +1,5 @@
 void f()
 {
-    uint64_t t = GetSystemCycle();
+    uint64_t probeStart_A = GetSystemCycle();
     usleep(10);
 }

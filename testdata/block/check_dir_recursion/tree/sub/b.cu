@@ -1,1 +1,1 @@
-uint64_t t = GetSystemCycle();
+uint64_t probeStart_B = GetSystemCycle();

@@ -1,0 +1,5 @@
+int x;
+aaaa
+aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab
+int y;
+aaaa

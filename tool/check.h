@@ -1,0 +1,72 @@
+/* check.h - probe-check's shared state: the files to check, their findings,
+ * and the three parts that fill and read it (cmd_check.c checks and prints
+ * text, check_walk.c collects files, check_sarif.c writes SARIF). */
+#ifndef PK_CHECK_H
+#define PK_CHECK_H
+
+#include "rules.h"
+
+#include <stdatomic.h>
+#include <stddef.h>
+
+/* the kernel and C/C++ source suffixes a directory walk checks */
+#define PK_CHECK_EXTS ".cpp,.cc,.cxx,.c,.c++,.h,.hpp,.hh,.hxx,.h++,.inl,.ipp,.tpp,.tcc,.cce,.asc,.cu,.cuh"
+
+struct finding {
+	size_t off;
+	unsigned line, col;
+	const struct pk_rule *rule;
+	enum pk_severity sev; /* the rule's, or a note (see needs-sign) */
+	char *msg;
+	char *text; /* the line's text, trimmed (SARIF fingerprints) */
+};
+
+struct item {       /* one file to check */
+	char *path; /* as shown */
+	char *load; /* where to read it from, when not PATH (NULL: PATH) */
+	char *data; /* preloaded content (--staged), else NULL */
+	size_t len;
+	struct finding *f;
+	size_t n, cap;
+	int failed; /* could not be read or scanned */
+	char *err;
+	int change;      /* --staged / --diff-base: heuristic rules on added lines only */
+	unsigned *added; /* added line ranges: first, last, first, last, ... ascending */
+	size_t nadded, cap_added;
+};
+
+struct check {
+	struct pk_ruleset rules;
+	int strict;
+	int sarif;
+	int staged;
+	const char *diff_base;
+	int no_ignore;
+	char **excludes;
+	size_t nexcludes;
+	long jobs;
+	char **exts;
+	size_t nexts;
+	struct item *items;
+	size_t nitems, cap_items;
+	atomic_size_t next;
+};
+
+int pk_check_ext_ok(const struct check *c, const char *name);
+struct item *pk_check_add_item(struct check *c, const char *path);
+
+/* Files and directories named on the command line; directories are walked
+ * as git sees them (or honouring .gitignore outside git), minus
+ * .probekitignore and --exclude, unless --no-ignore. */
+int pk_check_collect_paths(struct check *c, char **paths, int n);
+/* --staged / --diff-base: the changed files (intersected with NAMES when
+ * given) and the lines each change adds. */
+int pk_check_collect_change(struct check *c, char **names, int n);
+
+/* The work tree's top directory (realpath), or NULL outside git. */
+char *pk_check_git_toplevel(void);
+
+void pk_check_print_sarif(const struct check *c);
+const char *pk_check_sev_name(enum pk_severity s);
+
+#endif
