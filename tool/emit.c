@@ -120,17 +120,30 @@ static void sweep_stale(const char *dir, const char *base)
 }
 
 /* ---- temporary files removed on SIGTERM, SIGINT and SIGHUP ---------
- * The names are registered with those signals blocked, so the handler never
- * sees the list half-changed; a signal that was ignored stays ignored. */
-static const int cleanup_signals[] = {SIGTERM, SIGINT, SIGHUP};
+ * The handlers are in place only while a temporary file exists, and the
+ * caller's own handlers (probe-sweep's, when it rewrites in-process) are put
+ * back afterwards and receive the signal after the files are removed. The
+ * names are registered with those signals blocked, so the handler never sees
+ * the list half-changed; a signal that was ignored stays ignored. */
+#define NCLEANUP 3
+static const int cleanup_signals[NCLEANUP] = {SIGTERM, SIGINT, SIGHUP};
+static struct sigaction saved_actions[NCLEANUP];
+static int handlers_in_place;
 static char **pending;
 static size_t npending, cap_pending;
+
+static void restore_handlers(void)
+{
+	for (size_t i = 0; i < NCLEANUP; i++)
+		sigaction(cleanup_signals[i], &saved_actions[i], NULL);
+	handlers_in_place = 0;
+}
 
 static void remove_pending(int sig)
 {
 	for (size_t i = 0; i < npending; i++)
 		unlink(pending[i]);
-	signal(sig, SIG_DFL);
+	restore_handlers();
 	raise(sig);
 }
 
@@ -138,20 +151,20 @@ static void block_signals(sigset_t *old)
 {
 	sigset_t set;
 	sigemptyset(&set);
-	for (size_t i = 0; i < sizeof(cleanup_signals) / sizeof(cleanup_signals[0]); i++)
+	for (size_t i = 0; i < NCLEANUP; i++)
 		sigaddset(&set, cleanup_signals[i]);
 	sigprocmask(SIG_BLOCK, &set, old);
 }
 
 static void install_handlers(void)
 {
-	static int done;
-	if (done)
+	if (handlers_in_place)
 		return;
-	done = 1;
-	for (size_t i = 0; i < sizeof(cleanup_signals) / sizeof(cleanup_signals[0]); i++) {
-		struct sigaction sa, old;
-		if (sigaction(cleanup_signals[i], NULL, &old) < 0 || old.sa_handler == SIG_IGN)
+	handlers_in_place = 1;
+	for (size_t i = 0; i < NCLEANUP; i++) {
+		struct sigaction sa;
+		if (sigaction(cleanup_signals[i], NULL, &saved_actions[i]) < 0 ||
+		    saved_actions[i].sa_handler == SIG_IGN)
 			continue;
 		memset(&sa, 0, sizeof(sa));
 		sa.sa_handler = remove_pending;
@@ -170,6 +183,8 @@ static int temp_create(char *tmp)
 	if (fd >= 0) {
 		PK_GROW(pending, cap_pending, npending + 1);
 		pending[npending++] = pk_xstrdup(tmp);
+	} else if (npending == 0) {
+		restore_handlers();
 	}
 	int saved = errno;
 	sigprocmask(SIG_SETMASK, &old, NULL);
@@ -190,6 +205,8 @@ static void temp_forget(const char *tmp, int unlink_it)
 			pending[i] = pending[--npending];
 			break;
 		}
+	if (npending == 0 && handlers_in_place)
+		restore_handlers();
 	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
