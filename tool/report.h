@@ -66,12 +66,16 @@ struct rp_span {
 	int64_t start, end; /* cycles, on the lane's own origin */
 	char *label;
 	char *kind; /* what the span is (phase, probe): one colour, one legend entry */
+	/* a span of medians (a log's series): each run's start and end, in pairs */
+	int64_t *runs;
+	size_t nruns;
 };
 struct rp_lane {
 	char *group; /* e.g. "run 1", "in-core", "L2" (trace process) */
 	char *name;  /* e.g. "STAGE_B", "slot 3" (trace thread, SVG row) */
 	struct rp_span *spans;
 	size_t nspans, cap;
+	int medians; /* spans run from a median start to a median end */
 };
 struct rp_doc {
 	double freq_hz;          /* 0: unknown, no time columns (S5.3) */
@@ -110,16 +114,13 @@ void rp_span_add(struct rp_lane *l, int64_t start, int64_t end, const char *labe
 /* The same with a KIND other than the label ("STAGE_B" for "STAGE_B iter 3"). */
 void rp_span_add_kind(struct rp_lane *l, int64_t start, int64_t end, const char *label,
 		      const char *kind);
+/* Give the last span of L its runs: N (start, end) pairs from PAIRS. */
+void rp_span_runs(struct rp_lane *l, const int64_t *pairs, size_t n);
 /* Format an RP_HALF value ("12", "12.5", "-0.5") into buf (at least 24
  * bytes). */
 const char *rp_fmt_half(char *buf, int64_t x2);
 /* Decimal V into BUF (at least 24 bytes); returns the length. */
 size_t rp_fmt_int(char *buf, int64_t v);
-/* V as printf's "%.*f" with PREC formats it, the same bytes, into BUF of N
- * bytes (at least 32); returns the length. Values with at most 52 bits
- * before the rounding place take a short path of integer digits; ties and
- * others go to snprintf (a report has tens of thousands of means). */
-size_t rp_fmt_fixed(char *buf, size_t n, double v, int prec);
 
 /* ---- printf probe logs (report_log.c reads, report_logsum.c analyses) ---- */
 enum rp_line_kind { RP_LINE_OTHER, RP_LINE_TBASE, RP_LINE_PROBE, RP_LINE_GARBLED };
@@ -128,6 +129,7 @@ struct rp_line {
 	size_t name_len;
 	int64_t start, end, dur, tbase;
 	int64_t block, iter, run; /* -1 when absent */
+	int past_int64;           /* garbled by a value past INT64_MAX that fits uint64 */
 };
 /* Classify one line (without its newline). A line is a probe line when it
  * holds "[NAME]" followed by start=/end=/dur= fields; other output is
@@ -194,8 +196,13 @@ struct rp_log {
 	int64_t last_run_value;
 	int64_t lineno;
 	/* counters */
-	size_t total_lines, probe_lines, tbase_lines, other_lines, garbled_lines;
-	char *garbled_where[5]; /* "FILE:LINE" of the first garbled lines */
+	size_t total_lines, probe_lines, tbase_lines, other_lines;
+	/* garbled lines: past_int64 those with an unsigned value past int64,
+	 * garbled_lines the others; "FILE:LINE" of the first five of each */
+	size_t garbled_lines, past_int64_lines;
+	char *garbled_where[5], *past_int64_where[5];
+	char *clean; /* the line without its colour sequences */
+	size_t clean_cap;
 };
 void rp_log_init(struct rp_log *lg, const char *run_sep, size_t repeat);
 void rp_log_free(struct rp_log *lg);

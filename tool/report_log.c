@@ -96,23 +96,35 @@ static int is_name_char(char c)
 	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
 }
 
-/* Unsigned decimal that fits int64; *p advances past it. The byte after a
- * line is never a digit (see rp_log_parse_line): no bounds test. */
+/* Unsigned decimal that fits int64; *p advances past it. -1 when there is
+ * none or it passes uint64, -2 when it fits uint64 but not int64 (what
+ * "%lu" prints of a negative difference). The byte after a line is never a
+ * digit (see rp_log_parse_line): no bounds test. */
 static int parse_u63(const char **p, int64_t *out)
 {
 	const char *s = *p;
 	uint64_t v = 0;
 	unsigned d;
 	for (; (d = (unsigned)(unsigned char)*s - '0') < 10; s++) {
-		if (v > ((uint64_t)INT64_MAX - d) / 10)
+		if (v > (UINT64_MAX - d) / 10)
 			return -1;
 		v = v * 10 + d;
 	}
 	if (s == *p)
 		return -1;
+	if (v > (uint64_t)INT64_MAX)
+		return -2;
 	*p = s;
 	*out = (int64_t)v;
 	return 0;
+}
+
+/* A number at *P into *OUT, or why the line is garbled (in LN). */
+static int number(const char **p, int64_t *out, struct rp_line *ln)
+{
+	int rc = parse_u63(p, out);
+	ln->past_int64 = rc == -2;
+	return rc;
 }
 
 static const char *skip_blank(const char *s, const char *end)
@@ -128,13 +140,35 @@ enum field { F_START, F_END, F_DUR, F_BLOCK, F_ITER, F_RUN, F_NONE };
 static enum field field_at(const char *s, const char *end, size_t *len)
 {
 	static const char *const keys[] = {"start=", "end=", "dur=", "block=", "iter=", "run="};
-	static const char first[] = "sedbir";
-	const char *f = memchr(first, s < end ? *s : 0, 6);
-	if (!f || !*s)
+	static const unsigned char lens[] = {6, 4, 4, 6, 5, 4};
+	enum field f;
+	switch (s < end ? *s : 0) {
+	case 's':
+		f = F_START;
+		break;
+	case 'e':
+		f = F_END;
+		break;
+	case 'd':
+		f = F_DUR;
+		break;
+	case 'b':
+		f = F_BLOCK;
+		break;
+	case 'i':
+		f = F_ITER;
+		break;
+	case 'r':
+		f = F_RUN;
+		break;
+	default:
 		return F_NONE;
-	const char *key = keys[f - first];
-	*len = strlen(key);
-	return (size_t)(end - s) >= *len && !memcmp(s, key, *len) ? (enum field)(f - first) : F_NONE;
+	}
+	*len = lens[f];
+	for (size_t i = 1; i < *len; i++)
+		if (s + i >= end || s[i] != keys[f][i])
+			return F_NONE;
+	return f;
 }
 
 /* After "[NAME]" of a probe: key=value fields, all of start, end, dur. */
@@ -151,7 +185,7 @@ static enum rp_line_kind parse_fields(const char *s, const char *end, struct rp_
 		if (f == F_NONE || (seen & (1u << f)))
 			return RP_LINE_GARBLED;
 		s += klen;
-		if (parse_u63(&s, &v[f]) < 0)
+		if (number(&s, &v[f], out) < 0)
 			return RP_LINE_GARBLED;
 		seen |= 1u << f;
 		const char *next = skip_blank(s, end);
@@ -178,11 +212,11 @@ static enum rp_line_kind parse_tbase(const char *s, const char *end, struct rp_l
 	out->run = -1;
 	if (field_at(s, end, &klen) == F_RUN) {
 		s += klen;
-		if (parse_u63(&s, &out->run) < 0)
+		if (number(&s, &out->run, out) < 0)
 			return RP_LINE_GARBLED;
 		s = skip_blank(s, end);
 	}
-	if (parse_u63(&s, &out->tbase) < 0)
+	if (number(&s, &out->tbase, out) < 0)
 		return RP_LINE_GARBLED;
 	return skip_blank(s, end) == end ? RP_LINE_TBASE : RP_LINE_GARBLED;
 }
@@ -190,6 +224,7 @@ static enum rp_line_kind parse_tbase(const char *s, const char *end, struct rp_l
 enum rp_line_kind rp_log_parse_line(const char *s, size_t len, struct rp_line *out)
 {
 	const char *end = s + len, *p = s;
+	out->past_int64 = 0;
 	/* The probe may follow a harness prefix ("[INFO] dev0: [STAGE_B] ..."). */
 	while ((p = memchr(p, '[', (size_t)(end - p)))) {
 		const char *name = ++p;
@@ -229,8 +264,11 @@ void rp_log_free(struct rp_log *lg)
 		free(lg->series[i].v);
 	for (size_t i = 0; i < lg->nruns; i++)
 		free(lg->runs[i].label);
-	for (size_t i = 0; i < 5; i++)
+	for (size_t i = 0; i < 5; i++) {
 		free(lg->garbled_where[i]);
+		free(lg->past_int64_where[i]);
+	}
+	free(lg->clean);
 	free(lg->probes);
 	free(lg->series);
 	free(lg->findings);
@@ -314,12 +352,20 @@ uint32_t rp_log_find_probe(const struct rp_log *lg, const char *name, size_t len
 	return probe_find(lg, name, len, k);
 }
 
+static int same_bytes(const char *a, const char *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return 0;
+	return 1;
+}
+
 /* The probe named NAME, made when new. */
 static uint32_t probe_of(struct rp_log *lg, const char *name, size_t len)
 {
 	int64_t k[4];
 	uint32_t p = lg->last_probe; /* most lines name the probe of the line before */
-	if (p != NONE && lg->probes[p].name_len == len && !memcmp(lg->probes[p].name, name, len))
+	if (p != NONE && lg->probes[p].name_len == len && same_bytes(lg->probes[p].name, name, len))
 		return p;
 	p = probe_find(lg, name, len, k);
 	if (p != NONE)
@@ -455,11 +501,48 @@ static void add_probe_line(struct rp_log *lg, const struct rp_line *ln)
 	}
 }
 
+/* S without its ANSI SGR sequences (ESC [ digits and semicolons m: colour
+ * and bold), in lg->clean with a stop byte after it; *LEN its length. */
+static const char *strip_sgr(struct rp_log *lg, const char *s, size_t *len)
+{
+	size_t n = 0;
+	PK_GROW(lg->clean, lg->clean_cap, *len + 1);
+	for (size_t i = 0; i < *len; i++) {
+		if (s[i] == '\033' && i + 1 < *len && s[i + 1] == '[') {
+			size_t j = i + 2;
+			while (j < *len && ((s[j] >= '0' && s[j] <= '9') || s[j] == ';'))
+				j++;
+			if (j < *len && s[j] == 'm') {
+				i = j;
+				continue;
+			}
+		}
+		lg->clean[n++] = s[i];
+	}
+	lg->clean[n] = '\n';
+	*len = n;
+	return lg->clean;
+}
+
+/* A garbled line: its place kept among the first five of its kind. */
+static void add_garbled(struct rp_log *lg, const struct rp_line *ln)
+{
+	size_t *n = ln->past_int64 ? &lg->past_int64_lines : &lg->garbled_lines;
+	char **where = ln->past_int64 ? lg->past_int64_where : lg->garbled_where;
+	if (*n < 5)
+		where[*n] = with_number(lg->file, ":%lld", lg->lineno);
+	++*n;
+}
+
 void rp_log_line(struct rp_log *lg, const char *s, size_t len)
 {
 	struct rp_line ln;
+	if (memchr(s, '\033', len))
+		s = strip_sgr(lg, s, &len);
 	lg->lineno++;
 	lg->total_lines++;
+	if (lg->run_sep && memmem(s, len, lg->run_sep, strlen(lg->run_sep)))
+		new_segment(lg, with_number(lg->file, " from line %lld", lg->lineno));
 	switch (rp_log_parse_line(s, len, &ln)) {
 	case RP_LINE_PROBE:
 		add_probe_line(lg, &ln);
@@ -473,14 +556,10 @@ void rp_log_line(struct rp_log *lg, const char *s, size_t len)
 		return;
 	}
 	case RP_LINE_GARBLED:
-		if (lg->garbled_lines < 5)
-			lg->garbled_where[lg->garbled_lines] = with_number(lg->file, ":%lld", lg->lineno);
-		lg->garbled_lines++;
+		add_garbled(lg, &ln);
 		return;
 	case RP_LINE_OTHER:
 		lg->other_lines++;
-		if (lg->run_sep && memmem(s, len, lg->run_sep, strlen(lg->run_sep)))
-			new_segment(lg, with_number(lg->file, " from line %lld", lg->lineno));
 		return;
 	}
 }

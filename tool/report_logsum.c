@@ -239,7 +239,9 @@ static struct rp_lane *lane_for(struct rp_doc *d, const struct rp_log *lg, struc
 	else
 		snprintf(name, sizeof(name), "%s", lg->probes[se->probe].name);
 	rp_hash_put(lanes, k, (uint32_t)d->nlanes);
-	return rp_lane_new(d, LOG_GROUP, name);
+	struct rp_lane *l = rp_lane_new(d, LOG_GROUP, name);
+	l->medians = 1;
+	return l;
 }
 
 static void add_span(struct rp_doc *d, const struct rp_log *lg, struct rp_hash *lanes,
@@ -252,8 +254,17 @@ static void add_span(struct rp_doc *d, const struct rp_log *lg, struct rp_hash *
 			 (long long)se->iter);
 	else
 		snprintf(label, sizeof(label), "%s", lg->probes[se->probe].name);
-	rp_span_add_kind(lane_for(d, lg, lanes, se), e->start_x2 / 2, e->end_x2 / 2, label,
-			 lg->probes[se->probe].name);
+	struct rp_lane *l = lane_for(d, lg, lanes, se);
+	rp_span_add_kind(l, e->start_x2 / 2, e->end_x2 / 2, label, lg->probes[se->probe].name);
+	int64_t *pairs = pk_xmalloc((se->nrel ? se->nrel : 1) * 2 * sizeof(*pairs));
+	size_t n = 0;
+	for (size_t i = 0; i < se->n; i++)
+		if (se->v[3 * i + 1] != RP_NO_REL) {
+			pairs[2 * n] = se->v[3 * i + 1];
+			pairs[2 * n++ + 1] = se->v[3 * i + 2];
+		}
+	rp_span_runs(l, pairs, n);
+	free(pairs);
 }
 
 /* Series with relative times, in chain order: block, iter, median start. */
@@ -404,20 +415,27 @@ static void input_table(const struct rp_log *lg, struct rp_doc *d)
 	rp_set_int(t, r, 2, (int64_t)lg->probe_lines);
 	rp_set_int(t, r, 3, (int64_t)lg->tbase_lines);
 	rp_set_int(t, r, 4, (int64_t)lg->other_lines);
-	rp_set_int(t, r, 5, (int64_t)lg->garbled_lines);
+	rp_set_int(t, r, 5, (int64_t)(lg->garbled_lines + lg->past_int64_lines));
+}
+
+/* "N WHAT line(s)..., not counted (FILE:LINE, ...)" for the first five. */
+static void warn_lines(struct rp_doc *d, size_t n, char *const *where, const char *what)
+{
+	if (!n)
+		return;
+	char list[512] = "";
+	for (size_t i = 0; i < 5 && i < n; i++) {
+		strncat(list, i ? ", " : "", sizeof(list) - strlen(list) - 1);
+		strncat(list, where[i], sizeof(list) - strlen(list) - 1);
+	}
+	rp_warn(d, "%zu %s%s, not counted (%s%s)", n, what, n == 1 ? "" : "s", list, n > 5 ? ", ..." : "");
 }
 
 static void warn_garbled(const struct rp_log *lg, struct rp_doc *d)
 {
-	if (!lg->garbled_lines)
-		return;
-	char list[512] = "";
-	for (size_t i = 0; i < 5 && i < lg->garbled_lines; i++) {
-		strncat(list, i ? ", " : "", sizeof(list) - strlen(list) - 1);
-		strncat(list, lg->garbled_where[i], sizeof(list) - strlen(list) - 1);
-	}
-	rp_warn(d, "%zu garbled or truncated probe line%s, not counted (%s%s)", lg->garbled_lines,
-		lg->garbled_lines == 1 ? "" : "s", list, lg->garbled_lines > 5 ? ", ..." : "");
+	warn_lines(d, lg->garbled_lines, lg->garbled_where, "garbled or truncated probe line");
+	warn_lines(d, lg->past_int64_lines, lg->past_int64_where,
+	           "probe line with an unsigned value past int64 (an end before its start?)");
 }
 
 static void warn_runs(const struct rp_log *lg, struct rp_doc *d)
