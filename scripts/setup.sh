@@ -8,6 +8,7 @@ pkgs=(
   libpcre2-dev libcmocka-dev libinih-dev libjansson-dev
   valgrind python3
   pre-commit
+  chromium
 )
 missing=()
 for p in "${pkgs[@]}"; do
