@@ -167,8 +167,8 @@ static void findings(void **state)
 	rp_doc_init(&d);
 	rp_log_begin_file(&lg, "x.log");
 	feed(&lg, "=== run 1\n[T_BASE] 10\n[STAGE_A] start=20 end=30 dur=10\n[STAGE_B] start=40 end=50 dur=11\n"
-		  "=== run 2\n[STAGE_B] start=100 end=200 dur=100\n[STAGE_B] start=101 end=199 dur=98\n"
-		  "[STAGE_B] start=1 end=\n");
+	          "=== run 2\n[STAGE_B] start=100 end=200 dur=100\n[STAGE_B] start=101 end=199 dur=98\n"
+	          "[STAGE_B] start=1 end=\n");
 	assert_int_equal(lg.nruns, 2);
 	assert_int_equal(lg.garbled_lines, 1);
 	assert_int_equal(lg.probes[1].dur_mismatch, 1);
@@ -193,7 +193,7 @@ static void run_fields_and_repeat(void **state)
 	rp_doc_init(&d);
 	rp_log_begin_file(&lg, "x.log");
 	feed(&lg, "[T_BASE] run=1 0\n[STAGE_B] run=1 start=5 end=9 dur=4\n"
-		  "[T_BASE] run=2 100\n[STAGE_B] run=2 start=106 end=109 dur=3\n");
+	          "[T_BASE] run=2 100\n[STAGE_B] run=2 start=106 end=109 dur=3\n");
 	assert_int_equal(lg.nruns, 2);
 	rp_log_analyse(&lg, &d);
 	assert_int_equal(d.nwarnings, 0);
@@ -205,7 +205,7 @@ static void run_fields_and_repeat(void **state)
 	rp_doc_init(&d);
 	rp_log_begin_file(&lg, "y.log");
 	feed(&lg, "[T_BASE] 0\n[STAGE_B] start=5 end=9 dur=4\n[STAGE_B] start=15 end=19 dur=4\n"
-		  "[STAGE_B] start=25 end=29 dur=4\n");
+	          "[STAGE_B] start=25 end=29 dur=4\n");
 	rp_log_analyse(&lg, &d);
 	assert_int_equal(d.nwarnings, 1);
 	assert_non_null(strstr(d.warnings[0], "up to 3 'STAGE_B' lines"));

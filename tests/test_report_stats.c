@@ -21,13 +21,13 @@ static int cmp_i64(const void *a, const void *b)
 static void median_odd_even(void **state)
 {
 	(void)state;
-	int64_t odd[] = { 500, 100, 300 };
+	int64_t odd[] = {500, 100, 300};
 	assert_int_equal(rp_median_x2(odd, 3), 600);
-	int64_t even[] = { 1510, 1480, 1700, 1500, 1490, 1530 };
+	int64_t even[] = {1510, 1480, 1700, 1500, 1490, 1530};
 	assert_int_equal(rp_median_x2(even, 6), 3010); /* 1505 */
-	int64_t neg[] = { -3, 2 };
+	int64_t neg[] = {-3, 2};
 	assert_int_equal(rp_median_x2(neg, 2), -1); /* -0.5: a negative gap kept */
-	int64_t one[] = { 7 };
+	int64_t one[] = {7};
 	assert_int_equal(rp_median_x2(one, 1), 14);
 }
 
@@ -85,7 +85,7 @@ static void median_buckets_wide(void **state)
 {
 	(void)state;
 	uint64_t seed = 777;
-	const size_t sizes[] = { 64, 65, 257, 810, 811, 2048, 2049, 5000, 5001 };
+	const size_t sizes[] = {64, 65, 257, 810, 811, 2048, 2049, 5000, 5001};
 	for (size_t z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++) {
 		size_t n = sizes[z];
 		for (int shape = 0; shape < 4; shape++) {
@@ -98,7 +98,8 @@ static void median_buckets_wide(void **state)
 					v[i] = 1000 + r % 40000;
 					break;
 				case 1: /* one crowded value, rare outliers either way */
-					v[i] = i % 97 == 0 ? (r % 2 ? INT64_MAX / 3 : -((int64_t)1 << 40)) : 123456789 + r % 3;
+					v[i] = i % 97 == 0 ? (r % 2 ? INT64_MAX / 3 : -((int64_t)1 << 40))
+					                   : 123456789 + r % 3;
 					break;
 				case 2: /* spanning +-2^61 (twice the median fits int64) */
 					v[i] = (int64_t)(seed ^ (seed >> 29)) / 4;
@@ -120,7 +121,7 @@ static void median_buckets_wide(void **state)
 static void stats_of_runs(void **state)
 {
 	(void)state;
-	int64_t v[] = { 1500, 1480, 1530, 1490, 1700, 1510 };
+	int64_t v[] = {1500, 1480, 1530, 1490, 1700, 1510};
 	struct rp_stats s;
 	assert_int_equal(rp_stats_compute(v, 6, &s), 0);
 	assert_int_equal(s.n, 6);
@@ -129,7 +130,7 @@ static void stats_of_runs(void **state)
 	assert_int_equal(s.median_x2, 3010);
 	assert_true(s.mean > 1534.999 && s.mean < 1535.001);
 	assert_true(s.stddev > 82.64 && s.stddev < 82.65); /* sqrt(34150 / 5) */
-	int64_t one[] = { 42 };
+	int64_t one[] = {42};
 	assert_int_equal(rp_stats_compute(one, 1, &s), 0);
 	assert_true(s.stddev == 0.0);
 	assert_int_equal(rp_stats_compute(one, 0, &s), -1);
@@ -139,7 +140,7 @@ static void stats_of_runs(void **state)
 static void stats_large_values(void **state)
 {
 	(void)state;
-	int64_t v[] = { 4000000000000001, 4000000000000003 };
+	int64_t v[] = {4000000000000001, 4000000000000003};
 	struct rp_stats s;
 	rp_stats_compute(v, 2, &s);
 	assert_int_equal(s.median_x2, 8000000000000004);
@@ -157,9 +158,9 @@ static void stddev_exact(void **state)
 		uint64_t seed = 7 + (uint64_t)k;
 		for (size_t i = 0; i < n; i++) {
 			seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-			v[i] = k == 0 ? 1500 + (int64_t)((seed >> 33) % 61)
+			v[i] = k == 0   ? 1500 + (int64_t)((seed >> 33) % 61)
 			       : k == 1 ? (int64_t)(int32_t)(seed >> 32)
-					: (i % 2 ? INT32_MAX : INT32_MIN);
+			                : (i % 2 ? INT32_MAX : INT32_MIN);
 		}
 		long double mean = 0, m2 = 0;
 		for (size_t i = 0; i < n; i++)
@@ -180,7 +181,7 @@ static void slot_lists(void **state)
 	(void)state;
 	unsigned char m[10];
 	assert_int_equal(rp_parse_slot_list("--active", "0-3,8", m, 10), 0);
-	const unsigned char want[10] = { 1, 1, 1, 1, 0, 0, 0, 0, 1, 0 };
+	const unsigned char want[10] = {1, 1, 1, 1, 0, 0, 0, 0, 1, 0};
 	assert_memory_equal(m, want, 10);
 	assert_int_equal(rp_parse_slot_list("--active", "9", m, 10), 0);
 	assert_int_equal(m[9], 1);

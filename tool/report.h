@@ -49,14 +49,14 @@ void rp_hash_str_key(const char *s, size_t len, int64_t k[4]);
 enum rp_cell_kind { RP_NULL, RP_INT, RP_HALF, RP_REAL, RP_STR };
 struct rp_cell {
 	enum rp_cell_kind kind;
-	int prec;     /* RP_REAL: digits after the point */
-	int64_t i;    /* RP_INT; RP_HALF holds twice the value */
+	int prec;  /* RP_REAL: digits after the point */
+	int64_t i; /* RP_INT; RP_HALF holds twice the value */
 	double r;
 	char *s;
 };
 struct rp_table {
-	char *name;   /* JSON key and CSV section, e.g. "probes" */
-	char *title;  /* text heading */
+	char *name;  /* JSON key and CSV section, e.g. "probes" */
+	char *title; /* text heading */
 	size_t ncols;
 	char **cols;
 	struct rp_cell *cells; /* nrows * ncols */
@@ -97,7 +97,7 @@ void rp_note(struct rp_doc *d, const char *fmt, ...) PK_PRINTF(2, 3);
 /* A table with the given column names (NULL-terminated list). */
 struct rp_table *rp_table_new(struct rp_doc *d, const char *name, const char *title, ...);
 struct rp_table *rp_table_newv(struct rp_doc *d, const char *name, const char *title, size_t ncols,
-				const char *const *cols);
+                               const char *const *cols);
 /* Start a row; then set cells by column index. Unset cells stay RP_NULL. */
 size_t rp_row(struct rp_table *t);
 /* Room for NROWS rows in all (a large table's cells in one zeroed
@@ -112,8 +112,7 @@ void rp_set_us(const struct rp_doc *d, struct rp_table *t, size_t row, size_t co
 struct rp_lane *rp_lane_new(struct rp_doc *d, const char *group, const char *name);
 void rp_span_add(struct rp_lane *l, int64_t start, int64_t end, const char *label);
 /* The same with a KIND other than the label ("STAGE_B" for "STAGE_B iter 3"). */
-void rp_span_add_kind(struct rp_lane *l, int64_t start, int64_t end, const char *label,
-		      const char *kind);
+void rp_span_add_kind(struct rp_lane *l, int64_t start, int64_t end, const char *label, const char *kind);
 /* Give the last span of L its runs: N (start, end) pairs from PAIRS. */
 void rp_span_runs(struct rp_lane *l, const int64_t *pairs, size_t n);
 /* Format an RP_HALF value ("12", "12.5", "-0.5") into buf (at least 24
@@ -188,9 +187,9 @@ struct rp_log {
 	struct rp_hash map;
 	/* current input position */
 	const char *file;
-	size_t segment;   /* bumps per file and per --run separator */
-	uint32_t seg_run; /* run index of the segment's lines without run= */
-	char *seg_label;  /* "FILE" or "FILE from line N" */
+	size_t segment;                             /* bumps per file and per --run separator */
+	uint32_t seg_run;                           /* run index of the segment's lines without run= */
+	char *seg_label;                            /* "FILE" or "FILE from line N" */
 	uint32_t last_run, last_probe, last_series; /* of the line before, or UINT32_MAX */
 	size_t last_run_seg;
 	int64_t last_run_value;
@@ -224,17 +223,16 @@ void rp_log_analyse(const struct rp_log *lg, struct rp_doc *d);
 /* ---- timing tensors (report_tensor.c) ---- */
 struct rp_matrix {
 	size_t rows, cols;
-	int64_t *v;       /* rows * cols */
+	int64_t *v;         /* rows * cols */
 	unsigned char *bad; /* per cell: uint64 value above INT64_MAX */
-	char dtype[8];    /* "<i8", "<u8", "csv" */
-	char **colnames;  /* CSV header fields, or NULL */
+	char dtype[8];      /* "<i8", "<u8", "csv" */
+	char **colnames;    /* CSV header fields, or NULL */
 };
 void rp_matrix_free(struct rp_matrix *m);
 /* Parse an in-memory .npy file. PATH names it in messages. */
 int rp_npy_parse(const unsigned char *data, size_t len, const char *path, struct rp_matrix *m);
 /* Raw little-endian int64 rows of 8k columns: SLOTS rows. */
-int rp_bin_parse(const unsigned char *data, size_t len, size_t slots, const char *path,
-		 struct rp_matrix *m);
+int rp_bin_parse(const unsigned char *data, size_t len, size_t slots, const char *path, struct rp_matrix *m);
 /* Comma-separated integers, one row per line; a first line that is not
  * numeric is a header. Every row must have the same number of fields. */
 int rp_csv_parse(const char *data, size_t len, const char *path, struct rp_matrix *m);
@@ -244,9 +242,7 @@ int rp_tensor_load(const char *path, size_t slots, struct rp_matrix *m);
 int rp_slurp(const char *path, char **data, size_t *len);
 
 /* ---- event map, L2 records (report_json.c) ---- */
-enum rp_event {
-	RP_EV_ENTRY, RP_EV_PRODUCER_DONE, RP_EV_ARRIVAL, RP_EV_RELEASE, RP_EV_BODY_DONE, RP_EV_N
-};
+enum rp_event { RP_EV_ENTRY, RP_EV_PRODUCER_DONE, RP_EV_ARRIVAL, RP_EV_RELEASE, RP_EV_BODY_DONE, RP_EV_N };
 extern const char *const rp_event_names[RP_EV_N];
 struct rp_event_map {
 	int column[RP_EV_N]; /* -1 when the map has no such event */
@@ -270,7 +266,7 @@ void rp_events_free(struct rp_event_map *em);
 struct rp_l2 {
 	double clock_freq_hz; /* 0 when absent */
 	size_t ntasks;
-	int64_t m0, m1;       /* earliest start, latest end of the chosen rows */
+	int64_t m0, m1;              /* earliest start, latest end of the chosen rows */
 	int64_t *core, *start, *end; /* chosen rows */
 };
 /* Read chip_swimlane_records.json / l2_swimlane_records.json. TASK >= 0 keeps
@@ -290,8 +286,8 @@ struct rp_tensor_opts {
 };
 /* Validate, partition and diagnose. Returns 0, or -1 on a usage problem
  * (bad slot list; message printed). */
-int rp_tensor_analyse(const struct rp_matrix *m, const struct rp_event_map *em,
-		      const struct rp_tensor_opts *o, struct rp_doc *d);
+int rp_tensor_analyse(const struct rp_matrix *m, const struct rp_event_map *em, const struct rp_tensor_opts *o,
+                      struct rp_doc *d);
 /* Merged vs split pairs from a CSV (report_part.c). */
 int rp_pairs_analyse(const struct rp_matrix *m, const char *path, struct rp_doc *d);
 

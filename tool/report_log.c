@@ -415,15 +415,14 @@ static uint32_t new_series(struct rp_log *lg, uint32_t probe, int64_t block, int
 }
 
 /* Record (or raise the count of) one finding per (run, probe, kind). */
-static void add_finding(struct rp_log *lg, uint32_t run, uint32_t probe, enum rp_finding_kind kind,
-			uint32_t count)
+static void add_finding(struct rp_log *lg, uint32_t run, uint32_t probe, enum rp_finding_kind kind, uint32_t count)
 {
 	int64_t k[4] = {run, probe, kind, K_FINDING};
 	uint32_t f = rp_hash_get(&lg->map, k);
 	if (f == NONE) {
 		PK_GROW(lg->findings, lg->fcap, lg->nfindings + 1);
 		f = (uint32_t)lg->nfindings++;
-		lg->findings[f] = (struct rp_finding){ run, probe, 0, kind };
+		lg->findings[f] = (struct rp_finding){run, probe, 0, kind};
 		rp_hash_put(&lg->map, k, f);
 	}
 	if (count > lg->findings[f].count)
@@ -591,7 +590,7 @@ int rp_log_read_fd(struct rp_log *lg, int fd, const char *name)
 		have = (size_t)(end - p);
 		memmove(buf, p, have);
 	}
-	if (have) { /* last line without a newline: still a line (maybe truncated) */
+	if (have) {               /* last line without a newline: still a line (maybe truncated) */
 		buf[have] = '\n'; /* the stop byte rp_log_parse_line relies on */
 		rp_log_line(lg, buf, have);
 	}

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const sub_kinds[] = { "WAIT", "COMPUTE", "LOAD", "WRITEBACK", "SYNC" };
+static const char *const sub_kinds[] = {"WAIT", "COMPUTE", "LOAD", "WRITEBACK", "SYNC"};
 #define NSUB (sizeof(sub_kinds) / sizeof(sub_kinds[0]))
 
 /* "STAGE_B_WAIT" -> kind "WAIT", parent length 7; -1 when not a sub-probe. */
@@ -23,8 +23,8 @@ static int sub_probe(const char *name, size_t *parent_len)
 	return -1;
 }
 
-static void set_stats(const struct rp_doc *d, struct rp_table *t, size_t row, size_t col,
-		      const struct rp_stats *s, int with_us)
+static void set_stats(const struct rp_doc *d, struct rp_table *t, size_t row, size_t col, const struct rp_stats *s,
+                      int with_us)
 {
 	rp_set_int(t, row, col, (int64_t)s->n);
 	rp_set_int(t, row, col + 1, s->min);
@@ -113,16 +113,14 @@ static void summary_free(struct summary *sm)
 	free(sm->end_x2);
 }
 
-static void probes_table(const struct rp_log *lg, struct rp_doc *d, const struct summary *sm,
-			 int64_t *median_x2)
+static void probes_table(const struct rp_log *lg, struct rp_doc *d, const struct summary *sm, int64_t *median_x2)
 {
 	int us = d->freq_hz > 0;
-	struct rp_table *t =
-		us ? rp_table_new(d, "probes", "probes (dur in cycles; us at the given frequency)",
-				  "probe", "count", "min", "median", "mean", "max", "stddev",
-				  "min_us", "median_us", "mean_us", "max_us", "dur_mismatch", NULL)
-		   : rp_table_new(d, "probes", "probes (dur in cycles)", "probe", "count", "min",
-				  "median", "mean", "max", "stddev", "dur_mismatch", NULL);
+	struct rp_table *t = us ? rp_table_new(d, "probes", "probes (dur in cycles; us at the given frequency)",
+	                                       "probe", "count", "min", "median", "mean", "max", "stddev", "min_us",
+	                                       "median_us", "mean_us", "max_us", "dur_mismatch", NULL)
+	                        : rp_table_new(d, "probes", "probes (dur in cycles)", "probe", "count", "min", "median",
+	                                       "mean", "max", "stddev", "dur_mismatch", NULL);
 	for (uint32_t p = 0; p < lg->nprobes; p++) {
 		median_x2[p] = sm->probe[p].median_x2;
 		size_t r = rp_row(t);
@@ -159,12 +157,10 @@ static int cmp_series(const void *a, const void *b, void *ctx)
 	return (*(const uint32_t *)a > *(const uint32_t *)b) - (*(const uint32_t *)a < *(const uint32_t *)b);
 }
 
-static void series_table(const struct rp_log *lg, struct rp_doc *d, const struct summary *sm,
-			 const uint32_t *order)
+static void series_table(const struct rp_log *lg, struct rp_doc *d, const struct summary *sm, const uint32_t *order)
 {
-	struct rp_table *t = rp_table_new(d, "series", "per block and iteration (dur in cycles)",
-					  "probe", "block", "iter", "count", "min", "median",
-					  "mean", "max", "stddev", NULL);
+	struct rp_table *t = rp_table_new(d, "series", "per block and iteration (dur in cycles)", "probe", "block",
+	                                  "iter", "count", "min", "median", "mean", "max", "stddev", NULL);
 	rp_table_reserve(t, lg->nseries);
 	for (size_t i = 0; i < lg->nseries; i++) {
 		const struct rp_series *se = &lg->series[order[i]];
@@ -202,7 +198,7 @@ static int cmp_tl(const void *a, const void *b, void *ctx)
  * (S2.3) does not: it is a stage of its own and takes part in the gaps.
  * Returns 1 nested, 0 not nested, -1 no parent on the timeline. */
 static int nested_in_parent(const struct rp_log *lg, const struct tl_entry *tl, const size_t *pos,
-			    const struct tl_entry *e)
+                            const struct tl_entry *e)
 {
 	const struct rp_series *se = &lg->series[e->series];
 	const char *name = lg->probes[se->probe].name;
@@ -226,16 +222,15 @@ static int nested_in_parent(const struct rp_log *lg, const struct tl_entry *tl, 
  * (probe, block) to lane indexes in D (a log with thousands of probes and
  * blocks has as many lanes: no scan of them per span). */
 static struct rp_lane *lane_for(struct rp_doc *d, const struct rp_log *lg, struct rp_hash *lanes,
-				const struct rp_series *se)
+                                const struct rp_series *se)
 {
-	int64_t k[4] = { se->probe, se->block, 0, 0 };
+	int64_t k[4] = {se->probe, se->block, 0, 0};
 	uint32_t i = rp_hash_get(lanes, k);
 	if (i != UINT32_MAX)
 		return d->lanes[i];
 	char name[256];
 	if (se->block >= 0)
-		snprintf(name, sizeof(name), "%s block %lld", lg->probes[se->probe].name,
-			 (long long)se->block);
+		snprintf(name, sizeof(name), "%s block %lld", lg->probes[se->probe].name, (long long)se->block);
 	else
 		snprintf(name, sizeof(name), "%s", lg->probes[se->probe].name);
 	rp_hash_put(lanes, k, (uint32_t)d->nlanes);
@@ -244,14 +239,12 @@ static struct rp_lane *lane_for(struct rp_doc *d, const struct rp_log *lg, struc
 	return l;
 }
 
-static void add_span(struct rp_doc *d, const struct rp_log *lg, struct rp_hash *lanes,
-		     const struct tl_entry *e)
+static void add_span(struct rp_doc *d, const struct rp_log *lg, struct rp_hash *lanes, const struct tl_entry *e)
 {
 	const struct rp_series *se = &lg->series[e->series];
 	char label[256];
 	if (se->iter >= 0)
-		snprintf(label, sizeof(label), "%s iter %lld", lg->probes[se->probe].name,
-			 (long long)se->iter);
+		snprintf(label, sizeof(label), "%s iter %lld", lg->probes[se->probe].name, (long long)se->iter);
 	else
 		snprintf(label, sizeof(label), "%s", lg->probes[se->probe].name);
 	struct rp_lane *l = lane_for(d, lg, lanes, se);
@@ -268,8 +261,8 @@ static void add_span(struct rp_doc *d, const struct rp_log *lg, struct rp_hash *
 }
 
 /* Series with relative times, in chain order: block, iter, median start. */
-static struct tl_entry *collect_timeline(const struct rp_log *lg, const struct summary *sm,
-					 size_t *n, int *nested_state)
+static struct tl_entry *collect_timeline(const struct rp_log *lg, const struct summary *sm, size_t *n,
+                                         int *nested_state)
 {
 	struct tl_entry *tl = pk_xcalloc(lg->nseries, sizeof(*tl));
 	size_t *pos = pk_xmalloc(lg->nseries * sizeof(*pos)); /* series -> entry */
@@ -320,7 +313,7 @@ static struct rp_table *timeline_new(const struct rp_log *lg, struct rp_doc *d, 
 }
 
 static void timeline_row(struct rp_doc *d, struct rp_table *t, size_t c, const struct rp_log *lg,
-			 const struct tl_entry *e, const struct tl_entry *prev)
+                         const struct tl_entry *e, const struct tl_entry *prev)
 {
 	const struct rp_series *se = &lg->series[e->series];
 	size_t r = rp_row(t);
@@ -342,8 +335,7 @@ static void timeline_row(struct rp_doc *d, struct rp_table *t, size_t c, const s
 
 /* NESTED_STATE[probe] (preset -1) becomes 1 or 0 for sub-probes whose
  * stage is on the timeline: whether the stage encloses them. */
-static void timeline_table(const struct rp_log *lg, struct rp_doc *d, const struct summary *sm,
-			   int *nested_state)
+static void timeline_table(const struct rp_log *lg, struct rp_doc *d, const struct summary *sm, int *nested_state)
 {
 	size_t n, c_probe;
 	struct tl_entry *tl = collect_timeline(lg, sm, &n, nested_state);
@@ -357,11 +349,10 @@ static void timeline_table(const struct rp_log *lg, struct rp_doc *d, const stru
 	rp_table_reserve(t, n);
 	d->origin = pk_xstrdup("T_BASE of each run");
 	const struct tl_entry *prev = NULL; /* the previous stage of the same chain */
-	struct rp_hash lanes = { 0 };
+	struct rp_hash lanes = {0};
 	for (size_t i = 0; i < n; i++) {
 		const struct rp_series *se = &lg->series[tl[i].series];
-		if (prev && (lg->series[prev->series].block != se->block ||
-			     lg->series[prev->series].iter != se->iter))
+		if (prev && (lg->series[prev->series].block != se->block || lg->series[prev->series].iter != se->iter))
 			prev = NULL;
 		timeline_row(d, t, c_probe, lg, &tl[i], prev);
 		if (tl[i].in_chain)
@@ -375,10 +366,9 @@ static void timeline_table(const struct rp_log *lg, struct rp_doc *d, const stru
 /* Wait, compute, load and writeback shares (S4.2): median sub-probe dur /
  * median stage dur, only for sub-probes inside their stage (or where the
  * timeline cannot tell). */
-static void ratios_table(const struct rp_log *lg, struct rp_doc *d, const int64_t *median_x2,
-			 const int *nested_state)
+static void ratios_table(const struct rp_log *lg, struct rp_doc *d, const int64_t *median_x2, const int *nested_state)
 {
-	static const char *const nested_text[] = { "no", "yes" };
+	static const char *const nested_text[] = {"no", "yes"};
 	struct rp_table *t = NULL;
 	for (uint32_t p = 0; p < lg->nprobes; p++) {
 		size_t plen;
@@ -387,9 +377,8 @@ static void ratios_table(const struct rp_log *lg, struct rp_doc *d, const int64_
 		if (parent == UINT32_MAX)
 			continue;
 		if (!t)
-			t = rp_table_new(d, "ratios", "sub-probe share of its stage (median dur / median dur)",
-					 "stage", "sub_probe", "kind", "nested", "sub_median",
-					 "stage_median", "ratio", NULL);
+			t = rp_table_new(d, "ratios", "sub-probe share of its stage (median dur / median dur)", "stage",
+			                 "sub_probe", "kind", "nested", "sub_median", "stage_median", "ratio", NULL);
 		size_t r = rp_row(t);
 		rp_set_str(t, r, 0, lg->probes[parent].name);
 		rp_set_str(t, r, 1, lg->probes[p].name);
@@ -400,15 +389,17 @@ static void ratios_table(const struct rp_log *lg, struct rp_doc *d, const int64_
 		if (median_x2[parent] != 0 && nested_state[p] != 0)
 			rp_set_real(t, r, 6, (double)median_x2[p] / (double)median_x2[parent], 3);
 		if (nested_state[p] == 0)
-			rp_note(d, "'%s' lies outside '%s' on the timeline: no share of it; it counts as a stage of its own in the gaps",
-				lg->probes[p].name, lg->probes[parent].name);
+			rp_note(d,
+			        "'%s' lies outside '%s' on the timeline: no share of it; it counts as a stage of its "
+			        "own in the gaps",
+			        lg->probes[p].name, lg->probes[parent].name);
 	}
 }
 
 static void input_table(const struct rp_log *lg, struct rp_doc *d)
 {
-	struct rp_table *t = rp_table_new(d, "input", "input", "runs", "lines", "probe_lines",
-					  "tbase_lines", "other_lines", "garbled_lines", NULL);
+	struct rp_table *t = rp_table_new(d, "input", "input", "runs", "lines", "probe_lines", "tbase_lines",
+	                                  "other_lines", "garbled_lines", NULL);
 	size_t r = rp_row(t);
 	rp_set_int(t, r, 0, (int64_t)lg->nruns);
 	rp_set_int(t, r, 1, (int64_t)lg->total_lines);
@@ -451,18 +442,18 @@ static void warn_runs(const struct rp_log *lg, struct rp_doc *d)
 				strncat(list, lg->probes[r->probes[k]].name, sizeof(list) - strlen(list) - 1);
 				strncat(list, "'", sizeof(list) - strlen(list) - 1);
 			}
-			rp_warn(d, "'%s': %zu probes in one run (%s%s): each printf delays the others; enable one probe per run (S1.4)",
-				r->label, r->nprobes, list, r->nprobes > 4 ? ", ..." : "");
+			rp_warn(d,
+			        "'%s': %zu probes in one run (%s%s): each printf delays the others; enable one probe "
+			        "per run (S1.4)",
+			        r->label, r->nprobes, list, r->nprobes > 4 ? ", ..." : "");
 		}
 		if (r->nlines && !r->ntbase)
-			rp_warn(d, "'%s': no [T_BASE] line: no relative times for this run (S1.7)",
-				r->label);
+			rp_warn(d, "'%s': no [T_BASE] line: no relative times for this run (S1.7)", r->label);
 		else if (r->nlines && r->tbase_late)
-			rp_warn(d, "'%s': probe lines before the first [T_BASE] have no relative times",
-				r->label);
+			rp_warn(d, "'%s': probe lines before the first [T_BASE] have no relative times", r->label);
 		if (r->ntbase > lg->repeat)
 			rp_warn(d, "'%s': %zu [T_BASE] lines, more than --repeat %zu (warmup output leaked? S3.2)",
-				r->label, r->ntbase, lg->repeat);
+			        r->label, r->ntbase, lg->repeat);
 	}
 }
 
@@ -475,11 +466,15 @@ static void warn_findings(const struct rp_log *lg, struct rp_doc *d)
 		/* several blocks explain the count better than warmup */
 		int overlap = rp_log_has_finding(lg, f->run, f->probe, RP_FIND_OVERLAP);
 		if (f->kind == RP_FIND_OVERLAP)
-			rp_warn(d, "'%s': '%s' lines without block= overlap in time: several blocks print; restrict the print to one block or add block= (S1.6)",
-				run, name);
+			rp_warn(d,
+			        "'%s': '%s' lines without block= overlap in time: several blocks print; restrict the "
+			        "print to one block or add block= (S1.6)",
+			        run, name);
 		else if (!overlap)
-			rp_warn(d, "'%s': up to %u '%s' lines for one block and iteration, more than --repeat %zu (warmup output leaked? S3.2)",
-				run, f->count, name, lg->repeat);
+			rp_warn(d,
+			        "'%s': up to %u '%s' lines for one block and iteration, more than --repeat %zu (warmup "
+			        "output leaked? S3.2)",
+			        run, f->count, name, lg->repeat);
 	}
 }
 
@@ -489,11 +484,10 @@ static void warn_probes(const struct rp_log *lg, struct rp_doc *d)
 		const struct rp_probe *pr = &lg->probes[p];
 		if (pr->dur_mismatch)
 			rp_warn(d, "'%s': %zu line%s where dur != end - start (first at %s)", pr->name,
-				pr->dur_mismatch, pr->dur_mismatch == 1 ? "" : "s",
-				pr->first_mismatch_file);
+			        pr->dur_mismatch, pr->dur_mismatch == 1 ? "" : "s", pr->first_mismatch_file);
 		if (pr->with_block && pr->without_block)
-			rp_warn(d, "'%s': %zu lines with block= and %zu without", pr->name,
-				pr->with_block, pr->without_block);
+			rp_warn(d, "'%s': %zu lines with block= and %zu without", pr->name, pr->with_block,
+			        pr->without_block);
 	}
 }
 

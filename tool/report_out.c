@@ -37,8 +37,7 @@ static const char *cell_text(const struct rp_cell *c, char *buf, size_t n, size_
 
 /* One cell of a row at P, padded to WIDTH on the side its column aligns;
  * returns the end. */
-static char *text_cell(char *p, const char *s, size_t len, int left, size_t width, int first,
-		       int last)
+static char *text_cell(char *p, const char *s, size_t len, int left, size_t width, int first, int last)
 {
 	size_t fill = len < width ? width - len : 0;
 	if (!first) {
@@ -100,15 +99,13 @@ static void text_table(FILE *f, const struct rp_table *t)
 	char *line = pk_xmalloc(linew), *p = line;
 	fprintf(f, "%s\n", t->title);
 	for (size_t c = 0; c < t->ncols; c++)
-		p = text_cell(p, t->cols[c], strlen(t->cols[c]), left[c], w[c], c == 0,
-			      c + 1 == t->ncols);
+		p = text_cell(p, t->cols[c], strlen(t->cols[c]), left[c], w[c], c == 0, c + 1 == t->ncols);
 	*p++ = '\n';
 	fwrite(line, 1, (size_t)(p - line), f);
 	for (size_t r = 0; r < t->nrows; r++) {
 		p = line;
 		for (size_t c = 0, i = r * t->ncols; c < t->ncols; c++, i++)
-			p = text_cell(p, txt + off[i], off[i + 1] - off[i], left[c], w[c], c == 0,
-				      c + 1 == t->ncols);
+			p = text_cell(p, txt + off[i], off[i + 1] - off[i], left[c], w[c], c == 0, c + 1 == t->ncols);
 		*p++ = '\n';
 		fwrite(line, 1, (size_t)(p - line), f);
 	}
@@ -132,8 +129,7 @@ void rp_write_text(FILE *f, const struct rp_doc *d)
 	for (size_t i = 0; i < d->nnotes; i++)
 		fprintf(f, "note: %s\n", d->notes[i]);
 	if (d->nwarnings)
-		fprintf(f, "%zu warning%s (listed on standard error)\n", d->nwarnings,
-			d->nwarnings == 1 ? "" : "s");
+		fprintf(f, "%zu warning%s (listed on standard error)\n", d->nwarnings, d->nwarnings == 1 ? "" : "s");
 }
 
 /* ---- CSV ---- */
@@ -239,7 +235,7 @@ static void json_lanes(FILE *f, const struct rp_doc *d)
 		fputs(", \"spans\": [", f);
 		for (size_t s = 0; s < l->nspans; s++) {
 			fprintf(f, "%s{\"start\": %lld, \"end\": %lld, \"label\": ", s ? ", " : "",
-				(long long)l->spans[s].start, (long long)l->spans[s].end);
+			        (long long)l->spans[s].start, (long long)l->spans[s].end);
 			rp_json_str(f, l->spans[s].label);
 			fputs(", \"kind\": ", f);
 			rp_json_str(f, l->spans[s].kind);
@@ -252,8 +248,7 @@ static void json_lanes(FILE *f, const struct rp_doc *d)
 
 void rp_write_json(FILE *f, const struct rp_doc *d)
 {
-	fprintf(f, "{\n  \"tool\": \"probe-report\",\n  \"version\": \"%s\",\n  \"unit\": \"cycles\",\n",
-		PK_VERSION);
+	fprintf(f, "{\n  \"tool\": \"probe-report\",\n  \"version\": \"%s\",\n  \"unit\": \"cycles\",\n", PK_VERSION);
 	if (d->freq_hz > 0) {
 		fprintf(f, "  \"freq_hz\": %.17g,\n  \"freq_source\": ", d->freq_hz);
 		rp_json_str(f, d->freq_source);

@@ -139,8 +139,7 @@ int rp_parse_slot_list(const char *opt, const char *s, unsigned char *mask, size
 				return pk_error("%s: '%s' is not a slot list like 0-3,8", opt, s);
 		}
 		if (hi >= nslots)
-			return pk_error("%s: slot %zu is out of range (the tensor has %zu slots)", opt, hi,
-					nslots);
+			return pk_error("%s: slot %zu is out of range (the tensor has %zu slots)", opt, hi, nslots);
 		for (size_t i = lo; i <= hi; i++)
 			mask[i] = 1;
 		if (*p == ',')

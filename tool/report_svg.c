@@ -8,10 +8,10 @@
 #include <string.h>
 
 #define LABEL_W 220
-#define PLOT_W 760
-#define ROW_H 24
-#define TOP 56
-#define PAD 20
+#define PLOT_W  760
+#define ROW_H   24
+#define TOP     56
+#define PAD     20
 
 static void xml_text(FILE *f, const char *s)
 {
@@ -69,8 +69,8 @@ static int64_t tick_step(int64_t range)
 /* Tableau 10, then hues a golden angle apart (no colour repeats); colours
  * go to span kinds in order of first appearance, so one phase has one
  * colour on every lane. */
-static const char *const palette[] = { "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
-				       "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac" };
+static const char *const palette[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
+                                      "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"};
 
 static void colour(char buf[32], size_t k)
 {
@@ -84,7 +84,7 @@ struct labels {
 	const char **v;
 	size_t n, cap;
 	struct rp_hash index; /* (hash, length, collision) -> k: a log of thousands
-				 of probes has as many labels, met once a span */
+	                         of probes has as many labels, met once a span */
 };
 
 static size_t label_index(struct labels *ls, const char *label)
@@ -120,14 +120,14 @@ static void axis(FILE *f, const struct rp_doc *d, int64_t lo, int64_t hi, int he
 		first += step;
 	for (int64_t t = first; t <= hi; t += step) {
 		double x = xpos(t, lo, hi);
-		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#ddd\"/>\n", x,
-			TOP - 6, x, height - PAD);
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#ddd\"/>\n", x, TOP - 6, x,
+		        height - PAD);
 		if (d->freq_hz > 0)
-			fprintf(f, "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">%g</text>\n",
-				x, TOP - 10, (double)t * 1e6 / d->freq_hz);
+			fprintf(f, "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">%g</text>\n", x,
+			        TOP - 10, (double)t * 1e6 / d->freq_hz);
 		else
-			fprintf(f, "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">%lld</text>\n",
-				x, TOP - 10, (long long)t);
+			fprintf(f, "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">%lld</text>\n", x,
+			        TOP - 10, (long long)t);
 	}
 }
 
@@ -218,7 +218,7 @@ static void lanes(FILE *f, const struct rp_doc *d, struct labels *ls, int64_t lo
 	for (size_t i = 0; i < d->nlanes; i++) {
 		if (i == 0 || strcmp(d->lanes[i]->group, d->lanes[i - 1]->group)) {
 			fprintf(f, "<text x=\"8\" y=\"%d\" font-size=\"11\" font-style=\"italic\" fill=\"#555\">",
-				TOP + row * ROW_H + 16);
+			        TOP + row * ROW_H + 16);
 			xml_text(f, d->lanes[i]->group);
 			fputs("</text>\n", f);
 			row++;
@@ -271,15 +271,17 @@ void rp_write_svg(FILE *f, const struct rp_doc *d)
 	heading(f, d, LABEL_W + PLOT_W + PAD, height, medians);
 	if (!rows) {
 		fprintf(f, "<text x=\"8\" y=\"%d\" font-size=\"12\">no timeline: nothing with a common origin</text>\n",
-			TOP + 16);
+		        TOP + 16);
 	} else {
 		axis(f, d, lo, hi, legend_y + PAD - 6);
 		lanes(f, d, &ls, lo, hi);
 		legend(f, &ls, legend_y);
 	}
 	if (d->nwarnings)
-		fprintf(f, "<text x=\"8\" y=\"%d\" font-size=\"11\" fill=\"#c00\">%zu warning%s: see the text or JSON report</text>\n",
-			height - 8, d->nwarnings, d->nwarnings == 1 ? "" : "s");
+		fprintf(f,
+		        "<text x=\"8\" y=\"%d\" font-size=\"11\" fill=\"#c00\">%zu warning%s: see the text or JSON "
+		        "report</text>\n",
+		        height - 8, d->nwarnings, d->nwarnings == 1 ? "" : "s");
 	fputs("</svg>\n", f);
 	free(ls.v);
 	rp_hash_free(&ls.index);
