@@ -9,6 +9,7 @@ pkgs=(
   valgrind python3
   pre-commit
   ripgrep python3-jsonschema
+  chromium
 )
 missing=()
 for p in "${pkgs[@]}"; do

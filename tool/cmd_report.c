@@ -1,4 +1,4 @@
-/* cmd_report.c - probe-report (issue #6): read printf probe logs, timing
+/* cmd_report.c - probe-report: read printf probe logs, timing
  * tensors (with an optional L2 swimlane file) or merged/split pairs, and
  * render one report. Exit 0: report, no finding; 1: report with findings
  * (warnings); 2: usage or unreadable input, nothing written. */
@@ -214,10 +214,7 @@ static int read_logs(const struct report_opts *o, int nfiles, char **files, stru
 #ifdef POSIX_FADV_SEQUENTIAL
 		posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 #endif
-		if (fd == STDIN_FILENO)
-			rc = rp_log_read_fd(&lg, fd, "<stdin>");
-		else
-			rc = rp_log_read_mapped(&lg, fd, path);
+		rc = rp_log_read_fd(&lg, fd, fd == STDIN_FILENO ? "<stdin>" : path);
 		if (fd != STDIN_FILENO)
 			close(fd);
 	}
@@ -336,7 +333,6 @@ int cmd_report(int argc, char **argv)
 	struct rp_doc d;
 	struct rp_l2 l2 = { 0 };
 	rp_doc_init(&d);
-	d.no_lanes = o.format == RP_FMT_TEXT || o.format == RP_FMT_CSV;
 	if (o.l2 && rp_l2_load(o.l2, o.l2_task, &l2) < 0)
 		return PK_EXIT_ERROR;
 	choose_freq(&o, o.l2 ? &l2 : NULL, &d);

@@ -30,6 +30,7 @@ static void free_lane(struct rp_lane *l)
 	for (size_t i = 0; i < l->nspans; i++) {
 		free(l->spans[i].label);
 		free(l->spans[i].kind);
+		free(l->spans[i].runs);
 	}
 	free(l->spans);
 	free(l->group);
@@ -208,6 +209,16 @@ void rp_span_add_kind(struct rp_lane *l, int64_t start, int64_t end, const char 
 	s->end = end;
 	s->label = pk_xstrdup(label);
 	s->kind = pk_xstrdup(kind);
+	s->runs = NULL;
+	s->nruns = 0;
+}
+
+void rp_span_runs(struct rp_lane *l, const int64_t *pairs, size_t n)
+{
+	struct rp_span *s = &l->spans[l->nspans - 1];
+	s->runs = pk_xmalloc((n ? n : 1) * 2 * sizeof(*pairs));
+	memcpy(s->runs, pairs, n * 2 * sizeof(*pairs));
+	s->nruns = n;
 }
 
 void rp_span_add(struct rp_lane *l, int64_t start, int64_t end, const char *label)
@@ -244,31 +255,4 @@ const char *rp_fmt_half(char *buf, int64_t x2)
 		memcpy(buf + m, ".5", 3);
 	}
 	return buf;
-}
-
-size_t rp_fmt_fixed(char *buf, size_t n, double v, int prec)
-{
-	static const double p10[] = { 1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9 };
-	if (prec >= 0 && prec <= 9 && isfinite(v)) {
-		double a = fabs(v), k = nearbyint(a * p10[prec]);
-		/* a * 10^prec - k, exact but for one rounding: clearly below one
-		 * half, k is the rounded value printf's exact decimal gives */
-		if (k < 0x1p52 && fabs(fma(a, p10[prec], -k)) < 0.5 - 0x1p-30) {
-			/* k's digits, zeros before them up to one before the point */
-			char dig[24];
-			size_t m = rp_fmt_int(dig, (int64_t)k), digits = m > (size_t)prec ? m : (size_t)prec + 1;
-			char *p = buf;
-			if (signbit(v)) /* as printf: -0.0 for -0.04 */
-				*p++ = '-';
-			for (size_t i = 0; i < digits; i++) {
-				if (i == digits - (size_t)prec)
-					*p++ = '.';
-				*p++ = i < digits - m ? '0' : dig[i - (digits - m)];
-			}
-			*p = '\0';
-			return (size_t)(p - buf);
-		}
-	}
-	int r = snprintf(buf, n, "%.*f", prec, v);
-	return r < 0 ? 0 : (size_t)r < n ? (size_t)r : n - 1;
 }

@@ -2,13 +2,11 @@
  * findings S1.4, S1.6, S1.7, S3.2 and S4.2 ask for. */
 #include "report.h"
 
-#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-static const char *const sub_kinds[] = { "WAIT", "COMPUTE", "LOAD", "WRITEBACK", "SYNC" };
+static const char *const sub_kinds[] = {"WAIT", "COMPUTE", "LOAD", "WRITEBACK", "SYNC"};
 #define NSUB (sizeof(sub_kinds) / sizeof(sub_kinds[0]))
 
 /* "STAGE_B_WAIT" -> kind "WAIT", parent length 7; -1 when not a sub-probe. */
@@ -25,8 +23,8 @@ static int sub_probe(const char *name, size_t *parent_len)
 	return -1;
 }
 
-static void set_stats(const struct rp_doc *d, struct rp_table *t, size_t row, size_t col,
-		      const struct rp_stats *s, int with_us)
+static void set_stats(const struct rp_doc *d, struct rp_table *t, size_t row, size_t col, const struct rp_stats *s,
+                      int with_us)
 {
 	rp_set_int(t, row, col, (int64_t)s->n);
 	rp_set_int(t, row, col + 1, s->min);
@@ -42,323 +40,87 @@ static void set_stats(const struct rp_doc *d, struct rp_table *t, size_t row, si
 	rp_set_us(d, t, row, col + 9, (double)s->max);
 }
 
-/* The numbers the tables show, computed before any table is built: one
- * pass over each series' samples, and on several cores, since a large log
- * holds millions of samples and the tables only arrange the results. */
+/* The numbers the tables show, computed before any table is built. */
 struct summary {
-	struct rp_stats *probe;   /* per probe: all its durations */
-	unsigned char *counted;   /* per probe: its median found by counting */
-	int64_t *median_x2;       /* ... this */
-	struct rp_stats *series;  /* per series: its durations (the median
-				     only with_series) */
+	struct rp_stats *probe;     /* per probe: all its durations */
+	struct rp_stats *series;    /* per series (with_series) */
 	int64_t *start_x2, *end_x2; /* per series with relative times: medians */
 	int with_series;
-	/* the series of probe p, in order: by_probe[first[p] .. first[p + 1]) */
-	uint32_t *by_probe;
-	size_t *first;
 };
-
-/* The statistics of all durations of one probe, read in place from its
- * series (a loop probe of a large log has millions of them), with the
- * moments merged from those of its series (SERIES). */
-static void probe_stats(const struct rp_log *lg, const struct summary *sm, uint32_t probe,
-			struct rp_stats *out)
-{
-	const struct rp_stats *series = sm->series;
-	const uint32_t *own = sm->by_probe + sm->first[probe];
-	size_t nown = sm->first[probe + 1] - sm->first[probe], k = 0;
-	struct rp_stats *each = pk_xmalloc((nown ? nown : 1) * sizeof(*each));
-	for (size_t j = 0; j < nown; j++)
-		if (lg->samples[own[j]].n)
-			each[k++] = series[own[j]];
-	const int64_t *median_x2 = sm->counted[probe] ? &sm->median_x2[probe] : NULL;
-	if (rp_stats_merge(each, k, NULL, 0, median_x2, out) == 1) {
-		/* the values are needed after all: where they lie */
-		size_t cap = 0, nparts = 0;
-		for (size_t j = 0; j < nown; j++)
-			cap += rp_series_nparts(&lg->samples[own[j]]);
-		struct rp_values *parts = pk_xmalloc((cap ? cap : 1) * sizeof(*parts));
-		for (size_t j = 0; j < nown; j++)
-			if (lg->samples[own[j]].n)
-				nparts += rp_series_durs(&lg->samples[own[j]], parts + nparts);
-		rp_stats_merge(each, k, parts, nparts, median_x2, out);
-		free(parts);
-	}
-	free(each);
-}
-
-#define SERIES_PER_TASK 64
-#define MAX_SUM_THREADS 4
-
-/* A probe's median counted in slices of its series, on several threads:
- * a loop probe of a large log has millions of durations. */
-struct count_task {
-	uint32_t probe;
-	size_t s0, s1;   /* its series by_probe[s0..s1) */
-	uint32_t *count; /* bins from LO */
-	size_t bins, total; /* the probe's: bins, durations */
-	int64_t lo;
-};
-
-struct sum_job {
-	const struct rp_log *lg;
-	struct summary *sm;
-	int probes;          /* the tasks: series in groups, or (then) each probe */
-	struct count_task *counts; /* or (with probes) these */
-	size_t ntasks, next;
-	pthread_mutex_t mu;
-};
-
-/* The medians of SP's relative start and end (SP has samples with
- * relative times) into *START_X2 and *END_X2, with V room for its values.
- * RANGE: the least and greatest start, then end, when known (a stage
- * usually starts at the same offset from T_BASE run after run: a field
- * whose values are all one needs no copy of them). */
-static void rel_medians(const struct rp_samples *sp, int64_t *v, const int64_t range[4],
-			int64_t *start_x2, int64_t *end_x2)
-{
-	*start_x2 = range[0] == range[1] ? 2 * range[0]
-					 : rp_median_x2(v, rp_series_field(sp, RP_REL_START, v));
-	*end_x2 = range[2] == range[3] ? 2 * range[2]
-				       : rp_median_x2(v, rp_series_field(sp, RP_REL_END, v));
-}
-
-/* The least and greatest relative start, then end, of compact SP (its
- * durations PARTS, NP of them; ST their statistics) into RANGE. */
-static void rel_range(const struct rp_samples *sp, const struct rp_values *parts, size_t np,
-		      const struct rp_stats *st, int64_t range[4])
-{
-	if (!sp->rels) { /* every sample starts at rel0 (or none has a start) */
-		if (sp->w.rel0 != RP_NO_REL32) {
-			range[0] = range[1] = sp->w.rel0;
-			range[2] = sp->w.rel0 + st->min;
-			range[3] = sp->w.rel0 + st->max;
-		}
-		return;
-	}
-	for (size_t k = 0; k < np; k++)
-		for (size_t j = 0; j < parts[k].n; j++) {
-			if (sp->rels[k][j] == RP_NO_REL32)
-				continue;
-			int64_t s = sp->rels[k][j], e = s + rp_value_at(&parts[k], j);
-			range[0] = s < range[0] ? s : range[0];
-			range[1] = s > range[1] ? s : range[1];
-			range[2] = e < range[2] ? e : range[2];
-			range[3] = e > range[3] ? e : range[3];
-		}
-}
-
-/* Series I: its durations' statistics read where they lie (the median
- * only with_series), then the medians of its relative times; a compact
- * series knows their range, a wide one does not (V, PARTS: room). */
-static void sum_series(const struct rp_log *lg, struct summary *sm, size_t i, int64_t **v,
-		       size_t *cap, struct rp_values **parts, size_t *pcap)
-{
-	const struct rp_samples *sp = &lg->samples[i];
-	if (!sp->n)
-		return;
-	PK_GROW(*v, *cap, sp->n);
-	PK_GROW(*parts, *pcap, rp_series_nparts(sp));
-	struct rp_stats *st = &sm->series[i];
-	size_t np = rp_series_durs(sp, *parts);
-	if (sm->with_series)
-		rp_stats_parts(*parts, np, st);
-	else /* for the probe's */
-		rp_stats_moments(*parts, np, st);
-	int64_t range[4] = { INT64_MAX, INT64_MIN, INT64_MAX, INT64_MIN };
-	if (!sp->wide)
-		rel_range(sp, *parts, np, st, range);
-	if (sp->nrel == sp->n && range[0] == range[1] && sm->with_series) {
-		/* every sample starts at one offset from T_BASE (the usual
-		 * stage): the ends are its durations shifted, and so is their
-		 * median (no copy, no second median) */
-		sm->start_x2[i] = 2 * range[0];
-		sm->end_x2[i] = 2 * range[0] + st->median_x2;
-	} else if (sp->nrel) {
-		rel_medians(sp, *v, range, &sm->start_x2[i], &sm->end_x2[i]);
-	}
-}
-
-/* Count the durations of T's probe in T's series into T->count, with
- * PARTS room. */
-static void count_slice(const struct rp_log *lg, const uint32_t *by_probe, struct count_task *t,
-			struct rp_values **parts, size_t *pcap)
-{
-	for (size_t j = t->s0; j < t->s1; j++) {
-		size_t i = by_probe[j];
-		if (!lg->samples[i].n)
-			continue;
-		PK_GROW(*parts, *pcap, rp_series_nparts(&lg->samples[i]));
-		rp_count_parts(*parts, rp_series_durs(&lg->samples[i], *parts), t->lo, t->count);
-	}
-}
-
-static void *sum_worker(void *arg)
-{
-	struct sum_job *J = arg;
-	const struct rp_log *lg = J->lg;
-	int64_t *v = NULL;
-	struct rp_values *parts = NULL;
-	size_t cap = 0, pcap = 0;
-	for (;;) {
-		pthread_mutex_lock(&J->mu);
-		size_t t = J->next < J->ntasks ? J->next++ : J->ntasks;
-		pthread_mutex_unlock(&J->mu);
-		if (t == J->ntasks)
-			break;
-		if (J->counts) {
-			count_slice(lg, J->sm->by_probe, &J->counts[t], &parts, &pcap);
-			continue;
-		}
-		if (J->probes) {
-			probe_stats(lg, J->sm, (uint32_t)t, &J->sm->probe[t]);
-			continue;
-		}
-		size_t first = t * SERIES_PER_TASK;
-		for (size_t i = first; i < first + SERIES_PER_TASK && i < lg->nseries; i++)
-			sum_series(lg, J->sm, i, &v, &cap, &parts, &pcap);
-	}
-	free(v);
-	free(parts);
-	return NULL;
-}
 
 static int has_fields(const struct rp_log *lg);
 
-/* Run J's NTASKS tasks (at least one) on up to MAX_SUM_THREADS threads. */
-static void run_tasks(struct sum_job *J, size_t ntasks)
+/* Field F (0: dur, 1: relative start, 2: relative end) of SE's samples
+ * (relative fields: of those that have one) into V[*N...]. */
+static void field_values(const struct rp_series *se, int f, int64_t *v, size_t *n)
 {
-	J->ntasks = ntasks;
-	J->next = 0;
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	size_t want = ncpu < 2 ? 0 : ncpu > MAX_SUM_THREADS ? MAX_SUM_THREADS - 1 : (size_t)ncpu - 1;
-	if (want > ntasks - 1)
-		want = ntasks - 1;
-	pthread_t tid[MAX_SUM_THREADS];
-	size_t started = 0;
-	while (started < want && pthread_create(&tid[started], NULL, sum_worker, J) == 0)
-		started++;
-	sum_worker(J);
-	for (size_t i = 0; i < started; i++)
-		pthread_join(tid[i], NULL);
+	for (size_t i = 0; i < se->n; i++)
+		if (f == 0 || se->v[3 * i + 1] != RP_NO_REL)
+			v[(*n)++] = se->v[3 * i + f];
 }
 
-/* Values per counting slice: enough to be worth a thread's start. */
-#define SLICE_VALUES ((size_t)1 << 20)
-
-/* The slices of the large probes whose median counting finds (their
- * range from their series'), or NULL. */
-static struct count_task *count_tasks(const struct rp_log *lg, struct summary *sm, size_t *ntasks)
+/* Each probe's durations, series by series in the order they came. */
+static void probe_summaries(const struct rp_log *lg, struct summary *sm)
 {
-	struct count_task *t = NULL;
-	size_t n = 0, cap = 0;
-	for (uint32_t p = 0; p < lg->nprobes; p++) {
-		size_t total = 0, j0 = sm->first[p], j1 = sm->first[p + 1];
-		int64_t lo = INT64_MAX, hi = INT64_MIN;
-		for (size_t j = j0; j < j1; j++) {
-			const struct rp_stats *s = &sm->series[sm->by_probe[j]];
-			if (!s->n)
-				continue;
-			total += s->n;
-			lo = s->min < lo ? s->min : lo;
-			hi = s->max > hi ? s->max : hi;
-		}
-		size_t bins = total ? rp_count_bins(total, lo, hi) : 0;
-		if (!bins || total < 2 * SLICE_VALUES)
-			continue; /* whole, in probe_stats */
-		size_t per = total / (total / SLICE_VALUES), seen = 0, s0 = j0;
-		for (size_t j = j0; j < j1; j++) {
-			seen += sm->series[sm->by_probe[j]].n;
-			if (seen >= per || j + 1 == j1) {
-				PK_GROW(t, cap, n + 1);
-				t[n++] = (struct count_task){ p, s0, j + 1, pk_xcalloc(bins, sizeof(uint32_t)),
-							      bins, total, lo };
-				s0 = j + 1;
-				seen = 0;
-			}
-		}
-	}
-	*ntasks = n;
-	return t;
-}
-
-/* Sum each counted probe's slices into its first and find its median. */
-static void count_medians(struct summary *sm, struct count_task *t, size_t n)
-{
-	for (size_t a = 0, b; a < n; a = b) {
-		for (b = a + 1; b < n && t[b].probe == t[a].probe; b++)
-			for (size_t j = 0; j < t[a].bins; j++)
-				t[a].count[j] += t[b].count[j];
-		sm->counted[t[a].probe] = 1;
-		sm->median_x2[t[a].probe] = rp_count_median_x2(t[a].count, t[a].total, t[a].lo);
-		for (size_t j = a; j < b; j++)
-			free(t[j].count);
-	}
+	size_t *at = pk_xmalloc((lg->nprobes + 1) * sizeof(*at));
+	at[0] = 0;
+	for (size_t p = 0; p < lg->nprobes; p++)
+		at[p + 1] = at[p] + lg->probes[p].lines;
+	int64_t *all = pk_xmalloc((at[lg->nprobes] ? at[lg->nprobes] : 1) * sizeof(*all));
+	for (size_t i = 0; i < lg->nseries; i++)
+		field_values(&lg->series[i], 0, all, &at[lg->series[i].probe]);
+	for (size_t p = 0, first = 0; p < lg->nprobes; first = at[p++])
+		rp_stats_compute(all + first, at[p] - first, &sm->probe[p]);
+	free(all);
+	free(at);
 }
 
 static void summarise(const struct rp_log *lg, struct summary *sm)
 {
 	sm->with_series = has_fields(lg);
 	sm->probe = pk_xcalloc(lg->nprobes, sizeof(*sm->probe));
-	sm->counted = pk_xcalloc(lg->nprobes, sizeof(*sm->counted));
-	sm->median_x2 = pk_xcalloc(lg->nprobes, sizeof(*sm->median_x2));
 	sm->series = pk_xcalloc(lg->nseries, sizeof(*sm->series));
 	sm->start_x2 = pk_xcalloc(lg->nseries, sizeof(*sm->start_x2));
 	sm->end_x2 = pk_xcalloc(lg->nseries, sizeof(*sm->end_x2));
-	/* each probe's series, grouped once (a counting sort, keeping their
-	 * order): per-probe work then scans its own series, not all of them */
-	sm->first = pk_xcalloc(lg->nprobes + 1, sizeof(*sm->first));
-	sm->by_probe = pk_xmalloc((lg->nseries ? lg->nseries : 1) * sizeof(*sm->by_probe));
-	for (size_t i = 0; i < lg->nseries; i++)
-		sm->first[lg->series[i].probe + 1]++;
-	for (uint32_t p = 0; p < lg->nprobes; p++)
-		sm->first[p + 1] += sm->first[p];
-	size_t *fill = pk_xmalloc((lg->nprobes ? lg->nprobes : 1) * sizeof(*fill));
-	memcpy(fill, sm->first, lg->nprobes * sizeof(*fill));
-	for (uint32_t i = 0; i < lg->nseries; i++)
-		sm->by_probe[fill[lg->series[i].probe]++] = i;
-	free(fill);
-	struct sum_job J = { .lg = lg, .sm = sm };
-	pthread_mutex_init(&J.mu, NULL);
-	/* the series first: a probe's moments are merged from theirs */
-	run_tasks(&J, (lg->nseries + SERIES_PER_TASK - 1) / SERIES_PER_TASK);
-	/* then each probe: the median of a large one that counting suits in
-	 * slices on all threads, the others whole, one per thread */
-	size_t nslices = 0;
-	J.counts = count_tasks(lg, sm, &nslices);
-	if (nslices) {
-		run_tasks(&J, nslices);
-		count_medians(sm, J.counts, nslices);
+	probe_summaries(lg, sm);
+	int64_t *v = NULL;
+	size_t cap = 0;
+	for (size_t i = 0; i < lg->nseries; i++) {
+		const struct rp_series *se = &lg->series[i];
+		size_t n = 0;
+		PK_GROW(v, cap, se->n);
+		if (sm->with_series) {
+			field_values(se, 0, v, &n);
+			rp_stats_compute(v, n, &sm->series[i]);
+		}
+		if (!se->nrel)
+			continue;
+		n = 0;
+		field_values(se, 1, v, &n);
+		sm->start_x2[i] = rp_median_x2(v, n);
+		n = 0;
+		field_values(se, 2, v, &n);
+		sm->end_x2[i] = rp_median_x2(v, n);
 	}
-	free(J.counts);
-	J.counts = NULL;
-	J.probes = 1;
-	run_tasks(&J, lg->nprobes);
-	pthread_mutex_destroy(&J.mu);
+	free(v);
 }
 
 static void summary_free(struct summary *sm)
 {
 	free(sm->probe);
-	free(sm->counted);
-	free(sm->median_x2);
 	free(sm->series);
 	free(sm->start_x2);
 	free(sm->end_x2);
-	free(sm->by_probe);
-	free(sm->first);
 }
 
-static void probes_table(const struct rp_log *lg, struct rp_doc *d, const struct summary *sm,
-			 int64_t *median_x2)
+static void probes_table(const struct rp_log *lg, struct rp_doc *d, const struct summary *sm, int64_t *median_x2)
 {
 	int us = d->freq_hz > 0;
-	struct rp_table *t =
-		us ? rp_table_new(d, "probes", "probes (dur in cycles; us at the given frequency)",
-				  "probe", "count", "min", "median", "mean", "max", "stddev",
-				  "min_us", "median_us", "mean_us", "max_us", "dur_mismatch", NULL)
-		   : rp_table_new(d, "probes", "probes (dur in cycles)", "probe", "count", "min",
-				  "median", "mean", "max", "stddev", "dur_mismatch", NULL);
+	struct rp_table *t = us ? rp_table_new(d, "probes", "probes (dur in cycles; us at the given frequency)",
+	                                       "probe", "count", "min", "median", "mean", "max", "stddev", "min_us",
+	                                       "median_us", "mean_us", "max_us", "dur_mismatch", NULL)
+	                        : rp_table_new(d, "probes", "probes (dur in cycles)", "probe", "count", "min", "median",
+	                                       "mean", "max", "stddev", "dur_mismatch", NULL);
 	for (uint32_t p = 0; p < lg->nprobes; p++) {
 		median_x2[p] = sm->probe[p].median_x2;
 		size_t r = rp_row(t);
@@ -395,12 +157,10 @@ static int cmp_series(const void *a, const void *b, void *ctx)
 	return (*(const uint32_t *)a > *(const uint32_t *)b) - (*(const uint32_t *)a < *(const uint32_t *)b);
 }
 
-static void series_table(const struct rp_log *lg, struct rp_doc *d, const struct summary *sm,
-			 const uint32_t *order)
+static void series_table(const struct rp_log *lg, struct rp_doc *d, const struct summary *sm, const uint32_t *order)
 {
-	struct rp_table *t = rp_table_new(d, "series", "per block and iteration (dur in cycles)",
-					  "probe", "block", "iter", "count", "min", "median",
-					  "mean", "max", "stddev", NULL);
+	struct rp_table *t = rp_table_new(d, "series", "per block and iteration (dur in cycles)", "probe", "block",
+	                                  "iter", "count", "min", "median", "mean", "max", "stddev", NULL);
 	rp_table_reserve(t, lg->nseries);
 	for (size_t i = 0; i < lg->nseries; i++) {
 		const struct rp_series *se = &lg->series[order[i]];
@@ -438,7 +198,7 @@ static int cmp_tl(const void *a, const void *b, void *ctx)
  * (S2.3) does not: it is a stage of its own and takes part in the gaps.
  * Returns 1 nested, 0 not nested, -1 no parent on the timeline. */
 static int nested_in_parent(const struct rp_log *lg, const struct tl_entry *tl, const size_t *pos,
-			    const struct tl_entry *e)
+                            const struct tl_entry *e)
 {
 	const struct rp_series *se = &lg->series[e->series];
 	const char *name = lg->probes[se->probe].name;
@@ -462,46 +222,54 @@ static int nested_in_parent(const struct rp_log *lg, const struct tl_entry *tl, 
  * (probe, block) to lane indexes in D (a log with thousands of probes and
  * blocks has as many lanes: no scan of them per span). */
 static struct rp_lane *lane_for(struct rp_doc *d, const struct rp_log *lg, struct rp_hash *lanes,
-				const struct rp_series *se)
+                                const struct rp_series *se)
 {
-	int64_t k[4] = { se->probe, se->block, 0, 0 };
+	int64_t k[4] = {se->probe, se->block, 0, 0};
 	uint32_t i = rp_hash_get(lanes, k);
 	if (i != UINT32_MAX)
 		return d->lanes[i];
 	char name[256];
 	if (se->block >= 0)
-		snprintf(name, sizeof(name), "%s block %lld", lg->probes[se->probe].name,
-			 (long long)se->block);
+		snprintf(name, sizeof(name), "%s block %lld", lg->probes[se->probe].name, (long long)se->block);
 	else
 		snprintf(name, sizeof(name), "%s", lg->probes[se->probe].name);
 	rp_hash_put(lanes, k, (uint32_t)d->nlanes);
-	return rp_lane_new(d, LOG_GROUP, name);
+	struct rp_lane *l = rp_lane_new(d, LOG_GROUP, name);
+	l->medians = 1;
+	return l;
 }
 
-static void add_span(struct rp_doc *d, const struct rp_log *lg, struct rp_hash *lanes,
-		     const struct tl_entry *e)
+static void add_span(struct rp_doc *d, const struct rp_log *lg, struct rp_hash *lanes, const struct tl_entry *e)
 {
 	const struct rp_series *se = &lg->series[e->series];
 	char label[256];
 	if (se->iter >= 0)
-		snprintf(label, sizeof(label), "%s iter %lld", lg->probes[se->probe].name,
-			 (long long)se->iter);
+		snprintf(label, sizeof(label), "%s iter %lld", lg->probes[se->probe].name, (long long)se->iter);
 	else
 		snprintf(label, sizeof(label), "%s", lg->probes[se->probe].name);
-	rp_span_add_kind(lane_for(d, lg, lanes, se), e->start_x2 / 2, e->end_x2 / 2, label,
-			 lg->probes[se->probe].name);
+	struct rp_lane *l = lane_for(d, lg, lanes, se);
+	rp_span_add_kind(l, e->start_x2 / 2, e->end_x2 / 2, label, lg->probes[se->probe].name);
+	int64_t *pairs = pk_xmalloc((se->nrel ? se->nrel : 1) * 2 * sizeof(*pairs));
+	size_t n = 0;
+	for (size_t i = 0; i < se->n; i++)
+		if (se->v[3 * i + 1] != RP_NO_REL) {
+			pairs[2 * n] = se->v[3 * i + 1];
+			pairs[2 * n++ + 1] = se->v[3 * i + 2];
+		}
+	rp_span_runs(l, pairs, n);
+	free(pairs);
 }
 
 /* Series with relative times, in chain order: block, iter, median start. */
-static struct tl_entry *collect_timeline(const struct rp_log *lg, const struct summary *sm,
-					 size_t *n, int *nested_state)
+static struct tl_entry *collect_timeline(const struct rp_log *lg, const struct summary *sm, size_t *n,
+                                         int *nested_state)
 {
 	struct tl_entry *tl = pk_xcalloc(lg->nseries, sizeof(*tl));
 	size_t *pos = pk_xmalloc(lg->nseries * sizeof(*pos)); /* series -> entry */
 	*n = 0;
 	for (uint32_t i = 0; i < lg->nseries; i++) {
 		pos[i] = SIZE_MAX;
-		if (!lg->samples[i].nrel)
+		if (!lg->series[i].nrel)
 			continue;
 		pos[i] = *n;
 		tl[*n].series = i;
@@ -545,7 +313,7 @@ static struct rp_table *timeline_new(const struct rp_log *lg, struct rp_doc *d, 
 }
 
 static void timeline_row(struct rp_doc *d, struct rp_table *t, size_t c, const struct rp_log *lg,
-			 const struct tl_entry *e, const struct tl_entry *prev)
+                         const struct tl_entry *e, const struct tl_entry *prev)
 {
 	const struct rp_series *se = &lg->series[e->series];
 	size_t r = rp_row(t);
@@ -567,8 +335,7 @@ static void timeline_row(struct rp_doc *d, struct rp_table *t, size_t c, const s
 
 /* NESTED_STATE[probe] (preset -1) becomes 1 or 0 for sub-probes whose
  * stage is on the timeline: whether the stage encloses them. */
-static void timeline_table(const struct rp_log *lg, struct rp_doc *d, const struct summary *sm,
-			   int *nested_state)
+static void timeline_table(const struct rp_log *lg, struct rp_doc *d, const struct summary *sm, int *nested_state)
 {
 	size_t n, c_probe;
 	struct tl_entry *tl = collect_timeline(lg, sm, &n, nested_state);
@@ -582,17 +349,15 @@ static void timeline_table(const struct rp_log *lg, struct rp_doc *d, const stru
 	rp_table_reserve(t, n);
 	d->origin = pk_xstrdup("T_BASE of each run");
 	const struct tl_entry *prev = NULL; /* the previous stage of the same chain */
-	struct rp_hash lanes = { 0 };
+	struct rp_hash lanes = {0};
 	for (size_t i = 0; i < n; i++) {
 		const struct rp_series *se = &lg->series[tl[i].series];
-		if (prev && (lg->series[prev->series].block != se->block ||
-			     lg->series[prev->series].iter != se->iter))
+		if (prev && (lg->series[prev->series].block != se->block || lg->series[prev->series].iter != se->iter))
 			prev = NULL;
 		timeline_row(d, t, c_probe, lg, &tl[i], prev);
 		if (tl[i].in_chain)
 			prev = &tl[i];
-		if (!d->no_lanes)
-			add_span(d, lg, &lanes, &tl[i]);
+		add_span(d, lg, &lanes, &tl[i]);
 	}
 	rp_hash_free(&lanes);
 	free(tl);
@@ -601,10 +366,9 @@ static void timeline_table(const struct rp_log *lg, struct rp_doc *d, const stru
 /* Wait, compute, load and writeback shares (S4.2): median sub-probe dur /
  * median stage dur, only for sub-probes inside their stage (or where the
  * timeline cannot tell). */
-static void ratios_table(const struct rp_log *lg, struct rp_doc *d, const int64_t *median_x2,
-			 const int *nested_state)
+static void ratios_table(const struct rp_log *lg, struct rp_doc *d, const int64_t *median_x2, const int *nested_state)
 {
-	static const char *const nested_text[] = { "no", "yes" };
+	static const char *const nested_text[] = {"no", "yes"};
 	struct rp_table *t = NULL;
 	for (uint32_t p = 0; p < lg->nprobes; p++) {
 		size_t plen;
@@ -613,9 +377,8 @@ static void ratios_table(const struct rp_log *lg, struct rp_doc *d, const int64_
 		if (parent == UINT32_MAX)
 			continue;
 		if (!t)
-			t = rp_table_new(d, "ratios", "sub-probe share of its stage (median dur / median dur)",
-					 "stage", "sub_probe", "kind", "nested", "sub_median",
-					 "stage_median", "ratio", NULL);
+			t = rp_table_new(d, "ratios", "sub-probe share of its stage (median dur / median dur)", "stage",
+			                 "sub_probe", "kind", "nested", "sub_median", "stage_median", "ratio", NULL);
 		size_t r = rp_row(t);
 		rp_set_str(t, r, 0, lg->probes[parent].name);
 		rp_set_str(t, r, 1, lg->probes[p].name);
@@ -626,35 +389,44 @@ static void ratios_table(const struct rp_log *lg, struct rp_doc *d, const int64_
 		if (median_x2[parent] != 0 && nested_state[p] != 0)
 			rp_set_real(t, r, 6, (double)median_x2[p] / (double)median_x2[parent], 3);
 		if (nested_state[p] == 0)
-			rp_note(d, "'%s' lies outside '%s' on the timeline: no share of it; it counts as a stage of its own in the gaps",
-				lg->probes[p].name, lg->probes[parent].name);
+			rp_note(d,
+			        "'%s' lies outside '%s' on the timeline: no share of it; it counts as a stage of its "
+			        "own in the gaps",
+			        lg->probes[p].name, lg->probes[parent].name);
 	}
 }
 
 static void input_table(const struct rp_log *lg, struct rp_doc *d)
 {
-	struct rp_table *t = rp_table_new(d, "input", "input", "runs", "lines", "probe_lines",
-					  "tbase_lines", "other_lines", "garbled_lines", NULL);
+	struct rp_table *t = rp_table_new(d, "input", "input", "runs", "lines", "probe_lines", "tbase_lines",
+	                                  "other_lines", "garbled_lines", NULL);
 	size_t r = rp_row(t);
 	rp_set_int(t, r, 0, (int64_t)lg->nruns);
 	rp_set_int(t, r, 1, (int64_t)lg->total_lines);
 	rp_set_int(t, r, 2, (int64_t)lg->probe_lines);
 	rp_set_int(t, r, 3, (int64_t)lg->tbase_lines);
 	rp_set_int(t, r, 4, (int64_t)lg->other_lines);
-	rp_set_int(t, r, 5, (int64_t)lg->garbled_lines);
+	rp_set_int(t, r, 5, (int64_t)(lg->garbled_lines + lg->past_int64_lines));
+}
+
+/* "N WHAT line(s)..., not counted (FILE:LINE, ...)" for the first five. */
+static void warn_lines(struct rp_doc *d, size_t n, char *const *where, const char *what)
+{
+	if (!n)
+		return;
+	char list[512] = "";
+	for (size_t i = 0; i < 5 && i < n; i++) {
+		strncat(list, i ? ", " : "", sizeof(list) - strlen(list) - 1);
+		strncat(list, where[i], sizeof(list) - strlen(list) - 1);
+	}
+	rp_warn(d, "%zu %s%s, not counted (%s%s)", n, what, n == 1 ? "" : "s", list, n > 5 ? ", ..." : "");
 }
 
 static void warn_garbled(const struct rp_log *lg, struct rp_doc *d)
 {
-	if (!lg->garbled_lines)
-		return;
-	char list[512] = "";
-	for (size_t i = 0; i < 5 && i < lg->garbled_lines; i++) {
-		strncat(list, i ? ", " : "", sizeof(list) - strlen(list) - 1);
-		strncat(list, lg->garbled_where[i], sizeof(list) - strlen(list) - 1);
-	}
-	rp_warn(d, "%zu garbled or truncated probe line%s, not counted (%s%s)", lg->garbled_lines,
-		lg->garbled_lines == 1 ? "" : "s", list, lg->garbled_lines > 5 ? ", ..." : "");
+	warn_lines(d, lg->garbled_lines, lg->garbled_where, "garbled or truncated probe line");
+	warn_lines(d, lg->past_int64_lines, lg->past_int64_where,
+	           "probe line with an unsigned value past int64 (an end before its start?)");
 }
 
 static void warn_runs(const struct rp_log *lg, struct rp_doc *d)
@@ -670,18 +442,18 @@ static void warn_runs(const struct rp_log *lg, struct rp_doc *d)
 				strncat(list, lg->probes[r->probes[k]].name, sizeof(list) - strlen(list) - 1);
 				strncat(list, "'", sizeof(list) - strlen(list) - 1);
 			}
-			rp_warn(d, "'%s': %zu probes in one run (%s%s): each printf delays the others; enable one probe per run (S1.4)",
-				r->label, r->nprobes, list, r->nprobes > 4 ? ", ..." : "");
+			rp_warn(d,
+			        "'%s': %zu probes in one run (%s%s): each printf delays the others; enable one probe "
+			        "per run (S1.4)",
+			        r->label, r->nprobes, list, r->nprobes > 4 ? ", ..." : "");
 		}
 		if (r->nlines && !r->ntbase)
-			rp_warn(d, "'%s': no [T_BASE] line: no relative times for this run (S1.7)",
-				r->label);
+			rp_warn(d, "'%s': no [T_BASE] line: no relative times for this run (S1.7)", r->label);
 		else if (r->nlines && r->tbase_late)
-			rp_warn(d, "'%s': probe lines before the first [T_BASE] have no relative times",
-				r->label);
+			rp_warn(d, "'%s': probe lines before the first [T_BASE] have no relative times", r->label);
 		if (r->ntbase > lg->repeat)
 			rp_warn(d, "'%s': %zu [T_BASE] lines, more than --repeat %zu (warmup output leaked? S3.2)",
-				r->label, r->ntbase, lg->repeat);
+			        r->label, r->ntbase, lg->repeat);
 	}
 }
 
@@ -692,14 +464,17 @@ static void warn_findings(const struct rp_log *lg, struct rp_doc *d)
 		const struct rp_finding *f = &lg->findings[i];
 		const char *run = lg->runs[f->run].label, *name = lg->probes[f->probe].name;
 		/* several blocks explain the count better than warmup */
-		const int64_t k[4] = { f->run, f->probe, RP_FIND_OVERLAP, 0 };
-		int overlap = rp_hash_get(&lg->finding_hash, k) != UINT32_MAX;
+		int overlap = rp_log_has_finding(lg, f->run, f->probe, RP_FIND_OVERLAP);
 		if (f->kind == RP_FIND_OVERLAP)
-			rp_warn(d, "'%s': '%s' lines without block= overlap in time: several blocks print; restrict the print to one block or add block= (S1.6)",
-				run, name);
+			rp_warn(d,
+			        "'%s': '%s' lines without block= overlap in time: several blocks print; restrict the "
+			        "print to one block or add block= (S1.6)",
+			        run, name);
 		else if (!overlap)
-			rp_warn(d, "'%s': up to %u '%s' lines for one block and iteration, more than --repeat %zu (warmup output leaked? S3.2)",
-				run, f->count, name, lg->repeat);
+			rp_warn(d,
+			        "'%s': up to %u '%s' lines for one block and iteration, more than --repeat %zu (warmup "
+			        "output leaked? S3.2)",
+			        run, f->count, name, lg->repeat);
 	}
 }
 
@@ -709,15 +484,14 @@ static void warn_probes(const struct rp_log *lg, struct rp_doc *d)
 		const struct rp_probe *pr = &lg->probes[p];
 		if (pr->dur_mismatch)
 			rp_warn(d, "'%s': %zu line%s where dur != end - start (first at %s)", pr->name,
-				pr->dur_mismatch, pr->dur_mismatch == 1 ? "" : "s",
-				pr->first_mismatch_file);
+			        pr->dur_mismatch, pr->dur_mismatch == 1 ? "" : "s", pr->first_mismatch_file);
 		if (pr->with_block && pr->without_block)
-			rp_warn(d, "'%s': %zu lines with block= and %zu without", pr->name,
-				pr->with_block, pr->without_block);
+			rp_warn(d, "'%s': %zu lines with block= and %zu without", pr->name, pr->with_block,
+			        pr->without_block);
 	}
 }
 
-void rp_log_analyse(struct rp_log *lg, struct rp_doc *d)
+void rp_log_analyse(const struct rp_log *lg, struct rp_doc *d)
 {
 	input_table(lg, d);
 	warn_garbled(lg, d);
@@ -736,7 +510,7 @@ void rp_log_analyse(struct rp_log *lg, struct rp_doc *d)
 		uint32_t *order = pk_xmalloc(lg->nseries * sizeof(*order));
 		for (uint32_t i = 0; i < lg->nseries; i++)
 			order[i] = i;
-		qsort_r(order, lg->nseries, sizeof(*order), cmp_series, lg);
+		qsort_r(order, lg->nseries, sizeof(*order), cmp_series, (void *)lg);
 		series_table(lg, d, &sm, order);
 		free(order);
 	}

@@ -20,7 +20,8 @@ static const char *cell_text(const struct rp_cell *c, char *buf, size_t n, size_
 		s = rp_fmt_half(buf, c->i);
 		break;
 	case RP_REAL:
-		*len = rp_fmt_fixed(buf, n, c->r, c->prec);
+		*len = (size_t)snprintf(buf, n, "%.*f", c->prec, c->r);
+		*len = *len < n ? *len : n - 1;
 		return s;
 	case RP_STR:
 		s = c->s;
@@ -36,8 +37,7 @@ static const char *cell_text(const struct rp_cell *c, char *buf, size_t n, size_
 
 /* One cell of a row at P, padded to WIDTH on the side its column aligns;
  * returns the end. */
-static char *text_cell(char *p, const char *s, size_t len, int left, size_t width, int first,
-		       int last)
+static char *text_cell(char *p, const char *s, size_t len, int left, size_t width, int first, int last)
 {
 	size_t fill = len < width ? width - len : 0;
 	if (!first) {
@@ -99,15 +99,13 @@ static void text_table(FILE *f, const struct rp_table *t)
 	char *line = pk_xmalloc(linew), *p = line;
 	fprintf(f, "%s\n", t->title);
 	for (size_t c = 0; c < t->ncols; c++)
-		p = text_cell(p, t->cols[c], strlen(t->cols[c]), left[c], w[c], c == 0,
-			      c + 1 == t->ncols);
+		p = text_cell(p, t->cols[c], strlen(t->cols[c]), left[c], w[c], c == 0, c + 1 == t->ncols);
 	*p++ = '\n';
 	fwrite(line, 1, (size_t)(p - line), f);
 	for (size_t r = 0; r < t->nrows; r++) {
 		p = line;
 		for (size_t c = 0, i = r * t->ncols; c < t->ncols; c++, i++)
-			p = text_cell(p, txt + off[i], off[i + 1] - off[i], left[c], w[c], c == 0,
-				      c + 1 == t->ncols);
+			p = text_cell(p, txt + off[i], off[i + 1] - off[i], left[c], w[c], c == 0, c + 1 == t->ncols);
 		*p++ = '\n';
 		fwrite(line, 1, (size_t)(p - line), f);
 	}
@@ -131,8 +129,7 @@ void rp_write_text(FILE *f, const struct rp_doc *d)
 	for (size_t i = 0; i < d->nnotes; i++)
 		fprintf(f, "note: %s\n", d->notes[i]);
 	if (d->nwarnings)
-		fprintf(f, "%zu warning%s (listed on standard error)\n", d->nwarnings,
-			d->nwarnings == 1 ? "" : "s");
+		fprintf(f, "%zu warning%s (listed on standard error)\n", d->nwarnings, d->nwarnings == 1 ? "" : "s");
 }
 
 /* ---- CSV ---- */
@@ -238,7 +235,7 @@ static void json_lanes(FILE *f, const struct rp_doc *d)
 		fputs(", \"spans\": [", f);
 		for (size_t s = 0; s < l->nspans; s++) {
 			fprintf(f, "%s{\"start\": %lld, \"end\": %lld, \"label\": ", s ? ", " : "",
-				(long long)l->spans[s].start, (long long)l->spans[s].end);
+			        (long long)l->spans[s].start, (long long)l->spans[s].end);
 			rp_json_str(f, l->spans[s].label);
 			fputs(", \"kind\": ", f);
 			rp_json_str(f, l->spans[s].kind);
@@ -251,8 +248,7 @@ static void json_lanes(FILE *f, const struct rp_doc *d)
 
 void rp_write_json(FILE *f, const struct rp_doc *d)
 {
-	fprintf(f, "{\n  \"tool\": \"probe-report\",\n  \"version\": \"%s\",\n  \"unit\": \"cycles\",\n",
-		PK_VERSION);
+	fprintf(f, "{\n  \"tool\": \"probe-report\",\n  \"version\": \"%s\",\n  \"unit\": \"cycles\",\n", PK_VERSION);
 	if (d->freq_hz > 0) {
 		fprintf(f, "  \"freq_hz\": %.17g,\n  \"freq_source\": ", d->freq_hz);
 		rp_json_str(f, d->freq_source);
@@ -294,15 +290,45 @@ static double trace_ts(const struct rp_doc *d, int64_t cycles)
 	return d->freq_hz > 0 ? (double)cycles * 1e6 / d->freq_hz : (double)cycles;
 }
 
-static void trace_meta(FILE *f, const char *what, int pid, size_t tid, const char *name, int *first)
+/* A metadata event naming process PID (TID 0) or its thread TID; the name
+ * carries the unit, which a viewer shows as microseconds. */
+static void trace_meta(FILE *f, const struct rp_doc *d, const char *what, int pid, size_t tid, const char *name,
+                       int *first)
 {
-	fprintf(f, "%s\n  {\"name\": \"%s\", \"ph\": \"M\", \"pid\": %d", *first ? "" : ",", what, pid);
+	char *named = pk_xmalloc(strlen(name) + 32);
+	sprintf(named, "%s [%s]", name, d->freq_hz > 0 ? "us" : "cycles, drawn as us");
+	fprintf(f, "%s\n  {\"name\": \"%s\", \"cat\": \"__metadata\", \"ph\": \"M\", \"pid\": %d", *first ? "" : ",",
+	        what, pid);
 	if (tid)
 		fprintf(f, ", \"tid\": %zu", tid);
 	fputs(", \"args\": {\"name\": ", f);
-	rp_json_str(f, name);
+	rp_json_str(f, named);
 	fputs("}}", f);
 	*first = 0;
+	free(named);
+}
+
+/* SP as a complete event on thread TID of process PID: its cycles, and
+ * each run's when it is a span of medians. */
+static void trace_span(FILE *f, const struct rp_doc *d, const struct rp_span *sp, int pid, size_t tid)
+{
+	double ts = trace_ts(d, sp->start), te = trace_ts(d, sp->end);
+	fputs(",\n  {\"name\": ", f);
+	rp_json_str(f, sp->label);
+	fputs(", \"cat\": ", f);
+	rp_json_str(f, sp->kind);
+	fprintf(f,
+	        ", \"ph\": \"X\", \"pid\": %d, \"tid\": %zu, \"ts\": %.3f, \"dur\": %.3f, "
+	        "\"args\": {\"start_cycles\": %lld, \"end_cycles\": %lld",
+	        pid, tid, ts, te > ts ? te - ts : 0.0, (long long)sp->start, (long long)sp->end);
+	if (sp->runs) {
+		fputs(", \"runs_start_end_cycles\": [", f);
+		for (size_t r = 0; r < sp->nruns; r++)
+			fprintf(f, "%s[%lld, %lld]", r ? ", " : "", (long long)sp->runs[2 * r],
+			        (long long)sp->runs[2 * r + 1]);
+		fputc(']', f);
+	}
+	fputs("}}", f);
 }
 
 void rp_write_trace(FILE *f, const struct rp_doc *d)
@@ -312,20 +338,10 @@ void rp_write_trace(FILE *f, const struct rp_doc *d)
 	for (size_t i = 0; i < d->nlanes; i++) {
 		const struct rp_lane *l = d->lanes[i];
 		if (i == 0 || strcmp(l->group, d->lanes[i - 1]->group))
-			trace_meta(f, "process_name", ++pid, 0, l->group, &first);
-		trace_meta(f, "thread_name", pid, i + 1, l->name, &first);
-		for (size_t s = 0; s < l->nspans; s++) {
-			const struct rp_span *sp = &l->spans[s];
-			double ts = trace_ts(d, sp->start), te = trace_ts(d, sp->end);
-			fputs(",\n  {\"name\": ", f);
-			rp_json_str(f, sp->label);
-			fputs(", \"cat\": ", f);
-			rp_json_str(f, sp->kind);
-			fprintf(f, ", \"ph\": \"X\", \"pid\": %d, \"tid\": %zu, \"ts\": %.3f, \"dur\": %.3f, "
-				   "\"args\": {\"start_cycles\": %lld, \"end_cycles\": %lld}}",
-				pid, i + 1, ts, te > ts ? te - ts : 0.0, (long long)sp->start,
-				(long long)sp->end);
-		}
+			trace_meta(f, d, "process_name", ++pid, 0, l->group, &first);
+		trace_meta(f, d, "thread_name", pid, i + 1, l->name, &first);
+		for (size_t s = 0; s < l->nspans; s++)
+			trace_span(f, d, &l->spans[s], pid, i + 1);
 	}
 	fputs("\n], \"otherData\": {\"unit\": ", f);
 	if (d->freq_hz > 0)
