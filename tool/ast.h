@@ -69,6 +69,15 @@ struct pk_parse_error {
 	char *msg;
 };
 
+/* A token of the main file (tool/ast_tok.c). */
+struct pk_tok {
+	size_t start, end;
+	unsigned char kind;  /* enum CXTokenKind */
+	unsigned char flags; /* PK_TOK_* */
+};
+#define PK_TOK_DIRECTIVE 1 /* on a preprocessor directive line */
+#define PK_TOK_INACTIVE  2 /* in a region the preprocessor skipped */
+
 struct pk_ast {
 	struct pk_buf *b;
 	CXIndex index;
@@ -83,6 +92,10 @@ struct pk_ast {
 	struct pk_parse_error *errs; /* errors inside the main file */
 	size_t nerrs, cap_errs;
 	struct pk_scan scan; /* existing probe blocks, comments */
+	struct pk_tok *toks; /* the main file's tokens, comments left out */
+	size_t ntoks;
+	struct pk_range *skipped; /* regions the preprocessor skipped */
+	size_t nskipped;
 };
 
 struct pk_parse_opts {
@@ -111,6 +124,16 @@ int pk_ast_is_loop(enum CXCursorKind k);
 int pk_ast_in_subtree(const struct pk_ast *a, int j, int i);
 /* The last direct child of node P, or -1. */
 int pk_ast_last_child(const struct pk_ast *a, int p);
+
+/* ast_tok.c */
+void pk_ast_tokens(struct pk_ast *a);
+void pk_ast_fix_starts(struct pk_ast *a);
+void pk_ast_token_calls(struct pk_ast *a);
+int pk_tok_is(const struct pk_ast *a, size_t i, const char *s);
+size_t pk_tok_at(const struct pk_ast *a, size_t off);
+size_t pk_ast_inactive_call(const struct pk_ast *a, const char *name);
+char *pk_ast_skip_reason(const struct pk_ast *a, size_t off, unsigned *line);
+int pk_ast_whole_macro_use(const struct pk_ast *a, size_t s, size_t e);
 
 /* ast_place.c: where a probe part goes. */
 enum pk_where { PK_BEFORE, PK_AFTER, PK_BEFORE_CLOSE };

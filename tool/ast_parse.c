@@ -314,7 +314,8 @@ int pk_ast_parse(struct pk_ast *a, struct pk_buf *b, const struct pk_parse_opts 
 	struct stubs st;
 	stubs_load(&st, (struct CXUnsavedFile){cpath, b->data, (unsigned long)b->len});
 	a->index = clang_createIndex(0, 0);
-	unsigned flags = CXTranslationUnit_KeepGoing | CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles;
+	unsigned flags = CXTranslationUnit_KeepGoing | CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles |
+	                 CXTranslationUnit_DetailedPreprocessingRecord;
 	enum CXErrorCode ec = clang_parseTranslationUnit2(a->index, cpath, (const char *const *)argv, argc, st.u,
 	                                                  (unsigned)st.n, flags, &a->tu);
 	stubs_free(&st);
@@ -325,7 +326,10 @@ int pk_ast_parse(struct pk_ast *a, struct pk_buf *b, const struct pk_parse_opts 
 	} else {
 		a->file = clang_getFile(a->tu, cpath);
 		collect_errors(a);
+		pk_ast_tokens(a);
 		rc = pk_ast_index(a);
+		pk_ast_fix_starts(a);
+		pk_ast_token_calls(a);
 	}
 	free(cpath);
 	return rc;
@@ -353,6 +357,8 @@ void pk_ast_free(struct pk_ast *a)
 	free(a->calls);
 	free(a->errs);
 	free(a->nodes);
+	free(a->toks);
+	free(a->skipped);
 	pk_scan_free(&a->scan);
 	if (a->tu)
 		clang_disposeTranslationUnit(a->tu);
