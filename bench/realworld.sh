@@ -74,6 +74,11 @@ def blank(text):
         elif text.startswith("/*", i):
             j = text.find("*/", i + 2); j = n if j < 0 else j + 2
             fill(i, j); i = j
+        elif c == '"' and i > 0 and text[i - 1] == "R":  # raw string: R"d( ... )d"
+            k = text.find("(", i)
+            end = text.find(")" + text[i + 1:k] + '"', k)
+            j = n if k < 0 or end < 0 else end + k - i + 1
+            fill(i + 1, min(j, n)); i = j + 1
         elif c in "\"'":
             j = i + 1
             while j < n and text[j] != c and text[j] != "\n":

@@ -11,6 +11,9 @@
 #include "edit.h"
 #include "scan.h"
 
+/* Where clang sees the built-in parse stubs: never a real directory. */
+#define PK_STUB_DIR "/probekit-builtin-stubs"
+
 /* Names from rules/async.ini: what issues async work, what completes it,
  * and how the print is guarded. */
 struct pk_namelist {
@@ -28,6 +31,9 @@ struct pk_ast_rules {
 	char *aiv_core, *aiv_guard; /* mixed kernels, shared or AIV code */
 	char *aic_core, *aic_guard; /* mixed kernels, code under the AIC test */
 	char *api_ns;               /* namespace of the probe API (AscendC) */
+	/* code where the API's namespace is not visible (PTO-only kernels):
+	 * the CCE compiler's own intrinsics */
+	char *cce_cycle, *cce_barrier, *cce_block, *cce_subblock;
 };
 
 int pk_ast_rules_load(struct pk_ast_rules *r);
@@ -177,6 +183,9 @@ int pk_ast_check_scopes(struct pk_ast *a, const struct pk_anchor *start, const s
 char *pk_ast_loop_var(struct pk_ast *a, int scope, int *loop, unsigned *loop_line);
 /* Code type for the print guard: 0 plain, 1 mixed kernel AIV/shared, 2 mixed AIC. */
 int pk_ast_core_kind(struct pk_ast *a, const struct pk_ast_rules *r, int scope);
+/* Is namespace NS visible at OFF: named (or kernel_operator.h included)
+ * in the main file before OFF, or in a header that is not a parse stub? */
+int pk_ast_ns_visible(struct pk_ast *a, const char *ns, size_t off);
 /* Is WORD used anywhere in the TU text (main file and every include)? */
 int pk_ast_word_used(struct pk_ast *a, const char *word);
 

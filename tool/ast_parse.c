@@ -22,7 +22,7 @@
 #endif
 
 /* Never a real directory: clang sees the stubs only as unsaved files. */
-#define STUB_DIR    "/probekit-builtin-stubs"
+#define STUB_DIR    PK_STUB_DIR
 #define STUB_PREFIX "stubs/"
 
 struct argv_b {
@@ -195,6 +195,8 @@ int pk_ast_args(const char *path, const struct pk_parse_opts *o, char ***argv, i
 	}
 	push(&a, "-idirafter");
 	push(&a, STUB_DIR);
+	push(&a, "-include"); /* the compiler's built-in names, whatever else is found */
+	push(&a, STUB_DIR "/probekit_prelude.h");
 	push(&a, "-w");
 	push(&a, "-ferror-limit=0");
 	*argv = a.v;
