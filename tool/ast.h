@@ -67,6 +67,7 @@ struct pk_call {
 	size_t off; /* offset of the callee name */
 	int node;   /* the CallExpr */
 	int macro;  /* the call comes from a macro expansion */
+	int inactive; /* in a region the preprocessor skipped (node is -1) */
 };
 
 struct pk_parse_error {

@@ -145,7 +145,7 @@ static int completes(const struct pk_ast_rules *r, const char *name)
 static int call_in(const struct pk_ast *a, size_t i, size_t from, size_t to, int func)
 {
 	const struct pk_call *c = &a->calls[i];
-	return c->off >= from && c->off < to && a->nodes[c->node].func == func;
+	return !c->inactive && c->off >= from && c->off < to && a->nodes[c->node].func == func;
 }
 
 static void lint_end(struct pk_ast *a, const struct pk_ast_rules *r, const char *name, const struct pk_anchor *s,

@@ -470,6 +470,8 @@ static int place_call(struct pk_ast *a, const struct pk_spec *s, struct pk_ancho
 		                count, lines, s->name);
 	}
 	const struct pk_call *c = &a->calls[pick];
+	if (c->inactive)
+		return refuse_inactive(a, c->off, s->text);
 	if (c->macro)
 		return pk_error("%s:%u: %s: the call to '%s' comes from a macro expansion; probekit does "
 		                "not edit inside macros",

@@ -307,7 +307,7 @@ static int named_in_ast(const struct pk_ast *a, int f, size_t off, size_t len)
  * something that is not a type (so `T x(1);` is not a call of x)? */
 static int token_call(const struct pk_ast *a, size_t i)
 {
-	if (a->toks[i].kind != CXToken_Identifier || !live(a, i) || i + 1 >= a->ntoks)
+	if (a->toks[i].kind != CXToken_Identifier || (a->toks[i].flags & PK_TOK_DIRECTIVE) || i + 1 >= a->ntoks)
 		return 0;
 	size_t j = i + 1;
 	if (pk_tok_is(a, j, "<")) {
@@ -357,6 +357,11 @@ void pk_ast_token_calls(struct pk_ast *a)
 		size_t off = a->toks[i].start;
 		int f = func_at(a, off);
 		char *name = pk_xstrndup(a->b->data + off, a->toks[i].end - off);
+		if (f >= 0 && !live(a, i)) { /* counted for CALLEE#n, refused when picked */
+			PK_GROW(a->calls, a->cap_calls, a->ncalls + 1);
+			a->calls[a->ncalls++] = (struct pk_call){name, off, -1, 0, 1};
+			continue;
+		}
 		if (f < 0 || has_call(a, nast, name, off) || named_in_ast(a, f, off, a->toks[i].end - off) ||
 		    pk_scan_block_at(&a->scan, off) >= 0) {
 			free(name);
@@ -368,7 +373,7 @@ void pk_ast_token_calls(struct pk_ast *a)
 			continue;
 		}
 		PK_GROW(a->calls, a->cap_calls, a->ncalls + 1);
-		a->calls[a->ncalls++] = (struct pk_call){name, off, st, 0};
+		a->calls[a->ncalls++] = (struct pk_call){name, off, st, 0, 0};
 	}
 	if (a->ncalls > nast)
 		qsort(a->calls, a->ncalls, sizeof(*a->calls), cmp_call);
