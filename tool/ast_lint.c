@@ -67,9 +67,8 @@ static int on_ini(void *user, const char *section, const char *key, const char *
 	    L("async", "issue", issue),         L("async", "wait", wait),           L("async", "barrier", barrier),
 	    L("async", "notify", notify),       L("print", "mixed", mixed),         S("print", "guard", guard),
 	    S("print", "aiv_core", aiv_core),   S("print", "aiv_guard", aiv_guard), S("print", "aic_core", aic_core),
-	    S("print", "aic_guard", aic_guard), S("print", "namespace", api_ns),
-	    S("cce", "cycle", cce_cycle),       S("cce", "barrier", cce_barrier),   S("cce", "block", cce_block),
-	    S("cce", "subblock", cce_subblock),
+	    S("print", "aic_guard", aic_guard), S("print", "namespace", api_ns),    S("cce", "cycle", cce_cycle),
+	    S("cce", "barrier", cce_barrier),   S("cce", "block", cce_block),       S("cce", "subblock", cce_subblock),
 #undef L
 #undef S
 	};
