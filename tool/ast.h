@@ -141,6 +141,7 @@ size_t pk_tok_at(const struct pk_ast *a, size_t off);
 size_t pk_ast_inactive_call(const struct pk_ast *a, const char *name);
 char *pk_ast_skip_reason(const struct pk_ast *a, size_t off, unsigned *line);
 int pk_ast_whole_macro_use(const struct pk_ast *a, size_t s, size_t e);
+int pk_ast_text_entries(const struct pk_ast *a, const char *want, size_t *open, size_t *close);
 
 /* ast_place.c: where a probe part goes. */
 enum pk_where { PK_BEFORE, PK_AFTER, PK_BEFORE_CLOSE };
@@ -170,6 +171,10 @@ struct pk_spec {
 
 int pk_spec_parse(struct pk_spec *s, const char *text);
 void pk_spec_free(struct pk_spec *s);
+/* An anchor on the line after the '{' at OPEN of a body ending at CLOSE
+ * (scope: body node BODY, or -1 for a body the AST does not hold). */
+int pk_ast_place_brace(struct pk_ast *a, size_t open, size_t close, int body, const char *what,
+                       struct pk_anchor *out);
 /* Resolve SPEC as the start (is_end 0) or end part into anchors. */
 int pk_ast_place(struct pk_ast *a, const struct pk_spec *s, int is_end, struct pk_anchor **out, size_t *nout);
 /* One indentation step for code indented by IND (tab, 2 or 4 spaces). */

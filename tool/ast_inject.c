@@ -458,6 +458,14 @@ static void unique_vars(struct pk_ast *a, struct gen *g, int base)
 	}
 }
 
+static int ast_has_entry(const struct pk_ast *a, const char *want)
+{
+	for (size_t i = 0; i < a->nfuncs; i++)
+		if (want && *want ? !strcmp(a->funcs[i].name, want) : a->funcs[i].entry)
+			return 1;
+	return 0;
+}
+
 static int kernel_entry(struct pk_ast *a, const char *want)
 {
 	if (want && *want) {
@@ -474,6 +482,13 @@ static int kernel_entry(struct pk_ast *a, const char *want)
 		}
 	if (n == 1)
 		return found;
+	size_t open, close;
+	int nt = pk_ast_text_entries(a, NULL, &open, &close);
+	if (n == 0 && nt > 1)
+		return pk_error("%s: %d kernel entries are written in code the preprocessor skipped or clang "
+		                "could not parse; select one configuration with -- -DNAME=... or name one: "
+		                "--base=FUNC",
+		                a->b->path, nt);
 	if (n == 0)
 		return pk_error("%s: no kernel entry found (__global__, or extern \"C\" __aicore__); name it: "
 		                "--base=FUNC",
@@ -493,6 +508,14 @@ static int resolve(struct pk_ast *a, const struct opts *o, struct pk_anchor **st
 		if (pk_spec_parse(&b, o->begin) < 0 || pk_spec_parse(&e, o->end) < 0)
 			goto out;
 	} else if (o->mode == MODE_BASE) {
+		size_t open, close;
+		int nt = pk_ast_text_entries(a, o->base_func, &open, &close);
+		if (nt == 1 && !ast_has_entry(a, o->base_func)) { /* a body the AST does not hold */
+			*start = pk_xcalloc(1, sizeof(**start));
+			*ns = 1;
+			rc = pk_ast_place_brace(a, open, close, -1, "--base", *start);
+			goto out;
+		}
 		int f = kernel_entry(a, o->base_func);
 		if (f < 0)
 			goto out;

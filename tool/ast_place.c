@@ -519,59 +519,69 @@ static int find_func(struct pk_ast *a, const struct pk_spec *s)
 
 /* entry:FUNC goes on the line after the body's '{', whatever the
  * preprocessor configuration: the first lines of a body are in every one. */
-static int place_entry(struct pk_ast *a, int f, const char *what, struct pk_anchor *out)
+int pk_ast_place_brace(struct pk_ast *a, size_t open, size_t close, int body, const char *what,
+                       struct pk_anchor *out)
 {
-	int body = a->funcs[f].body;
-	const struct pk_node *n = &a->nodes[body];
 	memset(out, 0, sizeof(*out));
 	out->where = PK_BEFORE;
 	out->node = body;
 	out->scope = body;
 	out->brace = -1;
-	size_t e = n->start + 1;
-	while (e < n->end && is_blank(a->b->data[e]))
+	size_t e = open + 1;
+	while (e < close && is_blank(a->b->data[e]))
 		e++;
-	if (e + 1 < n->end && a->b->data[e] == '/' && a->b->data[e + 1] == '/')
-		while (e < n->end && a->b->data[e] != '\n')
+	if (e + 1 < close && a->b->data[e] == '/' && a->b->data[e + 1] == '/')
+		while (e < close && a->b->data[e] != '\n')
 			e++;
-	if (e < n->end && a->b->data[e] == '\r')
+	if (e < close && a->b->data[e] == '\r')
 		e++;
-	if (a->b->data[n->start] != '{' || e >= n->end || a->b->data[e] != '\n')
-		return fail_at(a, n->start,
+	if (a->b->data[open] != '{' || e >= close || a->b->data[e] != '\n')
+		return fail_at(a, open,
 		               "%s:%u: %s: code follows the function's '{' on its line; put the first "
 		               "statement on its own line",
 		               what);
 	out->off = e + 1;
 	out->line = pk_ast_line(a, out->off);
-	if (a->funcs[f].is_constexpr)
-		return fail_at(a, out->off,
-		               "%s:%u: %s: the function is constexpr; the probe's cycle read and "
-		               "print cannot go there",
-		               what);
 	if (pk_scan_block_at(&a->scan, out->off) >= 0 &&
 	    a->scan.blocks[pk_scan_block_at(&a->scan, out->off)].dir_start != out->off)
 		return fail_at(a, out->off, "%s:%u: %s: the place is inside a probe block", what);
 	/* the indentation of the body's first code line, else one step in */
-	for (size_t o = out->off; o < n->end;) {
+	for (size_t o = out->off; o < close;) {
 		size_t q = o;
-		while (q < n->end && is_blank(a->b->data[q]))
+		while (q < close && is_blank(a->b->data[q]))
 			q++;
-		if (q < n->end && a->b->data[q] != '\n' && a->b->data[q] != '\r' && a->b->data[q] != '#' &&
-		    q != n->end - 1) {
+		if (q < close && a->b->data[q] != '\n' && a->b->data[q] != '\r' && a->b->data[q] != '#') {
 			out->indent = indent_of(a->b, q);
 			return 0;
 		}
-		const char *nl = memchr(a->b->data + o, '\n', n->end - o);
+		const char *nl = memchr(a->b->data + o, '\n', close - o);
 		if (!nl)
 			break;
 		o = (size_t)(nl - a->b->data) + 1;
 	}
-	char *bi = indent_of(a->b, n->start);
+	char *bi = indent_of(a->b, open);
 	size_t l = strlen(bi) + 5;
 	out->indent = pk_xmalloc(l);
 	snprintf(out->indent, l, "%s%s", bi, pk_indent_unit(bi));
 	free(bi);
 	return 0;
+}
+
+static int place_entry(struct pk_ast *a, int f, const char *what, struct pk_anchor *out)
+{
+	int body = a->funcs[f].body;
+	const struct pk_node *n = &a->nodes[body];
+	if (a->funcs[f].is_constexpr) {
+		memset(out, 0, sizeof(*out));
+		size_t nl = n->start;
+		while (nl < n->end && a->b->data[nl] != '\n')
+			nl++;
+		return fail_at(a, nl + 1 < n->end ? nl + 1 : n->start,
+		               "%s:%u: %s: the function is constexpr; the probe's cycle read and "
+		               "print cannot go there",
+		               what);
+	}
+	return pk_ast_place_brace(a, n->start, n->end - 1, body, what, out);
 }
 
 static int in_lambda(const struct pk_ast *a, int node, int body)

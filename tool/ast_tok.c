@@ -420,3 +420,51 @@ int pk_ast_whole_macro_use(const struct pk_ast *a, size_t s, size_t e)
 		return e <= a->toks[j].end;
 	return j > 0 && a->toks[j - 1].end >= e;
 }
+
+/* Past the bracket closing the one at token I, counting every token that is
+ * not a directive (skipped code included), or ntoks. */
+static size_t skip_group_text(const struct pk_ast *a, size_t i)
+{
+	int depth = 0;
+	for (; i < a->ntoks; i++) {
+		if (a->toks[i].flags & PK_TOK_DIRECTIVE)
+			continue;
+		if (is_open(a, i))
+			depth++;
+		else if (is_close(a, i) && --depth == 0)
+			return i + 1;
+	}
+	return a->ntoks;
+}
+
+/* Kernel entries read from the tokens, skipped code included: `__global__`
+ * then NAME(...) and a body. Counts those named WANT (any when NULL or
+ * empty); *open and *close are the last one's braces. */
+int pk_ast_text_entries(const struct pk_ast *a, const char *want, size_t *open, size_t *close)
+{
+	int n = 0;
+	for (size_t i = 0; i < a->ntoks; i++) {
+		if ((a->toks[i].flags & PK_TOK_DIRECTIVE) || !pk_tok_is(a, i, "__global__"))
+			continue;
+		size_t j = i + 1;
+		while (j < a->ntoks && !pk_tok_is(a, j, "(") && !pk_tok_is(a, j, ";") && !pk_tok_is(a, j, "{"))
+			j++;
+		if (j >= a->ntoks || !pk_tok_is(a, j, "(") || a->toks[j - 1].kind != CXToken_Identifier)
+			continue;
+		size_t name = j - 1, k = skip_group_text(a, j);
+		while (k < a->ntoks && !pk_tok_is(a, k, "{") && !pk_tok_is(a, k, ";"))
+			k++;
+		if (k >= a->ntoks || !pk_tok_is(a, k, "{"))
+			continue;
+		if (want && *want && !pk_tok_is(a, name, want))
+			continue;
+		size_t c = skip_group_text(a, k);
+		if (c > a->ntoks || c == 0)
+			continue;
+		*open = a->toks[k].start;
+		*close = a->toks[c - 1].start;
+		n++;
+		i = k;
+	}
+	return n;
+}
