@@ -11,6 +11,9 @@
 #include "edit.h"
 #include "scan.h"
 
+/* Where clang sees the built-in parse stubs: never a real directory. */
+#define PK_STUB_DIR "/probekit-builtin-stubs"
+
 /* Names from rules/async.ini: what issues async work, what completes it,
  * and how the print is guarded. */
 struct pk_namelist {
@@ -28,6 +31,9 @@ struct pk_ast_rules {
 	char *aiv_core, *aiv_guard; /* mixed kernels, shared or AIV code */
 	char *aic_core, *aic_guard; /* mixed kernels, code under the AIC test */
 	char *api_ns;               /* namespace of the probe API (AscendC) */
+	/* code where the API's namespace is not visible (PTO-only kernels):
+	 * the CCE compiler's own intrinsics */
+	char *cce_cycle, *cce_barrier, *cce_block, *cce_subblock;
 };
 
 int pk_ast_rules_load(struct pk_ast_rules *r);
@@ -61,6 +67,7 @@ struct pk_call {
 	size_t off; /* offset of the callee name */
 	int node;   /* the CallExpr */
 	int macro;  /* the call comes from a macro expansion */
+	int inactive; /* in a region the preprocessor skipped (node is -1) */
 };
 
 struct pk_parse_error {
@@ -68,6 +75,15 @@ struct pk_parse_error {
 	size_t off;
 	char *msg;
 };
+
+/* A token of the main file (tool/ast_tok.c). */
+struct pk_tok {
+	size_t start, end;
+	unsigned char kind;  /* enum CXTokenKind */
+	unsigned char flags; /* PK_TOK_* */
+};
+#define PK_TOK_DIRECTIVE 1 /* on a preprocessor directive line */
+#define PK_TOK_INACTIVE  2 /* in a region the preprocessor skipped */
 
 struct pk_ast {
 	struct pk_buf *b;
@@ -83,6 +99,10 @@ struct pk_ast {
 	struct pk_parse_error *errs; /* errors inside the main file */
 	size_t nerrs, cap_errs;
 	struct pk_scan scan; /* existing probe blocks, comments */
+	struct pk_tok *toks; /* the main file's tokens, comments left out */
+	size_t ntoks;
+	struct pk_range *skipped; /* regions the preprocessor skipped */
+	size_t nskipped;
 };
 
 struct pk_parse_opts {
@@ -112,6 +132,17 @@ int pk_ast_in_subtree(const struct pk_ast *a, int j, int i);
 /* The last direct child of node P, or -1. */
 int pk_ast_last_child(const struct pk_ast *a, int p);
 
+/* ast_tok.c */
+void pk_ast_tokens(struct pk_ast *a);
+void pk_ast_fix_starts(struct pk_ast *a);
+void pk_ast_token_calls(struct pk_ast *a);
+int pk_tok_is(const struct pk_ast *a, size_t i, const char *s);
+size_t pk_tok_at(const struct pk_ast *a, size_t off);
+size_t pk_ast_inactive_call(const struct pk_ast *a, const char *name);
+char *pk_ast_skip_reason(const struct pk_ast *a, size_t off, unsigned *line);
+int pk_ast_whole_macro_use(const struct pk_ast *a, size_t s, size_t e);
+int pk_ast_text_entries(const struct pk_ast *a, const char *want, size_t *open, size_t *close);
+
 /* ast_place.c: where a probe part goes. */
 enum pk_where { PK_BEFORE, PK_AFTER, PK_BEFORE_CLOSE };
 
@@ -140,6 +171,10 @@ struct pk_spec {
 
 int pk_spec_parse(struct pk_spec *s, const char *text);
 void pk_spec_free(struct pk_spec *s);
+/* An anchor on the line after the '{' at OPEN of a body ending at CLOSE
+ * (scope: body node BODY, or -1 for a body the AST does not hold). */
+int pk_ast_place_brace(struct pk_ast *a, size_t open, size_t close, int body, const char *what,
+                       struct pk_anchor *out);
 /* Resolve SPEC as the start (is_end 0) or end part into anchors. */
 int pk_ast_place(struct pk_ast *a, const struct pk_spec *s, int is_end, struct pk_anchor **out, size_t *nout);
 /* One indentation step for code indented by IND (tab, 2 or 4 spaces). */
@@ -154,6 +189,9 @@ int pk_ast_check_scopes(struct pk_ast *a, const struct pk_anchor *start, const s
 char *pk_ast_loop_var(struct pk_ast *a, int scope, int *loop, unsigned *loop_line);
 /* Code type for the print guard: 0 plain, 1 mixed kernel AIV/shared, 2 mixed AIC. */
 int pk_ast_core_kind(struct pk_ast *a, const struct pk_ast_rules *r, int scope);
+/* Is namespace NS visible at OFF: named (or kernel_operator.h included)
+ * in the main file before OFF, or in a header that is not a parse stub? */
+int pk_ast_ns_visible(struct pk_ast *a, const char *ns, size_t off);
 /* Is WORD used anywhere in the TU text (main file and every include)? */
 int pk_ast_word_used(struct pk_ast *a, const char *word);
 

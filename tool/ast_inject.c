@@ -224,8 +224,31 @@ static char *qualify(const char *expr, const char *q)
 	return t.s;
 }
 
+/* EXPR with the API's block queries as CCE intrinsics ("GetBlockIdx() == 0"). */
+static char *cce_names(const char *expr, const struct pk_ast_rules *r)
+{
+	static const char *const api[] = {"GetBlockIdx()", "GetSubBlockIdx()"};
+	const char *cce[] = {r->cce_block, r->cce_subblock};
+	struct text t = {0};
+	tx(&t, "%s", "");
+	for (const char *p = expr; *p;) {
+		size_t k = 0;
+		while (k < 2 && (strncmp(p, api[k], strlen(api[k])) || (p > expr && is_ident(p[-1]))))
+			k++;
+		if (k < 2) {
+			tx(&t, "%s", cce[k]);
+			p += strlen(api[k]);
+		} else {
+			tx(&t, "%c", *p++);
+		}
+	}
+	return t.s;
+}
+
 struct gen {
 	const char *name, *eol, *q, *unit;
+	char *cycle, *barrier, *block; /* the probe API calls as spelled here */
+	int cce;                       /* the CCE intrinsics, not the API namespace */
 	char dir[512]; /* the directive line; probe names are short (checked) */
 	char *sv, *ev; /* start and end variables */
 	char *iter;    /* induction variable for iter=, or NULL */
@@ -243,7 +266,7 @@ static void gen_print(struct text *t, const struct gen *g, const char *ind, cons
 	tx(&fmt, "%s%s%s", g->all_blocks ? "block=%u " : "", g->iter ? "iter=%u " : "", fields_fmt);
 	tx(&args, "%s", "");
 	if (g->all_blocks)
-		tx(&args, "(unsigned)%sGetBlockIdx(), ", g->q);
+		tx(&args, "(unsigned)%s, ", g->block);
 	if (g->iter)
 		tx(&args, "(unsigned)(%s), ", g->iter);
 	tx(&args, "%s", fields_args);
@@ -252,12 +275,13 @@ static void gen_print(struct text *t, const struct gen *g, const char *ind, cons
 	} else {
 		const char *core = g->core == 2 ? g->r->aic_core : g->r->aiv_core;
 		const char *cond = g->core == 0 ? g->r->guard : g->core == 2 ? g->r->aic_guard : g->r->aiv_guard;
-		char *qc = qualify(cond, g->q);
+		char *qc = g->cce ? cce_names(cond, g->r) : qualify(cond, g->q);
 		tx(&inner, "%s%s", ind, g->core ? g->unit : "");
 		if (g->core)
 			tx(t, "%sif %s {%s", ind, core, g->eol);
 		tx(t, "%sif (%s) {%s", inner.s, qc, g->eol);
-		tx(t, "%s%s%sprintf(\"[%s] %s\\n\", %s);%s", inner.s, g->unit, g->q, g->name, fmt.s, args.s, g->eol);
+		tx(t, "%s%s%sprintf(\"[%s] %s\\n\", %s);%s", inner.s, g->unit, g->cce ? "" : g->q, g->name, fmt.s,
+		   args.s, g->eol);
 		tx(t, "%s}%s", inner.s, g->eol);
 		if (g->core)
 			tx(t, "%s}%s", ind, g->eol);
@@ -272,8 +296,8 @@ static char *gen_start(const struct gen *g, const char *ind)
 {
 	struct text t = {0};
 	tx(&t, "%s%s", g->dir, g->eol);
-	tx(&t, "%s%sPipeBarrier<PIPE_ALL>();%s", ind, g->q, g->eol);
-	tx(&t, "%suint64_t %s = %sGetSystemCycle();%s", ind, g->sv, g->q, g->eol);
+	tx(&t, "%s%s;%s", ind, g->barrier, g->eol);
+	tx(&t, "%suint64_t %s = %s;%s", ind, g->sv, g->cycle, g->eol);
 	tx(&t, "#endif%s", g->eol);
 	return t.s;
 }
@@ -284,8 +308,8 @@ static char *gen_end(const struct gen *g, const char *ind)
 	char args[512];
 	snprintf(args, sizeof(args), "%s, %s, %s - %s", g->sv, g->ev, g->ev, g->sv);
 	tx(&t, "%s%s", g->dir, g->eol);
-	tx(&t, "%s%sPipeBarrier<PIPE_ALL>();%s", ind, g->q, g->eol);
-	tx(&t, "%suint64_t %s = %sGetSystemCycle();%s", ind, g->ev, g->q, g->eol);
+	tx(&t, "%s%s;%s", ind, g->barrier, g->eol);
+	tx(&t, "%suint64_t %s = %s;%s", ind, g->ev, g->cycle, g->eol);
 	gen_print(&t, g, ind, "start=%lu end=%lu dur=%lu", args);
 	tx(&t, "#endif%s", g->eol);
 	return t.s;
@@ -295,7 +319,7 @@ static char *gen_base(const struct gen *g, const char *ind)
 {
 	struct text t = {0};
 	tx(&t, "%s%s", g->dir, g->eol);
-	tx(&t, "%suint64_t %s = %sGetSystemCycle();%s", ind, g->sv, g->q, g->eol);
+	tx(&t, "%suint64_t %s = %s;%s", ind, g->sv, g->cycle, g->eol);
 	gen_print(&t, g, ind, "%lu", g->sv);
 	tx(&t, "#endif%s", g->eol);
 	return t.s;
@@ -387,17 +411,34 @@ static int refuse_existing(struct pk_ast *a, const char *name)
 	return rc;
 }
 
-static int uses_namespace(struct pk_ast *a, const char *ns)
+/* `using namespace NS;` before OFF (a directive after the probe does not help it). */
+static int uses_namespace(struct pk_ast *a, const char *ns, size_t off)
 {
 	char pat[128];
 	snprintf(pat, sizeof(pat), "using namespace %s;", ns);
 	const char *p = a->b->data;
-	while ((p = strstr(p, pat))) {
+	while ((p = strstr(p, pat)) && (size_t)(p - a->b->data) < off) {
 		if (!pk_scan_in_comment(&a->scan, (size_t)(p - a->b->data)))
 			return 1;
 		p++;
 	}
 	return 0;
+}
+
+static char *fmt_dup(const char *fmt, const char *a)
+{
+	size_t n = strlen(fmt) + strlen(a) + 1;
+	char *s = pk_xmalloc(n);
+	snprintf(s, n, fmt, a);
+	return s;
+}
+
+static void set_spelling(struct gen *g, const struct pk_ast_rules *r, int cce)
+{
+	g->cce = cce;
+	g->cycle = cce ? pk_xstrdup(r->cce_cycle) : fmt_dup("%sGetSystemCycle()", g->q);
+	g->barrier = cce ? pk_xstrdup(r->cce_barrier) : fmt_dup("%sPipeBarrier<PIPE_ALL>()", g->q);
+	g->block = cce ? pk_xstrdup(r->cce_block) : fmt_dup("%sGetBlockIdx()", g->q);
 }
 
 static void unique_vars(struct pk_ast *a, struct gen *g, int base)
@@ -417,6 +458,14 @@ static void unique_vars(struct pk_ast *a, struct gen *g, int base)
 	}
 }
 
+static int ast_has_entry(const struct pk_ast *a, const char *want)
+{
+	for (size_t i = 0; i < a->nfuncs; i++)
+		if (want && *want ? !strcmp(a->funcs[i].name, want) : a->funcs[i].entry)
+			return 1;
+	return 0;
+}
+
 static int kernel_entry(struct pk_ast *a, const char *want)
 {
 	if (want && *want) {
@@ -433,6 +482,13 @@ static int kernel_entry(struct pk_ast *a, const char *want)
 		}
 	if (n == 1)
 		return found;
+	size_t open, close;
+	int nt = pk_ast_text_entries(a, NULL, &open, &close);
+	if (n == 0 && nt > 1)
+		return pk_error("%s: %d kernel entries are written in code the preprocessor skipped or clang "
+		                "could not parse; select one configuration with -- -DNAME=... or name one: "
+		                "--base=FUNC",
+		                a->b->path, nt);
 	if (n == 0)
 		return pk_error("%s: no kernel entry found (__global__, or extern \"C\" __aicore__); name it: "
 		                "--base=FUNC",
@@ -452,6 +508,14 @@ static int resolve(struct pk_ast *a, const struct opts *o, struct pk_anchor **st
 		if (pk_spec_parse(&b, o->begin) < 0 || pk_spec_parse(&e, o->end) < 0)
 			goto out;
 	} else if (o->mode == MODE_BASE) {
+		size_t open, close;
+		int nt = pk_ast_text_entries(a, o->base_func, &open, &close);
+		if (nt == 1 && !ast_has_entry(a, o->base_func)) { /* a body the AST does not hold */
+			*start = pk_xcalloc(1, sizeof(**start));
+			*ns = 1;
+			rc = pk_ast_place_brace(a, open, close, -1, "--base", *start);
+			goto out;
+		}
 		int f = kernel_entry(a, o->base_func);
 		if (f < 0)
 			goto out;
@@ -510,10 +574,11 @@ static int build_plan(struct pk_ast *a, const struct opts *o, struct pk_plan *pl
 	g.eol = pk_buf_eol(a->b);
 	g.q = "";
 	char qbuf[128];
-	if (!uses_namespace(a, r.api_ns)) {
+	if (!uses_namespace(a, r.api_ns, start->off)) {
 		snprintf(qbuf, sizeof(qbuf), "%s::", r.api_ns);
 		g.q = qbuf;
 	}
+	set_spelling(&g, &r, !pk_ast_ns_visible(a, r.api_ns, start->off));
 	g.unit = pk_indent_unit(start->indent);
 	g.all_blocks = o->all_blocks;
 	g.r = &r;
@@ -548,6 +613,9 @@ out:
 	free(g.sv);
 	free(g.ev);
 	free(g.iter);
+	free(g.cycle);
+	free(g.barrier);
+	free(g.block);
 	pk_anchors_free(start, ns);
 	pk_anchors_free(ends, ne);
 	pk_ast_rules_free(&r);

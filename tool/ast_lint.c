@@ -67,7 +67,8 @@ static int on_ini(void *user, const char *section, const char *key, const char *
 	    L("async", "issue", issue),         L("async", "wait", wait),           L("async", "barrier", barrier),
 	    L("async", "notify", notify),       L("print", "mixed", mixed),         S("print", "guard", guard),
 	    S("print", "aiv_core", aiv_core),   S("print", "aiv_guard", aiv_guard), S("print", "aic_core", aic_core),
-	    S("print", "aic_guard", aic_guard), S("print", "namespace", api_ns),
+	    S("print", "aic_guard", aic_guard), S("print", "namespace", api_ns),    S("cce", "cycle", cce_cycle),
+	    S("cce", "barrier", cce_barrier),   S("cce", "block", cce_block),       S("cce", "subblock", cce_subblock),
 #undef L
 #undef S
 	};
@@ -103,12 +104,13 @@ int pk_ast_rules_load(struct pk_ast_rules *r)
 		pk_ast_rules_free(r);
 		return -1;
 	}
-	const char *need[] = {r->guard, r->aiv_core, r->aiv_guard, r->aic_core, r->aic_guard, r->api_ns};
+	const char *need[] = {r->guard,  r->aiv_core,  r->aiv_guard,   r->aic_core,  r->aic_guard,
+	                      r->api_ns, r->cce_cycle, r->cce_barrier, r->cce_block, r->cce_subblock};
 	for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++)
 		if (!need[i]) {
 			pk_ast_rules_free(r);
 			return pk_error("async.ini: [print] needs guard, aiv_core, aiv_guard, aic_core, "
-			                "aic_guard and namespace");
+			                "aic_guard and namespace; [cce] needs cycle, barrier, block and subblock");
 		}
 	return 0;
 }
@@ -126,6 +128,10 @@ void pk_ast_rules_free(struct pk_ast_rules *r)
 	free(r->aic_core);
 	free(r->aic_guard);
 	free(r->api_ns);
+	free(r->cce_cycle);
+	free(r->cce_barrier);
+	free(r->cce_block);
+	free(r->cce_subblock);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -138,7 +144,7 @@ static int completes(const struct pk_ast_rules *r, const char *name)
 static int call_in(const struct pk_ast *a, size_t i, size_t from, size_t to, int func)
 {
 	const struct pk_call *c = &a->calls[i];
-	return c->off >= from && c->off < to && a->nodes[c->node].func == func;
+	return !c->inactive && c->off >= from && c->off < to && a->nodes[c->node].func == func;
 }
 
 static void lint_end(struct pk_ast *a, const struct pk_ast_rules *r, const char *name, const struct pk_anchor *s,

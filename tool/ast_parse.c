@@ -22,7 +22,7 @@
 #endif
 
 /* Never a real directory: clang sees the stubs only as unsaved files. */
-#define STUB_DIR    "/probekit-builtin-stubs"
+#define STUB_DIR    PK_STUB_DIR
 #define STUB_PREFIX "stubs/"
 
 struct argv_b {
@@ -212,6 +212,8 @@ int pk_ast_args(const char *path, const struct pk_parse_opts *o, char ***argv, i
 	}
 	push(&a, "-idirafter");
 	push(&a, STUB_DIR);
+	push(&a, "-include"); /* the compiler's built-in names, whatever else is found */
+	push(&a, STUB_DIR "/probekit_prelude.h");
 	push(&a, "-w");
 	push(&a, "-ferror-limit=0");
 	*argv = a.v;
@@ -331,7 +333,8 @@ int pk_ast_parse(struct pk_ast *a, struct pk_buf *b, const struct pk_parse_opts 
 	struct stubs st;
 	stubs_load(&st, (struct CXUnsavedFile){cpath, b->data, (unsigned long)b->len});
 	a->index = clang_createIndex(0, 0);
-	unsigned flags = CXTranslationUnit_KeepGoing | CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles;
+	unsigned flags = CXTranslationUnit_KeepGoing | CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles |
+	                 CXTranslationUnit_DetailedPreprocessingRecord;
 	enum CXErrorCode ec = clang_parseTranslationUnit2(a->index, cpath, (const char *const *)argv, argc, st.u,
 	                                                  (unsigned)st.n, flags, &a->tu);
 	stubs_free(&st);
@@ -342,7 +345,10 @@ int pk_ast_parse(struct pk_ast *a, struct pk_buf *b, const struct pk_parse_opts 
 	} else {
 		a->file = clang_getFile(a->tu, cpath);
 		collect_errors(a);
+		pk_ast_tokens(a);
 		rc = pk_ast_index(a);
+		pk_ast_fix_starts(a);
+		pk_ast_token_calls(a);
 	}
 	free(cpath);
 	return rc;
@@ -370,6 +376,8 @@ void pk_ast_free(struct pk_ast *a)
 	free(a->calls);
 	free(a->errs);
 	free(a->nodes);
+	free(a->toks);
+	free(a->skipped);
 	pk_scan_free(&a->scan);
 	if (a->tu)
 		clang_disposeTranslationUnit(a->tu);

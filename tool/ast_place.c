@@ -201,16 +201,6 @@ int pk_ast_last_child(const struct pk_ast *a, int p)
 	return last;
 }
 
-/* The first statement of block P, past empty statements (what is left of
- * KERNEL_TASK_TYPE_DEFAULT(...); and other macros that expand to nothing). */
-static int first_stmt_child(const struct pk_ast *a, int p)
-{
-	for (size_t j = (size_t)p + 1; j < a->nnodes && pk_ast_in_subtree(a, (int)j, p); j++)
-		if (a->nodes[j].parent == p && a->nodes[j].stmt && a->nodes[j].kind != CXCursor_NullStmt)
-			return (int)j;
-	return -1;
-}
-
 static int fail_at(struct pk_ast *a, size_t off, const char *fmt, const char *what)
 {
 	return pk_error(fmt, a->b->path, pk_ast_line(a, off), what);
@@ -221,7 +211,7 @@ static int check_stmt(struct pk_ast *a, int node, const char *what)
 {
 	const struct pk_node *n = &a->nodes[node];
 	const struct pk_func *f = &a->funcs[n->func];
-	if (from_macro(a, node))
+	if (from_macro(a, node) && !pk_ast_whole_macro_use(a, n->start, n->end))
 		return fail_at(a, n->start,
 		               "%s:%u: %s: the statement comes from a macro expansion; probekit does not "
 		               "edit inside macros (place the probe around the macro's use)",
@@ -233,12 +223,13 @@ static int check_stmt(struct pk_ast *a, int node, const char *what)
 		               "%s:%u: %s: the function is constexpr; the probe's cycle read and "
 		               "print cannot go there",
 		               what);
-	if (f->bad_line) {
-		pk_error("%s:%u: %s: function '%s' has code probekit could not parse (line %d); "
-		         "nothing written",
-		         a->b->path, pk_ast_line(a, n->start), what, f->name, f->bad_line);
-		return -1;
-	}
+	for (size_t i = 0; i < a->nerrs; i++) /* a syntax error inside: its boundaries are a guess */
+		if (a->errs[i].line && a->errs[i].off >= n->start && a->errs[i].off < n->end &&
+		    !strncmp(a->errs[i].msg, "expected ", 9)) {
+			pk_error("%s:%u: %s: clang could not parse this statement (line %u: %s); nothing written",
+			         a->b->path, pk_ast_line(a, n->start), what, a->errs[i].line, a->errs[i].msg);
+			return -1;
+		}
 	int p = n->parent;
 	if (p >= 0 && a->nodes[p].parent >= 0 && a->nodes[a->nodes[p].parent].kind == CXCursor_SwitchStmt &&
 	    !n->braceless)
@@ -409,12 +400,47 @@ static int line_in_directive(struct pk_ast *a, unsigned n)
 	return o < b->len && b->data[o] == '#';
 }
 
+/* A target in a region the preprocessor skipped: name the directive and
+ * the macro to define. */
+static int refuse_inactive(struct pk_ast *a, size_t off, const char *what)
+{
+	unsigned dl;
+	char *d = pk_ast_skip_reason(a, off, &dl);
+	const char *m = d + 1;
+	while (*m == ' ' || *m == '\t')
+		m++;
+	while (is_ident(*m)) /* the directive's own word */
+		m++;
+	for (;;) {
+		while (*m && !is_ident(*m))
+			m++;
+		size_t l = 0;
+		while (is_ident(m[l]))
+			l++;
+		if (l == 7 && !strncmp(m, "defined", 7)) {
+			m += l;
+			continue;
+		}
+		int rc = l && !(*m >= '0' && *m <= '9')
+		             ? pk_error("%s:%u: %s: the call is in code the preprocessor skipped under '%s' (line "
+		                        "%u); parse that branch by giving its macro: -- -D%.*s=...",
+		                        a->b->path, pk_ast_line(a, off), what, d, dl, (int)l, m)
+		             : pk_error("%s:%u: %s: the call is in code the preprocessor skipped under '%s' (line "
+		                        "%u); parse that branch with the flags (-D/-U after --) that select it",
+		                        a->b->path, pk_ast_line(a, off), what, d, dl);
+		free(d);
+		return rc;
+	}
+}
+
 static int place_call(struct pk_ast *a, const struct pk_spec *s, struct pk_anchor *out)
 {
 	size_t count = 0, pick = (size_t)-1;
 	for (size_t i = 0; i < a->ncalls; i++)
 		if (!strcmp(a->calls[i].name, s->name) && ++count == (s->n ? s->n : 1))
 			pick = i;
+	if (count == 0 && pk_ast_inactive_call(a, s->name) != (size_t)-1)
+		return refuse_inactive(a, pk_ast_inactive_call(a, s->name), s->text);
 	if (count == 0) {
 		char quoted[256];
 		snprintf(quoted, sizeof(quoted), "'%s'", s->name);
@@ -444,6 +470,8 @@ static int place_call(struct pk_ast *a, const struct pk_spec *s, struct pk_ancho
 		                count, lines, s->name);
 	}
 	const struct pk_call *c = &a->calls[pick];
+	if (c->inactive)
+		return refuse_inactive(a, c->off, s->text);
 	if (c->macro)
 		return pk_error("%s:%u: %s: the call to '%s' comes from a macro expansion; probekit does "
 		                "not edit inside macros",
@@ -486,11 +514,74 @@ static int find_func(struct pk_ast *a, const struct pk_spec *s)
 		return pk_error("%s: %s: several functions are named '%s'", a->b->path, s->text, s->name);
 	if (f < 0)
 		return pk_error("%s: %s: no function '%s' with a body in this file", a->b->path, s->text, s->name);
-	if (a->funcs[f].bad_line)
-		return pk_error("%s:%u: %s: function '%s' has code probekit could not parse (line %d); "
-		                "nothing written",
-		                a->b->path, a->funcs[f].line, s->text, s->name, a->funcs[f].bad_line);
 	return f;
+}
+
+/* entry:FUNC goes on the line after the body's '{', whatever the
+ * preprocessor configuration: the first lines of a body are in every one. */
+int pk_ast_place_brace(struct pk_ast *a, size_t open, size_t close, int body, const char *what,
+                       struct pk_anchor *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->where = PK_BEFORE;
+	out->node = body;
+	out->scope = body;
+	out->brace = -1;
+	size_t e = open + 1;
+	while (e < close && is_blank(a->b->data[e]))
+		e++;
+	if (e + 1 < close && a->b->data[e] == '/' && a->b->data[e + 1] == '/')
+		while (e < close && a->b->data[e] != '\n')
+			e++;
+	if (e < close && a->b->data[e] == '\r')
+		e++;
+	if (a->b->data[open] != '{' || e >= close || a->b->data[e] != '\n')
+		return fail_at(a, open,
+		               "%s:%u: %s: code follows the function's '{' on its line; put the first "
+		               "statement on its own line",
+		               what);
+	out->off = e + 1;
+	out->line = pk_ast_line(a, out->off);
+	if (pk_scan_block_at(&a->scan, out->off) >= 0 &&
+	    a->scan.blocks[pk_scan_block_at(&a->scan, out->off)].dir_start != out->off)
+		return fail_at(a, out->off, "%s:%u: %s: the place is inside a probe block", what);
+	/* the indentation of the body's first code line, else one step in */
+	for (size_t o = out->off; o < close;) {
+		size_t q = o;
+		while (q < close && is_blank(a->b->data[q]))
+			q++;
+		if (q < close && a->b->data[q] != '\n' && a->b->data[q] != '\r' && a->b->data[q] != '#') {
+			out->indent = indent_of(a->b, q);
+			return 0;
+		}
+		const char *nl = memchr(a->b->data + o, '\n', close - o);
+		if (!nl)
+			break;
+		o = (size_t)(nl - a->b->data) + 1;
+	}
+	char *bi = indent_of(a->b, open);
+	size_t l = strlen(bi) + 5;
+	out->indent = pk_xmalloc(l);
+	snprintf(out->indent, l, "%s%s", bi, pk_indent_unit(bi));
+	free(bi);
+	return 0;
+}
+
+static int place_entry(struct pk_ast *a, int f, const char *what, struct pk_anchor *out)
+{
+	int body = a->funcs[f].body;
+	const struct pk_node *n = &a->nodes[body];
+	if (a->funcs[f].is_constexpr) {
+		memset(out, 0, sizeof(*out));
+		size_t nl = n->start;
+		while (nl < n->end && a->b->data[nl] != '\n')
+			nl++;
+		return fail_at(a, nl + 1 < n->end ? nl + 1 : n->start,
+		               "%s:%u: %s: the function is constexpr; the probe's cycle read and "
+		               "print cannot go there",
+		               what);
+	}
+	return pk_ast_place_brace(a, n->start, n->end - 1, body, what, out);
 }
 
 static int in_lambda(const struct pk_ast *a, int node, int body)
@@ -542,9 +633,7 @@ int pk_ast_place(struct pk_ast *a, const struct pk_spec *s, int is_end, struct p
 		int f = find_func(a, s);
 		if (f < 0)
 			return -1;
-		int first = first_stmt_child(a, a->funcs[f].body);
-		rc = first >= 0 ? make_anchor(a, first, PK_BEFORE, s->text, &an)
-		                : make_anchor(a, a->funcs[f].body, PK_BEFORE_CLOSE, s->text, &an);
+		rc = place_entry(a, f, s->text, &an);
 		break;
 	}
 	case PK_SPEC_EXIT: {

@@ -257,3 +257,33 @@ int pk_ast_word_used(struct pk_ast *a, const char *word)
 	clang_getInclusions(a->tu, visit_incl, &in);
 	return in.found;
 }
+
+static void visit_ns(CXFile f, CXSourceLocation *stack, unsigned depth, CXClientData data)
+{
+	(void)stack;
+	(void)depth;
+	struct incl *in = data;
+	if (in->found || clang_File_isEqual(f, in->a->file))
+		return;
+	CXString fn = clang_getFileName(f);
+	const char *name = clang_getCString(fn);
+	int stub = name && !strncmp(name, PK_STUB_DIR "/", strlen(PK_STUB_DIR) + 1);
+	clang_disposeString(fn);
+	if (stub)
+		return;
+	size_t size = 0;
+	const char *text = clang_getFileContents(in->a->tu, f, &size);
+	if (text && (word_in(text, size, in->word, NULL) || text_in(text, size, "kernel_operator.h", NULL)))
+		in->found = 1;
+}
+
+int pk_ast_ns_visible(struct pk_ast *a, const char *ns, size_t off)
+{
+	if (off > a->b->len)
+		off = a->b->len;
+	if (word_in(a->b->data, off, ns, &a->scan) || text_in(a->b->data, off, "kernel_operator.h", &a->scan))
+		return 1;
+	struct incl in = {a, ns, 0};
+	clang_getInclusions(a->tu, visit_ns, &in);
+	return in.found;
+}

@@ -198,7 +198,7 @@ static void add_call(struct pk_ast *a, int node, const int *depth)
 		return;
 	}
 	PK_GROW(a->calls, a->cap_calls, a->ncalls + 1);
-	a->calls[a->ncalls++] = (struct pk_call){name, off, node, macro};
+	a->calls[a->ncalls++] = (struct pk_call){name, off, node, macro, 0};
 }
 
 static int cmp_call(const void *x, const void *y)

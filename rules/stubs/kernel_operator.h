@@ -9,36 +9,37 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#ifndef __global__
-#define __global__ __attribute__((annotate("global")))
-#endif
-#ifndef __aicore__
-#define __aicore__
-#endif
-#ifndef __gm__
-#define __gm__
-#endif
-#ifndef __ubuf__
-#define __ubuf__
-#endif
-#ifndef __cbuf__
-#define __cbuf__
-#endif
-#ifndef __ca__
-#define __ca__
-#endif
-#ifndef __cb__
-#define __cb__
-#endif
-#ifndef __cc__
-#define __cc__
-#endif
-#ifndef __inline__
-#define __inline__ inline
-#endif
+#include "probekit_prelude.h"
+
 #define GM_ADDR __gm__ uint8_t *
 #define KERNEL_TASK_TYPE_DEFAULT(type)
 #define KERNEL_TASK_TYPE(key, type)
+/* tiling: the build generates the data structs; the macros name them */
+#define REGISTER_TILING_DEFAULT(T)
+#define REGISTER_TILING_FOR_TILINGKEY(key, T)
+#define REGISTER_TILING_DATA_CLASS(op, T)
+#define TILING_KEY_IS(key) (::AscendC::pk_stub_tiling_key == (key))
+#define TILING_KEY_VAR ::AscendC::pk_stub_tiling_key
+#define BEGIN_TILING_DATA_DEF(name) struct name {
+#define TILING_DATA_FIELD_DEF(type, field) type field;
+#define TILING_DATA_FIELD_DEF_ARR(type, n, field) type field[n];
+#define TILING_DATA_FIELD_DEF_STRUCT(type, field) type field;
+#define END_TILING_DATA_DEF }
+#define GET_TILING_DATA_MEMBER(T, member, var, tiling) decltype(T::member) var = ::AscendC::pk_stub_tiling_as<decltype(T::member)>(tiling)
+#define GET_TILING_DATA_PTR_WITH_STRUCT(T, var, tiling) const T *var = ::AscendC::pk_stub_tiling_as<const T *>(tiling)
+/* operand types the build derives from the operator's definition */
+#ifndef DTYPE_X
+#define DTYPE_X half
+#endif
+#ifndef DTYPE_Y
+#define DTYPE_Y half
+#endif
+#ifndef DTYPE_Z
+#define DTYPE_Z half
+#endif
+#ifndef DTYPE_OUT
+#define DTYPE_OUT half
+#endif
 #define GET_TILING_DATA(var, tiling) auto var = ::AscendC::pk_stub_tiling(tiling)
 #define GET_TILING_DATA_WITH_STRUCT(T, var, tiling) T var = ::AscendC::pk_stub_tiling_as<T>(tiling)
 #define ASCEND_IS_AIV (::AscendC::g_coreType == ::AscendC::AIV)
@@ -49,38 +50,6 @@
 #define TRACE_STOP(x)
 #define PRINTF ::AscendC::printf
 #define DumpTensor(...) ((void)0)
-
-/* 16-bit floats as opaque value types: the parse needs the names, not the maths */
-struct half {
-	uint16_t bits;
-	half() = default;
-	template <typename U> half(U v);
-	operator float() const;
-};
-struct bfloat16_t {
-	uint16_t bits;
-	bfloat16_t() = default;
-	template <typename U> bfloat16_t(U v);
-	operator float() const;
-};
-
-enum pipe_t { PIPE_S, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_ALL, PIPE_MTE4, PIPE_MTE5, PIPE_V2, PIPE_FIX };
-enum event_t { EVENT_ID0, EVENT_ID1, EVENT_ID2, EVENT_ID3, EVENT_ID4, EVENT_ID5, EVENT_ID6, EVENT_ID7 };
-
-void set_flag(pipe_t src, pipe_t dst, event_t id);
-void wait_flag(pipe_t src, pipe_t dst, event_t id);
-void set_flag(pipe_t src, pipe_t dst, int id);
-void wait_flag(pipe_t src, pipe_t dst, int id);
-void pipe_barrier(pipe_t pipe);
-int64_t get_sys_cnt();
-int64_t get_block_idx();
-int64_t get_block_num();
-int64_t get_subblockid();
-template <typename... A> void dcci(A &&...);
-template <typename... A> void copy_gm_to_ubuf(A &&...);
-template <typename... A> void copy_ubuf_to_gm(A &&...);
-template <typename... A> void vconv_f322f16(A &&...);
-void dsb(int);
 
 namespace AscendC {
 
@@ -94,6 +63,14 @@ enum class RoundMode { CAST_NONE, CAST_RINT, CAST_FLOOR, CAST_CEIL, CAST_ROUND, 
 enum class CacheLine { SINGLE_CACHE_LINE, ENTIRE_DATA_CACHE };
 enum class DcciDst { CACHELINE_ALL, CACHELINE_UB, CACHELINE_OUT, CACHELINE_ATOMIC };
 
+extern uint64_t pk_stub_tiling_key;
+void InitSocState();
+__gm__ uint8_t *GetUserWorkspace(__gm__ uint8_t *workspace);
+__gm__ uint8_t *GetSysWorkSpacePtr();
+template <typename... A> void SetSysWorkspace(A &&...);
+template <typename... A> void SetAtomicType(A &&...);
+template <typename... A> void Barrier(A &&...);
+template <typename... A> void SetAivMode(A &&...);
 int64_t GetSystemCycle();
 int64_t GetBlockIdx();
 int64_t GetBlockNum();
@@ -207,7 +184,7 @@ PK_STUB_ANY_T(Scatter); PK_STUB_ANY_T(Transpose); PK_STUB_ANY_T(Brcb); PK_STUB_A
 PK_STUB_ANY_T(SetAtomicNone); PK_STUB_ANY_T(SetMaskNorm); PK_STUB_ANY_T(SetMaskCount);
 PK_STUB_ANY_T(SetVectorMask); PK_STUB_ANY_T(ResetMask); PK_STUB_ANY_T(InitGlobalMemory);
 PK_STUB_ANY_T(DataCacheCleanAndInvalid); PK_STUB_ANY_T(IBSet); PK_STUB_ANY_T(IBWait);
-PK_STUB_ANY_T(SetSysWorkspace); PK_STUB_ANY_T(SetFixpipeNz2ndFlag); PK_STUB_ANY_T(SetLoadDataPaddingValue);
+PK_STUB_ANY_T(SetFixpipeNz2ndFlag); PK_STUB_ANY_T(SetLoadDataPaddingValue);
 #undef PK_STUB_ANY
 #undef PK_STUB_ANY_T
 

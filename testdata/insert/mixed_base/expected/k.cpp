@@ -5,7 +5,6 @@ __aicore__ inline void Work(int n) { (void)n; }
 
 extern "C" __global__ __aicore__ void mix(GM_ADDR x)
 {
-    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);
 #if 1  // TIMING_PROBE: T_BASE
     uint64_t probeBase_T_BASE = GetSystemCycle();
     if ASCEND_IS_AIV {
@@ -14,6 +13,7 @@ extern "C" __global__ __aicore__ void mix(GM_ADDR x)
         }
     }
 #endif
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);
     if ASCEND_IS_AIC {
         Work(1);
     }

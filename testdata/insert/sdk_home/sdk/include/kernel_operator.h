@@ -1,4 +1,5 @@
 // a stand-in for the vendor SDK's header: only it declares SdkOnlyCall
+// (PIPE_ALL, like the other CCE built-ins, comes from the compiler)
 #pragma once
 #include <stdint.h>
 #define __aicore__
@@ -9,5 +10,4 @@ int64_t GetBlockIdx();
 template <int pipe> void PipeBarrier();
 template <typename... A> void printf(const char *fmt, A...);
 }
-enum { PIPE_ALL = 7 };
 void SdkOnlyCall(int n);

@@ -1,0 +1,14 @@
+#include "kernel_operator.h"
+using namespace AscendC;
+
+__aicore__ inline void Work(int n) { (void)n; }
+
+extern "C" __global__ __aicore__ void vec_only(GM_ADDR x)
+{
+#if defined(__DAV_C220_VEC__)
+    Work(1);
+    return;
+#else
+    Work(2);
+#endif
+}

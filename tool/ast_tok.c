@@ -1,0 +1,470 @@
+/* ast_tok.c - what the AST alone does not show: the main file's tokens, the
+ * regions the preprocessor skipped, and the statements clang dropped or
+ * began late. Statement boundaries come from tokens (braces and ';' at
+ * depth) where the AST lacks a statement (a call on an object whose type the
+ * stubs do not know) or where its extent starts after an empty macro
+ * (`__gm__ uint8_t *p = ...`). */
+#include "ast.h"
+#include "pk.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static size_t file_offset(CXSourceLocation loc)
+{
+	CXFile f;
+	unsigned line, col, off;
+	clang_getFileLocation(loc, &f, &line, &col, &off);
+	return off;
+}
+
+/* Lines that belong to a preprocessor directive (with continuations). */
+static unsigned char *directive_lines(const struct pk_buf *b)
+{
+	unsigned char *d = pk_xcalloc(b->nlines + 1, 1);
+	int cont = 0;
+	for (size_t l = 0; l < b->nlines; l++) {
+		size_t o = b->line_start[l], e = l + 1 < b->nlines ? b->line_start[l + 1] : b->len;
+		while (o < e && (b->data[o] == ' ' || b->data[o] == '\t'))
+			o++;
+		d[l] = cont || (o < e && b->data[o] == '#');
+		while (e > o && (b->data[e - 1] == '\n' || b->data[e - 1] == '\r'))
+			e--;
+		cont = d[l] && e > o && b->data[e - 1] == '\\';
+	}
+	return d;
+}
+
+static int in_ranges(const struct pk_range *r, size_t n, size_t off)
+{
+	for (size_t i = 0; i < n; i++)
+		if (off >= r[i].start && off < r[i].end)
+			return (int)i;
+	return -1;
+}
+
+/* The main file's tokens, each flagged when it is on a directive line or in
+ * a skipped region, and the skipped regions themselves. */
+void pk_ast_tokens(struct pk_ast *a)
+{
+	CXSourceRangeList *sk = clang_getSkippedRanges(a->tu, a->file);
+	if (sk) {
+		a->skipped = pk_xcalloc(sk->count + 1, sizeof(*a->skipped));
+		for (unsigned i = 0; i < sk->count; i++) {
+			size_t s = file_offset(clang_getRangeStart(sk->ranges[i]));
+			size_t e = file_offset(clang_getRangeEnd(sk->ranges[i]));
+			if (s < e && e <= a->b->len)
+				a->skipped[a->nskipped++] = (struct pk_range){s, e};
+		}
+		clang_disposeSourceRangeList(sk);
+	}
+	CXSourceLocation b = clang_getLocationForOffset(a->tu, a->file, 0);
+	CXSourceLocation e = clang_getLocationForOffset(a->tu, a->file, (unsigned)a->b->len);
+	CXToken *t = NULL;
+	unsigned n = 0;
+	clang_tokenize(a->tu, clang_getRange(b, e), &t, &n);
+	unsigned char *dir = directive_lines(a->b);
+	a->toks = pk_xcalloc(n + 1, sizeof(*a->toks));
+	for (unsigned i = 0; i < n; i++) {
+		CXSourceRange r = clang_getTokenExtent(a->tu, t[i]);
+		size_t s = file_offset(clang_getRangeStart(r)), en = file_offset(clang_getRangeEnd(r));
+		if (en < s || en > a->b->len)
+			continue;
+		enum CXTokenKind k = clang_getTokenKind(t[i]);
+		if (k == CXToken_Comment)
+			continue;
+		unsigned char fl = 0;
+		if (dir[pk_buf_line_of(a->b, s) - 1])
+			fl |= PK_TOK_DIRECTIVE;
+		if (in_ranges(a->skipped, a->nskipped, s) >= 0)
+			fl |= PK_TOK_INACTIVE;
+		a->toks[a->ntoks++] = (struct pk_tok){s, en, (unsigned char)k, fl};
+	}
+	free(dir);
+	if (t)
+		clang_disposeTokens(a->tu, t, n);
+}
+
+int pk_tok_is(const struct pk_ast *a, size_t i, const char *s)
+{
+	const struct pk_tok *t = &a->toks[i];
+	size_t l = strlen(s);
+	return t->end - t->start == l && !memcmp(a->b->data + t->start, s, l);
+}
+
+/* Index of the first token starting at or after OFF. */
+size_t pk_tok_at(const struct pk_ast *a, size_t off)
+{
+	size_t lo = 0, hi = a->ntoks;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (a->toks[mid].start < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static int live(const struct pk_ast *a, size_t i)
+{
+	return !(a->toks[i].flags & (PK_TOK_DIRECTIVE | PK_TOK_INACTIVE));
+}
+
+static int is_open(const struct pk_ast *a, size_t i)
+{
+	return pk_tok_is(a, i, "(") || pk_tok_is(a, i, "[") || pk_tok_is(a, i, "{");
+}
+
+static int is_close(const struct pk_ast *a, size_t i)
+{
+	return pk_tok_is(a, i, ")") || pk_tok_is(a, i, "]") || pk_tok_is(a, i, "}");
+}
+
+/* Past the bracket that closes the one at token I (or ntoks). */
+static size_t skip_group(const struct pk_ast *a, size_t i)
+{
+	int depth = 0;
+	for (; i < a->ntoks; i++) {
+		if (!live(a, i))
+			continue;
+		if (is_open(a, i))
+			depth++;
+		else if (is_close(a, i) && --depth == 0)
+			return i + 1;
+	}
+	return a->ntoks;
+}
+
+/* A statement of a block whose extent begins after words that expand to
+ * nothing (`__gm__`, `__aicore__`): its start moves back over them. */
+void pk_ast_fix_starts(struct pk_ast *a)
+{
+	for (size_t i = 0; i < a->nnodes; i++) {
+		struct pk_node *n = &a->nodes[i];
+		if (!n->stmt || n->parent < 0 || a->nodes[n->parent].kind != CXCursor_CompoundStmt)
+			continue;
+		size_t k = pk_tok_at(a, n->start);
+		while (k > 0 && live(a, k - 1) && a->toks[k - 1].kind == CXToken_Identifier &&
+		       a->toks[k - 1].start > a->nodes[n->parent].start)
+			k--;
+		if (k < a->ntoks && a->toks[k].start < n->start)
+			n->start = a->toks[k].start;
+		/* NAME(...) whose expansion ends inside its own parentheses (a
+		 * macro making several statements): it ends at its ')' */
+		k = pk_tok_at(a, n->start);
+		if (k + 1 < a->ntoks && a->toks[k].kind == CXToken_Identifier && pk_tok_is(a, k + 1, "(")) {
+			size_t j = skip_group(a, k + 1);
+			if (j > 0 && j <= a->ntoks && a->toks[j - 1].end > n->end)
+				n->end = a->toks[j - 1].end;
+		}
+	}
+}
+
+/* The token statement holding token K, within the block whose '{' is token
+ * OPEN: back to the previous ';', '{' or '}' at its depth, on to its ';'
+ * (or the '}' of a block statement with no else/while after it). */
+static int token_stmt(const struct pk_ast *a, size_t open, size_t k, size_t *s, size_t *e)
+{
+	size_t i = k;
+	int depth = 0;
+	while (i > open + 1) {
+		size_t p = i - 1;
+		if (live(a, p)) {
+			if (is_close(a, p))
+				depth++;
+			else if (is_open(a, p) && depth > 0)
+				depth--;
+			else if (depth == 0 && (pk_tok_is(a, p, ";") || pk_tok_is(a, p, "{") || pk_tok_is(a, p, "}")))
+				break;
+		}
+		i = p;
+	}
+	while (i < k && !live(a, i))
+		i++;
+	*s = i;
+	for (i = k; i < a->ntoks; i++) {
+		if (!live(a, i))
+			continue;
+		if (pk_tok_is(a, i, ";")) {
+			*e = i;
+			return 0;
+		}
+		if (pk_tok_is(a, i, "}"))
+			return -1; /* the block ends first: not a statement of its own */
+		if (pk_tok_is(a, i, "{") && i > k) {
+			size_t j = skip_group(a, i);
+			if (j >= a->ntoks)
+				return -1;
+			if (j < a->ntoks && (pk_tok_is(a, j, "else") || pk_tok_is(a, j, "while"))) {
+				i = j;
+				continue;
+			}
+			*e = j - 1;
+			return 0;
+		}
+		if (is_open(a, i)) {
+			i = skip_group(a, i) - 1;
+			if (i + 1 >= a->ntoks)
+				return -1;
+		}
+	}
+	return -1;
+}
+
+/* The deepest node of function F holding OFF. */
+static int deepest(const struct pk_ast *a, int f, size_t off)
+{
+	int best = a->funcs[f].body;
+	for (size_t i = (size_t)best + 1; i < a->nnodes && pk_ast_in_subtree(a, (int)i, a->funcs[f].body); i++) {
+		const struct pk_node *n = &a->nodes[i];
+		if (n->start <= off && off < n->end && n->end - n->start <= a->nodes[best].end - a->nodes[best].start)
+			best = (int)i;
+	}
+	return best;
+}
+
+static int func_at(const struct pk_ast *a, size_t off)
+{
+	for (size_t f = 0; f < a->nfuncs; f++) {
+		const struct pk_node *b = &a->nodes[a->funcs[f].body];
+		if (off > b->start && off < b->end)
+			return (int)f;
+	}
+	return -1;
+}
+
+/* A new statement node from token I to token J (inclusive) in block P. */
+static int add_token_stmt(struct pk_ast *a, int p, size_t i, size_t j)
+{
+	PK_GROW(a->nodes, a->cap_nodes, a->nnodes + 1);
+	int me = (int)a->nnodes++;
+	a->nodes[me] = (struct pk_node){clang_getNullCursor(),
+	                                CXCursor_UnexposedStmt,
+	                                p,
+	                                a->nodes[p].func,
+	                                a->toks[i].start,
+	                                a->toks[j].end,
+	                                1,
+	                                0,
+	                                0};
+	return me;
+}
+
+/* The statement for a call at token K that the AST does not have. */
+static int stmt_for_token(struct pk_ast *a, int f, size_t k)
+{
+	int st = deepest(a, f, a->toks[k].start);
+	while (st >= 0 && !a->nodes[st].stmt && a->nodes[st].kind != CXCursor_CompoundStmt)
+		st = a->nodes[st].parent;
+	if (st < 0)
+		return -1;
+	if (a->nodes[st].kind != CXCursor_CompoundStmt)
+		return st;
+	size_t open = pk_tok_at(a, a->nodes[st].start), s, e;
+	if (token_stmt(a, open, k, &s, &e) < 0)
+		return -1;
+	for (size_t i = 0; i < a->nnodes; i++) { /* the same statement, seen by the AST after all */
+		const struct pk_node *n = &a->nodes[i];
+		if (n->parent == st && n->stmt && n->start == a->toks[s].start)
+			return (int)i;
+	}
+	return add_token_stmt(a, st, s, e);
+}
+
+static int has_call(const struct pk_ast *a, size_t ncalls, const char *name, size_t off)
+{
+	for (size_t i = 0; i < ncalls; i++)
+		if (a->calls[i].off == off && !strcmp(a->calls[i].name, name))
+			return 1;
+	return 0;
+}
+
+/* A name in the AST where the token is (a type, a variable): not a call. */
+static int named_in_ast(const struct pk_ast *a, int f, size_t off, size_t len)
+{
+	for (size_t i = (size_t)a->funcs[f].body; i < a->nnodes && pk_ast_in_subtree(a, (int)i, a->funcs[f].body);
+	     i++) {
+		enum CXCursorKind k = a->nodes[i].kind;
+		if (a->nodes[i].start != off || !(k == CXCursor_TypeRef || k == CXCursor_TemplateRef ||
+		                                  k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr))
+			continue;
+		/* the name written there (a macro's expansion names something else) */
+		CXString s = clang_getCursorSpelling(a->nodes[i].c);
+		const char *nm = clang_getCString(s);
+		const char *last = strrchr(nm, ' '); /* "class X", "struct X" */
+		last = last ? last + 1 : nm;
+		size_t l = strlen(last);
+		int same = l == len && !memcmp(last, a->b->data + off, l);
+		clang_disposeString(s);
+		if (same)
+			return 1;
+	}
+	return 0;
+}
+
+/* Does the identifier at token I start a call: NAME( or NAME<...>( after
+ * something that is not a type (so `T x(1);` is not a call of x)? */
+static int token_call(const struct pk_ast *a, size_t i)
+{
+	if (a->toks[i].kind != CXToken_Identifier || (a->toks[i].flags & PK_TOK_DIRECTIVE) || i + 1 >= a->ntoks)
+		return 0;
+	size_t j = i + 1;
+	if (pk_tok_is(a, j, "<")) {
+		int depth = 0;
+		for (; j < a->ntoks; j++) {
+			if (pk_tok_is(a, j, "<"))
+				depth++;
+			else if (pk_tok_is(a, j, ">") && --depth == 0)
+				break;
+			else if (pk_tok_is(a, j, ">>") && (depth -= 2) <= 0)
+				break;
+			else if (pk_tok_is(a, j, ";") || pk_tok_is(a, j, "{") || pk_tok_is(a, j, "}"))
+				return 0;
+		}
+		j++;
+	}
+	if (j >= a->ntoks || !pk_tok_is(a, j, "("))
+		return 0;
+	if (i == 0)
+		return 1;
+	const struct pk_tok *p = &a->toks[i - 1];
+	if (p->kind == CXToken_Identifier)
+		return 0;
+	if (p->kind == CXToken_Keyword)
+		return pk_tok_is(a, i - 1, "return") || pk_tok_is(a, i - 1, "else") || pk_tok_is(a, i - 1, "do");
+	return !pk_tok_is(a, i - 1, ">") && !pk_tok_is(a, i - 1, "*") && !pk_tok_is(a, i - 1, "&") &&
+	       !pk_tok_is(a, i - 1, "~");
+}
+
+static int cmp_call(const void *x, const void *y)
+{
+	const struct pk_call *p = x, *q = y;
+	if (p->off != q->off)
+		return p->off < q->off ? -1 : 1;
+	return p->node < q->node ? -1 : p->node > q->node;
+}
+
+/* Calls written in a function body that the AST does not hold (its
+ * statement was dropped, or the callee is unknown to the parse), each with
+ * the statement found from the tokens. */
+void pk_ast_token_calls(struct pk_ast *a)
+{
+	size_t nast = a->ncalls;
+	for (size_t i = 0; i < a->ntoks; i++) {
+		if (!token_call(a, i))
+			continue;
+		size_t off = a->toks[i].start;
+		int f = func_at(a, off);
+		char *name = pk_xstrndup(a->b->data + off, a->toks[i].end - off);
+		if (f >= 0 && !live(a, i)) { /* counted for CALLEE#n, refused when picked */
+			PK_GROW(a->calls, a->cap_calls, a->ncalls + 1);
+			a->calls[a->ncalls++] = (struct pk_call){name, off, -1, 0, 1};
+			continue;
+		}
+		if (f < 0 || has_call(a, nast, name, off) || named_in_ast(a, f, off, a->toks[i].end - off) ||
+		    pk_scan_block_at(&a->scan, off) >= 0) {
+			free(name);
+			continue;
+		}
+		int st = stmt_for_token(a, f, i);
+		if (st < 0) {
+			free(name);
+			continue;
+		}
+		PK_GROW(a->calls, a->cap_calls, a->ncalls + 1);
+		a->calls[a->ncalls++] = (struct pk_call){name, off, st, 0, 0};
+	}
+	if (a->ncalls > nast)
+		qsort(a->calls, a->ncalls, sizeof(*a->calls), cmp_call);
+}
+
+/* Calls to NAME in regions the preprocessor skipped: the first one's
+ * offset, or (size_t)-1. */
+size_t pk_ast_inactive_call(const struct pk_ast *a, const char *name)
+{
+	for (size_t i = 0; i + 1 < a->ntoks; i++)
+		if ((a->toks[i].flags & PK_TOK_INACTIVE) && !(a->toks[i].flags & PK_TOK_DIRECTIVE) &&
+		    pk_tok_is(a, i, name) && (pk_tok_is(a, i + 1, "(") || pk_tok_is(a, i + 1, "<")))
+			return a->toks[i].start;
+	return (size_t)-1;
+}
+
+/* The conditional directive governing skipped offset OFF: its line and
+ * text (malloc'd, trimmed). */
+char *pk_ast_skip_reason(const struct pk_ast *a, size_t off, unsigned *line)
+{
+	int r = in_ranges(a->skipped, a->nskipped, off);
+	size_t s = r >= 0 ? a->skipped[r].start : off;
+	while (s > 0 && a->b->data[s - 1] != '\n')
+		s--;
+	*line = pk_buf_line_of(a->b, s);
+	size_t e = s;
+	while (e < a->b->len && a->b->data[e] != '\n' && a->b->data[e] != '\r')
+		e++;
+	while (s < e && (a->b->data[s] == ' ' || a->b->data[s] == '\t'))
+		s++;
+	return pk_xstrndup(a->b->data + s, e - s);
+}
+
+/* Is the statement from S to E one use of a function-like macro: NAME(...)
+ * with nothing after it but ';'? Then probes go around the use whole. */
+int pk_ast_whole_macro_use(const struct pk_ast *a, size_t s, size_t e)
+{
+	size_t i = pk_tok_at(a, s);
+	if (i + 1 >= a->ntoks || a->toks[i].start != s || a->toks[i].kind != CXToken_Identifier ||
+	    !pk_tok_is(a, i + 1, "("))
+		return 0;
+	size_t j = skip_group(a, i + 1);
+	if (j < a->ntoks && pk_tok_is(a, j, ";")) /* a declaration's extent holds its ';' */
+		return e <= a->toks[j].end;
+	return j > 0 && a->toks[j - 1].end >= e;
+}
+
+/* Past the bracket closing the one at token I, counting every token that is
+ * not a directive (skipped code included), or ntoks. */
+static size_t skip_group_text(const struct pk_ast *a, size_t i)
+{
+	int depth = 0;
+	for (; i < a->ntoks; i++) {
+		if (a->toks[i].flags & PK_TOK_DIRECTIVE)
+			continue;
+		if (is_open(a, i))
+			depth++;
+		else if (is_close(a, i) && --depth == 0)
+			return i + 1;
+	}
+	return a->ntoks;
+}
+
+/* Kernel entries read from the tokens, skipped code included: `__global__`
+ * then NAME(...) and a body. Counts those named WANT (any when NULL or
+ * empty); *open and *close are the last one's braces. */
+int pk_ast_text_entries(const struct pk_ast *a, const char *want, size_t *open, size_t *close)
+{
+	int n = 0;
+	for (size_t i = 0; i < a->ntoks; i++) {
+		if ((a->toks[i].flags & PK_TOK_DIRECTIVE) || !pk_tok_is(a, i, "__global__"))
+			continue;
+		size_t j = i + 1;
+		while (j < a->ntoks && !pk_tok_is(a, j, "(") && !pk_tok_is(a, j, ";") && !pk_tok_is(a, j, "{"))
+			j++;
+		if (j >= a->ntoks || !pk_tok_is(a, j, "(") || a->toks[j - 1].kind != CXToken_Identifier)
+			continue;
+		size_t name = j - 1, k = skip_group_text(a, j);
+		while (k < a->ntoks && !pk_tok_is(a, k, "{") && !pk_tok_is(a, k, ";"))
+			k++;
+		if (k >= a->ntoks || !pk_tok_is(a, k, "{"))
+			continue;
+		if (want && *want && !pk_tok_is(a, name, want))
+			continue;
+		size_t c = skip_group_text(a, k);
+		if (c > a->ntoks || c == 0)
+			continue;
+		*open = a->toks[k].start;
+		*close = a->toks[c - 1].start;
+		n++;
+		i = k;
+	}
+	return n;
+}
