@@ -12,8 +12,16 @@
 
 static const char *rule_or(const struct tt_spec *sp, const char *sec, const char *key, const char *dflt)
 {
-	const char *v = tt_rule(sp->rules, sec, key);
+	const char *v = tt_prof(sp, sec, key);
 	return v ? v : dflt;
+}
+
+/* A profile expression with {args} the kernel's packed parameter. */
+static char *prof_expr(const struct tt_spec *sp, const struct tt_kernel *k, const char *sec, const char *key,
+                       const char *dflt)
+{
+	const char *names[] = {"args"}, *vals[] = {k->args_name ? k->args_name : "args"};
+	return tt_expand(rule_or(sp, sec, key, dflt), names, vals, 1);
 }
 
 static const char *slot_key(enum tt_core c)
@@ -25,6 +33,8 @@ static const char *slot_key(enum tt_core c)
 
 static void slot_code(struct tt_sb *sb, const struct tt_kernel *k, const struct tt_spec *sp)
 {
+	if (sp->slot_in_body)
+		return; /* a parameter: the kernel body read it with the runtime's accessors */
 	if (k->core != TT_MIX) {
 		tt_sb_addf(sb, "    const uint64_t slot = static_cast<uint64_t>(%s);\n",
 		           rule_or(sp, "slot", slot_key(k->core), "GetBlockIdx()"));
@@ -44,6 +54,8 @@ static char *helpers(const struct tt_kernel *k, const struct tt_spec *sp)
 	tt_sb_addf(&sb, "%s uint64_t %sread_cycle()\n{\n    return %s;\n}\n", qual, P,
 	           rule_or(sp, "code", "cycle_read", "static_cast<uint64_t>(AscendC::GetSystemCycle())"));
 	tt_sb_addf(&sb, "%s void %stail(__gm__ int64_t *out", qual, P);
+	if (sp->slot_in_body)
+		tt_sb_add(&sb, ", uint64_t slot");
 	if (sp->generation)
 		tt_sb_add(&sb, ", uint64_t gen");
 	if (sp->invocation)
@@ -76,6 +88,9 @@ static char *helpers(const struct tt_kernel *k, const struct tt_spec *sp)
 		tt_sb_addf(&sb, "    %s\n", w);
 		free(w);
 	}
+	const char *fence = tt_prof(sp, "code", "fence");
+	if (fence)
+		tt_sb_addf(&sb, "    %s\n", fence);
 	tt_sb_add(&sb, "}");
 	return sb.s;
 }
@@ -87,6 +102,8 @@ static char *tail_call(const struct tt_spec *sp)
 	const char *P = sp->prefix;
 	struct tt_sb sb = {0};
 	tt_sb_addf(&sb, "%stail(%sout, ", P, P);
+	if (sp->slot_in_body)
+		tt_sb_addf(&sb, "%sslot, ", P);
 	if (sp->generation)
 		tt_sb_addf(&sb, "%sgen, ", P);
 	if (sp->invocation)
@@ -101,6 +118,48 @@ static char *tail_call(const struct tt_spec *sp)
 	return sb.s;
 }
 
+/* The timing tensor's data pointer, read as the kernel reads its own: the
+ * raw address (the default), through the descriptor, or through the accessor. */
+static char *tensor_read(const struct tt_kernel *k, const struct tt_spec *sp)
+{
+	char idx[16];
+	snprintf(idx, sizeof(idx), "%d", sp->timing_index);
+	const char *tmpl = NULL;
+	if (k->tensor_accessor)
+		tmpl = tt_prof(sp, "code", "tensor_by_accessor");
+	if (!tmpl)
+		tmpl = tt_prof(sp, "code", "tensor");
+	if (!tmpl)
+		tmpl = "reinterpret_cast<__gm__ int64_t *>({args}[{index}])";
+	const char *type = k->tensor_type ? k->tensor_type : rule_or(sp, "code", "tensor_type", "__gm__ Tensor *");
+	const char *names[] = {"args", "index", "type", "accessor"};
+	const char *vals[] = {k->args_name, idx, type, k->tensor_accessor ? k->tensor_accessor : ""};
+	return tt_expand(tmpl, names, vals, 4);
+}
+
+/* The slot, read in the body with the runtime's accessors (they take args). */
+static void plan_slot(const struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp, struct pk_plan *plan)
+{
+	struct tt_sb sb = {0};
+	const char *P = sp->prefix;
+	if (k->core != TT_MIX) {
+		char *e = prof_expr(sp, k, "slot", slot_key(k->core), "GetBlockIdx()");
+		tt_sb_addf(&sb, "const uint64_t %sslot = static_cast<uint64_t>(%s);", P, e);
+		free(e);
+	} else {
+		char *c = prof_expr(sp, k, "slot", "mix_aic", "GetBlockIdx()");
+		char *v = prof_expr(sp, k, "slot", "mix_aiv", "GetBlockNum() + GetBlockIdx()");
+		tt_sb_addf(&sb,
+		           "#if %s\nconst uint64_t %sslot = static_cast<uint64_t>(%s);\n#else\n"
+		           "const uint64_t %sslot = static_cast<uint64_t>(%s);\n#endif",
+		           rule_or(sp, "slot", "mix_is_aic_pp", "defined(__DAV_CUBE__)"), P, c, P, v);
+		free(c);
+		free(v);
+	}
+	tt_insert_before(t->b, plan, k->first_stmt, sb.s, "slot");
+	tt_sb_free(&sb);
+}
+
 /* Entry sample first (S5.4), then the tensor pointer, then the event locals:
  * declared here so a sample in any nested scope reaches the tail. */
 static void plan_entry(const struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp, struct pk_plan *plan)
@@ -111,14 +170,17 @@ static void plan_entry(const struct tt_tu *t, const struct tt_kernel *k, const s
 	tt_insert_before(t->b, plan, k->first_stmt, sb.s, "entry");
 	sb.n = 0;
 	if (k->style == TT_EXTERN) {
-		tt_sb_addf(&sb, "__gm__ int64_t *%sout = reinterpret_cast<__gm__ int64_t *>(%s[%d]);", P, k->args_name,
-		           sp->timing_index);
+		char *rd = tensor_read(k, sp);
+		tt_sb_addf(&sb, "__gm__ int64_t *%sout = %s;", P, rd);
+		free(rd);
 		tt_sb_addf(&label, "tensor %s[%d]", k->args_name, sp->timing_index);
 	} else {
 		tt_sb_addf(&sb, "__gm__ int64_t *%sout = reinterpret_cast<__gm__ int64_t *>(%stiming);", P, P);
 		tt_sb_add(&label, "tensor");
 	}
 	tt_insert_before(t->b, plan, k->first_stmt, sb.s, label.s);
+	if (sp->slot_in_body)
+		plan_slot(t, k, sp, plan);
 	if (sp->generation && k->style == TT_EXTERN) { /* direct style: a parameter */
 		sb.n = 0;
 		label.n = 0;
