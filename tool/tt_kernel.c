@@ -420,6 +420,38 @@ static int accessor_read(struct walk *w, size_t i, const char *callee)
 	return 1;
 }
 
+/* `F(args)`, `F(args, ...)` or `F<T>(args, ...)` on the tokens: a call of a
+ * function the parse did not know (a runtime header it could not find). */
+static int call_argument_tokens(struct walk *w, CXCursor ref)
+{
+	const struct tt_tu *t = w->t;
+	size_t s, e;
+	if (tt_extent(t, ref, &s, &e) < 0)
+		return 0;
+	size_t i = tt_tok_at(t, s);
+	if (i < 2 || !tt_tok_is(t, i, w->k->args_name) || !tt_tok_is(t, i - 1, "(") ||
+	    !(tt_tok_is(t, i + 1, ")") || tt_tok_is(t, i + 1, ",")))
+		return 0;
+	size_t c = i - 2;
+	if (tt_tok_is(t, c, ">")) {
+		int d = 0;
+		for (; c > 0; c--) {
+			if (tt_tok_is(t, c, ">"))
+				d++;
+			else if (tt_tok_is(t, c, "<") && --d == 0)
+				break;
+		}
+		c = c > 0 ? c - 1 : 0;
+	}
+	if (t->tok[c].kind != CXToken_Identifier)
+		return 0;
+	char *callee = pk_xstrndup(t->b->data + t->tok[c].start, t->tok[c].end - t->tok[c].start);
+	accessor_read(w, i, callee);
+	free(callee);
+	w->k->passes_args = 1;
+	return 1;
+}
+
 /* The packed array handed whole to a function (a runtime accessor such as
  * get_block_idx(args), a tensor accessor, or a helper whose own reads are
  * renumbered in its file), or discarded with (void)args: not a packed read. */
@@ -437,7 +469,7 @@ static int passed_whole(struct walk *w, CXCursor ref)
 	if (k == CXCursor_CStyleCastExpr && clang_getCanonicalType(clang_getCursorType(p)).kind == CXType_Void)
 		return 1;
 	if (k != CXCursor_CallExpr)
-		return 0;
+		return call_argument_tokens(w, ref);
 	char *callee = tt_callee_name(p);
 	size_t s, e;
 	if (!callee || tt_extent(w->t, ref, &s, &e) < 0) {

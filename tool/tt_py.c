@@ -372,7 +372,9 @@ static int plan_tensorarg(const struct lines *l, const struct tt_spec *sp, struc
 		if (find_in(l, i, "TensorArg(") && !find_in(l, i, "import"))
 			last = i;
 	if (last == l->n)
-		return pk_error("%s: no TensorArg(...) in the test script", l->b->path);
+		return pk_error("%s: no TensorArg(...) in the test script (its arguments come from elsewhere): add the "
+		                "timing TensorArg by hand, or leave out --test-script",
+		                l->b->path);
 	/* the end of that TensorArg's expression: its parentheses balance */
 	int depth = 0;
 	size_t i = last;
