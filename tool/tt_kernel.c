@@ -583,6 +583,19 @@ static int params_of(CXCursor fn, struct parm_list *l)
 	return l->n;
 }
 
+/* `int64_t *NAME` as written: the type the parse could not resolve when a
+ * qualifier macro (__gm__) is defined only in a branch it did not take. */
+static int packed_param_text(const struct tt_tu *t, const struct tt_kernel *k)
+{
+	if (k->nparams != 1)
+		return 0;
+	size_t i = tt_tok_at(t, k->params[0].start), n = 0, last = t->ntok;
+	for (; i < t->ntok && t->tok[i].start < k->params[0].end; i++, n++)
+		last = i;
+	return n >= 3 && tt_tok_is(t, last - 1, "*") &&
+	       (tt_tok_is(t, last - 2, "int64_t") || tt_tok_is(t, last - 2, "uint64_t"));
+}
+
 static void read_params(const struct tt_tu *t, CXCursor fn, struct tt_kernel *k)
 {
 	struct parm_list pl;
@@ -597,7 +610,7 @@ static void read_params(const struct tt_tu *t, CXCursor fn, struct tt_kernel *k)
 		PK_GROW(k->params, k->cap_params, k->nparams + 1);
 		k->params[k->nparams++] = tp;
 	}
-	if (n == 1 && is_packed_param(pl.v[0])) {
+	if (n == 1 && (is_packed_param(pl.v[0]) || packed_param_text(t, k))) {
 		k->style = TT_EXTERN;
 		k->args_name = pk_xstrdup(k->params[0].name);
 	} else {

@@ -479,7 +479,17 @@ static int plan_all(struct job *j)
 		return -1;
 	const char *acc = j->sp.target ? tt_rule(&j->rules, j->sp.target, "tensor_accessors") : NULL;
 	int desc = j->sp.target && tt_rule(&j->rules, j->sp.target, "tensor");
-	if (tt_parse(&j->kt, &j->kb, 1, o->build_dir, o->extra, o->nextra) < 0 ||
+	char *pa_buf = NULL, *pa[16];
+	int npa = 0;
+	const char *pargs = j->sp.target ? tt_rule(&j->rules, j->sp.target, "parse_args") : NULL;
+	if (pargs && !o->build_dir && !o->nextra) { /* the profile's qualifiers, split at blanks */
+		pa_buf = pk_xstrdup(pargs);
+		for (char *save = NULL, *w = strtok_r(pa_buf, " \t", &save); w && npa < 16; w = strtok_r(NULL, " \t", &save))
+			pa[npa++] = w;
+	}
+	int prc = tt_parse(&j->kt, &j->kb, 1, o->build_dir, npa ? pa : o->extra, npa ? npa : o->nextra);
+	free(pa_buf);
+	if (prc < 0 ||
 	    tt_kernel_find_prof(&j->kt, o->kernel_name, &j->k, acc, desc) < 0 || load_host(j) < 0 ||
 	    tt_kernel_abi(&j->kt, &j->k) < 0)
 		return -1;
