@@ -93,7 +93,7 @@ static size_t find_submits(const struct tt_tu *t, struct submit *s)
 			continue;
 		size_t len = t->tok[i].end - t->tok[i].start;
 		const char *p = t->b->data + t->tok[i].start;
-		if (len < 15 || strncmp(p, "rt_submit_", 10) || strncmp(p + len - 5, "_task", 5) ||
+		if (len < 14 || strncmp(p, "rt_submit_", 10) || strncmp(p + len - 5, "_task", 5) ||
 		    tt_tok_is(t, i, "rt_submit_dummy_task"))
 			continue;
 		size_t c = close_of(t, i + 1);
@@ -209,21 +209,23 @@ long tt_orch_tensors(struct tt_tu *t, long func_id)
 	return tensors;
 }
 
-/* The entry `aicpu_orchestration_entry(const ChipTaskArgs &NAME) {`: NAME's
- * token and the first byte of the body. */
-static int find_entry(const struct tt_tu *t, size_t *orch, size_t *body)
+/* The orchestration entry: the function taking `const ChipTaskArgs &NAME`
+ * whose body holds the submit at token SUB (aicpu_orchestration_entry, or
+ * the name the test script gives). NAME's token and the first byte of the body. */
+static int find_entry(const struct tt_tu *t, size_t sub, size_t *orch, size_t *body)
 {
-	for (size_t i = 0; i + 1 < t->ntok; i++) {
-		if (!tt_tok_is(t, i, "aicpu_orchestration_entry") || !tt_tok_is(t, i + 1, "("))
+	for (size_t i = 0; i + 4 < t->ntok; i++) {
+		if (!tt_tok_is(t, i, "ChipTaskArgs") || !tt_tok_is(t, i + 1, "&") || !ident(t, i + 2) ||
+		    !tt_tok_is(t, i + 3, ")") || !tt_tok_is(t, i + 4, "{"))
 			continue;
-		size_t c = close_of(t, i + 1);
-		if (c + 1 >= t->ntok || !tt_tok_is(t, c + 1, "{") || !ident(t, c - 1))
+		size_t c = close_of(t, i + 4);
+		if (sub <= i + 4 || sub >= c)
 			continue;
-		*orch = c - 1;
-		*body = t->tok[c + 2 < t->ntok ? c + 2 : c + 1].start;
+		*orch = i + 2;
+		*body = t->tok[i + 5].start;
 		return 0;
 	}
-	return pk_error("%s: no definition of aicpu_orchestration_entry(const ChipTaskArgs &...)", t->b->path);
+	return pk_error("%s: no function taking (const ChipTaskArgs &) holds the submit of the kernel", t->b->path);
 }
 
 /* K: the next external tensor, one past the highest orch.tensor(N). */
@@ -274,7 +276,14 @@ int tt_orch_plan(struct tt_tu *t, const struct tt_kernel *k, const struct tt_spe
 	static struct submit s[MAX_SUBMITS];
 	size_t n = find_submits(t, s), orch = 0, body = 0;
 	long id;
-	if (pick_id(t, s, n, func_id, &id) < 0 || find_entry(t, &orch, &body) < 0)
+	if (pick_id(t, s, n, func_id, &id) < 0)
+		return -1;
+	size_t first = 0;
+	while (first < n && !submits_id(&s[first], id))
+		first++;
+	if (first == n)
+		return pk_error("%s: no task submits kernel id %ld", t->b->path, id);
+	if (find_entry(t, s[first].tok, &orch, &body) < 0)
 		return -1;
 	char *oname = pk_xstrndup(t->b->data + t->tok[orch].start, t->tok[orch].end - t->tok[orch].start);
 	long ext = next_external(t, orch);
