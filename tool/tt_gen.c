@@ -147,12 +147,13 @@ static void plan_slot(const struct tt_tu *t, const struct tt_kernel *k, const st
 		tt_sb_addf(&sb, "const uint64_t %sslot = static_cast<uint64_t>(%s);", P, e);
 		free(e);
 	} else {
+		/* a C++ test: a preprocessor line cannot carry the timing mark */
+		char *is = prof_expr(sp, k, "slot", "mix_is_aic_expr", "ASCEND_IS_AIC");
 		char *c = prof_expr(sp, k, "slot", "mix_aic", "GetBlockIdx()");
 		char *v = prof_expr(sp, k, "slot", "mix_aiv", "GetBlockNum() + GetBlockIdx()");
-		tt_sb_addf(&sb,
-		           "#if %s\nconst uint64_t %sslot = static_cast<uint64_t>(%s);\n#else\n"
-		           "const uint64_t %sslot = static_cast<uint64_t>(%s);\n#endif",
-		           rule_or(sp, "slot", "mix_is_aic_pp", "defined(__DAV_CUBE__)"), P, c, P, v);
+		tt_sb_addf(&sb, "const uint64_t %sslot = (%s) ? static_cast<uint64_t>(%s) : static_cast<uint64_t>(%s);",
+		           P, is, c, v);
+		free(is);
 		free(c);
 		free(v);
 	}
@@ -354,6 +355,48 @@ void tt_lint_event(const struct tt_tu *t, const struct tt_spec *sp, const struct
 
 /* ---- the ABI ---- */
 
+/* Other declarations of a direct-signature kernel in its file (a forward
+ * declaration, an explicit template instantiation): the same parameter after
+ * the same AT-th parameter, the extra scalars last, so they keep matching. */
+static void other_decls(const struct tt_tu *t, const struct tt_kernel *k, long at, const char *param, const char *tail,
+                        struct pk_plan *plan)
+{
+	for (size_t i = 0; i + 1 < t->ntok; i++) {
+		if (!tt_tok_is(t, i, k->name) || (t->tok[i].start >= k->decl_start && t->tok[i].start <= k->body_close))
+			continue;
+		size_t o = i + 1;
+		if (tt_tok_is(t, o, "<")) { /* scale_kernel<float>( */
+			int d = 0;
+			for (; o < t->ntok; o++)
+				if (tt_tok_is(t, o, "<"))
+					d++;
+				else if (tt_tok_is(t, o, ">") && --d == 0)
+					break;
+			o++;
+		}
+		if (!tt_tok_is(t, o, "("))
+			continue;
+		size_t c = o, comma = 0;
+		long seen = 0;
+		int d = 0;
+		for (; c < t->ntok; c++) {
+			if (tt_tok_is(t, c, "(") || tt_tok_is(t, c, "<"))
+				d++;
+			else if ((tt_tok_is(t, c, ")") || tt_tok_is(t, c, ">")) && --d == 0)
+				break;
+			else if (d == 1 && tt_tok_is(t, c, ",") && ++seen == at)
+				comma = c;
+		}
+		/* a declaration ends with ';' and names parameter types: a call would not be one here */
+		if (c + 1 >= t->ntok || !tt_tok_is(t, c + 1, ";") || seen + 1 != (long)k->nparams)
+			continue;
+		size_t after = comma ? t->tok[comma - 1].end : t->tok[c - 1].end;
+		tt_insert_inline(plan, after, param);
+		if (tail && comma)
+			tt_insert_inline(plan, t->tok[c - 1].end, tail);
+	}
+}
+
 static void plan_abi(const struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp, struct pk_plan *plan)
 {
 	const char *P = sp->prefix;
@@ -379,7 +422,12 @@ static void plan_abi(const struct tt_tu *t, const struct tt_kernel *k, const str
 			tt_sb_add(&sb, gen.n ? gen.s : "");
 		else if (gen.n)
 			tt_insert_inline(plan, k->params[k->nparams - 1].end, gen.s);
-		tt_insert_inline(plan, k->params[k->ntensors - 1].end, sb.s);
+		long at = k->ntensors; /* Ascend C ops pass workspace and tiling last: the tensor goes before them */
+		while (at > 1 &&
+		       (strstr(k->params[at - 1].name, "workspace") || strstr(k->params[at - 1].name, "tiling")))
+			at--;
+		tt_insert_inline(plan, k->params[at - 1].end, sb.s);
+		other_decls(t, k, at, sb.s, gen.n ? gen.s : NULL, plan);
 	} else if (k->nparams > 0) {
 		tt_sb_addf(&sb, "GM_ADDR %stiming, ", P);
 		tt_insert_inline(plan, k->params[0].start, sb.s);
@@ -404,6 +452,11 @@ static void plan_abi(const struct tt_tu *t, const struct tt_kernel *k, const str
 
 int tt_gen_kernel(struct tt_tu *t, struct tt_kernel *k, struct tt_spec *sp, struct pk_plan *plan)
 {
+	if (sp->slot_in_body && k->core == TT_MIX && !tt_prof(sp, "slot", "mix_is_aic_expr"))
+		return pk_error("%s: kernel '%s' runs on AIC and AIV, and the %s profile has no C++ test telling "
+		                "them apart (mix_is_aic_expr in rules/timing.ini): instrument each core's build "
+		                "with --core-type aic or --core-type aiv",
+		                t->b->path, k->name, sp->target ? sp->target : "default");
 	for (size_t i = 0; i < sp->nev; i++) {
 		if (sp->ev[i].helper >= 0)
 			continue;
@@ -432,6 +485,16 @@ int tt_gen_kernel(struct tt_tu *t, struct tt_kernel *k, struct tt_spec *sp, stru
 		tt_sb_free(&label);
 	}
 	plan_exits(t, k, sp, plan);
+	if (k->style == TT_DIRECT && k->nparams == 0) {
+		size_t i = tt_tok_at(t, k->decl_start);
+		while (i < t->ntok && !tt_tok_is(t, i, "("))
+			i++;
+		if (!tt_tok_is(t, i + 1, ")") && !(tt_tok_is(t, i + 1, "void") && tt_tok_is(t, i + 2, ")")))
+			return pk_error(
+			    "%s:%u: the parameters of kernel '%s' could not be read (the parse failed on its "
+			    "declaration): give the qualifier macros with -- -DNAME= or -p BUILD_DIR",
+			    t->b->path, pk_buf_line_of(t->b, k->decl_start), k->name);
+	}
 	plan_abi(t, k, sp, plan);
 	return 0;
 }

@@ -636,8 +636,10 @@ static void core_type(const struct tt_tu *t, struct tt_kernel *k)
 			continue;
 		const char *s = t->b->data + t->tok[i].start;
 		size_t n = t->tok[i].end - t->tok[i].start;
-		if (n > 16 && !strncmp(s, "KERNEL_TYPE_MIX_", 16))
+		if ((n > 16 && !strncmp(s, "KERNEL_TYPE_MIX_", 16)) || tt_tok_is(t, i, "__mix__"))
 			mix = 1;
+		else if (tt_tok_is(t, i, "__cube__"))
+			aic_only = 1;
 		else if (tt_tok_is(t, i, "KERNEL_TYPE_AIC_ONLY"))
 			aic_only = 1;
 		else if (tt_tok_is(t, i, "ASCEND_IS_AIC"))

@@ -423,7 +423,10 @@ static int plan_compare(const struct lines *l, const struct tt_spec *sp, struct 
 	tt_sb_addf(&name, "%stiming", sp->prefix);
 	const char *names[] = {"name"}, *vals[] = {name.s};
 	const char *tmpl = tt_rule(sp->rules, "host", "test_capture");
-	char *save = tt_expand(tmpl ? tmpl : "torch.save(test_args.{name}.clone(), \"{name}.pt\")", names, vals, 1);
+	char *save = tt_expand(tmpl ? tmpl
+	                            : "__import__(\"os\").makedirs(\"build\", exist_ok=True) or "
+	                              "torch.save(test_args.{name}.clone(), \"build/{name}.pt\")",
+	                       names, vals, 1);
 	for (size_t i = 0; i < l->n; i++) {
 		if (!find_in(l, i, "def compare_outputs("))
 			continue;
