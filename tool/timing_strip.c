@@ -207,10 +207,57 @@ static int check_leftovers(struct strip_state *st, const struct pk_scan *s)
 	return 0;
 }
 
+static int is_python(const struct pk_buf *b)
+{
+	size_t n = b->path ? strlen(b->path) : 0;
+	return n > 3 && !strcmp(b->path + n - 3, ".py");
+}
+
+/* Python: lines ending with the added-line mark go; a changed line gets its
+ * original text back. Line by line: Python has no in-line comment. */
+static int python_strip(const struct pk_buf *b, struct pk_plan *plan)
+{
+	const char *d = b->data;
+	int added = 0;
+	pk_buf_lines((struct pk_buf *)b);
+	for (size_t ls = 0; ls < b->len;) {
+		const char *nl = memchr(d + ls, '\n', b->len - ls);
+		size_t le = nl ? (size_t)(nl - d) + 1 : b->len, ce = le;
+		while (ce > ls && (d[ce - 1] == '\n' || d[ce - 1] == '\r'))
+			ce--;
+		const char *chg = memmem(d + ls, ce - ls, PK_TT_PY_LINE_OPEN, strlen(PK_TT_PY_LINE_OPEN));
+		const char *tag = memmem(d + ls, ce - ls, PK_TT_TAG, strlen(PK_TT_TAG));
+		if (chg) {
+			const char *q;
+			size_t n;
+			char *orig = unescape(chg + strlen(PK_TT_PY_LINE_OPEN), d + ce, &q, &n);
+			if (!orig || q + 1 != d + ce || *q != '"') {
+				free(orig);
+				return damaged(
+				    b, ls, "'@timing-line' without its original text closed at the end of the line");
+			}
+			pk_plan_add(plan, ls, ce, orig, n);
+			free(orig);
+			added++;
+		} else if (tag) {
+			const char *m = memmem(d + ls, ce - ls, PK_TT_PY_MARK, strlen(PK_TT_PY_MARK));
+			size_t after = m ? (size_t)(m - d) + strlen(PK_TT_PY_MARK) : 0;
+			if (!m || (after < ce && d[after] != ' '))
+				return damaged(b, ls, "a timing mark outside any recognised form");
+			pk_plan_add(plan, ls, le, "", 0);
+			added++;
+		}
+		ls = le;
+	}
+	return added;
+}
+
 int pk_timing_plan_strip(const struct pk_buf *b, struct pk_plan *plan)
 {
 	if (!memmem(b->data, b->len, PK_TT_TAG, strlen(PK_TT_TAG)))
 		return 0; /* nothing of ours: no need to lex the file */
+	if (is_python(b))
+		return python_strip(b, plan);
 	struct pk_scan s;
 	memset(&s, 0, sizeof(s));
 	pk_scan_buf(b, &s, PK_SCAN_COMMENTS);
@@ -235,6 +282,8 @@ int pk_timing_marked(const struct pk_buf *b)
 	const char *p = b->data;
 	if (!strstr(p, PK_TT_TAG))
 		return 0;
+	if (is_python(b))
+		return 1;
 	struct pk_scan s;
 	memset(&s, 0, sizeof(s));
 	pk_scan_buf(b, &s, PK_SCAN_COMMENTS);

@@ -26,6 +26,10 @@
 #define PK_TT_WAS_OPEN  "/* TIMING_PROBE: @timing-was \""
 #define PK_TT_WAS_CLOSE "\" */"
 #define PK_TT_END       "/* TIMING_PROBE: @timing-end */"
+/* Python (a file named *.py): an added line ends with PK_TT_PY_MARK LABEL, a
+ * changed line with PK_TT_PY_LINE_OPEN ORIG" (ORIG escaped: \\ \" \t). */
+#define PK_TT_PY_MARK      "# TIMING_PROBE: @timing"
+#define PK_TT_PY_LINE_OPEN "# TIMING_PROBE: @timing-line \""
 
 /* Add to PLAN the edits that remove every timing mark of B: whole marked
  * lines go, in-line changes get their original bytes back. Edits that would

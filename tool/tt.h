@@ -133,10 +133,18 @@ struct tt_kernel {
 	size_t nstmts, cap_stmts;
 	long ntensors; /* tensors come first: indices [0, ntensors) */
 	long nscalars;
+	char *tensor_type;     /* the type the kernel casts its tensors' args[k] to, or NULL */
+	char *tensor_accessor; /* ACC of ACC<T>(args, k) when the kernel reads tensors so, or NULL */
+	int passes_args;       /* args handed whole to a function */
+	long host_tensors;     /* the tensor count the host says (-1: no host split) */
 };
 
 /* Find and describe the kernel (NAME or the only candidate). -1 on error. */
 int tt_kernel_find(struct tt_tu *t, const char *name, struct tt_kernel *k);
+/* The same under a profile: ACCESSORS (tensor accessors, space-separated, or
+ * NULL) read tensors; with DESCRIPTORS only a cast to a ...Tensor pointer is a
+ * tensor (a pointer-valued scalar is not). */
+int tt_kernel_find_prof(struct tt_tu *t, const char *name, struct tt_kernel *k, const char *accessors, int descriptors);
 /* Check the tensors-first / scalars-last order and count both. */
 int tt_kernel_abi(const struct tt_tu *t, struct tt_kernel *k);
 void tt_kernel_free(struct tt_kernel *k);
@@ -187,7 +195,38 @@ struct tt_spec {
 	const char *slots;  /* --slots, or NULL */
 	int timing_index;   /* extern: args[] index of the timing tensor */
 	const struct tt_rules *rules;
+	const char *target; /* the profile's section ("target.simpler"), or NULL */
+	int slot_in_body;   /* the profile reads the slot in the kernel body */
 };
+
+/* A profile's setting: [target.X] KEY, else [SECTION] KEY of the defaults. */
+const char *tt_prof(const struct tt_spec *sp, const char *section, const char *key);
+/* Is WORD one of the space-separated words of LIST? */
+int tt_word_in(const char *list, const char *word, size_t n);
+/* The profile KERNEL includes (a [target.X] section's detect), or NULL. */
+const char *tt_detect_target(const struct tt_rules *r, const struct pk_buf *kernel, char *buf, size_t cap);
+
+/* tt_reads.c: packed args[] reads outside the kernel's body (helpers in the
+ * kernel file, headers it includes with quotes): every literal index at or
+ * after the timing tensor's is renumbered there too. */
+struct tt_side {
+	char *path;
+	struct pk_buf b;
+	struct tt_tu t;
+	int have_b, have_t;
+	struct pk_plan plan;
+	int edited;
+};
+struct tt_sides {
+	struct tt_side *v;
+	size_t n, cap;
+};
+/* Find the quoted includes of the kernel (recursively) that read packed args. */
+int tt_sides_find(struct tt_sides *s, const struct tt_tu *kt, const struct tt_spec *sp, int for_write);
+/* Plan the renumbering in file T (kernel: skip [skip_s, skip_e)). Returns the
+ * number of reads renumbered, -1 on error. */
+int tt_reads_plan(const struct tt_tu *t, const struct tt_spec *sp, size_t skip_s, size_t skip_e, struct pk_plan *plan);
+void tt_sides_free(struct tt_sides *s);
 
 /* tt_path.c: events inside helpers. The call paths kernel -> ... -> FUNC of
  * every helper event, the pointer to the kernel's event array threaded down
@@ -202,6 +241,20 @@ void tt_lint_event(const struct tt_tu *t, const struct tt_spec *sp, const struct
 int tt_gen_kernel(struct tt_tu *t, struct tt_kernel *k, struct tt_spec *sp, struct pk_plan *plan);
 /* Plan the host edits (orchestration or packed array). */
 int tt_gen_host(struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp, struct pk_plan *plan);
+/* tt_py.c: the Python sides. The tensor count of extern NAME (NULL: the only one). */
+long tt_py_extern_tensors(const struct pk_buf *b, const char *name);
+int tt_py_plan_extern(const struct pk_buf *b, const char *name, const struct tt_spec *sp, struct pk_plan *plan);
+/* The func_id of the test script's incore whose source is KERNEL's file, or -1. */
+long tt_py_test_func_id(const struct pk_buf *b, const char *kernel);
+int tt_py_plan_test(const struct pk_buf *b, const struct tt_kernel *k, const struct tt_spec *sp, long func_id,
+                    long external, struct pk_plan *plan);
+/* tt_orch.c: a simpler orchestration (rt_submit_*_task). */
+int tt_orch_is(const struct tt_tu *t);
+/* The tensors the tasks submitting FUNC_ID (-1: the only kernel) pass; -1 on error. */
+long tt_orch_tensors(struct tt_tu *t, long func_id);
+/* The external timing tensor, its add to every such task, the arg count; *EXTERNAL gets K. */
+int tt_orch_plan(struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp, long func_id, long *external,
+                 struct pk_plan *plan);
 /* The sidecar JSON probe-report reads with --events. */
 char *tt_sidecar_json(const struct tt_kernel *k, const struct tt_spec *sp, size_t *len);
 

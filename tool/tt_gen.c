@@ -12,8 +12,16 @@
 
 static const char *rule_or(const struct tt_spec *sp, const char *sec, const char *key, const char *dflt)
 {
-	const char *v = tt_rule(sp->rules, sec, key);
+	const char *v = tt_prof(sp, sec, key);
 	return v ? v : dflt;
+}
+
+/* A profile expression with {args} the kernel's packed parameter. */
+static char *prof_expr(const struct tt_spec *sp, const struct tt_kernel *k, const char *sec, const char *key,
+                       const char *dflt)
+{
+	const char *names[] = {"args"}, *vals[] = {k->args_name ? k->args_name : "args"};
+	return tt_expand(rule_or(sp, sec, key, dflt), names, vals, 1);
 }
 
 static const char *slot_key(enum tt_core c)
@@ -25,6 +33,8 @@ static const char *slot_key(enum tt_core c)
 
 static void slot_code(struct tt_sb *sb, const struct tt_kernel *k, const struct tt_spec *sp)
 {
+	if (sp->slot_in_body)
+		return; /* a parameter: the kernel body read it with the runtime's accessors */
 	if (k->core != TT_MIX) {
 		tt_sb_addf(sb, "    const uint64_t slot = static_cast<uint64_t>(%s);\n",
 		           rule_or(sp, "slot", slot_key(k->core), "GetBlockIdx()"));
@@ -44,6 +54,8 @@ static char *helpers(const struct tt_kernel *k, const struct tt_spec *sp)
 	tt_sb_addf(&sb, "%s uint64_t %sread_cycle()\n{\n    return %s;\n}\n", qual, P,
 	           rule_or(sp, "code", "cycle_read", "static_cast<uint64_t>(AscendC::GetSystemCycle())"));
 	tt_sb_addf(&sb, "%s void %stail(__gm__ int64_t *out", qual, P);
+	if (sp->slot_in_body)
+		tt_sb_add(&sb, ", uint64_t slot");
 	if (sp->generation)
 		tt_sb_add(&sb, ", uint64_t gen");
 	if (sp->invocation)
@@ -76,6 +88,9 @@ static char *helpers(const struct tt_kernel *k, const struct tt_spec *sp)
 		tt_sb_addf(&sb, "    %s\n", w);
 		free(w);
 	}
+	const char *fence = tt_prof(sp, "code", "fence");
+	if (fence)
+		tt_sb_addf(&sb, "    %s\n", fence);
 	tt_sb_add(&sb, "}");
 	return sb.s;
 }
@@ -87,6 +102,8 @@ static char *tail_call(const struct tt_spec *sp)
 	const char *P = sp->prefix;
 	struct tt_sb sb = {0};
 	tt_sb_addf(&sb, "%stail(%sout, ", P, P);
+	if (sp->slot_in_body)
+		tt_sb_addf(&sb, "%sslot, ", P);
 	if (sp->generation)
 		tt_sb_addf(&sb, "%sgen, ", P);
 	if (sp->invocation)
@@ -101,6 +118,49 @@ static char *tail_call(const struct tt_spec *sp)
 	return sb.s;
 }
 
+/* The timing tensor's data pointer, read as the kernel reads its own: the
+ * raw address (the default), through the descriptor, or through the accessor. */
+static char *tensor_read(const struct tt_kernel *k, const struct tt_spec *sp)
+{
+	char idx[16];
+	snprintf(idx, sizeof(idx), "%d", sp->timing_index);
+	const char *tmpl = NULL;
+	if (k->tensor_accessor)
+		tmpl = tt_prof(sp, "code", "tensor_by_accessor");
+	if (!tmpl)
+		tmpl = tt_prof(sp, "code", "tensor");
+	if (!tmpl)
+		tmpl = "reinterpret_cast<__gm__ int64_t *>({args}[{index}])";
+	const char *type = k->tensor_type ? k->tensor_type : rule_or(sp, "code", "tensor_type", "__gm__ Tensor *");
+	const char *names[] = {"args", "index", "type", "accessor"};
+	const char *vals[] = {k->args_name, idx, type, k->tensor_accessor ? k->tensor_accessor : ""};
+	return tt_expand(tmpl, names, vals, 4);
+}
+
+/* The slot, read in the body with the runtime's accessors (they take args). */
+static void plan_slot(const struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp, struct pk_plan *plan)
+{
+	struct tt_sb sb = {0};
+	const char *P = sp->prefix;
+	if (k->core != TT_MIX) {
+		char *e = prof_expr(sp, k, "slot", slot_key(k->core), "GetBlockIdx()");
+		tt_sb_addf(&sb, "const uint64_t %sslot = static_cast<uint64_t>(%s);", P, e);
+		free(e);
+	} else {
+		/* a C++ test: a preprocessor line cannot carry the timing mark */
+		char *is = prof_expr(sp, k, "slot", "mix_is_aic_expr", "ASCEND_IS_AIC");
+		char *c = prof_expr(sp, k, "slot", "mix_aic", "GetBlockIdx()");
+		char *v = prof_expr(sp, k, "slot", "mix_aiv", "GetBlockNum() + GetBlockIdx()");
+		tt_sb_addf(&sb, "const uint64_t %sslot = (%s) ? static_cast<uint64_t>(%s) : static_cast<uint64_t>(%s);",
+		           P, is, c, v);
+		free(is);
+		free(c);
+		free(v);
+	}
+	tt_insert_before(t->b, plan, k->first_stmt, sb.s, "slot");
+	tt_sb_free(&sb);
+}
+
 /* Entry sample first (S5.4), then the tensor pointer, then the event locals:
  * declared here so a sample in any nested scope reaches the tail. */
 static void plan_entry(const struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp, struct pk_plan *plan)
@@ -111,14 +171,17 @@ static void plan_entry(const struct tt_tu *t, const struct tt_kernel *k, const s
 	tt_insert_before(t->b, plan, k->first_stmt, sb.s, "entry");
 	sb.n = 0;
 	if (k->style == TT_EXTERN) {
-		tt_sb_addf(&sb, "__gm__ int64_t *%sout = reinterpret_cast<__gm__ int64_t *>(%s[%d]);", P, k->args_name,
-		           sp->timing_index);
+		char *rd = tensor_read(k, sp);
+		tt_sb_addf(&sb, "__gm__ int64_t *%sout = %s;", P, rd);
+		free(rd);
 		tt_sb_addf(&label, "tensor %s[%d]", k->args_name, sp->timing_index);
 	} else {
 		tt_sb_addf(&sb, "__gm__ int64_t *%sout = reinterpret_cast<__gm__ int64_t *>(%stiming);", P, P);
 		tt_sb_add(&label, "tensor");
 	}
 	tt_insert_before(t->b, plan, k->first_stmt, sb.s, label.s);
+	if (sp->slot_in_body)
+		plan_slot(t, k, sp, plan);
 	if (sp->generation && k->style == TT_EXTERN) { /* direct style: a parameter */
 		sb.n = 0;
 		label.n = 0;
@@ -292,6 +355,48 @@ void tt_lint_event(const struct tt_tu *t, const struct tt_spec *sp, const struct
 
 /* ---- the ABI ---- */
 
+/* Other declarations of a direct-signature kernel in its file (a forward
+ * declaration, an explicit template instantiation): the same parameter after
+ * the same AT-th parameter, the extra scalars last, so they keep matching. */
+static void other_decls(const struct tt_tu *t, const struct tt_kernel *k, long at, const char *param, const char *tail,
+                        struct pk_plan *plan)
+{
+	for (size_t i = 0; i + 1 < t->ntok; i++) {
+		if (!tt_tok_is(t, i, k->name) || (t->tok[i].start >= k->decl_start && t->tok[i].start <= k->body_close))
+			continue;
+		size_t o = i + 1;
+		if (tt_tok_is(t, o, "<")) { /* scale_kernel<float>( */
+			int d = 0;
+			for (; o < t->ntok; o++)
+				if (tt_tok_is(t, o, "<"))
+					d++;
+				else if (tt_tok_is(t, o, ">") && --d == 0)
+					break;
+			o++;
+		}
+		if (!tt_tok_is(t, o, "("))
+			continue;
+		size_t c = o, comma = 0;
+		long seen = 0;
+		int d = 0;
+		for (; c < t->ntok; c++) {
+			if (tt_tok_is(t, c, "(") || tt_tok_is(t, c, "<"))
+				d++;
+			else if ((tt_tok_is(t, c, ")") || tt_tok_is(t, c, ">")) && --d == 0)
+				break;
+			else if (d == 1 && tt_tok_is(t, c, ",") && ++seen == at)
+				comma = c;
+		}
+		/* a declaration ends with ';' and names parameter types: a call would not be one here */
+		if (c + 1 >= t->ntok || !tt_tok_is(t, c + 1, ";") || seen + 1 != (long)k->nparams)
+			continue;
+		size_t after = comma ? t->tok[comma - 1].end : t->tok[c - 1].end;
+		tt_insert_inline(plan, after, param);
+		if (tail && comma)
+			tt_insert_inline(plan, t->tok[c - 1].end, tail);
+	}
+}
+
 static void plan_abi(const struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp, struct pk_plan *plan)
 {
 	const char *P = sp->prefix;
@@ -317,7 +422,12 @@ static void plan_abi(const struct tt_tu *t, const struct tt_kernel *k, const str
 			tt_sb_add(&sb, gen.n ? gen.s : "");
 		else if (gen.n)
 			tt_insert_inline(plan, k->params[k->nparams - 1].end, gen.s);
-		tt_insert_inline(plan, k->params[k->ntensors - 1].end, sb.s);
+		long at = k->ntensors; /* Ascend C ops pass workspace and tiling last: the tensor goes before them */
+		while (at > 1 &&
+		       (strstr(k->params[at - 1].name, "workspace") || strstr(k->params[at - 1].name, "tiling")))
+			at--;
+		tt_insert_inline(plan, k->params[at - 1].end, sb.s);
+		other_decls(t, k, at, sb.s, gen.n ? gen.s : NULL, plan);
 	} else if (k->nparams > 0) {
 		tt_sb_addf(&sb, "GM_ADDR %stiming, ", P);
 		tt_insert_inline(plan, k->params[0].start, sb.s);
@@ -342,6 +452,11 @@ static void plan_abi(const struct tt_tu *t, const struct tt_kernel *k, const str
 
 int tt_gen_kernel(struct tt_tu *t, struct tt_kernel *k, struct tt_spec *sp, struct pk_plan *plan)
 {
+	if (sp->slot_in_body && k->core == TT_MIX && !tt_prof(sp, "slot", "mix_is_aic_expr"))
+		return pk_error("%s: kernel '%s' runs on AIC and AIV, and the %s profile has no C++ test telling "
+		                "them apart (mix_is_aic_expr in rules/timing.ini): instrument each core's build "
+		                "with --core-type aic or --core-type aiv",
+		                t->b->path, k->name, sp->target ? sp->target : "default");
 	for (size_t i = 0; i < sp->nev; i++) {
 		if (sp->ev[i].helper >= 0)
 			continue;
@@ -370,6 +485,16 @@ int tt_gen_kernel(struct tt_tu *t, struct tt_kernel *k, struct tt_spec *sp, stru
 		tt_sb_free(&label);
 	}
 	plan_exits(t, k, sp, plan);
+	if (k->style == TT_DIRECT && k->nparams == 0) {
+		size_t i = tt_tok_at(t, k->decl_start);
+		while (i < t->ntok && !tt_tok_is(t, i, "("))
+			i++;
+		if (!tt_tok_is(t, i + 1, ")") && !(tt_tok_is(t, i + 1, "void") && tt_tok_is(t, i + 2, ")")))
+			return pk_error(
+			    "%s:%u: the parameters of kernel '%s' could not be read (the parse failed on its "
+			    "declaration): give the qualifier macros with -- -DNAME= or -p BUILD_DIR",
+			    t->b->path, pk_buf_line_of(t->b, k->decl_start), k->name);
+	}
 	plan_abi(t, k, sp, plan);
 	return 0;
 }

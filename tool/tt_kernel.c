@@ -9,6 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+static const char *g_accessors; /* the profile of the running find, see tt_kernel_find_prof */
+static int g_descriptors;
+
 static char *spelling(CXCursor c)
 {
 	CXString s = clang_getCursorSpelling(c);
@@ -140,7 +143,8 @@ static enum CXChildVisitResult find_visit(CXCursor c, CXCursor parent, CXClientD
 	/* libclang 14 shows extern "C" as an unexposed declaration */
 	if (k == CXCursor_LinkageSpec || k == CXCursor_Namespace || k == CXCursor_UnexposedDecl)
 		return CXChildVisit_Recurse;
-	if (k != CXCursor_FunctionDecl || !clang_isCursorDefinition(c))
+	/* a template kernel (template <typename T> __global__ ...) is one too */
+	if ((k != CXCursor_FunctionDecl && k != CXCursor_FunctionTemplate) || !clang_isCursorDefinition(c))
 		return CXChildVisit_Continue;
 	char *name = spelling(c);
 	if (looks_like_kernel(f, c, parent, name) && f->n < 16) {
@@ -160,6 +164,8 @@ struct walk {
 	CXCursor stack[256];
 	int depth;
 	int err;
+	const char *accessors; /* the profile's tensor accessors, or NULL */
+	int descriptors;       /* the profile's tensors are descriptors: a tensor is a cast to one */
 };
 
 static int is_cast(enum CXCursorKind k)
@@ -235,6 +241,30 @@ static int read_index(const struct tt_tu *t, size_t open, size_t close, long *va
 	return 0;
 }
 
+/* `reinterpret_cast<T *>(args[k])` written with T a ...Tensor: a descriptor
+ * (read on the tokens, so a type the parse could not resolve still counts).
+ * I is the token of `args`. The first such T is kept for the timing tensor. */
+static int written_descriptor(struct walk *w, size_t i)
+{
+	const struct tt_tu *t = w->t;
+	if (i < 5 || !tt_tok_is(t, i - 1, "(") || !tt_tok_is(t, i - 2, ">") || !tt_tok_is(t, i - 3, "*"))
+		return 0;
+	size_t lt = i - 3;
+	while (lt > 0 && !tt_tok_is(t, lt, "<") && !tt_tok_is(t, lt, ";"))
+		lt--;
+	if (!tt_tok_is(t, lt, "<") || lt == 0 ||
+	    !(tt_tok_is(t, lt - 1, "reinterpret_cast") || tt_tok_is(t, lt - 1, "static_cast")))
+		return 0;
+	size_t n = t->tok[i - 4].end - t->tok[i - 4].start;
+	const char *name = t->b->data + t->tok[i - 4].start;
+	if (n < 6 || memcmp(name + n - 6, "Tensor", 6))
+		return 0;
+	if (!w->k->tensor_type)
+		w->k->tensor_type =
+		    pk_xstrndup(t->b->data + t->tok[lt + 1].start, t->tok[i - 3].end - t->tok[lt + 1].start);
+	return 1;
+}
+
 static int subscript(struct walk *w, CXCursor c)
 {
 	const struct tt_tu *t = w->t;
@@ -269,6 +299,8 @@ static int subscript(struct walk *w, CXCursor c)
 		return -1;
 	}
 	classify(w, u.lit_start, &u);
+	if (w->descriptors)
+		u.is_tensor = written_descriptor(w, i); /* a CommContext * is a scalar */
 	PK_GROW(w->k->uses, w->k->cap_uses, w->k->nuses + 1);
 	w->k->uses[w->k->nuses++] = u;
 	return 1;
@@ -363,6 +395,96 @@ static void note_return(struct walk *w, CXCursor c)
 	w->k->rets[w->k->nrets++] = r;
 }
 
+/* ACC<T>(args, K) with ACC a tensor accessor of the profile: a tensor read
+ * at K, renumbered like a subscript. I is the token of `args`. */
+static int accessor_read(struct walk *w, size_t i, const char *callee)
+{
+	const struct tt_tu *t = w->t;
+	if (!w->accessors || !tt_word_in(w->accessors, callee, strlen(callee)) || !tt_tok_is(t, i + 1, ",") ||
+	    i + 3 >= t->ntok || !tt_tok_is(t, i + 3, ")"))
+		return 0;
+	struct tt_use u = {0};
+	u.line = line_of(t, t->tok[i].start);
+	if (read_index(t, i + 1, i + 3, &u.index, &u.lit_start, &u.lit_end) < 0)
+		return 0;
+	u.is_tensor = 1;
+	for (int j = w->depth - 1; j >= 0; j--)
+		if (clang_getCursorKind(w->stack[j]) == CXCursor_VarDecl) {
+			u.name = spelling(w->stack[j]);
+			break;
+		}
+	PK_GROW(w->k->uses, w->k->cap_uses, w->k->nuses + 1);
+	w->k->uses[w->k->nuses++] = u;
+	if (!w->k->tensor_accessor)
+		w->k->tensor_accessor = pk_xstrdup(callee);
+	return 1;
+}
+
+/* `F(args)`, `F(args, ...)` or `F<T>(args, ...)` on the tokens: a call of a
+ * function the parse did not know (a runtime header it could not find). */
+static int call_argument_tokens(struct walk *w, CXCursor ref)
+{
+	const struct tt_tu *t = w->t;
+	size_t s, e;
+	if (tt_extent(t, ref, &s, &e) < 0)
+		return 0;
+	size_t i = tt_tok_at(t, s);
+	if (i < 2 || !tt_tok_is(t, i, w->k->args_name) || !tt_tok_is(t, i - 1, "(") ||
+	    !(tt_tok_is(t, i + 1, ")") || tt_tok_is(t, i + 1, ",")))
+		return 0;
+	size_t c = i - 2;
+	if (tt_tok_is(t, c, ">")) {
+		int d = 0;
+		for (; c > 0; c--) {
+			if (tt_tok_is(t, c, ">"))
+				d++;
+			else if (tt_tok_is(t, c, "<") && --d == 0)
+				break;
+		}
+		c = c > 0 ? c - 1 : 0;
+	}
+	if (t->tok[c].kind != CXToken_Identifier)
+		return 0;
+	char *callee = pk_xstrndup(t->b->data + t->tok[c].start, t->tok[c].end - t->tok[c].start);
+	accessor_read(w, i, callee);
+	free(callee);
+	w->k->passes_args = 1;
+	return 1;
+}
+
+/* The packed array handed whole to a function (a runtime accessor such as
+ * get_block_idx(args), a tensor accessor, or a helper whose own reads are
+ * renumbered in its file), or discarded with (void)args: not a packed read. */
+static int passed_whole(struct walk *w, CXCursor ref)
+{
+	if (tt_from_macro(ref))
+		return 0;
+	int i = w->depth - 1;
+	while (i >= 0 && is_transparent(clang_getCursorKind(w->stack[i])))
+		i--;
+	if (i < 0)
+		return 0;
+	CXCursor p = w->stack[i];
+	enum CXCursorKind k = clang_getCursorKind(p);
+	if (k == CXCursor_CStyleCastExpr && clang_getCanonicalType(clang_getCursorType(p)).kind == CXType_Void)
+		return 1;
+	if (k != CXCursor_CallExpr)
+		return call_argument_tokens(w, ref);
+	char *callee = tt_callee_name(p);
+	size_t s, e;
+	if (!callee || tt_extent(w->t, ref, &s, &e) < 0) {
+		free(callee);
+		return 0;
+	}
+	size_t ti = tt_tok_at(w->t, s);
+	if (ti > 0 && tt_tok_is(w->t, ti - 1, "(") && tt_tok_is(w->t, ti, w->k->args_name) &&
+	    w->t->tok[ti].start == s && (ti < 2 || !tt_tok_is(w->t, ti - 2, w->k->args_name)))
+		accessor_read(w, ti, callee);
+	w->k->passes_args = 1;
+	free(callee);
+	return 1;
+}
+
 static enum CXChildVisitResult walk_visit(CXCursor c, CXCursor parent, CXClientData data);
 
 static void walk_children(struct walk *w, CXCursor c)
@@ -411,7 +533,7 @@ static enum CXChildVisitResult walk_visit(CXCursor c, CXCursor parent, CXClientD
 			free(name);
 			/* accepted subscripts never get here: this one is passed on,
 			 * used in arithmetic, or subscripted inside a macro */
-			if (mine) {
+			if (mine && !passed_whole(w, c)) {
 				escaping_ref(w, c);
 				return CXChildVisit_Break;
 			}
@@ -432,11 +554,54 @@ static int is_packed_param(CXCursor p)
 	return pt.kind == CXType_Long || pt.kind == CXType_LongLong;
 }
 
+struct parm_list {
+	CXCursor v[64];
+	int n;
+};
+
+static enum CXChildVisitResult parm_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+	struct parm_list *l = data;
+	(void)parent;
+	if (clang_getCursorKind(c) == CXCursor_ParmDecl && l->n < 64)
+		l->v[l->n++] = c;
+	return CXChildVisit_Continue;
+}
+
+/* The parameters of a function or of a function template (whose argument
+ * count libclang does not give). */
+static int params_of(CXCursor fn, struct parm_list *l)
+{
+	l->n = 0;
+	int n = clang_Cursor_getNumArguments(fn);
+	if (n >= 0) {
+		for (int i = 0; i < n && i < 64; i++)
+			l->v[l->n++] = clang_Cursor_getArgument(fn, (unsigned)i);
+		return l->n;
+	}
+	clang_visitChildren(fn, parm_visit, l);
+	return l->n;
+}
+
+/* `int64_t *NAME` as written: the type the parse could not resolve when a
+ * qualifier macro (__gm__) is defined only in a branch it did not take. */
+static int packed_param_text(const struct tt_tu *t, const struct tt_kernel *k)
+{
+	if (k->nparams != 1)
+		return 0;
+	size_t i = tt_tok_at(t, k->params[0].start), n = 0, last = t->ntok;
+	for (; i < t->ntok && t->tok[i].start < k->params[0].end; i++, n++)
+		last = i;
+	return n >= 3 && tt_tok_is(t, last - 1, "*") &&
+	       (tt_tok_is(t, last - 2, "int64_t") || tt_tok_is(t, last - 2, "uint64_t"));
+}
+
 static void read_params(const struct tt_tu *t, CXCursor fn, struct tt_kernel *k)
 {
-	int n = clang_Cursor_getNumArguments(fn);
+	struct parm_list pl;
+	int n = params_of(fn, &pl);
 	for (int i = 0; i < n; i++) {
-		CXCursor p = clang_Cursor_getArgument(fn, (unsigned)i);
+		CXCursor p = pl.v[i];
 		struct tt_param tp = {0};
 		if (tt_extent(t, p, &tp.start, &tp.end) < 0)
 			continue;
@@ -445,7 +610,7 @@ static void read_params(const struct tt_tu *t, CXCursor fn, struct tt_kernel *k)
 		PK_GROW(k->params, k->cap_params, k->nparams + 1);
 		k->params[k->nparams++] = tp;
 	}
-	if (n == 1 && is_packed_param(clang_Cursor_getArgument(fn, 0))) {
+	if (n == 1 && (is_packed_param(pl.v[0]) || packed_param_text(t, k))) {
 		k->style = TT_EXTERN;
 		k->args_name = pk_xstrdup(k->params[0].name);
 	} else {
@@ -471,8 +636,10 @@ static void core_type(const struct tt_tu *t, struct tt_kernel *k)
 			continue;
 		const char *s = t->b->data + t->tok[i].start;
 		size_t n = t->tok[i].end - t->tok[i].start;
-		if (n > 16 && !strncmp(s, "KERNEL_TYPE_MIX_", 16))
+		if ((n > 16 && !strncmp(s, "KERNEL_TYPE_MIX_", 16)) || tt_tok_is(t, i, "__mix__"))
 			mix = 1;
+		else if (tt_tok_is(t, i, "__cube__"))
+			aic_only = 1;
 		else if (tt_tok_is(t, i, "KERNEL_TYPE_AIC_ONLY"))
 			aic_only = 1;
 		else if (tt_tok_is(t, i, "ASCEND_IS_AIC"))
@@ -481,6 +648,35 @@ static void core_type(const struct tt_tu *t, struct tt_kernel *k)
 			aiv = 1;
 	}
 	k->core = (mix || (aic && aiv)) ? TT_MIX : aic_only ? TT_AIC : TT_AIV;
+}
+
+/* Reads the parse dropped (a declaration whose type the parse could not
+ * resolve is not on the AST): every literal `args[k]` token of the body is a
+ * read, classified by its written cast. Missing one would leave it unshifted. */
+static void token_reads(struct walk *w)
+{
+	const struct tt_tu *t = w->t;
+	struct tt_kernel *k = w->k;
+	for (size_t i = tt_tok_at(t, k->body_open); i + 3 < t->ntok && t->tok[i].start < k->body_close; i++) {
+		if (!tt_tok_is(t, i, k->args_name) || !tt_tok_is(t, i + 1, "[") || !tt_tok_is(t, i + 3, "]"))
+			continue;
+		if (i > 0 && (tt_tok_is(t, i - 1, ".") || tt_tok_is(t, i - 1, "->")))
+			continue;
+		struct tt_use u = {0};
+		if (read_index(t, i + 1, i + 3, &u.index, &u.lit_start, &u.lit_end) < 0)
+			continue;
+		int seen = 0;
+		for (size_t j = 0; j < k->nuses && !seen; j++)
+			seen = k->uses[j].lit_start == u.lit_start;
+		if (seen)
+			continue;
+		u.line = line_of(t, t->tok[i].start);
+		u.is_tensor = w->descriptors ? written_descriptor(w, i)
+		                             : i >= 3 && tt_tok_is(t, i - 1, "(") && tt_tok_is(t, i - 2, ">") &&
+		                                   tt_tok_is(t, i - 3, "*");
+		PK_GROW(k->uses, k->cap_uses, k->nuses + 1);
+		k->uses[k->nuses++] = u;
+	}
 }
 
 static int describe(struct tt_tu *t, CXCursor fn, CXCursor parent, struct tt_kernel *k, int helper)
@@ -500,11 +696,14 @@ static int describe(struct tt_tu *t, CXCursor fn, CXCursor parent, struct tt_ker
 		return pk_error("%s: kernel '%s' has no body libclang could read", t->b->path, k->name);
 	k->body_open = bs;
 	k->body_close = be - 1;
-	struct walk w = {.t = t, .k = k};
+	struct walk w = {
+	    .t = t, .k = k, .accessors = helper ? NULL : g_accessors, .descriptors = !helper && g_descriptors};
 	w.stack[w.depth++] = body;
 	clang_visitChildren(body, walk_visit, &w);
 	if (w.err)
 		return -1;
+	if (k->style == TT_EXTERN)
+		token_reads(&w);
 	/* the first token of the body, not the first statement libclang saw: a
 	 * macro such as KERNEL_TASK_TYPE_DEFAULT(...) may expand to nothing */
 	size_t ft = tt_tok_at(t, k->body_open + 1);
@@ -518,9 +717,20 @@ static int describe(struct tt_tu *t, CXCursor fn, CXCursor parent, struct tt_ker
 	return 0;
 }
 
+int tt_kernel_find_prof(struct tt_tu *t, const char *name, struct tt_kernel *k, const char *accessors, int descriptors)
+{
+	g_accessors = accessors;
+	g_descriptors = descriptors;
+	int rc = tt_kernel_find(t, name, k);
+	g_accessors = NULL;
+	g_descriptors = 0;
+	return rc;
+}
+
 int tt_kernel_find(struct tt_tu *t, const char *name, struct tt_kernel *k)
 {
 	memset(k, 0, sizeof(*k));
+	k->host_tensors = -1;
 	struct finder f = {.t = t, .want = name};
 	clang_visitChildren(clang_getTranslationUnitCursor(t->tu), find_visit, &f);
 	if (f.n == 0)
@@ -542,6 +752,7 @@ int tt_kernel_find(struct tt_tu *t, const char *name, struct tt_kernel *k)
 int tt_func_describe(struct tt_tu *t, CXCursor fn, struct tt_kernel *k)
 {
 	memset(k, 0, sizeof(*k));
+	k->host_tensors = -1;
 	return describe(t, fn, clang_getCursorSemanticParent(fn), k, 1);
 }
 
@@ -572,6 +783,21 @@ static int abi_extern(const struct tt_tu *t, struct tt_kernel *k)
 			first[u->index] = u;
 	}
 	long last_tensor = -1;
+	if (rc == 0 && k->host_tensors >= 0) {
+		/* the host's add_* order (or the extern's signature) says which
+		 * slot is a tensor: a pointer-valued scalar is a scalar there */
+		for (size_t i = 0; i < k->nuses && rc == 0; i++)
+			if (k->uses[i].is_tensor && k->uses[i].index >= k->host_tensors)
+				pk_warning("%s:%u: '%s[%ld]' is converted to a pointer but the host passes it as "
+				           "a scalar (after its %ld tensors): taken as a scalar",
+				           t->b->path, k->uses[i].line, k->args_name, k->uses[i].index,
+				           k->host_tensors);
+		k->ntensors = k->host_tensors;
+		k->nscalars = max + 1 > k->host_tensors ? max + 1 - k->host_tensors : 0;
+		free(kind);
+		free(first);
+		return 0;
+	}
 	for (long i = 0; i <= max && rc == 0; i++) {
 		if (!kind[i])
 			rc = pk_error("%s: '%s[%ld]' is never read: cannot tell whether it is a tensor or "
@@ -630,5 +856,7 @@ void tt_kernel_free(struct tt_kernel *k)
 	free(k->stmts);
 	free(k->name);
 	free(k->args_name);
+	free(k->tensor_type);
+	free(k->tensor_accessor);
 	memset(k, 0, sizeof(*k));
 }

@@ -14,7 +14,8 @@
 
 struct tt_opts {
 	const char *kernel, *kernel_name, *host, *host_out, *slots, *events_out, *core, *build_dir, *generation,
-	    *invocation, *invocations;
+	    *invocation, *invocations, *target, *test_script;
+	long func_id;
 	struct pk_emit_opts emit;
 	struct tt_event *ev;
 	size_t nev, cap_ev;
@@ -31,6 +32,7 @@ static int usage(FILE *out)
 	        "         [--kernel NAME]\n"
 	        "         [--core-type aiv|aic|mix] [--host FILE [--host-out FILE]] [--slots EXPR]\n"
 	        "         [--generation EXPR] [--invocation EXPR --invocations K]\n"
+	        "         [--target simpler|ascendc] [--test-script FILE] [--func-id N]\n"
 	        "         [--events-out FILE] [-p BUILD_DIR] [-o FILE | --stdout | --diff | --check] KERNEL\n"
 	        "         [-- CLANG-ARGS]\n\n"
 	        "Add the in-core timing tensor (S5): an INT64 output timing[slots][8k], the entry\n"
@@ -50,7 +52,12 @@ static int usage(FILE *out)
 	        "                      with -o its result goes next to OUT\n"
 	        "  --kernel NAME       the kernel function (default: kernel_entry or the only __global__)\n"
 	        "  --core-type T       slot mapping (default: from KERNEL_TYPE_* / ASCEND_IS_* marks)\n"
-	        "  --host FILE         also update the host orchestration or packed argument array\n"
+	        "  --host FILE         also update the host orchestration or packed argument array;\n"
+	        "                      FILE.py[:EXTERN]: a pypto @pl.jit.extern signature and its calls\n"
+	        "  --target T          profile of rules/timing.ini [target.T] (default: from the includes)\n"
+	        "  --test-script FILE  simpler test script: golden TensorArg, signatures, comparator\n"
+	        "  --func-id N         the kernel's func_id in the orchestration (default: the test\n"
+	        "                      script's entry for the kernel file, or the only one)\n"
 	        "  --host-out FILE     write the host result there (needed with -o)\n"
 	        "  --slots EXPR        number of core slots of the real launch (needed with --host)\n"
 	        "  --events-out FILE   event map for probe-report (default OUT.timing.json)\n"
@@ -133,6 +140,18 @@ static int parse_opts(int argc, char **argv, struct tt_opts *o)
 			if (!*next)
 				return pk_error("--invocations needs a host expression");
 			o->invocations = next;
+		} else if (!strcmp(a, "--target")) {
+			NEED_ARG();
+			o->target = next;
+		} else if (!strcmp(a, "--test-script")) {
+			NEED_ARG();
+			o->test_script = next;
+		} else if (!strcmp(a, "--func-id")) {
+			NEED_ARG();
+			char *end;
+			o->func_id = strtol(next, &end, 10);
+			if (*end || o->func_id < 0)
+				return pk_error("--func-id '%s': expected a kernel id (0, 1, ...)", next);
 		} else if (!strcmp(a, "--edit")) {
 			NEED_ARG();
 			PK_GROW(o->edit, o->cap_edit, o->nedit + 1);
@@ -189,6 +208,10 @@ static int parse_opts(int argc, char **argv, struct tt_opts *o)
 		return pk_error("--invocation EXPR and --invocations K go together");
 	if (o->nedit && o->emit.mode == PK_EMIT_STDOUT)
 		return pk_error("--edit cannot go to --stdout: several files would be mixed; use -o");
+	if (o->test_script && !o->host)
+		return pk_error("--test-script goes with --host ORCHESTRATION.cpp");
+	if (o->test_script && o->emit.mode == PK_EMIT_STDOUT)
+		return pk_error("--test-script cannot go to --stdout: use -o");
 	if (o->core && strcmp(o->core, "aiv") && strcmp(o->core, "aic") && strcmp(o->core, "mix"))
 		return pk_error("--core-type '%s': expected aiv, aic or mix", o->core);
 	return 0;
@@ -265,6 +288,14 @@ struct job {
 	struct tt_spec sp;
 	char prefix[32];
 	char **extra_out; /* where each --edit file's result goes with -o */
+	char target[64];
+	char *host_path, *extern_name; /* --host FILE[:EXTERN] */
+	int host_py, host_orch;
+	struct pk_buf tb; /* the test script */
+	int have_tb;
+	struct pk_plan tp;
+	long func_id, external;
+	struct tt_sides sides; /* headers holding packed reads */
 };
 
 static int load_file(struct pk_buf *b, int *have, const char *path, const struct tt_opts *o, int host);
@@ -331,21 +362,139 @@ static int load_file(struct pk_buf *b, int *have, const char *path, const struct
 	return 0;
 }
 
+/* The profile: --target, else the first [target.X] whose detect names a
+ * header the kernel includes, else the defaults ([code], [slot]). */
+static int pick_target(struct job *j)
+{
+	if (j->o.target) {
+		snprintf(j->target, sizeof(j->target), "target.%s", j->o.target);
+		if (!tt_rule(&j->rules, j->target, "detect"))
+			return pk_error("--target '%s': rules/timing.ini has no [%s] section", j->o.target, j->target);
+		j->sp.target = j->target;
+	} else {
+		j->sp.target = tt_detect_target(&j->rules, &j->kb, j->target, sizeof(j->target));
+	}
+	const char *sib = tt_prof(&j->sp, "code", "slot_in_body");
+	j->sp.slot_in_body = sib && !strcmp(sib, "yes");
+	return 0;
+}
+
+/* The host: a pypto extern (.py[:NAME]), a simpler orchestration, or the
+ * seed's forms (add_* sequence, packed array). The host's tensor count,
+ * where it says one, decides the kernel's split. */
+static int load_host(struct job *j)
+{
+	struct tt_opts *o = &j->o;
+	j->func_id = o->func_id;
+	j->k.host_tensors = -1;
+	if (!o->host)
+		return 0;
+	const char *colon = strstr(o->host, ".py:");
+	j->host_path = colon ? pk_xstrndup(o->host, (size_t)(colon - o->host + 3)) : pk_xstrdup(o->host);
+	j->extern_name = colon ? pk_xstrdup(colon + 4) : NULL;
+	size_t hl = strlen(j->host_path);
+	j->host_py = hl > 3 && !strcmp(j->host_path + hl - 3, ".py");
+	if (load_file(&j->hb, &j->have_hb, j->host_path, o, 1) < 0)
+		return -1;
+	if (j->host_py) {
+		j->k.host_tensors = tt_py_extern_tensors(&j->hb, j->extern_name);
+		return j->k.host_tensors < 0 ? -1 : 0;
+	}
+	if (tt_parse(&j->ht, &j->hb, 0, NULL, o->extra, o->nextra) < 0)
+		return -1;
+	j->host_orch = tt_orch_is(&j->ht);
+	if (o->test_script && !j->host_orch)
+		return pk_error("--test-script goes with a simpler orchestration (rt_submit_*_task) as --host");
+	if (!j->host_orch)
+		return 0;
+	if (o->test_script) {
+		if (load_file(&j->tb, &j->have_tb, o->test_script, o, 0) < 0)
+			return -1;
+		if (j->func_id < 0)
+			j->func_id = tt_py_test_func_id(&j->tb, o->kernel);
+	}
+	j->k.host_tensors = tt_orch_tensors(&j->ht, j->func_id);
+	return j->k.host_tensors < 0 ? -1 : 0;
+}
+
+/* Packed reads outside the kernel's body: its file's helpers, --edit files
+ * and the headers it includes with quotes (when it hands args on). */
+static int plan_reads(struct job *j)
+{
+	if (!j->k.passes_args || j->k.style != TT_EXTERN)
+		return 0;
+	if (tt_reads_plan(&j->kt, &j->sp, j->k.body_open, j->k.body_close + 1, &j->kp) < 0)
+		return -1;
+	for (size_t i = 0; i < j->sp.nextra; i++) {
+		int n = tt_reads_plan(&j->sp.extra[i].view, &j->sp, 0, 0, &j->sp.extra[i].plan);
+		if (n < 0)
+			return -1;
+		j->sp.extra[i].edited |= n > 0;
+	}
+	return tt_sides_find(&j->sides, &j->kt, &j->sp, j->o.emit.mode == PK_EMIT_INPLACE);
+}
+
+static int plan_host(struct job *j)
+{
+	if (!j->o.host)
+		return 0;
+	if (!j->sp.slots)
+		return pk_error("%s: --host needs --slots EXPR, the number of core slots of the real launch (S5.5)",
+		                j->host_path);
+	if (j->host_py)
+		return tt_py_plan_extern(&j->hb, j->extern_name, &j->sp, &j->hp);
+	if (!j->host_orch)
+		return tt_gen_host(&j->ht, &j->k, &j->sp, &j->hp);
+	if (tt_orch_plan(&j->ht, &j->k, &j->sp, j->func_id, &j->external, &j->hp) < 0)
+		return -1;
+	if (j->have_tb && tt_py_plan_test(&j->tb, &j->k, &j->sp, j->func_id, j->external, &j->tp) < 0)
+		return -1;
+	return 0;
+}
+
+static int check_plans(struct job *j)
+{
+	if (pk_plan_check(&j->kp, j->kb.path, j->kb.len) < 0)
+		return -1;
+	if (j->have_hb && pk_plan_check(&j->hp, j->hb.path, j->hb.len) < 0)
+		return -1;
+	if (j->have_tb && pk_plan_check(&j->tp, j->tb.path, j->tb.len) < 0)
+		return -1;
+	for (size_t i = 0; i < j->sp.nextra; i++)
+		if (pk_plan_check(&j->sp.extra[i].plan, j->sp.extra[i].b.path, j->sp.extra[i].b.len) < 0)
+			return -1;
+	for (size_t i = 0; i < j->sides.n; i++)
+		if (pk_plan_check(&j->sides.v[i].plan, j->sides.v[i].b.path, j->sides.v[i].b.len) < 0)
+			return -1;
+	return 0;
+}
+
 static int plan_all(struct job *j)
 {
 	struct tt_opts *o = &j->o;
 	if (tt_rules_load(&j->rules) < 0 || load_file(&j->kb, &j->have_kb, o->kernel, o, 0) < 0)
 		return -1;
-	if (o->host && load_file(&j->hb, &j->have_hb, o->host, o, 1) < 0)
+	j->sp.rules = &j->rules;
+	if (pick_target(j) < 0)
 		return -1;
-	if (tt_parse(&j->kt, &j->kb, 1, o->build_dir, o->extra, o->nextra) < 0 ||
-	    tt_kernel_find(&j->kt, o->kernel_name, &j->k) < 0 || tt_kernel_abi(&j->kt, &j->k) < 0)
+	const char *acc = j->sp.target ? tt_rule(&j->rules, j->sp.target, "tensor_accessors") : NULL;
+	int desc = j->sp.target && tt_rule(&j->rules, j->sp.target, "tensor");
+	char *pa_buf = NULL, *pa[16];
+	int npa = 0;
+	const char *pargs = j->sp.target ? tt_rule(&j->rules, j->sp.target, "parse_args") : NULL;
+	if (pargs && !o->build_dir && !o->nextra) { /* the profile's qualifiers, split at blanks */
+		pa_buf = pk_xstrdup(pargs);
+		for (char *save = NULL, *w = strtok_r(pa_buf, " \t", &save); w && npa < 16; w = strtok_r(NULL, " \t", &save))
+			pa[npa++] = w;
+	}
+	int prc = tt_parse(&j->kt, &j->kb, 1, o->build_dir, npa ? pa : o->extra, npa ? npa : o->nextra);
+	free(pa_buf);
+	if (prc < 0 ||
+	    tt_kernel_find_prof(&j->kt, o->kernel_name, &j->k, acc, desc) < 0 || load_host(j) < 0 ||
+	    tt_kernel_abi(&j->kt, &j->k) < 0)
 		return -1;
 	if (o->core)
 		j->k.core = !strcmp(o->core, "mix") ? TT_MIX : !strcmp(o->core, "aic") ? TT_AIC : TT_AIV;
-	if (o->host && tt_parse(&j->ht, &j->hb, 0, NULL, o->extra, o->nextra) < 0)
-		return -1;
-	j->sp.rules = &j->rules;
 	j->sp.slots = o->slots;
 	j->sp.timing_index = (int)j->k.ntensors;
 	j->sp.generation = o->generation;
@@ -356,21 +505,14 @@ static int plan_all(struct job *j)
 	j->sp.kernel_file = o->kernel;
 	if (load_extras(j) < 0)
 		return -1;
-	j->sp.prefix = pick_prefix(&j->kt, o->host ? &j->ht : NULL, &j->sp, j->prefix, sizeof(j->prefix));
+	j->sp.prefix =
+	    pick_prefix(&j->kt, j->have_hb && !j->host_py ? &j->ht : NULL, &j->sp, j->prefix, sizeof(j->prefix));
 	if (!j->sp.prefix)
 		return pk_error("%s: no free 'pk_tt*_' name prefix", o->kernel);
-	if (resolve_events(o, &j->rules, &j->sp, j->k.name) < 0 || tt_gen_kernel(&j->kt, &j->k, &j->sp, &j->kp) < 0)
+	if (resolve_events(o, &j->rules, &j->sp, j->k.name) < 0 || tt_gen_kernel(&j->kt, &j->k, &j->sp, &j->kp) < 0 ||
+	    plan_reads(j) < 0 || plan_host(j) < 0)
 		return -1;
-	if (o->host && tt_gen_host(&j->ht, &j->k, &j->sp, &j->hp) < 0)
-		return -1;
-	if (pk_plan_check(&j->kp, j->kb.path, j->kb.len) < 0)
-		return -1;
-	if (o->host && pk_plan_check(&j->hp, j->hb.path, j->hb.len) < 0)
-		return -1;
-	for (size_t i = 0; i < j->sp.nextra; i++)
-		if (pk_plan_check(&j->sp.extra[i].plan, j->sp.extra[i].b.path, j->sp.extra[i].b.len) < 0)
-			return -1;
-	return 0;
+	return check_plans(j);
 }
 
 static int write_sidecar(struct job *j, struct pk_txn *txn)
@@ -392,6 +534,47 @@ static int write_sidecar(struct job *j, struct pk_txn *txn)
 	return rc;
 }
 
+/* With -o a further file's result goes next to OUT under its own name. */
+static char *beside_out(const struct tt_opts *o, const char *path)
+{
+	const char *out = o->emit.out_path, *slash = strrchr(out, '/');
+	const char *base = strrchr(path, '/');
+	struct tt_sb sb = {0};
+	if (slash)
+		tt_sb_addn(&sb, out, (size_t)(slash - out + 1));
+	tt_sb_add(&sb, base ? base + 1 : path);
+	return sb.s;
+}
+
+/* The test script and the headers whose packed reads were renumbered. */
+static int emit_more(struct job *j, struct pk_txn *txn, int *any)
+{
+	int changed = 0, rc = 0;
+	struct pk_emit_opts xo = j->o.emit;
+	char *out = NULL;
+	if (j->have_tb) {
+		if (xo.mode == PK_EMIT_OUTFILE)
+			xo.out_path = out = beside_out(&j->o, j->tb.path);
+		rc = pk_emit_txn(&xo, &j->tb, &j->tp, &changed, txn);
+		*any |= changed;
+		free(out);
+		out = NULL;
+	}
+	for (size_t i = 0; i < j->sides.n && rc == 0; i++) {
+		struct tt_side *x = &j->sides.v[i];
+		if (!x->edited)
+			continue;
+		xo = j->o.emit;
+		if (xo.mode == PK_EMIT_OUTFILE)
+			xo.out_path = out = beside_out(&j->o, x->b.path);
+		rc = pk_emit_txn(&xo, &x->b, &x->plan, &changed, txn);
+		*any |= changed;
+		free(out);
+		out = NULL;
+	}
+	return rc;
+}
+
 /* Kernel, host, edited helper files and event map go together: each is
  * written beside itself first and all are replaced only once every one is,
  * so an error never leaves half an ABI change. */
@@ -407,9 +590,13 @@ static int emit_all(struct job *j)
 	if (pk_emit_txn(&j->o.emit, &j->kb, &j->kp, &changed, &txn) < 0)
 		goto fail;
 	any |= changed;
-	if (j->o.host && pk_emit_txn(&ho, &j->hb, &j->hp, &changed, &txn) < 0)
+	if (j->have_hb && pk_emit_txn(&ho, &j->hb, &j->hp, &changed, &txn) < 0)
 		goto fail;
 	any |= changed;
+	if (j->have_tb || j->sides.n) {
+		if (emit_more(j, &txn, &any) < 0)
+			goto fail;
+	}
 	for (size_t i = 0; i < j->sp.nextra; i++) {
 		struct tt_extra *x = &j->sp.extra[i];
 		struct pk_emit_opts xo = j->o.emit;
@@ -461,6 +648,12 @@ static void free_job(struct job *j)
 		pk_buf_free(&j->kb);
 	if (j->have_hb)
 		pk_buf_free(&j->hb);
+	if (j->have_tb)
+		pk_buf_free(&j->tb);
+	pk_plan_free(&j->tp);
+	tt_sides_free(&j->sides);
+	free(j->host_path);
+	free(j->extern_name);
 	tt_rules_free(&j->rules);
 }
 
@@ -476,6 +669,8 @@ int pk_tt_inject_main(int argc, char **argv)
 	memset(&j, 0, sizeof(j));
 	pk_plan_init(&j.kp);
 	pk_plan_init(&j.hp);
+	pk_plan_init(&j.tp);
+	j.o.func_id = -1;
 	int rc = PK_EXIT_ERROR;
 	if (parse_opts(argc, argv, &j.o) == 0 && plan_all(&j) == 0)
 		rc = emit_all(&j);

@@ -410,3 +410,67 @@ void tt_insert_after(const struct pk_buf *b, struct pk_plan *plan, size_t off, s
 	free(one);
 	tt_sb_free(&sb);
 }
+
+/* ---- target profiles ---- */
+
+int tt_word_in(const char *list, const char *word, size_t n)
+{
+	for (const char *p = list; p && *p;) {
+		p += strspn(p, " \t,");
+		size_t w = strcspn(p, " \t,");
+		if (w && w == n && !strncmp(p, word, n))
+			return 1;
+		p += w;
+	}
+	return 0;
+}
+
+const char *tt_prof(const struct tt_spec *sp, const char *section, const char *key)
+{
+	const char *v = sp->target ? tt_rule(sp->rules, sp->target, key) : NULL;
+	return v ? v : tt_rule(sp->rules, section, key);
+}
+
+/* The file name of each #include directive (quoted or angled), by line. */
+static int includes_name(const struct pk_buf *b, const char *list)
+{
+	const char *d = b->data, *end = d + b->len;
+	for (const char *p = d; p < end;) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		if (!eol)
+			eol = end;
+		const char *q = p;
+		while (q < eol && (*q == ' ' || *q == '\t'))
+			q++;
+		if (q < eol && *q == '#') {
+			q++;
+			while (q < eol && (*q == ' ' || *q == '\t'))
+				q++;
+			if ((size_t)(eol - q) > 7 && !strncmp(q, "include", 7)) {
+				const char *o = q + 7 + strcspn(q + 7, "\"<\n");
+				if (o < eol) {
+					const char *c = o + 1 + strcspn(o + 1, "\">\n");
+					const char *base = c;
+					while (base > o + 1 && base[-1] != '/')
+						base--;
+					if (c < eol && tt_word_in(list, base, (size_t)(c - base)))
+						return 1;
+				}
+			}
+		}
+		p = eol + 1;
+	}
+	return 0;
+}
+
+const char *tt_detect_target(const struct tt_rules *r, const struct pk_buf *kernel, char *buf, size_t cap)
+{
+	const char *order[] = {"simpler", "ascendc"};
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		snprintf(buf, cap, "target.%s", order[i]);
+		const char *det = tt_rule(r, buf, "detect");
+		if (det && includes_name(kernel, det))
+			return buf;
+	}
+	return NULL;
+}

@@ -1,0 +1,326 @@
+/* tt_orch.c - the host side on a simpler orchestration (.cpp): the tasks
+ * that submit the kernel (rt_submit_aiv_task(ID, P), rt_submit_aic_task,
+ * rt_submit_task(MIXED, P)), chosen by the kernel's func_id; each one's
+ * add_input / add_output / add_inout / add_scalar calls grouped by their
+ * receiver P; the timing tensor an external tensor of the orchestration
+ * (`orch_args.tensor(K).ref()`, expected_arg_count raised by one) added as
+ * an output right after the task's last tensor. Tokens only: the file
+ * includes runtime headers a bare machine does not have. */
+#include "tt.h"
+#include "pk.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_SUBMITS 4096
+
+struct submit {
+	size_t tok;       /* the rt_submit_* identifier */
+	size_t recv;      /* token of the receiver (the args object) */
+	long ids[3];      /* kernel ids it submits, -1 unused */
+	size_t close_tok; /* its ')' */
+};
+
+static int ident(const struct tt_tu *t, size_t i)
+{
+	return i < t->ntok && t->tok[i].kind == CXToken_Identifier;
+}
+
+static int same(const struct tt_tu *t, size_t i, size_t j)
+{
+	size_t n = t->tok[i].end - t->tok[i].start;
+	return n == t->tok[j].end - t->tok[j].start &&
+	       !memcmp(t->b->data + t->tok[i].start, t->b->data + t->tok[j].start, n);
+}
+
+static long lit(const struct tt_tu *t, size_t i)
+{
+	if (i >= t->ntok || t->tok[i].kind != CXToken_Literal)
+		return -1;
+	char *end;
+	long v = strtol(t->b->data + t->tok[i].start, &end, 10);
+	return end == t->b->data + t->tok[i].start ? -1 : v;
+}
+
+static size_t close_of(const struct tt_tu *t, size_t open)
+{
+	int d = 0;
+	for (size_t i = open; i < t->ntok; i++) {
+		if (tt_tok_is(t, i, "(") || tt_tok_is(t, i, "{") || tt_tok_is(t, i, "["))
+			d++;
+		else if ((tt_tok_is(t, i, ")") || tt_tok_is(t, i, "}") || tt_tok_is(t, i, "]")) && --d == 0)
+			return i;
+	}
+	return t->ntok;
+}
+
+/* The value of a kernel-id expression: a literal, `#define NAME N`, or a
+ * `NAME = N` anywhere in the file. */
+static long id_value(const struct tt_tu *t, size_t i)
+{
+	long v = lit(t, i);
+	if (v >= 0 || !ident(t, i))
+		return v;
+	for (size_t j = 0; j + 2 < t->ntok; j++)
+		if (j != i && same(t, j, i) && (tt_tok_is(t, j + 1, "=") || (j > 0 && tt_tok_is(t, j - 1, "define"))))
+			return lit(t, tt_tok_is(t, j + 1, "=") ? j + 2 : j + 1);
+	return -1;
+}
+
+/* rt_submit_task(MK, P): the ids of `MK = {a, b, c}` or `MK.x_kernel_id = N`. */
+static void mixed_ids(const struct tt_tu *t, size_t mk, long ids[3])
+{
+	int n = 0;
+	for (size_t j = 0; j + 2 < t->ntok && n < 3; j++) {
+		if (j == mk || !same(t, j, mk))
+			continue;
+		if (tt_tok_is(t, j + 1, "=") && tt_tok_is(t, j + 2, "{")) {
+			size_t c = close_of(t, j + 2);
+			for (size_t x = j + 3; x < c && n < 3; x++)
+				if (lit(t, x) >= 0)
+					ids[n++] = lit(t, x);
+		} else if (tt_tok_is(t, j + 1, ".") && j + 4 < t->ntok && tt_tok_is(t, j + 3, "=")) {
+			ids[n++] = id_value(t, j + 4);
+		}
+	}
+}
+
+static size_t find_submits(const struct tt_tu *t, struct submit *s)
+{
+	size_t n = 0;
+	for (size_t i = 0; i + 1 < t->ntok && n < MAX_SUBMITS; i++) {
+		if (!ident(t, i) || !tt_tok_is(t, i + 1, "("))
+			continue;
+		size_t len = t->tok[i].end - t->tok[i].start;
+		const char *p = t->b->data + t->tok[i].start;
+		if (len < 14 || strncmp(p, "rt_submit_", 10) || strncmp(p + len - 5, "_task", 5) ||
+		    tt_tok_is(t, i, "rt_submit_dummy_task"))
+			continue;
+		size_t c = close_of(t, i + 1);
+		if (c >= t->ntok || !ident(t, c - 1))
+			continue;
+		struct submit x = {i, c - 1, {-1, -1, -1}, c};
+		if (tt_tok_is(t, i, "rt_submit_task"))
+			mixed_ids(t, i + 2, x.ids);
+		else
+			x.ids[0] = id_value(t, i + 2);
+		s[n++] = x;
+	}
+	return n;
+}
+
+static int submits_id(const struct submit *s, long id)
+{
+	return s->ids[0] == id || s->ids[1] == id || s->ids[2] == id;
+}
+
+/* The add_* calls of the task submitted at S: receiver S->recv, after the
+ * previous submit of the same receiver. */
+struct adds {
+	size_t last_tensor_stmt_end; /* just past ';' of the last tensor add */
+	size_t last_tensor_stmt;     /* its first byte */
+	long tensors, scalars;
+};
+
+static void task_adds(const struct tt_tu *t, const struct submit *all, size_t n, size_t k, struct adds *a)
+{
+	size_t from = 0;
+	for (size_t j = 0; j < k; j++)
+		if (same(t, all[j].recv, all[k].recv))
+			from = all[j].close_tok;
+	memset(a, 0, sizeof(*a));
+	(void)n;
+	for (size_t i = from; i + 3 < all[k].tok; i++) {
+		if (!same(t, i, all[k].recv) || !tt_tok_is(t, i + 1, ".") || !tt_tok_is(t, i + 3, "("))
+			continue;
+		int tensor = tt_tok_is(t, i + 2, "add_input") || tt_tok_is(t, i + 2, "add_output") ||
+		             tt_tok_is(t, i + 2, "add_inout");
+		if (tt_tok_is(t, i + 2, "add_scalar"))
+			a->scalars++;
+		if (!tensor)
+			continue;
+		a->tensors++;
+		size_t c = close_of(t, i + 3);
+		size_t s = i;
+		while (s > 0 && !tt_tok_is(t, s - 1, ";") && !tt_tok_is(t, s - 1, "{") && !tt_tok_is(t, s - 1, "}"))
+			s--;
+		a->last_tensor_stmt = t->tok[s].start;
+		a->last_tensor_stmt_end = tt_tok_is(t, c + 1, ";") ? t->tok[c + 1].end : 0;
+	}
+}
+
+int tt_orch_is(const struct tt_tu *t)
+{
+	for (size_t i = 0; i < t->ntok; i++)
+		if (ident(t, i) && t->tok[i].end - t->tok[i].start > 10 &&
+		    !strncmp(t->b->data + t->tok[i].start, "rt_submit_", 10))
+			return 1;
+	return 0;
+}
+
+/* Which kernel id the tasks to change submit: --func-id, the test script's,
+ * or the only one. */
+static int pick_id(const struct tt_tu *t, const struct submit *s, size_t n, long want, long *id)
+{
+	if (want >= 0) {
+		*id = want;
+		return 0;
+	}
+	long only = -1;
+	for (size_t i = 0; i < n; i++)
+		for (int j = 0; j < 3; j++) {
+			if (s[i].ids[j] < 0)
+				continue;
+			if (only >= 0 && s[i].ids[j] != only)
+				return pk_error(
+				    "%s: the orchestration submits several kernels (ids %ld and %ld, ...): say "
+				    "which one is instrumented with --func-id N or --test-script FILE",
+				    t->b->path, only, s[i].ids[j]);
+			only = s[i].ids[j];
+		}
+	if (only < 0)
+		return pk_error("%s: no rt_submit_*_task call with a kernel id the tool can read", t->b->path);
+	*id = only;
+	return 0;
+}
+
+/* The tensor count the host passes to the kernel (every task submitting it
+ * must agree), -1 on error. */
+long tt_orch_tensors(struct tt_tu *t, long func_id)
+{
+	static struct submit s[MAX_SUBMITS];
+	size_t n = find_submits(t, s);
+	long id, tensors = -1;
+	if (pick_id(t, s, n, func_id, &id) < 0)
+		return -1;
+	for (size_t k = 0; k < n; k++) {
+		if (!submits_id(&s[k], id))
+			continue;
+		struct adds a;
+		task_adds(t, s, n, k, &a);
+		if (tensors >= 0 && a.tensors != tensors)
+			return pk_error("%s:%u: this task passes kernel %ld %ld tensors, an earlier one %ld",
+			                t->b->path, pk_buf_line_of(t->b, t->tok[s[k].tok].start), id, a.tensors,
+			                tensors);
+		tensors = a.tensors;
+	}
+	if (tensors < 0)
+		return pk_error("%s: no task submits kernel id %ld", t->b->path, id);
+	return tensors;
+}
+
+/* The orchestration entry: the function taking `const ChipTaskArgs &NAME`
+ * whose body holds the submit at token SUB (aicpu_orchestration_entry, or
+ * the name the test script gives). NAME's token and the first byte of the body. */
+static int find_entry(const struct tt_tu *t, size_t sub, size_t *orch, size_t *body)
+{
+	for (size_t i = 0; i + 4 < t->ntok; i++) {
+		if (!tt_tok_is(t, i, "ChipTaskArgs") || !tt_tok_is(t, i + 1, "&") || !ident(t, i + 2) ||
+		    !tt_tok_is(t, i + 3, ")") || !tt_tok_is(t, i + 4, "{"))
+			continue;
+		size_t c = close_of(t, i + 4);
+		if (sub <= i + 4 || sub >= c)
+			continue;
+		*orch = i + 2;
+		*body = t->tok[i + 5].start;
+		return 0;
+	}
+	return pk_error("%s: no function taking (const ChipTaskArgs &) holds the submit of the kernel", t->b->path);
+}
+
+/* K: the next external tensor, one past the highest orch.tensor(N). */
+static long next_external(const struct tt_tu *t, size_t orch)
+{
+	long max = -1;
+	for (size_t i = 0; i + 4 < t->ntok; i++)
+		if (same(t, i, orch) && i != orch && tt_tok_is(t, i + 1, ".") && tt_tok_is(t, i + 2, "tensor") &&
+		    tt_tok_is(t, i + 3, "(") && lit(t, i + 4) > max)
+			max = lit(t, i + 4);
+	return max + 1;
+}
+
+static char *host_text(const struct tt_spec *sp, const char *key, const char *dflt, const char *recv, const char *orch,
+                       long index)
+{
+	char idx[32];
+	snprintf(idx, sizeof(idx), "%ld", index);
+	const char *names[] = {"recv", "orch", "index", "prefix"};
+	const char *vals[] = {recv ? recv : "", orch ? orch : "", idx, sp->prefix};
+	const char *tmpl = tt_rule(sp->rules, "host", key);
+	return tt_expand(tmpl ? tmpl : dflt, names, vals, 4);
+}
+
+static int plan_config(const struct tt_tu *t, long ext, struct pk_plan *plan)
+{
+	for (size_t i = 0; i + 2 < t->ntok; i++) {
+		if (!tt_tok_is(t, i, "expected_arg_count") || !tt_tok_is(t, i + 1, "=") || lit(t, i + 2) < 0)
+			continue;
+		long v = lit(t, i + 2);
+		if (v != ext)
+			pk_warning("%s:%u: expected_arg_count is %ld but the orchestration reads %ld external tensors: "
+			           "the timing tensor is external tensor %ld; check the scalars",
+			           t->b->path, pk_buf_line_of(t->b, t->tok[i].start), v, ext, ext);
+		char num[32];
+		snprintf(num, sizeof(num), "%ld", v + 1);
+		tt_replace_inline(t->b, plan, t->tok[i + 2].start, t->tok[i + 2].end, num);
+		return 0;
+	}
+	return pk_error("%s: no 'expected_arg_count = N' in the orchestration config: the runtime would "
+	                "refuse the extra external tensor",
+	                t->b->path);
+}
+
+int tt_orch_plan(struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp, long func_id, long *external,
+                 struct pk_plan *plan)
+{
+	static struct submit s[MAX_SUBMITS];
+	size_t n = find_submits(t, s), orch = 0, body = 0;
+	long id;
+	if (pick_id(t, s, n, func_id, &id) < 0)
+		return -1;
+	size_t first = 0;
+	while (first < n && !submits_id(&s[first], id))
+		first++;
+	if (first == n)
+		return pk_error("%s: no task submits kernel id %ld", t->b->path, id);
+	if (find_entry(t, s[first].tok, &orch, &body) < 0)
+		return -1;
+	char *oname = pk_xstrndup(t->b->data + t->tok[orch].start, t->tok[orch].end - t->tok[orch].start);
+	long ext = next_external(t, orch);
+	*external = ext;
+	char *decl = host_text(sp, "simpler_external", "const auto &{prefix}timing = {orch}.tensor({index}).ref();",
+	                       NULL, oname, ext);
+	char label[64];
+	snprintf(label, sizeof(label), "external tensor %ld", ext);
+	tt_insert_before(t->b, plan, body, decl, label);
+	free(decl);
+	int rc = plan_config(t, ext, plan), tasks = 0;
+	for (size_t j = 0; j < n && rc == 0; j++) {
+		if (!submits_id(&s[j], id))
+			continue;
+		struct adds a;
+		task_adds(t, s, n, j, &a);
+		if (a.tensors != k->ntensors)
+			rc = pk_error("%s:%u: this task passes %ld tensors but kernel '%s' reads %ld", t->b->path,
+			              pk_buf_line_of(t->b, t->tok[s[j].tok].start), a.tensors, k->name, k->ntensors);
+		else if (!a.tensors || !a.last_tensor_stmt_end)
+			rc = pk_error("%s:%u: the task's last tensor add is not a statement of its own; split it",
+			              t->b->path, pk_buf_line_of(t->b, t->tok[s[j].tok].start));
+		if (rc < 0)
+			break;
+		char *recv =
+		    pk_xstrndup(t->b->data + t->tok[s[j].recv].start, t->tok[s[j].recv].end - t->tok[s[j].recv].start);
+		char *add = host_text(sp, "simpler_add", "{recv}.add_output({prefix}timing);", recv, oname, ext);
+		snprintf(label, sizeof(label), "output (args[%ld])", k->ntensors);
+		tt_insert_after(t->b, plan, a.last_tensor_stmt_end, a.last_tensor_stmt, add, label);
+		free(add);
+		free(recv);
+		tasks++;
+	}
+	if (rc == 0 && tasks > 1)
+		pk_warning("%s: %d tasks submit kernel %ld; all pass the one timing tensor, whose rows hold the last "
+		           "one to run (use --invocation to keep them apart)",
+		           t->b->path, tasks, id);
+	free(oname);
+	return rc;
+}

@@ -1,0 +1,515 @@
+/* tt_py.c - the Python sides of the timing tensor, on text lines:
+ *  - a pypto `@pl.jit.extern` signature gains `PREFIXtiming: pl.Out[pl.Tensor]`
+ *    after its last tensor parameter; every call of that extern passes a
+ *    tensor made above the call's statement (an extern argument must be a
+ *    bound variable);
+ *  - a simpler test script: the golden TensorArg (zeros) after the last one,
+ *    D.OUT in the orchestration's and the kernel's signature, and a
+ *    compare_outputs that saves the ACTUAL tensor and leaves it out of the
+ *    numeric comparison only.
+ * Python has no in-line comment: an added line ends with
+ * `# TIMING_PROBE: @timing LABEL`, a changed line with
+ * `# TIMING_PROBE: @timing-line "ORIGINAL"` (probe-strip puts ORIGINAL back). */
+#include "tt.h"
+#include "pk.h"
+#include "timing_strip.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct lines {
+	const struct pk_buf *b;
+	size_t *s, *e; /* start, end (before the end of line) */
+	size_t n;
+};
+
+static void split(const struct pk_buf *b, struct lines *l)
+{
+	memset(l, 0, sizeof(*l));
+	l->b = b;
+	size_t cap = 0;
+	for (size_t p = 0; p < b->len;) {
+		const char *nl = memchr(b->data + p, '\n', b->len - p);
+		size_t e = nl ? (size_t)(nl - b->data) : b->len;
+		PK_GROW(l->s, cap, l->n + 1);
+		l->e = realloc(l->e, cap * sizeof(size_t));
+		l->s[l->n] = p;
+		l->e[l->n] = e > p && b->data[e - 1] == '\r' ? e - 1 : e;
+		l->n++;
+		p = nl ? e + 1 : b->len;
+	}
+}
+
+static void lines_free(struct lines *l)
+{
+	free(l->s);
+	free(l->e);
+}
+
+static size_t indent(const struct lines *l, size_t i)
+{
+	size_t k = 0;
+	while (l->s[i] + k < l->e[i] && l->b->data[l->s[i] + k] == ' ')
+		k++;
+	return k;
+}
+
+static int blank(const struct lines *l, size_t i)
+{
+	for (size_t p = l->s[i]; p < l->e[i]; p++)
+		if (!isspace((unsigned char)l->b->data[p]))
+			return l->b->data[p] == '#';
+	return 1;
+}
+
+static const char *find_in(const struct lines *l, size_t i, const char *what)
+{
+	const char *p = memmem(l->b->data + l->s[i], l->e[i] - l->s[i], what, strlen(what));
+	return p;
+}
+
+/* A whole new line before line I, indented by IND. */
+static void add_line(const struct lines *l, struct pk_plan *plan, size_t i, size_t ind, const char *code,
+                     const char *label)
+{
+	struct tt_sb sb = {0};
+	for (size_t k = 0; k < ind; k++)
+		tt_sb_add(&sb, " ");
+	tt_sb_addf(&sb, "%s  " PK_TT_PY_MARK " %s%s", code, label, pk_buf_eol(l->b));
+	size_t at = i < l->n ? l->s[i] : l->b->len;
+	pk_plan_add(plan, at, at, sb.s, sb.n);
+	tt_sb_free(&sb);
+}
+
+/* Line I becomes NEW (its whole text), the original kept in the mark. */
+static void change_line(const struct lines *l, struct pk_plan *plan, size_t i, const char *new_text)
+{
+	struct tt_sb sb = {0};
+	tt_sb_addf(&sb, "%s  " PK_TT_PY_LINE_OPEN, new_text);
+	for (size_t p = l->s[i]; p < l->e[i]; p++) {
+		char c = l->b->data[p];
+		if (c == '\\' || c == '"')
+			tt_sb_addf(&sb, "\\%c", c);
+		else if (c == '\t')
+			tt_sb_add(&sb, "\\t");
+		else
+			tt_sb_addn(&sb, &c, 1);
+	}
+	tt_sb_add(&sb, "\"");
+	pk_plan_add(plan, l->s[i], l->e[i], sb.s, sb.n);
+	tt_sb_free(&sb);
+}
+
+/* ---- pypto extern ---- */
+
+struct ext {
+	size_t def;        /* line of `def NAME(` */
+	size_t last_param; /* line of the last tensor parameter */
+	long tensors, scalars;
+};
+
+static int is_tensor_ann(const char *p, size_t n)
+{
+	return memmem(p, n, "pl.Tensor", 9) || memmem(p, n, "pl.Out[", 7) || memmem(p, n, "pl.InOut[", 9);
+}
+
+static int read_extern(const struct lines *l, size_t def, struct ext *x)
+{
+	memset(x, 0, sizeof(*x));
+	x->def = def;
+	if (l->e[def] == l->s[def] || l->b->data[l->e[def] - 1] != '(')
+		return pk_error("%s:%zu: write the extern's parameters one a line after 'def NAME('", l->b->path,
+		                def + 1);
+	for (size_t i = def + 1; i < l->n; i++) {
+		const char *d = l->b->data + l->s[i];
+		size_t n = l->e[i] - l->s[i], k = indent(l, i);
+		if (blank(l, i))
+			continue;
+		if (d[k] == ')')
+			return x->tensors ? 0 : pk_error("%s:%zu: extern has no tensor parameter", l->b->path, def + 1);
+		const char *colon = memchr(d, ':', n);
+		if (!colon)
+			return pk_error("%s:%zu: parameter without annotation; write one parameter per line",
+			                l->b->path, i + 1);
+		if (is_tensor_ann(colon, n - (size_t)(colon - d))) {
+			if (x->scalars)
+				return pk_error("%s:%zu: tensor parameter after a scalar: pypto packs tensors first",
+				                l->b->path, i + 1);
+			x->tensors++;
+			x->last_param = i;
+		} else {
+			x->scalars++;
+		}
+	}
+	return pk_error("%s: extern signature not closed", l->b->path);
+}
+
+/* The `def NAME(` line of the @pl.jit.extern named NAME (or the only one). */
+static int find_extern(const struct lines *l, const char *name, size_t *def)
+{
+	int found = 0;
+	struct tt_sb names = {0};
+	for (size_t i = 0; i + 1 < l->n; i++) {
+		if (!find_in(l, i, "@pl.jit.extern"))
+			continue;
+		size_t j = i + 1;
+		while (j < l->n && !find_in(l, j, "def "))
+			j++;
+		if (j >= l->n)
+			break;
+		const char *p = find_in(l, j, "def ") + 4;
+		size_t n = strcspn(p, "(");
+		tt_sb_addf(&names, "%s%.*s", names.n ? ", " : "", (int)n, p);
+		if (name ? (strlen(name) == n && !strncmp(p, name, n)) : 1) {
+			found++;
+			*def = j;
+		}
+	}
+	int rc = 0;
+	if (!found)
+		rc = pk_error("%s: no @pl.jit.extern%s%s (externs: %s)", l->b->path, name ? " named " : "",
+		              name ? name : "", names.n ? names.s : "none");
+	else if (found > 1 && !name)
+		rc =
+		    pk_error("%s: several externs (%s): name one with --host %s:NAME", l->b->path, names.s, l->b->path);
+	tt_sb_free(&names);
+	return rc;
+}
+
+long tt_py_extern_tensors(const struct pk_buf *b, const char *name)
+{
+	struct lines l;
+	split(b, &l);
+	size_t def = 0;
+	struct ext x;
+	long rc = find_extern(&l, name, &def) < 0 || read_extern(&l, def, &x) < 0 ? -1 : x.tensors;
+	lines_free(&l);
+	return rc;
+}
+
+/* The statement at the function body's indentation holding line I. */
+static size_t body_stmt(const struct lines *l, size_t i)
+{
+	size_t d = i;
+	while (d > 0 && !(find_in(l, d, "def ") && indent(l, d) < indent(l, i)))
+		d--;
+	size_t first = d + 1;
+	while (first < l->n && (blank(l, first) || indent(l, first) <= indent(l, d) ||
+	                        l->b->data[l->s[first] + indent(l, first)] == ')'))
+		first++;
+	size_t want = first < l->n ? indent(l, first) : 4;
+	for (size_t j = i; j > d; j--) {
+		char c = l->b->data[l->s[j] + indent(l, j)];
+		if (!blank(l, j) && indent(l, j) == want && c != ')' && c != ']' && c != '@')
+			return j;
+	}
+	return i;
+}
+
+/* One call NAME( over several lines, one argument a line: the timing tensor after the K-th. */
+static int plan_call(const struct lines *l, size_t i, const char *name, long k, const struct tt_spec *sp,
+                     struct pk_plan *plan)
+{
+	const char *p = find_in(l, i, name);
+	const char *after = p + strlen(name);
+	if (after < l->b->data + l->e[i] && after[strspn(after, " ")] != '\n' &&
+	    (size_t)(l->b->data + l->e[i] - after) > 1 + strspn(after + 1, " "))
+		return pk_error("%s:%zu: call of '%s' with arguments on its first line: write one argument a line",
+		                l->b->path, i + 1, name);
+	long seen = 0;
+	size_t j = i + 1;
+	for (; j < l->n && seen < k; j++)
+		if (!blank(l, j))
+			seen++;
+	if (seen < k)
+		return pk_error("%s:%zu: call of '%s' passes fewer than %ld tensors", l->b->path, i + 1, name, k);
+	struct tt_sb v = {0}, mk = {0};
+	tt_sb_addf(&v, "%stiming,", sp->prefix);
+	add_line(l, plan, j, indent(l, j - 1), v.s, "tensor argument");
+	size_t st = body_stmt(l, i);
+	const char *tmpl = tt_rule(sp->rules, "host", "pypto_create");
+	char rw[16];
+	snprintf(rw, sizeof(rw), "%d", sp->row_words);
+	const char *names[] = {"prefix", "slots", "row_words"}, *vals[] = {sp->prefix, sp->slots, rw};
+	char *c = tt_expand(tmpl ? tmpl : "{prefix}timing = pl.create_tensor([{slots}, {row_words}], dtype=pl.INT64)",
+	                    names, vals, 3);
+	add_line(l, plan, st, indent(l, st), c, "tensor");
+	free(c);
+	tt_sb_free(&v);
+	tt_sb_free(&mk);
+	return 0;
+}
+
+int tt_py_plan_extern(const struct pk_buf *b, const char *name, const struct tt_spec *sp, struct pk_plan *plan)
+{
+	struct lines l;
+	split(b, &l);
+	size_t def = 0;
+	struct ext x;
+	int rc = find_extern(&l, name, &def) < 0 || read_extern(&l, def, &x) < 0 ? -1 : 0;
+	if (rc == 0) {
+		struct tt_sb t = {0};
+		tt_sb_addf(&t, "%stiming: pl.Out[pl.Tensor],", sp->prefix);
+		char label[48];
+		snprintf(label, sizeof(label), "tensor (args[%ld])", x.tensors);
+		add_line(&l, plan, x.last_param + 1, indent(&l, x.last_param), t.s, label);
+		tt_sb_free(&t);
+		const char *p = find_in(&l, def, "def ") + 4;
+		char *fname = pk_xstrndup(p, strcspn(p, "("));
+		struct tt_sb call = {0};
+		tt_sb_addf(&call, "%s(", fname);
+		int calls = 0;
+		for (size_t i = 0; i < l.n && rc == 0; i++) {
+			const char *c = find_in(&l, i, call.s);
+			if (!c || i == def ||
+			    (c > l.b->data + l.s[i] && (isalnum((unsigned char)c[-1]) || c[-1] == '_' || c[-1] == '.')))
+				continue;
+			rc = plan_call(&l, i, call.s, x.tensors, sp, plan);
+			calls++;
+		}
+		if (rc == 0 && !calls)
+			pk_warning(
+			    "%s: extern '%s' is not called in this file: its callers must pass the timing tensor",
+			    b->path, fname);
+		free(fname);
+		tt_sb_free(&call);
+	}
+	lines_free(&l);
+	return rc;
+}
+
+/* ---- simpler test script ---- */
+
+/* Line I holds `"signature": [A, B, ...]`: D.OUT goes after the AT-th element. */
+static int plan_signature(const struct lines *l, size_t i, long at, struct pk_plan *plan)
+{
+	const char *d = l->b->data + l->s[i], *end = l->b->data + l->e[i];
+	const char *o = memchr(d, '[', (size_t)(end - d));
+	const char *c = o ? memchr(o, ']', (size_t)(end - o)) : NULL;
+	if (!o || !c)
+		return pk_error("%s:%zu: write the signature list on one line", l->b->path, i + 1);
+	const char *q = o + 1;
+	for (long k = 0; k < at && q < c; k++) {
+		const char *comma = memchr(q, ',', (size_t)(c - q));
+		q = comma ? comma + 1 : c;
+	}
+	struct tt_sb sb = {0};
+	tt_sb_addn(&sb, d, (size_t)(q - d));
+	if (q == c) {
+		size_t n = sb.n;
+		while (n > 0 && sb.s[n - 1] == ' ')
+			n--;
+		int comma = n > 0 && sb.s[n - 1] != '[' && sb.s[n - 1] != ',';
+		sb.n = n;
+		sb.s[n] = '\0';
+		tt_sb_add(&sb, comma ? ", D.OUT" : (n > 0 && sb.s[n - 1] == ',' ? " D.OUT" : "D.OUT"));
+	} else {
+		tt_sb_add(&sb, at ? " D.OUT," : "D.OUT, ");
+	}
+	tt_sb_addn(&sb, q, (size_t)(end - q));
+	change_line(l, plan, i, sb.s);
+	tt_sb_free(&sb);
+	return 0;
+}
+
+/* The line of the next `"signature"` after line FROM, before a line holding STOP. */
+static size_t next_sig(const struct lines *l, size_t from, const char *stop)
+{
+	for (size_t i = from; i < l->n; i++) {
+		if (find_in(l, i, "\"signature\""))
+			return i;
+		if (stop && i > from && find_in(l, i, stop))
+			break;
+	}
+	return l->n;
+}
+
+/* The incore entry of FUNC_ID (or, with func_id < 0, whose source is KERNEL's file name). */
+static size_t incore_line(const struct lines *l, long *func_id, const char *kernel)
+{
+	const char *base = strrchr(kernel, '/');
+	base = base ? base + 1 : kernel;
+	for (size_t i = 0; i < l->n; i++) {
+		const char *f = find_in(l, i, "\"func_id\"");
+		if (!f)
+			continue;
+		long id = strtol(f + 10 + strspn(f + 10, ": "), NULL, 10);
+		if (*func_id >= 0 && id == *func_id)
+			return i;
+		for (size_t j = i; *func_id < 0 && j < l->n && j < i + 6; j++) {
+			const char *src = find_in(l, j, "\"source\"");
+			if (!src)
+				continue;
+			const char *q = memchr(src + 8, '"', (size_t)(l->b->data + l->e[j] - src - 8));
+			const char *qe = q ? memchr(q + 1, '"', (size_t)(l->b->data + l->e[j] - q - 1)) : NULL;
+			size_t bl = strlen(base);
+			if (qe && (size_t)(qe - q - 1) >= bl && !memcmp(qe - bl, base, bl) &&
+			    (qe - bl == q + 1 || qe[-(long)bl - 1] == '/')) {
+				*func_id = id;
+				return i;
+			}
+			break;
+		}
+	}
+	return l->n;
+}
+
+long tt_py_test_func_id(const struct pk_buf *b, const char *kernel)
+{
+	struct lines l;
+	split(b, &l);
+	long id = -1;
+	incore_line(&l, &id, kernel);
+	lines_free(&l);
+	return id;
+}
+
+static int plan_tensorarg(const struct lines *l, const struct tt_spec *sp, struct pk_plan *plan)
+{
+	size_t last = l->n;
+	for (size_t i = 0; i < l->n; i++)
+		if (find_in(l, i, "TensorArg(") && !find_in(l, i, "import"))
+			last = i;
+	if (last == l->n)
+		return pk_error("%s: no TensorArg(...) in the test script (its arguments come from elsewhere): add the "
+		                "timing TensorArg by hand, or leave out --test-script",
+		                l->b->path);
+	/* the end of that TensorArg's expression: its parentheses balance */
+	int depth = 0;
+	size_t i = last;
+	const char *p = find_in(l, last, "TensorArg(");
+	for (; i < l->n; i++) {
+		const char *s = i == last ? p : l->b->data + l->s[i];
+		for (; s < l->b->data + l->e[i]; s++) {
+			if (*s == '(')
+				depth++;
+			else if (*s == ')' && --depth == 0)
+				break;
+		}
+		if (depth == 0)
+			break;
+	}
+	if (i >= l->n)
+		return pk_error("%s:%zu: TensorArg not closed", l->b->path, last + 1);
+	const char *tail = memchr(l->b->data + l->s[i], ')', l->e[i] - l->s[i]);
+	(void)tail;
+	char rw[16];
+	snprintf(rw, sizeof(rw), "%d", sp->row_words);
+	const char *names[] = {"prefix", "slots", "row_words"}, *vals[] = {sp->prefix, sp->slots, rw};
+	const char *tmpl = tt_rule(sp->rules, "host", "test_tensorarg");
+	char *ta = tt_expand(
+	    tmpl ? tmpl : "TensorArg(\"{prefix}timing\", torch.zeros(({slots}) * {row_words}, dtype=torch.int64)),",
+	    names, vals, 3);
+	/* the last TensorArg without a trailing comma gets one */
+	size_t e = l->e[i];
+	while (e > l->s[i] && l->b->data[e - 1] == ' ')
+		e--;
+	if (e > l->s[i] && l->b->data[e - 1] == ')' && !find_in(l, i, "#")) {
+		struct tt_sb sb = {0};
+		tt_sb_addn(&sb, l->b->data + l->s[i], l->e[i] - l->s[i]);
+		tt_sb_add(&sb, ",");
+		change_line(l, plan, i, sb.s);
+		tt_sb_free(&sb);
+	}
+	add_line(l, plan, i + 1, indent(l, last), ta, "golden timing output (zeros)");
+	free(ta);
+	return 0;
+}
+
+static int plan_compare(const struct lines *l, const struct tt_spec *sp, struct pk_plan *plan)
+{
+	struct tt_sb name = {0}, cap = {0};
+	tt_sb_addf(&name, "%stiming", sp->prefix);
+	const char *names[] = {"name"}, *vals[] = {name.s};
+	const char *tmpl = tt_rule(sp->rules, "host", "test_capture");
+	char *save = tt_expand(tmpl ? tmpl
+	                            : "__import__(\"os\").makedirs(\"build\", exist_ok=True) or "
+	                              "torch.save(test_args.{name}.clone(), \"build/{name}.pt\")",
+	                       names, vals, 1);
+	for (size_t i = 0; i < l->n; i++) {
+		if (!find_in(l, i, "def compare_outputs("))
+			continue;
+		size_t j = i + 1;
+		while (j < l->n && blank(l, j))
+			j++;
+		if (j >= l->n)
+			break;
+		add_line(l, plan, j, indent(l, j), save, "capture the actual timing tensor");
+		for (size_t k = j; k < l->n && (blank(l, k) || indent(l, k) > indent(l, i)); k++) {
+			const char *c = find_in(l, k, "super().compare_outputs(");
+			const char *o = c ? find_in(l, k, "output_names") : NULL;
+			if (!o)
+				continue;
+			/* `output_names` (or a comprehension over it) becomes one that leaves ours out */
+			struct tt_sb sb = {0};
+			tt_sb_addn(&sb, l->b->data + l->s[k], (size_t)(o - l->b->data - l->s[k]));
+			tt_sb_addf(&sb, "[pk_n for pk_n in output_names if pk_n != \"%s\"]", name.s);
+			const char *r = o + strlen("output_names");
+			tt_sb_addn(&sb, r, (size_t)(l->b->data + l->e[k] - r));
+			change_line(l, plan, k, sb.s);
+			tt_sb_free(&sb);
+			free(save);
+			tt_sb_free(&name);
+			return 0;
+		}
+		free(save);
+		tt_sb_free(&name);
+		return pk_error(
+		    "%s:%zu: compare_outputs does not call super().compare_outputs(..., output_names, ...): "
+		    "leave the timing output out of its comparison by hand",
+		    l->b->path, i + 1);
+	}
+	/* none: one at the end of the class */
+	size_t cls = l->n;
+	for (size_t i = 0; i < l->n; i++)
+		if (!strncmp(l->b->data + l->s[i], "class ", 6))
+			cls = i;
+	size_t end = cls + 1;
+	while (end < l->n && (blank(l, end) || indent(l, end) > 0))
+		end++;
+	while (end > cls + 1 && blank(l, end - 1) && l->e[end - 1] == l->s[end - 1])
+		end--;
+	tt_sb_addf(&cap, "def compare_outputs(self, test_args, golden_args, output_names, params):");
+	add_line(l, plan, end, 4, "", "comparator");
+	add_line(l, plan, end, 4, cap.s, "comparator");
+	add_line(l, plan, end, 8, save, "capture the actual timing tensor");
+	cap.n = 0;
+	tt_sb_addf(&cap,
+	           "super().compare_outputs(test_args, golden_args, [pk_n for pk_n in output_names if pk_n != \"%s\"], "
+	           "params)",
+	           name.s);
+	add_line(l, plan, end, 8, cap.s, "numeric outputs only");
+	free(save);
+	tt_sb_free(&cap);
+	tt_sb_free(&name);
+	return cls < l->n ? 0 : pk_error("%s: no test class", l->b->path);
+}
+
+int tt_py_plan_test(const struct pk_buf *b, const struct tt_kernel *k, const struct tt_spec *sp, long func_id,
+                    long external, struct pk_plan *plan)
+{
+	struct lines l;
+	split(b, &l);
+	int rc = plan_tensorarg(&l, sp, plan);
+	size_t o = l.n;
+	for (size_t i = 0; i < l.n; i++)
+		if (find_in(&l, i, "\"orchestration\""))
+			o = i;
+	if (rc == 0 && o < l.n) {
+		size_t s = next_sig(&l, o, "\"incores\"");
+		if (s < l.n)
+			rc = plan_signature(&l, s, external, plan);
+	}
+	long id = func_id;
+	size_t inc = incore_line(&l, &id, sp->kernel_file);
+	if (rc == 0 && inc < l.n) {
+		size_t s = next_sig(&l, inc, "\"func_id\"");
+		if (s < l.n)
+			rc = plan_signature(&l, s, k->ntensors, plan);
+	}
+	if (rc == 0)
+		rc = plan_compare(&l, sp, plan);
+	lines_free(&l);
+	return rc;
+}
