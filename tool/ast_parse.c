@@ -11,6 +11,7 @@
 #include "embed.h"
 #include "pk.h"
 
+#include <ctype.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -283,12 +284,135 @@ static char *clang_path(const char *path)
 	return path_join(cwd, path);
 }
 
-static void collect_errors(struct pk_ast *a)
+/* The group macro (`PROBEKIT_NO_<name>`) whose `#ifndef` encloses line LINE
+ * of the prelude's text, or NULL. */
+static char *prelude_group(const char *text, size_t len, unsigned line)
+{
+	static const char open[] = "#ifndef PROBEKIT_NO_";
+	char *group = NULL;
+	int depth = 0, group_depth = -1;
+	unsigned ln = 1;
+	for (size_t i = 0; i < len && ln <= line; ln++) {
+		const char *p = text + i;
+		const char *nl = memchr(p, '\n', len - i);
+		size_t n = nl ? (size_t)(nl - p) : len - i;
+		if (n >= strlen(open) && !strncmp(p, open, strlen(open))) {
+			depth++;
+			size_t k = strlen("#ifndef ");
+			size_t e = k;
+			while (e < n && (isalnum((unsigned char)p[e]) || p[e] == '_'))
+				e++;
+			free(group);
+			group = pk_xstrndup(p + k, e - k);
+			group_depth = depth;
+		} else if (n >= 3 && !strncmp(p, "#if", 3)) {
+			depth++;
+		} else if (n >= 6 && !strncmp(p, "#endif", 6)) {
+			if (depth == group_depth && ln < line) {
+				free(group);
+				group = NULL;
+				group_depth = -1;
+			}
+			depth--;
+		}
+		i += n + 1;
+	}
+	return group;
+}
+
+/* The prelude as served to clang, and its file in the parse. */
+struct prelude {
+	const struct CXUnsavedFile *text;
+	CXFile file;
+};
+
+static struct prelude prelude_of(CXTranslationUnit tu, const struct stubs *st)
+{
+	struct prelude p = {NULL, NULL};
+	for (size_t i = 1; i < st->n; i++)
+		if (!strcmp(st->names[i], STUB_DIR "/probekit_prelude.h"))
+			p.text = &st->u[i];
+	if (p.text)
+		p.file = clang_getFile(tu, p.text->Filename);
+	return p;
+}
+
+/* For an error that clashes with a prelude declaration (its "previous
+ * definition is here" note lies in the prelude), the prelude group's macro;
+ * else NULL. */
+static char *clash_group(CXDiagnostic d, const struct prelude *p)
+{
+	if (!p->file || clang_getDiagnosticSeverity(d) < CXDiagnostic_Error)
+		return NULL;
+	CXDiagnosticSet kids = clang_getChildDiagnostics(d);
+	unsigned nk = kids ? clang_getNumDiagnosticsInSet(kids) : 0;
+	char *g = NULL;
+	for (unsigned k = 0; k < nk && !g; k++) {
+		CXDiagnostic note = clang_getDiagnosticInSet(kids, k);
+		CXFile f;
+		unsigned line;
+		clang_getExpansionLocation(clang_getDiagnosticLocation(note), &f, &line, NULL, NULL);
+		if (f && clang_File_isEqual(f, p->file))
+			g = prelude_group(p->text->Contents, p->text->Length, line);
+		clang_disposeDiagnostic(note);
+	}
+	return g;
+}
+
+/* Where the program declares a name the prelude also gives (its own pipe_t,
+ * a get_sys_cnt of another type), its declaration must win. Returns 0 when
+ * the parse stands: no clash, or clashes that are the parse's only errors
+ * (they are then not reported: the prelude caused them). Returns 1 when the
+ * clashes may have cost more than themselves: each clashing group's
+ * -DPROBEKIT_NO_<name> is added to ARGS for a second parse. */
+static int prelude_clashes(struct pk_ast *a, const struct prelude *p, struct argv_b *args)
+{
+	unsigned nd = clang_getNumDiagnostics(a->tu);
+	int others = 0, clashes = 0;
+	struct argv_b defs = {0};
+	for (unsigned i = 0; i < nd; i++) {
+		CXDiagnostic d = clang_getDiagnostic(a->tu, i);
+		char *g = clash_group(d, p);
+		if (g) {
+			int seen = 0;
+			for (int j = 0; j < defs.n && !seen; j++)
+				seen = !strcmp(defs.v[j] + 2, g);
+			if (!seen) {
+				size_t m = strlen(g) + 3;
+				char *def = pk_xmalloc(m);
+				snprintf(def, m, "-D%s", g);
+				push(&defs, def);
+				free(def);
+			}
+			clashes++;
+		} else if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
+			others++;
+		}
+		free(g);
+		clang_disposeDiagnostic(d);
+	}
+	int again = clashes && others;
+	for (int j = 0; j < defs.n; j++) {
+		if (again)
+			push(args, defs.v[j]);
+		free(defs.v[j]);
+	}
+	free(defs.v);
+	return again;
+}
+
+/* The parse's errors, but for clashes with the prelude (see prelude_clashes). */
+static void collect_errors(struct pk_ast *a, const struct prelude *p)
 {
 	unsigned nd = clang_getNumDiagnostics(a->tu);
 	for (unsigned i = 0; i < nd; i++) {
 		CXDiagnostic d = clang_getDiagnostic(a->tu, i);
 		enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
+		char *clash = clash_group(d, p);
+		if (clash) {
+			free(clash);
+			sev = CXDiagnostic_Note;
+		}
 		CXSourceLocation loc = clang_getDiagnosticLocation(d);
 		CXFile f;
 		unsigned line, col, off;
@@ -333,23 +457,36 @@ int pk_ast_parse(struct pk_ast *a, struct pk_buf *b, const struct pk_parse_opts 
 	struct stubs st;
 	stubs_load(&st, (struct CXUnsavedFile){cpath, b->data, (unsigned long)b->len});
 	a->index = clang_createIndex(0, 0);
-	unsigned flags = CXTranslationUnit_KeepGoing | CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles |
-	                 CXTranslationUnit_DetailedPreprocessingRecord;
-	enum CXErrorCode ec = clang_parseTranslationUnit2(a->index, cpath, (const char *const *)argv, argc, st.u,
+	/* notes from headers are kept: a clash with the prelude is told by its
+	 * "previous definition is here" note */
+	unsigned flags = CXTranslationUnit_KeepGoing | CXTranslationUnit_DetailedPreprocessingRecord;
+	struct argv_b all = {argv, argc, (size_t)argc + 1};
+	enum CXErrorCode ec = clang_parseTranslationUnit2(a->index, cpath, (const char *const *)all.v, all.n, st.u,
 	                                                  (unsigned)st.n, flags, &a->tu);
-	stubs_free(&st);
-	pk_ast_args_free(argv, argc);
+	struct prelude pre = {NULL, NULL};
+	if (ec == CXError_Success && a->tu) {
+		pre = prelude_of(a->tu, &st);
+		if (prelude_clashes(a, &pre, &all)) {
+			clang_disposeTranslationUnit(a->tu);
+			a->tu = NULL;
+			ec = clang_parseTranslationUnit2(a->index, cpath, (const char *const *)all.v, all.n, st.u,
+			                                 (unsigned)st.n, flags, &a->tu);
+			pre = ec == CXError_Success && a->tu ? prelude_of(a->tu, &st) : pre;
+		}
+	}
 	int rc = 0;
 	if (ec != CXError_Success || !a->tu) {
 		rc = pk_error("%s: libclang could not parse the file (error %d)", b->path, (int)ec);
 	} else {
 		a->file = clang_getFile(a->tu, cpath);
-		collect_errors(a);
+		collect_errors(a, &pre);
 		pk_ast_tokens(a);
 		rc = pk_ast_index(a);
 		pk_ast_fix_starts(a);
 		pk_ast_token_calls(a);
 	}
+	stubs_free(&st);
+	pk_ast_args_free(all.v, all.n);
 	free(cpath);
 	return rc;
 }

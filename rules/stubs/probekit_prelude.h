@@ -2,9 +2,17 @@
  * header: the address-space and core qualifiers, the 16-bit float types, the
  * pipe and event enums and the intrinsics a kernel calls directly. probekit
  * gives it to every parse (-include) so that a real SDK or the PTO headers
- * on the include path parse better, never worse; every name is guarded, so
- * a definition from the command line or an earlier header wins. Parse-only
- * declarations, never compiled into a kernel. */
+ * on the include path parse better, never worse. Parse-only declarations,
+ * never compiled into a kernel.
+ *
+ * Every macro is guarded by its own name, so a definition from the command
+ * line wins. Every declaration sits in a group `#ifndef PROBEKIT_NO_<name>`:
+ * when the file being parsed (or a header it includes, such as a CPU
+ * simulation's own `enum pipe_t`) declares the same name in a way that
+ * clashes, probekit parses again with -DPROBEKIT_NO_<name> for each group a
+ * clash pointed into, so the program's own declaration wins. Groups are not
+ * nested, and none uses another's names (the pipe intrinsics are templates
+ * for that reason). */
 #ifndef PROBEKIT_PRELUDE_H
 #define PROBEKIT_PRELUDE_H
 
@@ -76,22 +84,25 @@
 #define __inline__ inline
 #endif
 
-#ifndef PROBEKIT_PRELUDE_TYPES
-#define PROBEKIT_PRELUDE_TYPES
 /* 16-bit floats as opaque value types: the parse needs the names, not the maths */
+#ifndef PROBEKIT_NO_half
 struct half {
 	uint16_t bits;
 	half() = default;
 	template <typename U> half(U v);
 	operator float() const;
 };
+#endif
+#ifndef PROBEKIT_NO_bfloat16_t
 struct bfloat16_t {
 	uint16_t bits;
 	bfloat16_t() = default;
 	template <typename U> bfloat16_t(U v);
 	operator float() const;
 };
+#endif
 
+#ifndef PROBEKIT_NO_pipe_t
 enum pipe_t {
 	PIPE_S,
 	PIPE_V,
@@ -105,20 +116,42 @@ enum pipe_t {
 	PIPE_V2,
 	PIPE_FIX
 };
+#endif
+#ifndef PROBEKIT_NO_event_t
 enum event_t { EVENT_ID0, EVENT_ID1, EVENT_ID2, EVENT_ID3, EVENT_ID4, EVENT_ID5, EVENT_ID6, EVENT_ID7 };
+#endif
 
-void set_flag(pipe_t src, pipe_t dst, event_t id);
-void wait_flag(pipe_t src, pipe_t dst, event_t id);
-void set_flag(pipe_t src, pipe_t dst, int id);
-void wait_flag(pipe_t src, pipe_t dst, int id);
-void pipe_barrier(pipe_t pipe);
+/* the pipe intrinsics take the program's own pipe_t and event_t when it has them */
+#ifndef PROBEKIT_NO_set_flag
+template <typename P, typename E> void set_flag(P src, P dst, E id);
+#endif
+#ifndef PROBEKIT_NO_wait_flag
+template <typename P, typename E> void wait_flag(P src, P dst, E id);
+#endif
+#ifndef PROBEKIT_NO_pipe_barrier
+template <typename P> void pipe_barrier(P pipe);
+#endif
+#ifndef PROBEKIT_NO_get_sys_cnt
 int64_t get_sys_cnt();
+#endif
+#ifndef PROBEKIT_NO_get_block_idx
 int64_t get_block_idx();
+#endif
+#ifndef PROBEKIT_NO_get_block_num
 int64_t get_block_num();
+#endif
+#ifndef PROBEKIT_NO_get_subblockid
 int64_t get_subblockid();
+#endif
+#ifndef PROBEKIT_NO_get_subblockdim
 int64_t get_subblockdim();
-void dsb(int);
+#endif
+#ifndef PROBEKIT_NO_dsb
+template <typename K> void dsb(K kind);
+#endif
+
 /* intrinsics whose operands the parse does not check */
+#ifndef PROBEKIT_NO_intrinsics
 #define PK_PRELUDE_ANY(name) template <typename... A> void name(A &&...)
 PK_PRELUDE_ANY(dcci);
 PK_PRELUDE_ANY(copy_gm_to_ubuf);
