@@ -17,6 +17,9 @@ cxx=${CXX:-c++}
 command -v "$cxx" >/dev/null || skip "no C++ compiler ($cxx)"
 cd "$scratch" || exit 1
 flags="-std=c++17 -I$src/kernels/tsort32 -I$src/kernels/sim/include"
+# a sanitized build's libraries need the sanitizer runtimes at link time
+grep -q '^PROBEKIT_SANITIZE:BOOL=ON' "$bin/../CMakeCache.txt" 2>/dev/null &&
+	flags="$flags -fsanitize=address,undefined"
 $cxx $flags -O1 -c "$src/kernels/tsort32/harness.cpp" -o harness.o || { fail "harness.o"; finish; }
 cp "$src/kernels/tsort32/tsort32_kernel.cpp" tsort32_kernel.cpp
 cp tsort32_kernel.cpp orig.cpp
