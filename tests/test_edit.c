@@ -88,9 +88,9 @@ static void replace_delete_insert(void **state)
 	const char *o = "#if 0  // TIMING_PROBE: A\nx();\n#endif\n";
 	struct pk_plan p;
 	pk_plan_init(&p);
-	pk_plan_add(&p, 4, 5, "1", 1);                /* enable */
+	pk_plan_add(&p, 4, 5, "1", 1);                                    /* enable */
 	pk_plan_add(&p, off(o, "x();", 0), off(o, "#endif", 0), NULL, 0); /* delete "x();\n" */
-	pk_plan_add(&p, strlen(o), strlen(o), "y;\n", 3); /* append */
+	pk_plan_add(&p, strlen(o), strlen(o), "y;\n", 3);                 /* append */
 	apply_is(&p, o, "#if 1  // TIMING_PROBE: A\n#endif\ny;\n");
 	pk_plan_free(&p);
 }
@@ -124,8 +124,8 @@ static void insertion_before_replacement_at_same_byte(void **state)
 	(void)state;
 	struct pk_plan p;
 	pk_plan_init(&p);
-	pk_plan_add(&p, 2, 3, "C", 1);  /* replace 'c' */
-	pk_plan_add(&p, 2, 2, "<", 1);  /* insert before it, added later */
+	pk_plan_add(&p, 2, 3, "C", 1); /* replace 'c' */
+	pk_plan_add(&p, 2, 2, "<", 1); /* insert before it, added later */
 	apply_is(&p, "abcd", "ab<Cd");
 	pk_plan_free(&p);
 }
@@ -135,7 +135,7 @@ static void same_offset_insertions_keep_their_order(void **state)
 	(void)state;
 	struct pk_plan p;
 	pk_plan_init(&p);
-	const char *parts[] = { "1", "2", "3", "4", "5", "6", "7", "8", "9" };
+	const char *parts[] = {"1", "2", "3", "4", "5", "6", "7", "8", "9"};
 	for (size_t i = 0; i < 9; i++) {
 		pk_plan_add(&p, 1, 1, parts[i], 1);
 		pk_plan_add(&p, 0, 0, parts[8 - i], 1); /* interleave another offset */
@@ -178,10 +178,10 @@ static void overlap_is_refused(void **state)
 {
 	(void)state;
 	static const size_t ranges[][4] = {
-		{ 0, 4, 2, 6 },  /* partial overlap */
-		{ 0, 6, 2, 3 },  /* containment */
-		{ 2, 4, 2, 4 },  /* the same range twice */
-		{ 2, 4, 3, 3 },  /* an insertion strictly inside a replacement */
+	    {0, 4, 2, 6}, /* partial overlap */
+	    {0, 6, 2, 3}, /* containment */
+	    {2, 4, 2, 4}, /* the same range twice */
+	    {2, 4, 3, 3}, /* an insertion strictly inside a replacement */
 	};
 	for (size_t i = 0; i < sizeof(ranges) / sizeof(ranges[0]); i++) {
 		struct pk_plan p;
@@ -326,24 +326,24 @@ static void diff_matches_gnu(const char *orig, struct pk_plan *p)
 }
 
 static const char KERNEL[] = "#include \"k.h\"\n"
-			     "\n"
-			     "void f()\n"
-			     "{\n"
-			     "#if 0  // TIMING_PROBE: T_BASE\n"
-			     "    printf(\"[T_BASE] %lu\\n\", c());\n"
-			     "#endif\n"
-			     "    a();\n"
-			     "    b();\n"
-			     "    c();\n"
-			     "    d();\n"
-			     "    e();\n"
-			     "    f();\n"
-			     "    g();\n"
-			     "    h();\n"
-			     "#if 0  // TIMING_PROBE: STAGE_A\n"
-			     "    x();\n"
-			     "#endif\n"
-			     "}\n";
+                             "\n"
+                             "void f()\n"
+                             "{\n"
+                             "#if 0  // TIMING_PROBE: T_BASE\n"
+                             "    printf(\"[T_BASE] %lu\\n\", c());\n"
+                             "#endif\n"
+                             "    a();\n"
+                             "    b();\n"
+                             "    c();\n"
+                             "    d();\n"
+                             "    e();\n"
+                             "    f();\n"
+                             "    g();\n"
+                             "    h();\n"
+                             "#if 0  // TIMING_PROBE: STAGE_A\n"
+                             "    x();\n"
+                             "#endif\n"
+                             "}\n";
 
 static void diff_one_value_change(void **state)
 {
@@ -487,26 +487,26 @@ static void write_keeps_mode(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(empty_plan_is_identity),
-		cmocka_unit_test(replace_delete_insert),
-		cmocka_unit_test(edits_added_out_of_order),
-		cmocka_unit_test(adjacent_edits_are_fine),
-		cmocka_unit_test(insertion_before_replacement_at_same_byte),
-		cmocka_unit_test(same_offset_insertions_keep_their_order),
-		cmocka_unit_test(text_is_copied),
-		cmocka_unit_test(embedded_nul_in_text),
-		cmocka_unit_test(overlap_is_refused),
-		cmocka_unit_test(range_outside_the_file_is_refused),
-		cmocka_unit_test(many_edits),
-		cmocka_unit_test(diff_one_value_change),
-		cmocka_unit_test(diff_two_hunks),
-		cmocka_unit_test(diff_block_removals),
-		cmocka_unit_test(diff_insertion_of_lines),
-		cmocka_unit_test(diff_at_start_and_end),
-		cmocka_unit_test(diff_without_final_newline),
-		cmocka_unit_test(diff_crlf),
-		cmocka_unit_test(write_refuses_a_file_changed_since_read),
-		cmocka_unit_test(write_keeps_mode),
+	    cmocka_unit_test(empty_plan_is_identity),
+	    cmocka_unit_test(replace_delete_insert),
+	    cmocka_unit_test(edits_added_out_of_order),
+	    cmocka_unit_test(adjacent_edits_are_fine),
+	    cmocka_unit_test(insertion_before_replacement_at_same_byte),
+	    cmocka_unit_test(same_offset_insertions_keep_their_order),
+	    cmocka_unit_test(text_is_copied),
+	    cmocka_unit_test(embedded_nul_in_text),
+	    cmocka_unit_test(overlap_is_refused),
+	    cmocka_unit_test(range_outside_the_file_is_refused),
+	    cmocka_unit_test(many_edits),
+	    cmocka_unit_test(diff_one_value_change),
+	    cmocka_unit_test(diff_two_hunks),
+	    cmocka_unit_test(diff_block_removals),
+	    cmocka_unit_test(diff_insertion_of_lines),
+	    cmocka_unit_test(diff_at_start_and_end),
+	    cmocka_unit_test(diff_without_final_newline),
+	    cmocka_unit_test(diff_crlf),
+	    cmocka_unit_test(write_refuses_a_file_changed_since_read),
+	    cmocka_unit_test(write_keeps_mode),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -16,17 +16,17 @@
 
 /* S5.11 example: slots 0-1 produce, 2-3 only take part in the collective. */
 static const int64_t example[4][8] = {
-	{ 1000, 1500, 1600, 2000, 2600 }, { 1010, 1550, 1700, 2005, 2500 },
-	{ 1005, 0, 1650, 2010, 2700 },    { 1020, 0, 1620, 2002, 2650 },
+    {1000, 1500, 1600, 2000, 2600},
+    {1010, 1550, 1700, 2005, 2500},
+    {1005, 0, 1650, 2010, 2700},
+    {1020, 0, 1620, 2002, 2650},
 };
 
-static size_t npy(unsigned char *out, int version, const char *descr, const char *shape,
-		  const int64_t *v, size_t n)
+static size_t npy(unsigned char *out, int version, const char *descr, const char *shape, const int64_t *v, size_t n)
 {
 	char hdr[256];
 	size_t pre = version == 1 ? 10 : 12;
-	int len = snprintf(hdr, sizeof(hdr), "{'descr': '%s', 'fortran_order': False, 'shape': %s, }",
-			   descr, shape);
+	int len = snprintf(hdr, sizeof(hdr), "{'descr': '%s', 'fortran_order': False, 'shape': %s, }", descr, shape);
 	while ((pre + (size_t)len + 1) % 64)
 		hdr[len++] = ' ';
 	hdr[len++] = '\n';
@@ -65,7 +65,7 @@ static void npy_uint64_above_int64(void **state)
 {
 	(void)state;
 	unsigned char buf[512];
-	int64_t row[8] = { -1, 5 }; /* 0xffff... as uint64 */
+	int64_t row[8] = {-1, 5}; /* 0xffff... as uint64 */
 	size_t n = npy(buf, 1, "<u8", "(1, 8)", row, 8);
 	struct rp_matrix m;
 	assert_int_equal(rp_npy_parse(buf, n, "t.npy", &m), 0);
@@ -79,7 +79,7 @@ static void npy_refusals(void **state)
 	(void)state;
 	unsigned char buf[1024];
 	struct rp_matrix m;
-	int64_t z[16] = { 0 };
+	int64_t z[16] = {0};
 	size_t n = npy(buf, 1, ">i8", "(1, 8)", z, 8);
 	assert_int_equal(rp_npy_parse(buf, n, "t.npy", &m), -1); /* big-endian */
 	n = npy(buf, 1, "<f8", "(1, 8)", z, 8);
@@ -126,7 +126,7 @@ static void bin_and_csv(void **state)
 
 static struct rp_matrix matrix(const int64_t (*rows)[8], size_t n)
 {
-	struct rp_matrix m = { 0 };
+	struct rp_matrix m = {0};
 	m.rows = n;
 	m.cols = 8;
 	m.v = malloc(n * 8 * sizeof(int64_t));
@@ -156,12 +156,13 @@ static int64_t lookup(const struct rp_doc *d, const char *tname, const char *key
 	return 0;
 }
 
-static void analyse(const int64_t (*rows)[8], size_t n, const char *producers,
-		    const struct rp_l2 *l2, int same_epoch, struct rp_doc *d)
+static void analyse(const int64_t (*rows)[8], size_t n, const char *producers, const struct rp_l2 *l2, int same_epoch,
+                    struct rp_doc *d)
 {
 	struct rp_matrix m = matrix(rows, n);
 	struct rp_event_map em;
-	struct rp_tensor_opts o = { .path = "t.npy", .producers = producers, .l2 = l2, .l2_path = "l2.json", .same_epoch = same_epoch };
+	struct rp_tensor_opts o = {
+	    .path = "t.npy", .producers = producers, .l2 = l2, .l2_path = "l2.json", .same_epoch = same_epoch};
 	rp_events_default(&em);
 	rp_doc_init(d);
 	assert_int_equal(rp_tensor_analyse(&m, &em, &o, d), 0);
@@ -181,7 +182,7 @@ static void partition_identity(void **state)
 	assert_int_equal(lookup(&d, "boundaries", "A", 2), 2000);
 	assert_int_equal(lookup(&d, "boundaries", "F", 2), 2700);
 	int64_t sum = lookup(&d, "intervals", "R-E", 1) + lookup(&d, "intervals", "B-R", 1) +
-		      lookup(&d, "intervals", "A-B", 1) + lookup(&d, "intervals", "F-A", 1);
+	              lookup(&d, "intervals", "A-B", 1) + lookup(&d, "intervals", "F-A", 1);
 	assert_int_equal(sum, lookup(&d, "intervals", "F-E", 1));
 	assert_int_equal(sum, 1700);
 	int holds = 0;
@@ -210,8 +211,8 @@ static void invalid_slots_excluded(void **state)
 	(void)state;
 	int64_t rows[5][8];
 	memcpy(rows, example, sizeof(example));
-	memset(rows[4], 0, sizeof(rows[4]));        /* never written */
-	rows[1][2] = 1400;                            /* arrival before producer_done */
+	memset(rows[4], 0, sizeof(rows[4])); /* never written */
+	rows[1][2] = 1400;                   /* arrival before producer_done */
 	struct rp_doc d;
 	analyse((const int64_t(*)[8])rows, 5, "0-1", NULL, 0, &d);
 	assert_int_equal(d.nwarnings, 2);
@@ -225,8 +226,8 @@ static void invalid_slots_excluded(void **state)
 static void l2_ordering(void **state)
 {
 	(void)state;
-	int64_t core[2] = { 0, 1 }, start[2] = { 900, 905 }, end[2] = { 2750, 2800 };
-	struct rp_l2 l2 = { 50e6, 2, 900, 2800, core, start, end };
+	int64_t core[2] = {0, 1}, start[2] = {900, 905}, end[2] = {2750, 2800};
+	struct rp_l2 l2 = {50e6, 2, 900, 2800, core, start, end};
 	struct rp_doc d;
 	analyse(example, 4, "0-1", &l2, 1, &d);
 	assert_int_equal(d.nwarnings, 0);
@@ -254,14 +255,14 @@ static void merged_vs_split(void **state)
 {
 	(void)state;
 	const char *csv = "pair,M0,B,A,M1,P0,P1,C0,C1\n1,0,600,700,1500,0,650,600,1700\n"
-			  "2,0,605,700,1495,0,700,650,690\n";
+	                  "2,0,605,700,1495,0,700,650,690\n";
 	struct rp_matrix m;
 	struct rp_doc d;
 	assert_int_equal(rp_csv_parse(csv, strlen(csv), "p.csv", &m), 0);
 	rp_doc_init(&d);
 	assert_int_equal(rp_pairs_analyse(&m, "p.csv", &d), 0);
 	const struct rp_table *t = table(&d, "pairs");
-	assert_int_equal(t->cells[0 * t->ncols + 6].i, -50); /* split gap kept negative */
+	assert_int_equal(t->cells[0 * t->ncols + 6].i, -50);  /* split gap kept negative */
 	assert_int_equal(t->cells[0 * t->ncols + 8].i, 1700); /* chain total C1 - P0 */
 	assert_int_equal(t->cells[0 * t->ncols + 10].i, 200); /* delta */
 	assert_int_equal(t->cells[1 * t->ncols + 8].i, 700);  /* envelope: P1 > C1 */
@@ -273,11 +274,11 @@ static void merged_vs_split(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(npy_versions),        cmocka_unit_test(npy_uint64_above_int64),
-		cmocka_unit_test(npy_refusals),        cmocka_unit_test(bin_and_csv),
-		cmocka_unit_test(partition_identity),  cmocka_unit_test(collective_diagnostics),
-		cmocka_unit_test(invalid_slots_excluded), cmocka_unit_test(l2_ordering),
-		cmocka_unit_test(merged_vs_split),
+	    cmocka_unit_test(npy_versions),           cmocka_unit_test(npy_uint64_above_int64),
+	    cmocka_unit_test(npy_refusals),           cmocka_unit_test(bin_and_csv),
+	    cmocka_unit_test(partition_identity),     cmocka_unit_test(collective_diagnostics),
+	    cmocka_unit_test(invalid_slots_excluded), cmocka_unit_test(l2_ordering),
+	    cmocka_unit_test(merged_vs_split),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

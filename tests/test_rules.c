@@ -81,7 +81,7 @@ static int matches(const struct pk_rule *r, const char *subject)
 /* One bad rule file: exit -1 and exactly the message WANT on stderr. */
 static void refused(const char *text, const char *want)
 {
-	struct pk_ruleset rs = { 0 };
+	struct pk_ruleset rs = {0};
 	char *err;
 	int rc = load_and_compile(&rs, "team.ini", text, &err);
 	if (strcmp(err, want))
@@ -97,11 +97,11 @@ static void refused(const char *text, const char *want)
 static void defaults_load_and_compile(void **state)
 {
 	(void)state;
-	struct pk_ruleset rs = { 0 };
+	struct pk_ruleset rs = {0};
 	assert_int_equal(pk_rules_load_defaults(&rs), 0);
 	assert_int_equal(pk_rules_compile(&rs), 0);
-	static const char *const ids[] = { "enabled-probe", "malformed-probe", "disabled-probe", "cycle-read",
-					   "probe-printf", "stray-marker" };
+	static const char *const ids[] = {"enabled-probe", "malformed-probe", "disabled-probe",
+	                                  "cycle-read",    "probe-printf",    "stray-marker"};
 	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
 		print_message("rule %s\n", ids[i]);
 		assert_non_null(rule(&rs, ids[i]));
@@ -120,7 +120,7 @@ static void defaults_load_and_compile(void **state)
 static void default_patterns_match_what_they_say(void **state)
 {
 	(void)state;
-	struct pk_ruleset rs = { 0 };
+	struct pk_ruleset rs = {0};
 	assert_int_equal(pk_rules_load_defaults(&rs), 0);
 	assert_int_equal(pk_rules_compile(&rs), 0);
 	const struct pk_rule *cyc = rule(&rs, "cycle-read"), *pr = rule(&rs, "probe-printf");
@@ -141,7 +141,7 @@ static void default_patterns_match_what_they_say(void **state)
 static void override_one_key_keeps_the_rest(void **state)
 {
 	(void)state;
-	struct pk_ruleset rs = { 0 };
+	struct pk_ruleset rs = {0};
 	assert_int_equal(pk_rules_load_defaults(&rs), 0);
 	size_t n = rs.n;
 	const struct pk_rule *before = rule(&rs, "cycle-read");
@@ -166,7 +166,7 @@ static void override_one_key_keeps_the_rest(void **state)
 static void override_pattern_moves_origin(void **state)
 {
 	(void)state;
-	struct pk_ruleset rs = { 0 };
+	struct pk_ruleset rs = {0};
 	assert_int_equal(pk_rules_load_defaults(&rs), 0);
 	char *err;
 	const char *text = "; ours\n[cycle-read]\n\npattern = \\bread_tsc\\s*\\(\n";
@@ -183,13 +183,16 @@ static void override_pattern_moves_origin(void **state)
 static void new_rule_and_later_file_wins(void **state)
 {
 	(void)state;
-	struct pk_ruleset rs = { 0 };
+	struct pk_ruleset rs = {0};
 	char *err;
-	assert_int_equal(load_and_compile(&rs, "a.ini", "[no-sleep]\npattern = usleep\nseverity = error\n"
-						       "message = no sleeping in kernels\n", &err), 0);
+	assert_int_equal(load_and_compile(&rs, "a.ini",
+	                                  "[no-sleep]\npattern = usleep\nseverity = error\n"
+	                                  "message = no sleeping in kernels\n",
+	                                  &err),
+	                 0);
 	free(err);
-	assert_int_equal(load_and_compile(&rs, "b.ini", "[no-sleep]\nseverity = warning\nmessage = {name} naps\n",
-					  &err), 0);
+	assert_int_equal(
+	    load_and_compile(&rs, "b.ini", "[no-sleep]\nseverity = warning\nmessage = {name} naps\n", &err), 0);
 	free(err);
 	assert_int_equal(rs.n, 1);
 	const struct pk_rule *r = rule(&rs, "no-sleep");
@@ -206,7 +209,7 @@ static void new_rule_and_later_file_wins(void **state)
 static void disabled_rule_is_not_compiled(void **state)
 {
 	(void)state;
-	struct pk_ruleset rs = { 0 };
+	struct pk_ruleset rs = {0};
 	char *err;
 	assert_int_equal(load_and_compile(&rs, "t.ini", "[old]\npattern = (broken\nenabled = no\n", &err), 0);
 	assert_string_equal(err, "");
@@ -218,7 +221,7 @@ static void disabled_rule_is_not_compiled(void **state)
 static void message_defaults_to_id(void **state)
 {
 	(void)state;
-	struct pk_ruleset rs = { 0 };
+	struct pk_ruleset rs = {0};
 	char *err;
 	assert_int_equal(load_and_compile(&rs, "t.ini", "[quiet-rule]\npattern = x\n", &err), 0);
 	free(err);
@@ -232,10 +235,10 @@ static void message_defaults_to_id(void **state)
 static void ini_comments_and_blank_lines(void **state)
 {
 	(void)state;
-	struct pk_ruleset rs = { 0 };
+	struct pk_ruleset rs = {0};
 	char *err;
 	const char *text = "; a comment\n# another comment\n\n[r1]\n  ; indented comment\npattern = a+b\n\n"
-			   "[r2]\r\npattern = c\r\nseverity = warning\r\n";
+	                   "[r2]\r\npattern = c\r\nseverity = warning\r\n";
 	assert_int_equal(load_and_compile(&rs, "t.ini", text, &err), 0);
 	assert_string_equal(err, "");
 	free(err);
@@ -252,9 +255,9 @@ static void bad_regex_names_file_and_line(void **state)
 {
 	(void)state;
 	refused("[ok]\npattern = foo\n\n; next one is broken\n[broken]\nseverity = error\npattern = (unclosed\n",
-		"probekit: team.ini:7: rule 'broken': bad pattern at offset 9: missing closing parenthesis\n");
+	        "probekit: team.ini:7: rule 'broken': bad pattern at offset 9: missing closing parenthesis\n");
 	refused("[b]\npattern = a{2,1}\n",
-		"probekit: team.ini:2: rule 'b': bad pattern at offset 5: numbers out of order in {} quantifier\n");
+	        "probekit: team.ini:2: rule 'b': bad pattern at offset 5: numbers out of order in {} quantifier\n");
 }
 
 static void unknown_key(void **state)
@@ -273,18 +276,19 @@ static void bad_values(void **state)
 {
 	(void)state;
 	refused("[x]\nseverity = fatal\n",
-		"probekit: team.ini:2: rule 'x': severity must be 'error' or 'warning', not 'fatal'\n");
-	refused("[x]\npattern = a\nstrict = maybe\n", "probekit: team.ini:3: rule 'x': 'strict' must be yes or no, not 'maybe'\n");
+	        "probekit: team.ini:2: rule 'x': severity must be 'error' or 'warning', not 'fatal'\n");
+	refused("[x]\npattern = a\nstrict = maybe\n",
+	        "probekit: team.ini:3: rule 'x': 'strict' must be yes or no, not 'maybe'\n");
 	refused("[x]\nmatch = everything\n",
-		"probekit: team.ini:2: rule 'x': unknown matcher 'everything' (enabled-probe, disabled-probe, "
-		"malformed-probe)\n");
+	        "probekit: team.ini:2: rule 'x': unknown matcher 'everything' (enabled-probe, disabled-probe, "
+	        "malformed-probe)\n");
 }
 
 static void not_ini(void **state)
 {
 	(void)state;
 	refused("[x]\nthis is not ini\n",
-		"probekit: team.ini:2: not a valid INI line (expected '[rule-id]' or 'key = value')\n");
+	        "probekit: team.ini:2: not a valid INI line (expected '[rule-id]' or 'key = value')\n");
 }
 
 static void no_pattern_no_match(void **state)
@@ -302,7 +306,7 @@ static void line_too_long(void **state)
 	size_t l = strlen(text);
 	memset(text + l, 'a', n);
 	strcpy(text + l + n, "\n");
-	struct pk_ruleset rs = { 0 };
+	struct pk_ruleset rs = {0};
 	char *err;
 	assert_int_equal(load_and_compile(&rs, "team.ini", text, &err), -1);
 	assert_non_null(strstr(err, "probekit: team.ini:2: line too long for a rule file"));
@@ -314,7 +318,7 @@ static void line_too_long(void **state)
 static void missing_file(void **state)
 {
 	(void)state;
-	struct pk_ruleset rs = { 0 };
+	struct pk_ruleset rs = {0};
 	struct capture c;
 	capture_start(&c, 2);
 	int rc = pk_rules_load_file(&rs, "/nonexistent/team.ini");
@@ -336,7 +340,7 @@ static char *run_check(const char *source, int *rc)
 	FILE *f = fopen(path, "wb");
 	fputs(source, f);
 	fclose(f);
-	char *argv[] = { "probe-check", path, NULL };
+	char *argv[] = {"probe-check", path, NULL};
 	struct capture out, err;
 	capture_start(&out, 1);
 	capture_start(&err, 2);
@@ -395,24 +399,24 @@ static void allow_silences_the_marker_rule(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(defaults_load_and_compile),
-		cmocka_unit_test(default_patterns_match_what_they_say),
-		cmocka_unit_test(override_one_key_keeps_the_rest),
-		cmocka_unit_test(override_pattern_moves_origin),
-		cmocka_unit_test(new_rule_and_later_file_wins),
-		cmocka_unit_test(disabled_rule_is_not_compiled),
-		cmocka_unit_test(message_defaults_to_id),
-		cmocka_unit_test(ini_comments_and_blank_lines),
-		cmocka_unit_test(bad_regex_names_file_and_line),
-		cmocka_unit_test(unknown_key),
-		cmocka_unit_test(key_outside_section),
-		cmocka_unit_test(bad_values),
-		cmocka_unit_test(not_ini),
-		cmocka_unit_test(no_pattern_no_match),
-		cmocka_unit_test(line_too_long),
-		cmocka_unit_test(missing_file),
-		cmocka_unit_test(allow_comment),
-		cmocka_unit_test(allow_silences_the_marker_rule),
+	    cmocka_unit_test(defaults_load_and_compile),
+	    cmocka_unit_test(default_patterns_match_what_they_say),
+	    cmocka_unit_test(override_one_key_keeps_the_rest),
+	    cmocka_unit_test(override_pattern_moves_origin),
+	    cmocka_unit_test(new_rule_and_later_file_wins),
+	    cmocka_unit_test(disabled_rule_is_not_compiled),
+	    cmocka_unit_test(message_defaults_to_id),
+	    cmocka_unit_test(ini_comments_and_blank_lines),
+	    cmocka_unit_test(bad_regex_names_file_and_line),
+	    cmocka_unit_test(unknown_key),
+	    cmocka_unit_test(key_outside_section),
+	    cmocka_unit_test(bad_values),
+	    cmocka_unit_test(not_ini),
+	    cmocka_unit_test(no_pattern_no_match),
+	    cmocka_unit_test(line_too_long),
+	    cmocka_unit_test(missing_file),
+	    cmocka_unit_test(allow_comment),
+	    cmocka_unit_test(allow_silences_the_marker_rule),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -125,8 +125,8 @@ static void tolerated_spellings(void **state)
 	     "#if 0 // TIMING_PROBE: E_1 start part of stage E\n#endif\n");
 	no_errors();
 	assert_int_equal(S.nblocks, 5);
-	const char *names[] = { "A", "B", "C", "D", "E_1" };
-	int values[] = { 0, 1, 0, 0, 0 };
+	const char *names[] = {"A", "B", "C", "D", "E_1"};
+	int values[] = {0, 1, 0, 0, 0};
 	for (size_t i = 0; i < 5; i++) {
 		assert_string_equal(S.blocks[i].name, names[i]);
 		assert_int_equal(S.blocks[i].enabled, values[i]);
@@ -173,20 +173,20 @@ static void malformed_directives(void **state)
 	static const struct {
 		const char *line, *msg;
 	} bad[] = {
-		{ "#if 2 // TIMING_PROBE: X", "exactly 0 or 1" },
-		{ "#if X // TIMING_PROBE: X", "exactly 0 or 1" },
-		{ "#if 0 && 1 // TIMING_PROBE: X", "exactly 0 or 1" },
-		{ "#if // TIMING_PROBE: X", "exactly 0 or 1" },
-		{ "#ifdef X // TIMING_PROBE: X", "not '#ifdef'" },
-		{ "#ifndef X // TIMING_PROBE: X", "not '#ifndef'" },
-		{ "#if 0 // TIMING_PROBE X", "expected ':'" },
-		{ "#if 0 // TIMING_PROBE:", "missing probe name" },
-		{ "#if 0 // TIMING_PROBE:   ", "missing probe name" },
-		{ "#if 0 // TIMING_PROBE: 9X", "invalid probe name '9X'" },
-		{ "#if 0 // TIMING_PROBE: STAGE-A", "invalid probe name 'STAGE-A'" },
-		{ "#if 0 // TIMING_PROBE: X.Y", "invalid probe name" },
-		{ "#if 0 // see TIMING_PROBE: X", "must start with" },
-		{ "#if 0 /* TIMING_PROBE: X */ int y;", "must end the line" },
+	    {"#if 2 // TIMING_PROBE: X", "exactly 0 or 1"},
+	    {"#if X // TIMING_PROBE: X", "exactly 0 or 1"},
+	    {"#if 0 && 1 // TIMING_PROBE: X", "exactly 0 or 1"},
+	    {"#if // TIMING_PROBE: X", "exactly 0 or 1"},
+	    {"#ifdef X // TIMING_PROBE: X", "not '#ifdef'"},
+	    {"#ifndef X // TIMING_PROBE: X", "not '#ifndef'"},
+	    {"#if 0 // TIMING_PROBE X", "expected ':'"},
+	    {"#if 0 // TIMING_PROBE:", "missing probe name"},
+	    {"#if 0 // TIMING_PROBE:   ", "missing probe name"},
+	    {"#if 0 // TIMING_PROBE: 9X", "invalid probe name '9X'"},
+	    {"#if 0 // TIMING_PROBE: STAGE-A", "invalid probe name 'STAGE-A'"},
+	    {"#if 0 // TIMING_PROBE: X.Y", "invalid probe name"},
+	    {"#if 0 // see TIMING_PROBE: X", "must start with"},
+	    {"#if 0 /* TIMING_PROBE: X */ int y;", "must end the line"},
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		char text[128];
@@ -263,11 +263,11 @@ static void raw_strings(void **state)
 	scan("#if 0 // TIMING_PROBE: A\nauto r = R\"pk(\n)\"\n#endif\n)pk\" /*\n#endif */;\n#endif\n");
 	one_block("A", 7);
 	/* every encoding prefix */
-	static const char *const prefixes[] = { "u8R", "uR", "UR", "LR" };
+	static const char *const prefixes[] = {"u8R", "uR", "UR", "LR"};
 	for (size_t i = 0; i < 4; i++) {
 		char text[128];
 		snprintf(text, sizeof(text), "#if 0 // TIMING_PROBE: A\nauto r = %s\"x(\n#endif\n)x\";\n#endif\n",
-			 prefixes[i]);
+		         prefixes[i]);
 		scan(text);
 		print_message("prefix %s\n", prefixes[i]);
 		one_block("A", 5);
@@ -448,7 +448,8 @@ static void bom_before_directive(void **state)
 static void utf8_comments(void **state)
 {
 	(void)state;
-	scan("// \xe6\x8e\x92\xe5\xba\x8f \"\n#if 0 // TIMING_PROBE: SORT \xe9\x98\xb6\xe6\xae\xb5 '\nx(); /* \xe4\xb8\xad */\n#endif\n");
+	scan("// \xe6\x8e\x92\xe5\xba\x8f \"\n#if 0 // TIMING_PROBE: SORT \xe9\x98\xb6\xe6\xae\xb5 '\nx(); /* "
+	     "\xe4\xb8\xad */\n#endif\n");
 	one_block("SORT", 4);
 }
 
@@ -466,8 +467,9 @@ static void no_final_newline(void **state)
 static void degenerate_inputs(void **state)
 {
 	(void)state;
-	static const char *const inputs[] = { "", "#", "#\n", "#if", "\\", "\\\n", "\"", "'", "/*", "//",
-					      "R\"", "R\"(", "u8R\"abc", "#if 0 // TIMING_PROBE", "}}}{{{" };
+	static const char *const inputs[] = {"",      "#",  "#\n", "#if", "\\",   "\\\n",     "\"",
+	                                     "'",     "/*", "//",  "R\"", "R\"(", "u8R\"abc", "#if 0 // TIMING_PROBE",
+	                                     "}}}{{{"};
 	for (size_t i = 0; i < sizeof(inputs) / sizeof(inputs[0]); i++) {
 		scan(inputs[i]);
 		assert_int_equal(S.nblocks, 0);
@@ -499,8 +501,9 @@ static void scopes(void **state)
 static void braces_in_literals_do_not_open_scopes(void **state)
 {
 	(void)state;
-	scan("void f()\n{\n  const char *s = \"{\"; char c = '{'; // {\n  /* { */\n#if 0 // TIMING_PROBE: A\n#endif\n}\n"
-	     "void g()\n{\n#if 0 // TIMING_PROBE: A\n#endif\n}\n");
+	scan(
+	    "void f()\n{\n  const char *s = \"{\"; char c = '{'; // {\n  /* { */\n#if 0 // TIMING_PROBE: A\n#endif\n}\n"
+	    "void g()\n{\n#if 0 // TIMING_PROBE: A\n#endif\n}\n");
 	no_errors();
 	assert_int_equal(S.nblocks, 2);
 	assert_int_not_equal(pk_scope_top(&S, S.blocks[0].scope), pk_scope_top(&S, S.blocks[1].scope));
@@ -558,44 +561,44 @@ static void line_numbers_across_continuations(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_teardown(basic_block_offsets, teardown),
-		cmocka_unit_test_teardown(enabled_block, teardown),
-		cmocka_unit_test_teardown(tolerated_spellings, teardown),
-		cmocka_unit_test_teardown(names, teardown),
-		cmocka_unit_test_teardown(canonical_spelling, teardown),
-		cmocka_unit_test_teardown(malformed_directives, teardown),
-		cmocka_unit_test_teardown(marker_inside_longer_word, teardown),
-		cmocka_unit_test_teardown(marker_in_plain_comment_is_not_a_block, teardown),
-		cmocka_unit_test_teardown(line_comment_hides_directive, teardown),
-		cmocka_unit_test_teardown(block_comment_hides_directive, teardown),
-		cmocka_unit_test_teardown(strings_hide_comments_and_directives, teardown),
-		cmocka_unit_test_teardown(char_literals, teardown),
-		cmocka_unit_test_teardown(raw_strings, teardown),
-		cmocka_unit_test_teardown(digit_separators, teardown),
-		cmocka_unit_test_teardown(continuation_in_code, teardown),
-		cmocka_unit_test_teardown(continuation_in_line_comment, teardown),
-		cmocka_unit_test_teardown(continuation_in_string, teardown),
-		cmocka_unit_test_teardown(continuation_in_define, teardown),
-		cmocka_unit_test_teardown(continuation_crlf, teardown),
-		cmocka_unit_test_teardown(continuation_splits_keyword, teardown),
-		cmocka_unit_test_teardown(continuation_before_marker, teardown),
-		cmocka_unit_test_teardown(endif_with_multiline_comment, teardown),
-		cmocka_unit_test_teardown(nested_conditionals, teardown),
-		cmocka_unit_test_teardown(probe_inside_plain_if, teardown),
-		cmocka_unit_test_teardown(else_at_probe_level, teardown),
-		cmocka_unit_test_teardown(probe_inside_probe, teardown),
-		cmocka_unit_test_teardown(unbalanced, teardown),
-		cmocka_unit_test_teardown(crlf, teardown),
-		cmocka_unit_test_teardown(bom_then_comment, teardown),
-		cmocka_unit_test_teardown(bom_before_directive, teardown),
-		cmocka_unit_test_teardown(utf8_comments, teardown),
-		cmocka_unit_test_teardown(no_final_newline, teardown),
-		cmocka_unit_test_teardown(degenerate_inputs, teardown),
-		cmocka_unit_test_teardown(scopes, teardown),
-		cmocka_unit_test_teardown(braces_in_literals_do_not_open_scopes, teardown),
-		cmocka_unit_test_teardown(block_at, teardown),
-		cmocka_unit_test_teardown(comment_ranges, teardown),
-		cmocka_unit_test_teardown(line_numbers_across_continuations, teardown),
+	    cmocka_unit_test_teardown(basic_block_offsets, teardown),
+	    cmocka_unit_test_teardown(enabled_block, teardown),
+	    cmocka_unit_test_teardown(tolerated_spellings, teardown),
+	    cmocka_unit_test_teardown(names, teardown),
+	    cmocka_unit_test_teardown(canonical_spelling, teardown),
+	    cmocka_unit_test_teardown(malformed_directives, teardown),
+	    cmocka_unit_test_teardown(marker_inside_longer_word, teardown),
+	    cmocka_unit_test_teardown(marker_in_plain_comment_is_not_a_block, teardown),
+	    cmocka_unit_test_teardown(line_comment_hides_directive, teardown),
+	    cmocka_unit_test_teardown(block_comment_hides_directive, teardown),
+	    cmocka_unit_test_teardown(strings_hide_comments_and_directives, teardown),
+	    cmocka_unit_test_teardown(char_literals, teardown),
+	    cmocka_unit_test_teardown(raw_strings, teardown),
+	    cmocka_unit_test_teardown(digit_separators, teardown),
+	    cmocka_unit_test_teardown(continuation_in_code, teardown),
+	    cmocka_unit_test_teardown(continuation_in_line_comment, teardown),
+	    cmocka_unit_test_teardown(continuation_in_string, teardown),
+	    cmocka_unit_test_teardown(continuation_in_define, teardown),
+	    cmocka_unit_test_teardown(continuation_crlf, teardown),
+	    cmocka_unit_test_teardown(continuation_splits_keyword, teardown),
+	    cmocka_unit_test_teardown(continuation_before_marker, teardown),
+	    cmocka_unit_test_teardown(endif_with_multiline_comment, teardown),
+	    cmocka_unit_test_teardown(nested_conditionals, teardown),
+	    cmocka_unit_test_teardown(probe_inside_plain_if, teardown),
+	    cmocka_unit_test_teardown(else_at_probe_level, teardown),
+	    cmocka_unit_test_teardown(probe_inside_probe, teardown),
+	    cmocka_unit_test_teardown(unbalanced, teardown),
+	    cmocka_unit_test_teardown(crlf, teardown),
+	    cmocka_unit_test_teardown(bom_then_comment, teardown),
+	    cmocka_unit_test_teardown(bom_before_directive, teardown),
+	    cmocka_unit_test_teardown(utf8_comments, teardown),
+	    cmocka_unit_test_teardown(no_final_newline, teardown),
+	    cmocka_unit_test_teardown(degenerate_inputs, teardown),
+	    cmocka_unit_test_teardown(scopes, teardown),
+	    cmocka_unit_test_teardown(braces_in_literals_do_not_open_scopes, teardown),
+	    cmocka_unit_test_teardown(block_at, teardown),
+	    cmocka_unit_test_teardown(comment_ranges, teardown),
+	    cmocka_unit_test_teardown(line_numbers_across_continuations, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -72,16 +72,32 @@ static void sidecar_names_helpers_generation_and_invocations(void **state)
 	assert_int_equal(tt_rules_parse(&r, "t.ini", "[code]\nmagic = 0x10\n"), 0);
 	struct tt_event ev[2];
 	memset(ev, 0, sizeof(ev));
-	ev[0] = (struct tt_event){.name = "producer_done", .kind = "phase", .spec = "after:TSTORE#1",
-	                          .func = "Body", .helper = 0, .file = "body.h", .column = 1};
+	ev[0] = (struct tt_event){.name = "producer_done",
+	                          .kind = "phase",
+	                          .spec = "after:TSTORE#1",
+	                          .func = "Body",
+	                          .helper = 0,
+	                          .file = "body.h",
+	                          .column = 1};
 	ev[1] = (struct tt_event){.name = "mine", .kind = "issue", .spec = "line:3", .helper = -1, .column = 2};
 	struct tt_kernel k;
 	memset(&k, 0, sizeof(k));
 	k.name = "kernel_entry";
 	k.style = TT_EXTERN;
-	struct tt_spec sp = {.ev = ev, .nev = 2, .nhelper = 1, .prefix = "pk_tt_", .row_words = 8, .columns = 4,
-	                     .slots = "blockDim", .timing_index = 2, .rules = &r, .kernel_file = "k.cpp",
-	                     .generation = "gen", .generation_index = 5, .invocation = "i", .invocations = "3",
+	struct tt_spec sp = {.ev = ev,
+	                     .nev = 2,
+	                     .nhelper = 1,
+	                     .prefix = "pk_tt_",
+	                     .row_words = 8,
+	                     .columns = 4,
+	                     .slots = "blockDim",
+	                     .timing_index = 2,
+	                     .rules = &r,
+	                     .kernel_file = "k.cpp",
+	                     .generation = "gen",
+	                     .generation_index = 5,
+	                     .invocation = "i",
+	                     .invocations = "3",
 	                     .row0_index = 6};
 	size_t len;
 	char *text = tt_sidecar_json(&k, &sp, &len);

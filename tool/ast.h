@@ -63,10 +63,10 @@ struct pk_func {
 };
 
 struct pk_call {
-	char *name; /* callee as written (last name component) */
-	size_t off; /* offset of the callee name */
-	int node;   /* the CallExpr */
-	int macro;  /* the call comes from a macro expansion */
+	char *name;   /* callee as written (last name component) */
+	size_t off;   /* offset of the callee name */
+	int node;     /* the CallExpr */
+	int macro;    /* the call comes from a macro expansion */
 	int inactive; /* in a region the preprocessor skipped (node is -1) */
 };
 
@@ -173,8 +173,7 @@ int pk_spec_parse(struct pk_spec *s, const char *text);
 void pk_spec_free(struct pk_spec *s);
 /* An anchor on the line after the '{' at OPEN of a body ending at CLOSE
  * (scope: body node BODY, or -1 for a body the AST does not hold). */
-int pk_ast_place_brace(struct pk_ast *a, size_t open, size_t close, int body, const char *what,
-                       struct pk_anchor *out);
+int pk_ast_place_brace(struct pk_ast *a, size_t open, size_t close, int body, const char *what, struct pk_anchor *out);
 /* Resolve SPEC as the start (is_end 0) or end part into anchors. */
 int pk_ast_place(struct pk_ast *a, const struct pk_spec *s, int is_end, struct pk_anchor **out, size_t *nout);
 /* One indentation step for code indented by IND (tab, 2 or 4 spaces). */

@@ -249,9 +249,9 @@ struct gen {
 	const char *name, *eol, *q, *unit;
 	char *cycle, *barrier, *block; /* the probe API calls as spelled here */
 	int cce;                       /* the CCE intrinsics, not the API namespace */
-	char dir[512]; /* the directive line; probe names are short (checked) */
-	char *sv, *ev; /* start and end variables */
-	char *iter;    /* induction variable for iter=, or NULL */
+	char dir[512];                 /* the directive line; probe names are short (checked) */
+	char *sv, *ev;                 /* start and end variables */
+	char *iter;                    /* induction variable for iter=, or NULL */
 	int all_blocks;
 	int core; /* pk_ast_core_kind */
 	const struct pk_ast_rules *r;

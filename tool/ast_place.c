@@ -519,8 +519,7 @@ static int find_func(struct pk_ast *a, const struct pk_spec *s)
 
 /* entry:FUNC goes on the line after the body's '{', whatever the
  * preprocessor configuration: the first lines of a body are in every one. */
-int pk_ast_place_brace(struct pk_ast *a, size_t open, size_t close, int body, const char *what,
-                       struct pk_anchor *out)
+int pk_ast_place_brace(struct pk_ast *a, size_t open, size_t close, int body, const char *what, struct pk_anchor *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->where = PK_BEFORE;

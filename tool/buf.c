@@ -369,8 +369,7 @@ void pk_buf_line_bounds(const struct pk_buf *b, size_t off, size_t *ls, size_t *
 const char *pk_buf_eol(const struct pk_buf *b)
 {
 	size_t crlf = 0, lf = 0;
-	for (const char *p = b->data, *end = b->data + b->len;
-	     (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++) {
+	for (const char *p = b->data, *end = b->data + b->len; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++) {
 		if (p > b->data && p[-1] == '\r')
 			crlf++;
 		else

@@ -8,12 +8,12 @@
 #include <sys/stat.h>
 
 struct pk_buf {
-	char *path;      /* as the user named it ("-" for standard input) */
-	char *data;      /* the bytes, NUL-terminated after len for convenience */
+	char *path; /* as the user named it ("-" for standard input) */
+	char *data; /* the bytes, NUL-terminated after len for convenience */
 	size_t len;
 	int from_stdin;
-	int lock_fd;     /* fd holding an flock while we may rewrite the file, or -1 */
-	struct stat st;  /* stat at read time: detects a change before we write */
+	int lock_fd;    /* fd holding an flock while we may rewrite the file, or -1 */
+	struct stat st; /* stat at read time: detects a change before we write */
 	/* line index, built on demand by pk_buf_lines() */
 	size_t *line_start; /* offset of each line's first byte */
 	size_t nlines;

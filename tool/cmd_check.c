@@ -537,7 +537,7 @@ static void check_item(const struct check *c, struct item *it, struct matcher *m
 	struct pk_scan s;
 	memset(&s, 0, sizeof(s));
 	int scanned = 0;
-	struct covered cv = { NULL, 0 };
+	struct covered cv = {NULL, 0};
 	if (memmem(b.data, b.len, "TIMING_PROBE", 12)) {
 		pk_scan_buf(&b, &s, PK_SCAN_COMMENTS);
 		scanned = 1;

@@ -10,41 +10,40 @@
 #include <string.h>
 
 static const char usage_text[] =
-	"usage: probe-inject --probe NAME [options] FILE...\n"
-	"       probe-inject --disable NAME | --disable-all [options] FILE...\n"
-	"       probe-inject --probe NAME --begin SPEC --end SPEC | --around CALLEE | --wait CALLEE | --base FILE\n"
-	"       probe-inject --timing-tensor --slots EXPR [--event NAME[:KIND]=PLACE...] KERNEL [--host FILE]\n"
-	"\n"
-	"Enable every block of probe NAME (its start and end parts together) by\n"
-	"changing '#if 0  // TIMING_PROBE: NAME' to '#if 1'. One probe at a time:\n"
-	"each probe's printf delays the code after it and skews other probes.\n"
-	"The base probe " PK_BASE_PROBE " (one print at entry, the zero of the timeline)\n"
-	"is enabled with it when the files have one, and --disable NAME turns it\n"
-	"off again unless another probe is still on.\n"
-	"\n"
-	"      --probe NAME      enable probe NAME (in all given files)\n"
-	"      --disable NAME    turn probe NAME off\n"
-	"      --disable-all     turn every probe off\n"
-	"      --allow-multiple  allow enabling a probe while another is on (warns)\n"
-	"      --no-base         do not also enable the base probe " PK_BASE_PROBE " (S1.7)\n"
-	"  placement (insert a new probe on the libclang AST; see 'probe-inject --probe N --begin x --help'):\n"
-	"      --begin SPEC --end SPEC, --around CALLEE, --wait CALLEE, --base\n"
-	"      -p BUILD_DIR      (with placement) read compile flags from BUILD_DIR/compile_commands.json\n"
-	"                        (or -p the compile_commands.json file itself)\n"
-	"      --timing-tensor   add the CCE in-core timing tensor and shift args[] (S5);\n"
-	"                        with --event, --edit, --slots, --host, --host-out, --kernel,\n"
-	"                        --core-type, --generation, --invocation, --invocations,\n"
-	"                        --events-out, -p ('probe-inject --timing-tensor --help', docs/timing.md)\n"
-	PK_EMIT_HELP
-	"  -h, --help            this help;  --version  the version\n"
-	"\n"
-	"exit: 0 done or nothing to do, 1 --check or --diff and something would change,\n"
-	"      2 usage or input error (nothing written)\n";
+    "usage: probe-inject --probe NAME [options] FILE...\n"
+    "       probe-inject --disable NAME | --disable-all [options] FILE...\n"
+    "       probe-inject --probe NAME --begin SPEC --end SPEC | --around CALLEE | --wait CALLEE | --base FILE\n"
+    "       probe-inject --timing-tensor --slots EXPR [--event NAME[:KIND]=PLACE...] KERNEL [--host FILE]\n"
+    "\n"
+    "Enable every block of probe NAME (its start and end parts together) by\n"
+    "changing '#if 0  // TIMING_PROBE: NAME' to '#if 1'. One probe at a time:\n"
+    "each probe's printf delays the code after it and skews other probes.\n"
+    "The base probe " PK_BASE_PROBE " (one print at entry, the zero of the timeline)\n"
+    "is enabled with it when the files have one, and --disable NAME turns it\n"
+    "off again unless another probe is still on.\n"
+    "\n"
+    "      --probe NAME      enable probe NAME (in all given files)\n"
+    "      --disable NAME    turn probe NAME off\n"
+    "      --disable-all     turn every probe off\n"
+    "      --allow-multiple  allow enabling a probe while another is on (warns)\n"
+    "      --no-base         do not also enable the base probe " PK_BASE_PROBE " (S1.7)\n"
+    "  placement (insert a new probe on the libclang AST; see 'probe-inject --probe N --begin x --help'):\n"
+    "      --begin SPEC --end SPEC, --around CALLEE, --wait CALLEE, --base\n"
+    "      -p BUILD_DIR      (with placement) read compile flags from BUILD_DIR/compile_commands.json\n"
+    "                        (or -p the compile_commands.json file itself)\n"
+    "      --timing-tensor   add the CCE in-core timing tensor and shift args[] (S5);\n"
+    "                        with --event, --edit, --slots, --host, --host-out, --kernel,\n"
+    "                        --core-type, --generation, --invocation, --invocations,\n"
+    "                        --events-out, -p ('probe-inject --timing-tensor --help', docs/timing.md)\n" PK_EMIT_HELP
+    "  -h, --help            this help;  --version  the version\n"
+    "\n"
+    "exit: 0 done or nothing to do, 1 --check or --diff and something would change,\n"
+    "      2 usage or input error (nothing written)\n";
 
 /* Options that need the AST: the whole command goes to the libclang module. */
 static const char *module_entry(int argc, char **argv)
 {
-	static const char *const placement[] = { "--begin", "--end", "--around", "--wait", "--base", NULL };
+	static const char *const placement[] = {"--begin", "--end", "--around", "--wait", "--base", NULL};
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--"))
 			break;
@@ -82,14 +81,14 @@ static int parse(int argc, char **argv, struct inject_opts *o, int *done)
 {
 	enum { OPT_PROBE = 1, OPT_DISABLE, OPT_DISABLE_ALL, OPT_ALLOW, OPT_NO_BASE };
 	static const struct option longopts[] = {
-		{ "probe", required_argument, 0, OPT_PROBE },
-		{ "disable", required_argument, 0, OPT_DISABLE },
-		{ "disable-all", no_argument, 0, OPT_DISABLE_ALL },
-		{ "allow-multiple", no_argument, 0, OPT_ALLOW },
-		{ "no-base", no_argument, 0, OPT_NO_BASE },
-		PK_COMMON_LONGOPTS,
-		PK_EMIT_LONGOPTS,
-		{ 0, 0, 0, 0 },
+	    {"probe", required_argument, 0, OPT_PROBE},
+	    {"disable", required_argument, 0, OPT_DISABLE},
+	    {"disable-all", no_argument, 0, OPT_DISABLE_ALL},
+	    {"allow-multiple", no_argument, 0, OPT_ALLOW},
+	    {"no-base", no_argument, 0, OPT_NO_BASE},
+	    PK_COMMON_LONGOPTS,
+	    PK_EMIT_LONGOPTS,
+	    {0, 0, 0, 0},
 	};
 	int c;
 	*done = 0;
@@ -120,8 +119,9 @@ static int parse(int argc, char **argv, struct inject_opts *o, int *done)
 			o->no_base = 1;
 			break;
 		case 'p':
-			return pk_error("'-p BUILD_DIR' goes with a placement option (--begin, --end, --around, --wait, "
-					"--base) or --timing-tensor; to enable a probe use --probe NAME");
+			return pk_error(
+			    "'-p BUILD_DIR' goes with a placement option (--begin, --end, --around, --wait, "
+			    "--base) or --timing-tensor; to enable a probe use --probe NAME");
 		default: {
 			int rc;
 			pk_common_option(c, argv, usage_text, &rc);
@@ -173,12 +173,13 @@ static int refuse_others(struct pk_fileset *fs, const char *name, int allow)
 	int rc = 0;
 	if (first && allow)
 		pk_warning("probes %s and '%s' enabled together: each probe's printf delays the code after it "
-			   "and contaminates the other probes' start, end and gaps; compare runs with one probe each",
-			   others, name);
+		           "and contaminates the other probes' start, end and gaps; compare runs with one probe each",
+		           others, name);
 	else if (first)
-		rc = pk_error("%s:%u: probe '%s' is already enabled; enable one probe at a time (its printf "
-			      "skews every other probe): run 'probe-inject --disable-all' first, or pass --allow-multiple",
-			      first_f->buf.path, first->line, first->name);
+		rc = pk_error(
+		    "%s:%u: probe '%s' is already enabled; enable one probe at a time (its printf "
+		    "skews every other probe): run 'probe-inject --disable-all' first, or pass --allow-multiple",
+		    first_f->buf.path, first->line, first->name);
 	free(others);
 	return rc;
 }
@@ -201,7 +202,7 @@ int cmd_inject(int argc, char **argv)
 	if (entry)
 		return pk_module_call(entry, argc, argv);
 
-	struct inject_opts o = { 0 };
+	struct inject_opts o = {0};
 	int done;
 	if (parse(argc, argv, &o, &done) < 0)
 		return PK_EXIT_ERROR;
@@ -225,7 +226,8 @@ int cmd_inject(int argc, char **argv)
 		for (size_t k = 0; k < f->scan.nblocks; k++) {
 			const struct pk_block *b = &f->scan.blocks[k];
 			int base = (o.act == ACT_ENABLE && !o.no_base) || base_off;
-			if (o.act == ACT_DISABLE_ALL || !strcmp(b->name, o.name) || (base && !strcmp(b->name, PK_BASE_PROBE)))
+			if (o.act == ACT_DISABLE_ALL || !strcmp(b->name, o.name) ||
+			    (base && !strcmp(b->name, PK_BASE_PROBE)))
 				plan_value(f, b, o.act == ACT_ENABLE);
 		}
 	}

@@ -11,17 +11,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char usage_text[] =
-	"usage: probe-list [--format=text|json] [--names] FILE...\n"
-	"\n"
-	"One row per probe: name, state (on, off, mixed), every block as\n"
-	"file:line, and problems.\n"
-	"\n"
-	"      --format FMT   text (default) or json\n"
-	"      --names        only the probe names, one per line\n"
-	"  -h, --help         this help;  --version  the version\n"
-	"\n"
-	"exit: 0 listed, 1 some probe has a problem, 2 usage or input error\n";
+static const char usage_text[] = "usage: probe-list [--format=text|json] [--names] FILE...\n"
+                                 "\n"
+                                 "One row per probe: name, state (on, off, mixed), every block as\n"
+                                 "file:line, and problems.\n"
+                                 "\n"
+                                 "      --format FMT   text (default) or json\n"
+                                 "      --names        only the probe names, one per line\n"
+                                 "  -h, --help         this help;  --version  the version\n"
+                                 "\n"
+                                 "exit: 0 listed, 1 some probe has a problem, 2 usage or input error\n";
 
 struct part { /* one block of a probe, with where it is */
 	struct pk_file *f;
@@ -95,8 +94,8 @@ static void collect(pcre2_code *re, const char *text, size_t len, struct idents 
 static int compile_patterns(void)
 {
 	static const char decl[] =
-		"\\b(?:u?int(?:8|16|32|64)_t|size_t|auto|int|long|unsigned(?:\\s+long){0,2}|long\\s+long|uint64|int64)"
-		"\\s+([A-Za-z_]\\w*)\\s*(?:=|;|\\{|\\()";
+	    "\\b(?:u?int(?:8|16|32|64)_t|size_t|auto|int|long|unsigned(?:\\s+long){0,2}|long\\s+long|uint64|int64)"
+	    "\\s+([A-Za-z_]\\w*)\\s*(?:=|;|\\{|\\()";
 	static const char use[] = "\\b((?i:[A-Za-z_]\\w*(?:start|begin)\\w*|probe\\w*))\\b(?!\\s*\\()";
 	int err;
 	PCRE2_SIZE off;
@@ -148,7 +147,7 @@ static int prints(const struct part *pt)
 static void find_problems(struct probe *p)
 {
 	size_t nprint = 0;
-	struct idents declared = { 0 };
+	struct idents declared = {0};
 	for (size_t i = 0; i < p->nparts; i++) {
 		size_t len;
 		char *code = code_of(&p->parts[i], &len);
@@ -157,20 +156,21 @@ static void find_problems(struct probe *p)
 		nprint += prints(&p->parts[i]);
 	}
 	if (nprint == 0)
-		problem(p, p->nparts == 1 ? "lone start part (line %u): no end part prints this probe"
-					  : "no part prints this probe (start at line %u)",
-			p->parts[0].b->line);
+		problem(p,
+		        p->nparts == 1 ? "lone start part (line %u): no end part prints this probe"
+		                       : "no part prints this probe (start at line %u)",
+		        p->parts[0].b->line);
 	for (size_t i = 0; i < p->nparts; i++) {
 		if (!prints(&p->parts[i]))
 			continue;
-		struct idents used = { 0 };
+		struct idents used = {0};
 		size_t len;
 		char *code = code_of(&p->parts[i], &len);
 		collect(re_use, code, len, &used);
 		for (size_t k = 0; k < used.n; k++)
 			if (!has_ident(&declared, used.v[k], strlen(used.v[k])))
 				problem(p, "%s:%u: '%s' is used by the end part but declared in no part of the probe",
-					p->parts[i].f->buf.path, p->parts[i].b->line, used.v[k]);
+				        p->parts[i].f->buf.path, p->parts[i].b->line, used.v[k]);
 		free(code);
 		free_idents(&used);
 	}
@@ -188,7 +188,7 @@ static void find_problems(struct probe *p)
 			problem(p, "parts at lines %u and %u are in different functions", a->b->line, b->b->line);
 		else if (!pk_scope_within(s, b->b->scope, a->b->scope))
 			problem(p, "the scope of the part at line %u closes before the part at line %u", a->b->line,
-				b->b->line);
+			        b->b->line);
 	}
 }
 
@@ -226,13 +226,13 @@ static void print_json(struct probe *probes, size_t n)
 		json_t *blocks = json_array(), *problems = json_array();
 		for (size_t k = 0; k < p->nparts; k++)
 			json_array_append_new(blocks, json_pack("{s:s, s:i, s:i, s:b}", "file", p->parts[k].f->buf.path,
-								"line", (json_int_t)p->parts[k].b->line, "endif_line",
-								(json_int_t)p->parts[k].b->endif_line, "enabled",
-								p->parts[k].b->enabled));
+			                                        "line", (json_int_t)p->parts[k].b->line, "endif_line",
+			                                        (json_int_t)p->parts[k].b->endif_line, "enabled",
+			                                        p->parts[k].b->enabled));
 		for (size_t k = 0; k < p->nproblems; k++)
 			json_array_append_new(problems, json_string(p->problems[k]));
 		json_array_append_new(arr, json_pack("{s:s, s:s, s:o, s:o}", "name", p->name, "state", state_of(p),
-						     "blocks", blocks, "problems", problems));
+		                                     "blocks", blocks, "problems", problems));
 	}
 	json_t *root = json_pack("{s:s, s:o}", "version", PK_VERSION, "probes", arr);
 	char *s = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
@@ -245,10 +245,10 @@ int cmd_list(int argc, char **argv)
 {
 	enum { OPT_FORMAT = 1, OPT_NAMES };
 	static const struct option longopts[] = {
-		{ "format", required_argument, 0, OPT_FORMAT },
-		{ "names", no_argument, 0, OPT_NAMES },
-		PK_COMMON_LONGOPTS,
-		{ 0, 0, 0, 0 },
+	    {"format", required_argument, 0, OPT_FORMAT},
+	    {"names", no_argument, 0, OPT_NAMES},
+	    PK_COMMON_LONGOPTS,
+	    {0, 0, 0, 0},
 	};
 	int json = 0, names_only = 0, c;
 	opterr = 0;
@@ -294,7 +294,7 @@ int cmd_list(int argc, char **argv)
 		for (size_t k = 0; k < fs.f[fi].scan.nblocks; k++) {
 			struct probe *p = &probes[fs.f[fi].name_of[k]];
 			PK_GROW(p->parts, p->cap, p->nparts + 1);
-			p->parts[p->nparts++] = (struct part){ &fs.f[fi], &fs.f[fi].scan.blocks[k] };
+			p->parts[p->nparts++] = (struct part){&fs.f[fi], &fs.f[fi].scan.blocks[k]};
 		}
 	for (size_t i = 0; i < fs.nnames; i++)
 		find_problems(&probes[i]);

@@ -23,42 +23,42 @@ struct report_opts {
 	const char *timing, *events, *l2, *pairs;
 	size_t slots;
 	int64_t l2_task;
-	int64_t invocation;   /* --invocation I, -1 none */
+	int64_t invocation;    /* --invocation I, -1 none */
 	size_t per_invocation; /* --slots-per-invocation N */
 	struct rp_tensor_opts tensor;
 };
 
 static const char usage_text[] =
-	"usage: probe-report [options] [LOG...]        printf probe logs (stdin without LOG)\n"
-	"   or: probe-report --timing FILE [options]   timing tensor (.npy, .bin, .csv)\n"
-	"   or: probe-report --pairs FILE [options]    merged vs split paired runs (CSV)\n"
-	"\n"
-	"output:\n"
-	"  --format FMT       text (default), csv, json, trace (Chrome/Perfetto), svg\n"
-	"  -o FILE            write the report to FILE (atomically) instead of stdout\n"
-	"  --freq-hz HZ       counter frequency: adds times in us (no built-in default)\n"
-	"logs:\n"
-	"  --run TEXT         a line containing TEXT starts a new run (each file is a run)\n"
-	"  --repeat N         probe lines expected per probe, block and iteration in one\n"
-	"                     run (default 1); more means warmup output leaked\n"
-	"timing tensors:\n"
-	"  --timing FILE      int64/uint64 [slots, 8k]: .npy, .bin (needs --slots), .csv\n"
-	"  --slots N          number of slots (rows) of a .bin file\n"
-	"  --events FILE      JSON event map {\"events\":[{\"name\",\"column\",\"kind\"}...]}\n"
-	"                     (default: entry, producer_done, collective_arrival,\n"
-	"                     collective_release, body_done in columns 0-4)\n"
-	"  --active LIST      participating slots, e.g. 0-3,8 (default: all)\n"
-	"  --producers LIST   active producers (default: every participant)\n"
-	"  --l2 FILE          chip_swimlane_records.json / l2_swimlane_records.json\n"
-	"  --l2-task ID       only aicore_tasks rows with this reg_task_id\n"
-	"  --same-epoch       L2 and in-core cycles share unit and epoch: combine them\n"
-	"  --generation G     the current launch's generation id (event map with\n"
-	"                     \"generation\"): rows of another generation are stale\n"
-	"  --invocation I     report invocation I's rows [I*N, (I+1)*N) of a matrix\n"
-	"  --slots-per-invocation N  shared by concurrent invocations (S5.5)\n"
-	"\n"
-	"exit: 0 report, no finding; 1 report with findings (warnings on stderr);\n"
-	"      2 usage error or unreadable input\n";
+    "usage: probe-report [options] [LOG...]        printf probe logs (stdin without LOG)\n"
+    "   or: probe-report --timing FILE [options]   timing tensor (.npy, .bin, .csv)\n"
+    "   or: probe-report --pairs FILE [options]    merged vs split paired runs (CSV)\n"
+    "\n"
+    "output:\n"
+    "  --format FMT       text (default), csv, json, trace (Chrome/Perfetto), svg\n"
+    "  -o FILE            write the report to FILE (atomically) instead of stdout\n"
+    "  --freq-hz HZ       counter frequency: adds times in us (no built-in default)\n"
+    "logs:\n"
+    "  --run TEXT         a line containing TEXT starts a new run (each file is a run)\n"
+    "  --repeat N         probe lines expected per probe, block and iteration in one\n"
+    "                     run (default 1); more means warmup output leaked\n"
+    "timing tensors:\n"
+    "  --timing FILE      int64/uint64 [slots, 8k]: .npy, .bin (needs --slots), .csv\n"
+    "  --slots N          number of slots (rows) of a .bin file\n"
+    "  --events FILE      JSON event map {\"events\":[{\"name\",\"column\",\"kind\"}...]}\n"
+    "                     (default: entry, producer_done, collective_arrival,\n"
+    "                     collective_release, body_done in columns 0-4)\n"
+    "  --active LIST      participating slots, e.g. 0-3,8 (default: all)\n"
+    "  --producers LIST   active producers (default: every participant)\n"
+    "  --l2 FILE          chip_swimlane_records.json / l2_swimlane_records.json\n"
+    "  --l2-task ID       only aicore_tasks rows with this reg_task_id\n"
+    "  --same-epoch       L2 and in-core cycles share unit and epoch: combine them\n"
+    "  --generation G     the current launch's generation id (event map with\n"
+    "                     \"generation\"): rows of another generation are stale\n"
+    "  --invocation I     report invocation I's rows [I*N, (I+1)*N) of a matrix\n"
+    "  --slots-per-invocation N  shared by concurrent invocations (S5.5)\n"
+    "\n"
+    "exit: 0 report, no finding; 1 report with findings (warnings on stderr);\n"
+    "      2 usage error or unreadable input\n";
 
 static int parse_size(const char *opt, const char *s, size_t *out)
 {
@@ -73,7 +73,7 @@ static int parse_size(const char *opt, const char *s, size_t *out)
 
 static int parse_format(const char *s, enum rp_format *f)
 {
-	static const char *const names[] = { "text", "csv", "json", "trace", "svg" };
+	static const char *const names[] = {"text", "csv", "json", "trace", "svg"};
 	for (int i = 0; i < 5; i++)
 		if (!strcmp(s, names[i])) {
 			*f = (enum rp_format)i;
@@ -82,29 +82,46 @@ static int parse_format(const char *s, enum rp_format *f)
 	return pk_error("--format: '%s' is not one of text, csv, json, trace, svg", s);
 }
 
-enum { O_FORMAT = 256, O_FREQ, O_RUN, O_REPEAT, O_TIMING, O_SLOTS, O_EVENTS, O_ACTIVE,
-       O_PRODUCERS, O_L2, O_L2_TASK, O_SAME_EPOCH, O_PAIRS, O_HELP, O_VERSION,
-       O_GENERATION, O_INVOCATION, O_PER_INVOCATION };
+enum {
+	O_FORMAT = 256,
+	O_FREQ,
+	O_RUN,
+	O_REPEAT,
+	O_TIMING,
+	O_SLOTS,
+	O_EVENTS,
+	O_ACTIVE,
+	O_PRODUCERS,
+	O_L2,
+	O_L2_TASK,
+	O_SAME_EPOCH,
+	O_PAIRS,
+	O_HELP,
+	O_VERSION,
+	O_GENERATION,
+	O_INVOCATION,
+	O_PER_INVOCATION
+};
 
 static const struct option long_opts[] = {
-	{ "format", required_argument, NULL, O_FORMAT },
-	{ "freq-hz", required_argument, NULL, O_FREQ },
-	{ "run", required_argument, NULL, O_RUN },
-	{ "repeat", required_argument, NULL, O_REPEAT },
-	{ "timing", required_argument, NULL, O_TIMING },
-	{ "slots", required_argument, NULL, O_SLOTS },
-	{ "events", required_argument, NULL, O_EVENTS },
-	{ "active", required_argument, NULL, O_ACTIVE },
-	{ "producers", required_argument, NULL, O_PRODUCERS },
-	{ "l2", required_argument, NULL, O_L2 },
-	{ "l2-task", required_argument, NULL, O_L2_TASK },
-	{ "same-epoch", no_argument, NULL, O_SAME_EPOCH },
-	{ "pairs", required_argument, NULL, O_PAIRS },
-	{ "generation", required_argument, NULL, O_GENERATION },
-	{ "invocation", required_argument, NULL, O_INVOCATION },
-	{ "slots-per-invocation", required_argument, NULL, O_PER_INVOCATION },
-	PK_COMMON_LONGOPTS,
-	{ NULL, 0, NULL, 0 },
+    {"format", required_argument, NULL, O_FORMAT},
+    {"freq-hz", required_argument, NULL, O_FREQ},
+    {"run", required_argument, NULL, O_RUN},
+    {"repeat", required_argument, NULL, O_REPEAT},
+    {"timing", required_argument, NULL, O_TIMING},
+    {"slots", required_argument, NULL, O_SLOTS},
+    {"events", required_argument, NULL, O_EVENTS},
+    {"active", required_argument, NULL, O_ACTIVE},
+    {"producers", required_argument, NULL, O_PRODUCERS},
+    {"l2", required_argument, NULL, O_L2},
+    {"l2-task", required_argument, NULL, O_L2_TASK},
+    {"same-epoch", no_argument, NULL, O_SAME_EPOCH},
+    {"pairs", required_argument, NULL, O_PAIRS},
+    {"generation", required_argument, NULL, O_GENERATION},
+    {"invocation", required_argument, NULL, O_INVOCATION},
+    {"slots-per-invocation", required_argument, NULL, O_PER_INVOCATION},
+    PK_COMMON_LONGOPTS,
+    {NULL, 0, NULL, 0},
 };
 
 /* Returns -1 to continue, else the exit code. */
@@ -113,8 +130,11 @@ static int one_option(struct report_opts *o, int c, const char *arg, char **argv
 	int rc;
 	char *end;
 	switch (c) {
-	case 'o': o->out_path = arg; return -1;
-	case O_FORMAT: return parse_format(arg, &o->format) < 0 ? PK_EXIT_ERROR : -1;
+	case 'o':
+		o->out_path = arg;
+		return -1;
+	case O_FORMAT:
+		return parse_format(arg, &o->format) < 0 ? PK_EXIT_ERROR : -1;
 	case O_FREQ:
 		errno = 0;
 		o->freq_hz = strtod(arg, &end);
@@ -123,14 +143,28 @@ static int one_option(struct report_opts *o, int c, const char *arg, char **argv
 			return PK_EXIT_ERROR;
 		}
 		return -1;
-	case O_RUN: o->run_sep = arg; return -1;
-	case O_REPEAT: return parse_size("--repeat", arg, &o->repeat) < 0 ? PK_EXIT_ERROR : -1;
-	case O_TIMING: o->timing = arg; return -1;
-	case O_SLOTS: return parse_size("--slots", arg, &o->slots) < 0 ? PK_EXIT_ERROR : -1;
-	case O_EVENTS: o->events = arg; return -1;
-	case O_ACTIVE: o->tensor.active = arg; return -1;
-	case O_PRODUCERS: o->tensor.producers = arg; return -1;
-	case O_L2: o->l2 = arg; return -1;
+	case O_RUN:
+		o->run_sep = arg;
+		return -1;
+	case O_REPEAT:
+		return parse_size("--repeat", arg, &o->repeat) < 0 ? PK_EXIT_ERROR : -1;
+	case O_TIMING:
+		o->timing = arg;
+		return -1;
+	case O_SLOTS:
+		return parse_size("--slots", arg, &o->slots) < 0 ? PK_EXIT_ERROR : -1;
+	case O_EVENTS:
+		o->events = arg;
+		return -1;
+	case O_ACTIVE:
+		o->tensor.active = arg;
+		return -1;
+	case O_PRODUCERS:
+		o->tensor.producers = arg;
+		return -1;
+	case O_L2:
+		o->l2 = arg;
+		return -1;
 	case O_L2_TASK:
 		errno = 0;
 		o->l2_task = (int64_t)strtoll(arg, &end, 10);
@@ -139,8 +173,12 @@ static int one_option(struct report_opts *o, int c, const char *arg, char **argv
 			return PK_EXIT_ERROR;
 		}
 		return -1;
-	case O_SAME_EPOCH: o->tensor.same_epoch = 1; return -1;
-	case O_PAIRS: o->pairs = arg; return -1;
+	case O_SAME_EPOCH:
+		o->tensor.same_epoch = 1;
+		return -1;
+	case O_PAIRS:
+		o->pairs = arg;
+		return -1;
 	case O_GENERATION:
 		errno = 0;
 		o->tensor.generation = (uint64_t)strtoull(arg, &end, 0);
@@ -232,7 +270,7 @@ static void choose_freq(const struct report_opts *o, const struct rp_l2 *l2, str
 		d->freq_source = "--freq-hz";
 		if (l2 && l2->clock_freq_hz > 0 && l2->clock_freq_hz != o->freq_hz)
 			rp_warn(d, "--freq-hz %.0f differs from clock_freq_hz %.0f in '%s'", o->freq_hz,
-				l2->clock_freq_hz, o->l2);
+			        l2->clock_freq_hz, o->l2);
 	} else if (l2 && l2->clock_freq_hz > 0) {
 		d->freq_hz = l2->clock_freq_hz;
 		d->freq_source = o->l2;
@@ -241,14 +279,14 @@ static void choose_freq(const struct report_opts *o, const struct rp_l2 *l2, str
 
 static int read_tensor(struct report_opts *o, const struct rp_l2 *l2, struct rp_doc *d)
 {
-	struct rp_matrix m = { 0 };
+	struct rp_matrix m = {0};
 	struct rp_event_map em;
 	int rc = -1;
 	if (o->events ? rp_events_load(o->events, &em) < 0 : (rp_events_default(&em), 0))
 		return -1;
 	if (o->tensor.have_generation && !em.generation) {
 		pk_error("--generation: the event map %s has no generation (inject with --generation)",
-			 o->events ? o->events : "(default)");
+		         o->events ? o->events : "(default)");
 		rp_events_free(&em);
 		return -1;
 	}
@@ -260,9 +298,9 @@ static int read_tensor(struct report_opts *o, const struct rp_l2 *l2, struct rp_
 		/* S5.5: invocation I owns rows [I*N, (I+1)*N); slot s is row I*N + s */
 		size_t first = (size_t)o->invocation * o->per_invocation;
 		if (o->per_invocation > m.rows || (size_t)o->invocation >= m.rows / o->per_invocation) {
-			pk_error("%s: --invocation %lld of %zu slots needs rows %zu..%zu, the tensor has %zu", o->timing,
-				 (long long)o->invocation, o->per_invocation, first, first + o->per_invocation - 1,
-				 m.rows);
+			pk_error("%s: --invocation %lld of %zu slots needs rows %zu..%zu, the tensor has %zu",
+			         o->timing, (long long)o->invocation, o->per_invocation, first,
+			         first + o->per_invocation - 1, m.rows);
 			rp_matrix_free(&m);
 			rp_events_free(&em);
 			return -1;
@@ -285,7 +323,7 @@ static int read_pairs(const char *path, struct rp_doc *d)
 {
 	char *data;
 	size_t len;
-	struct rp_matrix m = { 0 };
+	struct rp_matrix m = {0};
 	if (rp_slurp(path, &data, &len) < 0)
 		return -1;
 	int rc = rp_csv_parse(data, len, path, &m);
@@ -299,11 +337,21 @@ static int read_pairs(const char *path, struct rp_doc *d)
 static void render(FILE *f, enum rp_format fmt, const struct rp_doc *d)
 {
 	switch (fmt) {
-	case RP_FMT_TEXT: rp_write_text(f, d); break;
-	case RP_FMT_CSV: rp_write_csv(f, d); break;
-	case RP_FMT_JSON: rp_write_json(f, d); break;
-	case RP_FMT_TRACE: rp_write_trace(f, d); break;
-	case RP_FMT_SVG: rp_write_svg(f, d); break;
+	case RP_FMT_TEXT:
+		rp_write_text(f, d);
+		break;
+	case RP_FMT_CSV:
+		rp_write_csv(f, d);
+		break;
+	case RP_FMT_JSON:
+		rp_write_json(f, d);
+		break;
+	case RP_FMT_TRACE:
+		rp_write_trace(f, d);
+		break;
+	case RP_FMT_SVG:
+		rp_write_svg(f, d);
+		break;
 	}
 }
 
@@ -331,7 +379,7 @@ int cmd_report(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	struct rp_doc d;
-	struct rp_l2 l2 = { 0 };
+	struct rp_l2 l2 = {0};
 	rp_doc_init(&d);
 	if (o.l2 && rp_l2_load(o.l2, o.l2_task, &l2) < 0)
 		return PK_EXIT_ERROR;

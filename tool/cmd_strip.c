@@ -9,22 +9,20 @@
 #include <getopt.h>
 #include <string.h>
 
-static const char usage_text[] =
-	"usage: probe-strip [options] FILE...\n"
-	"\n"
-	"Remove every TIMING_PROBE block whole (directive line, body, #endif line),\n"
-	"the braces probe-inject added around a braceless body, and the timing\n"
-	"tensor with its args[] shift, so no probe text remains. A file with no\n"
-	"probes comes out byte-identical.\n"
-	"\n"
-	"      --probe NAME      remove only probe NAME\n"
-	"      --disable         keep the blocks but turn every probe off (#if 0)\n"
-	"      --timing-tensor   remove only the timing tensor instrumentation\n"
-	PK_EMIT_HELP
-	"  -h, --help            this help;  --version  the version\n"
-	"\n"
-	"exit: 0 done or nothing to do, 1 --check or --diff and something would change,\n"
-	"      2 usage or input error (nothing written)\n";
+static const char usage_text[] = "usage: probe-strip [options] FILE...\n"
+                                 "\n"
+                                 "Remove every TIMING_PROBE block whole (directive line, body, #endif line),\n"
+                                 "the braces probe-inject added around a braceless body, and the timing\n"
+                                 "tensor with its args[] shift, so no probe text remains. A file with no\n"
+                                 "probes comes out byte-identical.\n"
+                                 "\n"
+                                 "      --probe NAME      remove only probe NAME\n"
+                                 "      --disable         keep the blocks but turn every probe off (#if 0)\n"
+                                 "      --timing-tensor   remove only the timing tensor instrumentation\n" PK_EMIT_HELP
+                                 "  -h, --help            this help;  --version  the version\n"
+                                 "\n"
+                                 "exit: 0 done or nothing to do, 1 --check or --diff and something would change,\n"
+                                 "      2 usage or input error (nothing written)\n";
 
 struct strip_opts {
 	const char *name;
@@ -37,12 +35,12 @@ static int parse(int argc, char **argv, struct strip_opts *o, int *done)
 {
 	enum { OPT_PROBE = 1, OPT_DISABLE, OPT_TIMING };
 	static const struct option longopts[] = {
-		{ "probe", required_argument, 0, OPT_PROBE },
-		{ "disable", no_argument, 0, OPT_DISABLE },
-		{ "timing-tensor", no_argument, 0, OPT_TIMING },
-		PK_COMMON_LONGOPTS,
-		PK_EMIT_LONGOPTS,
-		{ 0, 0, 0, 0 },
+	    {"probe", required_argument, 0, OPT_PROBE},
+	    {"disable", no_argument, 0, OPT_DISABLE},
+	    {"timing-tensor", no_argument, 0, OPT_TIMING},
+	    PK_COMMON_LONGOPTS,
+	    PK_EMIT_LONGOPTS,
+	    {0, 0, 0, 0},
 	};
 	int c;
 	*done = 0;
@@ -109,7 +107,7 @@ static int plan_file(struct pk_file *f, const struct strip_opts *o)
 
 int cmd_strip(int argc, char **argv)
 {
-	struct strip_opts o = { 0 };
+	struct strip_opts o = {0};
 	int done;
 	if (parse(argc, argv, &o, &done) < 0)
 		return PK_EXIT_ERROR;

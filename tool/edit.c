@@ -49,8 +49,7 @@ int pk_plan_check(struct pk_plan *p, const char *path, size_t orig_len)
 	for (size_t i = 0; i < p->n; i++) {
 		const struct pk_edit *e = &p->e[i];
 		if (e->start > e->end || e->end > orig_len)
-			return pk_error("%s: internal error: edit [%zu,%zu) outside the file", path,
-					e->start, e->end);
+			return pk_error("%s: internal error: edit [%zu,%zu) outside the file", path, e->start, e->end);
 		if (i > 0 && p->e[i - 1].end > e->start)
 			return pk_error("%s: internal error: overlapping edits at byte %zu", path, e->start);
 	}

@@ -11,7 +11,7 @@ struct pk_edit {
 	size_t start, end; /* replace original bytes [start, end) */
 	char *text;        /* with these bytes (owned) */
 	size_t text_len;
-	size_t seq;        /* insertion order, keeps same-offset inserts stable */
+	size_t seq; /* insertion order, keeps same-offset inserts stable */
 };
 
 struct pk_plan {

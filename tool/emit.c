@@ -218,8 +218,8 @@ struct pk_txn_file {
 	char *dir;
 	char *tmp;
 	struct stat expect;
-	int have_expect; /* the file existed: EXPECT gives its mode and owner */
-	int check;       /* ... and it must still be that file at commit */
+	int have_expect;  /* the file existed: EXPECT gives its mode and owner */
+	int check;        /* ... and it must still be that file at commit */
 	const char *orig; /* the bytes it had (NULL: a new file), to put back */
 	size_t orig_len;
 };
@@ -234,8 +234,8 @@ static void txn_file_free(struct pk_txn_file *f)
 
 /* CHECK: at commit, refuse when the file is no longer the one EXPECT
  * describes; EXPECT alone gives the mode and owner of the new file. */
-static int stage(struct pk_txn *t, const char *path, const char *data, size_t len, const struct stat *expect,
-		 int check, const char *orig, size_t orig_len)
+static int stage(struct pk_txn *t, const char *path, const char *data, size_t len, const struct stat *expect, int check,
+                 const char *orig, size_t orig_len)
 {
 	char target[PATH_MAX];
 	/* write through a symlink to the file it names, keeping the link */
@@ -312,7 +312,7 @@ static int stage(struct pk_txn *t, const char *path, const char *data, size_t le
 }
 
 int pk_txn_add(struct pk_txn *t, const char *path, const char *data, size_t len, const struct stat *expect,
-	       const char *orig, size_t orig_len)
+               const char *orig, size_t orig_len)
 {
 	return stage(t, path, data, len, expect, 1, orig, orig_len);
 }
@@ -370,7 +370,8 @@ int pk_txn_commit(struct pk_txn *t)
 					pk_txn_abort(&one);
 			}
 			if (back == 0)
-				pk_warning("%s: put back, because '%s' could not be replaced", f->shown, t->v[done].shown);
+				pk_warning("%s: put back, because '%s' could not be replaced", f->shown,
+				           t->v[done].shown);
 			else
 				pk_error("%s: already replaced and could not be put back", f->shown);
 		}
@@ -454,7 +455,7 @@ static void put_text(FILE *out, char tag, const char *t, size_t n)
 static void region_text(struct pk_buf *b, const struct pk_plan *plan, struct region *r)
 {
 	size_t from = line_off(b, r->a), to = line_off(b, r->b);
-	struct pk_plan sub = { plan->e + r->e0, r->e1 - r->e0, 0 };
+	struct pk_plan sub = {plan->e + r->e0, r->e1 - r->e0, 0};
 	/* edits are relative to the whole file: apply on the slice by shifting */
 	size_t n = to - from;
 	for (size_t i = 0; i < sub.n; i++)
@@ -509,7 +510,7 @@ void pk_print_diff(FILE *out, struct pk_buf *b, const struct pk_plan *plan)
 			continue;
 		}
 		PK_GROW(r, cap, nr + 1);
-		r[nr++] = (struct region){ a, z, i, i + 1, NULL, 0 };
+		r[nr++] = (struct region){a, z, i, i + 1, NULL, 0};
 	}
 	for (size_t i = 0; i < nr; i++)
 		region_text(b, plan, &r[i]);
@@ -531,14 +532,15 @@ void pk_print_diff(FILE *out, struct pk_buf *b, const struct pk_plan *plan)
 		for (size_t k = i; k <= j; k++)
 			new_n = new_n - (r[k].b - r[k].a) + text_lines(r[k].text, r[k].text_len);
 		size_t new_a = (size_t)((long)ha + delta);
-		fprintf(out, "@@ -%zu,%zu +%zu,%zu @@\n", old_n ? ha + 1 : ha, old_n, new_n ? new_a + 1 : new_a,
-			new_n);
+		fprintf(out, "@@ -%zu,%zu +%zu,%zu @@\n", old_n ? ha + 1 : ha, old_n, new_n ? new_a + 1 : new_a, new_n);
 		size_t line = ha;
 		for (size_t k = i; k <= j; k++) {
 			for (; line < r[k].a; line++)
-				put_line(out, ' ', b->data + line_off(b, line), line_off(b, line + 1) - line_off(b, line));
+				put_line(out, ' ', b->data + line_off(b, line),
+				         line_off(b, line + 1) - line_off(b, line));
 			for (; line < r[k].b; line++)
-				put_line(out, '-', b->data + line_off(b, line), line_off(b, line + 1) - line_off(b, line));
+				put_line(out, '-', b->data + line_off(b, line),
+				         line_off(b, line + 1) - line_off(b, line));
 			put_text(out, '+', r[k].text, r[k].text_len);
 			delta += (long)text_lines(r[k].text, r[k].text_len) - (long)(r[k].b - r[k].a);
 		}
@@ -557,7 +559,7 @@ int pk_emit(const struct pk_emit_opts *o, struct pk_buf *b, const struct pk_plan
 }
 
 int pk_emit_txn(const struct pk_emit_opts *o, struct pk_buf *b, const struct pk_plan *plan, int *changed,
-		struct pk_txn *txn)
+                struct pk_txn *txn)
 {
 	char *out;
 	size_t out_len;
@@ -571,11 +573,11 @@ int pk_emit_txn(const struct pk_emit_opts *o, struct pk_buf *b, const struct pk_
 	case PK_EMIT_INPLACE:
 		if (*changed)
 			rc = txn ? pk_txn_add(txn, b->path, out, out_len, &b->st, b->data, b->len)
-				 : pk_write_atomic(b->path, out, out_len, &b->st);
+			         : pk_write_atomic(b->path, out, out_len, &b->st);
 		break;
 	case PK_EMIT_OUTFILE:
 		rc = txn ? pk_txn_add(txn, o->out_path, out, out_len, NULL, NULL, 0)
-			 : pk_write_atomic(o->out_path, out, out_len, NULL);
+		         : pk_write_atomic(o->out_path, out, out_len, NULL);
 		break;
 	case PK_EMIT_STDOUT:
 		if (fwrite(out, 1, out_len, stdout) != out_len)

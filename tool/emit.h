@@ -25,15 +25,18 @@ struct pk_emit_opts {
 
 /* Command-line options shared by every rewriting command. */
 enum { PK_OPT_STDOUT = 0x1000, PK_OPT_DIFF, PK_OPT_CHECK };
-#define PK_EMIT_LONGOPTS                                                                 \
-	{ "stdout", no_argument, 0, PK_OPT_STDOUT }, { "diff", no_argument, 0, PK_OPT_DIFF }, \
-		{ "check", no_argument, 0, PK_OPT_CHECK }, { "output", required_argument, 0, 'o' }
-#define PK_EMIT_HELP                                                                          \
-	"output (default: rewrite each FILE in place, atomically; '-' reads stdin, writes stdout):\n" \
-	"  -o, --output OUT   write the result to OUT (one input only)\n"                           \
-	"      --stdout       write the result to standard output\n"                                \
-	"      --diff         print a unified diff with a/ b/ prefixes (git apply,\n"                \
-	"                     patch -p1); write nothing; exit 1 if it has changes\n"                 \
+#define PK_EMIT_LONGOPTS                                                                                               \
+	{"stdout", no_argument, 0, PK_OPT_STDOUT}, {"diff", no_argument, 0, PK_OPT_DIFF},                              \
+	    {"check", no_argument, 0, PK_OPT_CHECK},                                                                   \
+	{                                                                                                              \
+		"output", required_argument, 0, 'o'                                                                    \
+	}
+#define PK_EMIT_HELP                                                                                                   \
+	"output (default: rewrite each FILE in place, atomically; '-' reads stdin, writes stdout):\n"                  \
+	"  -o, --output OUT   write the result to OUT (one input only)\n"                                              \
+	"      --stdout       write the result to standard output\n"                                                   \
+	"      --diff         print a unified diff with a/ b/ prefixes (git apply,\n"                                  \
+	"                     patch -p1); write nothing; exit 1 if it has changes\n"                                   \
 	"      --check        write nothing; exit 1 if anything would change\n"
 /* Handle option C (from getopt_long). 1 = handled, 0 = not ours, -1 = error. */
 int pk_emit_option(struct pk_emit_opts *o, int c, const char *arg);
@@ -63,12 +66,12 @@ struct pk_txn {
 	size_t n, cap;
 };
 int pk_txn_add(struct pk_txn *t, const char *path, const char *data, size_t len, const struct stat *expect,
-	       const char *orig, size_t orig_len);
+               const char *orig, size_t orig_len);
 int pk_txn_commit(struct pk_txn *t);
 void pk_txn_abort(struct pk_txn *t);
 /* pk_emit with its file writes (in place, -o) staged in TXN, not done. */
 int pk_emit_txn(const struct pk_emit_opts *o, struct pk_buf *b, const struct pk_plan *plan, int *changed,
-		struct pk_txn *txn);
+                struct pk_txn *txn);
 /* Write DATA to PATH atomically: temp file in the same directory, fsync,
  * rename; keeps the mode of EXPECT's file; refuses if PATH no longer matches
  * EXPECT's stat (someone changed it after we read it). EXPECT may be NULL

@@ -12,12 +12,12 @@ struct pk_cmd {
 };
 
 static const struct pk_cmd commands[] = {
-	{ "check", cmd_check, "pre-commit gate: fail when probe code remains" },
-	{ "inject", cmd_inject, "enable a probe, insert one on the AST, or add the timing tensor" },
-	{ "list", cmd_list, "list probes with their state, blocks and problems" },
-	{ "report", cmd_report, "turn probe logs and timing tensors into numbers and timelines" },
-	{ "strip", cmd_strip, "remove probes for the production build" },
-	{ "sweep", cmd_sweep, "one probe per build and run: enable, run, capture, restore; then one report" },
+    {"check", cmd_check, "pre-commit gate: fail when probe code remains"},
+    {"inject", cmd_inject, "enable a probe, insert one on the AST, or add the timing tensor"},
+    {"list", cmd_list, "list probes with their state, blocks and problems"},
+    {"report", cmd_report, "turn probe logs and timing tensors into numbers and timelines"},
+    {"strip", cmd_strip, "remove probes for the production build"},
+    {"sweep", cmd_sweep, "one probe per build and run: enable, run, capture, restore; then one report"},
 };
 
 static const struct pk_cmd *find_cmd(const char *name)
@@ -31,12 +31,12 @@ static const struct pk_cmd *find_cmd(const char *name)
 static int usage(FILE *out)
 {
 	fprintf(out, "usage: probe <command> [options] [FILE...]\n"
-		     "   or: probe-<command> [options] [FILE...]\n\ncommands:\n");
+	             "   or: probe-<command> [options] [FILE...]\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
 	fprintf(out, "\n'probe help <command>' (or 'probe <command> --help') describes one command;\n"
-		     "'man probe-<command>' gives the same text.\n"
-		     "exit codes: 0 clean or nothing to do, 1 findings or would change, 2 error\n");
+	             "'man probe-<command>' gives the same text.\n"
+	             "exit codes: 0 clean or nothing to do, 1 findings or would change, 2 error\n");
 	return out == stderr ? PK_EXIT_ERROR : PK_EXIT_OK;
 }
 

@@ -121,7 +121,7 @@ static int check_pairs(const struct pk_buf *b, const struct pk_mark *m, size_t n
 		}
 		if (j == n)
 			return damage("%s:%u: brace marker of '%s' has no closing '}' marker", b->path, m[i].line,
-			                m[i].name);
+			              m[i].name);
 	}
 	for (size_t i = 0; i < n; i++) {
 		if (m[i].open)
@@ -137,7 +137,7 @@ static int check_pairs(const struct pk_buf *b, const struct pk_mark *m, size_t n
 		}
 		if (depth != 0)
 			return damage("%s:%u: brace marker of '%s' has no opening '{' marker", b->path, m[i].line,
-			                m[i].name);
+			              m[i].name);
 	}
 	return 0;
 }
@@ -169,9 +169,9 @@ int pk_marks_scan(const struct pk_buf *b, struct pk_mark **marks, size_t *n)
 			r = 0; /* damaged prose: parse_line kept no name */
 		if (r < 0) {
 			rc = damage("%s:%u: damaged brace marker (expected '{  // %s NAME' "
-			              "or '}  // %s NAME' alone on its line, or '{  // %s NAME %s' "
-			              "ending a line)",
-			              b->path, line, PK_BRACE_MARKER, PK_BRACE_MARKER, PK_BRACE_MARKER, SPLIT_WORD);
+			            "or '}  // %s NAME' alone on its line, or '{  // %s NAME %s' "
+			            "ending a line)",
+			            b->path, line, PK_BRACE_MARKER, PK_BRACE_MARKER, PK_BRACE_MARKER, SPLIT_WORD);
 		} else if (r > 0) {
 			PK_GROW(m, cap, cnt + 1);
 			m[cnt++] = (struct pk_mark){name, open, split, line, split ? ls + brace : ls, le};

@@ -38,7 +38,11 @@ void pk_grow(void **arr, size_t *cap, size_t want, size_t sz);
 
 /* Options every command has: -h/--help and --version. */
 enum { PK_OPT_VERSION = 0x2000 };
-#define PK_COMMON_LONGOPTS { "help", no_argument, 0, 'h' }, { "version", no_argument, 0, PK_OPT_VERSION }
+#define PK_COMMON_LONGOPTS                                                                                             \
+	{"help", no_argument, 0, 'h'},                                                                                 \
+	{                                                                                                              \
+		"version", no_argument, 0, PK_OPT_VERSION                                                              \
+	}
 /* Handle C when it is -h, --version, or getopt's complaint about ARGV (':'
  * missing value, '?' unknown option). Returns 1 and sets *rc when the
  * command should end now; 0 when C is the command's own option. */

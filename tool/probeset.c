@@ -185,8 +185,8 @@ int pk_fileset_emit(struct pk_fileset *fs, const struct pk_emit_opts *o, size_t 
 		if (pk_emit_txn(o, &f->buf, &f->plan, &ch, &txn) < 0) {
 			for (size_t k = 0; k < i; k++)
 				if (fs->f[k].changed && o->mode == PK_EMIT_INPLACE)
-					pk_error("%s: not changed, because '%s' could not be written", fs->f[k].buf.path,
-						 f->buf.path);
+					pk_error("%s: not changed, because '%s' could not be written",
+					         fs->f[k].buf.path, f->buf.path);
 			pk_txn_abort(&txn);
 			return -1;
 		}

@@ -13,7 +13,7 @@ struct pk_file {
 	struct pk_buf buf;
 	struct pk_scan scan;
 	struct pk_plan plan;
-	int changed; /* set by pk_fileset_emit */
+	int changed;     /* set by pk_fileset_emit */
 	size_t *name_of; /* name_of[k]: index in fs->names of scan.blocks[k] */
 };
 

@@ -106,7 +106,7 @@ struct rp_table *rp_table_new(struct rp_doc *d, const char *name, const char *ti
 }
 
 struct rp_table *rp_table_newv(struct rp_doc *d, const char *name, const char *title, size_t ncols,
-				const char *const *cols)
+                               const char *const *cols)
 {
 	struct rp_table *t = pk_xcalloc(1, sizeof(*t));
 	t->name = pk_xstrdup(name);
@@ -200,8 +200,7 @@ struct rp_lane *rp_lane_new(struct rp_doc *d, const char *group, const char *nam
 	return l;
 }
 
-void rp_span_add_kind(struct rp_lane *l, int64_t start, int64_t end, const char *label,
-		      const char *kind)
+void rp_span_add_kind(struct rp_lane *l, int64_t start, int64_t end, const char *label, const char *kind)
 {
 	PK_GROW(l->spans, l->cap, l->nspans + 1);
 	struct rp_span *s = &l->spans[l->nspans++];

@@ -7,11 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const rp_event_names[RP_EV_N] = { "entry", "producer_done", "collective_arrival",
-					      "collective_release", "body_done" };
+const char *const rp_event_names[RP_EV_N] = {"entry", "producer_done", "collective_arrival", "collective_release",
+                                             "body_done"};
 /* S5.1 semantics of the S5.6 default columns. */
-static const char *const default_kinds[RP_EV_N] = { "issue", "phase_done", "arrival", "release",
-						    "phase_done" };
+static const char *const default_kinds[RP_EV_N] = {"issue", "phase_done", "arrival", "release", "phase_done"};
 
 static void em_add(struct rp_event_map *em, const char *name, int col, const char *kind)
 {
@@ -84,7 +83,7 @@ static int event_entry(json_t *ev, size_t i, const char *path, struct rp_event_m
 			return pk_error("%s: event '%s' is listed twice", path, em->names[k]);
 		if (em->cols[k] == (int)c)
 			return pk_error("%s: events '%s' and '%s' share column %d", path, em->names[k],
-					json_string_value(name), (int)c);
+			                json_string_value(name), (int)c);
 	}
 	em_add(em, json_string_value(name), (int)c, kind ? json_string_value(kind) : NULL);
 	return 0;
@@ -102,7 +101,7 @@ static int magic_fields(json_t *root, const char *path, struct rp_event_map *em)
 	for (size_t i = 0; i < em->n; i++)
 		if (em->cols[i] == (int)json_integer_value(col))
 			return pk_error("%s: event '%s' and the magic share column %d", path, em->names[i],
-					em->cols[i]);
+			                em->cols[i]);
 	em->magic = (uint64_t)json_integer_value(magic);
 	em->magic_column = (int)json_integer_value(col);
 	json_t *gen = json_object_get(root, "generation");
@@ -137,8 +136,9 @@ int rp_events_load(const char *path, struct rp_event_map *em)
 static int l2_row(json_t *row, size_t i, const char *path, int64_t v[5])
 {
 	if (!json_is_array(row) || json_array_size(row) < 5)
-		return pk_error("%s: aicore_tasks[%zu] is not [core_id, task_token, reg_task_id, start_cycles, end_cycles]",
-				path, i);
+		return pk_error(
+		    "%s: aicore_tasks[%zu] is not [core_id, task_token, reg_task_id, start_cycles, end_cycles]", path,
+		    i);
 	for (size_t k = 0; k < 5; k++) {
 		json_t *x = json_array_get(row, k);
 		if (!json_is_integer(x))
@@ -146,8 +146,8 @@ static int l2_row(json_t *row, size_t i, const char *path, int64_t v[5])
 		v[k] = (int64_t)json_integer_value(x);
 	}
 	if (v[4] < v[3])
-		return pk_error("%s: aicore_tasks[%zu] ends (%lld) before it starts (%lld)", path, i,
-				(long long)v[4], (long long)v[3]);
+		return pk_error("%s: aicore_tasks[%zu] ends (%lld) before it starts (%lld)", path, i, (long long)v[4],
+		                (long long)v[3]);
 	return 0;
 }
 

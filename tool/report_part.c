@@ -52,12 +52,12 @@ static int prepare(struct tensor_ctx *c)
 		memcpy(c->producer, c->active, n);
 	}
 	if (c->em->magic_column >= 0 && (size_t)c->em->magic_column >= c->m->cols)
-		return pk_error("%s: the magic is in column %d, but the tensor has %zu columns",
-				c->o->path, c->em->magic_column, c->m->cols);
+		return pk_error("%s: the magic is in column %d, but the tensor has %zu columns", c->o->path,
+		                c->em->magic_column, c->m->cols);
 	for (size_t i = 0; i < c->em->n; i++)
 		if ((size_t)c->em->cols[i] >= c->m->cols)
-			return pk_error("%s: event '%s' is in column %d, but the tensor has %zu columns",
-					c->o->path, c->em->names[i], c->em->cols[i], c->m->cols);
+			return pk_error("%s: event '%s' is in column %d, but the tensor has %zu columns", c->o->path,
+			                c->em->names[i], c->em->cols[i], c->m->cols);
 	return 0;
 }
 
@@ -71,22 +71,26 @@ static int magic_ok(struct tensor_ctx *c, size_t s, const char *path)
 		uint64_t gen = (got >> 16) & 0xFFFF;
 		want = c->em->magic + (gen << 16) + (s & 0xFFFF);
 		if (got == want && c->o->have_generation && gen != (c->o->generation & 0xFFFF)) {
-			rp_warn(c->d, "%s: slot %zu: written by generation %llu, not the current %llu (mod 65536): "
-				"a stale row from an earlier launch (S5.9)",
-				path, s, (unsigned long long)gen, (unsigned long long)(c->o->generation & 0xFFFF));
+			rp_warn(c->d,
+			        "%s: slot %zu: written by generation %llu, not the current %llu (mod 65536): "
+			        "a stale row from an earlier launch (S5.9)",
+			        path, s, (unsigned long long)gen, (unsigned long long)(c->o->generation & 0xFFFF));
 			return 0;
 		}
 		if (got == want)
 			return 1;
-		rp_warn(c->d, "%s: slot %zu: magic column %d holds %llu, not magic + (generation << 16) + slot: "
-			"never written by this kernel, or another writer (S5.9)",
-			path, s, c->em->magic_column, (unsigned long long)got);
+		rp_warn(c->d,
+		        "%s: slot %zu: magic column %d holds %llu, not magic + (generation << 16) + slot: "
+		        "never written by this kernel, or another writer (S5.9)",
+		        path, s, c->em->magic_column, (unsigned long long)got);
 		return 0;
 	}
 	if (got == want)
 		return 1;
-	rp_warn(c->d, "%s: slot %zu: magic column %d holds %llu, not magic + slot %llu: a stale row from an earlier invocation, or another writer (S5.9)",
-		path, s, c->em->magic_column, (unsigned long long)got, (unsigned long long)want);
+	rp_warn(c->d,
+	        "%s: slot %zu: magic column %d holds %llu, not magic + slot %llu: a stale row from an earlier "
+	        "invocation, or another writer (S5.9)",
+	        path, s, c->em->magic_column, (unsigned long long)got, (unsigned long long)want);
 	return 0;
 }
 
@@ -98,8 +102,8 @@ static void validate_slot(struct tensor_ctx *c, size_t s, const char *path)
 		if (c->m->v[s * c->m->cols + k])
 			all_zero = 0;
 	if (all_zero) {
-		rp_warn(c->d, "%s: slot %zu: not written (all zero); stale or inactive? exclude it with --active",
-			path, s);
+		rp_warn(c->d, "%s: slot %zu: not written (all zero); stale or inactive? exclude it with --active", path,
+		        s);
 		return;
 	}
 	ok = magic_ok(c, s, path);
@@ -111,16 +115,16 @@ static void validate_slot(struct tensor_ctx *c, size_t s, const char *path)
 		const char *name = c->em->names[i];
 		if (bad_at(c, s, col)) {
 			rp_warn(c->d, "%s: slot %zu: '%s' is not a cycle count (%s)", path, s, name,
-				c->m->bad[s * c->m->cols + (size_t)col] ? "above INT64_MAX" : "negative");
+			        c->m->bad[s * c->m->cols + (size_t)col] ? "above INT64_MAX" : "negative");
 			ok = 0;
 		} else if (at(c, s, col) == 0) {
 			rp_warn(c->d, "%s: slot %zu: '%s' is zero (never stamped)%s", path, s, name,
-				strcmp(name, "producer_done") ? "" : "; not a producer? list producers with --producers");
+			        strcmp(name, "producer_done") ? ""
+			                                      : "; not a producer? list producers with --producers");
 			ok = 0;
 		} else if (prev >= 0 && at(c, s, col) < at(c, s, c->em->cols[prev])) {
-			rp_warn(c->d, "%s: slot %zu: '%s' (%lld) is before '%s' (%lld): not monotonic",
-				path, s, name, (long long)at(c, s, col), c->em->names[prev],
-				(long long)at(c, s, c->em->cols[prev]));
+			rp_warn(c->d, "%s: slot %zu: '%s' (%lld) is before '%s' (%lld): not monotonic", path, s, name,
+			        (long long)at(c, s, col), c->em->names[prev], (long long)at(c, s, c->em->cols[prev]));
 			ok = 0;
 		}
 		if (ok)
@@ -178,13 +182,11 @@ static void reduce(const struct tensor_ctx *c, struct bound *b)
 	}
 }
 
-static const char *const reductions[RP_EV_N] = {
-	"min entry, all participants", "max producer_done, active producers",
-	"max collective_arrival, all", "min collective_release, all", "max body_done, all"
-};
+static const char *const reductions[RP_EV_N] = {"min entry, all participants", "max producer_done, active producers",
+                                                "max collective_arrival, all", "min collective_release, all",
+                                                "max body_done, all"};
 
-static void interval_row(struct tensor_ctx *c, struct rp_table *t, const struct bound *a,
-			 const struct bound *b)
+static void interval_row(struct tensor_ctx *c, struct rp_table *t, const struct bound *a, const struct bound *b)
 {
 	char name[16];
 	size_t r = rp_row(t);
@@ -206,8 +208,8 @@ static int partition(struct tensor_ctx *c, struct bound *bs, size_t nb, const ch
 			have[n++] = &bs[i];
 	if (n < 2)
 		return ordered;
-	struct rp_table *t = rp_table_new(c->d, "intervals", "partition intervals (cycles)", "interval",
-					  "cycles", c->d->freq_hz > 0 ? "us" : NULL, NULL);
+	struct rp_table *t = rp_table_new(c->d, "intervals", "partition intervals (cycles)", "interval", "cycles",
+	                                  c->d->freq_hz > 0 ? "us" : NULL, NULL);
 	int64_t sum = 0;
 	int overflow = 0;
 	for (size_t i = 1; i < n; i++) {
@@ -222,23 +224,21 @@ static int partition(struct tensor_ctx *c, struct bound *bs, size_t nb, const ch
 		strcat(chain, have[i]->name);
 		if (i) {
 			char term[16];
-			snprintf(term, sizeof(term), "%s(%s-%s)", i > 1 ? " + " : "", have[i]->name,
-				 have[i - 1]->name);
+			snprintf(term, sizeof(term), "%s(%s-%s)", i > 1 ? " + " : "", have[i]->name, have[i - 1]->name);
 			strcat(terms, term);
 		}
 	}
 	int64_t total = have[n - 1]->v - have[0]->v;
 	if (n > 2 && (overflow || sum != total)) /* one interval has no identity */
 		rp_warn(c->d, "%s identity %s = %s-%s fails: %lld != %lld", what, terms, have[n - 1]->name,
-			have[0]->name, (long long)sum, (long long)total);
+		        have[0]->name, (long long)sum, (long long)total);
 	else if (n > 2)
 		rp_note(c->d, "%s identity %s = %s-%s = %lld cycles holds", what, terms, have[n - 1]->name,
-			have[0]->name, (long long)total);
+		        have[0]->name, (long long)total);
 	for (size_t i = 1; i < n; i++)
 		if (have[i]->v < have[i - 1]->v) {
-			rp_warn(c->d, "%s ordering %s fails: %s (%lld) > %s (%lld)", what, chain,
-				have[i - 1]->name, (long long)have[i - 1]->v, have[i]->name,
-				(long long)have[i]->v);
+			rp_warn(c->d, "%s ordering %s fails: %s (%lld) > %s (%lld)", what, chain, have[i - 1]->name,
+			        (long long)have[i - 1]->v, have[i]->name, (long long)have[i]->v);
 			ordered = 0;
 		}
 	return ordered;
@@ -246,22 +246,23 @@ static int partition(struct tensor_ctx *c, struct bound *bs, size_t nb, const ch
 
 static void bounds_table(struct tensor_ctx *c, const struct bound *bs, size_t nb, int64_t origin)
 {
-	struct rp_table *t = rp_table_new(c->d, "boundaries", "global boundaries (cycles)", "boundary",
-					  "reduction", "cycles", "relative", NULL);
+	struct rp_table *t = rp_table_new(c->d, "boundaries", "global boundaries (cycles)", "boundary", "reduction",
+	                                  "cycles", "relative", NULL);
 	for (size_t i = 0; i < nb; i++) {
 		if (!bs[i].have)
 			continue;
 		size_t r = rp_row(t);
 		rp_set_str(t, r, 0, bs[i].name);
-		rp_set_str(t, r, 1, bs[i].event >= 0 ? reductions[bs[i].event]
-			   : bs[i].is_max ? "latest L2 task end" : "earliest L2 task start");
+		rp_set_str(t, r, 1,
+		           bs[i].event >= 0 ? reductions[bs[i].event]
+		           : bs[i].is_max   ? "latest L2 task end"
+		                            : "earliest L2 task start");
 		rp_set_int(t, r, 2, bs[i].v);
 		rp_set_int(t, r, 3, bs[i].v - origin);
 	}
 }
 
-static void diag_row(struct tensor_ctx *c, struct rp_table *t, const char *name, const char *formula,
-		     int64_t v)
+static void diag_row(struct tensor_ctx *c, struct rp_table *t, const char *name, const char *formula, int64_t v)
 {
 	size_t r = rp_row(t);
 	rp_set_str(t, r, 0, name);
@@ -282,10 +283,14 @@ static void collective(struct tensor_ctx *c)
 		if (!c->valid[s])
 			continue;
 		int64_t b = at(c, s, bc), a = at(c, s, ac);
-		if (!n || b < bmin) bmin = b;
-		if (!n || b > bmax) bmax = b;
-		if (!n || a < amin) amin = a;
-		if (!n || a > amax) amax = a;
+		if (!n || b < bmin)
+			bmin = b;
+		if (!n || b > bmax)
+			bmax = b;
+		if (!n || a < amin)
+			amin = a;
+		if (!n || a > amax)
+			amax = a;
 		if (!n || a - b > res) {
 			res = a - b;
 			res_slot = s;
@@ -294,31 +299,30 @@ static void collective(struct tensor_ctx *c)
 	}
 	if (!n)
 		return;
-	struct rp_table *t = rp_table_new(c->d, "collective", "collective diagnostics (cycles)",
-					  "diagnostic", "formula", "cycles",
-					  c->d->freq_hz > 0 ? "us" : NULL, NULL);
+	struct rp_table *t = rp_table_new(c->d, "collective", "collective diagnostics (cycles)", "diagnostic",
+	                                  "formula", "cycles", c->d->freq_hz > 0 ? "us" : NULL, NULL);
 	diag_row(c, t, "arrival skew", "max b - min b", bmax - bmin);
 	diag_row(c, t, "first-release service", "min a - max b", amin - bmax);
 	diag_row(c, t, "release skew", "max a - min a", amax - amin);
 	diag_row(c, t, "full-release tail", "max a - max b", amax - bmax);
 	diag_row(c, t, "early-core residence", "max_i (a[i] - b[i])", res);
-	rp_note(c->d, "early-core residence is largest on slot %zu and includes arrival skew; a consumer interval starting at min a already covers release skew: do not add it again (S5.12)",
-		res_slot);
+	rp_note(c->d,
+	        "early-core residence is largest on slot %zu and includes arrival skew; a consumer interval starting "
+	        "at min a already covers release skew: do not add it again (S5.12)",
+	        res_slot);
 }
 
 /* One lane per valid slot: a span ending at each stamped event. */
 static void slot_lanes(struct tensor_ctx *c, int64_t origin)
 {
-	static const char *const phase[RP_EV_N] = { "", "produce", "to arrival", "collective",
-						    "consume" };
+	static const char *const phase[RP_EV_N] = {"", "produce", "to arrival", "collective", "consume"};
 	for (size_t s = 0; s < c->m->rows; s++) {
 		if (!c->valid[s])
 			continue;
 		char name[32];
 		snprintf(name, sizeof(name), "slot %zu", s);
-		struct rp_lane *l = rp_lane_new(c->d, c->o->l2 && c->o->same_epoch ? "in-core slots (from M0)"
-										   : "in-core slots (from E)",
-						name);
+		struct rp_lane *l = rp_lane_new(
+		    c->d, c->o->l2 && c->o->same_epoch ? "in-core slots (from M0)" : "in-core slots (from E)", name);
 		int64_t prev = 0;
 		int have_prev = 0;
 		for (int e = 0; e < RP_EV_N; e++) {
@@ -335,9 +339,9 @@ static void slot_lanes(struct tensor_ctx *c, int64_t origin)
 
 static void partition_lane(struct tensor_ctx *c, const struct bound *bs, size_t nb, int64_t origin)
 {
-	struct rp_lane *l = rp_lane_new(c->d, c->o->l2 && c->o->same_epoch ? "global partition (from M0)"
-									  : "global partition (from E)",
-					"partition");
+	struct rp_lane *l =
+	    rp_lane_new(c->d, c->o->l2 && c->o->same_epoch ? "global partition (from M0)" : "global partition (from E)",
+	                "partition");
 	const struct bound *prev = NULL;
 	for (size_t i = 0; i < nb; i++) {
 		if (!bs[i].have)
@@ -368,12 +372,11 @@ static void l2_lanes(struct tensor_ctx *c, int64_t origin, const char *group)
 }
 
 /* Without --same-epoch the two sources are compared by durations only. */
-static void sources_table(struct tensor_ctx *c, const struct bound *e, const struct bound *f,
-			  int ordering_failed)
+static void sources_table(struct tensor_ctx *c, const struct bound *e, const struct bound *f, int ordering_failed)
 {
 	const struct rp_l2 *l2 = c->o->l2;
-	struct rp_table *t = rp_table_new(c->d, "sources", "durations per source (cycles)", "source",
-					  "interval", "cycles", c->d->freq_hz > 0 ? "us" : NULL, NULL);
+	struct rp_table *t = rp_table_new(c->d, "sources", "durations per source (cycles)", "source", "interval",
+	                                  "cycles", c->d->freq_hz > 0 ? "us" : NULL, NULL);
 	size_t r = rp_row(t);
 	rp_set_str(t, r, 0, "L2 tasks");
 	rp_set_str(t, r, 1, "M1-M0");
@@ -387,9 +390,11 @@ static void sources_table(struct tensor_ctx *c, const struct bound *e, const str
 		rp_set_us(c->d, t, r, 3, (double)(f->v - e->v));
 	}
 	if (ordering_failed)
-		rp_note(c->d, "the combined ordering fails, so the sources do not share an epoch after all: compare the durations per source (S5.11)");
+		rp_note(c->d, "the combined ordering fails, so the sources do not share an epoch after all: compare "
+		              "the durations per source (S5.11)");
 	else
-		rp_note(c->d, "L2 and in-core boundaries not combined: --same-epoch was not given (a matching frequency does not prove a common epoch, S5.11); durations are compared per source");
+		rp_note(c->d, "L2 and in-core boundaries not combined: --same-epoch was not given (a matching "
+		              "frequency does not prove a common epoch, S5.11); durations are compared per source");
 }
 
 static void tensor_table(struct tensor_ctx *c)
@@ -400,8 +405,8 @@ static void tensor_table(struct tensor_ctx *c)
 		nprod += c->producer[s] && c->em->column[RP_EV_PRODUCER_DONE] >= 0;
 		nvalid += c->valid[s];
 	}
-	struct rp_table *t = rp_table_new(c->d, "tensor", "timing tensor", "file", "dtype", "slots",
-					  "columns", "active", "producers", "valid", NULL);
+	struct rp_table *t = rp_table_new(c->d, "tensor", "timing tensor", "file", "dtype", "slots", "columns",
+	                                  "active", "producers", "valid", NULL);
 	size_t r = rp_row(t);
 	rp_set_str(t, r, 0, c->o->path);
 	rp_set_str(t, r, 1, c->m->dtype);
@@ -422,10 +427,9 @@ static void analyse(struct tensor_ctx *c)
 	tensor_table(c);
 	slots_table(c);
 	struct bound bs[7] = {
-		{ "M0", -1, 0, 0, 0 }, { "E", RP_EV_ENTRY, 0, 0, 0 },
-		{ "R", RP_EV_PRODUCER_DONE, 1, 0, 0 }, { "B", RP_EV_ARRIVAL, 1, 0, 0 },
-		{ "A", RP_EV_RELEASE, 0, 0, 0 }, { "F", RP_EV_BODY_DONE, 1, 0, 0 },
-		{ "M1", -1, 1, 0, 0 },
+	    {"M0", -1, 0, 0, 0},           {"E", RP_EV_ENTRY, 0, 0, 0},   {"R", RP_EV_PRODUCER_DONE, 1, 0, 0},
+	    {"B", RP_EV_ARRIVAL, 1, 0, 0}, {"A", RP_EV_RELEASE, 0, 0, 0}, {"F", RP_EV_BODY_DONE, 1, 0, 0},
+	    {"M1", -1, 1, 0, 0},
 	};
 	for (int i = 1; i <= 5; i++)
 		reduce(c, &bs[i]);
@@ -450,13 +454,13 @@ static void analyse(struct tensor_ctx *c)
 	slot_lanes(c, origin);
 	if (c->o->l2)
 		l2_lanes(c, combine ? origin : c->o->l2->m0,
-			 combine ? "L2 tasks (from M0)" : "L2 tasks (from their own M0, not combined)");
+		         combine ? "L2 tasks (from M0)" : "L2 tasks (from their own M0, not combined)");
 }
 
-int rp_tensor_analyse(const struct rp_matrix *m, const struct rp_event_map *em,
-		      const struct rp_tensor_opts *o, struct rp_doc *d)
+int rp_tensor_analyse(const struct rp_matrix *m, const struct rp_event_map *em, const struct rp_tensor_opts *o,
+                      struct rp_doc *d)
 {
-	struct tensor_ctx c = { m, em, o, d, NULL, NULL, NULL };
+	struct tensor_ctx c = {m, em, o, d, NULL, NULL, NULL};
 	int rc = prepare(&c);
 	if (rc == 0)
 		analyse(&c);
@@ -468,7 +472,7 @@ int rp_tensor_analyse(const struct rp_matrix *m, const struct rp_event_map *em,
 
 /* ---- merged vs split (S5.13) ---- */
 
-static const char *const pair_cols[] = { "M0", "B", "A", "M1", "P0", "P1", "C0", "C1" };
+static const char *const pair_cols[] = {"M0", "B", "A", "M1", "P0", "P1", "C0", "C1"};
 
 static int pair_columns(const struct rp_matrix *m, const char *path, int idx[8], int *label)
 {
@@ -489,8 +493,7 @@ static int pair_columns(const struct rp_matrix *m, const char *path, int idx[8],
 	return 0;
 }
 
-static void pair_row(struct rp_doc *d, struct rp_table *t, const int64_t *v, int64_t label,
-		     int64_t *delta)
+static void pair_row(struct rp_doc *d, struct rp_table *t, const int64_t *v, int64_t label, int64_t *delta)
 {
 	int64_t M0 = v[0], B = v[1], A = v[2], M1 = v[3], P0 = v[4], P1 = v[5], C0 = v[6], C1 = v[7];
 	/* The chain total covers the envelope only when P0 <= C0 and P1 <= C1. */
@@ -518,23 +521,22 @@ int rp_pairs_analyse(const struct rp_matrix *m, const char *path, struct rp_doc 
 	int idx[8], label;
 	if (pair_columns(m, path, idx, &label) < 0)
 		return -1;
-	struct rp_table *t = rp_table_new(d, "pairs", "merged vs split, each paired run (cycles)", "pair",
-					  "merged_producer", "merged_gap", "merged_consumer", "merged_total",
-					  "split_producer", "split_gap", "split_consumer", "split_total",
-					  "split_total_kind", "delta", NULL);
+	struct rp_table *t =
+	    rp_table_new(d, "pairs", "merged vs split, each paired run (cycles)", "pair", "merged_producer",
+	                 "merged_gap", "merged_consumer", "merged_total", "split_producer", "split_gap",
+	                 "split_consumer", "split_total", "split_total_kind", "delta", NULL);
 	int64_t *deltas = pk_xmalloc(m->rows * sizeof(int64_t));
 	for (size_t r = 0; r < m->rows; r++) {
 		int64_t v[8];
 		for (int k = 0; k < 8; k++)
 			v[k] = m->v[r * m->cols + (size_t)idx[k]];
-		pair_row(d, t, v, label >= 0 ? m->v[r * m->cols + (size_t)label] : (int64_t)r + 1,
-			 &deltas[r]);
+		pair_row(d, t, v, label >= 0 ? m->v[r * m->cols + (size_t)label] : (int64_t)r + 1, &deltas[r]);
 	}
 	struct rp_stats s;
 	rp_stats_compute(deltas, m->rows, &s);
 	free(deltas);
 	struct rp_table *st = rp_table_new(d, "pair_deltas", "delta = split total - merged total, per pair (cycles)",
-					   "pairs", "min", "median", "mean", "max", "stddev", NULL);
+	                                   "pairs", "min", "median", "mean", "max", "stddev", NULL);
 	size_t r = rp_row(st);
 	rp_set_int(st, r, 0, (int64_t)s.n);
 	rp_set_int(st, r, 1, s.min);
@@ -542,6 +544,7 @@ int rp_pairs_analyse(const struct rp_matrix *m, const char *path, struct rp_doc 
 	rp_set_real(st, r, 3, s.mean, 1);
 	rp_set_int(st, r, 4, s.max);
 	rp_set_real(st, r, 5, s.stddev, 1);
-	rp_note(d, "statistics are over each pair's own delta; phase medians aggregated independently are never summed (S5.13)");
+	rp_note(d, "statistics are over each pair's own delta; phase medians aggregated independently are never summed "
+	           "(S5.13)");
 	return 0;
 }

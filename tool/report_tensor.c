@@ -132,8 +132,8 @@ static int npy_header(const char *hdr, const char *path, size_t *rows, size_t *c
 		*is_unsigned = 1;
 	else {
 		size_t n = strcspn(descr, ",}");
-		return pk_error("%s: dtype %.*s is not supported (int64 '<i8' or uint64 '<u8' only)", path,
-				(int)n, descr);
+		return pk_error("%s: dtype %.*s is not supported (int64 '<i8' or uint64 '<u8' only)", path, (int)n,
+		                descr);
 	}
 	if (strncmp(fo, "False", 5))
 		return pk_error("%s: Fortran order is not supported (save the tensor in C order)", path);
@@ -142,8 +142,7 @@ static int npy_header(const char *hdr, const char *path, size_t *rows, size_t *c
 	if (npy_shape(shape, dims, &ndim) < 0)
 		return pk_error("%s: cannot read the shape in the .npy header", path);
 	if (ndim != 2)
-		return pk_error("%s: shape has %d dimension%s; expected (slots, 8k)", path, ndim,
-				ndim == 1 ? "" : "s");
+		return pk_error("%s: shape has %d dimension%s; expected (slots, 8k)", path, ndim, ndim == 1 ? "" : "s");
 	*rows = dims[0];
 	*cols = dims[1];
 	return 0;
@@ -155,7 +154,7 @@ static int check_shape(size_t rows, size_t cols, const char *path)
 		return pk_error("%s: the tensor holds no slots (zero rows)", path);
 	if (cols == 0 || cols % 8)
 		return pk_error("%s: %zu columns per slot; expected a multiple of 8 (one 64-byte line per slot, S5.5)",
-				path, cols);
+		                path, cols);
 	return 0;
 }
 
@@ -191,8 +190,8 @@ int rp_npy_parse(const unsigned char *data, size_t len, const char *path, struct
 		return pk_error("%s: %zu bytes of data; shape (%zu, %zu) needs more bytes than any file holds", path,
 		                len - off, rows, cols);
 	if (rows > (len - off) / 8 / cols || (len - off) != rows * cols * 8)
-		return pk_error("%s: %zu bytes of data; shape (%zu, %zu) needs %zu", path, len - off, rows,
-				cols, rows * cols * 8);
+		return pk_error("%s: %zu bytes of data; shape (%zu, %zu) needs %zu", path, len - off, rows, cols,
+		                rows * cols * 8);
 	fill(m, data + off, rows, cols, is_unsigned);
 	strcpy(m->dtype, is_unsigned ? "<u8" : "<i8");
 	return 0;
@@ -200,15 +199,14 @@ int rp_npy_parse(const unsigned char *data, size_t len, const char *path, struct
 
 /* ---- raw .bin ---- */
 
-int rp_bin_parse(const unsigned char *data, size_t len, size_t slots, const char *path,
-		 struct rp_matrix *m)
+int rp_bin_parse(const unsigned char *data, size_t len, size_t slots, const char *path, struct rp_matrix *m)
 {
 	memset(m, 0, sizeof(*m));
 	if (!slots)
 		return pk_error("%s: a raw .bin tensor needs --slots N", path);
 	if (len % (slots * 64))
-		return pk_error("%s: %zu bytes is not %zu slots of 8k int64 values (a multiple of %zu bytes)",
-				path, len, slots, slots * 64);
+		return pk_error("%s: %zu bytes is not %zu slots of 8k int64 values (a multiple of %zu bytes)", path,
+		                len, slots, slots * 64);
 	size_t cols = len / slots / 8;
 	if (check_shape(slots, cols, path) < 0)
 		return -1;

@@ -123,8 +123,9 @@ static int set_field(struct ini_ctx *c, struct pk_rule *r, const char *key, cons
 		else if (!strcmp(value, "malformed-probe"))
 			r->match = PK_MATCH_MALFORMED_PROBE;
 		else
-			return pk_error("%s:%u: rule '%s': unknown matcher '%s' (enabled-probe, disabled-probe, malformed-probe)",
-					c->origin, line, r->id, value);
+			return pk_error(
+			    "%s:%u: rule '%s': unknown matcher '%s' (enabled-probe, disabled-probe, malformed-probe)",
+			    c->origin, line, r->id, value);
 	} else if (!strcmp(key, "severity")) {
 		if (!strcmp(value, "error"))
 			r->severity = PK_SEV_ERROR;
@@ -132,7 +133,7 @@ static int set_field(struct ini_ctx *c, struct pk_rule *r, const char *key, cons
 			r->severity = PK_SEV_WARNING;
 		else
 			return pk_error("%s:%u: rule '%s': severity must be 'error' or 'warning', not '%s'", c->origin,
-					line, r->id, value);
+			                line, r->id, value);
 	} else if (!strcmp(key, "message")) {
 		free(r->message);
 		r->message = pk_xstrdup(value);
@@ -151,8 +152,8 @@ static int set_field(struct ini_ctx *c, struct pk_rule *r, const char *key, cons
 	           !strcmp(key, "added-only") || !strcmp(key, "needs-sign")) {
 		int v;
 		if (parse_bool(value, &v) < 0)
-			return pk_error("%s:%u: rule '%s': '%s' must be yes or no, not '%s'", c->origin, line, r->id, key,
-					value);
+			return pk_error("%s:%u: rule '%s': '%s' must be yes or no, not '%s'", c->origin, line, r->id,
+			                key, value);
 		if (key[0] == 'a')
 			r->added_only = v;
 		else if (key[0] == 'n')
@@ -186,12 +187,12 @@ static int on_ini(void *user, const char *section, const char *name, const char 
 
 int pk_rules_load_text(struct pk_ruleset *rs, const char *origin, const char *text, size_t len)
 {
-	struct ini_src src = { text, text + len, 0, 0, 0 };
-	struct ini_ctx c = { rs, origin, &src, 0 };
+	struct ini_src src = {text, text + len, 0, 0, 0};
+	struct ini_ctx c = {rs, origin, &src, 0};
 	int rc = ini_parse_stream(mem_reader, &src, on_ini, &c);
 	if (src.too_long)
 		return pk_error("%s:%u: line too long for a rule file (at most %d characters)", origin,
-				src.too_long_line, INI_MAX_LINE - 2);
+		                src.too_long_line, INI_MAX_LINE - 2);
 	if (c.failed)
 		return -1;
 	if (rc > 0)

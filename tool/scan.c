@@ -15,8 +15,8 @@
 enum lex_state { CODE, LINE_COMMENT, BLOCK_COMMENT, STRING, RAW };
 
 struct cond {       /* one open #if... */
-	long block;     /* index into blocks when a probe block, else -1 */
-	size_t off;     /* directive offset, for messages */
+	long block; /* index into blocks when a probe block, else -1 */
+	size_t off; /* directive offset, for messages */
 };
 
 struct lexer {
@@ -29,14 +29,14 @@ struct lexer {
 	const char *raw_delim; /* RAW: delimiter (points into d) */
 	size_t raw_len;
 	size_t comment_start;
-	size_t *scopes;        /* open brace scopes */
+	size_t *scopes; /* open brace scopes */
 	size_t nopen, cap_open;
-	size_t func_depth;     /* open function-body scopes */
+	size_t func_depth; /* open function-body scopes */
 	struct cond *conds;
 	size_t nconds, cap_conds;
-	long probe_open;       /* innermost open probe block, or -1 */
-	size_t first_comment;  /* first comment opened since reset, or (size_t)-1 */
-	unsigned line;         /* 1-based line at the current position */
+	long probe_open;      /* innermost open probe block, or -1 */
+	size_t first_comment; /* first comment opened since reset, or (size_t)-1 */
+	unsigned line;        /* 1-based line at the current position */
 };
 
 /* Lex one physical line and count it. */
@@ -97,7 +97,7 @@ static size_t splice_at(const char *d, size_t n, size_t i)
 
 /* Bytes that can change the lexer state in code; everything else is skipped. */
 static const unsigned char code_special[256] = {
-	['\n'] = 1, ['\\'] = 1, ['/'] = 1, ['"'] = 1, ['\''] = 1, ['{'] = 1, ['}'] = 1,
+    ['\n'] = 1, ['\\'] = 1, ['/'] = 1, ['"'] = 1, ['\''] = 1, ['{'] = 1, ['}'] = 1,
 };
 
 /* Is the '"' at Q the quote of a raw string (R, u8R, uR, UR, LR prefix)? */
@@ -148,7 +148,7 @@ static void close_comment(struct lexer *L, size_t end)
 		return;
 	struct pk_scan *s = L->s;
 	PK_GROW(s->comments, s->cap_comments, s->ncomments + 1);
-	s->comments[s->ncomments++] = (struct pk_range){ L->comment_start, end };
+	s->comments[s->ncomments++] = (struct pk_range){L->comment_start, end};
 }
 
 static void open_scope(struct lexer *L, int after_paren)
@@ -208,7 +208,8 @@ static size_t lex_line(struct lexer *L, size_t i, int *spliced)
 			if (!close)
 				return n;
 			i = (size_t)(close - d) + 1;
-			if (n - i >= L->raw_len + 1 && !memcmp(d + i, L->raw_delim, L->raw_len) && d[i + L->raw_len] == '"') {
+			if (n - i >= L->raw_len + 1 && !memcmp(d + i, L->raw_delim, L->raw_len) &&
+			    d[i + L->raw_len] == '"') {
 				i += L->raw_len + 1;
 				L->st = CODE;
 			}
@@ -368,8 +369,8 @@ static const char *find_marker(const char *d, size_t from, size_t to)
 /* Parse the probe header of `#if EXPR /​/ TIMING_PROBE: NAME`. Line is
  * [ls, le) without EOL; kw_end is just past "if"; marker is the marker's
  * offset, inside a comment that starts at cstart. */
-static void probe_header(struct lexer *L, size_t ls, size_t le, size_t kw_end, size_t cstart,
-			 const char *marker, size_t eol_end, unsigned line)
+static void probe_header(struct lexer *L, size_t ls, size_t le, size_t kw_end, size_t cstart, const char *marker,
+                         size_t eol_end, unsigned line)
 {
 	const char *d = L->d;
 	struct pk_scan *s = L->s;
@@ -409,8 +410,8 @@ static void probe_header(struct lexer *L, size_t ls, size_t le, size_t kw_end, s
 	/* after the name: end of line, or white space then free text; a block
 	 * comment must close on this line with nothing but spaces after it */
 	if (p < le && d[p] != ' ' && d[p] != '\t' && !(block_c && d[p] == '*')) {
-		add_error(s, ls, "malformed probe directive: invalid probe name '%.*s'", (int)(le - n0 > 64 ? 64 : le - n0),
-			  d + n0);
+		add_error(s, ls, "malformed probe directive: invalid probe name '%.*s'",
+		          (int)(le - n0 > 64 ? 64 : le - n0), d + n0);
 		free(name);
 		return;
 	}
@@ -510,22 +511,24 @@ static size_t directive(struct lexer *L, size_t ls, size_t h)
 		size_t before = s->nblocks;
 		if (marker) {
 			if (strcmp(kw, "if"))
-				add_error(s, ls, "malformed probe directive: a probe block starts with '#if 0' or '#if 1', not '#%s'",
-					  kw);
+				add_error(s, ls,
+				          "malformed probe directive: a probe block starts with '#if 0' or '#if 1', "
+				          "not '#%s'",
+				          kw);
 			else
 				probe_header(L, ls, le, k1, cstart, marker, i, line);
 		}
 		long block = s->nblocks > before ? (long)before : -1;
 		if (block >= 0 && L->probe_open >= 0) {
 			add_error(s, ls, "probe block '%s' inside probe block '%s'", s->blocks[block].name,
-				  s->blocks[L->probe_open].name);
+			          s->blocks[L->probe_open].name);
 			/* keep it out of the block list: the outer block owns it */
 			free(s->blocks[block].name);
 			s->nblocks--;
 			block = -1;
 		}
 		PK_GROW(L->conds, L->cap_conds, L->nconds + 1);
-		L->conds[L->nconds++] = (struct cond){ block, ls };
+		L->conds[L->nconds++] = (struct cond){block, ls};
 		if (block >= 0)
 			L->probe_open = block;
 		break;
@@ -535,7 +538,7 @@ static size_t directive(struct lexer *L, size_t ls, size_t h)
 			add_error(s, ls, "'#%s' without '#if'", kw);
 		else if (L->conds[L->nconds - 1].block >= 0)
 			add_error(s, ls, "'#%s' inside probe block '%s': a probe block has no else branch", kw,
-				  s->blocks[L->conds[L->nconds - 1].block].name);
+			          s->blocks[L->conds[L->nconds - 1].block].name);
 		break;
 	case D_ENDIF:
 		if (L->nconds == 0) {
@@ -564,8 +567,14 @@ static size_t directive(struct lexer *L, size_t ls, size_t h)
 void pk_scan_buf(const struct pk_buf *b, struct pk_scan *s, int flags)
 {
 	memset(s, 0, sizeof(*s));
-	struct lexer L = { .d = b->data, .n = b->len, .s = s, .flags = flags, .st = CODE, .probe_open = -1,
-			   .first_comment = (size_t)-1, .line = 1 };
+	struct lexer L = {.d = b->data,
+	                  .n = b->len,
+	                  .s = s,
+	                  .flags = flags,
+	                  .st = CODE,
+	                  .probe_open = -1,
+	                  .first_comment = (size_t)-1,
+	                  .line = 1};
 	/* scope 0 is the file */
 	PK_GROW(s->scope_parent, s->cap_scopes, 1);
 	PK_GROW(s->scope_is_func, s->cap_scope_func, 1);
@@ -597,7 +606,7 @@ void pk_scan_buf(const struct pk_buf *b, struct pk_scan *s, int flags)
 	for (size_t k = 0; k < L.nconds; k++) {
 		if (L.conds[k].block >= 0)
 			add_error(s, L.conds[k].off, "unterminated probe block '%s': no matching '#endif'",
-				  s->blocks[L.conds[k].block].name);
+			          s->blocks[L.conds[k].block].name);
 		else
 			add_error(s, L.conds[k].off, "unterminated '#if': no matching '#endif'");
 	}

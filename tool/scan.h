@@ -16,21 +16,21 @@
 #define PK_BASE_PROBE "T_BASE"
 
 struct pk_block {
-	char *name;        /* probe NAME */
-	int enabled;       /* #if 1 */
-	size_t dir_start;  /* offset of the directive line's first byte */
-	size_t dir_end;    /* offset just past the directive line's EOL */
-	size_t value_off;  /* offset of the '0' / '1' */
-	size_t endif_start;/* offset of the #endif line's first byte */
-	size_t endif_end;  /* offset just past the #endif line (its EOL, if any) */
-	unsigned line;     /* 1-based line of the directive */
+	char *name;         /* probe NAME */
+	int enabled;        /* #if 1 */
+	size_t dir_start;   /* offset of the directive line's first byte */
+	size_t dir_end;     /* offset just past the directive line's EOL */
+	size_t value_off;   /* offset of the '0' / '1' */
+	size_t endif_start; /* offset of the #endif line's first byte */
+	size_t endif_end;   /* offset just past the #endif line (its EOL, if any) */
+	unsigned line;      /* 1-based line of the directive */
 	unsigned endif_line;
-	size_t scope;      /* innermost brace scope at the directive (0 = file) */
+	size_t scope; /* innermost brace scope at the directive (0 = file) */
 };
 
 struct pk_diag {
-	size_t off;        /* where */
-	char *msg;         /* lowercase, no full stop */
+	size_t off; /* where */
+	char *msg;  /* lowercase, no full stop */
 };
 
 /* A byte range of a comment, for rules that must skip comments. */
@@ -45,7 +45,7 @@ struct pk_scan {
 	size_t nerrors, cap_errors;
 	struct pk_range *comments; /* only with PK_SCAN_COMMENTS */
 	size_t ncomments, cap_comments;
-	size_t *scope_parent;      /* brace scopes: parent of scope k (scope 0 = file) */
+	size_t *scope_parent;         /* brace scopes: parent of scope k (scope 0 = file) */
 	unsigned char *scope_is_func; /* a '{' right after ')' outside any function */
 	size_t nscopes, cap_scopes, cap_scope_func;
 };

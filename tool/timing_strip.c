@@ -165,7 +165,7 @@ static int at_line_mark(const char *d, size_t len, size_t i)
 
 /* Does the line holding I carry a whole-line mark (in a comment) at or after I? */
 static int line_has_mark(const char *d, const struct pk_scan *s, size_t i, size_t *ls, size_t *le,
-			 const struct pk_buf *b)
+                         const struct pk_buf *b)
 {
 	pk_buf_line_bounds(b, i, ls, le);
 	for (size_t j = i; j < *le; j++)

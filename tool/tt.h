@@ -157,8 +157,8 @@ int tt_func_describe(struct tt_tu *t, CXCursor fn, struct tt_kernel *k);
 /* ---- what to inject ---- */
 struct tt_event {
 	char *name, *kind, *spec;
-	char *func;   /* PLACE@FUNC: the function the place is in (NULL: the kernel) */
-	int helper;   /* index among the events placed in helpers, or -1 */
+	char *func;       /* PLACE@FUNC: the function the place is in (NULL: the kernel) */
+	int helper;       /* index among the events placed in helpers, or -1 */
 	const char *file; /* the file the sample goes in (for the event map) */
 	int column;
 	size_t at;   /* where the sample goes */
@@ -180,7 +180,7 @@ struct tt_extra {
 struct tt_spec {
 	struct tt_event *ev; /* user events, in row order */
 	size_t nev;
-	size_t nhelper;      /* events placed in helper functions */
+	size_t nhelper; /* events placed in helper functions */
 	struct tt_extra *extra;
 	size_t nextra;
 	const char *kernel_file; /* as named on the command line */
@@ -189,11 +189,11 @@ struct tt_spec {
 	const char *invocation;  /* --invocation EXPR (host): this launch's invocation index */
 	const char *invocations; /* --invocations K (host): how many share the matrix */
 	int row0_index;          /* extern: args[] index of the first-row scalar */
-	const char *prefix; /* "pk_tt_" or a free variant */
-	int row_words;      /* 8 per cache line */
-	int columns;        /* entry + events + body_done */
-	const char *slots;  /* --slots, or NULL */
-	int timing_index;   /* extern: args[] index of the timing tensor */
+	const char *prefix;      /* "pk_tt_" or a free variant */
+	int row_words;           /* 8 per cache line */
+	int columns;             /* entry + events + body_done */
+	const char *slots;       /* --slots, or NULL */
+	int timing_index;        /* extern: args[] index of the timing tensor */
 	const struct tt_rules *rules;
 	const char *target; /* the profile's section ("target.simpler"), or NULL */
 	int slot_in_body;   /* the profile reads the slot in the kernel body */

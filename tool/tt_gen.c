@@ -71,9 +71,10 @@ static char *helpers(const struct tt_kernel *k, const struct tt_spec *sp)
 	for (int i = 0; i < sp->columns; i++)
 		tt_sb_addf(&sb, "    row[%d] = static_cast<int64_t>(v%d);\n", i, i);
 	if (sp->generation) /* S5.9: magic | generation << 16 | slot */
-		tt_sb_addf(&sb,
-		           "    row[%d] = static_cast<int64_t>(%sULL + ((gen & 0xFFFFULL) << 16) + (slot & 0xFFFFULL));\n",
-		           sp->row_words - 1, rule_or(sp, "code", "magic", "0x54494D4500000000"));
+		tt_sb_addf(
+		    &sb,
+		    "    row[%d] = static_cast<int64_t>(%sULL + ((gen & 0xFFFFULL) << 16) + (slot & 0xFFFFULL));\n",
+		    sp->row_words - 1, rule_or(sp, "code", "magic", "0x54494D4500000000"));
 	else
 		tt_sb_addf(&sb, "    row[%d] = static_cast<int64_t>(%sULL + slot);\n", sp->row_words - 1,
 		           rule_or(sp, "code", "magic", "0x54494D4500000000"));
@@ -539,8 +540,9 @@ char *tt_sidecar_json(const struct tt_kernel *k, const struct tt_spec *sp, size_
 	tt_sb_addf(&sb, "  \"row_words\": %d,\n  \"magic\": %llu,\n  \"magic_column\": %d,\n", sp->row_words, magic,
 	           sp->row_words - 1);
 	if (sp->generation)
-		tt_sb_add(&sb, "  \"generation\": true,\n  \"magic_rule\": \"row[magic_column] == magic + ((generation & "
-		               "0xFFFF) << 16) + (slot & 0xFFFF)\",\n");
+		tt_sb_add(&sb,
+		          "  \"generation\": true,\n  \"magic_rule\": \"row[magic_column] == magic + ((generation & "
+		          "0xFFFF) << 16) + (slot & 0xFFFF)\",\n");
 	else
 		tt_sb_add(&sb, "  \"magic_rule\": \"row[magic_column] == magic + slot\",\n");
 	if (k->style == TT_EXTERN)

@@ -165,8 +165,9 @@ static int plan_orchestration(struct tt_tu *t, const struct tt_kernel *k, const 
 			tt_insert_after(b, plan, a[last_scalar].after, a[last_scalar].stmt_start, g, gl.s);
 			tt_sb_free(&gl);
 		} else {
-			rc = pk_error("%s:%u: the last scalar add is not a statement of its own; split the chained call",
-			              b->path, pk_buf_line_of(t->b, a[last_scalar].close));
+			rc =
+			    pk_error("%s:%u: the last scalar add is not a statement of its own; split the chained call",
+			             b->path, pk_buf_line_of(t->b, a[last_scalar].close));
 		}
 		free(g);
 	}

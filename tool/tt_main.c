@@ -315,9 +315,10 @@ static int load_extras(struct job *j)
 			return -1;
 		CXFile f = clang_getFile(j->kt.tu, x->path);
 		if (!f)
-			return pk_error("--edit %s: the file is not part of the kernel's translation unit (not included "
-			                "by %s)",
-			                x->path, o->kernel);
+			return pk_error(
+			    "--edit %s: the file is not part of the kernel's translation unit (not included "
+			    "by %s)",
+			    x->path, o->kernel);
 		if (clang_File_isEqual(f, j->kt.file))
 			return pk_error("--edit %s: that is the kernel file itself", x->path);
 		for (size_t k = 0; k < i; k++)
@@ -338,7 +339,8 @@ static int load_extras(struct job *j)
 			struct stat a, b;
 			if (!strcmp(sb.s, out))
 				return pk_error("--edit %s: its result would overwrite -o %s", x->path, out);
-			if (stat(sb.s, &a) == 0 && stat(x->path, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+			if (stat(sb.s, &a) == 0 && stat(x->path, &b) == 0 && a.st_dev == b.st_dev &&
+			    a.st_ino == b.st_ino)
 				return pk_error("--edit %s: its result goes next to -o %s, which is the file itself; "
 				                "write -o into another directory",
 				                x->path, out);
@@ -484,13 +486,13 @@ static int plan_all(struct job *j)
 	const char *pargs = j->sp.target ? tt_rule(&j->rules, j->sp.target, "parse_args") : NULL;
 	if (pargs && !o->build_dir && !o->nextra) { /* the profile's qualifiers, split at blanks */
 		pa_buf = pk_xstrdup(pargs);
-		for (char *save = NULL, *w = strtok_r(pa_buf, " \t", &save); w && npa < 16; w = strtok_r(NULL, " \t", &save))
+		for (char *save = NULL, *w = strtok_r(pa_buf, " \t", &save); w && npa < 16;
+		     w = strtok_r(NULL, " \t", &save))
 			pa[npa++] = w;
 	}
 	int prc = tt_parse(&j->kt, &j->kb, 1, o->build_dir, npa ? pa : o->extra, npa ? npa : o->nextra);
 	free(pa_buf);
-	if (prc < 0 ||
-	    tt_kernel_find_prof(&j->kt, o->kernel_name, &j->k, acc, desc) < 0 || load_host(j) < 0 ||
+	if (prc < 0 || tt_kernel_find_prof(&j->kt, o->kernel_name, &j->k, acc, desc) < 0 || load_host(j) < 0 ||
 	    tt_kernel_abi(&j->kt, &j->k) < 0)
 		return -1;
 	if (o->core)

@@ -19,21 +19,21 @@ struct fn {
 	CXCursor c;
 	int file; /* -1 the kernel's file, >= 0 an --edit file, -2 elsewhere */
 	int nparams;
-	int ndecls;      /* declarations seen (the definition included) */
-	int addr_taken;  /* referenced other than as a callee */
-	unsigned line;   /* of the address-taking reference */
+	int ndecls;     /* declarations seen (the definition included) */
+	int addr_taken; /* referenced other than as a callee */
+	unsigned line;  /* of the address-taking reference */
 	int addr_file;
 	int reach, leads; /* reachable from the kernel / reaches a target */
 	int state;        /* cycle search: 0 new, 1 on stack, 2 done */
 };
 
-struct site { /* one call from an editable function */
+struct site {               /* one call from an editable function */
 	int caller, callee; /* callee -1: not a unique editable definition */
 	char *name;
 	int file;
-	size_t close;   /* offset of its ')' */
+	size_t close;    /* offset of its ')' */
 	size_t name_off; /* offset of the callee's name, or (size_t)-1 */
-	int nargs;      /* arguments as written, -1 unknown */
+	int nargs;       /* arguments as written, -1 unknown */
 	int macro;
 	unsigned line;
 };
@@ -453,11 +453,12 @@ int tt_path_plan(struct tt_tu *t, struct tt_kernel *k, struct tt_spec *sp, struc
 			int cnt;
 			int decl = find_fn(&g, ev->func, &cnt);
 			if (decl >= 0)
-				pk_error("event '%s': '%s' is declared but its definition is not in the translation unit",
-				         ev->name, ev->func);
+				pk_error(
+				    "event '%s': '%s' is declared but its definition is not in the translation unit",
+				    ev->name, ev->func);
 			else
-				pk_error("event '%s': no function '%s' in the translation unit of %s", ev->name, ev->func,
-				         t->b->path);
+				pk_error("event '%s': no function '%s' in the translation unit of %s", ev->name,
+				         ev->func, t->b->path);
 			free(targets);
 			goto out;
 		}
@@ -476,10 +477,11 @@ int tt_path_plan(struct tt_tu *t, struct tt_kernel *k, struct tt_spec *sp, struc
 			const char *name = clang_getCString(fn) ? clang_getCString(fn) : "?";
 			char cwd[4096];
 			size_t cl;
-			if (getcwd(cwd, sizeof(cwd)) && (cl = strlen(cwd)) && !strncmp(name, cwd, cl) && name[cl] == '/')
+			if (getcwd(cwd, sizeof(cwd)) && (cl = strlen(cwd)) && !strncmp(name, cwd, cl) &&
+			    name[cl] == '/')
 				name += cl + 1; /* shown relative to where the tool runs */
-			pk_error("event '%s': '%s' is defined in %s, which may not be edited: name it with --edit", ev->name,
-			         ev->func, name);
+			pk_error("event '%s': '%s' is defined in %s, which may not be edited: name it with --edit",
+			         ev->name, ev->func, name);
 			clang_disposeString(fn);
 			free(targets);
 			goto out;
@@ -528,9 +530,10 @@ int tt_path_plan(struct tt_tu *t, struct tt_kernel *k, struct tt_spec *sp, struc
 			goto out;
 		}
 		if (f->ndecls > 1) {
-			pk_error("%s: '%s' is declared more than once: the event parameter's default would have to go on "
-			         "its first declaration, which is not supported; put the definition first",
-			         path_of(&g, f->file), f->name);
+			pk_error(
+			    "%s: '%s' is declared more than once: the event parameter's default would have to go on "
+			    "its first declaration, which is not supported; put the definition first",
+			    path_of(&g, f->file), f->name);
 			goto out;
 		}
 		/* references that are not a call's callee */
@@ -539,13 +542,15 @@ int tt_path_plan(struct tt_tu *t, struct tt_kernel *k, struct tt_spec *sp, struc
 				continue;
 			int callee = 0;
 			for (size_t j = 0; j < g.ns && !callee; j++) {
-				if (g.s[j].file == g.r[r].file && !strcmp(g.s[j].name, f->name) && g.s[j].name_off == g.r[r].off)
+				if (g.s[j].file == g.r[r].file && !strcmp(g.s[j].name, f->name) &&
+				    g.s[j].name_off == g.r[r].off)
 					callee = 1;
 			}
 			if (!callee) {
-				pk_error("%s:%u: the address of '%s' is taken: calls through it could not pass the event "
-				         "array",
-				         path_of(&g, g.r[r].file), g.r[r].line, f->name);
+				pk_error(
+				    "%s:%u: the address of '%s' is taken: calls through it could not pass the event "
+				    "array",
+				    path_of(&g, g.r[r].file), g.r[r].line, f->name);
 				goto out;
 			}
 		}

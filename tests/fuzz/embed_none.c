@@ -3,4 +3,4 @@
  * the CMake build embeds is not needed to link tool/embed.c. */
 #include "embed.h"
 
-const struct pk_embedded pk_embedded_files[] = { { 0, 0, 0 } };
+const struct pk_embedded pk_embedded_files[] = {{0, 0, 0}};

@@ -31,13 +31,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PROPERTY(cond)                                                                  \
-	do {                                                                            \
-		if (!(cond)) {                                                          \
-			fprintf(stderr, "fuzz_block: property failed: %s (%s:%d)\n", #cond, \
-				__FILE__, __LINE__);                                    \
-			abort();                                                        \
-		}                                                                       \
+#define PROPERTY(cond)                                                                                                 \
+	do {                                                                                                           \
+		if (!(cond)) {                                                                                         \
+			fprintf(stderr, "fuzz_block: property failed: %s (%s:%d)\n", #cond, __FILE__, __LINE__);       \
+			abort();                                                                                       \
+		}                                                                                                      \
 	} while (0)
 
 static FILE *devnull;
@@ -81,7 +80,7 @@ static void check_scan(struct pk_buf *b, const struct pk_scan *s)
 		PROPERTY(pk_probe_name_ok(blk->name));
 		/* a directive starts a line (after the BOM on line 1, which stays) */
 		PROPERTY(blk->dir_start == 0 || b->data[blk->dir_start - 1] == '\n' ||
-			 (blk->dir_start == 3 && !memcmp(b->data, "\xef\xbb\xbf", 3)));
+		         (blk->dir_start == 3 && !memcmp(b->data, "\xef\xbb\xbf", 3)));
 		PROPERTY(b->data[blk->endif_start] != '\n');
 		PROPERTY(blk->endif_end == b->len || b->data[blk->endif_end - 1] == '\n');
 		PROPERTY(k == 0 || s->blocks[k - 1].endif_end <= blk->dir_start);

@@ -24,13 +24,12 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#define PROPERTY(cond)                                                                 \
-	do {                                                                           \
-		if (!(cond)) {                                                         \
-			fprintf(stderr, "fuzz_json: property failed: %s (%s:%d)\n", #cond, \
-				__FILE__, __LINE__);                                   \
-			abort();                                                       \
-		}                                                                      \
+#define PROPERTY(cond)                                                                                                 \
+	do {                                                                                                           \
+		if (!(cond)) {                                                                                         \
+			fprintf(stderr, "fuzz_json: property failed: %s (%s:%d)\n", #cond, __FILE__, __LINE__);        \
+			abort();                                                                                       \
+		}                                                                                                      \
 	} while (0)
 
 static int memfd = -1;
@@ -75,8 +74,7 @@ static void check_error(int malformed, size_t lines)
 	if (!malformed)
 		return;
 	int line = -1, column = -1, used = 0;
-	PROPERTY(sscanf(errbuf + 10 + n, ":%d:%d: malformed JSON: %n", &line, &column, &used) == 2 &&
-		 used > 0);
+	PROPERTY(sscanf(errbuf + 10 + n, ":%d:%d: malformed JSON: %n", &line, &column, &used) == 2 && used > 0);
 	PROPERTY(line >= 1 && (size_t)line <= lines && column >= 0);
 }
 
@@ -133,7 +131,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	rp_events_free(&em);
 
-	static const int64_t tasks[] = { -1, 5 };
+	static const int64_t tasks[] = {-1, 5};
 	for (size_t t = 0; t < 2; t++) {
 		struct rp_l2 l2;
 		catch_errors();

@@ -27,13 +27,12 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#define PROPERTY(cond)                                                                \
-	do {                                                                          \
-		if (!(cond)) {                                                        \
-			fprintf(stderr, "fuzz_log: property failed: %s (%s:%d)\n", #cond, \
-				__FILE__, __LINE__);                                  \
-			abort();                                                      \
-		}                                                                     \
+#define PROPERTY(cond)                                                                                                 \
+	do {                                                                                                           \
+		if (!(cond)) {                                                                                         \
+			fprintf(stderr, "fuzz_log: property failed: %s (%s:%d)\n", #cond, __FILE__, __LINE__);         \
+			abort();                                                                                       \
+		}                                                                                                      \
 	} while (0)
 
 static int memfd = -1;
@@ -159,7 +158,7 @@ static void *write_chunks(void *arg)
 static void fuzz_lines(const uint8_t *data, size_t size)
 {
 	struct rp_log lg;
-	struct tally t = { 0 };
+	struct tally t = {0};
 	rp_log_init(&lg, "---", 1);
 	rp_log_begin_file(&lg, "fuzz.log");
 	const char *p = (const char *)data, *end = p + size;
@@ -188,7 +187,7 @@ static void fuzz_lines(const uint8_t *data, size_t size)
 	/* and a stream that arrives in small pieces */
 	int sv[2];
 	PROPERTY(socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sv) == 0);
-	struct chunker c = { sv[1], data, size };
+	struct chunker c = {sv[1], data, size};
 	pthread_t writer;
 	PROPERTY(pthread_create(&writer, NULL, write_chunks, &c) == 0);
 	struct rp_log lp;
@@ -222,14 +221,13 @@ static void fuzz_roundtrip(const uint8_t *data, size_t size)
 	int64_t stop = (int64_t)(take64(&p, end) >> (flags & 2 ? 1 : 28));
 	int64_t dur = flags & 4 || stop < start ? (int64_t)(take64(&p, end) >> 1) : stop - start;
 	int64_t block = (int64_t)(take64(&p, end) >> 1), iter = block >> 7, run = block >> 13;
-	static const char *const names[] = { "STAGE_B", "T_BASE_X", "x", "_0" };
+	static const char *const names[] = {"STAGE_B", "T_BASE_X", "x", "_0"};
 	const char *name = names[(flags >> 3) & 3];
 	char line[256];
 	int n = snprintf(line, sizeof(line), "%s[%s] start=%" PRId64 " end=%" PRId64 " dur=%" PRId64,
-			 flags & 32 ? "[INFO] dev0: " : "", name, start, stop, dur);
+	                 flags & 32 ? "[INFO] dev0: " : "", name, start, stop, dur);
 	if (flags & 64)
-		n += snprintf(line + n, sizeof(line) - (size_t)n, " block=%" PRId64 " iter=%" PRId64, block,
-			      iter);
+		n += snprintf(line + n, sizeof(line) - (size_t)n, " block=%" PRId64 " iter=%" PRId64, block, iter);
 	if (flags & 128)
 		n += snprintf(line + n, sizeof(line) - (size_t)n, " run=%" PRId64, run);
 	PROPERTY(n > 0 && (size_t)n < sizeof(line));

@@ -19,13 +19,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PROPERTY(cond)                                                                  \
-	do {                                                                            \
-		if (!(cond)) {                                                          \
-			fprintf(stderr, "fuzz_rules: property failed: %s (%s:%d)\n", #cond, \
-				__FILE__, __LINE__);                                    \
-			abort();                                                        \
-		}                                                                       \
+#define PROPERTY(cond)                                                                                                 \
+	do {                                                                                                           \
+		if (!(cond)) {                                                                                         \
+			fprintf(stderr, "fuzz_rules: property failed: %s (%s:%d)\n", #cond, __FILE__, __LINE__);       \
+			abort();                                                                                       \
+		}                                                                                                      \
 	} while (0)
 
 #ifndef FUZZ_RULES_DIR
@@ -39,7 +38,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argc;
 	(void)argv;
 	setenv("PROBEKIT_RULES_DIR", FUZZ_RULES_DIR, 1);
-	struct pk_ruleset rs = { 0 };
+	struct pk_ruleset rs = {0};
 	if (pk_rules_load_defaults(&rs) < 0 || pk_rules_compile(&rs) < 0) {
 		fprintf(stderr, "fuzz_rules: the default rules in %s do not load\n", FUZZ_RULES_DIR);
 		abort();
@@ -52,11 +51,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 }
 
 static const char subject[] = "    uint64_t probeStart = GetSystemCycle(); // [STAGE_B] start=%lu TIMING_PROBE: X\n"
-			      "    printf(\"[T_BASE] %lu\\n\", c); dcci(rowPtr + 8); \xe4\xb8\xad\xe6\x96\x87\n";
+                              "    printf(\"[T_BASE] %lu\\n\", c); dcci(rowPtr + 8); \xe4\xb8\xad\xe6\x96\x87\n";
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct pk_ruleset rs = { 0 };
+	struct pk_ruleset rs = {0};
 	PROPERTY(pk_rules_load_defaults(&rs) == 0);
 	size_t ndefault = rs.n;
 	int rc = pk_rules_load_text(&rs, "fuzz.ini", (const char *)data, size);

@@ -18,13 +18,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PROPERTY(cond)                                                                   \
-	do {                                                                             \
-		if (!(cond)) {                                                           \
-			fprintf(stderr, "fuzz_tensor: property failed: %s (%s:%d)\n", #cond, \
-				__FILE__, __LINE__);                                     \
-			abort();                                                         \
-		}                                                                        \
+#define PROPERTY(cond)                                                                                                 \
+	do {                                                                                                           \
+		if (!(cond)) {                                                                                         \
+			fprintf(stderr, "fuzz_tensor: property failed: %s (%s:%d)\n", #cond, __FILE__, __LINE__);      \
+			abort();                                                                                       \
+		}                                                                                                      \
 	} while (0)
 
 /* The readers' error messages, caught instead of printed. */
@@ -59,8 +58,7 @@ static void check_result(int rc, const struct rp_matrix *m, const char *path)
 	PROPERTY(rc == 0 || rc == -1);
 	if (rc < 0) {
 		PROPERTY(!m->v && !m->bad && !m->colnames && !m->rows && !m->cols);
-		PROPERTY(!strncmp(errbuf, "probekit: ", 10) &&
-			 !strncmp(errbuf + 10, path, strlen(path)));
+		PROPERTY(!strncmp(errbuf, "probekit: ", 10) && !strncmp(errbuf + 10, path, strlen(path)));
 		return;
 	}
 	PROPERTY(errbuf[0] == '\0');
@@ -132,7 +130,7 @@ static void fuzz_npy_roundtrip(const uint8_t *data, size_t size)
 	size_t rows = 1 + ((flags >> 3) & 3), cols = 8 * (1 + ((flags >> 5) & 3));
 	char dict[128];
 	int n = snprintf(dict, sizeof(dict), "{'descr': '%s', 'fortran_order': False, 'shape': (%zu, %zu%s), }",
-			 is_unsigned ? "<u8" : "<i8", rows, cols, flags & 128 ? "L" : "");
+	                 is_unsigned ? "<u8" : "<i8", rows, cols, flags & 128 ? "L" : "");
 	size_t pre = major == 1 ? 10 : 12, hlen = (size_t)n + 1;
 	hlen += (64 - (pre + hlen) % 64) % 64;
 	size_t len = pre + hlen + rows * cols * 8;
@@ -174,8 +172,8 @@ static void fuzz_npy_roundtrip(const uint8_t *data, size_t size)
 		csv[off++] = '\n';
 	for (size_t r = 0; r < rows; r++)
 		for (size_t c = 0; c < cols; c++)
-			off += (size_t)snprintf(csv + off, cap - off, "%" PRId64 "%s",
-						(int64_t)want[r * cols + c], c + 1 < cols ? "," : "\n");
+			off += (size_t)snprintf(csv + off, cap - off, "%" PRId64 "%s", (int64_t)want[r * cols + c],
+			                        c + 1 < cols ? "," : "\n");
 	catch_errors();
 	rc = rp_csv_parse(csv, off, "built.csv", &m);
 	release_errors();
