@@ -12,13 +12,16 @@
 #           function of the file)
 #   wait    --wait the first call to a wait API of rules/async.ini (file first,
 #           then its quoted headers)
-# A form counts only where its target exists. Every success is piped through
+# A form counts only where its target exists. A refusal that names the flags
+# selecting the branch the target is in is followed once, as a user would: such
+# successes are counted apart ("+given flags"). Every success is piped through
 # `probe-strip -`, which must give the original bytes back. With -r, each
 # instrumented file is parsed again (same flags) and must show no more parse
 # warnings than the original. Prints the success rate per form and the most
 # common refusal messages (paths, numbers and names replaced by N and 'X').
 # The trees are never written: everything goes to a temporary directory.
-# EXTS=cpp,cc,asc adds other suffixes; JOBS=N runs N files at once (default 1).
+# EXTS=cpp,cc,asc adds other suffixes; JOBS=N runs N files at once (default 1);
+# KEEP=FILE keeps the result table, KEEP_WORK=1 the whole work directory.
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 bin=$here/build/bin
@@ -35,7 +38,7 @@ shift $((OPTIND - 1))
 exts=${EXTS:-cpp,cc}
 jobs=${JOBS:-1}
 work=$(mktemp -d "${TMPDIR:-/tmp}/pk-realworld.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+[ -n "${KEEP_WORK:-}" ] && echo "work files kept in $work" >&2 || trap 'rm -rf "$work"' EXIT
 waits=$(sed -n 's/^wait *= *//p' "$here/rules/async.ini")
 
 # One line per kernel: file, then for each form its file and callee (tab-separated, '-' when absent).
@@ -270,31 +273,60 @@ nk=$(wc -l <"$work/targets.tsv")
 attempt() {
 	local form=$1 file=$2 tag=$3
 	shift 3
-	local out=$work/$tag.out err=$work/$tag.err
-	if timeout 120 "$bin/probe-inject" "$@" --stdout "$file" >"$out" 2>"$err"; then
-		if ! "$bin/probe-strip" - <"$out" 2>/dev/null | cmp -s - "$file"; then
-			printf '%s\tstrip\t%s\tprobe-strip did not give the original bytes\n' "$form" "$file"
-		elif [ "$reparse" = 1 ] && ! reparse_ok "$file" "$out" "$err" "$tag"; then
-			printf '%s\treparse\t%s\tthe instrumented file has parse errors the original had not\n' "$form" "$file"
-		else
-			printf '%s\tok\t%s\t\n' "$form" "$file"
+	local out=$work/$tag.out err=$work/$tag.err flags="" status=ok
+	if ! timeout 120 "$bin/probe-inject" "$@" --stdout "$file" >"$out" 2>"$err"; then
+		# a refusal that names the flags selecting the branch: follow it once, as a user would
+		flags=$(grep -v '^probekit: warning:' "$err" | head -1 | sed -n 's/.*the flags that select it: -- //p')
+		if [ -z "$flags" ]; then
+			local msg
+			msg=$(grep -v '^probekit: warning:' "$err" | head -1)
+			printf '%s\tno\t%s\t%s\n' "$form" "$file" "${msg:-exit status without a message}"
+			return
 		fi
+		cp "$err" "$err.first"
+		# shellcheck disable=SC2086
+		if ! timeout 120 "$bin/probe-inject" "$@" --stdout "$file" -- $flags >"$out" 2>"$err"; then
+			printf '%s\tno\t%s\t%s\n' "$form" "$file" "with the flags it named: $(grep -v '^probekit: warning:' "$err" | head -1)"
+			return
+		fi
+		status=flags
+	fi
+	if ! "$bin/probe-strip" - <"$out" 2>/dev/null | cmp -s - "$file"; then
+		printf '%s\tstrip\t%s\tprobe-strip did not give the original bytes\n' "$form" "$file"
+	elif [ "$reparse" = 1 ] && ! reparse_ok "$file" "$out" "$err" "$tag" "$flags"; then
+		printf '%s\treparse\t%s\tthe instrumented file has parse errors the original had not\n' "$form" "$file"
 	else
-		local msg
-		msg=$(grep -v '^probekit: warning:' "$err" | head -1)
-		printf '%s\tno\t%s\t%s\n' "$form" "$file" "${msg:-exit status without a message}"
+		printf '%s\t%s\t%s\t\n' "$form" "$status" "$file"
 	fi
 }
 
 # the instrumented copy, parsed from a temporary file that finds the original's
 # quoted headers, has no more parse warnings than the original
 reparse_ok() {
-	local file=$1 out=$2 err=$3 tag=$4 copy
-	copy=$work/$tag.d/$(basename "$file")
+	local file=$1 out=$2 err=$3 tag=$4 copy flags=$5
 	mkdir -p "$work/$tag.d"
-	cp "$out" "$copy"
-	"$bin/probe-inject" --probe PK_REPARSE_CHECK --base --stdout "$copy" -- -iquote "$(dirname "$file")" \
-		>/dev/null 2>"$work/$tag.re"
+	case $file in
+	*.h | *.hh | *.hpp | *.hxx | *.inl | *.inc | *.cuh)
+		# a header is parsed in the unit of a source file that includes it,
+		# found beside it or up to two directories above: mirror those as
+		# symbolic links, the header itself replaced by the instrumented copy
+		local top
+		top=$(dirname "$(dirname "$(dirname "$file")")")
+		cp -as "$top" "$work/$tag.d/t" 2>/dev/null
+		copy=$work/$tag.d/t/${file#"$top"/}
+		rm -f "$copy"
+		cp "$out" "$copy"
+		# shellcheck disable=SC2086
+		"$bin/probe-inject" --probe PK_REPARSE_CHECK --base --stdout "$copy" -- $flags >/dev/null 2>"$work/$tag.re"
+		;;
+	*)
+		copy=$work/$tag.d/$(basename "$file")
+		cp "$out" "$copy"
+		# shellcheck disable=SC2086
+		"$bin/probe-inject" --probe PK_REPARSE_CHECK --base --stdout "$copy" -- -iquote "$(dirname "$file")" $flags \
+			>/dev/null 2>"$work/$tag.re"
+		;;
+	esac
 	local before after
 	before=$(grep -c '^probekit: warning:.*could not parse' "$err")
 	after=$(grep -c '^probekit: warning:.*could not parse' "$work/$tag.re")
@@ -322,13 +354,15 @@ wait
 cat "$work"/r.* >"$work/results.tsv"
 
 echo "entry kernels: $nk under $*"
-printf '%-7s %8s %8s %8s %12s\n' form targets ok rate "strip/parse"
+printf '%-7s %8s %8s %8s %12s %14s %8s\n' form targets ok rate "strip/parse" "+given flags" rate
 for form in base entry helper wait; do
-	awk -F'\t' -v f="$form" '$1 == f { t++; if ($2 == "ok") ok++; if ($2 == "strip" || $2 == "reparse") bad++ }
-		END { printf "%-7s %8d %8d %7.1f%% %12d\n", f, t, ok, t ? 100 * ok / t : 0, bad }' "$work/results.tsv"
+	awk -F'\t' -v f="$form" '$1 == f { t++; if ($2 == "ok") ok++; if ($2 == "flags") fl++
+		if ($2 == "strip" || $2 == "reparse") bad++ }
+		END { printf "%-7s %8d %8d %7.1f%% %12d %14d %7.1f%%\n", f, t, ok, t ? 100 * ok / t : 0, bad, fl,
+			t ? 100 * (ok + fl) / t : 0 }' "$work/results.tsv"
 done
 echo "top refusals (count, form, message):"
-awk -F'\t' '$2 != "ok" { m = $4; sub(/^probekit: /, "", m); sub(/^[^ :]*(:[0-9]+)?: /, "", m)
+awk -F'\t' '$2 != "ok" && $2 != "flags" { m = $4; sub(/^probekit: /, "", m); sub(/^[^ :]*(:[0-9]+)?: /, "", m)
 	gsub(/'\''[^'\'']*'\''/, "'\''X'\''", m); gsub(/[0-9]+/, "N", m); print $1 "\t" m }' "$work/results.tsv" |
 	sort | uniq -c | sort -rn | head -"${TOP:-12}"
 [ -n "${KEEP:-}" ] && cp "$work/results.tsv" "$KEEP"

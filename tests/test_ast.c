@@ -207,7 +207,7 @@ static void test_args_compile_commands(void **state)
 	         tmpdir);
 	write_file("compile_commands.json", cdb);
 	write_file("kern.cpp", "int x;\n");
-	struct pk_parse_opts o = {tmpdir, NULL, 0};
+	struct pk_parse_opts o = {tmpdir, NULL, 0, NULL};
 	char **argv;
 	int argc;
 	assert_int_equal(pk_ast_args(file, &o, &argv, &argc), 0);
@@ -235,7 +235,7 @@ static void test_args_compile_commands(void **state)
 	assert_int_equal(has_arg(argv, argc, file), -1);
 	pk_ast_args_free(argv, argc);
 	/* a directory without compile_commands.json is an error */
-	struct pk_parse_opts none = {PK_SOURCE_DIR "/tool", NULL, 0};
+	struct pk_parse_opts none = {PK_SOURCE_DIR "/tool", NULL, 0, NULL};
 	assert_int_equal(pk_ast_args(file, &none, &argv, &argc), -1);
 }
 
@@ -252,7 +252,7 @@ static void test_parse_memory_not_disk(void **state)
 	char path[512];
 	snprintf(path, sizeof(path), "%s/mem.cpp", tmpdir);
 	write_file("mem.cpp", "void on_disk() {}\n");
-	struct pk_parse_opts o = {NULL, NULL, 0};
+	struct pk_parse_opts o = {NULL, NULL, 0, NULL};
 	struct pk_ast a;
 	struct pk_buf b;
 	parse_text(&a, &b, path, "void in_memory() { }\n", &o);
@@ -270,7 +270,7 @@ static void test_compile_commands_flags_used(void **state)
 	const char *text = "#if HAVE_K\nvoid only_with_flags() { }\n#endif\n";
 	struct pk_ast a;
 	struct pk_buf b;
-	struct pk_parse_opts none = {NULL, NULL, 0}, cdb = {tmpdir, NULL, 0};
+	struct pk_parse_opts none = {NULL, NULL, 0, NULL}, cdb = {tmpdir, NULL, 0, NULL};
 	parse_text(&a, &b, path, text, &none);
 	assert_int_equal(pk_ast_find_func(&a, "only_with_flags"), -1);
 	pk_ast_free(&a);
@@ -281,7 +281,7 @@ static void test_compile_commands_flags_used(void **state)
 	pk_buf_free(&b);
 	/* extra arguments after `--` count too */
 	char *extra[] = {"-DHAVE_K=1"};
-	struct pk_parse_opts ex = {NULL, extra, 1};
+	struct pk_parse_opts ex = {NULL, extra, 1, NULL};
 	parse_text(&a, &b, path, text, &ex);
 	assert_true(pk_ast_find_func(&a, "only_with_flags") >= 0);
 	pk_ast_free(&a);
@@ -321,7 +321,7 @@ static void test_stubs_parse_clean(void **state)
 	(void)state;
 	char path[512];
 	snprintf(path, sizeof(path), "%s/stubbed.cpp", tmpdir);
-	struct pk_parse_opts o = {NULL, NULL, 0};
+	struct pk_parse_opts o = {NULL, NULL, 0, NULL};
 	struct pk_ast a;
 	struct pk_buf b;
 	parse_text(&a, &b, path, kernel, &o);
@@ -358,7 +358,7 @@ static void test_scopes_and_loops(void **state)
 	(void)state;
 	char path[512];
 	snprintf(path, sizeof(path), "%s/stubbed.cpp", tmpdir);
-	struct pk_parse_opts o = {NULL, NULL, 0};
+	struct pk_parse_opts o = {NULL, NULL, 0, NULL};
 	struct pk_ast a;
 	struct pk_buf b;
 	parse_text(&a, &b, path, kernel, &o);

@@ -103,12 +103,14 @@ struct pk_ast {
 	size_t ntoks;
 	struct pk_range *skipped; /* regions the preprocessor skipped */
 	size_t nskipped;
+	char *unit; /* a header parsed in this source file's unit, or NULL */
 };
 
 struct pk_parse_opts {
 	const char *build_dir; /* -p: compile_commands.json */
 	char **extra;          /* after `--` */
 	int nextra;
+	const char *tu; /* --tu: the source file a header is parsed in */
 };
 
 /* Parse B (its bytes in memory, not the file on disk) and index the main
@@ -118,6 +120,10 @@ void pk_ast_free(struct pk_ast *a);
 /* Report parse errors in the main file as warnings ("could not see"). */
 void pk_ast_warn_errors(const struct pk_ast *a);
 /* Build the compiler arguments (exposed for tests). *argv is malloc'd. */
+/* Is PATH a header by its suffix; the source file that includes HEADER
+ * (tool/ast_unit.c), or NULL. */
+int pk_ast_is_header(const char *path);
+char *pk_ast_includer(const char *header);
 int pk_ast_args(const char *path, const struct pk_parse_opts *o, char ***argv, int *argc);
 void pk_ast_args_free(char **argv, int argc);
 

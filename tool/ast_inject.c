@@ -35,6 +35,8 @@ static const char usage_text[] =
     "      --off             insert it disabled ('#if 0')\n"
     "      --all-blocks      every block prints, with block=\n"
     "  -p BUILD_DIR          compile flags from BUILD_DIR/compile_commands.json\n"
+    "      --tu SOURCE       parse a header FILE in the unit of SOURCE (default: a\n"
+    "                        source file beside or above it that includes it)\n"
     "  -- ARGS...            extra compiler arguments (-I, -D, ...)\n" PK_EMIT_HELP
     "  -h, --help            this help;  --version  the version\n"
     "\n"
@@ -59,7 +61,7 @@ static int set_mode(struct opts *o, enum mode m)
 	return 0;
 }
 
-enum { O_BEGIN = 1, O_END, O_AROUND, O_WAIT, O_BASE, O_OFF, O_ALL, O_PROBE, O_VERSION };
+enum { O_BEGIN = 1, O_END, O_AROUND, O_WAIT, O_BASE, O_OFF, O_ALL, O_PROBE, O_VERSION, O_TU };
 
 /* One option from getopt_long: 0 taken, -1 error (message printed). */
 static int take_option(struct opts *o, int c, char **argv, int *done)
@@ -102,6 +104,9 @@ static int take_option(struct opts *o, int c, char **argv, int *done)
 	case 'p':
 		o->parse.build_dir = optarg;
 		break;
+	case O_TU:
+		o->parse.tu = optarg;
+		break;
 	case 'h':
 		fputs(usage_text, stdout);
 		*done = 1;
@@ -129,6 +134,7 @@ static int parse_args(int argc, char **argv, struct opts *o, int *done)
 	    {"base", optional_argument, 0, O_BASE},
 	    {"off", no_argument, 0, O_OFF},
 	    {"all-blocks", no_argument, 0, O_ALL},
+	    {"tu", required_argument, 0, O_TU},
 	    {"help", no_argument, 0, 'h'},
 	    {"version", no_argument, 0, O_VERSION},
 	    PK_EMIT_LONGOPTS,

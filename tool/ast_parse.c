@@ -441,6 +441,108 @@ static void collect_errors(struct pk_ast *a, const struct prelude *p)
 	}
 }
 
+/* Does the parse show Ascend C code whose SDK header never came in (its
+ * includes were not found: a generated or absent header that brings
+ * kernel_operator.h)? The file names AscendC or GM_ADDR, and `GM_ADDR` is
+ * unknown or a `using namespace` names no namespace. */
+static int lacks_sdk(const struct pk_buf *b, CXTranslationUnit tu)
+{
+	if (!memmem(b->data, b->len, "AscendC", 7) && !memmem(b->data, b->len, "GM_ADDR", 7))
+		return 0;
+	unsigned nd = clang_getNumDiagnostics(tu);
+	int missing = 0, ascendc = 0;
+	for (unsigned i = 0; i < nd && !(missing && ascendc); i++) {
+		CXDiagnostic d = clang_getDiagnostic(tu, i);
+		CXString sp = clang_getDiagnosticSpelling(d);
+		const char *m = clang_getCString(sp);
+		missing |= strstr(m, "file not found") != NULL;
+		ascendc |= !strcmp(m, "unknown type name 'GM_ADDR'") || !strcmp(m, "expected namespace name");
+		clang_disposeString(sp);
+		clang_disposeDiagnostic(d);
+	}
+	return missing && ascendc;
+}
+
+/* Parse MAIN (the file itself, or the source file a header is parsed in)
+ * with the buffer and the stubs as unsaved files; clashes with the prelude
+ * switch its groups off for a second parse. */
+static enum CXErrorCode parse_unit(struct pk_ast *a, const char *main, struct argv_b *all, struct stubs *st,
+                                   struct prelude *pre)
+{
+	/* notes from headers are kept: a clash with the prelude is told by its
+	 * "previous definition is here" note */
+	unsigned flags = CXTranslationUnit_KeepGoing | CXTranslationUnit_DetailedPreprocessingRecord;
+	enum CXErrorCode ec = clang_parseTranslationUnit2(a->index, main, (const char *const *)all->v, all->n, st->u,
+	                                                  (unsigned)st->n, flags, &a->tu);
+	*pre = (struct prelude){NULL, NULL};
+	if (ec != CXError_Success || !a->tu)
+		return ec;
+	*pre = prelude_of(a->tu, st);
+	if (prelude_clashes(a, pre, all)) {
+		clang_disposeTranslationUnit(a->tu);
+		a->tu = NULL;
+		ec = clang_parseTranslationUnit2(a->index, main, (const char *const *)all->v, all->n, st->u,
+		                                 (unsigned)st->n, flags, &a->tu);
+		*pre = ec == CXError_Success && a->tu ? prelude_of(a->tu, st) : *pre;
+	}
+	if (ec == CXError_Success && a->tu && lacks_sdk(a->b, a->tu)) {
+		/* parse once more with the SDK header (the real one if on the path,
+		 * else the stubs) given first, as the missing include would have */
+		push(all, "-include");
+		push(all, "kernel_operator.h");
+		clang_disposeTranslationUnit(a->tu);
+		a->tu = NULL;
+		ec = clang_parseTranslationUnit2(a->index, main, (const char *const *)all->v, all->n, st->u,
+		                                 (unsigned)st->n, flags, &a->tu);
+		*pre = ec == CXError_Success && a->tu ? prelude_of(a->tu, st) : *pre;
+	}
+	return ec;
+}
+
+/* The source file a header is parsed in: --tu, else one found that
+ * includes it; NULL for a source file or a header nothing includes. */
+static char *unit_of(const struct pk_buf *b, const char *cpath, const struct pk_parse_opts *o)
+{
+	if (o->tu)
+		return clang_path(o->tu);
+	if (!strcmp(b->path, "-") || !pk_ast_is_header(b->path))
+		return NULL;
+	return pk_ast_includer(cpath);
+}
+
+struct find_incl {
+	CXFile want;
+	int found;
+};
+
+static void visit_find(CXFile f, CXSourceLocation *stack, unsigned depth, CXClientData data)
+{
+	(void)stack;
+	(void)depth;
+	struct find_incl *fi = data;
+	if (!fi->found && clang_File_isEqual(f, fi->want))
+		fi->found = 1;
+}
+
+/* The header as a file the unit includes (clang knows every unsaved file,
+ * included or not), or NULL. */
+static CXFile included_file(CXTranslationUnit tu, const char *path)
+{
+	struct find_incl fi = {clang_getFile(tu, path), 0};
+	if (fi.want)
+		clang_getInclusions(tu, visit_find, &fi);
+	return fi.found ? fi.want : NULL;
+}
+
+static void index_unit(struct pk_ast *a, const struct prelude *pre)
+{
+	collect_errors(a, pre);
+	pk_ast_tokens(a);
+	pk_ast_index(a);
+	pk_ast_fix_starts(a);
+	pk_ast_token_calls(a);
+}
+
 int pk_ast_parse(struct pk_ast *a, struct pk_buf *b, const struct pk_parse_opts *o)
 {
 	memset(a, 0, sizeof(*a));
@@ -448,51 +550,64 @@ int pk_ast_parse(struct pk_ast *a, struct pk_buf *b, const struct pk_parse_opts 
 	pk_buf_lines(b);
 	pk_scan_buf(b, &a->scan, PK_SCAN_COMMENTS);
 	char *cpath = clang_path(b->path);
+	char *unit = unit_of(b, cpath, o);
 	char **argv;
 	int argc;
-	if (pk_ast_args(cpath, o, &argv, &argc) < 0) {
+	/* a compile command is looked up for the file clang is given */
+	if (pk_ast_args(unit ? unit : cpath, o, &argv, &argc) < 0) {
+		free(unit);
 		free(cpath);
 		return -1;
 	}
 	struct stubs st;
 	stubs_load(&st, (struct CXUnsavedFile){cpath, b->data, (unsigned long)b->len});
 	a->index = clang_createIndex(0, 0);
-	/* notes from headers are kept: a clash with the prelude is told by its
-	 * "previous definition is here" note */
-	unsigned flags = CXTranslationUnit_KeepGoing | CXTranslationUnit_DetailedPreprocessingRecord;
 	struct argv_b all = {argv, argc, (size_t)argc + 1};
-	enum CXErrorCode ec = clang_parseTranslationUnit2(a->index, cpath, (const char *const *)all.v, all.n, st.u,
-	                                                  (unsigned)st.n, flags, &a->tu);
-	struct prelude pre = {NULL, NULL};
-	if (ec == CXError_Success && a->tu) {
-		pre = prelude_of(a->tu, &st);
-		if (prelude_clashes(a, &pre, &all)) {
+	struct prelude pre;
+	enum CXErrorCode ec = parse_unit(a, unit ? unit : cpath, &all, &st, &pre);
+	if (unit && ec == CXError_Success && a->tu && !(a->file = included_file(a->tu, cpath))) {
+		/* the unit does not include the header in this configuration */
+		if (o->tu) {
+			ec = CXError_Success;
 			clang_disposeTranslationUnit(a->tu);
 			a->tu = NULL;
-			ec = clang_parseTranslationUnit2(a->index, cpath, (const char *const *)all.v, all.n, st.u,
-			                                 (unsigned)st.n, flags, &a->tu);
-			pre = ec == CXError_Success && a->tu ? prelude_of(a->tu, &st) : pre;
+			int rc = pk_error("%s: --tu %s does not include it with these flags; name a source file that "
+			                  "does (or give the -D that selects the #include)",
+			                  b->path, o->tu);
+			stubs_free(&st);
+			pk_ast_args_free(all.v, all.n);
+			free(unit);
+			free(cpath);
+			return rc;
 		}
+		clang_disposeTranslationUnit(a->tu);
+		a->tu = NULL;
+		free(unit);
+		unit = NULL;
+		ec = parse_unit(a, cpath, &all, &st, &pre);
 	}
 	int rc = 0;
 	if (ec != CXError_Success || !a->tu) {
 		rc = pk_error("%s: libclang could not parse the file (error %d)", b->path, (int)ec);
 	} else {
-		a->file = clang_getFile(a->tu, cpath);
-		collect_errors(a, &pre);
-		pk_ast_tokens(a);
-		rc = pk_ast_index(a);
-		pk_ast_fix_starts(a);
-		pk_ast_token_calls(a);
+		if (!a->file)
+			a->file = clang_getFile(a->tu, cpath);
+		a->unit = unit;
+		unit = NULL;
+		index_unit(a, &pre);
 	}
 	stubs_free(&st);
 	pk_ast_args_free(all.v, all.n);
+	free(unit);
 	free(cpath);
 	return rc;
 }
 
 void pk_ast_warn_errors(const struct pk_ast *a)
 {
+	if (a->nerrs && a->unit)
+		pk_warning("%s: parsed in the translation unit of %s (--tu SOURCE chooses another)", a->b->path,
+		           a->unit);
 	for (size_t i = 0; i < a->nerrs; i++) {
 		if (a->errs[i].line)
 			pk_warning("%s:%u: could not parse: %s", a->b->path, a->errs[i].line, a->errs[i].msg);
@@ -515,6 +630,7 @@ void pk_ast_free(struct pk_ast *a)
 	free(a->nodes);
 	free(a->toks);
 	free(a->skipped);
+	free(a->unit);
 	pk_scan_free(&a->scan);
 	if (a->tu)
 		clang_disposeTranslationUnit(a->tu);

@@ -400,12 +400,296 @@ static int line_in_directive(struct pk_ast *a, unsigned n)
 	return o < b->len && b->data[o] == '#';
 }
 
+/* One term of a directive's condition: `defined(X)`, `!defined(X)`, `X op V`
+ * (op ==, >=, >), `X`, `!X`. */
+enum term_op { T_DEF, T_NDEF, T_EQ, T_GE, T_GT, T_TRUE, T_FALSE };
+
+struct term {
+	const char *name, *val;
+	size_t nlen, vlen;
+	enum term_op op;
+};
+
+static const char *skip_blanks(const char *p)
+{
+	while (*p == ' ' || *p == '\t' || *p == '(')
+		p++;
+	return p;
+}
+
+static int read_term(const char **pp, struct term *t)
+{
+	const char *p = skip_blanks(*pp);
+	int neg = *p == '!';
+	if (neg)
+		p = skip_blanks(p + 1);
+	int def = !strncmp(p, "defined", 7) && !is_ident(p[7]);
+	if (def)
+		p = skip_blanks(p + 7);
+	t->name = p;
+	while (is_ident(*p))
+		p++;
+	t->nlen = (size_t)(p - t->name);
+	if (!t->nlen || (*t->name >= '0' && *t->name <= '9'))
+		return 0;
+	while (*p == ' ' || *p == '\t' || (def && *p == ')'))
+		p++;
+	t->val = NULL;
+	t->vlen = 0;
+	if (def) {
+		t->op = neg ? T_NDEF : T_DEF;
+	} else if (!neg && (!strncmp(p, "==", 2) || !strncmp(p, ">=", 2) || (*p == '>' && p[1] != '>'))) {
+		t->op = p[1] == '=' ? (*p == '=' ? T_EQ : T_GE) : T_GT;
+		p = skip_blanks(p + (t->op == T_GT ? 1 : 2));
+		t->val = p;
+		while (is_ident(*p))
+			p++;
+		t->vlen = (size_t)(p - t->val);
+		if (!t->vlen)
+			return 0;
+	} else if (*p == '&' || *p == '|' || *p == ')' || !*p || !strncmp(p, "//", 2) || !strncmp(p, "/*", 2)) {
+		t->op = neg ? T_FALSE : T_TRUE;
+	} else {
+		return 0;
+	}
+	while (*p == ' ' || *p == '\t' || *p == ')')
+		p++;
+	*pp = p;
+	return 1;
+}
+
+#define MAX_TERMS 8
+
+/* A condition: terms joined by '&' (&&), '|' (||) or neither (one term). */
+struct cond {
+	struct term t[MAX_TERMS];
+	int n;
+	char join;
+};
+
+static int at_end(const char *p)
+{
+	return !*p || !strncmp(p, "//", 2) || !strncmp(p, "/*", 2);
+}
+
+static int read_cond(const char *p, struct cond *c)
+{
+	c->n = 0;
+	c->join = 0;
+	for (;;) {
+		if (c->n == MAX_TERMS || !read_term(&p, &c->t[c->n]))
+			return 0;
+		c->n++;
+		if (at_end(p))
+			return 1;
+		char j = *p;
+		if ((j != '&' && j != '|') || p[1] != j || (c->join && c->join != j))
+			return 0;
+		c->join = j;
+		p += 2;
+	}
+}
+
+enum dkind { D_OTHER, D_IF, D_IFDEF, D_IFNDEF, D_ELIF, D_ELSE, D_ENDIF };
+
+/* The directive on a line and the text after its word. */
+static enum dkind directive_of(const char *line, const char **rest)
+{
+	static const struct {
+		const char *w;
+		enum dkind k;
+	} words[] = {{"ifndef", D_IFNDEF}, {"ifdef", D_IFDEF}, {"if", D_IF},   {"elif", D_ELIF},
+	             {"else", D_ELSE},     {"endif", D_ENDIF}, {NULL, D_OTHER}};
+	const char *p = line;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p != '#')
+		return D_OTHER;
+	p++;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	for (int i = 0; words[i].w; i++) {
+		size_t l = strlen(words[i].w);
+		if (!strncmp(p, words[i].w, l) && !is_ident(p[l])) {
+			*rest = p + l;
+			return words[i].k;
+		}
+	}
+	return D_OTHER;
+}
+
+/* A directive's condition, #ifdef / #ifndef as one defined() term. */
+static int directive_cond(enum dkind k, const char *rest, struct cond *c)
+{
+	if (k == D_IFDEF || k == D_IFNDEF) {
+		struct term *t = &c->t[0];
+		const char *p = rest;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		t->name = p;
+		while (is_ident(*p))
+			p++;
+		t->nlen = (size_t)(p - t->name);
+		t->op = k == D_IFDEF ? T_DEF : T_NDEF;
+		c->n = 1;
+		c->join = 0;
+		return t->nlen > 0;
+	}
+	return read_cond(rest, c);
+}
+
+/* The flags text being built: short, bounded by the directive's lines. */
+struct flags {
+	char text[512];
+	size_t len;
+};
+
+static int flags_name(const struct flags *f, const struct term *t)
+{
+	for (const char *p = f->text; (p = strstr(p, " -")); p += 2)
+		if ((p[2] == 'D' || p[2] == 'U') && !strncmp(p + 3, t->name, t->nlen) && !is_ident(p[3 + t->nlen]))
+			return 1;
+	return 0;
+}
+
+/* Add the flag making T true (or false with NEG); 0 when its macro is set already. */
+static int term_flag(struct flags *f, const struct term *t, int neg)
+{
+	if (flags_name(f, t))
+		return 0;
+	static const char *const pos[] = {"-D%.*s",        "-U%.*s",   "-D%.*s=%.*s", "-D%.*s=%.*s",
+	                                  "-D%.*s=%.*s+1", "-D%.*s=1", "-D%.*s=0"};
+	static const char *const negs[] = {"-U%.*s",      "-D%.*s",   "-D%.*s=%.*s+1", "-D%.*s=%.*s-1",
+	                                   "-D%.*s=%.*s", "-D%.*s=0", "-D%.*s=1"};
+	char one[200];
+	snprintf(one, sizeof(one), (neg ? negs : pos)[t->op], (int)t->nlen, t->name, (int)t->vlen,
+	         t->val ? t->val : "");
+	if (f->len + strlen(one) + 2 < sizeof(f->text))
+		f->len += (size_t)snprintf(f->text + f->len, sizeof(f->text) - f->len, " %s", one);
+	return 1;
+}
+
+/* Make C true: every term of an && chain, the first alternative of ||. */
+static void select_cond(struct flags *f, const struct cond *c)
+{
+	for (int i = 0; i < (c->join == '|' ? 1 : c->n); i++)
+		term_flag(f, &c->t[i], 0);
+}
+
+/* Make C false: one term of an && chain, every alternative of ||. */
+static int refute_cond(struct flags *f, const struct cond *c)
+{
+	int done = 0;
+	for (int i = 0; i < c->n && !(done && c->join == '&'); i++)
+		done |= term_flag(f, &c->t[i], 1);
+	return done || c->join != '&';
+}
+
+/* Line L of the buffer, NUL-terminated in BUF; 0 when it is continued. */
+static int line_text(const struct pk_buf *b, unsigned l, char *buf, size_t cap)
+{
+	size_t s = b->line_start[l - 1], e = s;
+	while (e < b->len && b->data[e] != '\n')
+		e++;
+	size_t n = e - s;
+	while (n && (b->data[s + n - 1] == '\r' || b->data[s + n - 1] == ' '))
+		n--;
+	if (n && b->data[s + n - 1] == '\\')
+		return 0;
+	if (n >= cap)
+		n = cap - 1;
+	memcpy(buf, b->data + s, n);
+	buf[n] = 0;
+	return 1;
+}
+
+/* The -D/-U flags that select the branch whose directive is on line DL:
+ * its own condition made true, and those of the branches before it in the
+ * same #if chain made false. NULL when a condition cannot be read. */
+static char *select_flags(const struct pk_buf *b, unsigned dl)
+{
+	char line[1024];
+	const char *rest;
+	struct cond c;
+	struct flags f = {{0}, 0};
+	if (!line_text(b, dl, line, sizeof(line)))
+		return NULL;
+	enum dkind k = directive_of(line, &rest);
+	if (k == D_OTHER || k == D_ENDIF)
+		return NULL;
+	if (k != D_ELSE) {
+		if (!directive_cond(k, rest, &c))
+			return NULL;
+		select_cond(&f, &c);
+	}
+	int depth = 0;
+	for (unsigned l = dl - 1; k == D_ELIF || k == D_ELSE; l--) {
+		if (l == 0)
+			return NULL;
+		if (!line_text(b, l, line, sizeof(line))) {
+			if (depth == 0 && directive_of(line, &rest) != D_OTHER)
+				return NULL;
+			continue;
+		}
+		enum dkind e = directive_of(line, &rest);
+		if (e == D_ENDIF) {
+			depth++;
+		} else if ((e == D_IF || e == D_IFDEF || e == D_IFNDEF) && depth > 0) {
+			depth--;
+		} else if (depth == 0 && e != D_OTHER) {
+			if (e == D_ELSE || !directive_cond(e, rest, &c) || !refute_cond(&f, &c))
+				return NULL;
+			if (e != D_ELIF)
+				break;
+		}
+	}
+	return f.len ? pk_xstrdup(f.text) : NULL;
+}
+
+/* The line of the #if, #elif or #else whose branch holds line L, or 0. */
+static unsigned branch_line(const struct pk_buf *b, unsigned l)
+{
+	char line[1024];
+	const char *rest;
+	int depth = 0;
+	while (--l > 0) {
+		line_text(b, l, line, sizeof(line));
+		enum dkind e = directive_of(line, &rest);
+		if (e == D_ENDIF)
+			depth++;
+		else if (e != D_OTHER && depth == 0)
+			return l;
+		else if ((e == D_IF || e == D_IFDEF || e == D_IFNDEF) && depth > 0)
+			depth--;
+	}
+	return 0;
+}
+
 /* A target in a region the preprocessor skipped: name the directive and
- * the macro to define. */
+ * the flags that select it (or the macro to define). */
 static int refuse_inactive(struct pk_ast *a, size_t off, const char *what)
 {
-	unsigned dl;
+	unsigned dl, bl = branch_line(a->b, pk_ast_line(a, off));
 	char *d = pk_ast_skip_reason(a, off, &dl);
+	if (bl && bl != dl) { /* clang's range may start at an earlier branch of the chain */
+		char line[1024];
+		line_text(a->b, bl, line, sizeof(line));
+		const char *t = line;
+		while (*t == ' ' || *t == '\t')
+			t++;
+		free(d);
+		d = pk_xstrdup(t);
+		dl = bl;
+	}
+	char *flags = select_flags(a->b, dl);
+	if (flags) {
+		int rc = pk_error("%s:%u: %s: the call is in code the preprocessor skipped under '%s' (line %u); parse "
+		                  "that branch with the flags that select it: --%s",
+		                  a->b->path, pk_ast_line(a, off), what, d, dl, flags);
+		free(flags);
+		free(d);
+		return rc;
+	}
 	const char *m = d + 1;
 	while (*m == ' ' || *m == '\t')
 		m++;

@@ -1,7 +1,8 @@
 /* ast_tree.c - index the main file's function bodies: every cursor with its
  * parent and byte range, which ones are statements (and which are braceless
  * bodies of if/for/while), and every call with its callee name.
- * Only the main file's cursors are visited; headers are never walked. */
+ * Only the edited file's cursors are visited: the main file, or a header
+ * parsed in the unit of a source file that includes it. */
 #include "ast.h"
 #include "pk.h"
 
@@ -323,7 +324,9 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientDa
 {
 	(void)parent;
 	struct top *t = data;
-	if (!clang_Location_isFromMainFile(clang_getCursorLocation(c)))
+	int in;
+	offset_of(t->a, clang_getCursorLocation(c), &in);
+	if (!in) /* the file being edited only (a header parsed in its unit too) */
 		return CXChildVisit_Continue;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	if (is_function(k) && clang_isCursorDefinition(c)) {

@@ -201,7 +201,7 @@ int tt_parse(struct tt_tu *t, struct pk_buf *b, int semantic, const char *build_
 	memset(t, 0, sizeof(*t));
 	t->b = b;
 	if (semantic) {
-		struct pk_parse_opts po = {build_dir, extra, nextra};
+		struct pk_parse_opts po = {build_dir, extra, nextra, NULL};
 		t->have_ast = 1;
 		if (pk_ast_parse(&t->ast, b, &po) < 0)
 			return -1;
