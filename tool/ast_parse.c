@@ -463,38 +463,74 @@ static int lacks_sdk(const struct pk_buf *b, CXTranslationUnit tu)
 	return missing && ascendc;
 }
 
+/* Errors of a parse, clashes with the prelude left out. */
+static unsigned error_count(CXTranslationUnit tu, const struct prelude *p)
+{
+	unsigned nd = clang_getNumDiagnostics(tu), n = 0;
+	for (unsigned i = 0; i < nd; i++) {
+		CXDiagnostic d = clang_getDiagnostic(tu, i);
+		if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
+			char *clash = clash_group(d, p);
+			n += !clash;
+			free(clash);
+		}
+		clang_disposeDiagnostic(d);
+	}
+	return n;
+}
+
+static const unsigned parse_flags = CXTranslationUnit_KeepGoing | CXTranslationUnit_DetailedPreprocessingRecord;
+
+/* Parse again with the arguments added to ALL since its first KEEP; the new
+ * parse replaces the old one only when it has fewer errors, else the added
+ * arguments are taken back. */
+static void reparse_if_better(struct pk_ast *a, const char *main, struct argv_b *all, int keep, struct stubs *st,
+                              struct prelude *pre)
+{
+	CXTranslationUnit tu = NULL;
+	enum CXErrorCode ec = clang_parseTranslationUnit2(a->index, main, (const char *const *)all->v, all->n, st->u,
+	                                                  (unsigned)st->n, parse_flags, &tu);
+	if (ec == CXError_Success && tu) {
+		struct prelude np = prelude_of(tu, st);
+		if (error_count(tu, &np) < error_count(a->tu, pre)) {
+			clang_disposeTranslationUnit(a->tu);
+			a->tu = tu;
+			*pre = np;
+			return;
+		}
+		clang_disposeTranslationUnit(tu);
+	}
+	while (all->n > keep)
+		free(all->v[--all->n]);
+	all->v[all->n] = NULL;
+}
+
 /* Parse MAIN (the file itself, or the source file a header is parsed in)
- * with the buffer and the stubs as unsaved files; clashes with the prelude
- * switch its groups off for a second parse. */
+ * with the buffer and the stubs as unsaved files. Clashes with the prelude
+ * switch its groups off, and Ascend C code whose SDK header never came in
+ * gets it as -include, each in a second parse kept only when it has fewer
+ * errors. */
 static enum CXErrorCode parse_unit(struct pk_ast *a, const char *main, struct argv_b *all, struct stubs *st,
                                    struct prelude *pre)
 {
 	/* notes from headers are kept: a clash with the prelude is told by its
 	 * "previous definition is here" note */
-	unsigned flags = CXTranslationUnit_KeepGoing | CXTranslationUnit_DetailedPreprocessingRecord;
 	enum CXErrorCode ec = clang_parseTranslationUnit2(a->index, main, (const char *const *)all->v, all->n, st->u,
-	                                                  (unsigned)st->n, flags, &a->tu);
+	                                                  (unsigned)st->n, parse_flags, &a->tu);
 	*pre = (struct prelude){NULL, NULL};
 	if (ec != CXError_Success || !a->tu)
 		return ec;
 	*pre = prelude_of(a->tu, st);
-	if (prelude_clashes(a, pre, all)) {
-		clang_disposeTranslationUnit(a->tu);
-		a->tu = NULL;
-		ec = clang_parseTranslationUnit2(a->index, main, (const char *const *)all->v, all->n, st->u,
-		                                 (unsigned)st->n, flags, &a->tu);
-		*pre = ec == CXError_Success && a->tu ? prelude_of(a->tu, st) : *pre;
-	}
-	if (ec == CXError_Success && a->tu && lacks_sdk(a->b, a->tu)) {
-		/* parse once more with the SDK header (the real one if on the path,
-		 * else the stubs) given first, as the missing include would have */
+	int keep = all->n;
+	if (prelude_clashes(a, pre, all))
+		reparse_if_better(a, main, all, keep, st, pre);
+	if (lacks_sdk(a->b, a->tu)) {
+		/* the SDK header (the real one if on the path, else the stubs)
+		 * given first, as the missing include would have */
+		keep = all->n;
 		push(all, "-include");
 		push(all, "kernel_operator.h");
-		clang_disposeTranslationUnit(a->tu);
-		a->tu = NULL;
-		ec = clang_parseTranslationUnit2(a->index, main, (const char *const *)all->v, all->n, st->u,
-		                                 (unsigned)st->n, flags, &a->tu);
-		*pre = ec == CXError_Success && a->tu ? prelude_of(a->tu, st) : *pre;
+		reparse_if_better(a, main, all, keep, st, pre);
 	}
 	return ec;
 }

@@ -465,6 +465,7 @@ struct cond {
 	struct term t[MAX_TERMS];
 	int n;
 	char join;
+	int first_only; /* only the terms before the first `||` were read */
 };
 
 static int at_end(const char *p)
@@ -472,10 +473,11 @@ static int at_end(const char *p)
 	return !*p || !strncmp(p, "//", 2) || !strncmp(p, "/*", 2);
 }
 
-static int read_cond(const char *p, struct cond *c)
+static int read_chain(const char *p, struct cond *c)
 {
 	c->n = 0;
 	c->join = 0;
+	c->first_only = 0;
 	for (;;) {
 		if (c->n == MAX_TERMS || !read_term(&p, &c->t[c->n]))
 			return 0;
@@ -488,6 +490,31 @@ static int read_cond(const char *p, struct cond *c)
 		c->join = j;
 		p += 2;
 	}
+}
+
+/* A whole chain, or else its first alternative: `A && B || (C && D)` is
+ * made true by A and B (it cannot be made false from that). */
+static int read_cond(const char *p, struct cond *c)
+{
+	if (read_chain(p, c))
+		return 1;
+	const char *alt = strstr(p, "||");
+	if (!alt)
+		return 0;
+	char first[1024];
+	size_t n = (size_t)(alt - p) < sizeof(first) ? (size_t)(alt - p) : sizeof(first) - 1;
+	memcpy(first, p, n);
+	first[n] = 0;
+	if (!read_chain(first, c) || c->join == '|')
+		return 0;
+	/* the terms point into FIRST: copy them out of it */
+	for (int i = 0; i < c->n; i++) {
+		c->t[i].name = p + (c->t[i].name - first);
+		if (c->t[i].val)
+			c->t[i].val = p + (c->t[i].val - first);
+	}
+	c->first_only = 1;
+	return 1;
 }
 
 enum dkind { D_OTHER, D_IF, D_IFDEF, D_IFNDEF, D_ELIF, D_ELSE, D_ENDIF };
@@ -572,13 +599,15 @@ static int term_flag(struct flags *f, const struct term *t, int neg)
 /* Make C true: every term of an && chain, the first alternative of ||. */
 static void select_cond(struct flags *f, const struct cond *c)
 {
-	for (int i = 0; i < (c->join == '|' ? 1 : c->n); i++)
+	for (int i = 0; i < (c->join == '|' ? 1 : c->n); i++) /* first_only: an && chain */
 		term_flag(f, &c->t[i], 0);
 }
 
 /* Make C false: one term of an && chain, every alternative of ||. */
 static int refute_cond(struct flags *f, const struct cond *c)
 {
+	if (c->first_only)
+		return 0;
 	int done = 0;
 	for (int i = 0; i < c->n && !(done && c->join == '&'); i++)
 		done |= term_flag(f, &c->t[i], 1);

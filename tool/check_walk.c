@@ -240,8 +240,10 @@ static void ancestor_ignores(struct walk *w)
 		if (!slash || slash == real)
 			break;
 		char tmp[PATH_MAX];
-		snprintf(tmp, sizeof(tmp), "%s/%s", slash + 1, up);
-		snprintf(up, sizeof(up), "%s", tmp);
+		int n = snprintf(tmp, sizeof(tmp), "%s/%s", slash + 1, up);
+		if (n < 0 || (size_t)n >= sizeof(tmp))
+			break;
+		memcpy(up, tmp, (size_t)n + 1);
 		*slash = '\0';
 		if ((size_t)snprintf(p, sizeof(p), "%s/.probekitignore", real) < sizeof(p))
 			pk_ign_add_file(&w->ig, "", up, p);
