@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "pk.h"
+#include "embed.h"
 #include "rules.h"
 
 /* ---- capture a standard stream --------------------------------------- */
@@ -315,6 +316,47 @@ static void line_too_long(void **state)
 	pk_rules_free(&rs);
 }
 
+/* Every rules file (check, async, timing) is read by pk_ini_parse: each key
+ * comes with its own line, blank lines and comments counted. */
+struct seen {
+	char keys[8][32];
+	unsigned lines[8];
+	int n;
+};
+
+static int note_key(void *user, const char *section, const char *key, const char *value, unsigned line)
+{
+	(void)section;
+	(void)value;
+	struct seen *s = user;
+	if (s->n == 8)
+		return -1;
+	snprintf(s->keys[s->n], sizeof(s->keys[0]), "%s", key);
+	s->lines[s->n++] = line;
+	return 0;
+}
+
+static void ini_lines_count_blank_and_comment_lines(void **state)
+{
+	(void)state;
+	const char *text = "; head\n\n[a]\nx = 1\n\n\n# note\ny = 2\n[b]\r\n\r\nz = 3\n\n\nnot a key\n";
+	struct seen s = {0};
+	struct capture c;
+	capture_start(&c, 2);
+	int rc = pk_ini_parse("t.ini", "'[section]' or 'key = value'", text, strlen(text), note_key, &s);
+	char *err = capture_end(&c);
+	assert_int_equal(rc, -1);
+	assert_string_equal(err, "probekit: t.ini:14: not a valid INI line (expected '[section]' or 'key = value')\n");
+	free(err);
+	assert_int_equal(s.n, 3);
+	assert_string_equal(s.keys[0], "x");
+	assert_int_equal(s.lines[0], 4);
+	assert_string_equal(s.keys[1], "y");
+	assert_int_equal(s.lines[1], 8);
+	assert_string_equal(s.keys[2], "z");
+	assert_int_equal(s.lines[2], 11);
+}
+
 static void missing_file(void **state)
 {
 	(void)state;
@@ -415,6 +457,7 @@ int main(void)
 	    cmocka_unit_test(no_pattern_no_match),
 	    cmocka_unit_test(line_too_long),
 	    cmocka_unit_test(missing_file),
+	    cmocka_unit_test(ini_lines_count_blank_and_comment_lines),
 	    cmocka_unit_test(allow_comment),
 	    cmocka_unit_test(allow_silences_the_marker_rule),
 	};

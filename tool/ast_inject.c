@@ -202,20 +202,15 @@ static void PK_PRINTF(2, 3) tx(struct text *t, const char *fmt, ...)
 	t->n += (size_t)need;
 }
 
-static int is_ident(char c)
-{
-	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-}
-
 /* Prefix Q to every called name in EXPR ("GetBlockIdx() == 0"). */
 static char *qualify(const char *expr, const char *q)
 {
 	struct text t = {0};
 	tx(&t, "%s", "");
 	for (const char *p = expr; *p;) {
-		if (is_ident(*p) && !(*p >= '0' && *p <= '9')) {
+		if (pk_is_ident(*p) && !(*p >= '0' && *p <= '9')) {
 			const char *s = p;
-			while (is_ident(*p))
+			while (pk_is_ident(*p))
 				p++;
 			const char *a = p;
 			while (*a == ' ')
@@ -239,7 +234,7 @@ static char *cce_names(const char *expr, const struct pk_ast_rules *r)
 	tx(&t, "%s", "");
 	for (const char *p = expr; *p;) {
 		size_t k = 0;
-		while (k < 2 && (strncmp(p, api[k], strlen(api[k])) || (p > expr && is_ident(p[-1]))))
+		while (k < 2 && (strncmp(p, api[k], strlen(api[k])) || (p > expr && pk_is_ident(p[-1]))))
 			k++;
 		if (k < 2) {
 			tx(&t, "%s", cce[k]);

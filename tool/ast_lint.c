@@ -6,7 +6,6 @@
 #include "embed.h"
 #include "pk.h"
 
-#include <ini.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,7 +50,7 @@ static void set_str(char **dst, const char *v)
 	*dst = pk_xstrdup(v);
 }
 
-static int on_ini(void *user, const char *section, const char *key, const char *value)
+static int on_ini(void *user, const char *section, const char *key, const char *value, unsigned line)
 {
 	struct pk_ast_rules *r = user;
 	static const struct {
@@ -79,28 +78,15 @@ static int on_ini(void *user, const char *section, const char *key, const char *
 			list_add_csv((struct pk_namelist *)((char *)r + keys[i].list_off), value);
 		else
 			set_str((char **)((char *)r + keys[i].str_off), value);
-		return 1;
+		return 0;
 	}
-	pk_error("async.ini: unknown key '%s' in [%s]", key, section);
-	return 0;
+	return pk_error("rules/async.ini:%u: unknown key '%s' in [%s]", line, key, section);
 }
 
 int pk_ast_rules_load(struct pk_ast_rules *r)
 {
 	memset(r, 0, sizeof(*r));
-	const char *data;
-	size_t len;
-	int owned = 0;
-	if (pk_rules_file("async.ini", &data, &len, &owned) < 0)
-		return -1;
-	char *text = pk_xstrndup(data, len);
-	if (owned)
-		free((void *)data);
-	int line = ini_parse_string(text, on_ini, r);
-	free(text);
-	if (line != 0) {
-		if (line > 0)
-			pk_error("async.ini:%d: cannot read this line", line);
+	if (pk_ini_parse_rules("async.ini", on_ini, r) < 0) {
 		pk_ast_rules_free(r);
 		return -1;
 	}
@@ -109,7 +95,7 @@ int pk_ast_rules_load(struct pk_ast_rules *r)
 	for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++)
 		if (!need[i]) {
 			pk_ast_rules_free(r);
-			return pk_error("async.ini: [print] needs guard, aiv_core, aiv_guard, aic_core, "
+			return pk_error("rules/async.ini: [print] needs guard, aiv_core, aiv_guard, aic_core, "
 			                "aic_guard and namespace; [cce] needs cycle, barrier, block and subblock");
 		}
 	return 0;

@@ -13,11 +13,6 @@ static int is_blank(char c)
 	return c == ' ' || c == '\t';
 }
 
-static int is_ident(char c)
-{
-	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-}
-
 int pk_spec_parse(struct pk_spec *s, const char *text)
 {
 	static const struct {
@@ -56,7 +51,7 @@ int pk_spec_parse(struct pk_spec *s, const char *text)
 			s->n = (unsigned)n;
 		}
 		for (size_t k = 0; k < nl; k++)
-			if (!is_ident(v[k]) && !(v[k] == ':' && k + 1 < nl && v[k + 1] == ':') &&
+			if (!pk_is_ident(v[k]) && !(v[k] == ':' && k + 1 < nl && v[k + 1] == ':') &&
 			    !(v[k] == ':' && k > 0 && v[k - 1] == ':'))
 				return pk_error("'%s': '%.*s' is not a name", text, (int)nl, v);
 		if (nl == 0)
@@ -178,7 +173,7 @@ static int from_macro(const struct pk_ast *a, int node)
 		size_t nl = strlen(name);
 		int bad = nl && off == a->nodes[node].start && strncmp(name, "operator", 8) && name[0] != '~' &&
 		          (off + nl > a->b->len || memcmp(a->b->data + off, name, nl) ||
-		           (off + nl < a->b->len && is_ident(a->b->data[off + nl])));
+		           (off + nl < a->b->len && pk_is_ident(a->b->data[off + nl])));
 		clang_disposeString(s);
 		if (bad)
 			return 1;
@@ -423,11 +418,11 @@ static int read_term(const char **pp, struct term *t)
 	int neg = *p == '!';
 	if (neg)
 		p = skip_blanks(p + 1);
-	int def = !strncmp(p, "defined", 7) && !is_ident(p[7]);
+	int def = !strncmp(p, "defined", 7) && !pk_is_ident(p[7]);
 	if (def)
 		p = skip_blanks(p + 7);
 	t->name = p;
-	while (is_ident(*p))
+	while (pk_is_ident(*p))
 		p++;
 	t->nlen = (size_t)(p - t->name);
 	if (!t->nlen || (*t->name >= '0' && *t->name <= '9'))
@@ -442,7 +437,7 @@ static int read_term(const char **pp, struct term *t)
 		t->op = p[1] == '=' ? (*p == '=' ? T_EQ : T_GE) : T_GT;
 		p = skip_blanks(p + (t->op == T_GT ? 1 : 2));
 		t->val = p;
-		while (is_ident(*p))
+		while (pk_is_ident(*p))
 			p++;
 		t->vlen = (size_t)(p - t->val);
 		if (!t->vlen)
@@ -537,7 +532,7 @@ static enum dkind directive_of(const char *line, const char **rest)
 		p++;
 	for (int i = 0; words[i].w; i++) {
 		size_t l = strlen(words[i].w);
-		if (!strncmp(p, words[i].w, l) && !is_ident(p[l])) {
+		if (!strncmp(p, words[i].w, l) && !pk_is_ident(p[l])) {
 			*rest = p + l;
 			return words[i].k;
 		}
@@ -554,7 +549,7 @@ static int directive_cond(enum dkind k, const char *rest, struct cond *c)
 		while (*p == ' ' || *p == '\t')
 			p++;
 		t->name = p;
-		while (is_ident(*p))
+		while (pk_is_ident(*p))
 			p++;
 		t->nlen = (size_t)(p - t->name);
 		t->op = k == D_IFDEF ? T_DEF : T_NDEF;
@@ -574,7 +569,7 @@ struct flags {
 static int flags_name(const struct flags *f, const struct term *t)
 {
 	for (const char *p = f->text; (p = strstr(p, " -")); p += 2)
-		if ((p[2] == 'D' || p[2] == 'U') && !strncmp(p + 3, t->name, t->nlen) && !is_ident(p[3 + t->nlen]))
+		if ((p[2] == 'D' || p[2] == 'U') && !strncmp(p + 3, t->name, t->nlen) && !pk_is_ident(p[3 + t->nlen]))
 			return 1;
 	return 0;
 }
@@ -722,13 +717,13 @@ static int refuse_inactive(struct pk_ast *a, size_t off, const char *what)
 	const char *m = d + 1;
 	while (*m == ' ' || *m == '\t')
 		m++;
-	while (is_ident(*m)) /* the directive's own word */
+	while (pk_is_ident(*m)) /* the directive's own word */
 		m++;
 	for (;;) {
-		while (*m && !is_ident(*m))
+		while (*m && !pk_is_ident(*m))
 			m++;
 		size_t l = 0;
-		while (is_ident(m[l]))
+		while (pk_is_ident(m[l]))
 			l++;
 		if (l == 7 && !strncmp(m, "defined", 7)) {
 			m += l;

@@ -12,11 +12,6 @@ static int is_blank(char c)
 	return c == ' ' || c == '\t';
 }
 
-static int is_ident(char c)
-{
-	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-}
-
 static int is_ancestor_or_self(const struct pk_ast *a, int anc, int node)
 {
 	for (; node >= 0; node = a->nodes[node].parent)
@@ -189,7 +184,7 @@ static int word_in(const char *text, size_t len, const char *w, const struct pk_
 	size_t wl = strlen(w);
 	for (const char *p = text; (p = memmem(p, len - (size_t)(p - text), w, wl)); p++) {
 		size_t o = (size_t)(p - text);
-		if ((o > 0 && is_ident(text[o - 1])) || (o + wl < len && is_ident(text[o + wl])))
+		if ((o > 0 && pk_is_ident(text[o - 1])) || (o + wl < len && pk_is_ident(text[o + wl])))
 			continue;
 		if (skip_comments && pk_scan_in_comment(skip_comments, o))
 			continue;

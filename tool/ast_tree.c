@@ -62,11 +62,6 @@ static int is_blank(char c)
 	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
 }
 
-static int is_ident(char c)
-{
-	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-}
-
 /* Skip blanks, comments and semicolons from OFF. */
 static size_t skip_filler(const struct pk_buf *b, size_t off)
 {
@@ -91,7 +86,7 @@ static int word_at(const struct pk_buf *b, size_t off, const char *w)
 {
 	size_t l = strlen(w);
 	return off + l <= b->len && !memcmp(b->data + off, w, l) &&
-	       (off + l == b->len || !is_ident(b->data[off + l])) && (off == 0 || !is_ident(b->data[off - 1]));
+	       (off + l == b->len || !pk_is_ident(b->data[off + l])) && (off == 0 || !pk_is_ident(b->data[off - 1]));
 }
 
 int pk_ast_is_loop(enum CXCursorKind k)
@@ -227,9 +222,9 @@ static size_t words_before(const struct pk_ast *a, size_t start)
 		size_t o = start;
 		while (o > 0 && (is_blank(d[o - 1]) || d[o - 1] == '\n' || d[o - 1] == '\r'))
 			o--;
-		if (o == 0 || !is_ident(d[o - 1]))
+		if (o == 0 || !pk_is_ident(d[o - 1]))
 			return start;
-		while (o > 0 && is_ident(d[o - 1]))
+		while (o > 0 && pk_is_ident(d[o - 1]))
 			o--;
 		start = o;
 	}

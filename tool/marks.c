@@ -21,11 +21,6 @@ static int is_blank(char c)
 	return c == ' ' || c == '\t';
 }
 
-static int is_ident(char c)
-{
-	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-}
-
 /* probe-check scans markers from several threads and reports damage as
  * findings of its own: it asks for no message (pk_marks_scan_quiet). */
 static _Thread_local int quiet;
@@ -79,7 +74,7 @@ static int parse_line(const char *p, const char *e, int *open, int *split, size_
 	while (r < e && is_blank(*r))
 		r++;
 	const char *ns = r;
-	while (r < e && is_ident(*r))
+	while (r < e && pk_is_ident(*r))
 		r++;
 	const char *ne = r;
 	while (r < e && is_blank(*r))

@@ -36,6 +36,14 @@ char *pk_xstrndup(const char *s, size_t n);
 void pk_grow(void **arr, size_t *cap, size_t want, size_t sz);
 #define PK_GROW(arr, cap, want) pk_grow((void **)&(arr), &(cap), (want), sizeof(*(arr)))
 
+/* Can byte C be part of an identifier?  Bytes of 0x80 and above count: C++
+ * and Python accept UTF-8 identifiers, and a name is never split inside one. */
+static inline int pk_is_ident(int c)
+{
+	unsigned char u = (unsigned char)c;
+	return u == '_' || (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9') || u >= 0x80;
+}
+
 /* Options every command has: -h/--help and --version. */
 enum { PK_OPT_VERSION = 0x2000 };
 #define PK_COMMON_LONGOPTS                                                                                             \

@@ -17,10 +17,17 @@ struct ini_src {
 };
 
 struct ini_ctx {
-	struct pk_ruleset *rs;
 	const char *origin;
 	struct ini_src *src;
+	pk_ini_key_fn fn;
+	void *user;
 	int failed;
+};
+
+struct rule_ctx {
+	struct pk_ruleset *rs;
+	const char *origin;
+	unsigned line;
 };
 
 static char *mem_reader(char *str, int num, void *stream)
@@ -103,9 +110,9 @@ static void set_literals(struct pk_rule *r, const char *value)
 	free(copy);
 }
 
-static int set_field(struct ini_ctx *c, struct pk_rule *r, const char *key, const char *value)
+static int set_field(struct rule_ctx *c, struct pk_rule *r, const char *key, const char *value)
 {
-	unsigned line = c->src->line;
+	unsigned line = c->line;
 	if (!strcmp(key, "pattern")) {
 		if (r->origin && strcmp(r->origin, c->origin))
 			free_literals(r); /* another file's literals need not hold for this pattern */
@@ -170,36 +177,61 @@ static int set_field(struct ini_ctx *c, struct pk_rule *r, const char *key, cons
 	return 0;
 }
 
-static int on_ini(void *user, const char *section, const char *name, const char *value)
+static int on_key(void *user, const char *section, const char *name, const char *value)
 {
 	struct ini_ctx *c = user;
-	if (!*section) {
-		c->failed = 1;
-		pk_error("%s:%u: '%s' outside a [rule-id] section", c->origin, c->src->line, name);
-		return 0;
-	}
-	if (set_field(c, get_rule(c->rs, section), name, value) < 0) {
+	if (c->fn(c->user, section, name, value, c->src->line) < 0) {
 		c->failed = 1;
 		return 0;
 	}
 	return 1;
 }
 
-int pk_rules_load_text(struct pk_ruleset *rs, const char *origin, const char *text, size_t len)
+int pk_ini_parse(const char *origin, const char *expect, const char *text, size_t len, pk_ini_key_fn fn, void *user)
 {
 	struct ini_src src = {text, text + len, 0, 0, 0};
-	struct ini_ctx c = {rs, origin, &src, 0};
-	int rc = ini_parse_stream(mem_reader, &src, on_ini, &c);
+	struct ini_ctx c = {origin, &src, fn, user, 0};
+	int rc = ini_parse_stream(mem_reader, &src, on_key, &c);
 	if (src.too_long)
 		return pk_error("%s:%u: line too long for a rule file (at most %d characters)", origin,
 		                src.too_long_line, INI_MAX_LINE - 2);
 	if (c.failed)
 		return -1;
 	if (rc > 0)
-		return pk_error("%s:%d: not a valid INI line (expected '[rule-id]' or 'key = value')", origin, rc);
+		return pk_error("%s:%d: not a valid INI line (expected %s)", origin, rc, expect);
 	if (rc < 0)
 		return pk_error("%s: cannot parse rule file", origin);
 	return 0;
+}
+
+int pk_ini_parse_rules(const char *name, pk_ini_key_fn fn, void *user)
+{
+	const char *data;
+	size_t len;
+	int owned = 0;
+	char origin[300];
+	snprintf(origin, sizeof(origin), "rules/%s", name);
+	if (pk_rules_file(name, &data, &len, &owned) < 0)
+		return pk_error("%s: cannot read built-in rules", origin);
+	int rc = pk_ini_parse(origin, "'[section]' or 'key = value'", data, len, fn, user);
+	if (owned)
+		free((char *)data);
+	return rc;
+}
+
+static int on_rule_key(void *user, const char *section, const char *name, const char *value, unsigned line)
+{
+	struct rule_ctx *c = user;
+	c->line = line;
+	if (!*section)
+		return pk_error("%s:%u: '%s' outside a [rule-id] section", c->origin, line, name);
+	return set_field(c, get_rule(c->rs, section), name, value);
+}
+
+int pk_rules_load_text(struct pk_ruleset *rs, const char *origin, const char *text, size_t len)
+{
+	struct rule_ctx c = {rs, origin, 0};
+	return pk_ini_parse(origin, "'[rule-id]' or 'key = value'", text, len, on_rule_key, &c);
 }
 
 int pk_rules_load_file(struct pk_ruleset *rs, const char *path)

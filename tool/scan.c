@@ -63,11 +63,6 @@ static void add_error(struct pk_scan *s, size_t off, const char *fmt, ...)
 	s->nerrors++;
 }
 
-static int is_ident(unsigned char c)
-{
-	return isalnum(c) || c == '_' || c >= 0x80;
-}
-
 int pk_probe_name_ok(const char *name)
 {
 	if (!(isalpha((unsigned char)*name) || *name == '_'))
@@ -104,9 +99,9 @@ static const unsigned char code_special[256] = {
 static int raw_prefix(const char *d, size_t q)
 {
 	size_t j = q;
-	while (j > 0 && q - j < 4 && is_ident((unsigned char)d[j - 1]))
+	while (j > 0 && q - j < 4 && pk_is_ident((unsigned char)d[j - 1]))
 		j--;
-	if (j > 0 && is_ident((unsigned char)d[j - 1]))
+	if (j > 0 && pk_is_ident((unsigned char)d[j - 1]))
 		return 0;
 	size_t len = q - j;
 	const char *w = d + j;
@@ -118,7 +113,7 @@ static int raw_prefix(const char *d, size_t q)
 int pk_digit_separator(const char *d, size_t q)
 {
 	size_t j = q;
-	while (j > 0 && q - j < 256 && (is_ident((unsigned char)d[j - 1]) || d[j - 1] == '.' || d[j - 1] == '\''))
+	while (j > 0 && q - j < 256 && (pk_is_ident((unsigned char)d[j - 1]) || d[j - 1] == '.' || d[j - 1] == '\''))
 		j--;
 	if (j == q)
 		return 0;
@@ -349,7 +344,7 @@ static int starts_marker(const char *p, size_t avail)
 {
 	static const char word[] = "TIMING_PROBE";
 	size_t wl = sizeof(word) - 1;
-	return avail >= wl && !memcmp(p, word, wl) && (avail == wl || !is_ident((unsigned char)p[wl]));
+	return avail >= wl && !memcmp(p, word, wl) && (avail == wl || !pk_is_ident((unsigned char)p[wl]));
 }
 
 /* Does [from, to) hold the marker word "TIMING_PROBE" (not a longer name)? */
@@ -360,7 +355,7 @@ static const char *find_marker(const char *d, size_t from, size_t to)
 		if (!p)
 			return NULL;
 		i = (size_t)(p - d);
-		if ((i == from || !is_ident((unsigned char)d[i - 1])) && starts_marker(p, to - i))
+		if ((i == from || !pk_is_ident((unsigned char)d[i - 1])) && starts_marker(p, to - i))
 			return p;
 	}
 	return NULL;
@@ -396,7 +391,7 @@ static void probe_header(struct lexer *L, size_t ls, size_t le, size_t kw_end, s
 	}
 	p = skip_hspace(d, p + 1, le);
 	size_t n0 = p;
-	while (p < le && is_ident((unsigned char)d[p]))
+	while (p < le && pk_is_ident((unsigned char)d[p]))
 		p++;
 	char *name = pk_xstrndup(d + n0, p - n0);
 	if (p == n0 || !pk_probe_name_ok(name)) {
@@ -471,7 +466,7 @@ static size_t directive(struct lexer *L, size_t ls, size_t h)
 		size_t sp = splice_at(d, n, k1);
 		if (sp)
 			k1 += sp;
-		else if (k1 < n && is_ident((unsigned char)d[k1])) {
+		else if (k1 < n && pk_is_ident((unsigned char)d[k1])) {
 			if (kl < sizeof(kw) - 1)
 				kw[kl++] = d[k1];
 			k1++;

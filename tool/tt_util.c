@@ -44,70 +44,41 @@ void tt_sb_free(struct tt_sb *sb)
 	memset(sb, 0, sizeof(*sb));
 }
 
-/* ---- rules/timing.ini ----
- * A small reader of our own: the module must not depend on libraries the
- * executable happens not to link. Values run to the end of the line. */
+/* ---- rules/timing.ini ---- */
 
-static char *trim(char *s)
+struct tt_ini {
+	struct tt_rules *r;
+	const char *origin;
+};
+
+static int on_timing_key(void *user, const char *section, const char *key, const char *value, unsigned line)
 {
-	while (isspace((unsigned char)*s))
-		s++;
-	size_t n = strlen(s);
-	while (n && isspace((unsigned char)s[n - 1]))
-		s[--n] = '\0';
-	return s;
+	struct tt_ini *c = user;
+	struct tt_rules *r = c->r;
+	if (!*section)
+		return pk_error("%s:%u: '%s' outside a [section]", c->origin, line, key);
+	struct tt_sb k = {0};
+	tt_sb_addf(&k, "%s.%s", section, key);
+	size_t cap_vals = r->cap; /* both arrays grow in step */
+	PK_GROW(r->keys, r->cap, r->n + 1);
+	PK_GROW(r->vals, cap_vals, r->n + 1);
+	r->keys[r->n] = k.s;
+	r->vals[r->n] = pk_xstrdup(value);
+	r->n++;
+	return 0;
 }
 
 int tt_rules_parse(struct tt_rules *r, const char *origin, const char *text)
 {
-	char *copy = pk_xstrdup(text), *save = NULL, section[128] = "";
-	unsigned lineno = 0;
-	for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		lineno++;
-		char *s = trim(line);
-		if (!*s || *s == ';' || *s == '#')
-			continue;
-		if (*s == '[') {
-			char *e = strchr(s, ']');
-			if (!e || (size_t)(e - s) >= sizeof(section)) {
-				free(copy);
-				return pk_error("%s:%u: bad section header", origin, lineno);
-			}
-			*e = '\0';
-			snprintf(section, sizeof(section), "%s", s + 1);
-			continue;
-		}
-		char *eq = strchr(s, '=');
-		if (!eq) {
-			free(copy);
-			return pk_error("%s:%u: expected 'key = value'", origin, lineno);
-		}
-		*eq = '\0';
-		struct tt_sb key = {0};
-		tt_sb_addf(&key, "%s.%s", section, trim(s));
-		size_t cap_vals = r->cap; /* both arrays grow in step */
-		PK_GROW(r->keys, r->cap, r->n + 1);
-		PK_GROW(r->vals, cap_vals, r->n + 1);
-		r->keys[r->n] = key.s;
-		r->vals[r->n] = pk_xstrdup(trim(eq + 1));
-		r->n++;
-	}
-	free(copy);
-	return 0;
+	struct tt_ini c = {r, origin};
+	return pk_ini_parse(origin, "'[section]' or 'key = value'", text, strlen(text), on_timing_key, &c);
 }
 
 int tt_rules_load(struct tt_rules *r)
 {
-	const char *data;
-	size_t len;
-	int owned = 0;
 	memset(r, 0, sizeof(*r));
-	if (pk_rules_file("timing.ini", &data, &len, &owned) < 0)
-		return -1;
-	int rc = tt_rules_parse(r, "timing.ini", data);
-	if (owned)
-		free((void *)data);
-	return rc;
+	struct tt_ini c = {r, "rules/timing.ini"};
+	return pk_ini_parse_rules("timing.ini", on_timing_key, &c);
 }
 
 const char *tt_rule(const struct tt_rules *r, const char *section, const char *key)
