@@ -200,7 +200,7 @@ int pk_ast_ns_visible(struct pk_ast *a, const char *ns, size_t off);
 /* Is WORD used anywhere in the TU text (main file and every include)? */
 int pk_ast_word_used(struct pk_ast *a, const char *word);
 
-/* ast_lint.c: S2 warnings for a probe from START to the ENDS. */
+/* ast_lint.c: the async-boundary warnings for a probe from START to the ENDS. */
 void pk_ast_lint(struct pk_ast *a, const struct pk_ast_rules *r, const char *name, const struct pk_anchor *start,
                  const struct pk_anchor *ends, size_t nends, int wait_probe);
 

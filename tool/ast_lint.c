@@ -1,4 +1,4 @@
-/* ast_lint.c - the async-boundary lint (S2) and the rules it reads
+/* ast_lint.c - the async-boundary lint and the rules it reads
  * (rules/async.ini): an end sample right after an asynchronous issue
  * measures the issue, not the work; a start sample before a wait measures
  * the wait as part of the stage. */
@@ -149,7 +149,7 @@ static void lint_end(struct pk_ast *a, const struct pk_ast_rules *r, const char 
 	if (last_issue >= 0)
 		pk_warning("%s:%u: the end sample of '%s' follows asynchronous '%s' (line %u) with no wait or "
 		           "barrier of the kernel's own between: only the probe's PipeBarrier completes it; "
-		           "end after the wait_flag or barrier that completes it in the kernel (S2.5)",
+		           "end after the wait_flag or barrier that completes it in the kernel",
 		           a->b->path, e->line, name, a->calls[last_issue].name,
 		           pk_ast_line(a, a->calls[last_issue].off));
 }
@@ -163,7 +163,7 @@ static void lint_start(struct pk_ast *a, const struct pk_ast_rules *r, const cha
 			continue;
 		if (pk_namelist_has(&r->wait, a->calls[i].name))
 			pk_warning("%s:%u: the start sample of '%s' precedes '%s' (line %u): a consumer stage "
-			           "starts after its wait returns (S2.3); start after it (--begin after:%s) or "
+			           "starts after its wait returns; start after it (--begin after:%s) or "
 			           "time the wait on its own (--wait %s)",
 			           a->b->path, s->line, name, a->calls[i].name, pk_ast_line(a, a->calls[i].off),
 			           a->calls[i].name, a->calls[i].name);
@@ -180,7 +180,7 @@ static void lint_wait(struct pk_ast *a, const struct pk_ast_rules *r, const char
 		if (call_in(a, i, s->off, e->off, func) && !pk_namelist_has(&r->wait, a->calls[i].name) &&
 		    !pk_namelist_has(&r->barrier, a->calls[i].name)) {
 			pk_warning("%s:%u: wait probe '%s' times '%s', which is not a wait or barrier in "
-			           "rules/async.ini (S2.4)",
+			           "rules/async.ini",
 			           a->b->path, pk_ast_line(a, a->calls[i].off), name, a->calls[i].name);
 			return;
 		}

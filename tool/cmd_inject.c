@@ -26,12 +26,12 @@ static const char usage_text[] =
     "      --disable NAME    turn probe NAME off\n"
     "      --disable-all     turn every probe off\n"
     "      --allow-multiple  allow enabling a probe while another is on (warns)\n"
-    "      --no-base         do not also enable the base probe " PK_BASE_PROBE " (S1.7)\n"
+    "      --no-base         do not also enable the base probe " PK_BASE_PROBE "\n"
     "  placement (insert a new probe on the libclang AST; see 'probe-inject --probe N --begin x --help'):\n"
     "      --begin SPEC --end SPEC, --around CALLEE, --wait CALLEE, --base\n"
     "      -p BUILD_DIR      (with placement) read compile flags from BUILD_DIR/compile_commands.json\n"
     "                        (or -p the compile_commands.json file itself)\n"
-    "      --timing-tensor   add the CCE in-core timing tensor and shift args[] (S5);\n"
+    "      --timing-tensor   add the CCE in-core timing tensor and shift args[];\n"
     "                        with --event, --edit, --slots, --host, --host-out, --kernel,\n"
     "                        --core-type, --generation, --invocation, --invocations,\n"
     "                        --events-out, -p ('probe-inject --timing-tensor --help', docs/timing.md)\n" PK_EMIT_HELP
@@ -145,7 +145,7 @@ static void plan_value(struct pk_file *f, const struct pk_block *b, int value)
 		pk_plan_add(&f->plan, b->value_off, b->value_off + 1, value ? "1" : "0", 1);
 }
 
-/* S1.4: a probe other than NAME already on anywhere in the set? */
+/* One probe per run: a probe other than NAME already on anywhere in the set? */
 static int refuse_others(struct pk_fileset *fs, const char *name, int allow)
 {
 	const struct pk_file *first_f = NULL;

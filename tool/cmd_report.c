@@ -55,7 +55,7 @@ static const char usage_text[] =
     "  --generation G     the current launch's generation id (event map with\n"
     "                     \"generation\"): rows of another generation are stale\n"
     "  --invocation I     report invocation I's rows [I*N, (I+1)*N) of a matrix\n"
-    "  --slots-per-invocation N  shared by concurrent invocations (S5.5)\n"
+    "  --slots-per-invocation N  shared by concurrent invocations\n"
     "\n"
     "exit: 0 report, no finding; 1 report with findings (warnings on stderr);\n"
     "      2 usage error or unreadable input\n";
@@ -295,7 +295,7 @@ static int read_tensor(struct report_opts *o, const struct rp_l2 *l2, struct rp_
 		return -1;
 	}
 	if (o->invocation >= 0) {
-		/* S5.5: invocation I owns rows [I*N, (I+1)*N); slot s is row I*N + s */
+		/* invocation I owns rows [I*N, (I+1)*N); slot s is row I*N + s */
 		size_t first = (size_t)o->invocation * o->per_invocation;
 		if (o->per_invocation > m.rows || (size_t)o->invocation >= m.rows / o->per_invocation) {
 			pk_error("%s: --invocation %lld of %zu slots needs rows %zu..%zu, the tensor has %zu",

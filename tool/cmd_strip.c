@@ -1,6 +1,6 @@
 /* cmd_strip.c - probe-strip: the production form. Removes every probe block
  * whole, the brace markers an insertion added, and the timing tensor with its
- * ABI change (S5.15), restoring the original bytes. */
+ * ABI change, restoring the original bytes. */
 #include "marks.h"
 #include "pk.h"
 #include "probeset.h"

@@ -78,7 +78,7 @@ struct rp_lane {
 	int medians; /* spans run from a median start to a median end */
 };
 struct rp_doc {
-	double freq_hz;          /* 0: unknown, no time columns (S5.3) */
+	double freq_hz;          /* 0: unknown, no time columns */
 	const char *freq_source; /* "--freq-hz" or the L2 file */
 	char *origin;            /* what timeline zero means */
 	struct rp_table **tables;
@@ -250,14 +250,14 @@ struct rp_event_map {
 	char **names, **kinds;
 	int *cols;
 	/* stale-row guard from the injection's sidecar: row[magic_column] ==
-	 * magic + slot in every slot written by this invocation (S5.9) */
+	 * magic + slot in every slot written by this invocation */
 	int magic_column; /* -1: none */
 	uint64_t magic;
 	/* "generation": true: the marker word is magic + ((generation & 0xFFFF)
 	 * << 16) + (slot & 0xFFFF) (probe-inject --generation) */
 	int generation;
 };
-/* The S5.6 order: entry, producer_done, collective_arrival,
+/* The default column order of a timing row: entry, producer_done, collective_arrival,
  * collective_release, body_done in columns 0..4. */
 void rp_events_default(struct rp_event_map *em);
 int rp_events_load(const char *path, struct rp_event_map *em);

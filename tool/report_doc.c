@@ -185,7 +185,7 @@ void rp_set_str(struct rp_table *t, size_t row, size_t col, const char *s)
 
 void rp_set_us(const struct rp_doc *d, struct rp_table *t, size_t row, size_t col, double cycles)
 {
-	/* Presentation only (S5.3): analysis stays in integer cycles. */
+	/* Presentation only: analysis stays in integer cycles. */
 	if (d->freq_hz > 0)
 		rp_set_real(t, row, col, cycles * 1e6 / d->freq_hz, 3);
 }

@@ -1,5 +1,5 @@
 /* report_json.c - the JSON inputs: the timing-tensor event map (the sidecar
- * the injection writes, or --events) and L2 swimlane records (S7.9), read
+ * the injection writes, or --events) and L2 swimlane records, read
  * with libjansson. A malformed file is an error naming its line and column. */
 #include "report.h"
 
@@ -9,7 +9,7 @@
 
 const char *const rp_event_names[RP_EV_N] = {"entry", "producer_done", "collective_arrival", "collective_release",
                                              "body_done"};
-/* S5.1 semantics of the S5.6 default columns. */
+/* What each default column means. */
 static const char *const default_kinds[RP_EV_N] = {"issue", "phase_done", "arrival", "release", "phase_done"};
 
 static void em_add(struct rp_event_map *em, const char *name, int col, const char *kind)

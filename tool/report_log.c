@@ -482,7 +482,7 @@ static void add_probe_line(struct rp_log *lg, const struct rp_line *ln)
 		se->run_count = 0;
 	} else if (ln->block < 0 && ln->start < se->last_end) {
 		/* Lines of one block run one after another; overlapping
-		 * intervals of one key mean several blocks print (S1.6). */
+		 * intervals of one key mean several blocks print. */
 		add_finding(lg, run, probe, RP_FIND_OVERLAP, 1);
 	}
 	if (++se->run_count > lg->repeat)

@@ -1,5 +1,6 @@
 /* report_logsum.c - from a parsed probe log to tables, a timeline and the
- * findings S1.4, S1.6, S1.7, S3.2 and S4.2 ask for. */
+ * findings: several probes in one run, blocks that all print, no T_BASE,
+ * leaked warmup output, and the gaps between phases. */
 #include "report.h"
 
 #include <stdint.h>
@@ -195,7 +196,7 @@ static int cmp_tl(const void *a, const void *b, void *ctx)
 
 /* A sub-probe nests in its stage when the stage (same block and iter) is on
  * the timeline and encloses it. A "wait" measured before its stage starts
- * (S2.3) does not: it is a stage of its own and takes part in the gaps.
+ * does not: it is a stage of its own and takes part in the gaps.
  * Returns 1 nested, 0 not nested, -1 no parent on the timeline. */
 static int nested_in_parent(const struct rp_log *lg, const struct tl_entry *tl, const size_t *pos,
                             const struct tl_entry *e)
@@ -326,7 +327,7 @@ static void timeline_row(struct rp_doc *d, struct rp_table *t, size_t c, const s
 	rp_set_half(t, r, c + 2, e->end_x2);
 	rp_set_us(d, t, r, c + 4, (double)e->start_x2 / 2);
 	rp_set_us(d, t, r, c + 5, (double)e->end_x2 / 2);
-	/* S4.2: gap = next start - previous end; negative means overlap, kept. */
+	/* gap = next start - previous end; negative means overlap, kept. */
 	if (e->in_chain && prev) {
 		rp_set_half(t, r, c + 3, e->start_x2 - prev->end_x2);
 		rp_set_us(d, t, r, c + 6, (double)(e->start_x2 - prev->end_x2) / 2);
@@ -363,7 +364,7 @@ static void timeline_table(const struct rp_log *lg, struct rp_doc *d, const stru
 	free(tl);
 }
 
-/* Wait, compute, load and writeback shares (S4.2): median sub-probe dur /
+/* Wait, compute, load and writeback shares: median sub-probe dur /
  * median stage dur, only for sub-probes inside their stage (or where the
  * timeline cannot tell). */
 static void ratios_table(const struct rp_log *lg, struct rp_doc *d, const int64_t *median_x2, const int *nested_state)
@@ -444,16 +445,16 @@ static void warn_runs(const struct rp_log *lg, struct rp_doc *d)
 			}
 			rp_warn(d,
 			        "'%s': %zu probes in one run (%s%s): each printf delays the others; enable one probe "
-			        "per run (S1.4)",
+			        "per run",
 			        r->label, r->nprobes, list, r->nprobes > 4 ? ", ..." : "");
 		}
 		if (r->nlines && !r->ntbase)
-			rp_warn(d, "'%s': no [T_BASE] line: no relative times for this run (S1.7)", r->label);
+			rp_warn(d, "'%s': no [T_BASE] line: no relative times for this run", r->label);
 		else if (r->nlines && r->tbase_late)
 			rp_warn(d, "'%s': probe lines before the first [T_BASE] have no relative times", r->label);
 		if (r->ntbase > lg->repeat)
-			rp_warn(d, "'%s': %zu [T_BASE] lines, more than --repeat %zu (warmup output leaked? S3.2)",
-			        r->label, r->ntbase, lg->repeat);
+			rp_warn(d, "'%s': %zu [T_BASE] lines, more than --repeat %zu (warmup output leaked?)", r->label,
+			        r->ntbase, lg->repeat);
 	}
 }
 
@@ -468,12 +469,12 @@ static void warn_findings(const struct rp_log *lg, struct rp_doc *d)
 		if (f->kind == RP_FIND_OVERLAP)
 			rp_warn(d,
 			        "'%s': '%s' lines without block= overlap in time: several blocks print; restrict the "
-			        "print to one block or add block= (S1.6)",
+			        "print to one block or add block=",
 			        run, name);
 		else if (!overlap)
 			rp_warn(d,
 			        "'%s': up to %u '%s' lines for one block and iteration, more than --repeat %zu (warmup "
-			        "output leaked? S3.2)",
+			        "output leaked?)",
 			        run, f->count, name, lg->repeat);
 	}
 }

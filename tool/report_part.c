@@ -1,6 +1,6 @@
-/* report_part.c - what a timing tensor says (S5.9 validation, S5.11 global
- * partition, S5.12 collective diagnostics, L2 bounds) and the merged vs
- * split comparison (S5.13). All arithmetic in integer cycles; boundaries are
+/* report_part.c - what a timing tensor says (the checks of each
+ * row, the global partition, collective diagnostics, L2 bounds) and the merged vs
+ * split comparison. All arithmetic in integer cycles; boundaries are
  * reductions of absolute stamps, never sums of per-core maxima. */
 #include "report.h"
 
@@ -73,7 +73,7 @@ static int magic_ok(struct tensor_ctx *c, size_t s, const char *path)
 		if (got == want && c->o->have_generation && gen != (c->o->generation & 0xFFFF)) {
 			rp_warn(c->d,
 			        "%s: slot %zu: written by generation %llu, not the current %llu (mod 65536): "
-			        "a stale row from an earlier launch (S5.9)",
+			        "a stale row from an earlier launch",
 			        path, s, (unsigned long long)gen, (unsigned long long)(c->o->generation & 0xFFFF));
 			return 0;
 		}
@@ -81,7 +81,7 @@ static int magic_ok(struct tensor_ctx *c, size_t s, const char *path)
 			return 1;
 		rp_warn(c->d,
 		        "%s: slot %zu: magic column %d holds %llu, not magic + (generation << 16) + slot: "
-		        "never written by this kernel, or another writer (S5.9)",
+		        "never written by this kernel, or another writer",
 		        path, s, c->em->magic_column, (unsigned long long)got);
 		return 0;
 	}
@@ -89,12 +89,12 @@ static int magic_ok(struct tensor_ctx *c, size_t s, const char *path)
 		return 1;
 	rp_warn(c->d,
 	        "%s: slot %zu: magic column %d holds %llu, not magic + slot %llu: a stale row from an earlier "
-	        "invocation, or another writer (S5.9)",
+	        "invocation, or another writer",
 	        path, s, c->em->magic_column, (unsigned long long)got, (unsigned long long)want);
 	return 0;
 }
 
-/* S5.9: written, required stamps nonzero, monotonic in event order. */
+/* A row is valid when written, its required stamps nonzero, monotonic in event order. */
 static void validate_slot(struct tensor_ctx *c, size_t s, const char *path)
 {
 	int all_zero = 1, ok = 1;
@@ -197,7 +197,7 @@ static void interval_row(struct tensor_ctx *c, struct rp_table *t, const struct 
 }
 
 /* The consecutive boundaries present, their intervals, the identity and the
- * ordering, all in integer cycles (S5.11). */
+ * ordering, all in integer cycles. */
 static int partition(struct tensor_ctx *c, struct bound *bs, size_t nb, const char *what)
 {
 	int ordered = 1;
@@ -271,7 +271,7 @@ static void diag_row(struct tensor_ctx *c, struct rp_table *t, const char *name,
 	rp_set_us(c->d, t, r, 3, (double)v);
 }
 
-/* S5.12 over valid slots with both stamps. */
+/* Collective diagnostics over the valid slots with both stamps. */
 static void collective(struct tensor_ctx *c)
 {
 	int bc = c->em->column[RP_EV_ARRIVAL], ac = c->em->column[RP_EV_RELEASE];
@@ -308,7 +308,7 @@ static void collective(struct tensor_ctx *c)
 	diag_row(c, t, "early-core residence", "max_i (a[i] - b[i])", res);
 	rp_note(c->d,
 	        "early-core residence is largest on slot %zu and includes arrival skew; a consumer interval starting "
-	        "at min a already covers release skew: do not add it again (S5.12)",
+	        "at min a already covers release skew: do not add it again",
 	        res_slot);
 }
 
@@ -391,10 +391,10 @@ static void sources_table(struct tensor_ctx *c, const struct bound *e, const str
 	}
 	if (ordering_failed)
 		rp_note(c->d, "the combined ordering fails, so the sources do not share an epoch after all: compare "
-		              "the durations per source (S5.11)");
+		              "the durations per source");
 	else
 		rp_note(c->d, "L2 and in-core boundaries not combined: --same-epoch was not given (a matching "
-		              "frequency does not prove a common epoch, S5.11); durations are compared per source");
+		              "frequency does not prove a common epoch); durations are compared per source");
 }
 
 static void tensor_table(struct tensor_ctx *c)
@@ -470,7 +470,7 @@ int rp_tensor_analyse(const struct rp_matrix *m, const struct rp_event_map *em, 
 	return rc;
 }
 
-/* ---- merged vs split (S5.13) ---- */
+/* ---- merged vs split ---- */
 
 static const char *const pair_cols[] = {"M0", "B", "A", "M1", "P0", "P1", "C0", "C1"};
 
@@ -544,7 +544,7 @@ int rp_pairs_analyse(const struct rp_matrix *m, const char *path, struct rp_doc 
 	rp_set_real(st, r, 3, s.mean, 1);
 	rp_set_int(st, r, 4, s.max);
 	rp_set_real(st, r, 5, s.stddev, 1);
-	rp_note(d, "statistics are over each pair's own delta; phase medians aggregated independently are never summed "
-	           "(S5.13)");
+	rp_note(d,
+	        "statistics are over each pair's own delta; phase medians aggregated independently are never summed");
 	return 0;
 }

@@ -1,4 +1,4 @@
-/* report_stats.c - integer statistics over cycle counts (S3.5) and slot lists. */
+/* report_stats.c - integer statistics over cycle counts and slot lists. */
 #include "report.h"
 
 #include <math.h>

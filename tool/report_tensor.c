@@ -1,4 +1,4 @@
-/* report_tensor.c - timing-tensor readers (S5.5): .npy (format versions 1-3,
+/* report_tensor.c - timing-tensor readers: .npy (format versions 1-3,
  * little-endian int64/uint64, C order, shape (slots, 8k)), raw .bin with a
  * slot count, and CSV. Anything else is refused with the reason. */
 #include "report.h"
@@ -153,8 +153,8 @@ static int check_shape(size_t rows, size_t cols, const char *path)
 	if (rows == 0)
 		return pk_error("%s: the tensor holds no slots (zero rows)", path);
 	if (cols == 0 || cols % 8)
-		return pk_error("%s: %zu columns per slot; expected a multiple of 8 (one 64-byte line per slot, S5.5)",
-		                path, cols);
+		return pk_error("%s: %zu columns per slot; expected a multiple of 8 (one 64-byte line per slot)", path,
+		                cols);
 	return 0;
 }
 

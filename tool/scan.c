@@ -185,145 +185,188 @@ static size_t start_raw(struct lexer *L, size_t i)
 	return j + 1;
 }
 
+/* The lexer steps: each goes on from *I in its state and returns 1 when the
+ * line ended, *I then past its '\n' (or at n); *spliced tells whether it
+ * ended in backslash-newline. */
+static int step_raw(struct lexer *L, size_t *pi)
+{
+	const char *d = L->d;
+	size_t n = L->n, i = *pi;
+	const char *close = memchr(d + i, ')', n - i);
+	const char *nl = memchr(d + i, '\n', n - i);
+	if (nl && (!close || nl < close)) {
+		*pi = (size_t)(nl - d) + 1;
+		return 1;
+	}
+	if (!close) {
+		*pi = n;
+		return 1;
+	}
+	i = (size_t)(close - d) + 1;
+	if (n - i >= L->raw_len + 1 && !memcmp(d + i, L->raw_delim, L->raw_len) && d[i + L->raw_len] == '"') {
+		i += L->raw_len + 1;
+		L->st = CODE;
+	}
+	*pi = i;
+	return 0;
+}
+
+static int step_block_comment(struct lexer *L, size_t *pi)
+{
+	const char *d = L->d;
+	size_t n = L->n, i = *pi;
+	const char *star = memchr(d + i, '*', n - i);
+	const char *nl = memchr(d + i, '\n', n - i);
+	if (nl && (!star || nl < star)) {
+		*pi = (size_t)(nl - d) + 1;
+		return 1;
+	}
+	if (!star) {
+		*pi = n;
+		return 1;
+	}
+	i = (size_t)(star - d) + 1;
+	if (i < n && d[i] == '/') {
+		i++;
+		L->st = CODE;
+		close_comment(L, i);
+	}
+	*pi = i;
+	return 0;
+}
+
+static int step_line_comment(struct lexer *L, size_t *pi, int *spliced)
+{
+	const char *d = L->d;
+	size_t n = L->n, i = *pi;
+	const char *nl = memchr(d + i, '\n', n - i);
+	if (!nl) {
+		close_comment(L, n);
+		L->st = CODE;
+		*pi = n;
+		return 1;
+	}
+	size_t e = (size_t)(nl - d);
+	size_t bs = e > i && d[e - 1] == '\r' ? e - 1 : e;
+	*pi = e + 1;
+	if (bs > i && d[bs - 1] == '\\') {
+		*spliced = 1;
+		return 1;
+	}
+	close_comment(L, bs);
+	L->st = CODE;
+	return 1;
+}
+
+static int step_string(struct lexer *L, size_t *pi, int *spliced)
+{
+	const char *d = L->d;
+	size_t n = L->n, i = *pi;
+	char c = d[i];
+	if (c == '\\') {
+		size_t sp = splice_at(d, n, i);
+		if (sp) {
+			*spliced = 1;
+			*pi = i + sp;
+			return 1;
+		}
+		*pi = i + 2;
+		return 0;
+	}
+	*pi = i + 1;
+	if (c == '\n') { /* unterminated literal: recover at end of line */
+		L->st = CODE;
+		return 1;
+	}
+	if (c == L->quote)
+		L->st = CODE;
+	return 0;
+}
+
+/* Code: skip to the next byte that can change the state, and take it. */
+static int step_code(struct lexer *L, size_t *pi, int *spliced)
+{
+	const char *d = L->d;
+	size_t n = L->n, i = *pi;
+	while (i < n && !code_special[(unsigned char)d[i]])
+		i++;
+	*pi = i + 1;
+	if (i >= n) {
+		*pi = n;
+		return 1;
+	}
+	char c = d[i];
+	switch (c) {
+	case '\n':
+		return 1;
+	case '\\': {
+		size_t sp = splice_at(d, n, i);
+		if (sp) {
+			*spliced = 1;
+			*pi = i + sp;
+			return 1;
+		}
+		return 0;
+	}
+	case '/':
+		if (i + 1 < n && (d[i + 1] == '/' || d[i + 1] == '*')) {
+			open_comment(L, i);
+			L->st = d[i + 1] == '/' ? LINE_COMMENT : BLOCK_COMMENT;
+			*pi = i + 2;
+		}
+		return 0;
+	case '"':
+		if (raw_prefix(d, i)) {
+			*pi = start_raw(L, i);
+			return 0;
+		}
+		L->st = STRING;
+		L->quote = c;
+		return 0;
+	case '\'':
+		if (!pk_digit_separator(d, i)) {
+			L->st = STRING;
+			L->quote = c;
+		}
+		return 0;
+	case '{':
+		open_scope(L, follows_paren(d, i));
+		return 0;
+	case '}':
+		close_scope(L);
+		return 0;
+	}
+	return 0;
+}
+
 /* Lex one physical line from I in the current state. Returns the offset just
  * past its '\n' (or n). *spliced tells whether it ended in backslash-newline. */
 static size_t lex_line(struct lexer *L, size_t i, int *spliced)
 {
-	const char *d = L->d;
-	size_t n = L->n;
 	*spliced = 0;
-	while (i < n) {
-		char c = d[i];
+	while (i < L->n) {
+		int end = 0;
 		switch (L->st) {
-		case RAW: {
-			const char *close = memchr(d + i, ')', n - i);
-			const char *nl = memchr(d + i, '\n', n - i);
-			if (nl && (!close || nl < close))
-				return (size_t)(nl - d) + 1;
-			if (!close)
-				return n;
-			i = (size_t)(close - d) + 1;
-			if (n - i >= L->raw_len + 1 && !memcmp(d + i, L->raw_delim, L->raw_len) &&
-			    d[i + L->raw_len] == '"') {
-				i += L->raw_len + 1;
-				L->st = CODE;
-			}
-			continue;
-		}
-		case BLOCK_COMMENT: {
-			const char *star = memchr(d + i, '*', n - i);
-			const char *nl = memchr(d + i, '\n', n - i);
-			if (nl && (!star || nl < star))
-				return (size_t)(nl - d) + 1;
-			if (!star)
-				return n;
-			i = (size_t)(star - d) + 1;
-			if (i < n && d[i] == '/') {
-				i++;
-				L->st = CODE;
-				close_comment(L, i);
-			}
-			continue;
-		}
-		case LINE_COMMENT: {
-			const char *nl = memchr(d + i, '\n', n - i);
-			if (!nl) {
-				close_comment(L, n);
-				L->st = CODE;
-				return n;
-			}
-			size_t e = (size_t)(nl - d);
-			size_t bs = e > i && d[e - 1] == '\r' ? e - 1 : e;
-			if (bs > i && d[bs - 1] == '\\') {
-				*spliced = 1;
-				return e + 1;
-			}
-			close_comment(L, bs);
-			L->st = CODE;
-			return e + 1;
-		}
+		case RAW:
+			end = step_raw(L, &i);
+			break;
+		case BLOCK_COMMENT:
+			end = step_block_comment(L, &i);
+			break;
+		case LINE_COMMENT:
+			end = step_line_comment(L, &i, spliced);
+			break;
 		case STRING:
-			if (c == '\\') {
-				size_t sp = splice_at(d, n, i);
-				if (sp) {
-					*spliced = 1;
-					return i + sp;
-				}
-				i += 2;
-				continue;
-			}
-			if (c == '\n') { /* unterminated literal: recover at end of line */
-				L->st = CODE;
-				return i + 1;
-			}
-			if (c == L->quote)
-				L->st = CODE;
-			i++;
-			continue;
+			end = step_string(L, &i, spliced);
+			break;
 		case CODE:
+			end = step_code(L, &i, spliced);
 			break;
 		}
-		/* CODE: skip to the next byte that can change the state */
-		while (i < n && !code_special[(unsigned char)d[i]])
-			i++;
-		if (i >= n)
-			break;
-		c = d[i];
-		switch (c) {
-		case '\n':
-			return i + 1;
-		case '\\': {
-			size_t sp = splice_at(d, n, i);
-			if (sp) {
-				*spliced = 1;
-				return i + sp;
-			}
-			i++;
-			continue;
-		}
-		case '/':
-			if (i + 1 < n && d[i + 1] == '/') {
-				open_comment(L, i);
-				L->st = LINE_COMMENT;
-				i += 2;
-				continue;
-			}
-			if (i + 1 < n && d[i + 1] == '*') {
-				open_comment(L, i);
-				L->st = BLOCK_COMMENT;
-				i += 2;
-				continue;
-			}
-			i++;
-			continue;
-		case '"':
-			if (raw_prefix(d, i)) {
-				i = start_raw(L, i);
-				continue;
-			}
-			L->st = STRING;
-			L->quote = c;
-			i++;
-			continue;
-		case '\'':
-			if (!pk_digit_separator(d, i)) {
-				L->st = STRING;
-				L->quote = c;
-			}
-			i++;
-			continue;
-		case '{':
-			open_scope(L, follows_paren(d, i));
-			i++;
-			continue;
-		case '}':
-			close_scope(L);
-			i++;
-			continue;
-		}
-		i++;
+		if (end)
+			return i;
 	}
-	return n;
+	return L->n;
 }
 
 /* ---- directives ------------------------------------------------------ */
@@ -452,29 +495,83 @@ static enum dkind directive_kind(const char *w, size_t len)
 #undef IS
 }
 
+/* The directive's keyword from K, read through line splices (#end\<newline>if
+ * is #endif) into KW; returns the offset past it. */
+static size_t directive_word(const struct lexer *L, size_t k, char kw[16])
+{
+	const char *d = L->d;
+	size_t kl = 0;
+	for (;;) {
+		size_t sp = splice_at(d, L->n, k);
+		if (sp)
+			k += sp;
+		else if (k < L->n && pk_is_ident((unsigned char)d[k])) {
+			if (kl < 15)
+				kw[kl++] = d[k];
+			k++;
+		} else
+			break;
+	}
+	kw[kl] = '\0';
+	return k;
+}
+
+/* '#if...' at LS: a probe block's header when it carries the marker. */
+static void directive_if(struct lexer *L, const char *kw, size_t ls, size_t le, size_t k1, size_t cstart,
+                         const char *marker, size_t end, unsigned line)
+{
+	struct pk_scan *s = L->s;
+	size_t before = s->nblocks;
+	if (marker) {
+		if (strcmp(kw, "if"))
+			add_error(s, ls,
+			          "malformed probe directive: a probe block starts with '#if 0' or '#if 1', not '#%s'",
+			          kw);
+		else
+			probe_header(L, ls, le, k1, cstart, marker, end, line);
+	}
+	long block = s->nblocks > before ? (long)before : -1;
+	if (block >= 0 && L->probe_open >= 0) {
+		add_error(s, ls, "probe block '%s' inside probe block '%s'", s->blocks[block].name,
+		          s->blocks[L->probe_open].name);
+		/* keep it out of the block list: the outer block owns it */
+		free(s->blocks[block].name);
+		s->nblocks--;
+		block = -1;
+	}
+	PK_GROW(L->conds, L->cap_conds, L->nconds + 1);
+	L->conds[L->nconds++] = (struct cond){block, ls};
+	if (block >= 0)
+		L->probe_open = block;
+}
+
+/* '#endif' at LS, ending at END: closes a probe block if it opened one. */
+static void directive_endif(struct lexer *L, size_t ls, size_t end, unsigned line)
+{
+	struct pk_scan *s = L->s;
+	if (L->nconds == 0) {
+		add_error(s, ls, "'#endif' without '#if'");
+		return;
+	}
+	struct cond c = L->conds[--L->nconds];
+	if (c.block >= 0) {
+		struct pk_block *b = &s->blocks[c.block];
+		b->endif_start = ls;
+		b->endif_end = end;
+		b->endif_line = line;
+		L->probe_open = -1;
+	}
+}
+
 /* A directive line starts at LS with '#' at H. Lex it to its logical end and
  * act on it. Returns the offset of the next line. */
 static size_t directive(struct lexer *L, size_t ls, size_t h)
 {
 	const char *d = L->d;
 	size_t n = L->n;
-	/* the keyword, read through line splices (#end\<newline>if is #endif) */
-	size_t k1 = skip_hspace(d, h + 1, n);
 	char kw[16];
-	size_t kl = 0;
-	for (;;) {
-		size_t sp = splice_at(d, n, k1);
-		if (sp)
-			k1 += sp;
-		else if (k1 < n && pk_is_ident((unsigned char)d[k1])) {
-			if (kl < sizeof(kw) - 1)
-				kw[kl++] = d[k1];
-			k1++;
-		} else
-			break;
-	}
-	kw[kl] = '\0';
-	enum dkind kind = directive_kind(kw, kl);
+	size_t k1 = directive_word(L, skip_hspace(d, h + 1, n), kw);
+	enum dkind kind = directive_kind(kw, strlen(kw));
 
 	/* lex the rest of the logical line; remember its first comment */
 	L->first_comment = (size_t)-1;
@@ -497,37 +594,11 @@ static size_t directive(struct lexer *L, size_t ls, size_t h)
 		le--;
 
 	struct pk_scan *s = L->s;
-	const char *marker = NULL;
-	if (cstart != (size_t)-1)
-		marker = find_marker(d, cstart, le);
-
+	const char *marker = cstart != (size_t)-1 ? find_marker(d, cstart, le) : NULL;
 	switch (kind) {
-	case D_IF: {
-		size_t before = s->nblocks;
-		if (marker) {
-			if (strcmp(kw, "if"))
-				add_error(s, ls,
-				          "malformed probe directive: a probe block starts with '#if 0' or '#if 1', "
-				          "not '#%s'",
-				          kw);
-			else
-				probe_header(L, ls, le, k1, cstart, marker, i, line);
-		}
-		long block = s->nblocks > before ? (long)before : -1;
-		if (block >= 0 && L->probe_open >= 0) {
-			add_error(s, ls, "probe block '%s' inside probe block '%s'", s->blocks[block].name,
-			          s->blocks[L->probe_open].name);
-			/* keep it out of the block list: the outer block owns it */
-			free(s->blocks[block].name);
-			s->nblocks--;
-			block = -1;
-		}
-		PK_GROW(L->conds, L->cap_conds, L->nconds + 1);
-		L->conds[L->nconds++] = (struct cond){block, ls};
-		if (block >= 0)
-			L->probe_open = block;
+	case D_IF:
+		directive_if(L, kw, ls, le, k1, cstart, marker, i, line);
 		break;
-	}
 	case D_ELSE:
 		if (L->nconds == 0)
 			add_error(s, ls, "'#%s' without '#if'", kw);
@@ -536,20 +607,7 @@ static size_t directive(struct lexer *L, size_t ls, size_t h)
 			          s->blocks[L->conds[L->nconds - 1].block].name);
 		break;
 	case D_ENDIF:
-		if (L->nconds == 0) {
-			add_error(s, ls, "'#endif' without '#if'");
-			break;
-		}
-		{
-			struct cond c = L->conds[--L->nconds];
-			if (c.block >= 0) {
-				struct pk_block *b = &s->blocks[c.block];
-				b->endif_start = ls;
-				b->endif_end = i;
-				b->endif_line = line;
-				L->probe_open = -1;
-			}
-		}
+		directive_endif(L, ls, i, line);
 		break;
 	case D_OTHER:
 		break;

@@ -11,7 +11,7 @@
 #include "buf.h"
 
 #define PK_MARKER "TIMING_PROBE:"
-/* The base-alignment probe (S1.7): printed once at entry, every other probe
+/* The base-alignment probe: printed once at entry, every other probe
  * is read relative to it, so it runs together with the one probe enabled. */
 #define PK_BASE_PROBE "T_BASE"
 

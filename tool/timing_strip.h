@@ -1,9 +1,9 @@
-/* timing_strip.h - the text form of timing-tensor instrumentation (S5) and
+/* timing_strip.h - the text form of timing-tensor instrumentation and
  * its removal. One home for the marker syntax: the injector (tool/tt_*.c,
  * in the libclang module) writes it with pk_timing_wrap(), probe-strip and
  * probe-check read it here. Text only, never libclang.
  *
- * Two marks, both carrying `TIMING_PROBE:` so a global search finds them (S1.5):
+ * Two marks, both carrying `TIMING_PROBE:` so a global search finds them:
  *
  *   a whole inserted line ends with the line mark
  *       <indent>CODE  // TIMING_PROBE: @timing LABEL<eol>

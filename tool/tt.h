@@ -1,4 +1,4 @@
-/* tt.h - the timing-tensor injector (S5), inside the libclang module.
+/* tt.h - the timing-tensor injector, inside the libclang module.
  * Layers: tt_util.c (strings, rules, parsing, tokens), tt_kernel.c (what the
  * kernel looks like), tt_gen.c (the kernel's edits), tt_host.c (the host
  * side's edits), tt_main.c (the command). Included only by tool/tt_*.c and

@@ -1,4 +1,4 @@
-/* tt_gen.c - the kernel's timing edits (S5.4-S5.7): helpers above the
+/* tt_gen.c - the kernel's timing edits: helpers above the
  * kernel, the entry sample as the first statement, event samples kept in
  * locals, the tail (body_done, one row per slot, writeback) before every exit,
  * the timing tensor in the ABI and every shifted scalar index. Code text
@@ -64,13 +64,13 @@ static char *helpers(const struct tt_kernel *k, const struct tt_spec *sp)
 		tt_sb_addf(&sb, ", uint64_t v%d", i);
 	tt_sb_add(&sb, ")\n{\n");
 	slot_code(&sb, k, sp);
-	if (sp->invocation) /* S5.5: this invocation's rows start at row0 = invocation * slots */
+	if (sp->invocation) /* this invocation's rows start at row0 = invocation * slots */
 		tt_sb_addf(&sb, "    __gm__ int64_t *row = out + (row0 + slot) * %d;\n", sp->row_words);
 	else
 		tt_sb_addf(&sb, "    __gm__ int64_t *row = out + slot * %d;\n", sp->row_words);
 	for (int i = 0; i < sp->columns; i++)
 		tt_sb_addf(&sb, "    row[%d] = static_cast<int64_t>(v%d);\n", i, i);
-	if (sp->generation) /* S5.9: magic | generation << 16 | slot */
+	if (sp->generation) /* the marker word: magic | generation << 16 | slot */
 		tt_sb_addf(
 		    &sb,
 		    "    row[%d] = static_cast<int64_t>(%sULL + ((gen & 0xFFFFULL) << 16) + (slot & 0xFFFFULL));\n",
@@ -162,7 +162,7 @@ static void plan_slot(const struct tt_tu *t, const struct tt_kernel *k, const st
 	tt_sb_free(&sb);
 }
 
-/* Entry sample first (S5.4), then the tensor pointer, then the event locals:
+/* Entry sample first, then the tensor pointer, then the event locals:
  * declared here so a sample in any nested scope reaches the tail. */
 static void plan_entry(const struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp, struct pk_plan *plan)
 {
@@ -332,12 +332,12 @@ int tt_place_event(const struct tt_tu *t, const struct tt_kernel *k, struct tt_e
 	return rc;
 }
 
-/* S5.1 / S2.5: a completion event right after an asynchronous issue records
+/* A completion event right after an asynchronous issue records
  * the issue, not the completion. */
 void tt_lint_event(const struct tt_tu *t, const struct tt_spec *sp, const struct tt_event *ev)
 {
 	const char *issue = tt_rule(sp->rules, "async", "issue");
-	/* arrival and release are collective events: after a flag set is right (S2.2) */
+	/* arrival and release are collective events: after a flag set is right */
 	if (!issue || !ev->after || strncmp(ev->spec, "after:", 6) ||
 	    (strcmp(ev->kind, "drain") && strcmp(ev->kind, "phase")))
 		return;
@@ -348,7 +348,7 @@ void tt_lint_event(const struct tt_tu *t, const struct tt_spec *sp, const struct
 		size_t w = strcspn(p, " \t,");
 		if (w == n && !strncmp(p, ev->spec + 6, n))
 			pk_warning("%s:%u: event '%s' (%s) follows '%.*s', which only issues asynchronous "
-			           "work: the sample records the issue, not its completion (S5.1)",
+			           "work: the sample records the issue, not its completion",
 			           t->b->path, pk_buf_line_of(t->b, ev->at), ev->name, ev->kind, (int)n, p);
 		p += w;
 	}
@@ -413,7 +413,7 @@ static void plan_abi(const struct tt_tu *t, const struct tt_kernel *k, const str
 		return;
 	}
 	struct tt_sb sb = {0}, gen = {0};
-	if (sp->generation) /* the last scalars (S5.7: scalars after every tensor) */
+	if (sp->generation) /* the last scalars (scalars come after every tensor) */
 		tt_sb_addf(&gen, ", uint64_t %sgen", P);
 	if (sp->invocation)
 		tt_sb_addf(&gen, ", uint64_t %srow0", P);

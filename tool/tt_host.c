@@ -1,4 +1,4 @@
-/* tt_host.c - the host side of the timing tensor (S5.7): the orchestration's
+/* tt_host.c - the host side of the timing tensor: the orchestration's
  * add_input / add_output / add_scalar sequence, or a packed int64_t argument
  * array, gets the timing output right after its last tensor so host and
  * kernel agree on every args[] index. Works on tokens: host files include
@@ -36,7 +36,7 @@ static char *matrix_slots(const struct tt_spec *sp)
 }
 
 /* The extra scalars after every original one, in order: the generation id
- * (S5.9), then this invocation's first row (S5.5). N values, VALS[i]. */
+ *, then this invocation's first row. N values, VALS[i]. */
 static size_t extra_scalars(const struct tt_spec *sp, char *vals[2])
 {
 	size_t n = 0;
@@ -99,11 +99,14 @@ static size_t find_adds(const struct tt_tu *t, struct add_call **out)
 	return n;
 }
 
-static int plan_orchestration(struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp, struct add_call *a,
-                              size_t n, struct pk_plan *plan)
+/* The adds are all tensors, then all scalars, and as many tensors as the
+ * kernel reads; *LAST is the last tensor add, or -1. */
+static int tensors_first(const struct tt_tu *t, const struct tt_kernel *k, const struct add_call *a, size_t n,
+                         long *last)
 {
 	const struct pk_buf *b = t->b;
-	long tensors = 0, last = -1, first_scalar = -1;
+	long tensors = 0, first_scalar = -1;
+	*last = -1;
 	for (size_t i = 0; i < n; i++) {
 		if (!a[i].tensor) {
 			if (first_scalar < 0)
@@ -112,18 +115,74 @@ static int plan_orchestration(struct tt_tu *t, const struct tt_kernel *k, const 
 		}
 		if (first_scalar >= 0)
 			return pk_error("%s:%u: tensor '%.*s' is added after scalar '%.*s': the orchestration "
-			                "must add all tensors, then all scalars (S5.7)",
+			                "must add all tensors, then all scalars",
 			                b->path, pk_buf_line_of(t->b, a[i].arg_start),
 			                (int)(a[i].arg_end - a[i].arg_start), b->data + a[i].arg_start,
 			                (int)(a[first_scalar].arg_end - a[first_scalar].arg_start),
 			                b->data + a[first_scalar].arg_start);
 		tensors++;
-		last = (long)i;
+		*last = (long)i;
 	}
 	if (tensors != k->ntensors)
 		return pk_error("%s: the orchestration adds %ld tensor%s but kernel '%s' reads %ld: "
 		                "host and kernel disagree before any change",
 		                b->path, tensors, tensors == 1 ? "" : "s", k->name, k->ntensors);
+	return 0;
+}
+
+/* The adds of the generation id and first row (scalars after every other),
+ * one line each; NULL when the spec has none. */
+static char *extra_scalar_adds(const struct tt_spec *sp, const char *recv)
+{
+	char *xv[2];
+	size_t nx = extra_scalars(sp, xv);
+	if (!nx)
+		return NULL;
+	struct tt_sb gs = {0};
+	for (size_t i = 0; i < nx; i++) {
+		const char *gnames[] = {"recv", "value"};
+		const char *gvals[] = {recv, xv[i]};
+		char *one = tt_expand(host_rule(sp, "scalar", "{recv}add_scalar({value});"), gnames, gvals, 2);
+		tt_sb_addf(&gs, "%s%s", i ? "\n" : "", one);
+		free(one);
+		free(xv[i]);
+	}
+	return gs.s;
+}
+
+/* The scalars G go after the last scalar add, or else right after the
+ * timing output, in the same lines as *LINE. */
+static int place_extra_scalars(const struct tt_tu *t, const struct tt_kernel *k, const struct add_call *a, size_t n,
+                               char **line, const char *g, struct pk_plan *plan)
+{
+	const struct pk_buf *b = t->b;
+	long last_scalar = -1;
+	for (size_t i = 0; i < n; i++)
+		if (!a[i].tensor)
+			last_scalar = (long)i;
+	if (last_scalar < 0) {
+		size_t ln = strlen(*line);
+		*line = pk_xrealloc(*line, ln + strlen(g) + 2);
+		snprintf(*line + ln, strlen(g) + 2, "\n%s", g);
+		return 0;
+	}
+	if (!a[last_scalar].after)
+		return pk_error("%s:%u: the last scalar add is not a statement of its own; split the chained call",
+		                b->path, pk_buf_line_of(t->b, a[last_scalar].close));
+	struct tt_sb gl = {0};
+	tt_sb_addf(&gl, "scalars from args[%ld]", k->ntensors + 1 + k->nscalars);
+	tt_insert_after(b, plan, a[last_scalar].after, a[last_scalar].stmt_start, g, gl.s);
+	tt_sb_free(&gl);
+	return 0;
+}
+
+static int plan_orchestration(struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp, struct add_call *a,
+                              size_t n, struct pk_plan *plan)
+{
+	const struct pk_buf *b = t->b;
+	long last;
+	if (tensors_first(t, k, a, n, &last) < 0)
+		return -1;
 	const struct add_call *at = last >= 0 ? &a[last] : &a[0];
 	char *recv = pk_xstrndup(b->data + at->recv_start, at->recv_end - at->recv_start);
 	char rw[16], pre[64];
@@ -137,40 +196,9 @@ static int plan_orchestration(struct tt_tu *t, const struct tt_kernel *k, const 
 	    vals, 4);
 	struct tt_sb label = {0};
 	tt_sb_addf(&label, "output (args[%ld])", k->ntensors);
-	int rc = 0;
-	long last_scalar = -1;
-	for (size_t i = 0; i < n; i++)
-		if (!a[i].tensor)
-			last_scalar = (long)i;
-	char *xv[2];
-	size_t nx = extra_scalars(sp, xv);
-	if (nx) { /* generation id, first row: more scalars, the last (S5.9, S5.5) */
-		struct tt_sb gs = {0};
-		for (size_t i = 0; i < nx; i++) {
-			const char *gnames[] = {"recv", "value"};
-			const char *gvals[] = {recv, xv[i]};
-			char *one = tt_expand(host_rule(sp, "scalar", "{recv}add_scalar({value});"), gnames, gvals, 2);
-			tt_sb_addf(&gs, "%s%s", i ? "\n" : "", one);
-			free(one);
-			free(xv[i]);
-		}
-		char *g = gs.s;
-		if (last_scalar < 0) { /* right after the timing output, in the same lines */
-			size_t ln = strlen(line);
-			line = realloc(line, ln + strlen(g) + 2);
-			snprintf(line + ln, strlen(g) + 2, "\n%s", g);
-		} else if (a[last_scalar].after) {
-			struct tt_sb gl = {0};
-			tt_sb_addf(&gl, "scalars from args[%ld]", k->ntensors + 1 + k->nscalars);
-			tt_insert_after(b, plan, a[last_scalar].after, a[last_scalar].stmt_start, g, gl.s);
-			tt_sb_free(&gl);
-		} else {
-			rc =
-			    pk_error("%s:%u: the last scalar add is not a statement of its own; split the chained call",
-			             b->path, pk_buf_line_of(t->b, a[last_scalar].close));
-		}
-		free(g);
-	}
+	char *g = extra_scalar_adds(sp, recv);
+	int rc = g ? place_extra_scalars(t, k, a, n, &line, g, plan) : 0;
+	free(g);
 	if (rc < 0)
 		;
 	else if (last < 0)
@@ -301,7 +329,7 @@ int tt_gen_host(struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec
 {
 	if (!sp->slots)
 		return pk_error("%s: --host needs --slots EXPR, the number of core slots of the real "
-		                "launch (S5.5)",
+		                "launch",
 		                t->b->path);
 	struct add_call *a;
 	size_t n = find_adds(t, &a);

@@ -756,7 +756,7 @@ int tt_func_describe(struct tt_tu *t, CXCursor fn, struct tt_kernel *k)
 	return describe(t, fn, clang_getCursorSemanticParent(fn), k, 1);
 }
 
-/* ---- the ABI: tensors first, then scalars (S5.7) ---- */
+/* ---- the ABI: tensors first, then scalars ---- */
 
 static const char *use_name(const struct tt_use *u)
 {
@@ -809,7 +809,7 @@ static int abi_extern(const struct tt_tu *t, struct tt_kernel *k)
 	for (long i = 0; i < last_tensor && rc == 0; i++)
 		if (kind[i] == 2)
 			rc = pk_error("%s:%u: tensor '%s' (%s[%ld]) comes after scalar '%s' (%s[%ld]): "
-			              "packed arguments must be all tensors, then all scalars (S5.7)",
+			              "packed arguments must be all tensors, then all scalars",
 			              t->b->path, first[last_tensor]->line, use_name(first[last_tensor]), k->args_name,
 			              last_tensor, use_name(first[i]), k->args_name, i);
 	k->ntensors = last_tensor + 1;
@@ -828,7 +828,7 @@ static int abi_direct(const struct tt_tu *t, struct tt_kernel *k)
 	for (long i = 0; i < last_tensor; i++)
 		if (!k->params[i].is_tensor)
 			return pk_error("%s:%u: tensor parameter '%s' comes after scalar '%s': arguments "
-			                "must be all tensors, then all scalars (S5.7)",
+			                "must be all tensors, then all scalars",
 			                t->b->path, pk_buf_line_of(t->b, k->params[last_tensor].start),
 			                k->params[last_tensor].name, k->params[i].name);
 	k->ntensors = last_tensor + 1;

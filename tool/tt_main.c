@@ -7,6 +7,7 @@
 #include "timing_strip.h"
 
 #include <ctype.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -35,19 +36,19 @@ static int usage(FILE *out)
 	        "         [--target simpler|ascendc] [--test-script FILE] [--func-id N]\n"
 	        "         [--events-out FILE] [-p BUILD_DIR] [-o FILE | --stdout | --diff | --check] KERNEL\n"
 	        "         [-- CLANG-ARGS]\n\n"
-	        "Add the in-core timing tensor (S5): an INT64 output timing[slots][8k], the entry\n"
+	        "Add the in-core timing tensor: an INT64 output timing[slots][8k], the entry\n"
 	        "sample, event samples kept in locals, and before every exit body_done, the\n"
 	        "slot's row and its cache writeback; every packed args[] index after the new\n"
 	        "tensor is renumbered. probe-strip --timing-tensor undoes it byte for byte.\n\n"
 	        "  --event NAME[:KIND]=PLACE[@FUNC]  a sample; PLACE is after:CALLEE[#n],\n"
 	        "                      before:CALLEE[#n] or line:N, in FUNC (default: the kernel);\n"
-	        "                      KIND is issue|drain|phase|arrival|release (S5.1), from\n"
+	        "                      KIND is issue|drain|phase|arrival|release, from\n"
 	        "                      rules/timing.ini [kinds] when left out\n"
 	        "  --generation EXPR   an extra last scalar: the launch's generation id (host\n"
-	        "                      expression EXPR); the row's marker word carries it (S5.9)\n"
+	        "                      expression EXPR); the row's marker word carries it\n"
 	        "  --invocation EXPR --invocations K  concurrent invocations share one matrix:\n"
 	        "                      K * slots rows; this launch (host expression EXPR) writes\n"
-	        "                      rows EXPR*slots + slot, passed as an extra last scalar (S5.5)\n"
+	        "                      rows EXPR*slots + slot, passed as an extra last scalar\n"
 	        "  --edit FILE         a file of helpers (included by the kernel) that may be edited;\n"
 	        "                      with -o its result goes next to OUT\n"
 	        "  --kernel NAME       the kernel function (default: kernel_entry or the only __global__)\n"
@@ -103,99 +104,61 @@ static int add_event(struct tt_opts *o, const char *arg)
 	return 0;
 }
 
-static int parse_opts(int argc, char **argv, struct tt_opts *o)
+/* Options that take one string; a host expression may not be empty. */
+static const struct {
+	const char *name;
+	size_t off;
+	int expr;
+} str_opts[] = {
+    {"--generation", offsetof(struct tt_opts, generation), 1},
+    {"--invocation", offsetof(struct tt_opts, invocation), 1},
+    {"--invocations", offsetof(struct tt_opts, invocations), 1},
+    {"--target", offsetof(struct tt_opts, target), 0},
+    {"--test-script", offsetof(struct tt_opts, test_script), 0},
+    {"-p", offsetof(struct tt_opts, build_dir), 0},
+    {"--kernel", offsetof(struct tt_opts, kernel_name), 0},
+    {"--core-type", offsetof(struct tt_opts, core), 0},
+    {"--host", offsetof(struct tt_opts, host), 0},
+    {"--host-out", offsetof(struct tt_opts, host_out), 0},
+    {"--slots", offsetof(struct tt_opts, slots), 0},
+    {"--events-out", offsetof(struct tt_opts, events_out), 0},
+};
+
+/* An option with an argument ARG (NULL when none is left); 1 when A is not
+ * one of them. */
+static int arg_opt(struct tt_opts *o, const char *a, const char *arg)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char *next = i + 1 < argc ? argv[i + 1] : NULL;
-#define NEED_ARG()                                                                                                     \
-	do {                                                                                                           \
-		if (!next)                                                                                             \
-			return pk_error("option '%s' needs an argument", a);                                           \
-		i++;                                                                                                   \
-	} while (0)
-		if (!strcmp(a, "--timing-tensor"))
-			continue;
-		if (!strcmp(a, "--")) {
-			o->extra = argv + i + 1;
-			o->nextra = argc - i - 1;
-			break;
-		}
-		if (!strcmp(a, "--event")) {
-			NEED_ARG();
-			if (add_event(o, next) < 0)
-				return -1;
-		} else if (!strcmp(a, "--generation")) {
-			NEED_ARG();
-			if (!*next)
-				return pk_error("--generation needs a host expression");
-			o->generation = next;
-		} else if (!strcmp(a, "--invocation")) {
-			NEED_ARG();
-			if (!*next)
-				return pk_error("--invocation needs a host expression");
-			o->invocation = next;
-		} else if (!strcmp(a, "--invocations")) {
-			NEED_ARG();
-			if (!*next)
-				return pk_error("--invocations needs a host expression");
-			o->invocations = next;
-		} else if (!strcmp(a, "--target")) {
-			NEED_ARG();
-			o->target = next;
-		} else if (!strcmp(a, "--test-script")) {
-			NEED_ARG();
-			o->test_script = next;
-		} else if (!strcmp(a, "--func-id")) {
-			NEED_ARG();
-			char *end;
-			o->func_id = strtol(next, &end, 10);
-			if (*end || o->func_id < 0)
-				return pk_error("--func-id '%s': expected a kernel id (0, 1, ...)", next);
-		} else if (!strcmp(a, "--edit")) {
-			NEED_ARG();
-			PK_GROW(o->edit, o->cap_edit, o->nedit + 1);
-			o->edit[o->nedit++] = next;
-		} else if (!strcmp(a, "-p")) {
-			NEED_ARG();
-			o->build_dir = next;
-		} else if (!strcmp(a, "--kernel")) {
-			NEED_ARG();
-			o->kernel_name = next;
-		} else if (!strcmp(a, "--core-type")) {
-			NEED_ARG();
-			o->core = next;
-		} else if (!strcmp(a, "--host")) {
-			NEED_ARG();
-			o->host = next;
-		} else if (!strcmp(a, "--host-out")) {
-			NEED_ARG();
-			o->host_out = next;
-		} else if (!strcmp(a, "--slots")) {
-			NEED_ARG();
-			o->slots = next;
-		} else if (!strcmp(a, "--events-out")) {
-			NEED_ARG();
-			o->events_out = next;
-		} else if (!strcmp(a, "-o")) {
-			NEED_ARG();
-			o->emit.mode = PK_EMIT_OUTFILE;
-			o->emit.out_path = next;
-		} else if (!strcmp(a, "--stdout")) {
-			o->emit.mode = PK_EMIT_STDOUT;
-		} else if (!strcmp(a, "--diff")) {
-			o->emit.mode = PK_EMIT_DIFF;
-		} else if (!strcmp(a, "--check")) {
-			o->emit.mode = PK_EMIT_CHECK;
-		} else if (a[0] == '-' && a[1]) {
-			return pk_error("unknown option '%s' for --timing-tensor (see --help)", a);
-		} else if (o->kernel) {
-			return pk_error("--timing-tensor takes one kernel file ('%s', '%s')", o->kernel, a);
-		} else {
-			o->kernel = a;
-		}
-#undef NEED_ARG
+	size_t k = 0, nk = sizeof(str_opts) / sizeof(str_opts[0]);
+	while (k < nk && strcmp(a, str_opts[k].name))
+		k++;
+	if (k == nk && strcmp(a, "--event") && strcmp(a, "--func-id") && strcmp(a, "--edit") && strcmp(a, "-o"))
+		return 1;
+	if (!arg)
+		return pk_error("option '%s' needs an argument", a);
+	if (k < nk) {
+		if (str_opts[k].expr && !*arg)
+			return pk_error("%s needs a host expression", a);
+		*(const char **)((char *)o + str_opts[k].off) = arg;
+	} else if (!strcmp(a, "--event")) {
+		return add_event(o, arg);
+	} else if (!strcmp(a, "--func-id")) {
+		char *end;
+		o->func_id = strtol(arg, &end, 10);
+		if (*end || o->func_id < 0)
+			return pk_error("--func-id '%s': expected a kernel id (0, 1, ...)", arg);
+	} else if (!strcmp(a, "--edit")) {
+		PK_GROW(o->edit, o->cap_edit, o->nedit + 1);
+		o->edit[o->nedit++] = arg;
+	} else {
+		o->emit.mode = PK_EMIT_OUTFILE;
+		o->emit.out_path = arg;
 	}
+	return 0;
+}
+
+/* Options that go together, or cannot. */
+static int check_opts(const struct tt_opts *o)
+{
 	if (!o->kernel)
 		return pk_error("--timing-tensor needs a kernel file");
 	if (o->host && o->emit.mode == PK_EMIT_OUTFILE && !o->host_out)
@@ -217,6 +180,40 @@ static int parse_opts(int argc, char **argv, struct tt_opts *o)
 	return 0;
 }
 
+static int parse_opts(int argc, char **argv, struct tt_opts *o)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--timing-tensor"))
+			continue;
+		if (!strcmp(a, "--")) {
+			o->extra = argv + i + 1;
+			o->nextra = argc - i - 1;
+			break;
+		}
+		int rc = arg_opt(o, a, i + 1 < argc ? argv[i + 1] : NULL);
+		if (rc < 0)
+			return -1;
+		if (rc == 0) {
+			i++;
+			continue;
+		}
+		if (!strcmp(a, "--stdout"))
+			o->emit.mode = PK_EMIT_STDOUT;
+		else if (!strcmp(a, "--diff"))
+			o->emit.mode = PK_EMIT_DIFF;
+		else if (!strcmp(a, "--check"))
+			o->emit.mode = PK_EMIT_CHECK;
+		else if (a[0] == '-' && a[1])
+			return pk_error("unknown option '%s' for --timing-tensor (see --help)", a);
+		else if (o->kernel)
+			return pk_error("--timing-tensor takes one kernel file ('%s', '%s')", o->kernel, a);
+		else
+			o->kernel = a;
+	}
+	return check_opts(o);
+}
+
 static const char *const kinds[] = {"issue", "drain", "phase", "arrival", "release"};
 
 static int resolve_events(struct tt_opts *o, const struct tt_rules *r, struct tt_spec *sp, const char *kernel_name)
@@ -231,7 +228,7 @@ static int resolve_events(struct tt_opts *o, const struct tt_rules *r, struct tt
 		if (!e->kind) {
 			const char *k = tt_rule(r, "kinds", e->name);
 			if (!k)
-				return pk_error("--event '%s': say which S5.1 event it is (NAME:KIND=PLACE, "
+				return pk_error("--event '%s': say which kind of event it is (NAME:KIND=PLACE, "
 				                "KIND issue|drain|phase|arrival|release); rules/timing.ini "
 				                "[kinds] has no default for it",
 				                e->name);
@@ -254,7 +251,7 @@ static int resolve_events(struct tt_opts *o, const struct tt_rules *r, struct tt
 	sp->ev = o->ev;
 	sp->nev = o->nev;
 	sp->columns = (int)o->nev + 2;
-	/* the magic word takes the row's last slot; more values take more lines (S5.5) */
+	/* the magic word takes the row's last slot; more values take more lines */
 	sp->row_words = 8 * ((sp->columns + 1 + 7) / 8);
 	return 0;
 }
@@ -441,7 +438,7 @@ static int plan_host(struct job *j)
 	if (!j->o.host)
 		return 0;
 	if (!j->sp.slots)
-		return pk_error("%s: --host needs --slots EXPR, the number of core slots of the real launch (S5.5)",
+		return pk_error("%s: --host needs --slots EXPR, the number of core slots of the real launch",
 		                j->host_path);
 	if (j->host_py)
 		return tt_py_plan_extern(&j->hb, j->extern_name, &j->sp, &j->hp);

@@ -1,4 +1,4 @@
-/* tt_path.c - events inside helper functions (S5.4, S5.6): the samples live
+/* tt_path.c - events inside helper functions: the samples live
  * in the kernel's event array; a pointer to it is threaded down every call
  * path kernel -> ... -> FUNC as an extra trailing parameter
  * (`uint64_t *pk_tt_ev = nullptr`, so callers off the path compile
@@ -435,143 +435,159 @@ static int resolve(struct graph *g, struct tt_kernel *k, int *kernel)
 	return 0;
 }
 
+/* A helper definition in a file that may not be edited: named relative to
+ * where the tool runs. */
+static int not_editable(struct graph *g, int d, const struct tt_event *ev)
+{
+	CXFile f;
+	unsigned l, c, o;
+	clang_getExpansionLocation(clang_getCursorLocation(g->f[d].c), &f, &l, &c, &o);
+	CXString fn = clang_getFileName(f);
+	const char *name = clang_getCString(fn) ? clang_getCString(fn) : "?";
+	char cwd[4096];
+	size_t cl;
+	if (getcwd(cwd, sizeof(cwd)) && (cl = strlen(cwd)) && !strncmp(name, cwd, cl) && name[cl] == '/')
+		name += cl + 1;
+	pk_error("event '%s': '%s' is defined in %s, which may not be edited: name it with --edit", ev->name, ev->func,
+	         name);
+	clang_disposeString(fn);
+	return -1;
+}
+
+/* TARGETS[e]: the one definition of each helper event's function. */
+static int find_targets(struct graph *g, const struct tt_spec *sp, int *targets)
+{
+	for (size_t e = 0; e < sp->nev; e++) {
+		struct tt_event *ev = &sp->ev[e];
+		if (ev->helper < 0)
+			continue;
+		int n, d = unique_def(g, ev->func, &n);
+		if (n == 0) {
+			int cnt;
+			if (find_fn(g, ev->func, &cnt) >= 0)
+				return pk_error(
+				    "event '%s': '%s' is declared but its definition is not in the translation unit",
+				    ev->name, ev->func);
+			return pk_error("event '%s': no function '%s' in the translation unit of %s", ev->name,
+			                ev->func, g->t->b->path);
+		}
+		if (n > 1)
+			return pk_error("event '%s': several functions are named '%s' (overloads or templates): the "
+			                "place is ambiguous",
+			                ev->name, ev->func);
+		if (g->f[d].file == -2)
+			return not_editable(g, d, ev);
+		targets[e] = d;
+		mark_leads(g, d);
+	}
+	return 0;
+}
+
+/* Every target is reached from the kernel, and no name with several
+ * definitions called from the path could be a target's way. */
+static int check_paths(struct graph *g, const struct tt_kernel *k, const struct tt_spec *sp, const int *targets,
+                       int kernel)
+{
+	for (size_t e = 0; e < sp->nev; e++) {
+		if (sp->ev[e].helper < 0)
+			continue;
+		if (!on_path(g, targets[e]) || targets[e] == kernel)
+			return pk_error("event '%s': no call path from kernel '%s' to '%s' through files that may be "
+			                "edited%s",
+			                sp->ev[e].name, k->name, sp->ev[e].func,
+			                targets[e] == kernel ? " (it is the kernel: leave out @FUNC)" : "");
+	}
+	for (size_t i = 0; i < g->nf; i++)
+		if (g->f[i].state == 0 && on_path(g, (int)i) && (int)i == kernel && cycle(g, (int)i) < 0)
+			return -1;
+	for (size_t j = 0; j < g->ns; j++) {
+		const struct site *s = &g->s[j];
+		if (s->callee > -2 || !on_path(g, s->caller))
+			continue;
+		for (size_t e = 0; e < sp->nev; e++)
+			if (sp->ev[e].helper >= 0 && !strcmp(sp->ev[e].func, s->name))
+				return pk_error("%s:%u: call to '%s': several functions carry that name; the path "
+				                "cannot be told",
+				                path_of(g, s->file), s->line, s->name);
+	}
+	return 0;
+}
+
+/* Is reference R of a function the callee of one of the calls? */
+static int is_callee(const struct graph *g, size_t r)
+{
+	for (size_t j = 0; j < g->ns; j++)
+		if (g->s[j].file == g->r[r].file && !strcmp(g->s[j].name, g->r[r].name) &&
+		    g->s[j].name_off == g->r[r].off)
+			return 1;
+	return 0;
+}
+
+/* The helpers on the path: each editable, declared once, its address never
+ * taken (a call through a pointer could not pass the event array). */
+static int check_helpers(struct graph *g, int kernel)
+{
+	for (size_t i = 0; i < g->nf; i++) {
+		if (!on_path(g, (int)i) || (int)i == kernel)
+			continue;
+		const struct fn *f = &g->f[i];
+		if (f->file == -2)
+			return pk_error("'%s' is on the path to a helper event but defined in a file that may not be "
+			                "edited (name it with --edit)",
+			                f->name);
+		if (f->ndecls > 1)
+			return pk_error("%s: '%s' is declared more than once: the event parameter's default would "
+			                "have to go on its first declaration, which is not supported; put the "
+			                "definition first",
+			                path_of(g, f->file), f->name);
+		for (size_t r = 0; r < g->nr; r++)
+			if (!strcmp(g->r[r].name, f->name) && !is_callee(g, r))
+				return pk_error("%s:%u: the address of '%s' is taken: calls through it could not pass "
+				                "the event array",
+				                path_of(g, g->r[r].file), g->r[r].line, f->name);
+	}
+	return 0;
+}
+
+/* Every call from the path to the path passes the array, every helper takes
+ * it, and each helper event samples into it. */
+static int thread_array(struct graph *g, const struct tt_spec *sp, int kernel, struct pk_plan *plan)
+{
+	for (size_t j = 0; j < g->ns; j++)
+		if (on_path(g, g->s[j].caller) && on_path(g, g->s[j].callee) && g->s[j].callee != kernel &&
+		    add_arg(g, &g->s[j], plan) < 0)
+			return -1;
+	for (size_t i = 0; i < g->nf; i++)
+		if (on_path(g, (int)i) && (int)i != kernel && add_param(g, (int)i, plan) < 0)
+			return -1;
+	for (size_t e = 0; e < sp->nev; e++) {
+		if (sp->ev[e].helper < 0)
+			continue;
+		int n;
+		if (place_sample(g, unique_def(g, sp->ev[e].func, &n), &sp->ev[e], plan) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 int tt_path_plan(struct tt_tu *t, struct tt_kernel *k, struct tt_spec *sp, struct pk_plan *plan)
 {
 	struct graph g = {.t = t, .sp = sp, .cur = -1};
 	int kernel, rc = -1;
 	clang_visitChildren(clang_getTranslationUnitCursor(t->tu), top_visit, &g);
-	if (resolve(&g, k, &kernel) < 0)
-		goto out;
-	/* ambiguous callees take part in no path; say so if a target has that name */
-	int *targets = pk_xcalloc(sp->nev + 1, sizeof(int));
-	for (size_t e = 0; e < sp->nev; e++) {
-		struct tt_event *ev = &sp->ev[e];
-		if (ev->helper < 0)
-			continue;
-		int n, d = unique_def(&g, ev->func, &n);
-		if (n == 0) {
-			int cnt;
-			int decl = find_fn(&g, ev->func, &cnt);
-			if (decl >= 0)
-				pk_error(
-				    "event '%s': '%s' is declared but its definition is not in the translation unit",
-				    ev->name, ev->func);
-			else
-				pk_error("event '%s': no function '%s' in the translation unit of %s", ev->name,
-				         ev->func, t->b->path);
-			free(targets);
-			goto out;
+	if (resolve(&g, k, &kernel) == 0) {
+		/* ambiguous callees take part in no path; say so if a target has that name */
+		int *targets = pk_xcalloc(sp->nev + 1, sizeof(int));
+		if (find_targets(&g, sp, targets) == 0) {
+			mark_reach(&g, kernel);
+			rc = check_paths(&g, k, sp, targets, kernel);
 		}
-		if (n > 1) {
-			pk_error("event '%s': several functions are named '%s' (overloads or templates): the place is "
-			         "ambiguous",
-			         ev->name, ev->func);
-			free(targets);
-			goto out;
-		}
-		if (g.f[d].file == -2) {
-			CXFile f;
-			unsigned l, c, o;
-			clang_getExpansionLocation(clang_getCursorLocation(g.f[d].c), &f, &l, &c, &o);
-			CXString fn = clang_getFileName(f);
-			const char *name = clang_getCString(fn) ? clang_getCString(fn) : "?";
-			char cwd[4096];
-			size_t cl;
-			if (getcwd(cwd, sizeof(cwd)) && (cl = strlen(cwd)) && !strncmp(name, cwd, cl) &&
-			    name[cl] == '/')
-				name += cl + 1; /* shown relative to where the tool runs */
-			pk_error("event '%s': '%s' is defined in %s, which may not be edited: name it with --edit",
-			         ev->name, ev->func, name);
-			clang_disposeString(fn);
-			free(targets);
-			goto out;
-		}
-		targets[e] = d;
-		mark_leads(&g, d);
+		free(targets);
+		if (rc == 0)
+			rc = check_helpers(&g, kernel);
+		if (rc == 0)
+			rc = thread_array(&g, sp, kernel, plan);
 	}
-	mark_reach(&g, kernel);
-	for (size_t e = 0; e < sp->nev; e++) {
-		if (sp->ev[e].helper < 0)
-			continue;
-		if (!on_path(&g, targets[e]) || targets[e] == kernel) {
-			pk_error("event '%s': no call path from kernel '%s' to '%s' through files that may be edited%s",
-			         sp->ev[e].name, k->name, sp->ev[e].func,
-			         targets[e] == kernel ? " (it is the kernel: leave out @FUNC)" : "");
-			free(targets);
-			goto out;
-		}
-	}
-	free(targets);
-	for (size_t i = 0; i < g.nf; i++)
-		if (g.f[i].state == 0 && on_path(&g, (int)i) && (int)i == kernel && cycle(&g, (int)i) < 0)
-			goto out;
-	for (size_t j = 0; j < g.ns; j++) {
-		const struct site *s = &g.s[j];
-		if (s->callee <= -2 && on_path(&g, s->caller)) {
-			/* a name with several definitions called from the path: it may be the target's way */
-			for (size_t e = 0; e < sp->nev; e++)
-				if (sp->ev[e].helper >= 0 && !strcmp(sp->ev[e].func, s->name)) {
-					pk_error("%s:%u: call to '%s': several functions carry that name; the path "
-					         "cannot be told",
-					         path_of(&g, s->file), s->line, s->name);
-					goto out;
-				}
-		}
-	}
-	/* the helpers on the path: none may have its address taken or a prior declaration */
-	for (size_t i = 0; i < g.nf; i++) {
-		if (!on_path(&g, (int)i) || (int)i == kernel)
-			continue;
-		const struct fn *f = &g.f[i];
-		if (f->file == -2) {
-			pk_error("'%s' is on the path to a helper event but defined in a file that may not be edited "
-			         "(name it with --edit)",
-			         f->name);
-			goto out;
-		}
-		if (f->ndecls > 1) {
-			pk_error(
-			    "%s: '%s' is declared more than once: the event parameter's default would have to go on "
-			    "its first declaration, which is not supported; put the definition first",
-			    path_of(&g, f->file), f->name);
-			goto out;
-		}
-		/* references that are not a call's callee */
-		for (size_t r = 0; r < g.nr; r++) {
-			if (strcmp(g.r[r].name, f->name))
-				continue;
-			int callee = 0;
-			for (size_t j = 0; j < g.ns && !callee; j++) {
-				if (g.s[j].file == g.r[r].file && !strcmp(g.s[j].name, f->name) &&
-				    g.s[j].name_off == g.r[r].off)
-					callee = 1;
-			}
-			if (!callee) {
-				pk_error(
-				    "%s:%u: the address of '%s' is taken: calls through it could not pass the event "
-				    "array",
-				    path_of(&g, g.r[r].file), g.r[r].line, f->name);
-				goto out;
-			}
-		}
-	}
-	/* every call from the path to the path passes the array; every helper takes it */
-	for (size_t j = 0; j < g.ns; j++)
-		if (on_path(&g, g.s[j].caller) && on_path(&g, g.s[j].callee) && g.s[j].callee != kernel &&
-		    add_arg(&g, &g.s[j], plan) < 0)
-			goto out;
-	for (size_t i = 0; i < g.nf; i++)
-		if (on_path(&g, (int)i) && (int)i != kernel && add_param(&g, (int)i, plan) < 0)
-			goto out;
-	for (size_t e = 0; e < sp->nev; e++) {
-		if (sp->ev[e].helper < 0)
-			continue;
-		int n;
-		if (place_sample(&g, unique_def(&g, sp->ev[e].func, &n), &sp->ev[e], plan) < 0)
-			goto out;
-	}
-	rc = 0;
-out:
 	graph_free(&g);
 	return rc;
 }

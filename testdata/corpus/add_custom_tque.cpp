@@ -58,7 +58,7 @@ public:
 #endif
             CopyIn(i);
 #if 0  // TIMING_PROBE: STAGE_COPYIN
-            // EnQue only issues: the barrier waits for MTE2 to land (S2.5)
+            // EnQue only issues: the barrier waits for MTE2 to land
             PipeBarrier<PIPE_ALL>();
             uint64_t probeEnd_STAGE_COPYIN = GetSystemCycle();
             if (GetBlockIdx() == 0) {
@@ -96,7 +96,7 @@ private:
         LocalTensor<half> yLocal = inQueueY.DeQue<half>();
         LocalTensor<half> zLocal = outQueueZ.AllocTensor<half>();
 #if 0  // TIMING_PROBE: STAGE_COMPUTE
-        // DeQue returned: the inputs are in UB, compute starts now (S2.3)
+        // DeQue returned: the inputs are in UB, compute starts now
         PipeBarrier<PIPE_ALL>();
         uint64_t probeStart_STAGE_COMPUTE = GetSystemCycle();
 #endif
@@ -149,7 +149,7 @@ private:
 extern "C" __global__ __aicore__ void add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR workspace, GM_ADDR tiling)
 {
 #if 0  // TIMING_PROBE: T_BASE
-    // the zero of the timeline: first statement of the entry (S1.7)
+    // the zero of the timeline: first statement of the entry
     uint64_t probeBase = GetSystemCycle();
     if (GetBlockIdx() == 0) {
         printf("[T_BASE] %lu\n", probeBase);

@@ -58,7 +58,7 @@ public:
         RunStageA();
         SetCrossCoreSync<PIPE_MTE3>(FLAG_GATHERED);
 #if 0  // TIMING_PROBE: STAGE_A
-        // after the notification: RunStageA() returning proved nothing (S2.1, S2.2)
+        // after the notification: RunStageA() returning proved nothing
         PipeBarrier<PIPE_ALL>();
         uint64_t probeEnd = GetSystemCycle();
         if (GetBlockIdx() == 0) {
@@ -72,7 +72,7 @@ public:
         SyncAll();
 #if 0  // TIMING_PROBE: COLLECTIVE
         uint64_t probeRelease = GetSystemCycle();
-        // every core prints: arrival/release skew needs all of them (S1.6 block=)
+        // every core prints: arrival/release skew needs all of them (each line carries block=)
         printf("[COLLECTIVE] start=%lu end=%lu dur=%lu block=%u\n", probeArrive, probeRelease,
                probeRelease - probeArrive, (uint32_t)GetBlockIdx());
 #endif
@@ -89,7 +89,7 @@ public:
 #endif
 
 #if 0  // TIMING_PROBE: STAGE_B
-        // the consumer starts once the wait returned (S2.3)
+        // the consumer starts once the wait returned
         PipeBarrier<PIPE_ALL>();
         uint64_t probeStart = GetSystemCycle();
 #endif
@@ -158,7 +158,7 @@ extern "C" __global__ __aicore__ void allgather_matmul(GM_ADDR aShard, GM_ADDR b
                                                        GM_ADDR tiling)
 {
 #if 0  // TIMING_PROBE: T_BASE
-    // printed by every core: absolute cycles of different cores are compared only after this base (S1.7)
+    // printed by every core: absolute cycles of different cores are compared only after this base
     uint64_t probeBase = GetSystemCycle();
     printf("[T_BASE] %lu block=%u\n", probeBase, (uint32_t)GetBlockIdx());
 #endif

@@ -67,7 +67,7 @@ __global__ __aicore__ void vadd_cce(__gm__ half *x, __gm__ half *y, __gm__ half 
         set_flag(PIPE_MTE2, PIPE_V, EV(b));
         wait_flag(PIPE_MTE2, PIPE_V, EV(b));
 #if 0  // TIMING_PROBE: VADD_MTE2
-        // copy_gm_to_ubuf only issued the load: take the end after the MTE2->V wait (S2.5)
+        // copy_gm_to_ubuf only issued the load: take the end after the MTE2->V wait
         uint64_t probeEnd = get_sys_cnt();
         if (get_block_idx() == 0) {
             printf("[VADD_MTE2] start=%lu end=%lu dur=%lu iter=%u\n", probeStart, probeEnd, probeEnd - probeStart,

@@ -10,7 +10,7 @@
  *         -> CrossCoreSetFlag(FLAG_FREE) so the cube may reuse the slot
  *
  * 混合算子: AIC 与 AIV 共存时 GetBlockIdx() == 0 不能唯一确定打印核,
- * 因此 AIV 侧的打印条件再加 GetSubBlockIdx() == 0 (S1.6)。
+ * 因此 AIV 侧的打印条件再加 GetSubBlockIdx() == 0。
  */
 #include "kernel_operator.h"
 #include "lib/matmul_intf.h"
@@ -110,12 +110,12 @@ __aicore__ inline void MatmulLeakyKernel<aType, bType, cType, biasType>::CubeLoo
         mm.Iterate();
         mm.GetTensorC(wsGm[(tile % WS_SLOTS) * t.baseM * t.baseN]);
         // Iterate/GetTensorC return once issued: the flag is set on PIPE_FIX
-        // so it fires after the fixpipe write-out, not at issue (S2.5)
+        // so it fires after the fixpipe write-out, not at issue
         CrossCoreSetFlag<CUBE_MODE, PIPE_FIX>(FLAG_MM);
     }
     mm.End();
 #if 0  // TIMING_PROBE: STAGE_A
-    // end after the last notification (S2.2), not when Iterate returned
+    // end after the last notification, not when Iterate returned
     PipeBarrier<PIPE_ALL>();
     uint64_t probeEnd_STAGE_A = GetSystemCycle();
     if (GetBlockIdx() == 0) {
@@ -130,7 +130,7 @@ __aicore__ inline void MatmulLeakyKernel<aType, bType, cType, biasType>::VectorL
 {
     for (int32_t tile = 0; tile < t.tilesPerCore; ++tile) {
 #if 0  // TIMING_PROBE: STAGE_B_WAIT
-        // how long the vector core sits in the wait (S2.4)
+        // how long the vector core sits in the wait
         PipeBarrier<PIPE_ALL>();
         uint64_t probeStart_STAGE_B_WAIT = GetSystemCycle();
 #endif
@@ -143,7 +143,7 @@ __aicore__ inline void MatmulLeakyKernel<aType, bType, cType, biasType>::VectorL
         }
 #endif
 #if 0  // TIMING_PROBE: STAGE_B
-        // consumer starts after the wait returned (S2.3)
+        // consumer starts after the wait returned
         PipeBarrier<PIPE_ALL>();
         uint64_t probeStart_STAGE_B = GetSystemCycle();
 #endif
@@ -186,7 +186,7 @@ extern "C" __global__ __aicore__ void matmul_leakyrelu_custom(GM_ADDR a, GM_ADDR
                                                               GM_ADDR workspace, GM_ADDR tiling)
 {
 #if 0  // TIMING_PROBE: T_BASE
-    // both core types print their own base: cross-core cycles are not yet known to agree (S1.7)
+    // both core types print their own base: cross-core cycles are not yet known to agree
     uint64_t probeBase = GetSystemCycle();
     if (GetBlockIdx() == 0 && GetSubBlockIdx() == 0) {
         printf("[T_BASE] %lu\n", probeBase);

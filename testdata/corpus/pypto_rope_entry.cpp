@@ -116,7 +116,7 @@ extern "C" __aicore__ void kernel_entry(__gm__ int64_t *args)
 {
     uint64_t entryCycle = 0;
 #if 0  // TIMING_PROBE: T_BASE
-    // 入口的第一条可执行语句: 在解析 args 之前采样 (S5.4)
+    // 入口的第一条可执行语句: 在解析 args 之前采样
     uint64_t probeBase = get_sys_cnt();
     entryCycle = probeBase;
     if (get_block_idx() == 0) {

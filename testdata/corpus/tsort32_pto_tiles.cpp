@@ -77,7 +77,7 @@ __aicore__ inline void SortRows(__gm__ T *src, __gm__ uint32_t *idx, __gm__ T *d
     set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
     wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
 #if 0  // TIMING_PROBE: SORT_LOAD
-    // TLOAD only issued the copy; it has landed once wait_flag returned (S2.5)
+    // TLOAD only issued the copy; it has landed once wait_flag returned
     pipe_barrier(PIPE_ALL);
     uint64_t probeEnd = get_sys_cnt();
     if (get_block_idx() == 0) {

@@ -1,4 +1,4 @@
-// orchestration of kernel_entry: tensors first, then scalars (S5.7)
+// orchestration of kernel_entry: tensors first, then scalars
 #include "orchestration.h"
 
 void build_task(Task &task, Tensor &x, Tensor &y, int32_t n, float alpha, uint64_t seed, bool flag)
