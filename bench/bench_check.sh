@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# probe-check speed against grep, measured in the same run (issue #2 item 13).
+# probe-check speed against grep, measured in the same run.
 #   bench/bench_check.sh [BUILD_DIR] [MEGABYTES] [REAL_TREE...]
 # 1. A tree of >= 100 MB of kernel sources: probe-check vs `LC_ALL=C grep -rnE`
 #    with the same patterns (the rules' patterns plus the probe marker). Target: ratio <= 1.0.

@@ -1,6 +1,6 @@
 #!/bin/bash
-# bench_insert.sh [BIN_DIR] [RUNS] - speed of AST probe insertion (issue #4,
-# item 8): whole-process `probe-inject --around` into the TSORT32 kernel
+# bench_insert.sh [BIN_DIR] [RUNS] - speed of AST probe insertion:
+# whole-process `probe-inject --around` into the TSORT32 kernel
 # against `clang++ -fsyntax-only` on the same file with the same headers and
 # flags, both measured here, in this run (alternating runs, medians). Prints
 # the ratio; exits 1 when it is above the 1.5x budget.

@@ -33,7 +33,7 @@ mkdir -p "$(dirname "$log")"
 # BENCH_SHAPE=jitter: durations drawn at random in each run, runs of a
 # stage (1,400-1,700 cycles) and of its WAIT part (1,000-40,999 cycles:
 # the number of digits changes from line to line) in turn, one probe a
-# run (S1.4).
+# run (docs/method.md, "One probe per run").
 gen() {
 	awk -v want=$((size_mb * 1024 * 1024)) -v jitter=$([ "$shape" = jitter ] && echo 1 || echo 0) 'BEGIN {
 		srand(7)

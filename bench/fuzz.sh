@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzz the block engine, the rule loader, probe-report's readers (log,
-# timing tensors, JSON) and the AST insertion (insert) (issue #7 item 1) and
+# timing tensors, JSON) and the AST insertion (insert) and
 # print, per target, how many inputs ran and how many findings there were.
 #
 #   bash bench/fuzz.sh [SECONDS] [TARGET...]     (default: 60 s each, all targets)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Inputs for bench/limits.sh (issue #7 item 5), each at a given scale.
+"""Inputs for bench/limits.sh (the size limits), each at a given scale.
 
     gen_limits.py KIND SCALE OUT
 

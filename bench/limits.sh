@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The limits of issue #7 item 5, measured: each input at full and half size
+# The size limits, measured: each input at full and half size
 # through probe-strip / probe-inject / probe-list / probe-check, with wall
 # time, peak RSS, and the full/half time ratio (~2 = linear). A `grep -c`
 # over the same input is the baseline measured in the same run.

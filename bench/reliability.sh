@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The reliability figures of issue #7 item 6 in one report: fuzz executions
+# The reliability figures in one report: fuzz executions
 # per target, and the faults tried on real files, each with nothing lost.
 #   bench/reliability.sh [BUILD_DIR] [FUZZ_SECONDS] [KILL_ROUNDS] [RACE_ROUNDS]
 # (defaults: build, 60, 40, 20). Runs bench/fuzz.sh and the fault tests of

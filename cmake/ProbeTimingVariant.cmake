@@ -1,4 +1,4 @@
-# ProbeTimingVariant.cmake - the in-core timing build (S5) of an extern kernel,
+# ProbeTimingVariant.cmake - the in-core timing build (docs/timing.md) of an extern kernel,
 # generated from the same clean sources as every other build.
 #
 #   include(ProbeTimingVariant)
@@ -7,7 +7,7 @@
 #       HOST orchestration.cpp           # the clean host side (add_input/add_output/add_scalar)
 #       HARNESS harness.cpp [more.cpp]   # host code linked with both builds
 #       [SLOTS expr]                     # core slots, a host expression (default blockDim)
-#       [EVENTS NAME[:KIND]=PLACE[@FUNC] ...]  # probe-inject --event, S5.1 kinds;
+#       [EVENTS NAME[:KIND]=PLACE[@FUNC] ...]  # probe-inject --event, KIND as there;
 #                                        # @FUNC: a helper the kernel calls
 #       [EDITS file ...]                 # helper files (included by SOURCE) the
 #                                        # events in helpers may edit (--edit)
@@ -32,7 +32,7 @@
 #   clean-run       the clean build: numerics checked, no timing tensor
 #   strip/kernel, strip/host, strip/edit/<file>   probe-strip --timing-tensor
 #                   gives back the clean sources byte for byte, the restored
-#                   ABI (S5.15)
+#                   ABI (docs/method.md, "Removal")
 #   strip/check     probe-check finds nothing left in the restored sources
 #
 # Script mode (what the strip tests run):

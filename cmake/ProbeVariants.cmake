@@ -24,7 +24,7 @@
 #                   the clean one (the check is not blind)
 #   prod-run        the production build exits 0 and prints no probe line
 #   probe/<P>       the build exits 0 and prints only P's lines (and T_BASE's)
-#                   in the S4.1 form
+#                   in the form [P] start=.. end=.. dur=..
 # The harness contract: exit 0 only when every output matched its reference;
 # device probe lines go to stdout.
 #
@@ -99,7 +99,7 @@ if(CMAKE_SCRIPT_MODE_FILE AND DEFINED PV_MODE)
         endif()
         math(EXPR own "${own} + 1")
       elseif(l MATCHES "^<[A-Za-z_][A-Za-z0-9_]*>")
-        message(FATAL_ERROR "a probe line not in the S4.1 form: ${l}\n${out}")
+        message(FATAL_ERROR "a probe line not in the form [NAME] start=.. end=.. dur=..: ${l}\n${out}")
       endif()
     endforeach()
     if(PV_PROBE STREQUAL "")

@@ -30,7 +30,7 @@ say "timing build (probe-inject --timing-tensor at build time, events inside Tso
 events=build/kernels/timing/tsort32_timing_gen/tsort32_entry.cpp.timing.json
 "$bin/tsort32_timing" --expect-timing --events "$events" --save build/main-job/timing \
   --rows 8 --cols 64 --blocks 4 --warmup 1 --repeat 3
-say "probe-report on its timing tensor (S5.11 partition, S5.12 collective diagnostics)"
+say "probe-report on its timing tensor (the partition and the collective diagnostics)"
 "$bin/probe-report" --timing build/main-job/timing.npy --events "$events"
 say "production build: probe-check --strict on the generated source"
 "$bin/probe-check" --strict build/kernels/tsort32_variants/prod/tsort32_kernel.cpp && echo "probe-check --strict: no probe remains"

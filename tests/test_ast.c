@@ -1,4 +1,4 @@
-/* test_ast.c - the libclang layer and the brace markers (issue #4): placement
+/* test_ast.c - the libclang layer and the brace markers: placement
  * specs, marker grammar and strip plans, compile_commands.json rewriting,
  * parsing the bytes in memory, the built-in stubs, scopes and loop counters. */
 #include <setjmp.h>

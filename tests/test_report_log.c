@@ -1,6 +1,7 @@
-/* test_report_log.c - the printf probe log parser and its findings (S1.4,
- * S1.6, S1.7, S3.2, S4): line forms (the cases of tests/report_lines.test),
- * runs, and the seed's worked example (T_BASE 1048576, STAGE_A relative
+/* test_report_log.c - the printf probe log parser and its findings (several
+ * probes in one run, several blocks printing, no T_BASE, leaked warmup output;
+ * see docs/method.md): line forms (the cases of tests/report_lines.test),
+ * runs, and a worked example (T_BASE 1048576, STAGE_A relative
  * start 424, gap 1000). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -115,7 +116,7 @@ static const struct rp_cell *cell(const struct rp_table *t, size_t row, const ch
 	return NULL;
 }
 
-/* S4: separate runs (S1.4), each with its T_BASE. */
+/* Separate runs, one probe each, each with its T_BASE. */
 static void seed_worked_example(void **state)
 {
 	(void)state;
@@ -140,7 +141,7 @@ static void seed_worked_example(void **state)
 	rp_log_free(&lg);
 }
 
-/* Negative gaps (overlap) are kept, never clamped (S4.2). */
+/* Negative gaps (overlap) are kept, never clamped. */
 static void negative_gap_kept(void **state)
 {
 	(void)state;
@@ -213,7 +214,7 @@ static void run_fields_and_repeat(void **state)
 	rp_log_free(&lg);
 }
 
-/* A wait measured before its stage starts is no share of it (S2.3, S4.2). */
+/* A wait measured before its stage starts is no share of it. */
 static void wait_outside_stage(void **state)
 {
 	(void)state;

@@ -1,4 +1,4 @@
-/* test_report_stats.c - probe-report's statistics (S3.5): exact medians in
+/* test_report_stats.c - probe-report's statistics (min, median, mean, max, spread): exact medians in
  * integer cycles, the selection behind them, mean and spread, slot lists. */
 #include <setjmp.h>
 #include <stdarg.h>

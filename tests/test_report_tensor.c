@@ -1,7 +1,7 @@
 /* test_report_tensor.c - timing-tensor readers (.npy v1-v3, .bin, CSV) and
- * what probe-report derives from a tensor: S5.9 validation per slot, the
- * S5.11 partition and its identity, S5.12 diagnostics, L2 ordering, and the
- * S5.13 merged vs split pairs. */
+ * what probe-report derives from a tensor: validation per slot, the
+ * partition and its identity, the collective diagnostics, L2 ordering, and
+ * the merged vs split pairs (docs/method.md, "The partition"). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,7 +14,7 @@
 
 #include "report.h"
 
-/* S5.11 example: slots 0-1 produce, 2-3 only take part in the collective. */
+/* A partition example: slots 0-1 produce, 2-3 only take part in the collective. */
 static const int64_t example[4][8] = {
     {1000, 1500, 1600, 2000, 2600},
     {1010, 1550, 1700, 2005, 2500},

@@ -1,5 +1,5 @@
 /* test_scan.c - the TIMING_PROBE block scanner (tool/scan.h) on every edge
- * of the block grammar (issue #2 item 5): spellings, comments, strings, raw
+ * of the block grammar: spellings, comments, strings, raw
  * strings, character literals, digit separators, continuations, nesting,
  * #else at probe level, CRLF, BOM, and what the block offsets mean. */
 #include <setjmp.h>
@@ -337,7 +337,7 @@ static void continuation_splits_keyword(void **state)
 static void continuation_before_marker(void **state)
 {
 	(void)state;
-	/* the probe directive itself continued before its comment (issue #2 item 5) */
+	/* the probe directive itself continued before its comment */
 	scan("#if 0 \\\n  // TIMING_PROBE: SPLIT\nint a;\n#endif\n");
 	one_block("SPLIT", 4);
 	assert_int_equal(S.blocks[0].dir_end, off_of("int a", 0));

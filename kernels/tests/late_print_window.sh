@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# late_print_window.sh EXE - the harness's late-print window (S3.2) matters.
+# late_print_window.sh EXE - the harness's late-print window matters.
 # EXE is an instrumented build with STAGE_A on. Device lines are delivered
 # 800 ms after they are printed, so they arrive after the stream has synced:
 # without a window the two warmup lines leak into the restored stdout (3

@@ -1,4 +1,4 @@
-// tsort32_sim_test.cpp - TSORT32 cases of the test matrix (issue #3 item 4)
+// tsort32_sim_test.cpp - TSORT32 cases of the test matrix (docs/kernel.md, Tests)
 // that live below the kernel: repeat groups of 255 blocks, the tmp-size
 // thresholds of both targets on both sides, and the rejected 3-argument
 // tail. The device code is written as pto-isa's ST kernels are (5-D
@@ -67,7 +67,7 @@ __global__ AICORE void runTSORT32Row(__gm__ uint8_t *out, __gm__ uint8_t *src, _
 	if (a.tmpElems == 0) {
 		TSORT32(dstTile, srcTile, idxTile);
 	} else {
-		// tmp right after dst, 32-byte aligned (S6.6)
+		// tmp right after dst, 32-byte aligned
 		TmpTileData tmpTile(1, a.tmpElems);
 		TASSIGN(tmpTile, COLS * sizeof(T) + COLS * sizeof(uint32_t) + TYPE_COEF * 2 * COLS * sizeof(T));
 		TSORT32(dstTile, srcTile, idxTile, tmpTile);
@@ -78,7 +78,7 @@ __global__ AICORE void runTSORT32Row(__gm__ uint8_t *out, __gm__ uint8_t *src, _
 	pipe_barrier(PIPE_ALL);
 }
 
-// The reference shapes of S6.8 in pto-isa's ST form: static shapes, GM
+// The reference shapes (docs/kernel.md) in pto-isa's ST form: static shapes, GM
 // tensors built from the pointer alone, one multi-row tile.
 template <typename T, uint32_t ROWS_, uint32_t COLS_, uint32_t VALID_R_, uint32_t VALID_C,
 	  uint32_t ALIGN_C = (VALID_C + 31) / 32 * 32>
@@ -323,11 +323,11 @@ struct Case {
 };
 
 const Case kCases[] = {
-	// repeat groups of at most 255 blocks (S6.5)
+	// repeat groups of at most 255 blocks
 	{ "blocks-255", "a2a3", false, 1, 8160, 0, runTSORT32Row<float, 8192>, nullptr, 1, 255 },
 	{ "blocks-256", "a2a3", false, 1, 8192, 0, runTSORT32Row<float, 8192>, nullptr, 2, 255 },
 	{ "blocks-510", "a5", true, 1, 16320, 0, runTSORT32Row<half, 16320>, nullptr, 2, 255 },
-	// tmp thresholds, both sides (S6.6). Below: whole row in tmp, ceil32(C).
+	// tmp thresholds, both sides. Below: whole row in tmp, ceil32(C).
 	// Above: only the tail in tmp, 32 elements.
 	{ "tmp-a2a3-float-8159-ok", "a2a3", false, 1, 8159, 8160, runTSORT32Row<float, 8192>, nullptr, 1, 255 },
 	{ "tmp-a2a3-float-8159-short", "a2a3", false, 1, 8159, 8159, runTSORT32Row<float, 8192>,
@@ -349,12 +349,12 @@ const Case kCases[] = {
 	// the same half row is "small" on A2/A3, where the threshold counts elements
 	{ "tmp-a2a3-half-4081-short", "a2a3", true, 1, 4081, 32, runTSORT32Row<half, 4096>,
 	  "needs 4096 on A2/A3", -1, 0 },
-	// the 3-argument form on a non-aligned row (S6.4)
+	// the 3-argument form on a non-aligned row
 	{ "tail-3arg-rejected", "a2a3", false, 1, 13, 0, runTSORT32Row<float, 64>,
 	  "validCol 13 is not a multiple of 32; the 3-argument form sorts whole 32-element blocks", -1, 0 },
 	{ "unpaired-wait-flag", "a2a3", false, 1, 32, 0, runUnpairedWait,
 	  "wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0) without a matching set_flag", -1, 0 },
-	// S6.8 reference shapes, pto-isa ST style
+	// the reference shapes, pto-isa ST style
 	{ "ref-float-2x32", "a2a3", false, 2, 32, 0, runTSORT32Ref<float, 2, 32, 2, 32>, nullptr, 2, 1 },
 	{ "ref-half-4x64", "a2a3", true, 4, 64, 0, runTSORT32Ref<half, 4, 64, 4, 64>, nullptr, 4, 2 },
 	{ "ref-float-1x8192", "a2a3", false, 1, 8192, 0, runTSORT32Ref<float, 1, 8192, 1, 8192>, nullptr, 2, 255 },

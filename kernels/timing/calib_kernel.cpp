@@ -1,4 +1,4 @@
-// calib_kernel.cpp - probe-overhead calibration (S5.14): every block takes
+// calib_kernel.cpp - probe-overhead calibration (docs/method.md): every block takes
 // back-to-back cycle reads, many times, and stores each pair's difference.
 // The cost and the spread of one read are what each timing sample adds.
 #include "kernel_operator.h"

@@ -15,7 +15,7 @@ Task::~Task()
 void Task::AddTensor(const Tensor &t, bool output)
 {
 	// the extern ABI packs tensors first: a tensor after a scalar would
-	// shift every scalar the kernel reads (S5.7)
+	// shift every scalar the kernel reads
 	if (!scalars_.empty() && error_.empty())
 		error_ = "tensor " + std::to_string(tensors_.size()) + " added after a scalar";
 	tensors_.push_back(t);

@@ -1,7 +1,7 @@
 // orchestration.h - a pypto-style orchestration for extern kernels on the
 // probekit simulation: the host adds every tensor (add_input / add_output),
 // then every scalar (add_scalar), and the task packs them in that order into
-// the int64_t args[] the extern entry unpacks (S5.7, S7.8). Host code only.
+// the int64_t args[] the extern entry unpacks. Host code only.
 #ifndef PK_ORCHESTRATION_H
 #define PK_ORCHESTRATION_H
 
@@ -45,7 +45,7 @@ public:
 		scalars_.push_back(packed);
 	}
 
-	// The timing tensor of the in-core timing build (S5.5): INT64
+	// The timing tensor of the in-core timing build: INT64
 	// [slots][rowWords], zeroed, owned by the task. probe-inject
 	// --timing-tensor adds it with add_output after the last tensor.
 	Tensor make_timing_tensor(int64_t slots, int64_t rowWords);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# overhead.sh CLEAN TIMING EVENTS [PAIRS] - probe overhead the S5.14 way: the
+# overhead.sh CLEAN TIMING EVENTS [PAIRS] - probe overhead as docs/method.md ("Probe overhead") asks: the
 # clean and the instrumented build run alternately on the same inputs, each
 # pair is reported with its delta, and nothing is subtracted mechanically.
 # Confirm every conclusion on the clean build.

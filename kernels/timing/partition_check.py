@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """partition_check.py PROBE_REPORT MATRIX.bin EVENTS.json WORKDIR
 
-The S5.11 partition of TSORT32's saved timing matrix, computed here from the
+The partition (docs/method.md) of TSORT32's saved timing matrix, computed here from the
 raw int64 rows and by probe-report, must agree: E = min entry, R = max
 producer_done, B = max collective_arrival, A = min collective_release,
 F = max body_done; (R-E)+(B-R)+(A-B)+(F-A) = F-E; E <= R <= B <= A <= F.

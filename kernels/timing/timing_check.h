@@ -1,5 +1,5 @@
 // timing_check.h - read the event map probe-inject --timing-tensor writes
-// (OUT.timing.json) and validate a captured timing matrix (S5.9). Host code;
+// (OUT.timing.json) and validate a captured timing matrix (slots written, stamps nonzero and in order). Host code;
 // included by the timing harness and its test.
 #ifndef PK_TIMING_CHECK_H
 #define PK_TIMING_CHECK_H

@@ -1,4 +1,4 @@
-// timing_check_test.cpp - the S5.9 matrix validation catches each mistake it
+// timing_check_test.cpp - the timing matrix validation catches each mistake it
 // is meant to: a stale row, a zero stamp, a non-monotonic row, an inactive
 // core that wrote, a wrong slot id; and accepts a good matrix.
 #include <cstdio>

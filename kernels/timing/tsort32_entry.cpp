@@ -1,4 +1,4 @@
-// tsort32_entry.cpp - TSORT32 behind a pypto-style extern entry (S7.8): every
+// tsort32_entry.cpp - TSORT32 behind a pypto-style extern entry (kernel_entry(args)): every
 // tensor, then every scalar, packed in args[]; the entry unpacks them and
 // runs the clean kernel code of kernels/tsort32 unchanged. The timing build
 // is generated from this file by probe-inject --timing-tensor.

@@ -21,8 +21,8 @@ struct Tsort32Scalars {
 // What a launch knows about itself, for timing builds made with
 // --generation / --invocation (the clean kernel takes neither).
 struct Tsort32Launch {
-	uint64_t generation = 0; // this launch's generation id (S5.9)
-	uint32_t invocation = 0; // which of the concurrent invocations (S5.5)
+	uint64_t generation = 0; // this launch's generation id (tells stale rows)
+	uint32_t invocation = 0; // which of the concurrent invocations
 };
 
 void Tsort32Orchestrate(pkorch::Task &task, const Tsort32Buffers &buf, const Tsort32Scalars &s, uint32_t blockDim,

@@ -1,7 +1,8 @@
-// harness.cpp - host harness for the TSORT32 kernel (S3): warmups with
-// stdout suppressed and restored on every path, stream sync and a late-print
-// window before restoring, timed repeats between events, the average, and
-// verification of every output against the independent golden reference.
+// harness.cpp - host harness for the TSORT32 kernel, by "Warmup and repeats
+// on the host" in docs/method.md: warmups with stdout suppressed and restored
+// on every path, stream sync and a late-print window before restoring, timed
+// repeats between events, the average, and verification of every output
+// against the independent golden reference.
 // Linked with one build of the kernel (production or one probe).
 #include <algorithm>
 #include <cerrno>
@@ -329,8 +330,8 @@ Inputs MakeInputs(const Options &o)
 
 // ---- RAII --------------------------------------------------------------
 
-// Warmup output suppression (S3.2): fflush, dup, /dev/null onto fd 1; the
-// destructor restores fd 1 on every path, errors included (S3.3).
+// Warmup output suppression: fflush, dup, /dev/null onto fd 1; the
+// destructor restores fd 1 on every path, errors included.
 class StdoutSilencer {
 public:
 	StdoutSilencer()
@@ -543,7 +544,7 @@ int Verify(Device &dev, const std::vector<uint8_t> &golden, const char *when, co
 
 void SleepMs(unsigned ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }
 
-// Warmups (S3.2): suppressed, synchronised, late prints absorbed, restored.
+// Warmups: suppressed, synchronised, late prints absorbed, restored.
 int Warmup(Device &dev, const Options &o)
 {
 	StdoutSilencer quiet;
@@ -644,7 +645,7 @@ void Summarise(const std::string &text)
 		std::printf("probe %s: %zu runs, dur min %" PRIu64 " median %.1f mean %.1f max %" PRIu64
 			    " spread %" PRIu64 " cycles",
 			    kv.first.c_str(), d.size(), d.front(), median, mean, d.back(), d.back() - d.front());
-		// relative start (S4.2) when every run printed a base
+		// relative start (start - T_BASE) when every run printed a base
 		if (bases.size() == kv.second.starts.size()) {
 			std::vector<int64_t> rel;
 			for (size_t i = 0; i < bases.size(); i++)

@@ -1,5 +1,5 @@
 // tsort32_kernel.cpp - TSORT32 over R rows spread across the launch's blocks,
-// in PTO / Ascend C style (S6). The same text builds for the board and for
+// in PTO / Ascend C style (docs/kernel.md). The same text builds for the board and for
 // the CPU simulation (kernels/sim/include).
 //
 // Phases of every block:
@@ -11,10 +11,10 @@
 //   consumer  write back the next block's rows from the workspace to dst,
 //             so a missing or broken collective shows up as wrong output.
 //
-// Probes (all off, in the canonical disabled form of S1.1): T_BASE at entry; one per
+// Probes (all off, in the canonical disabled form, `#if 0`): T_BASE at entry; one per
 // stage (STAGE_A producer, STAGE_B consumer); STAGE_B_WAIT around the
 // collective; STAGE_A_LOAD / STAGE_A_COMPUTE / STAGE_A_WRITEBACK split the
-// producer, the slowest stage. Boundaries follow S2: the producer ends after
+// producer, the slowest stage. Asynchronous boundaries: the producer ends after
 // its notification, the consumer starts after the wait returns.
 #include "kernel_operator.h"
 #include "pto/pto-inst.hpp"
@@ -52,7 +52,7 @@ __aicore__ inline void Tsort32Body(__gm__ T *dst, __gm__ T *src, __gm__ uint32_t
 	using IdxGm = GlobalTensor<uint32_t, RowsShape, RowsStride>;
 
 	// UB plan: src | idx | dst | tmp; tmp right after dst, 32-byte aligned,
-	// ceil32(C) elements, which covers both targets' rules (S6.6).
+	// ceil32(C) elements, which covers both targets' tmp-size rules.
 	constexpr uint32_t kSrcUb = 0;
 	constexpr uint32_t kIdxUb = kSrcUb + TR * TC * sizeof(T);
 	constexpr uint32_t kDstUb = kIdxUb + TR * TC * sizeof(uint32_t);
@@ -140,7 +140,7 @@ __aicore__ inline void Tsort32Body(__gm__ T *dst, __gm__ T *src, __gm__ uint32_t
 	// the flag is issued on MTE3, behind the store it announces
 	CrossCoreSetFlag<0, PIPE_MTE3>(kSortedFlag);
 #if 0  // TIMING_PROBE: STAGE_A
-	// end: arrival at the collective, after the notification (S2.2)
+	// end: arrival at the collective, after the notification
 	PipeBarrier<PIPE_ALL>();
 	uint64_t probeEnd_STAGE_A = GetSystemCycle();
 	if (GetBlockIdx() == 0) {
@@ -156,7 +156,7 @@ __aicore__ inline void Tsort32Body(__gm__ T *dst, __gm__ T *src, __gm__ uint32_t
 #endif
 	CrossCoreWaitFlag<0, PIPE_S>(kSortedFlag);
 #if 0  // TIMING_PROBE: STAGE_B_WAIT
-	// end: release from the collective (S2.4)
+	// end: release from the collective (the wait is its own probe)
 	PipeBarrier<PIPE_ALL>();
 	uint64_t probeEnd_STAGE_B_WAIT = GetSystemCycle();
 	if (GetBlockIdx() == 0) {
@@ -166,7 +166,7 @@ __aicore__ inline void Tsort32Body(__gm__ T *dst, __gm__ T *src, __gm__ uint32_t
 #endif
 
 #if 0  // TIMING_PROBE: STAGE_B
-	// consumer stage; start: release from the collective, after the wait returned (S2.3)
+	// consumer stage; start: release from the collective, after the wait returned
 	PipeBarrier<PIPE_ALL>();
 	uint64_t probeStart_STAGE_B = GetSystemCycle();
 #endif
@@ -209,7 +209,7 @@ extern "C" __global__ __aicore__ void tsort32_kernel(GM_ADDR dst, GM_ADDR src, G
 						      GM_ADDR tiling)
 {
 #if 0  // TIMING_PROBE: T_BASE
-	// base: work issued, the main flow's entry, before the tiling is read (S1.7)
+	// base: work issued, the main flow's entry, before the tiling is read
 	uint64_t probeBase_T_BASE = GetSystemCycle();
 	if (GetBlockIdx() == 0) {
 		printf("[T_BASE] %lu\n", probeBase_T_BASE);

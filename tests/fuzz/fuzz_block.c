@@ -1,5 +1,5 @@
 /* fuzz_block.c - libFuzzer target: the TIMING_PROBE block scanner and the
- * three rewrites built on it (enable, disable, strip), issue #7 item 1.
+ * three rewrites built on it (enable, disable, strip).
  * Built by bench/fuzz.sh with clang -fsanitize=fuzzer,address,undefined.
  *
  * Besides "no crash, no out-of-bounds read", every input is held to the

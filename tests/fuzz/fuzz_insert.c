@@ -1,5 +1,5 @@
 /* fuzz_insert.c - libFuzzer target: probe-inject's AST insertion path
- * (tool/ast*.c through pk_ast_inject_main, libclang-14), issue #7 item 1.
+ * (tool/ast*.c through pk_ast_inject_main, libclang-14).
  * Built by bench/fuzz.sh with clang -fsanitize=fuzzer,address,undefined.
  *
  * The input is not a kernel: its bytes pick one of the small kernels in

@@ -1,6 +1,6 @@
 /* fuzz_json.c - libFuzzer target: probe-report's JSON readers, the timing
  * tensor's event map and the L2 swimlane records (tool/report_json.c, via
- * libjansson), issue #7 item 1. Built by bench/fuzz.sh with clang
+ * libjansson). Built by bench/fuzz.sh with clang
  * -fsanitize=fuzzer,address,undefined.
  *
  * Each input is the file both readers load (a memfd, read by path).
@@ -10,7 +10,7 @@
  *   - input jansson cannot parse is refused as "PATH:LINE:COLUMN: malformed
  *     JSON", with a line inside the input
  *   - an accepted event map has 1..n events with distinct names and
- *     columns in 0..65535, the S5.6 events at their columns, and a magic
+ *     columns in 0..65535, the standard row's events at their columns, and a magic
  *     column (if any) that no event uses
  *   - accepted L2 records have at least one task, each starting no later
  *     than it ends, inside [m0, m1], and a frequency >= 0 */

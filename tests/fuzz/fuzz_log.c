@@ -1,5 +1,5 @@
 /* fuzz_log.c - libFuzzer target: probe-report's printf log parser
- * (tool/report_log.c), issue #7 item 1. Built by bench/fuzz.sh with clang
+ * (tool/report_log.c). Built by bench/fuzz.sh with clang
  * -fsanitize=fuzzer,address,undefined.
  *
  * Each line of the input goes to the parser in a buffer of exactly its

@@ -1,5 +1,5 @@
 /* fuzz_rules.c - libFuzzer target: the probe-check rule loader (INI via
- * libinih, patterns via PCRE2 with JIT), issue #7 item 1. Built by
+ * libinih, patterns via PCRE2 with JIT). Built by
  * bench/fuzz.sh with clang -fsanitize=fuzzer,address,undefined.
  *
  * Each input is a --rules file loaded over the default rules. Properties:

@@ -1,5 +1,5 @@
 /* fuzz_tensor.c - libFuzzer target: probe-report's timing-tensor readers
- * (.npy, raw .bin, CSV in tool/report_tensor.c), issue #7 item 1. Built by
+ * (.npy, raw .bin, CSV in tool/report_tensor.c). Built by
  * bench/fuzz.sh with clang -fsanitize=fuzzer,address,undefined.
  *
  * Each input goes to all three readers in a buffer of exactly its size, so

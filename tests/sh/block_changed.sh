@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A file changed by someone else between probekit's read and its write is
 # not overwritten: exit 2, one message, and the other writer's bytes stay
-# (issue #2 item 11, issue #7 item 3). The change is provoked at the exact
+# (never a lost update). The change is provoked at the exact
 # moment with tests/sh/block_fault_shim.c (LD_PRELOAD): when probekit fsyncs its
 # temporary file, the shim appends a line to the original.
 #   bash tests/sh/block_changed.sh BIN_DIR SRC_DIR

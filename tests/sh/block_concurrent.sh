@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Two probekit processes on one file never interleave and never lose each
-# other's change (issue #7 item 3): both enable a different probe of the
+# other's change: both enable a different probe of the
 # same multi-MB kernel at the same moment (--allow-multiple). Whatever the
 # order, a run that exits 0 must find its probe on in the final file, and
 # the final file must be exactly one of the versions the two runs could

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A full disk gives exit 2 and leaves the file as it was, with no temporary
-# file behind (issue #7 item 3). Two ways, so the behaviour is tested on
+# file behind. Two ways, so the behaviour is tested on
 # every machine:
 #   1. a real full file system: a 1 MiB tmpfs, filled up (needs mount
 #      permission; reported as SKIP for that part when not allowed)

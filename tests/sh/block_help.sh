@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# --help and --version of every block command (issue #2 item 4): help on
+# --help and --version of every block command: help on
 # stdout with exit 0, every long option the command accepts and every exit
 # code (0, 1, 2) documented; a stable version line; usage errors exit 2 with
 # one "probekit: ..." line. The option list is read from the command's

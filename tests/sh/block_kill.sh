@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # kill -9 at any moment of an in-place rewrite leaves the old or the new
-# file, never a partial or empty one (issue #7 item 3). A multi-MB kernel is
+# file, never a partial or empty one. A multi-MB kernel is
 # rewritten again and again and killed after a random delay spread over the
 # time one rewrite takes, so kills land while reading, while writing the
 # temporary file, at fsync and around the rename.

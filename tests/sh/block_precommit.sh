@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The pre-commit manifest (.pre-commit-hooks.yaml, issue #2 item 9): valid,
+# The pre-commit manifest (.pre-commit-hooks.yaml): valid,
 # pass_filenames, types_or c/c++, entry probe-check; and, when the
 # pre-commit framework is installed (scripts/setup.sh installs it), a real
 # `pre-commit run` in a throw-away repository that must block a commit

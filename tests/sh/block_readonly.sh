@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A read-only file or directory gives exit 2 and one clear message, and the
-# file stays exactly as it was (issue #2 items 10-11, issue #7 item 3).
+# file stays exactly as it was.
 # "Read-only" means the mode bits: CI runs as root, where access(2) would
 # say yes to everything, so the test uses chmod a-w as a user would.
 #   bash tests/sh/block_readonly.sh BIN_DIR SRC_DIR

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # probe-check --staged checks what is in the git index, not the work tree
-# (issue #2 item 9), in a throw-away repository.
+# (the pre-commit use), in a throw-away repository.
 #   bash tests/sh/block_staged.sh BIN_DIR SRC_DIR
 source "$(dirname "$0")/block-lib.bash" "$@"
 command -v git >/dev/null || skip "git is not installed"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The block commands under valgrind memcheck (issue #7 item 2): zero errors
+# The block commands under valgrind memcheck: zero errors
 # and zero leaks on the main paths and the error paths. Needs a plain
 # (unsanitized) build: under ASan+UBSan the sanitizers do this job and the
 # test reports SKIP.

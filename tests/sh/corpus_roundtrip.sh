@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Round trips of every testdata/corpus file through every block command,
-# checked byte for byte (issue #7 item 4).
+# checked byte for byte.
 #   bash tests/sh/corpus_roundtrip.sh BIN_DIR [SRC_DIR]
 # For each file, and for each probe NAME that grep finds on its #if lines:
 #   - probe-strip of a probe-free file is identical and not rewritten

@@ -1,6 +1,6 @@
 #!/bin/bash
 # insert_compiles.sh BIN_DIR SRC_DIR - "the tool never writes code that does
-# not compile" (issue #4, item 2): for every golden insertion whose input
+# not compile": for every golden insertion whose input
 # compiles against the built-in stubs, the output compiles too, with the
 # probe enabled, warnings as errors.
 set -u

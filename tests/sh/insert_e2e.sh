@@ -1,10 +1,10 @@
 #!/bin/bash
-# insert_e2e.sh BIN_DIR SRC_DIR - end to end for AST insertion (issue #4,
-# item 7): take the TSORT32 kernel, strip every probe, insert each variant
+# insert_e2e.sh BIN_DIR SRC_DIR - end to end for AST insertion:
+# take the TSORT32 kernel, strip every probe, insert each variant
 # below with probe-inject on the AST, build it against the CPU simulation
 # (kernels/sim/include) with the kernel's own warning flags, run the harness
 # and require: exit 0, outputs verified ("result: PASS"), the probe's line in
-# the S4.1 form; then probe-strip must give back the clean kernel.
+# the form [NAME] start=.. end=.. dur=..; then probe-strip must give back the clean kernel.
 set -u
 bin=$(cd "$1" && pwd) src=$(cd "$2" && pwd)
 ksrc=$src/kernels/tsort32

@@ -1,6 +1,6 @@
 #!/bin/bash
 # insert_noclang.sh BIN_DIR SRC_DIR - the block-only commands never load
-# libclang (issue #4, item 6), and AST insertion without its module fails
+# libclang, and AST insertion without its module fails
 # with one clear line and exit 2, writing nothing.
 set -u
 bin=$(cd "$1" && pwd) src=$(cd "$2" && pwd)

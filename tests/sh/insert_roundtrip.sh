@@ -1,7 +1,7 @@
 #!/bin/bash
 # insert_roundtrip.sh BIN_DIR SRC_DIR - every golden insertion, stripped again
-# with probe-strip --probe NAME, gives back its input byte for byte (issue #4,
-# item 5), braces and split lines included; brace markers left behind when
+# with probe-strip --probe NAME, gives back its input byte for byte,
+# braces and split lines included; brace markers left behind when
 # the blocks were deleted by hand fail probe-check and still strip.
 set -u
 bin=$(cd "$1" && pwd) src=$(cd "$2" && pwd)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # report_timing.sh - probe-report end to end on the timing tensor the TSORT32
-# timing build (issue #5) captures: its .npy and .bin, read with the event map
+# timing build (docs/timing.md) captures: its .npy and .bin, read with the event map
 # probe-inject --timing-tensor wrote, validated per slot and partitioned; the
 # numbers checked against the harness's own table; a stale row must be caught.
 # usage: report_timing.sh BIN_DIR SRC_DIR

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # report_tsort32.sh - probe-report end to end on the real logs of the TSORT32
-# probe variants (issue #3): one probe per run, their statistics against the
+# probe variants (docs/kernel.md): one probe per run, their statistics against the
 # harness's own summary, and the findings a wrong run must raise.
 # usage: report_tsort32.sh BIN_DIR SRC_DIR
 # A missing variant binary is a failure, never a silent pass.
@@ -55,13 +55,13 @@ if set(tl) != {"STAGE_A", "STAGE_B", "STAGE_B_WAIT"}:
     sys.exit(f"FAIL: timeline rows {sorted(tl)}")
 if r["warnings"]:
     sys.exit(f"FAIL: warnings on clean runs: {r['warnings']}")
-# The kernel's wait is longer than STAGE_B and not inside it (S2.3): no share
+# The kernel's wait is longer than STAGE_B and not inside it (a consumer starts after its wait): no share
 # of the stage but a stage of its own, in the gap chain.
 ratios = [x for x in r["tables"].get("ratios", []) if x["sub_probe"] == "STAGE_B_WAIT"]
 if len(ratios) != 1 or ratios[0]["stage"] != "STAGE_B" or ratios[0]["nested"] != "no" \
         or ratios[0]["ratio"] is not None:
     sys.exit(f"FAIL: STAGE_B_WAIT vs STAGE_B: {ratios}")
-# S4.2 on the real numbers: each gap is its start minus the previous end,
+# The pipeline gap on the real numbers: each gap is its start minus the previous end,
 # negative values kept.
 rows = r["tables"]["timeline"]
 if [t["gap"] is None for t in rows] != [True, False, False]:
@@ -71,7 +71,7 @@ for prev, t in zip(rows, rows[1:]):
         sys.exit(f"FAIL: gap of {t['probe']} is not start - previous end: {rows}")
 EOF
 
-# Two probes' logs as one run: contamination (S1.4), exit 1.
+# Two probes' logs as one run: contamination (docs/method.md, "One probe per run"), exit 1.
 cat "$work/STAGE_A.log" "$work/STAGE_B.log" > "$work/both.log"
 "$report" --repeat 6 "$work/both.log" > /dev/null 2> "$work/both.err"
 rc=$?

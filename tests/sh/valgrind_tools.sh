@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The tool binaries under valgrind memcheck on a subset: zero errors, zero
-# definite or indirect leaks (issue #7 item 2).
+# definite or indirect leaks.
 #   bash tests/sh/valgrind_tools.sh BIN_DIR [SRC_DIR]
 # Each block command runs on two corpus files (in place, --diff, --stdout, a
 # refused input); probe-report on a small log when BIN_DIR/probe-report is

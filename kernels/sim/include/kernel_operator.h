@@ -1,5 +1,5 @@
 // kernel_operator.h - the Ascend C device API as the probekit CPU simulation
-// provides it (S7). A kernel includes this exactly as it would on the board;
+// provides it (names as in the public asc-devkit headers). A kernel includes this exactly as it would on the board;
 // only the API the TSORT32 kernel and its probes use is simulated. Host code
 // includes acl/acl.h instead.
 #ifndef PKSIM_KERNEL_OPERATOR_H
@@ -64,7 +64,7 @@ inline void PipeBarrier() {}
 // Device printf. A template so that, with `using namespace AscendC`, an
 // unqualified printf(fmt, args...) in a kernel prefers it to ::printf
 // (exact match beats the C ellipsis). Delivery is asynchronous: lines reach
-// stdout after a delay, possibly after the stream has synchronised (S3.2).
+// stdout after a delay, possibly after the stream has synchronised (hence the harness's late-print window).
 template <typename... Args>
 inline void printf(const char *fmt, Args... args)
 {
@@ -72,7 +72,7 @@ inline void printf(const char *fmt, Args... args)
 }
 #define PRINTF AscendC::printf
 
-// Cross-core flags (S7.4). Mode 0 synchronises every block of the launch:
+// Cross-core flags (CrossCoreSetFlag / CrossCoreWaitFlag, flag ids 0-15). Mode 0 synchronises every block of the launch:
 // CrossCoreWaitFlag returns once all blocks have set the flag.
 template <uint8_t modeId = 0, pipe_t pipe = PIPE_S>
 inline void CrossCoreSetFlag(uint16_t flagId)

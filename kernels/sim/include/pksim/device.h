@@ -14,7 +14,7 @@
 namespace pksim {
 
 // What the simulated chip is: it decides the UB size, the TSORT32 tmp rule
-// (S6.6) and the default GetSystemCycle() frequency (S7.1).
+// and the default GetSystemCycle() frequency (50 MHz on A2/A3, 1 GHz on A5).
 enum class Target { A2A3, A5 };
 
 Target CurrentTarget();
@@ -58,7 +58,7 @@ void SyncAllBlocks();
 // launch, a warning on stderr (NaN order is the simulation's choice).
 void NoteNanSorted(const char *instr, long count);
 
-// VBS32 issue statistics, for tests of the repeat-group split (S6.5).
+// VBS32 issue statistics, for tests of the repeat-group split (255 blocks an issue).
 void NoteVbs32(unsigned repeat);
 struct Vbs32Stats {
 	unsigned long issues;

@@ -1,7 +1,7 @@
 // pto/pto-inst.hpp - the PTO tile API (pto-isa's public names and template
-// parameter orders, S6.9) as the probekit CPU simulation provides it: Tile,
+// parameter orders) as the probekit CPU simulation provides it: Tile,
 // Shape, Stride, GlobalTensor, TASSIGN, TLOAD, TSTORE and TSORT32 with the
-// exact TSORT32 semantics of S6. Kernels include this as on the board.
+// exact TSORT32 semantics of docs/kernel.md. Kernels include this as on the board.
 // Deviations from pto-isa are listed in docs/kernel.md.
 #ifndef PKSIM_PTO_INST_HPP
 #define PKSIM_PTO_INST_HPP
@@ -305,7 +305,7 @@ inline bool Sort32Before(float ka, uint32_t ia, float kc, uint32_t ic)
 // One VBS32 issue: sort `repeat` consecutive 32-element blocks of values and
 // indices, writing 8-byte tuples. `valid` is how many elements of the last
 // block are real; pads (beyond it) never reach dst (only valid outputs are
-// meaningful, S6.4). Returns how many NaN values it sorted.
+// meaningful). Returns how many NaN values it sorted.
 template <typename T>
 inline long Vbs32(uint8_t *dstRow, const T *vals, const uint32_t *idx, unsigned repeat, unsigned lastValid)
 {
@@ -335,7 +335,7 @@ inline long Vbs32(uint8_t *dstRow, const T *vals, const uint32_t *idx, unsigned 
 	return nans;
 }
 
-// Sort `blocks` blocks, split into VBS32 issues of at most 255 (S6.5).
+// Sort `blocks` blocks, split into VBS32 issues of at most 255 (a longer row: 255 + the rest).
 template <typename T>
 inline long SortBlocks(uint8_t *dstRow, const T *vals, const uint32_t *idx, unsigned blocks, unsigned lastValid)
 {
@@ -432,7 +432,7 @@ inline void SortRows(Dst &dst, Src &src, Idx &idx)
 	pksim::NoteNanSorted("TSORT32", nans);
 }
 
-// Elements of tmp the 4-argument form needs (S6.6).
+// Elements of tmp the 4-argument form needs (the rule is in docs/kernel.md).
 template <typename T>
 inline long Sort32TmpElems(pksim::Target t, long cols)
 {
@@ -446,7 +446,7 @@ inline long Sort32TmpElems(pksim::Target t, long cols)
 
 // TSORT32(dst, src, idx): each 32-element block of every row, with its
 // indices, sorted by value descending, smaller index first on ties.
-// Needs validCol % 32 == 0. Takes no wait events (S6.7).
+// Needs validCol % 32 == 0. Takes no wait events.
 template <typename DstTileData, typename SrcTileData, typename IdxTileData>
 PTO_INST RecordEvent TSORT32(DstTileData dst, SrcTileData src, IdxTileData idx)
 {
