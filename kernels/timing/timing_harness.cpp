@@ -43,7 +43,7 @@ int Usage(FILE *out)
 		     "usage: %s [--dtype float|half] [--rows R] [--cols C] [--blocks N]\n"
 		     "          [--warmup W] [--repeat N] [--expect-timing --events MAP] [--save PREFIX] [--envelope]\n"
 		     "Runs TSORT32 through its extern entry and orchestration; checks dst bit-exactly.\n"
-		     "  --expect-timing  the build must carry the timing tensor; validate it (S5.9)\n"
+		     "  --expect-timing  the build must carry the timing tensor; validate it (marker words, stamps in order)\n"
 		     "  --events MAP     event map written by probe-inject --timing-tensor (OUT.timing.json)\n"
 		     "  --save PREFIX    write the last timing matrix to PREFIX.npy and PREFIX.bin\n"
 		     "  --envelope       print the task envelope (event elapsed time) of every timed run\n",

@@ -59,10 +59,10 @@ struct Preset {
 };
 
 const Preset kPresets[] = {
-	{ "float-2x32", "float", 2, 32, 0, "random", 0, "S6.8 float (2,32,32): one aligned block per row" },
-	{ "half-4x64", "half", 4, 64, 0, "random", 0, "S6.8 half (4,64,64): two blocks per row" },
-	{ "float-1x8192", "float", 1, 8192, 0, "random", 0, "S6.8 float (1,32*256): 256 blocks, split 255 + 1" },
-	{ "float-2x13", "float", 2, 13, 0, "random", 0, "S6.8 float (2,13,16): tail, 4-argument form" },
+	{ "float-2x32", "float", 2, 32, 0, "random", 0, "reference shape float (2,32,32): one aligned block per row" },
+	{ "half-4x64", "half", 4, 64, 0, "random", 0, "reference shape half (4,64,64): two blocks per row" },
+	{ "float-1x8192", "float", 1, 8192, 0, "random", 0, "reference shape float (1,32*256): 256 blocks, split 255 + 1" },
+	{ "float-2x13", "float", 2, 13, 0, "random", 0, "reference shape float (2,13,16): tail, 4-argument form" },
 	{ "float-1x8160", "float", 1, 8160, 0, "random", 0, "255 blocks: exactly one VBS32 issue" },
 	{ "half-5x100", "half", 5, 100, 0, "random", 0, "half, more than 32 columns, several rows, tail" },
 	{ "half-6x96-idx-rows", "half", 6, 96, 6, "random", 0, "multi-row idx: every row its own indices" },
@@ -90,7 +90,7 @@ void Usage(FILE *out)
 		     "  --data KIND          random | ties | inf | zeros (default random)\n"
 		     "  --seed N             input generator seed (default 1)\n"
 		     "  --blocks N           blocks to launch (default min(R, 4), at least what the tiles need)\n"
-		     "measurement (S3):\n"
+		     "measurement (warmup and repeats on the host):\n"
 		     "  --warmup N           untimed runs with stdout suppressed (default 1)\n"
 		     "  --repeat N           timed runs (default 1)\n"
 		     "  --late-window-ms MS  wait for late device prints after each sync (default 500)\n"

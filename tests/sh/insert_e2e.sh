@@ -70,7 +70,7 @@ for v in "${variants[@]}"; do
 	if [ -z "$re" ]; then
 		[ "$lines" = 0 ] || { echo "FAIL $name: an --off probe printed"; fail=1; }
 	elif [ "$lines" = 0 ] || [ "$(grep "^\[$name\]" "$dir/out" | grep -cEv "$re")" != 0 ]; then
-		echo "FAIL $name: no probe line of the S4.1 form:"; grep "^\[" "$dir/out"; fail=1
+		echo "FAIL $name: no probe line of the form [NAME] start= end= dur=:"; grep "^\[" "$dir/out"; fail=1
 	fi
 	cp "$dir/tsort32_kernel.cpp" "$dir/stripped.cpp"
 	"$bin/probe-strip" --probe "$name" "$dir/stripped.cpp"

@@ -76,7 +76,7 @@ cat "$work/STAGE_A.log" "$work/STAGE_B.log" > "$work/both.log"
 "$report" --repeat 6 "$work/both.log" > /dev/null 2> "$work/both.err"
 rc=$?
 [ $rc -eq 1 ] || fail "contaminated run: exit $rc, expected 1"
-grep -q "probes in one run.*S1.4" "$work/both.err" || fail "contaminated run: no S1.4 warning: $(cat "$work/both.err")"
+grep -q "probes in one run.*enable one probe per run" "$work/both.err" || fail "contaminated run: no one-probe-per-run warning: $(cat "$work/both.err")"
 
 # Three repeats read as one: more lines than --repeat (warmup leak), exit 1.
 "$report" "$work/STAGE_B.log" > /dev/null 2> "$work/leak.err"

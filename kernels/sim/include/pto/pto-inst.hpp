@@ -479,7 +479,7 @@ PTO_INST RecordEvent TSORT32(DstTileData dst, SrcTileData src, IdxTileData idx, 
 	const long need = detail::Sort32TmpElems<T>(target, cols);
 	const long have = static_cast<long>(tmp.GetValidRow()) * tmp.GetValidCol();
 	if (have < need)
-		pksim::Fail("TSORT32: tmp holds %ld elements; validCol %ld of %s needs %ld on %s (S6.6: ceil32(C) "
+		pksim::Fail("TSORT32: tmp holds %ld elements; validCol %ld of %s needs %ld on %s (the tmp rule: ceil32(C) "
 			    "when C %s <= 8160, else 32)",
 			    have, cols, std::is_same<T, float>::value ? "float" : "half", need,
 			    pksim::TargetName(target),
