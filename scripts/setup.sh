@@ -8,7 +8,8 @@ pkgs=(
   libpcre2-dev libcmocka-dev libinih-dev libjansson-dev
   valgrind python3
   pre-commit
-  ripgrep python3-jsonschema
+  ripgrep python3-jsonschema clang-format
+  python3-numpy libgtest-dev
   chromium
 )
 missing=()

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# The code style the repository holds itself to, checked on every run:
+# - tool/ and tests/ C files are clang-format clean against .clang-format;
+# - no function in tool/ is longer than 80 lines, unless the comment just
+#   above it says why ("longer than 80 lines because ...");
+# - tool/ never points at issue numbers or numbered spec sections that a
+#   reader of the repository cannot open.
+# The length check is first run on made-up functions, so that it is known to
+# catch what it looks for.
+#   bash tests/sh/style.sh BIN_DIR SRC_DIR
+source "$(dirname "$0")/block-lib.bash" "$@"
+cd "$src" || exit 1
+
+# long_functions FILE...: "FILE:LINE: NAME: N lines" for each function body
+# (from the '{' alone on a line to the '}' at column 0) over 80 lines whose
+# comment does not explain it.
+long_functions() {
+	awk '
+	/^\{$/ { start = FNR; name = head; why = (note ~ /longer than 80 lines because/) }
+	/^\}/ {
+		if (start && FNR - start - 1 > 80 && !why)
+			printf "%s:%d: %s: %d lines\n", FILENAME, start, name, FNR - start - 1
+		start = 0
+	}
+	{
+		if ($0 ~ /^[A-Za-z_].*\(/)
+			head = $0
+		if ($0 ~ /^(\/\*| \*)/)
+			note = note " " $0
+		else if ($0 !~ /^[A-Za-z_]/ || $0 ~ /;$/)
+			note = ""
+	}' "$@"
+}
+
+# made-up functions: 81 lines, 80 lines, 81 lines with a reason
+body() { printf 'static int %s(void)\n{\n' "$1"; for _ in $(seq "$2"); do printf '\tx++;\n'; done; printf '}\n\n'; }
+{
+	body too_long 81
+	body just_fits 80
+	printf '/* longer than 80 lines because a table reads best whole */\n'
+	body explained 81
+} > "$scratch/made_up.c"
+got=$(long_functions "$scratch/made_up.c")
+case $got in
+*too_long*) ok "length check catches an 81-line function" ;;
+*) fail "length check missed an 81-line function: '$got'" ;;
+esac
+case $got in
+*just_fits* | *explained*) fail "length check flags a function it should allow: '$got'" ;;
+*) ok "length check allows 80 lines, and a longer function whose comment says why" ;;
+esac
+
+long=$(long_functions tool/*.c)
+if [ -z "$long" ]; then ok "no function in tool/ over 80 lines"; else fail "functions over 80 lines:"$'\n'"$long"; fi
+
+if ! command -v clang-format > /dev/null; then
+	fail "clang-format is not installed (scripts/setup.sh installs it)"
+elif clang-format --dry-run -Werror tool/*.c tool/*.h tests/*.c tests/fuzz/*.c 2> "$scratch/fmt.err"; then
+	ok "clang-format clean: tool/ and tests/"
+else
+	fail "clang-format would change these (run clang-format -i on them):"$'\n'"$(grep -o '^[^:]*:[0-9]*' "$scratch/fmt.err" | sort -u | head -20)"
+fi
+
+refs=$(grep -nE 'issue #[0-9]|\bS[0-9]\.[0-9]+\b|\(S[0-9]\)' tool/*.c tool/*.h || true)
+if [ -z "$refs" ]; then ok "tool/ cites no issue numbers or spec sections"; else fail "references a reader cannot open:"$'\n'"$refs"; fi
+finish
