@@ -64,8 +64,3 @@ int pk_module_call(const char *symbol, int argc, char **argv)
 	}
 	return fn(argc, argv);
 }
-
-int pk_module_inject(int argc, char **argv)
-{
-	return pk_module_call("pk_ast_inject_main", argc, argv);
-}

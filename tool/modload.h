@@ -14,7 +14,4 @@ int pk_module_path(char *dst, unsigned cap);
  * missing. */
 int pk_module_call(const char *symbol, int argc, char **argv);
 
-/* probe-inject with an AST placement option (--begin/--end/--around/--wait/--base). */
-int pk_module_inject(int argc, char **argv);
-
 #endif

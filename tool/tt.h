@@ -195,10 +195,13 @@ struct tt_spec {
 	const char *slots;       /* --slots, or NULL */
 	int timing_index;        /* extern: args[] index of the timing tensor */
 	const struct tt_rules *rules;
-	const char *target; /* the profile's section ("target.simpler"), or NULL */
-	int slot_in_body;   /* the profile reads the slot in the kernel body */
+	const struct pk_namelist *async_issue; /* rules/async.ini: calls that only issue work */
+	const char *target;                    /* the profile's section ("target.simpler"), or NULL */
+	int slot_in_body;                      /* the profile reads the slot in the kernel body */
 };
 
+/* The cycle read of the profile ([code] cycle_read). */
+const char *tt_cycle_read(const struct tt_spec *sp);
 /* A profile's setting: [target.X] KEY, else [SECTION] KEY of the defaults. */
 const char *tt_prof(const struct tt_spec *sp, const char *section, const char *key);
 /* Is WORD one of the space-separated words of LIST? */

@@ -16,6 +16,11 @@ static const char *rule_or(const struct tt_spec *sp, const char *sec, const char
 	return v ? v : dflt;
 }
 
+const char *tt_cycle_read(const struct tt_spec *sp)
+{
+	return rule_or(sp, "code", "cycle_read", "static_cast<uint64_t>(AscendC::GetSystemCycle())");
+}
+
 /* A profile expression with {args} the kernel's packed parameter. */
 static char *prof_expr(const struct tt_spec *sp, const struct tt_kernel *k, const char *sec, const char *key,
                        const char *dflt)
@@ -51,8 +56,7 @@ static char *helpers(const struct tt_kernel *k, const struct tt_spec *sp)
 {
 	const char *P = sp->prefix, *qual = rule_or(sp, "code", "qualifiers", "static inline");
 	struct tt_sb sb = {0};
-	tt_sb_addf(&sb, "%s uint64_t %sread_cycle()\n{\n    return %s;\n}\n", qual, P,
-	           rule_or(sp, "code", "cycle_read", "static_cast<uint64_t>(AscendC::GetSystemCycle())"));
+	tt_sb_addf(&sb, "%s uint64_t %sread_cycle()\n{\n    return %s;\n}\n", qual, P, tt_cycle_read(sp));
 	tt_sb_addf(&sb, "%s void %stail(__gm__ int64_t *out", qual, P);
 	if (sp->slot_in_body)
 		tt_sb_add(&sb, ", uint64_t slot");
@@ -300,35 +304,25 @@ static int find_line(const struct tt_tu *t, const struct tt_kernel *k, struct tt
 	                ev->helper >= 0 ? "function" : "kernel", k->name, line);
 }
 
-/* SPEC: after:CALLEE[#n] | before:CALLEE[#n] | line:N (the forms of probe-inject --begin) */
+/* SPEC: after:CALLEE[#n] | before:CALLEE[#n] | line:N, read by the parser of
+ * probe-inject's --begin and --end. */
 int tt_place_event(const struct tt_tu *t, const struct tt_kernel *k, struct tt_event *ev)
 {
-	const char *s = ev->spec;
-	if (!strncmp(s, "line:", 5)) {
-		char *end;
-		long n = strtol(s + 5, &end, 10);
-		if (*end || n <= 0)
-			return pk_error("event '%s': bad line number in '%s'", ev->name, s);
+	struct pk_spec s;
+	if (pk_spec_parse(&s, ev->spec) < 0)
+		return pk_error("event '%s': places are after:CALLEE[#n], before:CALLEE[#n] or line:N", ev->name);
+	int rc;
+	if (s.kind == PK_SPEC_LINE) {
 		ev->after = 0;
-		return find_line(t, k, ev, (unsigned)n);
+		rc = find_line(t, k, ev, s.n);
+	} else if (s.kind == PK_SPEC_AFTER || s.kind == PK_SPEC_BEFORE) {
+		ev->after = s.kind == PK_SPEC_AFTER;
+		rc = find_call(t, k, ev, s.name, s.n ? (int)s.n : 1);
+	} else {
+		rc =
+		    pk_error("event '%s': place '%s' is not after:CALLEE, before:CALLEE or line:N", ev->name, ev->spec);
 	}
-	int after = !strncmp(s, "after:", 6);
-	if (!after && strncmp(s, "before:", 7))
-		return pk_error("event '%s': place '%s' is not after:CALLEE, before:CALLEE or line:N", ev->name, s);
-	ev->after = after;
-	char *callee = pk_xstrdup(s + (after ? 6 : 7));
-	int nth = 1;
-	char *hash = strchr(callee, '#');
-	if (hash) {
-		*hash = '\0';
-		nth = atoi(hash + 1);
-		if (nth <= 0) {
-			free(callee);
-			return pk_error("event '%s': bad occurrence in '%s'", ev->name, s);
-		}
-	}
-	int rc = find_call(t, k, ev, callee, nth);
-	free(callee);
+	pk_spec_free(&s);
 	return rc;
 }
 
@@ -336,22 +330,15 @@ int tt_place_event(const struct tt_tu *t, const struct tt_kernel *k, struct tt_e
  * the issue, not the completion. */
 void tt_lint_event(const struct tt_tu *t, const struct tt_spec *sp, const struct tt_event *ev)
 {
-	const char *issue = tt_rule(sp->rules, "async", "issue");
 	/* arrival and release are collective events: after a flag set is right */
-	if (!issue || !ev->after || strncmp(ev->spec, "after:", 6) ||
-	    (strcmp(ev->kind, "drain") && strcmp(ev->kind, "phase")))
+	if (!sp->async_issue || !ev->after || (strcmp(ev->kind, "drain") && strcmp(ev->kind, "phase")))
 		return;
-	size_t n = strcspn(ev->spec + 6, "#");
-	const char *p = issue;
-	while (*p) {
-		p += strspn(p, " \t,");
-		size_t w = strcspn(p, " \t,");
-		if (w == n && !strncmp(p, ev->spec + 6, n))
-			pk_warning("%s:%u: event '%s' (%s) follows '%.*s', which only issues asynchronous "
-			           "work: the sample records the issue, not its completion",
-			           t->b->path, pk_buf_line_of(t->b, ev->at), ev->name, ev->kind, (int)n, p);
-		p += w;
-	}
+	struct pk_spec s;
+	if (pk_spec_parse(&s, ev->spec) == 0 && s.kind == PK_SPEC_AFTER && pk_namelist_has(sp->async_issue, s.name))
+		pk_warning("%s:%u: event '%s' (%s) follows '%s', which only issues asynchronous "
+		           "work: the sample records the issue, not its completion",
+		           t->b->path, pk_buf_line_of(t->b, ev->at), ev->name, ev->kind, s.name);
+	pk_spec_free(&s);
 }
 
 /* ---- the ABI ---- */

@@ -277,6 +277,7 @@ static const char *pick_prefix(const struct tt_tu *k, const struct tt_tu *h, con
 struct job {
 	struct tt_opts o;
 	struct tt_rules rules;
+	struct pk_ast_rules async;
 	struct pk_buf kb, hb;
 	int have_kb, have_hb;
 	struct tt_tu kt, ht;
@@ -471,9 +472,11 @@ static int check_plans(struct job *j)
 static int plan_all(struct job *j)
 {
 	struct tt_opts *o = &j->o;
-	if (tt_rules_load(&j->rules) < 0 || load_file(&j->kb, &j->have_kb, o->kernel, o, 0) < 0)
+	if (tt_rules_load(&j->rules) < 0 || pk_ast_rules_load(&j->async) < 0 ||
+	    load_file(&j->kb, &j->have_kb, o->kernel, o, 0) < 0)
 		return -1;
 	j->sp.rules = &j->rules;
+	j->sp.async_issue = &j->async.issue;
 	if (pick_target(j) < 0)
 		return -1;
 	const char *acc = j->sp.target ? tt_rule(&j->rules, j->sp.target, "tensor_accessors") : NULL;
@@ -654,6 +657,7 @@ static void free_job(struct job *j)
 	free(j->host_path);
 	free(j->extern_name);
 	tt_rules_free(&j->rules);
+	pk_ast_rules_free(&j->async);
 }
 
 int pk_tt_inject_main(int argc, char **argv)

@@ -372,12 +372,6 @@ static int add_arg(struct graph *g, const struct site *s, struct pk_plan *kplan)
 	return 0;
 }
 
-static const char *cycle_read(const struct tt_spec *sp)
-{
-	const char *v = tt_rule(sp->rules, "code", "cycle_read");
-	return v ? v : "static_cast<uint64_t>(AscendC::GetSystemCycle())";
-}
-
 /* The sample inside the helper: through the pointer, when it is passed. */
 static int place_sample(struct graph *g, int i, struct tt_event *ev, struct pk_plan *kplan)
 {
@@ -394,7 +388,7 @@ static int place_sample(struct graph *g, int i, struct tt_event *ev, struct pk_p
 	tt_lint_event(t, g->sp, ev);
 	const char *P = g->sp->prefix;
 	struct tt_sb sb = {0}, label = {0};
-	tt_sb_addf(&sb, "if (%sev) %sev[%d] = %s;", P, P, ev->helper, cycle_read(g->sp));
+	tt_sb_addf(&sb, "if (%sev) %sev[%d] = %s;", P, P, ev->helper, tt_cycle_read(g->sp));
 	tt_sb_addf(&label, "event %s (%s)", ev->name, ev->kind);
 	if (ev->after)
 		tt_insert_after(t->b, plan_of(g, f->file, kplan), ev->at, ev->stmt, sb.s, label.s);
