@@ -33,6 +33,27 @@ static void spec_ok(const char *text, enum pk_spec_kind kind, const char *name, 
 	pk_spec_free(&s);
 }
 
+/* Two in-memory files of one translation unit are told apart:
+ * clang_File_isEqual alone takes any two of them for the same file. */
+static void test_same_file_in_memory(void **state)
+{
+	(void)state;
+	struct CXUnsavedFile u[] = {{"/mem/main.cpp", "#include \"/mem/a.h\"\nint x = A;\n", 31},
+	                            {"/mem/a.h", "#define A 1\n", 12}};
+	CXIndex idx = clang_createIndex(0, 0);
+	CXTranslationUnit tu = NULL;
+	const char *args[] = {"-xc++"};
+	assert_int_equal(clang_parseTranslationUnit2(idx, "/mem/main.cpp", args, 1, u, 2, 0, &tu), CXError_Success);
+	CXFile m = clang_getFile(tu, "/mem/main.cpp"), h = clang_getFile(tu, "/mem/a.h");
+	assert_non_null(m);
+	assert_non_null(h);
+	assert_true(pk_cx_same_file(m, m));
+	assert_false(pk_cx_same_file(m, h));
+	assert_false(pk_cx_same_file(m, NULL));
+	clang_disposeTranslationUnit(tu);
+	clang_disposeIndex(idx);
+}
+
 static void test_spec_forms(void **state)
 {
 	(void)state;
@@ -426,6 +447,7 @@ static void test_rules_load(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_same_file_in_memory),
 	    cmocka_unit_test(test_spec_forms),
 	    cmocka_unit_test(test_spec_errors),
 	    cmocka_unit_test(test_marks_text),

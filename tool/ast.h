@@ -123,6 +123,9 @@ void pk_ast_warn_errors(const struct pk_ast *a);
 /* Is PATH a header by its suffix; the source file that includes HEADER
  * (tool/ast_unit.c), or NULL. */
 int pk_ast_is_header(const char *path);
+/* Are A and B the same file? clang_File_isEqual alone says yes for any two
+ * in-memory files (the buffer, the stubs): their names decide then. */
+int pk_cx_same_file(CXFile a, CXFile b);
 char *pk_ast_includer(const char *header);
 int pk_ast_args(const char *path, const struct pk_parse_opts *o, char ***argv, int *argc);
 void pk_ast_args_free(char **argv, int argc);

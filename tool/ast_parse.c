@@ -352,7 +352,7 @@ static char *clash_group(CXDiagnostic d, const struct prelude *p)
 		CXFile f;
 		unsigned line;
 		clang_getExpansionLocation(clang_getDiagnosticLocation(note), &f, &line, NULL, NULL);
-		if (f && clang_File_isEqual(f, p->file))
+		if (f && pk_cx_same_file(f, p->file))
 			g = prelude_group(p->text->Contents, p->text->Length, line);
 		clang_disposeDiagnostic(note);
 	}
@@ -420,7 +420,7 @@ static void collect_errors(struct pk_ast *a, const struct prelude *p)
 		if (sev >= CXDiagnostic_Error) {
 			CXString s = clang_getDiagnosticSpelling(d);
 			char *msg;
-			if (clang_File_isEqual(f, a->file)) {
+			if (pk_cx_same_file(f, a->file)) {
 				msg = pk_xstrdup(clang_getCString(s));
 			} else {
 				/* an error inside a header: name the header and its line */
@@ -461,6 +461,44 @@ static int lacks_sdk(const struct pk_buf *b, CXTranslationUnit tu)
 		clang_disposeDiagnostic(d);
 	}
 	return missing && ascendc;
+}
+
+/* The build defines DTYPE_<OPERAND> for every operand of an Ascend C
+ * operator (`-DDTYPE_EXPAND_X=half`); one that neither the user's flags nor
+ * the stubs define is given as half, like the stubs' DTYPE_X. Returns how
+ * many were added to ALL. */
+static int operand_types(CXTranslationUnit tu, struct argv_b *all)
+{
+	static const char *const forms[] = {"use of undeclared identifier '", "unknown type name '"};
+	unsigned nd = clang_getNumDiagnostics(tu);
+	int added = 0;
+	for (unsigned i = 0; i < nd; i++) {
+		CXDiagnostic d = clang_getDiagnostic(tu, i);
+		CXString sp = clang_getDiagnosticSpelling(d);
+		const char *m = clang_getCString(sp);
+		for (size_t f = 0; f < 2; f++) {
+			size_t l = strlen(forms[f]);
+			if (strncmp(m, forms[f], l) || strncmp(m + l, "DTYPE_", 6))
+				continue;
+			size_t e = l + 6;
+			while (m[e] == '_' || (m[e] >= 'A' && m[e] <= 'Z') || (m[e] >= '0' && m[e] <= '9'))
+				e++;
+			if (m[e] != '\'' || m[e + 1])
+				continue;
+			char def[128];
+			snprintf(def, sizeof(def), "-D%.*s=half", (int)(e - l) < 100 ? (int)(e - l) : 100, m + l);
+			int seen = 0;
+			for (int k = 0; k < all->n && !seen; k++)
+				seen = !strcmp(all->v[k], def);
+			if (!seen) {
+				push(all, def);
+				added++;
+			}
+		}
+		clang_disposeString(sp);
+		clang_disposeDiagnostic(d);
+	}
+	return added;
 }
 
 /* Errors of a parse, clashes with the prelude left out. */
@@ -507,9 +545,9 @@ static void reparse_if_better(struct pk_ast *a, const char *main, struct argv_b 
 
 /* Parse MAIN (the file itself, or the source file a header is parsed in)
  * with the buffer and the stubs as unsaved files. Clashes with the prelude
- * switch its groups off, and Ascend C code whose SDK header never came in
- * gets it as -include, each in a second parse kept only when it has fewer
- * errors. */
+ * switch its groups off, Ascend C code whose SDK header never came in gets
+ * it as -include, and operand types the build would define are given; each
+ * in a second parse kept only when it has fewer errors. */
 static enum CXErrorCode parse_unit(struct pk_ast *a, const char *main, struct argv_b *all, struct stubs *st,
                                    struct prelude *pre)
 {
@@ -532,6 +570,9 @@ static enum CXErrorCode parse_unit(struct pk_ast *a, const char *main, struct ar
 		push(all, "kernel_operator.h");
 		reparse_if_better(a, main, all, keep, st, pre);
 	}
+	keep = all->n;
+	if (operand_types(a->tu, all))
+		reparse_if_better(a, main, all, keep, st, pre);
 	return ec;
 }
 
@@ -556,7 +597,7 @@ static void visit_find(CXFile f, CXSourceLocation *stack, unsigned depth, CXClie
 	(void)stack;
 	(void)depth;
 	struct find_incl *fi = data;
-	if (!fi->found && clang_File_isEqual(f, fi->want))
+	if (!fi->found && pk_cx_same_file(f, fi->want))
 		fi->found = 1;
 }
 
@@ -568,6 +609,24 @@ static CXFile included_file(CXTranslationUnit tu, const char *path)
 	if (fi.want)
 		clang_getInclusions(tu, visit_find, &fi);
 	return fi.found ? fi.want : NULL;
+}
+
+/* -UNAME also reaches the prelude, whose defaults (__CCE_AICORE__) would
+ * otherwise define NAME again after the command line: -DPROBEKIT_UNDEF_NAME
+ * tells it not to. */
+static void undef_defaults(struct argv_b *all)
+{
+	int n = all->n;
+	for (int i = 0; i < n; i++) {
+		const char *name = !strcmp(all->v[i], "-U") && i + 1 < n ? all->v[i + 1]
+		                   : !strncmp(all->v[i], "-U", 2)        ? all->v[i] + 2
+		                                                         : NULL;
+		if (!name || !*name || strlen(name) > 100)
+			continue;
+		char def[128];
+		snprintf(def, sizeof(def), "-DPROBEKIT_UNDEF_%s", name);
+		push(all, def);
+	}
 }
 
 static void index_unit(struct pk_ast *a, const struct prelude *pre)
@@ -599,6 +658,7 @@ int pk_ast_parse(struct pk_ast *a, struct pk_buf *b, const struct pk_parse_opts 
 	stubs_load(&st, (struct CXUnsavedFile){cpath, b->data, (unsigned long)b->len});
 	a->index = clang_createIndex(0, 0);
 	struct argv_b all = {argv, argc, (size_t)argc + 1};
+	undef_defaults(&all);
 	struct prelude pre;
 	enum CXErrorCode ec = parse_unit(a, unit ? unit : cpath, &all, &st, &pre);
 	if (unit && ec == CXError_Success && a->tu && !(a->file = included_file(a->tu, cpath))) {

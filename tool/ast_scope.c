@@ -236,7 +236,7 @@ static void visit_incl(CXFile f, CXSourceLocation *stack, unsigned depth, CXClie
 	(void)stack;
 	(void)depth;
 	struct incl *in = data;
-	if (in->found || clang_File_isEqual(f, in->a->file))
+	if (in->found || pk_cx_same_file(f, in->a->file))
 		return;
 	size_t size = 0;
 	const char *text = clang_getFileContents(in->a->tu, f, &size);
@@ -258,7 +258,7 @@ static void visit_ns(CXFile f, CXSourceLocation *stack, unsigned depth, CXClient
 	(void)stack;
 	(void)depth;
 	struct incl *in = data;
-	if (in->found || clang_File_isEqual(f, in->a->file))
+	if (in->found || pk_cx_same_file(f, in->a->file))
 		return;
 	CXString fn = clang_getFileName(f);
 	const char *name = clang_getCString(fn);

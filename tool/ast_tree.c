@@ -23,7 +23,7 @@ static size_t offset_of(const struct pk_ast *a, CXSourceLocation loc, int *in_ma
 	CXFile f;
 	unsigned line, col, off;
 	clang_getExpansionLocation(loc, &f, &line, &col, &off);
-	*in_main = clang_File_isEqual(f, a->file) && off <= a->b->len;
+	*in_main = pk_cx_same_file(f, a->file) && off <= a->b->len;
 	return off;
 }
 

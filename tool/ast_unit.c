@@ -222,3 +222,17 @@ char *pk_ast_includer(const char *header)
 	free(s.seen);
 	return found;
 }
+
+int pk_cx_same_file(CXFile a, CXFile b)
+{
+	if (!a || !b)
+		return a == b;
+	if (!clang_File_isEqual(a, b))
+		return 0;
+	CXString na = clang_getFileName(a), nb = clang_getFileName(b);
+	const char *sa = clang_getCString(na), *sb = clang_getCString(nb);
+	int same = sa && sb && !strcmp(sa, sb);
+	clang_disposeString(na);
+	clang_disposeString(nb);
+	return same;
+}

@@ -317,10 +317,10 @@ static int load_extras(struct job *j)
 			    "--edit %s: the file is not part of the kernel's translation unit (not included "
 			    "by %s)",
 			    x->path, o->kernel);
-		if (clang_File_isEqual(f, j->kt.file))
+		if (pk_cx_same_file(f, j->kt.file))
 			return pk_error("--edit %s: that is the kernel file itself", x->path);
 		for (size_t k = 0; k < i; k++)
-			if (clang_File_isEqual(f, j->sp.extra[k].view.file))
+			if (pk_cx_same_file(f, j->sp.extra[k].view.file))
 				return pk_error("--edit %s given twice", x->path);
 		tt_tu_view(&x->view, &j->kt, f, &x->b);
 		x->have_view = 1;

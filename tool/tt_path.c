@@ -78,10 +78,10 @@ static int file_of(const struct graph *g, CXSourceLocation loc, size_t *off, uns
 		*line = l;
 	if (!f)
 		return -2;
-	if (clang_File_isEqual(f, g->t->file))
+	if (pk_cx_same_file(f, g->t->file))
 		return -1;
 	for (size_t i = 0; i < g->sp->nextra; i++)
-		if (g->sp->extra[i].have_view && clang_File_isEqual(f, g->sp->extra[i].view.file))
+		if (g->sp->extra[i].have_view && pk_cx_same_file(f, g->sp->extra[i].view.file))
 			return (int)i;
 	return -2;
 }

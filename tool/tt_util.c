@@ -219,7 +219,7 @@ long tt_offset(const struct tt_tu *t, CXSourceLocation loc)
 	CXFile f;
 	unsigned line, col, off;
 	clang_getExpansionLocation(loc, &f, &line, &col, &off);
-	if (!f || !clang_File_isEqual(f, t->file) || off > t->b->len)
+	if (!f || !pk_cx_same_file(f, t->file) || off > t->b->len)
 		return -1;
 	return (long)off;
 }
@@ -242,7 +242,7 @@ int tt_from_macro(CXCursor c)
 	unsigned l1, c1, o1, l2, c2, o2;
 	clang_getExpansionLocation(loc, &f1, &l1, &c1, &o1);
 	clang_getSpellingLocation(loc, &f2, &l2, &c2, &o2);
-	return o1 != o2 || !clang_File_isEqual(f1, f2);
+	return o1 != o2 || !pk_cx_same_file(f1, f2);
 }
 
 size_t tt_tok_at(const struct tt_tu *t, size_t off)

@@ -40,6 +40,30 @@
 #ifndef DTYPE_OUT
 #define DTYPE_OUT half
 #endif
+/* the data-type codes a kernel compares the build's ORIG_DTYPE_* with
+ * (`#if ORIG_DTYPE_X == DT_INT8`): macros in the SDK's device headers, so a
+ * preprocessor branch chosen with -DORIG_DTYPE_X=DT_INT8 is taken */
+#ifndef DT_FLOAT
+#define DT_FLOAT 0
+#define DT_FLOAT16 1
+#define DT_INT8 2
+#define DT_INT32 3
+#define DT_UINT8 4
+#define DT_INT16 6
+#define DT_UINT16 7
+#define DT_UINT32 8
+#define DT_INT64 9
+#define DT_UINT64 10
+#define DT_DOUBLE 11
+#define DT_BOOL 12
+#define DT_COMPLEX64 16
+#define DT_BF16 27
+#define DT_INT4 29
+#define DT_HIFLOAT8 34
+#define DT_FLOAT8_E5M2 35
+#define DT_FLOAT8_E4M3FN 36
+#define DT_FLOAT8_E8M0 37
+#endif
 #define GET_TILING_DATA(var, tiling) auto var = ::AscendC::pk_stub_tiling(tiling)
 #define GET_TILING_DATA_WITH_STRUCT(T, var, tiling) T var = ::AscendC::pk_stub_tiling_as<T>(tiling)
 #define ASCEND_IS_AIV (::AscendC::g_coreType == ::AscendC::AIV)
@@ -161,6 +185,7 @@ template <TPosition pos = TPosition::VECCALC> struct TBuf {
 struct TPipe {
 	template <typename Q, typename... A> void InitBuffer(Q &q, A &&...);
 	template <HardEvent e> int32_t FetchEventID();
+	int32_t FetchEventID(HardEvent e);
 	template <HardEvent e> int32_t AllocEventID();
 	template <HardEvent e> void ReleaseEventID(int32_t id);
 	void Reset();

@@ -21,8 +21,9 @@
 #include <stdio.h> /* printf: the CCE compiler has it built in */
 
 /* the architecture the compiler targets by default (Atlas A2/A3, dav-c220);
- * -D__CCE_AICORE__=... selects another */
-#ifndef __CCE_AICORE__
+ * -D__CCE_AICORE__=... selects another, -U__CCE_AICORE__ none (probekit
+ * passes PROBEKIT_UNDEF___CCE_AICORE__ along with it) */
+#if !defined(__CCE_AICORE__) && !defined(PROBEKIT_UNDEF___CCE_AICORE__)
 #define __CCE_AICORE__ 220
 #endif
 
