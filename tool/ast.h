@@ -103,7 +103,9 @@ struct pk_ast {
 	size_t ntoks;
 	struct pk_range *skipped; /* regions the preprocessor skipped */
 	size_t nskipped;
-	char *unit; /* a header parsed in this source file's unit, or NULL */
+	char *unit;           /* a header parsed in this source file's unit, or NULL */
+	char *branch_flags;   /* a refused target's branch: the -D/-U that select it */
+	unsigned branch_line; /* and the line of that target */
 };
 
 struct pk_parse_opts {

@@ -623,6 +623,50 @@ out:
 	return rc;
 }
 
+/* May a target in a skipped branch be reached by parsing again with the
+ * flags that select it? Only when the user gave no build flags: with -p or
+ * -D/-U after --, the branch the build takes is known, and refused. */
+static int may_follow(const struct opts *o)
+{
+	if (o->parse.build_dir)
+		return 0;
+	for (int i = 0; i < o->parse.nextra; i++)
+		if (!strncmp(o->parse.extra[i], "-D", 2) || !strncmp(o->parse.extra[i], "-U", 2))
+			return 0;
+	return 1;
+}
+
+/* Parse again with the user's flags and the ones the refusal named
+ * (" -DX=1 -UY"), told in a warning, for a second plan. */
+static int follow_branch(struct pk_ast *a, struct pk_buf *b, const struct opts *o, struct pk_plan *plan)
+{
+	char *flags = a->branch_flags;
+	a->branch_flags = NULL;
+	unsigned line = a->branch_line;
+	struct pk_parse_opts po = o->parse;
+	char **extra = pk_xcalloc((size_t)o->parse.nextra + 33, sizeof(char *));
+	int n = 0;
+	for (int i = 0; i < o->parse.nextra; i++)
+		extra[n++] = o->parse.extra[i];
+	char *words = pk_xstrdup(flags), *save = NULL;
+	for (char *t = strtok_r(words, " ", &save); t && n < o->parse.nextra + 32; t = strtok_r(NULL, " ", &save))
+		extra[n++] = t;
+	po.extra = extra;
+	po.nextra = n;
+	pk_ast_free(a);
+	pk_plan_free(plan);
+	pk_plan_init(plan);
+	int rc = pk_ast_parse(a, b, &po);
+	if (rc == 0)
+		pk_warning("%s:%u: the target is in code the preprocessor skips without the build's flags: parsed "
+		           "again with%s (give the build's flags after -- or with -p to choose the branch)",
+		           b->path, line, flags);
+	free(words);
+	free(extra);
+	free(flags);
+	return rc;
+}
+
 int pk_ast_inject_main(int argc, char **argv)
 {
 	struct opts o;
@@ -645,14 +689,27 @@ int pk_ast_inject_main(int argc, char **argv)
 		goto out;
 	if (pk_scan_report_errors(&b, &a.scan) > 0 || refuse_existing(&a, o.name) < 0)
 		goto out;
+	int follow = may_follow(&o);
+	if (follow)
+		pk_msg_hold();
 	pk_ast_warn_errors(&a);
-	if (build_plan(&a, &o, &plan) < 0)
+	int planned = build_plan(&a, &o, &plan);
+	if (planned < 0 && follow && a.branch_flags) {
+		pk_msg_release(0);
+		if (follow_branch(&a, &b, &o, &plan) < 0)
+			goto out;
+		pk_ast_warn_errors(&a);
+		planned = build_plan(&a, &o, &plan);
+	}
+	pk_msg_release(1);
+	if (planned < 0)
 		goto out;
 	int changed = 0;
 	if (pk_emit(&o.emit, &b, &plan, &changed) < 0)
 		goto out;
 	rc = pk_emit_exit(&o.emit, (size_t)changed);
 out:
+	pk_msg_release(1);
 	pk_ast_free(&a);
 	pk_plan_free(&plan);
 	pk_buf_free(&b);

@@ -714,6 +714,7 @@ void pk_ast_warn_errors(const struct pk_ast *a)
 
 void pk_ast_free(struct pk_ast *a)
 {
+	free(a->branch_flags);
 	for (size_t i = 0; i < a->nfuncs; i++)
 		free(a->funcs[i].name);
 	for (size_t i = 0; i < a->ncalls; i++)

@@ -707,6 +707,9 @@ static int refuse_inactive(struct pk_ast *a, size_t off, const char *what)
 	}
 	char *flags = select_flags(a->b, dl);
 	if (flags) {
+		free(a->branch_flags);
+		a->branch_flags = pk_xstrdup(flags);
+		a->branch_line = pk_ast_line(a, off);
 		int rc = pk_error("%s:%u: %s: the call is in code the preprocessor skipped under '%s' (line %u); parse "
 		                  "that branch with the flags that select it: --%s",
 		                  a->b->path, pk_ast_line(a, off), what, d, dl, flags);

@@ -26,6 +26,11 @@ enum pk_exit {
 int pk_error(const char *fmt, ...) PK_PRINTF(1, 2);
 /* "probekit: warning: <msg>" on stderr. */
 void pk_warning(const char *fmt, ...) PK_PRINTF(1, 2);
+/* Hold every message in memory from now on, until pk_msg_release prints
+ * them in order (SHOW) or drops them: a first attempt that may be redone
+ * keeps its messages to itself. */
+void pk_msg_hold(void);
+void pk_msg_release(int show);
 /* Abort on allocation failure: probekit never continues half-built. */
 void *pk_xmalloc(size_t n);
 void *pk_xcalloc(size_t n, size_t sz);
@@ -35,6 +40,13 @@ char *pk_xstrndup(const char *s, size_t n);
 /* Grow *arr (of *cap elements of size sz) to hold at least want. */
 void pk_grow(void **arr, size_t *cap, size_t want, size_t sz);
 #define PK_GROW(arr, cap, want) pk_grow((void **)&(arr), &(cap), (want), sizeof(*(arr)))
+
+/* The kinds of a timing-tensor event: what its stamp means. The injection
+ * writes them into the event map; probe-report reads them from it. */
+enum pk_event_kind { PK_EV_ISSUE, PK_EV_DRAIN, PK_EV_PHASE, PK_EV_ARRIVAL, PK_EV_RELEASE, PK_EV_KINDS };
+extern const char *const pk_event_kind_names[PK_EV_KINDS];
+/* The kind named NAME, or -1. */
+int pk_event_kind_of(const char *name);
 
 /* Can byte C be part of an identifier?  Bytes of 0x80 and above count: C++
  * and Python accept UTF-8 identifiers, and a name is never split inside one. */

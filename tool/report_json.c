@@ -10,7 +10,8 @@
 const char *const rp_event_names[RP_EV_N] = {"entry", "producer_done", "collective_arrival", "collective_release",
                                              "body_done"};
 /* What each default column means. */
-static const char *const default_kinds[RP_EV_N] = {"issue", "phase_done", "arrival", "release", "phase_done"};
+static const enum pk_event_kind default_kinds[RP_EV_N] = {PK_EV_ISSUE, PK_EV_PHASE, PK_EV_ARRIVAL, PK_EV_RELEASE,
+                                                          PK_EV_PHASE};
 
 static void em_add(struct rp_event_map *em, const char *name, int col, const char *kind)
 {
@@ -38,7 +39,7 @@ void rp_events_default(struct rp_event_map *em)
 {
 	em_clear(em);
 	for (int e = 0; e < RP_EV_N; e++)
-		em_add(em, rp_event_names[e], e, default_kinds[e]);
+		em_add(em, rp_event_names[e], e, pk_event_kind_names[default_kinds[e]]);
 }
 
 void rp_events_free(struct rp_event_map *em)
@@ -73,8 +74,9 @@ static int event_entry(json_t *ev, size_t i, const char *path, struct rp_event_m
 	json_t *kind = json_object_get(ev, "kind");
 	if (!json_is_object(ev) || !json_is_string(name) || !json_is_integer(col))
 		return pk_error("%s: events[%zu] needs a string \"name\" and an integer \"column\"", path, i);
-	if (kind && !json_is_string(kind))
-		return pk_error("%s: events[%zu]: \"kind\" must be a string", path, i);
+	if (kind && (!json_is_string(kind) || pk_event_kind_of(json_string_value(kind)) < 0))
+		return pk_error("%s: events[%zu]: \"kind\" must be one of issue, drain, phase, arrival, release", path,
+		                i);
 	json_int_t c = json_integer_value(col);
 	if (c < 0 || c > 65535)
 		return pk_error("%s: events[%zu]: column %lld is out of range", path, i, (long long)c);

@@ -214,8 +214,6 @@ static int parse_opts(int argc, char **argv, struct tt_opts *o)
 	return check_opts(o);
 }
 
-static const char *const kinds[] = {"issue", "drain", "phase", "arrival", "release"};
-
 static int resolve_events(struct tt_opts *o, const struct tt_rules *r, struct tt_spec *sp, const char *kernel_name)
 {
 	for (size_t i = 0; i < o->nev; i++) {
@@ -234,11 +232,7 @@ static int resolve_events(struct tt_opts *o, const struct tt_rules *r, struct tt
 				                e->name);
 			e->kind = pk_xstrdup(k);
 		}
-		size_t k;
-		for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
-			if (!strcmp(e->kind, kinds[k]))
-				break;
-		if (k == sizeof(kinds) / sizeof(kinds[0]))
+		if (pk_event_kind_of(e->kind) < 0)
 			return pk_error("--event '%s': unknown kind '%s' (issue, drain, phase, arrival, release)",
 			                e->name, e->kind);
 		e->column = (int)i + 1;

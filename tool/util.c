@@ -8,25 +8,56 @@
 
 const char *pk_progname = "probe";
 
+/* Messages go to stderr, or to memory while held. */
+static FILE *held;
+static char *held_text;
+static size_t held_len;
+
+static FILE *msg_out(void)
+{
+	return held ? held : stderr;
+}
+
+void pk_msg_hold(void)
+{
+	if (!held)
+		held = open_memstream(&held_text, &held_len);
+}
+
+void pk_msg_release(int show)
+{
+	if (!held)
+		return;
+	fclose(held);
+	held = NULL;
+	if (show && held_len)
+		fwrite(held_text, 1, held_len, stderr);
+	free(held_text);
+	held_text = NULL;
+	held_len = 0;
+}
+
 int pk_error(const char *fmt, ...)
 {
 	va_list ap;
-	fputs("probekit: ", stderr);
+	FILE *out = msg_out();
+	fputs("probekit: ", out);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vfprintf(out, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	fputc('\n', out);
 	return -1;
 }
 
 void pk_warning(const char *fmt, ...)
 {
 	va_list ap;
-	fputs("probekit: warning: ", stderr);
+	FILE *out = msg_out();
+	fputs("probekit: warning: ", out);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vfprintf(out, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	fputc('\n', out);
 }
 
 static void oom(void)
@@ -114,4 +145,14 @@ int pk_common_option(int c, char **argv, const char *usage, int *rc)
 		return 1;
 	}
 	return 0;
+}
+
+const char *const pk_event_kind_names[PK_EV_KINDS] = {"issue", "drain", "phase", "arrival", "release"};
+
+int pk_event_kind_of(const char *name)
+{
+	for (int k = 0; k < PK_EV_KINDS; k++)
+		if (!strcmp(name, pk_event_kind_names[k]))
+			return k;
+	return -1;
 }
