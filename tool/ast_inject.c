@@ -644,12 +644,15 @@ static int follow_branch(struct pk_ast *a, struct pk_buf *b, const struct opts *
 	a->branch_flags = NULL;
 	unsigned line = a->branch_line;
 	struct pk_parse_opts po = o->parse;
-	char **extra = pk_xcalloc((size_t)o->parse.nextra + 33, sizeof(char *));
+	size_t nwords = 0;
+	for (const char *p = flags; *p; p++)
+		nwords += *p == ' ';
+	char **extra = pk_xcalloc((size_t)o->parse.nextra + nwords + 1, sizeof(char *));
 	int n = 0;
 	for (int i = 0; i < o->parse.nextra; i++)
 		extra[n++] = o->parse.extra[i];
 	char *words = pk_xstrdup(flags), *save = NULL;
-	for (char *t = strtok_r(words, " ", &save); t && n < o->parse.nextra + 32; t = strtok_r(NULL, " ", &save))
+	for (char *t = strtok_r(words, " ", &save); t; t = strtok_r(NULL, " ", &save))
 		extra[n++] = t;
 	po.extra = extra;
 	po.nextra = n;
