@@ -303,7 +303,10 @@ attempt() {
 # the instrumented copy, parsed from a temporary file that finds the original's
 # quoted headers, has no more parse warnings than the original
 reparse_ok() {
-	local file=$1 out=$2 err=$3 tag=$4 copy flags=$5
+	local file=$1 out=$2 err=$3 tag=$4 copy flags=$5 followed
+	# the flags probekit chose itself to reach a skipped branch: the same parse
+	followed=$(sed -n 's/.*: parsed again with \(.*\) (give the build.s flags.*/\1/p' "$err" | head -1)
+	flags="$flags $followed"
 	mkdir -p "$work/$tag.d"
 	case $file in
 	*.h | *.hh | *.hpp | *.hxx | *.inl | *.inc | *.cuh)
