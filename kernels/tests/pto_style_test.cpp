@@ -330,6 +330,28 @@ int LaunchDstOverIdx()
 	return 0;
 }
 
+// tmp placed inside src (a tail, so the 4-argument form writes tmp): the
+// launch fails naming tmp, src and their ranges.
+int LaunchTmpOverSrc()
+{
+	constexpr int R = 2, C = 64, V = 40;
+	std::vector<float> src(R * V, 1.0f), out(R * V * 2);
+	std::vector<uint32_t> idx(R * V, 0);
+	aclrtStream stream = nullptr;
+	aclrtCreateStream(&stream);
+	pksim::Launch(runSort<float, R, C, 0x20>, 1, stream, out.data(), src.data(), idx.data(), V);
+	aclError rc = ACL_SUCCESS;
+	CaptureStderr([&] { rc = aclrtSynchronizeStream(stream); });
+	const std::string err = aclGetRecentErrMsg();
+	aclrtDestroyStream(stream);
+	if (rc != ACL_ERROR_RT_AICORE_EXCEPTION)
+		return Fail("launch-tmp-over-src", "the launch did not fail");
+	if (!Contains(err, "pksim: block 0: TSORT32: tmp [0x20, 0x120) overlaps src [0x0, 0x1a0)"))
+		return Fail("launch-tmp-over-src", "message '" + err + "' lacks tmp, src and their ranges");
+	std::printf("ok launch-tmp-over-src: %s\n", err.c_str());
+	return 0;
+}
+
 // ---- NaN order -----------------------------------------------------------
 
 // An independent statement of the documented order: NaN lowest; among
@@ -787,6 +809,7 @@ const Case kCases[] = {
     {"direct-tmp-overlap", DirectTmpOverlap},
     {"aligned-tmp-unused", AlignedTmpUnused},
     {"launch-dst-over-idx", LaunchDstOverIdx},
+    {"launch-tmp-over-src", LaunchTmpOverSrc},
     {"nan-example", NanExample},
     {"nan-differential", NanDifferential},
     {"hang-missing-set", HangMissingSet},
