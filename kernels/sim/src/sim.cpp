@@ -435,8 +435,8 @@ static std::string DescribeBlock(const LaunchState &l, uint32_t i)
 // block can release another. Fail the launch naming each block.
 static void ReportHang(LaunchState &l)
 {
-	std::string msg = "launch of " + std::to_string(l.blocks) +
-	                  " blocks hung: every block that has not returned waits, and nothing changed for " +
+	std::string msg = "launch of " + std::to_string(l.blocks) + (l.blocks == 1 ? " block" : " blocks") +
+	                  " hung: every block that has not returned waits, and nothing changed for " +
 	                  std::to_string(Cfg().hang_timeout_ms) + " ms (PKSIM_HANG_TIMEOUT_MS)";
 	for (uint32_t i = 0; i < l.blocks; i++)
 		msg += "\n" + DescribeBlock(l, i);
