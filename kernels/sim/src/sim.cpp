@@ -34,8 +34,9 @@ using Clock = std::chrono::steady_clock;
 struct Config {
 	Target target = Target::A2A3;
 	uint64_t cycle_hz = 0; // 0: the target's default
-	unsigned print_delay_ms = 100;
-	unsigned hang_timeout_ms = 3000;
+	// set by the host while blocks may be running: atomic, read once per use
+	std::atomic<unsigned> print_delay_ms{100};
+	std::atomic<unsigned> hang_timeout_ms{3000};
 };
 
 Config &Cfg()
@@ -222,7 +223,7 @@ public:
 			started_ = true;
 			thread_ = std::thread([this] { Run(); });
 		}
-		q_.push_back({ Clock::now() + std::chrono::milliseconds(Cfg().print_delay_ms), std::move(line) });
+		q_.push_back({ Clock::now() + std::chrono::milliseconds(Cfg().print_delay_ms.load()), std::move(line) });
 		cv_.notify_all();
 	}
 
@@ -437,7 +438,7 @@ static void ReportHang(LaunchState &l)
 {
 	std::string msg = "launch of " + std::to_string(l.blocks) + (l.blocks == 1 ? " block" : " blocks") +
 	                  " hung: every block that has not returned waits, and nothing changed for " +
-	                  std::to_string(Cfg().hang_timeout_ms) + " ms (PKSIM_HANG_TIMEOUT_MS)";
+	                  std::to_string(Cfg().hang_timeout_ms.load()) + " ms (PKSIM_HANG_TIMEOUT_MS)";
 	for (uint32_t i = 0; i < l.blocks; i++)
 		msg += "\n" + DescribeBlock(l, i);
 	const std::string line = "pksim: " + msg;
@@ -463,7 +464,7 @@ static void WaitReleased(Block &b, std::unique_lock<std::mutex> &g, const char *
 	st.want = want;
 	l->waiting++;
 	l->Changed();
-	const auto bound = std::chrono::milliseconds(std::max(10u, Cfg().hang_timeout_ms));
+	const auto bound = std::chrono::milliseconds(std::max(10u, Cfg().hang_timeout_ms.load()));
 	const auto poll = std::min<Clock::duration>(bound, std::chrono::milliseconds(50));
 	while (!ready() && !l->failed) {
 		l->cv.wait_for(g, poll);
@@ -595,7 +596,7 @@ void SetHangTimeoutMs(unsigned ms)
 {
 	Cfg().hang_timeout_ms = ms;
 }
-unsigned PrintDelayMs() { return Cfg().print_delay_ms; }
+unsigned PrintDelayMs() { return Cfg().print_delay_ms.load(); }
 
 } // namespace pksim
 
