@@ -209,6 +209,4 @@ int pk_ast_word_used(struct pk_ast *a, const char *word);
 void pk_ast_lint(struct pk_ast *a, const struct pk_ast_rules *r, const char *name, const struct pk_anchor *start,
                  const struct pk_anchor *ends, size_t nends, int wait_probe);
 
-int pk_ast_inject_main(int argc, char **argv);
-
 #endif

@@ -2,6 +2,7 @@
  * module resolves core symbols (pk_error, pk_buf_*, ...) from the executable,
  * which is linked with ENABLE_EXPORTS. */
 #include "modload.h"
+#include "inject.h"
 #include "pk.h"
 
 #include <dlfcn.h>
@@ -37,9 +38,9 @@ int pk_module_path(char *dst, unsigned cap)
 	return 0;
 }
 
-typedef int (*pk_entry_fn)(int argc, char **argv);
+typedef int (*pk_entry_fn)(const struct pk_inject_opts *o);
 
-int pk_module_call(const char *symbol, int argc, char **argv)
+int pk_module_call(const char *symbol, const struct pk_inject_opts *o)
 {
 	char path[PATH_MAX];
 	if (pk_module_path(path, sizeof(path)) < 0)
@@ -62,5 +63,5 @@ int pk_module_call(const char *symbol, int argc, char **argv)
 		pk_error("%s: no entry point '%s' in the libclang module", path, symbol);
 		return PK_EXIT_ERROR;
 	}
-	return fn(argc, argv);
+	return fn(o);
 }

@@ -8,10 +8,11 @@
  * <dir of /proc/self/exe>/../lib/probekit_ast.so. Returns 0 or -1 (message). */
 int pk_module_path(char *dst, unsigned cap);
 
-/* dlopen the module, look up SYMBOL (an `int fn(int argc, char **argv)`)
- * and run it with the whole command line. Returns its exit code, or
- * PK_EXIT_ERROR with one "probekit: ..." line when the module or symbol is
- * missing. */
-int pk_module_call(const char *symbol, int argc, char **argv);
+struct pk_inject_opts;
+/* dlopen the module, look up SYMBOL (one of the entry points inject.h
+ * declares, `int fn(const struct pk_inject_opts *)`) and run it with the
+ * parsed options O. Returns its exit code, or PK_EXIT_ERROR with one
+ * "probekit: ..." line when the module or symbol is missing. */
+int pk_module_call(const char *symbol, const struct pk_inject_opts *o);
 
 #endif

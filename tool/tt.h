@@ -270,6 +270,4 @@ void tt_insert_after(const struct pk_buf *b, struct pk_plan *plan, size_t off, s
 void tt_insert_inline(struct pk_plan *plan, size_t off, const char *text);
 void tt_replace_inline(const struct pk_buf *b, struct pk_plan *plan, size_t start, size_t end, const char *text);
 
-int pk_tt_inject_main(int argc, char **argv);
-
 #endif
