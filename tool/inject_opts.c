@@ -422,6 +422,7 @@ enum pk_inject_parsed pk_inject_parse(int argc, char **argv, struct pk_inject_op
 			break;
 		}
 	int c;
+	optind = 0; /* a full new start: getopt may have run before */
 	while ((c = pk_emit_getopt(nargs, argv, ":o:p:h", longopts(), &o->emit, rc)) != -1) {
 		if (c == PK_OPT_EXIT)
 			return PK_INJECT_EXIT;
