@@ -8,36 +8,18 @@
 #include "inject.h"
 #include "marks.h"
 #include "pk.h"
+#include "tt.h" /* the growing string, tt_sb */
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* ---- the text of the probe ---- */
 
-struct text {
-	char *s;
-	size_t n, cap;
-};
-
-static void PK_PRINTF(2, 3) tx(struct text *t, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int need = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	PK_GROW(t->s, t->cap, t->n + (size_t)need + 1);
-	va_start(ap, fmt);
-	vsnprintf(t->s + t->n, (size_t)need + 1, fmt, ap);
-	va_end(ap);
-	t->n += (size_t)need;
-}
-
 /* Prefix Q to every called name in EXPR ("GetBlockIdx() == 0"). */
 static char *qualify(const char *expr, const char *q)
 {
-	struct text t = {0};
-	tx(&t, "%s", "");
+	struct tt_sb t = {0};
+	tt_sb_addf(&t, "%s", "");
 	for (const char *p = expr; *p;) {
 		if (pk_is_ident(*p) && !(*p >= '0' && *p <= '9')) {
 			const char *s = p;
@@ -48,9 +30,9 @@ static char *qualify(const char *expr, const char *q)
 				a++;
 			int call = *a == '(' && !(s >= expr + 2 && s[-1] == ':' && s[-2] == ':') &&
 			           !(s > expr && s[-1] == '.');
-			tx(&t, "%s%.*s", call ? q : "", (int)(p - s), s);
+			tt_sb_addf(&t, "%s%.*s", call ? q : "", (int)(p - s), s);
 		} else {
-			tx(&t, "%c", *p++);
+			tt_sb_addf(&t, "%c", *p++);
 		}
 	}
 	return t.s;
@@ -61,17 +43,17 @@ static char *cce_names(const char *expr, const struct pk_ast_rules *r)
 {
 	static const char *const api[] = {"GetBlockIdx()", "GetSubBlockIdx()"};
 	const char *cce[] = {r->cce_block, r->cce_subblock};
-	struct text t = {0};
-	tx(&t, "%s", "");
+	struct tt_sb t = {0};
+	tt_sb_addf(&t, "%s", "");
 	for (const char *p = expr; *p;) {
 		size_t k = 0;
 		while (k < 2 && (strncmp(p, api[k], strlen(api[k])) || (p > expr && pk_is_ident(p[-1]))))
 			k++;
 		if (k < 2) {
-			tx(&t, "%s", cce[k]);
+			tt_sb_addf(&t, "%s", cce[k]);
 			p += strlen(api[k]);
 		} else {
-			tx(&t, "%c", *p++);
+			tt_sb_addf(&t, "%c", *p++);
 		}
 	}
 	return t.s;
@@ -91,32 +73,32 @@ struct gen {
 
 /* The print of an end (or base) part: FIELDS_FMT / FIELDS_ARGS after the
  * block= and iter= fields, under the guard the rules give for this code. */
-static void gen_print(struct text *t, const struct gen *g, const char *ind, const char *fields_fmt,
+static void gen_print(struct tt_sb *t, const struct gen *g, const char *ind, const char *fields_fmt,
                       const char *fields_args)
 {
-	struct text fmt = {0}, args = {0}, inner = {0};
-	tx(&fmt, "%s%s%s", g->all_blocks ? "block=%u " : "", g->iter ? "iter=%u " : "", fields_fmt);
-	tx(&args, "%s", "");
+	struct tt_sb fmt = {0}, args = {0}, inner = {0};
+	tt_sb_addf(&fmt, "%s%s%s", g->all_blocks ? "block=%u " : "", g->iter ? "iter=%u " : "", fields_fmt);
+	tt_sb_addf(&args, "%s", "");
 	if (g->all_blocks)
-		tx(&args, "(unsigned)%s, ", g->block);
+		tt_sb_addf(&args, "(unsigned)%s, ", g->block);
 	if (g->iter)
-		tx(&args, "(unsigned)(%s), ", g->iter);
-	tx(&args, "%s", fields_args);
+		tt_sb_addf(&args, "(unsigned)(%s), ", g->iter);
+	tt_sb_addf(&args, "%s", fields_args);
 	if (g->all_blocks) {
-		tx(t, "%s%sprintf(\"[%s] %s\\n\", %s);%s", ind, g->q, g->name, fmt.s, args.s, g->eol);
+		tt_sb_addf(t, "%s%sprintf(\"[%s] %s\\n\", %s);%s", ind, g->q, g->name, fmt.s, args.s, g->eol);
 	} else {
 		const char *core = g->core == 2 ? g->r->aic_core : g->r->aiv_core;
 		const char *cond = g->core == 0 ? g->r->guard : g->core == 2 ? g->r->aic_guard : g->r->aiv_guard;
 		char *qc = g->cce ? cce_names(cond, g->r) : qualify(cond, g->q);
-		tx(&inner, "%s%s", ind, g->core ? g->unit : "");
+		tt_sb_addf(&inner, "%s%s", ind, g->core ? g->unit : "");
 		if (g->core)
-			tx(t, "%sif %s {%s", ind, core, g->eol);
-		tx(t, "%sif (%s) {%s", inner.s, qc, g->eol);
-		tx(t, "%s%s%sprintf(\"[%s] %s\\n\", %s);%s", inner.s, g->unit, g->cce ? "" : g->q, g->name, fmt.s,
-		   args.s, g->eol);
-		tx(t, "%s}%s", inner.s, g->eol);
+			tt_sb_addf(t, "%sif %s {%s", ind, core, g->eol);
+		tt_sb_addf(t, "%sif (%s) {%s", inner.s, qc, g->eol);
+		tt_sb_addf(t, "%s%s%sprintf(\"[%s] %s\\n\", %s);%s", inner.s, g->unit, g->cce ? "" : g->q, g->name,
+		           fmt.s, args.s, g->eol);
+		tt_sb_addf(t, "%s}%s", inner.s, g->eol);
 		if (g->core)
-			tx(t, "%s}%s", ind, g->eol);
+			tt_sb_addf(t, "%s}%s", ind, g->eol);
 		free(qc);
 	}
 	free(fmt.s);
@@ -126,34 +108,34 @@ static void gen_print(struct text *t, const struct gen *g, const char *ind, cons
 
 static char *gen_start(const struct gen *g, const char *ind)
 {
-	struct text t = {0};
-	tx(&t, "%s%s", g->dir, g->eol);
-	tx(&t, "%s%s;%s", ind, g->barrier, g->eol);
-	tx(&t, "%suint64_t %s = %s;%s", ind, g->sv, g->cycle, g->eol);
-	tx(&t, "#endif%s", g->eol);
+	struct tt_sb t = {0};
+	tt_sb_addf(&t, "%s%s", g->dir, g->eol);
+	tt_sb_addf(&t, "%s%s;%s", ind, g->barrier, g->eol);
+	tt_sb_addf(&t, "%suint64_t %s = %s;%s", ind, g->sv, g->cycle, g->eol);
+	tt_sb_addf(&t, "#endif%s", g->eol);
 	return t.s;
 }
 
 static char *gen_end(const struct gen *g, const char *ind)
 {
-	struct text t = {0};
+	struct tt_sb t = {0};
 	char args[512];
 	snprintf(args, sizeof(args), "%s, %s, %s - %s", g->sv, g->ev, g->ev, g->sv);
-	tx(&t, "%s%s", g->dir, g->eol);
-	tx(&t, "%s%s;%s", ind, g->barrier, g->eol);
-	tx(&t, "%suint64_t %s = %s;%s", ind, g->ev, g->cycle, g->eol);
+	tt_sb_addf(&t, "%s%s", g->dir, g->eol);
+	tt_sb_addf(&t, "%s%s;%s", ind, g->barrier, g->eol);
+	tt_sb_addf(&t, "%suint64_t %s = %s;%s", ind, g->ev, g->cycle, g->eol);
 	gen_print(&t, g, ind, "start=%lu end=%lu dur=%lu", args);
-	tx(&t, "#endif%s", g->eol);
+	tt_sb_addf(&t, "#endif%s", g->eol);
 	return t.s;
 }
 
 static char *gen_base(const struct gen *g, const char *ind)
 {
-	struct text t = {0};
-	tx(&t, "%s%s", g->dir, g->eol);
-	tx(&t, "%suint64_t %s = %s;%s", ind, g->sv, g->cycle, g->eol);
+	struct tt_sb t = {0};
+	tt_sb_addf(&t, "%s%s", g->dir, g->eol);
+	tt_sb_addf(&t, "%suint64_t %s = %s;%s", ind, g->sv, g->cycle, g->eol);
 	gen_print(&t, g, ind, "%lu", g->sv);
-	tx(&t, "#endif%s", g->eol);
+	tt_sb_addf(&t, "#endif%s", g->eol);
 	return t.s;
 }
 
@@ -161,8 +143,8 @@ static char *gen_brace(const struct gen *g, int open, int split, const char *ind
 {
 	char m[640]; /* longer than any directive line that passed build_plan */
 	pk_marks_text(m, sizeof(m), open, split, g->name);
-	struct text t = {0};
-	tx(&t, "%s%s%s", split ? "" : ind, m, g->eol);
+	struct tt_sb t = {0};
+	tt_sb_addf(&t, "%s%s%s", split ? "" : ind, m, g->eol);
 	return t.s;
 }
 
