@@ -3,9 +3,9 @@
 # under the usual NAME / DESCRIPTION / SEE ALSO headings.
 #
 #   cmake -DPROBE=path/to/probe -DCMD=strip|inject|... (empty: probe(1))
-#         -DVERSION=x.y.z -DOUT=probe-strip.1 [-DAST=ON] -P manpage.cmake
-# AST=ON: the libclang module is built, so probe-inject(1) also holds the
-# help of its placement and timing-tensor forms.
+#         -DVERSION=x.y.z -DOUT=probe-strip.1 -P manpage.cmake
+# probe-inject's --help holds every form of the command (blocks, insertion,
+# the timing tensor) and needs no libclang module.
 #
 # Run at build time by man/CMakeLists.txt, and by tests/sh/man_pages.sh to
 # check that an installed page still matches the binary beside it.
@@ -44,14 +44,6 @@ if(CMD)
   set(summary "${CMAKE_MATCH_1}")
   _help(body ${CMD} --help)
   set(extra "")
-  # the forms of probe-inject with a help of their own
-  if(CMD STREQUAL "inject" AND AST)
-    _help(place inject --probe N --begin x --help)
-    _help(tt inject --timing-tensor --help)
-    _roff(place "${place}")
-    _roff(tt "${tt}")
-    set(extra ".SH INSERTING A NEW PROBE\n.nf\n${place}.fi\n.SH THE TIMING TENSOR\n.nf\n${tt}.fi\n")
-  endif()
   set(see "probe(1)")
 else()
   set(title "PROBE")

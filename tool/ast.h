@@ -149,6 +149,10 @@ void pk_ast_fix_starts(struct pk_ast *a);
 void pk_ast_token_calls(struct pk_ast *a);
 int pk_tok_is(const struct pk_ast *a, size_t i, const char *s);
 size_t pk_tok_at(const struct pk_ast *a, size_t off);
+/* In the N records of SIZE bytes at V, sorted by the size_t at byte
+ * START_FIELD of each (a start offset), the index of the first one starting
+ * at or after OFF (N if none). Any token array of the module can use it. */
+size_t pk_first_at(const void *v, size_t n, size_t size, size_t start_field, size_t off);
 size_t pk_ast_inactive_call(const struct pk_ast *a, const char *name);
 char *pk_ast_skip_reason(const struct pk_ast *a, size_t off, unsigned *line);
 int pk_ast_whole_macro_use(const struct pk_ast *a, size_t s, size_t e);
@@ -208,7 +212,5 @@ int pk_ast_word_used(struct pk_ast *a, const char *word);
 /* ast_lint.c: the async-boundary warnings for a probe from START to the ENDS. */
 void pk_ast_lint(struct pk_ast *a, const struct pk_ast_rules *r, const char *name, const struct pk_anchor *start,
                  const struct pk_anchor *ends, size_t nends, int wait_probe);
-
-int pk_ast_inject_main(int argc, char **argv);
 
 #endif

@@ -1,212 +1,25 @@
-/* ast_inject.c - pk_ast_inject_main: probe-inject with a placement option.
- * Load the file, parse it with libclang, turn the placement into anchors,
+/* ast_inject.c - pk_ast_inject: probe-inject with a placement option, called
+ * from the core with the parsed options (inject.h). Load the file, parse it
+ * with libclang, turn the placement into anchors,
  * write the canonical probe blocks (and brace markers) as whole lines into
  * an edit plan against the original bytes, and hand it to pk_emit. */
 #include "ast.h"
 #include "emit.h"
+#include "inject.h"
 #include "marks.h"
 #include "pk.h"
+#include "tt.h" /* the growing string, tt_sb */
 
-#include <getopt.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char usage_text[] =
-    "usage: probe-inject --probe NAME --begin SPEC --end SPEC [options] FILE\n"
-    "       probe-inject --probe NAME --around CALLEE [options] FILE\n"
-    "       probe-inject --probe NAME --wait CALLEE [options] FILE\n"
-    "       probe-inject --base[=FUNC] [--probe NAME] [options] FILE\n"
-    "\n"
-    "Insert a new canonical probe at places found on the libclang AST,\n"
-    "enabled ('#if 1') unless --off. probe-strip --probe NAME removes it again,\n"
-    "byte for byte.\n"
-    "\n"
-    "  SPEC: after:CALLEE | before:CALLEE  the statement holding the call\n"
-    "                                      (CALLEE#n: the n-th call)\n"
-    "        line:N                        the statement starting on line N\n"
-    "                                      (start: before it, end: after it)\n"
-    "        entry:FUNC                    before FUNC's first statement\n"
-    "        exit:FUNC                     before every return and the closing brace\n"
-    "      --around CALLEE   start before, end after the statement holding the call\n"
-    "      --wait CALLEE     a wait probe around a wait call\n"
-    "      --base[=FUNC]     [T_BASE] at the kernel entry; NAME defaults to T_BASE\n"
-    "      --probe NAME      the probe's name\n"
-    "      --off             insert it disabled ('#if 0')\n"
-    "      --all-blocks      every block prints, with block=\n"
-    "  -p BUILD_DIR          compile flags from BUILD_DIR/compile_commands.json\n"
-    "      --tu SOURCE       parse a header FILE in the unit of SOURCE (default: a\n"
-    "                        source file beside or above it that includes it)\n"
-    "  -- ARGS...            extra compiler arguments (-I, -D, ...)\n" PK_EMIT_HELP
-    "  -h, --help            this help;  --version  the version\n"
-    "\n"
-    "exit: 0 done, 1 --check or --diff and something would change, 2 error (nothing written)\n";
-
-enum mode { MODE_NONE, MODE_RANGE, MODE_AROUND, MODE_WAIT, MODE_BASE };
-
-struct opts {
-	enum mode mode;
-	const char *name, *begin, *end, *callee, *base_func;
-	int off, all_blocks;
-	struct pk_parse_opts parse;
-	struct pk_emit_opts emit;
-	const char *file;
-};
-
-static int set_mode(struct opts *o, enum mode m)
-{
-	if (o->mode != MODE_NONE && o->mode != m)
-		return pk_error("give one placement: --begin/--end, --around, --wait or --base");
-	o->mode = m;
-	return 0;
-}
-
-enum { O_BEGIN = 1, O_END, O_AROUND, O_WAIT, O_BASE, O_OFF, O_ALL, O_PROBE, O_VERSION, O_TU };
-
-/* One option from getopt_long: 0 taken, -1 error (message printed). */
-static int take_option(struct opts *o, int c, char **argv, int *done)
-{
-	switch (c) {
-	case O_PROBE:
-		o->name = optarg;
-		break;
-	case O_BEGIN:
-		o->begin = optarg;
-		if (set_mode(o, MODE_RANGE) < 0)
-			return -1;
-		break;
-	case O_END:
-		o->end = optarg;
-		if (set_mode(o, MODE_RANGE) < 0)
-			return -1;
-		break;
-	case O_AROUND:
-		o->callee = optarg;
-		if (set_mode(o, MODE_AROUND) < 0)
-			return -1;
-		break;
-	case O_WAIT:
-		o->callee = optarg;
-		if (set_mode(o, MODE_WAIT) < 0)
-			return -1;
-		break;
-	case O_BASE:
-		o->base_func = optarg;
-		if (set_mode(o, MODE_BASE) < 0)
-			return -1;
-		break;
-	case O_OFF:
-		o->off = 1;
-		break;
-	case O_ALL:
-		o->all_blocks = 1;
-		break;
-	case 'p':
-		o->parse.build_dir = optarg;
-		break;
-	case O_TU:
-		o->parse.tu = optarg;
-		break;
-	case 'h':
-		fputs(usage_text, stdout);
-		*done = 1;
-		return 0;
-	case O_VERSION:
-		pk_print_version();
-		*done = 1;
-		return 0;
-	case ':':
-		return pk_error("option '%s' needs a value (see --help)", argv[optind - 1]);
-	default:
-		return pk_error("unknown option '%s' (see --help)", argv[optind - 1]);
-	}
-	return 0;
-}
-
-static int parse_args(int argc, char **argv, struct opts *o, int *done)
-{
-	static const struct option longopts[] = {
-	    {"probe", required_argument, 0, O_PROBE},
-	    {"begin", required_argument, 0, O_BEGIN},
-	    {"end", required_argument, 0, O_END},
-	    {"around", required_argument, 0, O_AROUND},
-	    {"wait", required_argument, 0, O_WAIT},
-	    {"base", optional_argument, 0, O_BASE},
-	    {"off", no_argument, 0, O_OFF},
-	    {"all-blocks", no_argument, 0, O_ALL},
-	    {"tu", required_argument, 0, O_TU},
-	    {"help", no_argument, 0, 'h'},
-	    {"version", no_argument, 0, O_VERSION},
-	    PK_EMIT_LONGOPTS,
-	    {0, 0, 0, 0},
-	};
-	int nargs = argc;
-	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--")) {
-			nargs = i;
-			o->parse.extra = argv + i + 1;
-			o->parse.nextra = argc - i - 1;
-			break;
-		}
-	*done = 0;
-	optind = 0; /* full re-initialisation: the core may have used getopt */
-	opterr = 0;
-	int c;
-	while ((c = getopt_long(nargs, argv, ":p:o:h", longopts, NULL)) != -1) {
-		int r = pk_emit_option(&o->emit, c, optarg);
-		if (r < 0)
-			return -1;
-		if (r)
-			continue;
-		if (take_option(o, c, argv, done) < 0)
-			return -1;
-		if (*done)
-			return 0;
-	}
-	if (o->mode == MODE_RANGE && (!o->begin || !o->end))
-		return pk_error("--begin and --end go together");
-	if (o->mode == MODE_BASE && !o->name)
-		o->name = "T_BASE";
-	if (!o->name && o->parse.build_dir)
-		return pk_error("name the new probe: --probe NAME (with a placement option, -p names the "
-		                "build directory holding compile_commands.json)");
-	if (!o->name)
-		return pk_error("name the new probe: --probe NAME");
-	if (!pk_probe_name_ok(o->name))
-		return pk_error("'%s' is not a probe name ([A-Za-z_][A-Za-z0-9_]*)", o->name);
-	if (optind >= nargs)
-		return pk_error("no input file (use '-' for standard input)");
-	if (optind + 1 < nargs)
-		return pk_error("placement works on one file at a time");
-	o->file = argv[optind];
-	return pk_emit_validate(&o->emit, 1);
-}
-
 /* ---- the text of the probe ---- */
-
-struct text {
-	char *s;
-	size_t n, cap;
-};
-
-static void PK_PRINTF(2, 3) tx(struct text *t, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int need = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	PK_GROW(t->s, t->cap, t->n + (size_t)need + 1);
-	va_start(ap, fmt);
-	vsnprintf(t->s + t->n, (size_t)need + 1, fmt, ap);
-	va_end(ap);
-	t->n += (size_t)need;
-}
 
 /* Prefix Q to every called name in EXPR ("GetBlockIdx() == 0"). */
 static char *qualify(const char *expr, const char *q)
 {
-	struct text t = {0};
-	tx(&t, "%s", "");
+	struct tt_sb t = {0};
+	tt_sb_addf(&t, "%s", "");
 	for (const char *p = expr; *p;) {
 		if (pk_is_ident(*p) && !(*p >= '0' && *p <= '9')) {
 			const char *s = p;
@@ -217,9 +30,9 @@ static char *qualify(const char *expr, const char *q)
 				a++;
 			int call = *a == '(' && !(s >= expr + 2 && s[-1] == ':' && s[-2] == ':') &&
 			           !(s > expr && s[-1] == '.');
-			tx(&t, "%s%.*s", call ? q : "", (int)(p - s), s);
+			tt_sb_addf(&t, "%s%.*s", call ? q : "", (int)(p - s), s);
 		} else {
-			tx(&t, "%c", *p++);
+			tt_sb_addf(&t, "%c", *p++);
 		}
 	}
 	return t.s;
@@ -230,17 +43,17 @@ static char *cce_names(const char *expr, const struct pk_ast_rules *r)
 {
 	static const char *const api[] = {"GetBlockIdx()", "GetSubBlockIdx()"};
 	const char *cce[] = {r->cce_block, r->cce_subblock};
-	struct text t = {0};
-	tx(&t, "%s", "");
+	struct tt_sb t = {0};
+	tt_sb_addf(&t, "%s", "");
 	for (const char *p = expr; *p;) {
 		size_t k = 0;
 		while (k < 2 && (strncmp(p, api[k], strlen(api[k])) || (p > expr && pk_is_ident(p[-1]))))
 			k++;
 		if (k < 2) {
-			tx(&t, "%s", cce[k]);
+			tt_sb_addf(&t, "%s", cce[k]);
 			p += strlen(api[k]);
 		} else {
-			tx(&t, "%c", *p++);
+			tt_sb_addf(&t, "%c", *p++);
 		}
 	}
 	return t.s;
@@ -260,32 +73,32 @@ struct gen {
 
 /* The print of an end (or base) part: FIELDS_FMT / FIELDS_ARGS after the
  * block= and iter= fields, under the guard the rules give for this code. */
-static void gen_print(struct text *t, const struct gen *g, const char *ind, const char *fields_fmt,
+static void gen_print(struct tt_sb *t, const struct gen *g, const char *ind, const char *fields_fmt,
                       const char *fields_args)
 {
-	struct text fmt = {0}, args = {0}, inner = {0};
-	tx(&fmt, "%s%s%s", g->all_blocks ? "block=%u " : "", g->iter ? "iter=%u " : "", fields_fmt);
-	tx(&args, "%s", "");
+	struct tt_sb fmt = {0}, args = {0}, inner = {0};
+	tt_sb_addf(&fmt, "%s%s%s", g->all_blocks ? "block=%u " : "", g->iter ? "iter=%u " : "", fields_fmt);
+	tt_sb_addf(&args, "%s", "");
 	if (g->all_blocks)
-		tx(&args, "(unsigned)%s, ", g->block);
+		tt_sb_addf(&args, "(unsigned)%s, ", g->block);
 	if (g->iter)
-		tx(&args, "(unsigned)(%s), ", g->iter);
-	tx(&args, "%s", fields_args);
+		tt_sb_addf(&args, "(unsigned)(%s), ", g->iter);
+	tt_sb_addf(&args, "%s", fields_args);
 	if (g->all_blocks) {
-		tx(t, "%s%sprintf(\"[%s] %s\\n\", %s);%s", ind, g->q, g->name, fmt.s, args.s, g->eol);
+		tt_sb_addf(t, "%s%sprintf(\"[%s] %s\\n\", %s);%s", ind, g->q, g->name, fmt.s, args.s, g->eol);
 	} else {
 		const char *core = g->core == 2 ? g->r->aic_core : g->r->aiv_core;
 		const char *cond = g->core == 0 ? g->r->guard : g->core == 2 ? g->r->aic_guard : g->r->aiv_guard;
 		char *qc = g->cce ? cce_names(cond, g->r) : qualify(cond, g->q);
-		tx(&inner, "%s%s", ind, g->core ? g->unit : "");
+		tt_sb_addf(&inner, "%s%s", ind, g->core ? g->unit : "");
 		if (g->core)
-			tx(t, "%sif %s {%s", ind, core, g->eol);
-		tx(t, "%sif (%s) {%s", inner.s, qc, g->eol);
-		tx(t, "%s%s%sprintf(\"[%s] %s\\n\", %s);%s", inner.s, g->unit, g->cce ? "" : g->q, g->name, fmt.s,
-		   args.s, g->eol);
-		tx(t, "%s}%s", inner.s, g->eol);
+			tt_sb_addf(t, "%sif %s {%s", ind, core, g->eol);
+		tt_sb_addf(t, "%sif (%s) {%s", inner.s, qc, g->eol);
+		tt_sb_addf(t, "%s%s%sprintf(\"[%s] %s\\n\", %s);%s", inner.s, g->unit, g->cce ? "" : g->q, g->name,
+		           fmt.s, args.s, g->eol);
+		tt_sb_addf(t, "%s}%s", inner.s, g->eol);
 		if (g->core)
-			tx(t, "%s}%s", ind, g->eol);
+			tt_sb_addf(t, "%s}%s", ind, g->eol);
 		free(qc);
 	}
 	free(fmt.s);
@@ -295,34 +108,34 @@ static void gen_print(struct text *t, const struct gen *g, const char *ind, cons
 
 static char *gen_start(const struct gen *g, const char *ind)
 {
-	struct text t = {0};
-	tx(&t, "%s%s", g->dir, g->eol);
-	tx(&t, "%s%s;%s", ind, g->barrier, g->eol);
-	tx(&t, "%suint64_t %s = %s;%s", ind, g->sv, g->cycle, g->eol);
-	tx(&t, "#endif%s", g->eol);
+	struct tt_sb t = {0};
+	tt_sb_addf(&t, "%s%s", g->dir, g->eol);
+	tt_sb_addf(&t, "%s%s;%s", ind, g->barrier, g->eol);
+	tt_sb_addf(&t, "%suint64_t %s = %s;%s", ind, g->sv, g->cycle, g->eol);
+	tt_sb_addf(&t, "#endif%s", g->eol);
 	return t.s;
 }
 
 static char *gen_end(const struct gen *g, const char *ind)
 {
-	struct text t = {0};
+	struct tt_sb t = {0};
 	char args[512];
 	snprintf(args, sizeof(args), "%s, %s, %s - %s", g->sv, g->ev, g->ev, g->sv);
-	tx(&t, "%s%s", g->dir, g->eol);
-	tx(&t, "%s%s;%s", ind, g->barrier, g->eol);
-	tx(&t, "%suint64_t %s = %s;%s", ind, g->ev, g->cycle, g->eol);
+	tt_sb_addf(&t, "%s%s", g->dir, g->eol);
+	tt_sb_addf(&t, "%s%s;%s", ind, g->barrier, g->eol);
+	tt_sb_addf(&t, "%suint64_t %s = %s;%s", ind, g->ev, g->cycle, g->eol);
 	gen_print(&t, g, ind, "start=%lu end=%lu dur=%lu", args);
-	tx(&t, "#endif%s", g->eol);
+	tt_sb_addf(&t, "#endif%s", g->eol);
 	return t.s;
 }
 
 static char *gen_base(const struct gen *g, const char *ind)
 {
-	struct text t = {0};
-	tx(&t, "%s%s", g->dir, g->eol);
-	tx(&t, "%suint64_t %s = %s;%s", ind, g->sv, g->cycle, g->eol);
+	struct tt_sb t = {0};
+	tt_sb_addf(&t, "%s%s", g->dir, g->eol);
+	tt_sb_addf(&t, "%suint64_t %s = %s;%s", ind, g->sv, g->cycle, g->eol);
 	gen_print(&t, g, ind, "%lu", g->sv);
-	tx(&t, "#endif%s", g->eol);
+	tt_sb_addf(&t, "#endif%s", g->eol);
 	return t.s;
 }
 
@@ -330,8 +143,8 @@ static char *gen_brace(const struct gen *g, int open, int split, const char *ind
 {
 	char m[640]; /* longer than any directive line that passed build_plan */
 	pk_marks_text(m, sizeof(m), open, split, g->name);
-	struct text t = {0};
-	tx(&t, "%s%s%s", split ? "" : ind, m, g->eol);
+	struct tt_sb t = {0};
+	tt_sb_addf(&t, "%s%s%s", split ? "" : ind, m, g->eol);
 	return t.s;
 }
 
@@ -497,7 +310,7 @@ static int kernel_entry(struct pk_ast *a, const char *want)
 	return pk_error("%s: %d kernel entries; name one: --base=FUNC", a->b->path, n);
 }
 
-static int resolve(struct pk_ast *a, const struct opts *o, struct pk_anchor **start, size_t *ns,
+static int resolve(struct pk_ast *a, const struct pk_inject_opts *o, struct pk_anchor **start, size_t *ns,
                    struct pk_anchor **ends, size_t *ne)
 {
 	struct pk_spec b, e;
@@ -505,10 +318,10 @@ static int resolve(struct pk_ast *a, const struct opts *o, struct pk_anchor **st
 	int rc = -1;
 	memset(&b, 0, sizeof(b));
 	memset(&e, 0, sizeof(e));
-	if (o->mode == MODE_RANGE) {
+	if (o->place == PK_PLACE_RANGE) {
 		if (pk_spec_parse(&b, o->begin) < 0 || pk_spec_parse(&e, o->end) < 0)
 			goto out;
-	} else if (o->mode == MODE_BASE) {
+	} else if (o->place == PK_PLACE_BASE) {
 		size_t open, close;
 		int nt = pk_ast_text_entries(a, o->base_func, &open, &close);
 		if (nt == 1 && !ast_has_entry(a, o->base_func)) { /* a body the AST does not hold */
@@ -558,7 +371,7 @@ static void set_iter(struct pk_ast *a, struct gen *g, const struct pk_anchor *st
 		           a->b->path, line, g->name);
 }
 
-static int build_plan(struct pk_ast *a, const struct opts *o, struct pk_plan *plan)
+static int build_plan(struct pk_ast *a, const struct pk_inject_opts *o, struct pk_plan *plan)
 {
 	struct pk_ast_rules r;
 	if (pk_ast_rules_load(&r) < 0)
@@ -588,14 +401,14 @@ static int build_plan(struct pk_ast *a, const struct opts *o, struct pk_plan *pl
 		pk_error("probe name '%.40s...' is too long", o->name);
 		goto out;
 	}
-	unique_vars(a, &g, o->mode == MODE_BASE);
-	if (o->mode == MODE_BASE) {
+	unique_vars(a, &g, o->place == PK_PLACE_BASE);
+	if (o->place == PK_PLACE_BASE) {
 		g.core = pk_ast_core_kind(a, &r, start->scope);
 		add_part(&iv, start, gen_base(&g, start->indent));
 	} else {
 		set_iter(a, &g, start);
 		g.core = pk_ast_core_kind(a, &r, ends[0].scope);
-		pk_ast_lint(a, &r, o->name, start, ends, ne, o->mode == MODE_WAIT);
+		pk_ast_lint(a, &r, o->name, start, ends, ne, o->place == PK_PLACE_WAIT);
 		add_part(&iv, start, gen_start(&g, start->indent));
 		for (size_t i = 0; i < ne; i++)
 			add_part(&iv, &ends[i], gen_end(&g, ends[i].indent));
@@ -626,31 +439,31 @@ out:
 /* May a target in a skipped branch be reached by parsing again with the
  * flags that select it? Only when the user gave no build flags: with -p or
  * -D/-U after --, the branch the build takes is known, and refused. */
-static int may_follow(const struct opts *o)
+static int may_follow(const struct pk_parse_opts *po)
 {
-	if (o->parse.build_dir)
+	if (po->build_dir)
 		return 0;
-	for (int i = 0; i < o->parse.nextra; i++)
-		if (!strncmp(o->parse.extra[i], "-D", 2) || !strncmp(o->parse.extra[i], "-U", 2))
+	for (int i = 0; i < po->nextra; i++)
+		if (!strncmp(po->extra[i], "-D", 2) || !strncmp(po->extra[i], "-U", 2))
 			return 0;
 	return 1;
 }
 
 /* Parse again with the user's flags and the ones the refusal named
  * (" -DX=1 -UY"), told in a warning, for a second plan. */
-static int follow_branch(struct pk_ast *a, struct pk_buf *b, const struct opts *o, struct pk_plan *plan)
+static int follow_branch(struct pk_ast *a, struct pk_buf *b, const struct pk_parse_opts *user, struct pk_plan *plan)
 {
 	char *flags = a->branch_flags;
 	a->branch_flags = NULL;
 	unsigned line = a->branch_line;
-	struct pk_parse_opts po = o->parse;
+	struct pk_parse_opts po = *user;
 	size_t nwords = 0;
 	for (const char *p = flags; *p; p++)
 		nwords += *p == ' ';
-	char **extra = pk_xcalloc((size_t)o->parse.nextra + nwords + 1, sizeof(char *));
+	char **extra = pk_xcalloc((size_t)user->nextra + nwords + 1, sizeof(char *));
 	int n = 0;
-	for (int i = 0; i < o->parse.nextra; i++)
-		extra[n++] = o->parse.extra[i];
+	for (int i = 0; i < user->nextra; i++)
+		extra[n++] = user->extra[i];
 	char *words = pk_xstrdup(flags), *save = NULL;
 	for (char *t = strtok_r(words, " ", &save); t; t = strtok_r(NULL, " ", &save))
 		extra[n++] = t;
@@ -670,17 +483,13 @@ static int follow_branch(struct pk_ast *a, struct pk_buf *b, const struct opts *
 	return rc;
 }
 
-int pk_ast_inject_main(int argc, char **argv)
+int pk_ast_inject(const struct pk_inject_opts *o)
 {
-	struct opts o;
-	memset(&o, 0, sizeof(o));
-	int done;
-	if (parse_args(argc, argv, &o, &done) < 0)
+	if (!pk_inject_opts_ok(o))
 		return PK_EXIT_ERROR;
-	if (done)
-		return PK_EXIT_OK;
+	struct pk_parse_opts po = {o->build_dir, o->extra, o->nextra, o->tu};
 	struct pk_buf b;
-	if (pk_buf_load(&b, o.file, o.emit.mode == PK_EMIT_INPLACE ? PK_LOAD_FOR_WRITE : 0) < 0) {
+	if (pk_buf_load(&b, o->files[0], o->emit.mode == PK_EMIT_INPLACE ? PK_LOAD_FOR_WRITE : 0) < 0) {
 		pk_buf_free(&b); /* a failed load may hold the path and the bytes read */
 		return PK_EXIT_ERROR;
 	}
@@ -688,29 +497,29 @@ int pk_ast_inject_main(int argc, char **argv)
 	struct pk_plan plan;
 	pk_plan_init(&plan);
 	int rc = PK_EXIT_ERROR;
-	if (pk_ast_parse(&a, &b, &o.parse) < 0)
+	if (pk_ast_parse(&a, &b, &po) < 0)
 		goto out;
-	if (pk_scan_report_errors(&b, &a.scan) > 0 || refuse_existing(&a, o.name) < 0)
+	if (pk_scan_report_errors(&b, &a.scan) > 0 || refuse_existing(&a, o->name) < 0)
 		goto out;
-	int follow = may_follow(&o);
+	int follow = may_follow(&po);
 	if (follow)
 		pk_msg_hold();
 	pk_ast_warn_errors(&a);
-	int planned = build_plan(&a, &o, &plan);
+	int planned = build_plan(&a, o, &plan);
 	if (planned < 0 && follow && a.branch_flags) {
 		pk_msg_release(0);
-		if (follow_branch(&a, &b, &o, &plan) < 0)
+		if (follow_branch(&a, &b, &po, &plan) < 0)
 			goto out;
 		pk_ast_warn_errors(&a);
-		planned = build_plan(&a, &o, &plan);
+		planned = build_plan(&a, o, &plan);
 	}
 	pk_msg_release(1);
 	if (planned < 0)
 		goto out;
 	int changed = 0;
-	if (pk_emit(&o.emit, &b, &plan, &changed) < 0)
+	if (pk_emit(&o->emit, &b, &plan, &changed) < 0)
 		goto out;
-	rc = pk_emit_exit(&o.emit, (size_t)changed);
+	rc = pk_emit_exit(&o->emit, (size_t)changed);
 out:
 	pk_msg_release(1);
 	pk_ast_free(&a);

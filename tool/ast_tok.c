@@ -7,6 +7,7 @@
 #include "ast.h"
 #include "pk.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,18 +93,25 @@ int pk_tok_is(const struct pk_ast *a, size_t i, const char *s)
 	return t->end - t->start == l && !memcmp(a->b->data + t->start, s, l);
 }
 
-/* Index of the first token starting at or after OFF. */
-size_t pk_tok_at(const struct pk_ast *a, size_t off)
+size_t pk_first_at(const void *v, size_t n, size_t size, size_t start_field, size_t off)
 {
-	size_t lo = 0, hi = a->ntoks;
+	const char *base = v;
+	size_t lo = 0, hi = n;
 	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (a->toks[mid].start < off)
+		size_t mid = lo + (hi - lo) / 2, start;
+		memcpy(&start, base + mid * size + start_field, sizeof(start));
+		if (start < off)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	return lo;
+}
+
+/* Index of the first token starting at or after OFF. */
+size_t pk_tok_at(const struct pk_ast *a, size_t off)
+{
+	return pk_first_at(a->toks, a->ntoks, sizeof(*a->toks), offsetof(struct pk_tok, start), off);
 }
 
 static int live(const struct pk_ast *a, size_t i)
@@ -121,12 +129,13 @@ static int is_close(const struct pk_ast *a, size_t i)
 	return pk_tok_is(a, i, ")") || pk_tok_is(a, i, "]") || pk_tok_is(a, i, "}");
 }
 
-/* Past the bracket that closes the one at token I (or ntoks). */
-static size_t skip_group(const struct pk_ast *a, size_t i)
+/* Past the bracket that closes the one at token I (or ntoks), counting the
+ * tokens with none of the flags SKIP (PK_TOK_*). */
+static size_t skip_group_over(const struct pk_ast *a, size_t i, unsigned skip)
 {
 	int depth = 0;
 	for (; i < a->ntoks; i++) {
-		if (!live(a, i))
+		if (a->toks[i].flags & skip)
 			continue;
 		if (is_open(a, i))
 			depth++;
@@ -134,6 +143,12 @@ static size_t skip_group(const struct pk_ast *a, size_t i)
 			return i + 1;
 	}
 	return a->ntoks;
+}
+
+/* Past the bracket that closes the one at token I, in the code compiled. */
+static size_t skip_group(const struct pk_ast *a, size_t i)
+{
+	return skip_group_over(a, i, PK_TOK_DIRECTIVE | PK_TOK_INACTIVE);
 }
 
 /* A statement of a block whose extent begins after words that expand to
@@ -421,22 +436,6 @@ int pk_ast_whole_macro_use(const struct pk_ast *a, size_t s, size_t e)
 	return j > 0 && a->toks[j - 1].end >= e;
 }
 
-/* Past the bracket closing the one at token I, counting every token that is
- * not a directive (skipped code included), or ntoks. */
-static size_t skip_group_text(const struct pk_ast *a, size_t i)
-{
-	int depth = 0;
-	for (; i < a->ntoks; i++) {
-		if (a->toks[i].flags & PK_TOK_DIRECTIVE)
-			continue;
-		if (is_open(a, i))
-			depth++;
-		else if (is_close(a, i) && --depth == 0)
-			return i + 1;
-	}
-	return a->ntoks;
-}
-
 /* Kernel entries read from the tokens, skipped code included: `__global__`
  * then NAME(...) and a body. Counts those named WANT (any when NULL or
  * empty); *open and *close are the last one's braces. */
@@ -451,14 +450,14 @@ int pk_ast_text_entries(const struct pk_ast *a, const char *want, size_t *open, 
 			j++;
 		if (j >= a->ntoks || !pk_tok_is(a, j, "(") || a->toks[j - 1].kind != CXToken_Identifier)
 			continue;
-		size_t name = j - 1, k = skip_group_text(a, j);
+		size_t name = j - 1, k = skip_group_over(a, j, PK_TOK_DIRECTIVE);
 		while (k < a->ntoks && !pk_tok_is(a, k, "{") && !pk_tok_is(a, k, ";"))
 			k++;
 		if (k >= a->ntoks || !pk_tok_is(a, k, "{"))
 			continue;
 		if (want && *want && !pk_tok_is(a, name, want))
 			continue;
-		size_t c = skip_group_text(a, k);
+		size_t c = skip_group_over(a, k, PK_TOK_DIRECTIVE);
 		if (c > a->ntoks || c == 0)
 			continue;
 		*open = a->toks[k].start;

@@ -1,143 +1,33 @@
-/* cmd_inject.c - probe-inject: enable or disable existing probe blocks
- * (text only), or hand over to the libclang module to insert a new probe
- * (--begin/--end/--around/--wait/--base) or the timing tensor. */
+/* cmd_inject.c - probe-inject: one command with three forms. The options
+ * are parsed once (inject_opts.c); a table says what each form needs: the
+ * block form (enable or disable existing probe blocks) is text only and runs
+ * here; insertion at a placement and the timing tensor need the AST and run
+ * in the libclang module, called with the parsed options. */
+#include "inject.h"
 #include "modload.h"
 #include "pk.h"
 #include "probeset.h"
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char usage_text[] =
-    "usage: probe-inject --probe NAME [options] FILE...\n"
-    "       probe-inject --disable NAME | --disable-all [options] FILE...\n"
-    "       probe-inject --probe NAME --begin SPEC --end SPEC | --around CALLEE | --wait CALLEE | --base FILE\n"
-    "       probe-inject --timing-tensor --slots EXPR [--event NAME[:KIND]=PLACE...] KERNEL [--host FILE]\n"
-    "\n"
-    "Enable every block of probe NAME (its start and end parts together) by\n"
-    "changing '#if 0  // TIMING_PROBE: NAME' to '#if 1'. One probe at a time:\n"
-    "each probe's printf delays the code after it and skews other probes.\n"
-    "The base probe " PK_BASE_PROBE " (one print at entry, the zero of the timeline)\n"
-    "is enabled with it when the files have one, and --disable NAME turns it\n"
-    "off again unless another probe is still on.\n"
-    "\n"
-    "      --probe NAME      enable probe NAME (in all given files)\n"
-    "      --disable NAME    turn probe NAME off\n"
-    "      --disable-all     turn every probe off\n"
-    "      --allow-multiple  allow enabling a probe while another is on (warns)\n"
-    "      --no-base         do not also enable the base probe " PK_BASE_PROBE "\n"
-    "  placement (insert a new probe on the libclang AST; see 'probe-inject --probe N --begin x --help'):\n"
-    "      --begin SPEC --end SPEC, --around CALLEE, --wait CALLEE, --base\n"
-    "      -p BUILD_DIR      (with placement) read compile flags from BUILD_DIR/compile_commands.json\n"
-    "                        (or -p the compile_commands.json file itself)\n"
-    "      --timing-tensor   add the CCE in-core timing tensor and shift args[];\n"
-    "                        with --event, --edit, --slots, --host, --host-out, --kernel,\n"
-    "                        --core-type, --generation, --invocation, --invocations,\n"
-    "                        --events-out, -p ('probe-inject --timing-tensor --help', docs/timing.md)\n" PK_EMIT_HELP
-    "  -h, --help            this help;  --version  the version\n"
-    "\n"
-    "exit: 0 done or nothing to do, 1 --check or --diff and something would change,\n"
-    "      2 usage or input error (nothing written)\n";
+static int inject_blocks(const struct pk_inject_opts *o);
 
-/* Options that need the AST: the whole command goes to the libclang module. */
-static const char *module_entry(int argc, char **argv)
-{
-	static const char *const placement[] = {"--begin", "--end", "--around", "--wait", "--base", NULL};
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--"))
-			break;
-		if (!strncmp(argv[i], "--timing-tensor", 15))
-			return "pk_tt_inject_main";
-		for (const char *const *p = placement; *p; p++) {
-			size_t l = strlen(*p);
-			if (!strncmp(argv[i], *p, l) && (argv[i][l] == '\0' || argv[i][l] == '='))
-				return "pk_ast_inject_main";
-		}
-	}
-	return NULL;
-}
+/* What a form needs before it runs. */
+enum { PK_NEEDS_AST = 1 /* the libclang module, loaded for this form only */ };
 
-enum action { ACT_NONE, ACT_ENABLE, ACT_DISABLE, ACT_DISABLE_ALL };
-
-struct inject_opts {
-	enum action act;
+/* One row per form, as the options decide it. A form that needs the AST
+ * names its entry point in the module; the others name their function. */
+static const struct inject_form {
 	const char *name;
-	int allow_multiple;
-	int no_base;
-	struct pk_emit_opts emit;
+	int (*fn)(const struct pk_inject_opts *);
+	const char *module_fn;
+	int needs;
+} forms[PK_INJECT_FORMS] = {
+    [PK_INJECT_BLOCKS] = {"blocks", inject_blocks, NULL, 0},
+    [PK_INJECT_PLACE] = {"placement", NULL, "pk_ast_inject", PK_NEEDS_AST},
+    [PK_INJECT_TIMING] = {"timing-tensor", NULL, "pk_tt_inject", PK_NEEDS_AST},
 };
-
-static int set_action(struct inject_opts *o, enum action a, const char *name)
-{
-	if (o->act != ACT_NONE)
-		return pk_error("give one of --probe, --disable, --disable-all");
-	o->act = a;
-	o->name = name;
-	return 0;
-}
-
-static int parse(int argc, char **argv, struct inject_opts *o, int *done)
-{
-	enum { OPT_PROBE = 1, OPT_DISABLE, OPT_DISABLE_ALL, OPT_ALLOW, OPT_NO_BASE };
-	static const struct option longopts[] = {
-	    {"probe", required_argument, 0, OPT_PROBE},
-	    {"disable", required_argument, 0, OPT_DISABLE},
-	    {"disable-all", no_argument, 0, OPT_DISABLE_ALL},
-	    {"allow-multiple", no_argument, 0, OPT_ALLOW},
-	    {"no-base", no_argument, 0, OPT_NO_BASE},
-	    PK_COMMON_LONGOPTS,
-	    PK_EMIT_LONGOPTS,
-	    {0, 0, 0, 0},
-	};
-	int c;
-	*done = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:p:h", longopts, NULL)) != -1) {
-		int r = pk_emit_option(&o->emit, c, optarg);
-		if (r < 0)
-			return -1;
-		if (r)
-			continue;
-		switch (c) {
-		case OPT_PROBE:
-			if (set_action(o, ACT_ENABLE, optarg) < 0)
-				return -1;
-			break;
-		case OPT_DISABLE:
-			if (set_action(o, ACT_DISABLE, optarg) < 0)
-				return -1;
-			break;
-		case OPT_DISABLE_ALL:
-			if (set_action(o, ACT_DISABLE_ALL, NULL) < 0)
-				return -1;
-			break;
-		case OPT_ALLOW:
-			o->allow_multiple = 1;
-			break;
-		case OPT_NO_BASE:
-			o->no_base = 1;
-			break;
-		case 'p':
-			return pk_error(
-			    "'-p BUILD_DIR' goes with a placement option (--begin, --end, --around, --wait, "
-			    "--base) or --timing-tensor; to enable a probe use --probe NAME");
-		default: {
-			int rc;
-			pk_common_option(c, argv, usage_text, &rc);
-			*done = 1;
-			return rc == PK_EXIT_OK ? 0 : -1;
-		}
-		}
-	}
-	if (o->act == ACT_NONE)
-		return pk_error("nothing to do: give --probe NAME, --disable NAME or --disable-all (see --help)");
-	if (o->name && !pk_probe_name_ok(o->name))
-		return pk_error("'%s' is not a probe name ([A-Za-z_][A-Za-z0-9_]*)", o->name);
-	if (optind >= argc)
-		return pk_error("no input files (use '-' for standard input)");
-	return pk_emit_validate(&o->emit, (size_t)(argc - optind));
-}
 
 static void plan_value(struct pk_file *f, const struct pk_block *b, int value)
 {
@@ -198,43 +88,46 @@ static int others_on(const struct pk_fileset *fs, const char *name)
 
 int cmd_inject(int argc, char **argv)
 {
-	const char *entry = module_entry(argc, argv);
-	if (entry)
-		return pk_module_call(entry, argc, argv);
+	struct pk_inject_opts o;
+	int rc;
+	if (pk_inject_parse(argc, argv, &o, &rc) == PK_INJECT_RUN) {
+		const struct inject_form *f = &forms[o.form];
+		rc = f->needs & PK_NEEDS_AST ? pk_module_call(f->module_fn, &o) : f->fn(&o);
+	}
+	pk_inject_opts_free(&o);
+	return rc;
+}
 
-	struct inject_opts o = {0};
-	int done;
-	if (parse(argc, argv, &o, &done) < 0)
-		return PK_EXIT_ERROR;
-	if (done)
-		return PK_EXIT_OK;
-
+/* Enable or disable the blocks of probe NAME (and the base probe with it). */
+static int inject_blocks(const struct pk_inject_opts *o)
+{
 	struct pk_fileset fs;
-	int load_flags = o.emit.mode == PK_EMIT_INPLACE ? PK_LOAD_FOR_WRITE : 0;
+	int load_flags = o->emit.mode == PK_EMIT_INPLACE ? PK_LOAD_FOR_WRITE : 0;
 	int rc = PK_EXIT_ERROR;
-	if (pk_fileset_load(&fs, argv + optind, (size_t)(argc - optind), load_flags, 0) < 0)
+	if (pk_fileset_load(&fs, o->files, (size_t)o->nfiles, load_flags, 0) < 0)
 		goto out;
-	if (o.name && !pk_fileset_has(&fs, o.name)) {
-		pk_fileset_unknown(&fs, o.name);
+	if (o->name && !pk_fileset_has(&fs, o->name)) {
+		pk_fileset_unknown(&fs, o->name);
 		goto out;
 	}
-	if (o.act == ACT_ENABLE && strcmp(o.name, PK_BASE_PROBE) && refuse_others(&fs, o.name, o.allow_multiple) < 0)
+	int enable = o->action == PK_BLOCK_ENABLE;
+	if (enable && strcmp(o->name, PK_BASE_PROBE) && refuse_others(&fs, o->name, o->allow_multiple) < 0)
 		goto out;
-	int base_off = o.act == ACT_DISABLE && !o.no_base && !others_on(&fs, o.name);
+	int base =
+	    (enable && !o->no_base) || (o->action == PK_BLOCK_DISABLE && !o->no_base && !others_on(&fs, o->name));
 	for (size_t i = 0; i < fs.n; i++) {
 		struct pk_file *f = &fs.f[i];
 		for (size_t k = 0; k < f->scan.nblocks; k++) {
 			const struct pk_block *b = &f->scan.blocks[k];
-			int base = (o.act == ACT_ENABLE && !o.no_base) || base_off;
-			if (o.act == ACT_DISABLE_ALL || !strcmp(b->name, o.name) ||
+			if (o->action == PK_BLOCK_DISABLE_ALL || !strcmp(b->name, o->name) ||
 			    (base && !strcmp(b->name, PK_BASE_PROBE)))
-				plan_value(f, b, o.act == ACT_ENABLE);
+				plan_value(f, b, enable);
 		}
 	}
 	size_t changed;
-	if (pk_fileset_emit(&fs, &o.emit, &changed) < 0)
+	if (pk_fileset_emit(&fs, &o->emit, &changed) < 0)
 		goto out;
-	rc = pk_emit_exit(&o.emit, changed);
+	rc = pk_emit_exit(&o->emit, changed);
 out:
 	pk_fileset_free(&fs);
 	return rc;

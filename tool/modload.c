@@ -2,6 +2,7 @@
  * module resolves core symbols (pk_error, pk_buf_*, ...) from the executable,
  * which is linked with ENABLE_EXPORTS. */
 #include "modload.h"
+#include "inject.h"
 #include "pk.h"
 
 #include <dlfcn.h>
@@ -14,7 +15,8 @@
 #define PROBEKIT_AST_MODULE_NAME "probekit_ast.so"
 #endif
 
-int pk_module_path(char *dst, unsigned cap)
+/* Where the module is. Returns 0 or -1 (message). */
+static int module_path(char *dst, unsigned cap)
 {
 	const char *env = getenv("PROBEKIT_AST_MODULE");
 	if (env && *env) {
@@ -37,12 +39,12 @@ int pk_module_path(char *dst, unsigned cap)
 	return 0;
 }
 
-typedef int (*pk_entry_fn)(int argc, char **argv);
+typedef int (*pk_entry_fn)(const struct pk_inject_opts *o);
 
-int pk_module_call(const char *symbol, int argc, char **argv)
+int pk_module_call(const char *symbol, const struct pk_inject_opts *o)
 {
 	char path[PATH_MAX];
-	if (pk_module_path(path, sizeof(path)) < 0)
+	if (module_path(path, sizeof(path)) < 0)
 		return PK_EXIT_ERROR;
 	if (access(path, R_OK) != 0) {
 		pk_error("%s: libclang module not found (AST commands need it; set PROBEKIT_AST_MODULE)", path);
@@ -62,5 +64,5 @@ int pk_module_call(const char *symbol, int argc, char **argv)
 		pk_error("%s: no entry point '%s' in the libclang module", path, symbol);
 		return PK_EXIT_ERROR;
 	}
-	return fn(argc, argv);
+	return fn(o);
 }

@@ -1,8 +1,8 @@
 /* tt.h - the timing-tensor injector, inside the libclang module.
  * Layers: tt_util.c (strings, rules, parsing, tokens), tt_kernel.c (what the
  * kernel looks like), tt_gen.c (the kernel's edits), tt_host.c (the host
- * side's edits), tt_main.c (the command). Included only by tool/tt_*.c and
- * tests/test_tt*.c. */
+ * side's edits), tt_main.c (the command). Included only by tool/tt_*.c,
+ * tests/test_tt*.c and ast_inject.c (for the growing string). */
 #ifndef PK_TT_H
 #define PK_TT_H
 
@@ -269,7 +269,5 @@ void tt_insert_after(const struct pk_buf *b, struct pk_plan *plan, size_t off, s
                      const char *label);
 void tt_insert_inline(struct pk_plan *plan, size_t off, const char *text);
 void tt_replace_inline(const struct pk_buf *b, struct pk_plan *plan, size_t start, size_t end, const char *text);
-
-int pk_tt_inject_main(int argc, char **argv);
 
 #endif

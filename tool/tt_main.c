@@ -1,217 +1,65 @@
-/* tt_main.c - `probe-inject --timing-tensor`: the command. Reads the kernel
+/* tt_main.c - `probe-inject --timing-tensor`: pk_tt_inject, called from the
+ * core with the parsed options (inject.h). Reads the kernel
  * (and the host file), plans every edit of both, checks both plans, then
  * writes: nothing is written when any step fails. */
 #include "tt.h"
 #include "emit.h"
+#include "inject.h"
 #include "pk.h"
 #include "timing_strip.h"
 
-#include <ctype.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* The options of this form, as the planning below reads them: the parsed
+ * command line (inject.h) with the events as the planner's own records. */
 struct tt_opts {
 	const char *kernel, *kernel_name, *host, *host_out, *slots, *events_out, *core, *build_dir, *generation,
 	    *invocation, *invocations, *target, *test_script;
 	long func_id;
 	struct pk_emit_opts emit;
 	struct tt_event *ev;
-	size_t nev, cap_ev;
+	size_t nev;
 	const char **edit;
-	size_t nedit, cap_edit;
+	size_t nedit;
 	char **extra;
 	int nextra;
 };
 
-static int usage(FILE *out)
+static void take_opts(struct tt_opts *t, const struct pk_inject_opts *o)
 {
-	fprintf(out,
-	        "usage: %s --timing-tensor [--event NAME[:KIND]=PLACE[@FUNC]]... [--edit FILE]...\n"
-	        "         [--kernel NAME]\n"
-	        "         [--core-type aiv|aic|mix] [--host FILE [--host-out FILE]] [--slots EXPR]\n"
-	        "         [--generation EXPR] [--invocation EXPR --invocations K]\n"
-	        "         [--target simpler|ascendc] [--test-script FILE] [--func-id N]\n"
-	        "         [--events-out FILE] [-p BUILD_DIR] [-o FILE | --stdout | --diff | --check] KERNEL\n"
-	        "         [-- CLANG-ARGS]\n\n"
-	        "Add the in-core timing tensor: an INT64 output timing[slots][8k], the entry\n"
-	        "sample, event samples kept in locals, and before every exit body_done, the\n"
-	        "slot's row and its cache writeback; every packed args[] index after the new\n"
-	        "tensor is renumbered. probe-strip --timing-tensor undoes it byte for byte.\n\n"
-	        "  --event NAME[:KIND]=PLACE[@FUNC]  a sample; PLACE is after:CALLEE[#n],\n"
-	        "                      before:CALLEE[#n] or line:N, in FUNC (default: the kernel);\n"
-	        "                      KIND is issue|drain|phase|arrival|release, from\n"
-	        "                      rules/timing.ini [kinds] when left out\n"
-	        "  --generation EXPR   an extra last scalar: the launch's generation id (host\n"
-	        "                      expression EXPR); the row's marker word carries it\n"
-	        "  --invocation EXPR --invocations K  concurrent invocations share one matrix:\n"
-	        "                      K * slots rows; this launch (host expression EXPR) writes\n"
-	        "                      rows EXPR*slots + slot, passed as an extra last scalar\n"
-	        "  --edit FILE         a file of helpers (included by the kernel) that may be edited;\n"
-	        "                      with -o its result goes next to OUT\n"
-	        "  --kernel NAME       the kernel function (default: kernel_entry or the only __global__)\n"
-	        "  --core-type T       slot mapping (default: from KERNEL_TYPE_* / ASCEND_IS_* marks)\n"
-	        "  --host FILE         also update the host orchestration or packed argument array;\n"
-	        "                      FILE.py[:EXTERN]: a pypto @pl.jit.extern signature and its calls\n"
-	        "  --target T          profile of rules/timing.ini [target.T] (default: from the includes)\n"
-	        "  --test-script FILE  simpler test script: golden TensorArg, signatures, comparator\n"
-	        "  --func-id N         the kernel's func_id in the orchestration (default: the test\n"
-	        "                      script's entry for the kernel file, or the only one)\n"
-	        "  --host-out FILE     write the host result there (needed with -o)\n"
-	        "  --slots EXPR        number of core slots of the real launch (needed with --host)\n"
-	        "  --events-out FILE   event map for probe-report (default OUT.timing.json)\n"
-	        "  -p BUILD_DIR        compiler flags from BUILD_DIR/compile_commands.json\n",
-	        pk_progname);
-	return out == stdout ? PK_EXIT_OK : PK_EXIT_ERROR;
-}
-
-static int valid_name(const char *s, size_t n)
-{
-	if (!n || !(isalpha((unsigned char)s[0]) || s[0] == '_'))
-		return 0;
-	for (size_t i = 1; i < n; i++)
-		if (!isalnum((unsigned char)s[i]) && s[i] != '_')
-			return 0;
-	return 1;
-}
-
-static int add_event(struct tt_opts *o, const char *arg)
-{
-	const char *eq = strchr(arg, '=');
-	if (!eq)
-		return pk_error("--event '%s': expected NAME[:KIND]=PLACE", arg);
-	const char *colon = memchr(arg, ':', (size_t)(eq - arg));
-	size_t nl = (size_t)((colon ? colon : eq) - arg);
-	if (!valid_name(arg, nl))
-		return pk_error("--event '%s': '%.*s' is not a valid event name", arg, (int)nl, arg);
-	PK_GROW(o->ev, o->cap_ev, o->nev + 1);
-	struct tt_event *e = &o->ev[o->nev++];
-	memset(e, 0, sizeof(*e));
-	e->name = pk_xstrndup(arg, nl);
-	e->kind = colon ? pk_xstrndup(colon + 1, (size_t)(eq - colon - 1)) : NULL;
-	e->helper = -1;
-	const char *at = strrchr(eq + 1, '@');
-	if (at) {
-		if (!valid_name(at + 1, strlen(at + 1)))
-			return pk_error("--event '%s': '%s' after '@' is not a function name", arg, at + 1);
-		e->spec = pk_xstrndup(eq + 1, (size_t)(at - eq - 1));
-		e->func = pk_xstrdup(at + 1);
-	} else {
-		e->spec = pk_xstrdup(eq + 1);
+	*t = (struct tt_opts){
+	    .kernel = o->files[0],
+	    .kernel_name = o->kernel_name,
+	    .host = o->host,
+	    .host_out = o->host_out,
+	    .slots = o->slots,
+	    .events_out = o->events_out,
+	    .core = o->core_type,
+	    .build_dir = o->build_dir,
+	    .generation = o->generation,
+	    .invocation = o->invocation,
+	    .invocations = o->invocations,
+	    .target = o->target,
+	    .test_script = o->test_script,
+	    .func_id = o->func_id,
+	    .emit = o->emit,
+	    .edit = o->edit,
+	    .nedit = o->nedit,
+	    .extra = o->extra,
+	    .nextra = o->nextra,
+	};
+	t->ev = pk_xcalloc(o->nevents + 1, sizeof(*t->ev));
+	for (size_t i = 0; i < o->nevents; i++) {
+		const struct pk_inject_event *e = &o->events[i];
+		t->ev[i] = (struct tt_event){.name = pk_xstrdup(e->name), .spec = pk_xstrdup(e->place), .helper = -1};
+		t->ev[i].kind = e->kind ? pk_xstrdup(e->kind) : NULL;
+		t->ev[i].func = e->func ? pk_xstrdup(e->func) : NULL;
 	}
-	return 0;
-}
-
-/* Options that take one string; a host expression may not be empty. */
-static const struct {
-	const char *name;
-	size_t off;
-	int expr;
-} str_opts[] = {
-    {"--generation", offsetof(struct tt_opts, generation), 1},
-    {"--invocation", offsetof(struct tt_opts, invocation), 1},
-    {"--invocations", offsetof(struct tt_opts, invocations), 1},
-    {"--target", offsetof(struct tt_opts, target), 0},
-    {"--test-script", offsetof(struct tt_opts, test_script), 0},
-    {"-p", offsetof(struct tt_opts, build_dir), 0},
-    {"--kernel", offsetof(struct tt_opts, kernel_name), 0},
-    {"--core-type", offsetof(struct tt_opts, core), 0},
-    {"--host", offsetof(struct tt_opts, host), 0},
-    {"--host-out", offsetof(struct tt_opts, host_out), 0},
-    {"--slots", offsetof(struct tt_opts, slots), 0},
-    {"--events-out", offsetof(struct tt_opts, events_out), 0},
-};
-
-/* An option with an argument ARG (NULL when none is left); 1 when A is not
- * one of them. */
-static int arg_opt(struct tt_opts *o, const char *a, const char *arg)
-{
-	size_t k = 0, nk = sizeof(str_opts) / sizeof(str_opts[0]);
-	while (k < nk && strcmp(a, str_opts[k].name))
-		k++;
-	if (k == nk && strcmp(a, "--event") && strcmp(a, "--func-id") && strcmp(a, "--edit") && strcmp(a, "-o"))
-		return 1;
-	if (!arg)
-		return pk_error("option '%s' needs an argument", a);
-	if (k < nk) {
-		if (str_opts[k].expr && !*arg)
-			return pk_error("%s needs a host expression", a);
-		*(const char **)((char *)o + str_opts[k].off) = arg;
-	} else if (!strcmp(a, "--event")) {
-		return add_event(o, arg);
-	} else if (!strcmp(a, "--func-id")) {
-		char *end;
-		o->func_id = strtol(arg, &end, 10);
-		if (*end || o->func_id < 0)
-			return pk_error("--func-id '%s': expected a kernel id (0, 1, ...)", arg);
-	} else if (!strcmp(a, "--edit")) {
-		PK_GROW(o->edit, o->cap_edit, o->nedit + 1);
-		o->edit[o->nedit++] = arg;
-	} else {
-		o->emit.mode = PK_EMIT_OUTFILE;
-		o->emit.out_path = arg;
-	}
-	return 0;
-}
-
-/* Options that go together, or cannot. */
-static int check_opts(const struct tt_opts *o)
-{
-	if (!o->kernel)
-		return pk_error("--timing-tensor needs a kernel file");
-	if (o->host && o->emit.mode == PK_EMIT_OUTFILE && !o->host_out)
-		return pk_error("--host with -o needs --host-out FILE (the host file would be rewritten in place)");
-	if (o->host && o->emit.mode == PK_EMIT_STDOUT)
-		return pk_error("--host cannot go to --stdout: two files would be mixed; use -o and --host-out");
-	if (o->host_out && !o->host)
-		return pk_error("--host-out without --host");
-	if (!o->invocation != !o->invocations)
-		return pk_error("--invocation EXPR and --invocations K go together");
-	if (o->nedit && o->emit.mode == PK_EMIT_STDOUT)
-		return pk_error("--edit cannot go to --stdout: several files would be mixed; use -o");
-	if (o->test_script && !o->host)
-		return pk_error("--test-script goes with --host ORCHESTRATION.cpp");
-	if (o->test_script && o->emit.mode == PK_EMIT_STDOUT)
-		return pk_error("--test-script cannot go to --stdout: use -o");
-	if (o->core && strcmp(o->core, "aiv") && strcmp(o->core, "aic") && strcmp(o->core, "mix"))
-		return pk_error("--core-type '%s': expected aiv, aic or mix", o->core);
-	return 0;
-}
-
-static int parse_opts(int argc, char **argv, struct tt_opts *o)
-{
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--timing-tensor"))
-			continue;
-		if (!strcmp(a, "--")) {
-			o->extra = argv + i + 1;
-			o->nextra = argc - i - 1;
-			break;
-		}
-		int rc = arg_opt(o, a, i + 1 < argc ? argv[i + 1] : NULL);
-		if (rc < 0)
-			return -1;
-		if (rc == 0) {
-			i++;
-			continue;
-		}
-		if (!strcmp(a, "--stdout"))
-			o->emit.mode = PK_EMIT_STDOUT;
-		else if (!strcmp(a, "--diff"))
-			o->emit.mode = PK_EMIT_DIFF;
-		else if (!strcmp(a, "--check"))
-			o->emit.mode = PK_EMIT_CHECK;
-		else if (a[0] == '-' && a[1])
-			return pk_error("unknown option '%s' for --timing-tensor (see --help)", a);
-		else if (o->kernel)
-			return pk_error("--timing-tensor takes one kernel file ('%s', '%s')", o->kernel, a);
-		else
-			o->kernel = a;
-	}
-	return check_opts(o);
+	t->nev = o->nevents;
 }
 
 static int resolve_events(struct tt_opts *o, const struct tt_rules *r, struct tt_spec *sp, const char *kernel_name)
@@ -634,7 +482,6 @@ static void free_job(struct job *j)
 	}
 	free(j->sp.extra);
 	free(j->extra_out);
-	free(j->o.edit);
 	tt_kernel_free(&j->k);
 	tt_tu_free(&j->kt);
 	tt_tu_free(&j->ht);
@@ -654,22 +501,18 @@ static void free_job(struct job *j)
 	pk_ast_rules_free(&j->async);
 }
 
-int pk_tt_inject_main(int argc, char **argv)
+int pk_tt_inject(const struct pk_inject_opts *o)
 {
-	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
-			return usage(stdout);
-		if (!strcmp(argv[i], "--version"))
-			return pk_print_version();
-	}
+	if (!pk_inject_opts_ok(o))
+		return PK_EXIT_ERROR;
 	struct job j;
 	memset(&j, 0, sizeof(j));
 	pk_plan_init(&j.kp);
 	pk_plan_init(&j.hp);
 	pk_plan_init(&j.tp);
-	j.o.func_id = -1;
+	take_opts(&j.o, o);
 	int rc = PK_EXIT_ERROR;
-	if (parse_opts(argc, argv, &j.o) == 0 && plan_all(&j) == 0)
+	if (plan_all(&j) == 0)
 		rc = emit_all(&j);
 	free_job(&j);
 	return rc;

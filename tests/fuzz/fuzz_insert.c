@@ -1,5 +1,6 @@
 /* fuzz_insert.c - libFuzzer target: probe-inject's AST insertion path
- * (tool/ast*.c through pk_ast_inject_main, libclang-14).
+ * (tool/ast*.c through probe-inject's option parser and pk_ast_inject,
+ * libclang-14).
  * Built by bench/fuzz.sh with clang -fsanitize=fuzzer,address,undefined.
  *
  * The input is not a kernel: its bytes pick one of the small kernels in
@@ -25,6 +26,7 @@
  *   - probe-strip --probe NAME (cmd_strip, its real entry) gives back the
  *     original bytes exactly */
 #include "buf.h"
+#include "inject.h"
 #include "pk.h"
 #include "scan.h"
 
@@ -46,7 +48,18 @@
 #error "build with -DFUZZ_KERNELS_DIR=\"<source>/tests/fuzz/kernels\" (bench/fuzz.sh does)"
 #endif
 
-int pk_ast_inject_main(int argc, char **argv);
+/* probe-inject with a placement, as the core runs it: parse, then the
+ * module's entry point with the parsed options. */
+static int inject_main(int argc, char **argv)
+{
+	struct pk_inject_opts o;
+	int rc;
+	optind = 0;
+	if (pk_inject_parse(argc, argv, &o, &rc) == PK_INJECT_RUN)
+		rc = pk_ast_inject(&o);
+	pk_inject_opts_free(&o);
+	return rc;
+}
 
 #define PROPERTY(cond)                                                                                                 \
 	do {                                                                                                           \
@@ -360,10 +373,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	int rc;
 	if (to_stdout) {
-		rc = run_to_file(pk_ast_inject_main, argc, argv, out_path);
+		rc = run_to_file(inject_main, argc, argv, out_path);
 	} else {
-		optind = 0;
-		rc = pk_ast_inject_main(argc, argv);
+		rc = inject_main(argc, argv);
 	}
 	PROPERTY(rc == PK_EXIT_OK || rc == PK_EXIT_ERROR);
 	size_t in_n, out_n;

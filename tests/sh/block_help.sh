@@ -26,9 +26,13 @@ for cmd in inject strip list check; do
 	for c in 0 1 2; do
 		case "$codes" in *"$c "*) ;; *) fail "probe-$cmd --help: exit code $c not documented" ;; esac
 	done
-	# every long option of the getopt table (own, emit and common ones)
-	opts=$(grep -o '{ "[a-z-]*", *\(no\|required\|optional\)_argument' "$src/tool/cmd_$cmd.c" | sed 's/{ "\([a-z-]*\)".*/\1/')
-	grep -q PK_EMIT_LONGOPTS "$src/tool/cmd_$cmd.c" && opts="$opts stdout diff check output"
+	# every long option of the getopt table (own, emit and common ones);
+	# probe-inject's table, for all its forms, is in inject_opts.c
+	table=$src/tool/cmd_$cmd.c
+	[ "$cmd" = inject ] && table=$src/tool/inject_opts.c
+	opts=$(grep -o '{ *"[a-z-]*", *\(no\|required\|optional\)_argument' "$table" | sed 's/{ *"\([a-z-]*\)".*/\1/')
+	[ -n "$opts" ] || fail "no long options read from $table (has the table's layout changed?)"
+	grep -q PK_EMIT_LONGOPTS "$table" && opts="$opts stdout diff check output"
 	for o in $opts help version; do
 		case "$help" in *"--$o"*) ;; *) fail "probe-$cmd --help does not document --$o" ;; esac
 	done

@@ -41,6 +41,17 @@ complete_line probe-inject k.cpp --probe ST
 expect "probe-inject k.cpp --probe ST<TAB>: the file's probes" STAGE_A STAGE_B
 cword=2 complete_line probe-inject --disable "" k.cpp
 expect "probe-inject --disable <TAB> k.cpp" STAGE_A STAGE_B T_BASE
+complete_line probe-inject --timing-tensor --ho
+expect "probe-inject --ho<TAB>: the timing tensor's options" --host --host-out
+complete_line probe inject --aro
+expect "probe inject --aro<TAB>: placement options" --around
+complete_line probe-inject --timing-tensor --core-type ""
+expect "probe-inject --core-type <TAB>" aiv aic mix
+complete_line probe-inject --timing-tensor --target ""
+expect "probe-inject --target <TAB>: the profiles" simpler ascendc
+for t in $(sed -n 's/^\[target\.\([a-z0-9_]*\)\]$/\1/p' "$src/rules/timing.ini"); do
+	case " simpler ascendc " in *" $t "*) ;; *) fail "rules/timing.ini has target '$t'; the completion does not offer it" ;; esac
+done
 complete_line probe-strip k.
 expect "probe-strip k.<TAB>: files" k.cpp
 finish

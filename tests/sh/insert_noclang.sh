@@ -1,6 +1,7 @@
 #!/bin/bash
 # insert_noclang.sh BIN_DIR SRC_DIR - the block-only commands never load
-# libclang, and AST insertion without its module fails
+# libclang, nor does probe-inject's help of any form or a command line its
+# parser refuses; AST insertion without its module fails
 # with one clear line and exit 2, writing nothing.
 set -u
 bin=$(cd "$1" && pwd) src=$(cd "$2" && pwd)
@@ -15,7 +16,9 @@ if ldd "$bin/probe" | grep -q libclang; then
 fi
 # the dynamic loader reports every library it maps
 for cmd in "probe-list k.cpp" "probe-check k.cpp" "probe-inject --probe W --stdout k.cpp" \
-	"probe-strip --stdout k.cpp" "probe-inject --disable-all --stdout k.cpp"; do
+	"probe-strip --stdout k.cpp" "probe-inject --disable-all --stdout k.cpp" \
+	"probe-inject --help" "probe-inject --timing-tensor --help" "probe-inject --probe N --begin x --help" \
+	"probe-inject --probe NEW --begin after:Work k.cpp" "probe-inject --timing-tensor --host h.cpp --stdout k.cpp"; do
 	# shellcheck disable=SC2086
 	LD_DEBUG=files "$bin"/$cmd >/dev/null 2>"$scratch/ld.log"
 	if grep -q 'libclang' "$scratch/ld.log"; then

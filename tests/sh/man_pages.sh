@@ -13,9 +13,7 @@ for cmd in "" check inject list report strip; do
 		fail "no $page in $mandir (built by man/CMakeLists.txt)"
 		continue
 	fi
-	ast=OFF
-	[ -e "$bin/../lib/probekit_ast.so" ] && ast=ON
-	cmake -DPROBE="$bin/probe" -DCMD="$cmd" -DVERSION="$version" -DAST=$ast -DOUT="$scratch/$page" \
+	cmake -DPROBE="$bin/probe" -DCMD="$cmd" -DVERSION="$version" -DOUT="$scratch/$page" \
 		-P "$src/man/manpage.cmake" || fail "manpage.cmake failed for $page"
 	same "$page is what the binary's --help gives now" "$scratch/$page" "$mandir/$page"
 	command -v man >/dev/null || continue

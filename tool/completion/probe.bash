@@ -3,9 +3,10 @@
 # probe and probe-<command> (bash-completion loads it by command name); or
 # source it from ~/.bashrc.
 #
-# Options come from the command's own --help, so they never go stale;
+# Options come from the command's own --help, so they never go stale
+# (probe-inject's --help lists the options of all its forms);
 # --probe/--disable offer the probe names of the files already on the line
-# (probe-list --names).
+# (probe-list --names); --core-type and --target their values.
 
 # _probekit_run CMD ARGS...: the probekit command CMD, next to the one typed
 _probekit_run()
@@ -51,6 +52,14 @@ _probekit()
 		check) COMPREPLY=($(compgen -W "text sarif" -- "$cur")) ;;
 		list) COMPREPLY=($(compgen -W "text json" -- "$cur")) ;;
 		esac
+		return
+		;;
+	--core-type)
+		[[ $cmd == inject ]] && COMPREPLY=($(compgen -W "aiv aic mix" -- "$cur"))
+		return
+		;;
+	--target) # the [target.NAME] profiles of rules/timing.ini
+		[[ $cmd == inject ]] && COMPREPLY=($(compgen -W "simpler ascendc" -- "$cur"))
 		return
 		;;
 	-p)
