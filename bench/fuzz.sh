@@ -30,12 +30,12 @@ out=$(cd "$out" && pwd)
 # tool sources each target links (the block engine, the rule loader, or one
 # of probe-report's readers)
 declare -A sources=(
-	[block]="util.c buf.c edit.c emit.c scan.c marks.c timing_strip.c"
+	[block]="util.c buf.c edit.c emit.c scan.c marks.c timing_strip.c source.c"
 	[rules]="util.c rules.c embed.c"
 	[log]="util.c report_log.c"
 	[tensor]="util.c report_tensor.c"
 	[json]="util.c report_tensor.c report_json.c"
-	[insert]="util.c buf.c edit.c emit.c scan.c marks.c timing_strip.c rules.c embed.c probeset.c
+	[insert]="util.c buf.c edit.c emit.c scan.c marks.c timing_strip.c source.c rules.c embed.c probeset.c
 		cmd_strip.c $(cd "$here/tool" && echo ast_*.c)"
 )
 declare -A extra=(
