@@ -41,6 +41,9 @@ char *pk_xstrndup(const char *s, size_t n);
 /* The formatted text, malloc'd. */
 char *pk_xasprintf(const char *fmt, ...) PK_PRINTF(1, 2);
 char *pk_xvasprintf(const char *fmt, va_list ap);
+/* Everything FP still holds, malloc'd, NUL-terminated and zeroed past the
+ * end; *len (if not NULL) gets its length. */
+char *pk_read_all(FILE *fp, size_t *len);
 /* Grow *arr (of *cap elements of size sz) to hold at least want. */
 void pk_grow(void **arr, size_t *cap, size_t want, size_t sz);
 #define PK_GROW(arr, cap, want) pk_grow((void **)&(arr), &(cap), (want), sizeof(*(arr)))

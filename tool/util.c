@@ -140,6 +140,21 @@ void pk_grow(void **arr, size_t *cap, size_t want, size_t sz)
 	*cap = c;
 }
 
+char *pk_read_all(FILE *fp, size_t *len)
+{
+	char *buf = NULL;
+	size_t n = 0, cap = 0, got;
+	do {
+		PK_GROW(buf, cap, n + 65536);
+		got = fread(buf + n, 1, cap - n - 1, fp);
+		n += got;
+	} while (got > 0);
+	memset(buf + n, 0, cap - n); /* defined bytes past the end, see buf.c */
+	if (len)
+		*len = n;
+	return buf;
+}
+
 int pk_print_version(void)
 {
 	printf("%s (probekit) %s\n", pk_progname, PK_VERSION);
