@@ -190,17 +190,31 @@ void pk_marks_free(struct pk_mark *marks, size_t n)
 	free(marks);
 }
 
-/* A split marker moved the body to its own line: take back the indentation
- * of the first code line after OFF (probe blocks in between go whole). */
-static void plan_join(const struct pk_buf *b, const struct pk_scan *s, size_t off, struct pk_plan *plan)
+/* Where the line at OFF goes whole in a full strip, the offset after it;
+ * else OFF. A probe block goes whole in every strip, a timing-marked line
+ * only when ALL (every probe, the timing tensor with them). */
+static size_t skip_removed(const struct pk_source *src, size_t off, int all)
 {
+	const struct pk_scan *s = &src->scan;
 	for (size_t k = 0; k < s->nblocks; k++)
-		if (s->blocks[k].dir_start == off) {
-			off = s->blocks[k].endif_end;
-			k = (size_t)-1; /* blocks may follow each other */
-		}
+		if (s->blocks[k].dir_start == off)
+			return s->blocks[k].endif_end;
+	for (size_t k = 0; all && k < src->ntmarks; k++) {
+		const struct pk_tmark *t = &src->tmarks[k];
+		if (t->start == off && t->len == 0 && t->end > off && src->buf.data[t->end - 1] == '\n')
+			return t->end; /* a whole marked line (in-line marks end in a comment) */
+	}
+	return off;
+}
+
+/* A split marker moved the body to its own line: take back the indentation
+ * of the first code line after OFF (lines that go whole in between, too). */
+static void plan_join(const struct pk_source *src, size_t off, int all, struct pk_plan *plan)
+{
+	for (size_t next; (next = skip_removed(src, off, all)) != off;)
+		off = next; /* blocks and marked lines may follow each other */
 	size_t e = off;
-	while (e < b->len && is_blank(b->data[e]))
+	while (e < src->buf.len && is_blank(src->buf.data[e]))
 		e++;
 	if (e > off)
 		pk_plan_add(plan, off, e, "", 0);
@@ -219,7 +233,7 @@ int pk_marks_plan_strip(const struct pk_source *src, const char *only_name, stru
 		 * the plan check drops this edit then */
 		pk_plan_add(plan, m->start, m->end, "", 0);
 		if (m->split)
-			plan_join(&src->buf, &src->scan, m->end, plan);
+			plan_join(src, m->end, only_name == NULL, plan);
 		planned++;
 	}
 	return planned;

@@ -52,8 +52,11 @@ void pk_marks_free(struct pk_mark *marks, size_t n);
 struct pk_source;
 
 /* Add to PLAN the removal of every marker line of probe ONLY_NAME (NULL: of
- * every probe) in SRC. A line inside a probe block the same plan removes is
- * dropped by the plan check, with the block. Returns the number of lines
+ * every probe, as the full strip that also removes the timing tensor) in
+ * SRC. A line inside a probe block the same plan removes is dropped by the
+ * plan check, with the block. A split marker's body joins the first line
+ * after it that does not go whole (a probe block; with ONLY_NAME NULL, a
+ * timing-marked line too). Returns the number of lines
  * planned, or -1 (message printed) when a marker of SRC is damaged. */
 int pk_marks_plan_strip(const struct pk_source *src, const char *only_name, struct pk_plan *plan);
 
