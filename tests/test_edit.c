@@ -198,6 +198,71 @@ static void overlap_is_refused(void **state)
 	}
 }
 
+/* The plan check's one rule: what lies wholly inside a removed range goes
+ * with it, whoever planned it and in whatever order. */
+static void edits_inside_a_removal_are_dropped(void **state)
+{
+	(void)state;
+	struct pk_plan p;
+	pk_plan_init(&p);
+	pk_plan_add(&p, 3, 5, "x", 1);  /* a replacement inside, planned first */
+	pk_plan_add(&p, 4, 4, "i", 1);  /* an insertion strictly inside */
+	pk_plan_add(&p, 2, 8, NULL, 0); /* the removal */
+	pk_plan_add(&p, 2, 8, "", 0);   /* the same removal again */
+	pk_plan_add(&p, 6, 8, "", 0);   /* a removal inside, to its end */
+	pk_plan_add(&p, 2, 2, "<", 1);  /* insertions at its ends stay */
+	pk_plan_add(&p, 8, 8, ">", 1);
+	apply_is(&p, "0123456789", "01<>89");
+	assert_int_equal(p.n, 3);
+	pk_plan_free(&p);
+	/* nested removals: the outer one takes all */
+	pk_plan_init(&p);
+	pk_plan_add(&p, 3, 4, "", 0);
+	pk_plan_add(&p, 2, 6, "", 0);
+	pk_plan_add(&p, 0, 10, "", 0);
+	pk_plan_add(&p, 3, 3, "z", 1);
+	apply_is(&p, "0123456789", "");
+	assert_int_equal(p.n, 1);
+	pk_plan_free(&p);
+	/* a replacement the size of a removal is inside it, added before or after */
+	pk_plan_init(&p);
+	pk_plan_add(&p, 2, 4, "y", 1);
+	pk_plan_add(&p, 2, 4, "", 0);
+	apply_is(&p, "0123456789", "01456789");
+	pk_plan_free(&p);
+}
+
+/* Only containment in a removal is forgiven: a partial overlap with one, or
+ * an edit inside a replacement that is not a removal, is still refused. */
+static void partial_overlap_with_a_removal_is_refused(void **state)
+{
+	(void)state;
+	static const struct {
+		size_t s1, e1;
+		const char *t1;
+		size_t s2, e2;
+		const char *t2;
+	} cases[] = {
+	    {2, 6, "", 4, 8, "y"}, /* a replacement across the removal's end */
+	    {2, 6, "", 4, 8, ""},  /* two removals crossing */
+	    {4, 8, "", 2, 6, "y"}, /* across its start */
+	    {2, 8, "r", 3, 5, ""}, /* a removal inside a replacement */
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct pk_plan p;
+		pk_plan_init(&p);
+		pk_plan_add(&p, cases[i].s1, cases[i].e1, cases[i].t1, strlen(cases[i].t1));
+		pk_plan_add(&p, cases[i].s2, cases[i].e2, cases[i].t2, strlen(cases[i].t2));
+		capture_stderr();
+		int rc = pk_plan_check(&p, "k.cpp", 10);
+		char *msg = captured();
+		assert_int_equal(rc, -1);
+		assert_non_null(strstr(msg, "probekit: k.cpp: internal error: overlapping edits"));
+		free(msg);
+		pk_plan_free(&p);
+	}
+}
+
 static void range_outside_the_file_is_refused(void **state)
 {
 	(void)state;
@@ -496,6 +561,8 @@ int main(void)
 	    cmocka_unit_test(text_is_copied),
 	    cmocka_unit_test(embedded_nul_in_text),
 	    cmocka_unit_test(overlap_is_refused),
+	    cmocka_unit_test(edits_inside_a_removal_are_dropped),
+	    cmocka_unit_test(partial_overlap_with_a_removal_is_refused),
 	    cmocka_unit_test(range_outside_the_file_is_refused),
 	    cmocka_unit_test(many_edits),
 	    cmocka_unit_test(diff_one_value_change),

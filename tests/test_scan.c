@@ -1,7 +1,8 @@
 /* test_scan.c - the TIMING_PROBE block scanner (tool/scan.h) on every edge
  * of the block grammar: spellings, comments, strings, raw
  * strings, character literals, digit separators, continuations, nesting,
- * #else at probe level, CRLF, BOM, and what the block offsets mean. */
+ * #else at probe level, CRLF, BOM, and what the block offsets mean; and
+ * pk_source, which makes the scan with the brace and timing marks once. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,10 +11,12 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "buf.h"
 #include "pk.h"
 #include "scan.h"
+#include "source.h"
 
 static struct pk_buf B;
 static struct pk_scan S;
@@ -558,6 +561,87 @@ static void line_numbers_across_continuations(void **state)
 	assert_int_equal(S.blocks[1].endif_line, 8);
 }
 
+/* ---- pk_source: the bytes and their three scans, made once ---------- */
+
+static const char source_text[] = "void k() {\n"
+                                  "#if 1  // TIMING_PROBE: A\n"
+                                  "  t0 = clock();\n"
+                                  "#endif\n"
+                                  "  if (c)\n"
+                                  "  {  // TIMING_PROBE_BRACE: A\n"
+                                  "    work();\n"
+                                  "  }  // TIMING_PROBE_BRACE: A\n"
+                                  "  e = 0;  // TIMING_PROBE: @timing entry\n"
+                                  "}\n";
+
+static void source_holds_scan_marks_and_timing_marks(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/test_scan_src.XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, source_text, strlen(source_text)), (ssize_t)strlen(source_text));
+	close(fd);
+	struct pk_source src;
+	assert_int_equal(pk_source_load(&src, path, 0), 0);
+	unlink(path);
+	assert_int_equal(src.buf.len, strlen(source_text));
+	assert_int_equal(src.scan.nblocks, 1);
+	assert_string_equal(src.scan.blocks[0].name, "A");
+	assert_true(src.scan.ncomments > 0); /* the comment map is always made */
+	assert_int_equal(src.nmarks, 2);
+	assert_int_equal(src.marks[0].line, 6);
+	assert_true(src.marks[0].open);
+	assert_null(src.marks_damage);
+	assert_int_equal(src.ntmarks, 1);
+	assert_int_equal(src.tmarks[0].start, (size_t)(strstr(source_text, "  e = 0;") - source_text));
+	assert_null(src.timing_damage);
+	pk_source_free(&src);
+}
+
+/* A second pk_source_scan keeps what the first made: the same arrays, not
+ * new ones from a second pass over the bytes. */
+static void source_is_scanned_once(void **state)
+{
+	(void)state;
+	struct pk_source src;
+	memset(&src, 0, sizeof(src));
+	pk_buf_from_mem(&src.buf, "t.cpp", pk_xstrdup(source_text), strlen(source_text));
+	assert_false(src.scanned);
+	pk_source_scan(&src, 0);
+	assert_true(src.scanned);
+	const struct pk_block *blocks = src.scan.blocks;
+	const struct pk_range *comments = src.scan.comments;
+	const struct pk_mark *marks = src.marks;
+	const struct pk_tmark *tmarks = src.tmarks;
+	pk_source_scan(&src, 0);
+	assert_ptr_equal(src.scan.blocks, blocks);
+	assert_ptr_equal(src.scan.comments, comments);
+	assert_ptr_equal(src.marks, marks);
+	assert_ptr_equal(src.tmarks, tmarks);
+	assert_int_equal(src.scan.nblocks, 1);
+	assert_int_equal(src.nmarks, 2);
+	pk_source_free(&src);
+}
+
+/* Damaged marks are kept as messages, printed by the planner that needs
+ * them, never by the load. */
+static void source_keeps_damage_for_the_planner(void **state)
+{
+	(void)state;
+	struct pk_source src;
+	memset(&src, 0, sizeof(src));
+	const char *text = "{  // TIMING_PROBE_BRACE: A\nx(); /* TIMING_PROBE: @timing-end */\n";
+	pk_buf_from_mem(&src.buf, "d.cpp", pk_xstrdup(text), strlen(text));
+	pk_source_scan(&src, 0);
+	assert_int_equal(src.nmarks, 0);
+	assert_string_equal(src.marks_damage, "d.cpp:1: brace marker of 'A' has no closing '}' marker");
+	assert_int_equal(src.ntmarks, 0);
+	assert_string_equal(src.timing_damage,
+	                    "d.cpp:2: damaged timing mark: a timing mark outside any recognised form");
+	pk_source_free(&src);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -599,6 +683,9 @@ int main(void)
 	    cmocka_unit_test_teardown(block_at, teardown),
 	    cmocka_unit_test_teardown(comment_ranges, teardown),
 	    cmocka_unit_test_teardown(line_numbers_across_continuations, teardown),
+	    cmocka_unit_test(source_holds_scan_marks_and_timing_marks),
+	    cmocka_unit_test(source_is_scanned_once),
+	    cmocka_unit_test(source_keeps_damage_for_the_planner),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

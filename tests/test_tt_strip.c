@@ -12,29 +12,33 @@
 
 #include "buf.h"
 #include "edit.h"
+#include "source.h"
 #include "timing_strip.h"
 
-static void load(struct pk_buf *b, const char *text)
+/* TEXT as probe-strip holds a file: bytes and scans, made once. */
+static void load(struct pk_source *src, const char *text)
 {
-	pk_buf_from_mem(b, "t.cpp", strdup(text), strlen(text));
+	memset(src, 0, sizeof(*src));
+	pk_buf_from_mem(&src->buf, "t.cpp", strdup(text), strlen(text));
+	pk_source_scan(src, 0);
 }
 
 /* Strip TEXT; returns the result (malloc'd) or NULL when strip refused. */
 static char *strip(const char *text, int *nedits)
 {
-	struct pk_buf b;
+	struct pk_source src;
 	struct pk_plan p;
-	load(&b, text);
+	load(&src, text);
 	pk_plan_init(&p);
-	int n = pk_timing_plan_strip(&b, &p);
+	int n = pk_timing_plan_strip(&src, &p);
 	if (nedits)
 		*nedits = n;
 	char *out = NULL;
 	size_t len;
-	if (n >= 0 && pk_plan_check(&p, b.path, b.len) == 0)
-		pk_plan_apply(&p, b.data, b.len, &out, &len);
+	if (n >= 0 && pk_plan_check(&p, src.buf.path, src.buf.len) == 0)
+		pk_plan_apply(&p, src.buf.data, src.buf.len, &out, &len);
 	pk_plan_free(&p);
-	pk_buf_free(&b);
+	pk_source_free(&src);
 	return out;
 }
 
@@ -110,33 +114,34 @@ static void text_a_block_removal_takes_is_left_to_it(void **state)
 	(void)state;
 	const char *text = "#if 1  // TIMING_PROBE: A\n  t = r();  // TIMING_PROBE: @timing event a (drain)\n#endif\n"
 	                   "  u();  // TIMING_PROBE: @timing tail\n";
-	struct pk_buf b;
+	struct pk_source src;
 	struct pk_plan p;
-	load(&b, text);
+	load(&src, text);
 	pk_plan_init(&p);
 	size_t block_end = strstr(text, "  u();") - text;
 	pk_plan_add(&p, 0, block_end, "", 0); /* what probe-strip does to the block */
-	assert_int_equal(pk_timing_plan_strip(&b, &p), 1);
-	assert_int_equal(pk_plan_check(&p, b.path, b.len), 0);
+	assert_int_equal(pk_timing_plan_strip(&src, &p), 2);
+	assert_int_equal(pk_plan_check(&p, src.buf.path, src.buf.len), 0);
+	assert_int_equal(p.n, 2); /* the mark inside the block went with it */
 	char *out;
 	size_t len;
-	pk_plan_apply(&p, b.data, b.len, &out, &len);
+	pk_plan_apply(&p, src.buf.data, src.buf.len, &out, &len);
 	assert_string_equal(out, "");
 	free(out);
 	pk_plan_free(&p);
-	pk_buf_free(&b);
+	pk_source_free(&src);
 }
 
 static void marked_only_in_comments(void **state)
 {
 	(void)state;
-	struct pk_buf b;
-	load(&b, "x(); // TIMING_PROBE: @timing tail\n");
-	assert_true(pk_timing_marked(&b));
-	pk_buf_free(&b);
-	load(&b, "const char *s = \"TIMING_PROBE: @timing\";\n");
-	assert_false(pk_timing_marked(&b));
-	pk_buf_free(&b);
+	struct pk_source src;
+	load(&src, "x(); // TIMING_PROBE: @timing tail\n");
+	assert_true(pk_timing_marked(&src.buf));
+	pk_source_free(&src);
+	load(&src, "const char *s = \"TIMING_PROBE: @timing\";\n");
+	assert_false(pk_timing_marked(&src.buf));
+	pk_source_free(&src);
 }
 
 int main(void)

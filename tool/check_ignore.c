@@ -155,15 +155,8 @@ int pk_ign_add_file(struct pk_ignores *ig, const char *base, const char *up, con
 	FILE *fp = fopen(path, "rb");
 	if (!fp)
 		return 0;
-	char *buf = NULL;
-	size_t n = 0, cap = 0, got;
-	do {
-		PK_GROW(buf, cap, n + 4097);
-		got = fread(buf + n, 1, cap - n - 1, fp);
-		n += got;
-	} while (got > 0);
+	char *buf = pk_read_all(fp, NULL);
 	fclose(fp);
-	buf[n] = '\0';
 	pk_ign_add_text(ig, base, up, buf);
 	free(buf);
 	return 1;

@@ -20,14 +20,8 @@ static char *run_capture(const char *cmd, size_t *len)
 	FILE *p = popen(cmd, "r");
 	if (!p)
 		return NULL;
-	char *buf = NULL;
-	size_t n = 0, cap = 0, r;
-	do {
-		PK_GROW(buf, cap, n + 65536);
-		r = fread(buf + n, 1, cap - n - 1, p);
-		n += r;
-	} while (r > 0);
-	memset(buf + n, 0, cap - n); /* defined bytes past the end, see buf.c */
+	size_t n;
+	char *buf = pk_read_all(p, &n);
 	if (pclose(p) != 0) {
 		free(buf);
 		return NULL;

@@ -7,6 +7,7 @@
 #include "pk.h"
 #include "rules.h"
 #include "scan.h"
+#include "source.h"
 
 #include <ctype.h>
 #include <getopt.h>
@@ -113,40 +114,36 @@ static int on_error_line(const struct pk_buf *b, const struct pk_scan *s, size_t
 /* Brace-marker lines of probes that have a block in this file belong to that
  * probe: the probe's own rules report it, the text rules do not. */
 struct covered {
-	struct pk_mark *m;
+	struct pk_range *r;
 	size_t n;
 };
 
 static int in_covered(const struct covered *cv, size_t at)
 {
 	for (size_t i = 0; i < cv->n; i++)
-		if (at >= cv->m[i].start && at < cv->m[i].end)
+		if (at >= cv->r[i].start && at < cv->r[i].end)
 			return 1;
 	return 0;
 }
 
-static void probe_marks(const struct pk_buf *b, const struct pk_scan *s, struct covered *cv)
+/* A damaged marker leaves the file with no marks: every marker line stays
+ * a finding then. */
+static void probe_marks(const struct pk_source *src, struct covered *cv)
 {
-	cv->m = NULL;
+	const struct pk_scan *s = &src->scan;
+	cv->r = NULL;
 	cv->n = 0;
-	if (!memmem(b->data, b->len, PK_BRACE_MARKER, strlen(PK_BRACE_MARKER)))
-		return;
-	struct pk_mark *m;
-	size_t n;
-	if (pk_marks_scan_quiet(b, &m, &n) < 0)
-		return; /* damaged: every marker line stays a finding */
-	size_t w = 0;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < src->nmarks; i++) {
+		const struct pk_mark *m = &src->marks[i];
 		int known = 0;
 		for (size_t k = 0; k < s->nblocks && !known; k++)
-			known = !strcmp(s->blocks[k].name, m[i].name);
-		if (known)
-			m[w++] = m[i];
-		else
-			free(m[i].name);
+			known = !strcmp(s->blocks[k].name, m->name);
+		if (!known)
+			continue;
+		if (!cv->r)
+			cv->r = pk_xcalloc(src->nmarks, sizeof(*cv->r));
+		cv->r[cv->n++] = (struct pk_range){m->start, m->end};
 	}
-	cv->m = m;
-	cv->n = w;
 }
 
 /* per-thread matching state: explicit limits, a JIT stack of its own */
@@ -262,9 +259,11 @@ static void match_failed(struct item *it, struct pk_buf *b, const struct pk_rule
 		free(e);
 }
 
-static void check_patterns(const struct check *c, struct item *it, struct pk_buf *b, struct pk_scan *s, int *scanned,
-                           const struct covered *cv, struct matcher *mt)
+static void check_patterns(const struct check *c, struct item *it, struct pk_source *src, const struct covered *cv,
+                           struct matcher *mt)
 {
+	struct pk_buf *b = &src->buf;
+	const struct pk_scan *s = &src->scan;
 	struct lit_cache lc;
 	lc.n = 0;
 	for (size_t i = 0; i < c->rules.n && !it->failed; i++) {
@@ -280,10 +279,7 @@ static void check_patterns(const struct check *c, struct item *it, struct pk_buf
 			PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
 			size_t at = ov[0];
 			off = ov[1] > at ? ov[1] : at + 1;
-			if (!*scanned) { /* only files with a match pay for the lexer */
-				pk_scan_buf(b, s, PK_SCAN_COMMENTS);
-				*scanned = 1;
-			}
+			pk_source_scan(src, 0); /* only files with a match pay for the lexer */
 			if (pk_scan_block_at(s, at) >= 0)
 				continue;
 			if (!r->in_comments && pk_scan_in_comment(s, at))
@@ -531,28 +527,25 @@ static int load_item(struct item *it, struct pk_buf *b)
 
 static void check_item(const struct check *c, struct item *it, struct matcher *mt)
 {
-	struct pk_buf b;
-	if (load_item(it, &b) < 0)
+	struct pk_source src;
+	memset(&src, 0, sizeof(src));
+	if (load_item(it, &src.buf) < 0)
 		return;
-	struct pk_scan s;
-	memset(&s, 0, sizeof(s));
-	int scanned = 0;
+	struct pk_buf *b = &src.buf;
 	struct covered cv = {NULL, 0};
-	if (memmem(b.data, b.len, "TIMING_PROBE", 12)) {
-		pk_scan_buf(&b, &s, PK_SCAN_COMMENTS);
-		scanned = 1;
-		check_structure(c, it, &b, &s);
-		probe_marks(&b, &s, &cv);
+	if (memmem(b->data, b->len, "TIMING_PROBE", 12)) {
+		pk_source_scan(&src, 0);
+		check_structure(c, it, b, &src.scan);
+		probe_marks(&src, &cv);
 	}
-	check_patterns(c, it, &b, &s, &scanned, &cv, mt);
-	pk_marks_free(cv.m, cv.n);
+	check_patterns(c, it, &src, &cv, mt);
+	free(cv.r);
 	if (it->change)
 		keep_added(it);
-	else if (!c->strict && scanned)
-		judge_signs(it, &b, &s, mt);
+	else if (!c->strict && src.scanned)
+		judge_signs(it, b, &src.scan, mt);
 	one_per_line(it);
-	pk_scan_free(&s);
-	pk_buf_free(&b);
+	pk_source_free(&src);
 }
 
 static void *worker(void *arg)

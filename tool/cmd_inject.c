@@ -45,8 +45,8 @@ static int refuse_others(struct pk_fileset *fs, const char *name, int allow)
 	unsigned char *seen = pk_xcalloc(fs->nnames, 1);
 	for (size_t i = 0; i < fs->n; i++) {
 		const struct pk_file *f = &fs->f[i];
-		for (size_t k = 0; k < f->scan.nblocks; k++) {
-			const struct pk_block *b = &f->scan.blocks[k];
+		for (size_t k = 0; k < f->src.scan.nblocks; k++) {
+			const struct pk_block *b = &f->src.scan.blocks[k];
 			if (!b->enabled || !strcmp(b->name, name) || !strcmp(b->name, PK_BASE_PROBE))
 				continue; /* the base probe runs with any one probe */
 			if (!first) {
@@ -69,7 +69,7 @@ static int refuse_others(struct pk_fileset *fs, const char *name, int allow)
 		rc = pk_error(
 		    "%s:%u: probe '%s' is already enabled; enable one probe at a time (its printf "
 		    "skews every other probe): run 'probe-inject --disable-all' first, or pass --allow-multiple",
-		    first_f->buf.path, first->line, first->name);
+		    first_f->src.buf.path, first->line, first->name);
 	free(others);
 	return rc;
 }
@@ -78,8 +78,8 @@ static int refuse_others(struct pk_fileset *fs, const char *name, int allow)
 static int others_on(const struct pk_fileset *fs, const char *name)
 {
 	for (size_t i = 0; i < fs->n; i++)
-		for (size_t k = 0; k < fs->f[i].scan.nblocks; k++) {
-			const struct pk_block *b = &fs->f[i].scan.blocks[k];
+		for (size_t k = 0; k < fs->f[i].src.scan.nblocks; k++) {
+			const struct pk_block *b = &fs->f[i].src.scan.blocks[k];
 			if (b->enabled && strcmp(b->name, name) && strcmp(b->name, PK_BASE_PROBE))
 				return 1;
 		}
@@ -117,8 +117,8 @@ static int inject_blocks(const struct pk_inject_opts *o)
 	    (enable && !o->no_base) || (o->action == PK_BLOCK_DISABLE && !o->no_base && !others_on(&fs, o->name));
 	for (size_t i = 0; i < fs.n; i++) {
 		struct pk_file *f = &fs.f[i];
-		for (size_t k = 0; k < f->scan.nblocks; k++) {
-			const struct pk_block *b = &f->scan.blocks[k];
+		for (size_t k = 0; k < f->src.scan.nblocks; k++) {
+			const struct pk_block *b = &f->src.scan.blocks[k];
 			if (o->action == PK_BLOCK_DISABLE_ALL || !strcmp(b->name, o->name) ||
 			    (base && !strcmp(b->name, PK_BASE_PROBE)))
 				plan_value(f, b, enable);

@@ -38,13 +38,11 @@ struct probe {
 static void problem(struct probe *p, const char *fmt, ...) PK_PRINTF(2, 3);
 static void problem(struct probe *p, const char *fmt, ...)
 {
-	char msg[512];
+	PK_GROW(p->problems, p->cap_problems, p->nproblems + 1);
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	p->problems[p->nproblems++] = pk_xvasprintf(fmt, ap);
 	va_end(ap);
-	PK_GROW(p->problems, p->cap_problems, p->nproblems + 1);
-	p->problems[p->nproblems++] = pk_xstrdup(msg);
 }
 
 /* Identifiers a part declares (`T name =`) and those it uses that look like
@@ -108,7 +106,7 @@ static int compile_patterns(void)
  * "start=" which is not a variable). */
 static char *code_of(const struct part *pt, size_t *len)
 {
-	const char *d = pt->f->buf.data;
+	const char *d = pt->f->src.buf.data;
 	size_t a = pt->b->dir_end, z = pt->b->endif_start;
 	char *out = pk_xmalloc(z - a + 1);
 	size_t n = 0;
@@ -139,7 +137,7 @@ static char *code_of(const struct part *pt, size_t *len)
 
 static int prints(const struct part *pt)
 {
-	const char *d = pt->f->buf.data + pt->b->dir_end;
+	const char *d = pt->f->src.buf.data + pt->b->dir_end;
 	size_t n = pt->b->endif_start - pt->b->dir_end;
 	return memmem(d, n, "printf", 6) != NULL || memmem(d, n, "PRINTF", 6) != NULL;
 }
@@ -170,7 +168,7 @@ static void find_problems(struct probe *p)
 		for (size_t k = 0; k < used.n; k++)
 			if (!has_ident(&declared, used.v[k], strlen(used.v[k])))
 				problem(p, "%s:%u: '%s' is used by the end part but declared in no part of the probe",
-				        p->parts[i].f->buf.path, p->parts[i].b->line, used.v[k]);
+				        p->parts[i].f->src.buf.path, p->parts[i].b->line, used.v[k]);
 		free(code);
 		free_idents(&used);
 	}
@@ -183,7 +181,7 @@ static void find_problems(struct probe *p)
 		const struct part *a = &p->parts[0], *b = &p->parts[i];
 		if (a->f != b->f)
 			continue;
-		const struct pk_scan *s = &a->f->scan;
+		const struct pk_scan *s = &a->f->src.scan;
 		if (pk_scope_top(s, a->b->scope) != pk_scope_top(s, b->b->scope))
 			problem(p, "parts at lines %u and %u are in different functions", a->b->line, b->b->line);
 		else if (!pk_scope_within(s, b->b->scope, a->b->scope))
@@ -211,7 +209,7 @@ static void print_text(struct probe *probes, size_t n)
 		struct probe *p = &probes[i];
 		printf("%-*s  %-5s ", (int)w, p->name, state_of(p));
 		for (size_t k = 0; k < p->nparts; k++)
-			printf(" %s:%u", p->parts[k].f->buf.path, p->parts[k].b->line);
+			printf(" %s:%u", p->parts[k].f->src.buf.path, p->parts[k].b->line);
 		putchar('\n');
 		for (size_t k = 0; k < p->nproblems; k++)
 			printf("%-*s  problem: %s\n", (int)w, "", p->problems[k]);
@@ -225,10 +223,11 @@ static void print_json(struct probe *probes, size_t n)
 		struct probe *p = &probes[i];
 		json_t *blocks = json_array(), *problems = json_array();
 		for (size_t k = 0; k < p->nparts; k++)
-			json_array_append_new(blocks, json_pack("{s:s, s:i, s:i, s:b}", "file", p->parts[k].f->buf.path,
-			                                        "line", (json_int_t)p->parts[k].b->line, "endif_line",
-			                                        (json_int_t)p->parts[k].b->endif_line, "enabled",
-			                                        p->parts[k].b->enabled));
+			json_array_append_new(blocks,
+			                      json_pack("{s:s, s:i, s:i, s:b}", "file", p->parts[k].f->src.buf.path,
+			                                "line", (json_int_t)p->parts[k].b->line, "endif_line",
+			                                (json_int_t)p->parts[k].b->endif_line, "enabled",
+			                                p->parts[k].b->enabled));
 		for (size_t k = 0; k < p->nproblems; k++)
 			json_array_append_new(problems, json_string(p->problems[k]));
 		json_array_append_new(arr, json_pack("{s:s, s:s, s:o, s:o}", "name", p->name, "state", state_of(p),
@@ -291,10 +290,10 @@ int cmd_list(int argc, char **argv)
 	for (size_t i = 0; i < fs.nnames; i++)
 		probes[i].name = fs.names[i];
 	for (size_t fi = 0; fi < fs.n; fi++)
-		for (size_t k = 0; k < fs.f[fi].scan.nblocks; k++) {
+		for (size_t k = 0; k < fs.f[fi].src.scan.nblocks; k++) {
 			struct probe *p = &probes[fs.f[fi].name_of[k]];
 			PK_GROW(p->parts, p->cap, p->nparts + 1);
-			p->parts[p->nparts++] = (struct part){&fs.f[fi], &fs.f[fi].scan.blocks[k]};
+			p->parts[p->nparts++] = (struct part){&fs.f[fi], &fs.f[fi].src.scan.blocks[k]};
 		}
 	for (size_t i = 0; i < fs.nnames; i++)
 		find_problems(&probes[i]);

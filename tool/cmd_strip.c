@@ -78,11 +78,13 @@ static int parse(int argc, char **argv, struct strip_opts *o, int *done)
 	return pk_emit_validate(&o->emit, (size_t)(argc - optind));
 }
 
+/* Every planner adds to the one plan of F; a brace or timing mark inside a
+ * block removed here is dropped by the plan check, with the block. */
 static int plan_file(struct pk_file *f, const struct strip_opts *o)
 {
 	if (!o->timing_only) {
-		for (size_t k = 0; k < f->scan.nblocks; k++) {
-			const struct pk_block *b = &f->scan.blocks[k];
+		for (size_t k = 0; k < f->src.scan.nblocks; k++) {
+			const struct pk_block *b = &f->src.scan.blocks[k];
 			if (o->name && strcmp(b->name, o->name))
 				continue;
 			if (o->disable_only) {
@@ -94,15 +96,12 @@ static int plan_file(struct pk_file *f, const struct strip_opts *o)
 		}
 		if (o->disable_only)
 			return 0;
-		if (pk_marks_plan_strip(&f->buf, o->name, &f->plan) < 0)
+		if (pk_marks_plan_strip(&f->src, o->name, &f->plan) < 0)
 			return -1;
 		if (o->name)
 			return 0;
 	}
-	/* timing marks skip text a block removal already takes: plan them last */
-	if (pk_plan_check(&f->plan, f->buf.path, f->buf.len) < 0)
-		return -1;
-	return pk_timing_plan_strip(&f->buf, &f->plan) < 0 ? -1 : 0;
+	return pk_timing_plan_strip(&f->src, &f->plan) < 0 ? -1 : 0;
 }
 
 int cmd_strip(int argc, char **argv)

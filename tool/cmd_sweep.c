@@ -228,13 +228,14 @@ static int check_all_off(struct sweep *sw)
 {
 	for (size_t i = 0; i < sw->fs.n; i++) {
 		const struct pk_file *f = &sw->fs.f[i];
-		for (size_t k = 0; k < f->scan.nblocks; k++)
-			if (f->scan.blocks[k].enabled)
+		for (size_t k = 0; k < f->src.scan.nblocks; k++)
+			if (f->src.scan.blocks[k].enabled)
 				return pk_error(
 				    "%s:%u: probe '%s' is on; a sweep starts from sources with every probe off: "
 				    "if an interrupted probe-sweep left it on, run 'probe-sweep --recover --out DIR', "
 				    "else 'probe-strip --disable %s'",
-				    f->buf.path, f->scan.blocks[k].line, f->scan.blocks[k].name, f->buf.path);
+				    f->src.buf.path, f->src.scan.blocks[k].line, f->src.scan.blocks[k].name,
+				    f->src.buf.path);
 	}
 	return 0;
 }
@@ -246,9 +247,9 @@ static void print_blocks(struct sweep *sw, const char *name)
 	for (size_t i = 0; i < sw->fs.n; i++) {
 		const struct pk_file *f = &sw->fs.f[i];
 		const char *sep = " ";
-		for (size_t k = 0; k < f->scan.nblocks; k++)
-			if (!strcmp(f->scan.blocks[k].name, name)) {
-				printf("%s%s:%u", sep, f->buf.path, f->scan.blocks[k].line);
+		for (size_t k = 0; k < f->src.scan.nblocks; k++)
+			if (!strcmp(f->src.scan.blocks[k].name, name)) {
+				printf("%s%s:%u", sep, f->src.buf.path, f->src.scan.blocks[k].line);
 				sep = ",";
 			}
 	}
@@ -310,13 +311,14 @@ static int enable_probe(struct sweep *sw, const char *name)
 		rc = -1;
 	for (size_t i = 0; rc == 0 && i < now.n; i++) {
 		const struct pk_file *f = &now.f[i], *was = &sw->fs.f[i];
-		if (!sw_only_flips(&was->buf, &was->scan, f->buf.data, f->buf.len))
-			rc = pk_error("%s: changed by more than probe switches while enabling '%s'", f->buf.path, name);
-		for (size_t k = 0; rc == 0 && k < f->scan.nblocks; k++) {
-			const struct pk_block *b = &f->scan.blocks[k];
+		if (!sw_only_flips(&was->src.buf, &was->src.scan, f->src.buf.data, f->src.buf.len))
+			rc = pk_error("%s: changed by more than probe switches while enabling '%s'", f->src.buf.path,
+			              name);
+		for (size_t k = 0; rc == 0 && k < f->src.scan.nblocks; k++) {
+			const struct pk_block *b = &f->src.scan.blocks[k];
 			int want = !strcmp(b->name, name) || !strcmp(b->name, PK_BASE_PROBE);
 			if (b->enabled != want)
-				rc = pk_error("%s:%u: probe '%s' is %s after enabling '%s'", f->buf.path, b->line,
+				rc = pk_error("%s:%u: probe '%s' is %s after enabling '%s'", f->src.buf.path, b->line,
 				              b->name, b->enabled ? "on" : "off", name);
 		}
 	}
@@ -329,8 +331,8 @@ static int put_back(struct sweep *sw)
 	struct pk_buf *orig = pk_xcalloc(sw->fs.n, sizeof(*orig));
 	struct pk_scan *scans = pk_xcalloc(sw->fs.n, sizeof(*scans));
 	for (size_t i = 0; i < sw->fs.n; i++) {
-		orig[i] = sw->fs.f[i].buf;
-		scans[i] = sw->fs.f[i].scan;
+		orig[i] = sw->fs.f[i].src.buf;
+		scans[i] = sw->fs.f[i].src.scan;
 	}
 	char where[PATH_MAX + 16];
 	snprintf(where, sizeof(where), "%s/.journal", sw->o.out);
@@ -679,7 +681,7 @@ static int sweep_main(struct sweep *sw)
 	sw_signals_install(); /* before the first change: a signal now means put back, then exit */
 	struct pk_buf *orig = pk_xcalloc(sw->fs.n, sizeof(*orig));
 	for (size_t i = 0; i < sw->fs.n; i++)
-		orig[i] = sw->fs.f[i].buf;
+		orig[i] = sw->fs.f[i].src.buf;
 	int jr = sw_journal_write(sw->o.out, orig, sw->fs.n);
 	free(orig);
 	if (jr < 0)

@@ -39,20 +39,49 @@ static int cmp_edit(const void *a, const void *b)
 	int xi = x->start == x->end, yi = y->start == y->end;
 	if (xi != yi)
 		return xi ? -1 : 1;
+	/* of two edits from one byte, the wider first, and of two the same a
+	 * removal first: it may hold the other */
+	if (x->end != y->end)
+		return x->end > y->end ? -1 : 1;
+	if (!xi && (x->text_len == 0) != (y->text_len == 0))
+		return x->text_len == 0 ? -1 : 1;
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Does the removal R take E whole? An insertion is taken only strictly
+ * inside R: at either end it still has a place to go. */
+static int removed_with(const struct pk_edit *r, const struct pk_edit *e)
+{
+	if (r->text_len != 0 || r->start == r->end)
+		return 0;
+	if (e->start == e->end)
+		return r->start < e->start && e->start < r->end;
+	return r->start <= e->start && e->end <= r->end;
 }
 
 int pk_plan_check(struct pk_plan *p, const char *path, size_t orig_len)
 {
 	if (p->n > 1)
 		qsort(p->e, p->n, sizeof(*p->e), cmp_edit);
+	size_t w = 0;
 	for (size_t i = 0; i < p->n; i++) {
-		const struct pk_edit *e = &p->e[i];
+		struct pk_edit *e = &p->e[i];
 		if (e->start > e->end || e->end > orig_len)
 			return pk_error("%s: internal error: edit [%zu,%zu) outside the file", path, e->start, e->end);
-		if (i > 0 && p->e[i - 1].end > e->start)
+		if (w > 0 && removed_with(&p->e[w - 1], e)) {
+			free(e->text); /* the text it edits goes anyway */
+			e->text = NULL;
+			e->text_len = 0;
+			continue;
+		}
+		if (w > 0 && p->e[w - 1].end > e->start)
 			return pk_error("%s: internal error: overlapping edits at byte %zu", path, e->start);
+		/* kept edits move to the front, dropped ones (no text) behind them */
+		struct pk_edit keep = *e;
+		*e = p->e[w];
+		p->e[w++] = keep;
 	}
+	p->n = w;
 	return 0;
 }
 

@@ -2,9 +2,9 @@
 #include "marks.h"
 #include "pk.h"
 #include "scan.h"
+#include "source.h"
 
 #include <stdlib.h>
-#include <stdarg.h>
 #include <string.h>
 
 #define SPLIT_WORD "split"
@@ -19,23 +19,6 @@ int pk_marks_text(char *dst, size_t cap, int open, int split, const char *name)
 static int is_blank(char c)
 {
 	return c == ' ' || c == '\t';
-}
-
-/* probe-check scans markers from several threads and reports damage as
- * findings of its own: it asks for no message (pk_marks_scan_quiet). */
-static _Thread_local int quiet;
-
-static int damage(const char *fmt, ...) PK_PRINTF(1, 2);
-static int damage(const char *fmt, ...)
-{
-	if (quiet)
-		return -1;
-	char msg[1024];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	return pk_error("%s", msg);
 }
 
 /* Parse one line [p, e) (EOL excluded) as a marker. Returns 1 and fills
@@ -99,8 +82,9 @@ static int parse_line(const char *p, const char *e, int *open, int *split, size_
 	return 1;
 }
 
-/* Braces must pair per name, '{' first, like the code they wrap. */
-static int check_pairs(const struct pk_buf *b, const struct pk_mark *m, size_t n)
+/* Braces must pair per name, '{' first, like the code they wrap. NULL, or
+ * what is wrong (malloc'd). */
+static char *check_pairs(const struct pk_buf *b, const struct pk_mark *m, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		if (!m[i].open)
@@ -115,8 +99,8 @@ static int check_pairs(const struct pk_buf *b, const struct pk_mark *m, size_t n
 				break;
 		}
 		if (j == n)
-			return damage("%s:%u: brace marker of '%s' has no closing '}' marker", b->path, m[i].line,
-			              m[i].name);
+			return pk_xasprintf("%s:%u: brace marker of '%s' has no closing '}' marker", b->path, m[i].line,
+			                    m[i].name);
 	}
 	for (size_t i = 0; i < n; i++) {
 		if (m[i].open)
@@ -131,21 +115,21 @@ static int check_pairs(const struct pk_buf *b, const struct pk_mark *m, size_t n
 				break;
 		}
 		if (depth != 0)
-			return damage("%s:%u: brace marker of '%s' has no opening '{' marker", b->path, m[i].line,
-			              m[i].name);
+			return pk_xasprintf("%s:%u: brace marker of '%s' has no opening '{' marker", b->path, m[i].line,
+			                    m[i].name);
 	}
-	return 0;
+	return NULL;
 }
 
-int pk_marks_scan(const struct pk_buf *b, struct pk_mark **marks, size_t *n)
+int pk_marks_find(const struct pk_buf *b, const struct pk_scan *s, struct pk_mark **marks, size_t *n, char **damage)
 {
-	struct pk_scan s = {0};
-	pk_scan_buf(b, &s, PK_SCAN_COMMENTS);
 	struct pk_mark *m = NULL;
 	size_t cnt = 0, cap = 0;
 	unsigned line = 1;
-	int rc = 0;
-	for (size_t ls = 0; ls < b->len && rc == 0; line++) {
+	*damage = NULL;
+	if (!memmem(b->data, b->len, PK_BRACE_MARKER, strlen(PK_BRACE_MARKER)))
+		b = NULL; /* no marker: no need to read the lines */
+	for (size_t ls = 0; b && ls < b->len && !*damage; line++) {
 		const char *nl = memchr(b->data + ls, '\n', b->len - ls);
 		size_t le = nl ? (size_t)(nl - b->data) + 1 : b->len;
 		size_t ce = nl ? le - 1 : le;
@@ -156,33 +140,47 @@ int pk_marks_scan(const struct pk_buf *b, struct pk_mark **marks, size_t *n)
 		char *name = NULL;
 		int r = parse_line(b->data + ls, b->data + ce, &open, &split, &brace, &name);
 		/* a mention inside a comment is prose, not a marker */
-		if (r > 0 && pk_scan_in_comment(&s, ls + brace)) {
+		if (r > 0 && pk_scan_in_comment(s, ls + brace)) {
 			free(name);
 			r = 0;
 		}
-		if (r < 0 && pk_scan_in_comment(&s, ls + strspn(b->data + ls, " \t")))
+		if (r < 0 && pk_scan_in_comment(s, ls + strspn(b->data + ls, " \t")))
 			r = 0; /* damaged prose: parse_line kept no name */
 		if (r < 0) {
-			rc = damage("%s:%u: damaged brace marker (expected '{  // %s NAME' "
-			            "or '}  // %s NAME' alone on its line, or '{  // %s NAME %s' "
-			            "ending a line)",
-			            b->path, line, PK_BRACE_MARKER, PK_BRACE_MARKER, PK_BRACE_MARKER, SPLIT_WORD);
+			*damage =
+			    pk_xasprintf("%s:%u: damaged brace marker (expected '{  // %s NAME' "
+			                 "or '}  // %s NAME' alone on its line, or '{  // %s NAME %s' "
+			                 "ending a line)",
+			                 b->path, line, PK_BRACE_MARKER, PK_BRACE_MARKER, PK_BRACE_MARKER, SPLIT_WORD);
 		} else if (r > 0) {
 			PK_GROW(m, cap, cnt + 1);
 			m[cnt++] = (struct pk_mark){name, open, split, line, split ? ls + brace : ls, le};
 		}
 		ls = le;
 	}
-	pk_scan_free(&s);
-	if (rc == 0)
-		rc = check_pairs(b, m, cnt);
-	if (rc < 0) {
+	if (b && !*damage)
+		*damage = check_pairs(b, m, cnt);
+	if (*damage) {
 		pk_marks_free(m, cnt);
-		return -1;
+		m = NULL;
+		cnt = 0;
 	}
 	*marks = m;
 	*n = cnt;
-	return 0;
+	return *damage ? -1 : 0;
+}
+
+int pk_marks_scan(const struct pk_buf *b, struct pk_mark **marks, size_t *n)
+{
+	struct pk_scan s;
+	pk_scan_buf(b, &s, PK_SCAN_COMMENTS);
+	char *damage;
+	int rc = pk_marks_find(b, &s, marks, n, &damage);
+	pk_scan_free(&s);
+	if (damage)
+		pk_error("%s", damage);
+	free(damage);
+	return rc;
 }
 
 void pk_marks_free(struct pk_mark *marks, size_t n)
@@ -192,51 +190,51 @@ void pk_marks_free(struct pk_mark *marks, size_t n)
 	free(marks);
 }
 
-/* A split marker moved the body to its own line: take back the indentation
- * of the first code line after OFF (probe blocks in between go whole). */
-static void plan_join(const struct pk_buf *b, const struct pk_scan *s, size_t off, struct pk_plan *plan)
+/* Where the line at OFF goes whole in a full strip, the offset after it;
+ * else OFF. A probe block goes whole in every strip, a timing-marked line
+ * only when ALL (every probe, the timing tensor with them). */
+static size_t skip_removed(const struct pk_source *src, size_t off, int all)
 {
+	const struct pk_scan *s = &src->scan;
 	for (size_t k = 0; k < s->nblocks; k++)
-		if (s->blocks[k].dir_start == off) {
-			off = s->blocks[k].endif_end;
-			k = (size_t)-1; /* blocks may follow each other */
-		}
+		if (s->blocks[k].dir_start == off)
+			return s->blocks[k].endif_end;
+	for (size_t k = 0; all && k < src->ntmarks; k++) {
+		const struct pk_tmark *t = &src->tmarks[k];
+		if (t->start == off && t->len == 0 && t->end > off && src->buf.data[t->end - 1] == '\n')
+			return t->end; /* a whole marked line (in-line marks end in a comment) */
+	}
+	return off;
+}
+
+/* A split marker moved the body to its own line: take back the indentation
+ * of the first code line after OFF (lines that go whole in between, too). */
+static void plan_join(const struct pk_source *src, size_t off, int all, struct pk_plan *plan)
+{
+	for (size_t next; (next = skip_removed(src, off, all)) != off;)
+		off = next; /* blocks and marked lines may follow each other */
 	size_t e = off;
-	while (e < b->len && is_blank(b->data[e]))
+	while (e < src->buf.len && is_blank(src->buf.data[e]))
 		e++;
 	if (e > off)
 		pk_plan_add(plan, off, e, "", 0);
 }
 
-int pk_marks_scan_quiet(const struct pk_buf *b, struct pk_mark **marks, size_t *n)
+int pk_marks_plan_strip(const struct pk_source *src, const char *only_name, struct pk_plan *plan)
 {
-	quiet = 1;
-	int rc = pk_marks_scan(b, marks, n);
-	quiet = 0;
-	return rc;
-}
-
-int pk_marks_plan_strip(const struct pk_buf *b, const char *only_name, struct pk_plan *plan)
-{
-	struct pk_mark *m;
-	size_t n;
-	if (pk_marks_scan(b, &m, &n) < 0)
-		return -1;
-	struct pk_scan s = {0};
-	pk_scan_buf(b, &s, 0);
+	if (src->marks_damage)
+		return pk_error("%s", src->marks_damage);
 	int planned = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (only_name && strcmp(m[i].name, only_name))
+	for (size_t i = 0; i < src->nmarks; i++) {
+		const struct pk_mark *m = &src->marks[i];
+		if (only_name && strcmp(m->name, only_name))
 			continue;
-		long bi = pk_scan_block_at(&s, m[i].start);
-		if (bi >= 0 && (!only_name || !strcmp(s.blocks[bi].name, only_name)))
-			continue; /* inside a block this strip removes whole */
-		pk_plan_add(plan, m[i].start, m[i].end, "", 0);
-		if (m[i].split)
-			plan_join(b, &s, m[i].end, plan);
+		/* a line inside a block the same strip removes goes with it:
+		 * the plan check drops this edit then */
+		pk_plan_add(plan, m->start, m->end, "", 0);
+		if (m->split)
+			plan_join(src, m->end, only_name == NULL, plan);
 		planned++;
 	}
-	pk_scan_free(&s);
-	pk_marks_free(m, n);
 	return planned;
 }

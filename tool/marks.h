@@ -21,6 +21,7 @@
 
 #include "buf.h"
 #include "edit.h"
+#include "scan.h"
 
 #define PK_BRACE_MARKER "TIMING_PROBE_BRACE:"
 
@@ -37,18 +38,26 @@ struct pk_mark {
  * (with " split" when SPLIT). Returns the length, or -1 if it does not fit. */
 int pk_marks_text(char *dst, size_t cap, int open, int split, const char *name);
 
-/* Every marker line of B in file order. A line that mentions the marker but
- * is not one, or braces that do not pair up per name, is damage: message
- * "probekit: PATH:LINE: ..." and -1 (nothing returned). */
+/* Every marker line of B in file order, with S the block scan of B and its
+ * comment map (a mention in a comment is prose). A line that mentions the
+ * marker but is not one, or braces that do not pair up per name, is damage:
+ * -1, no marks and *damage = "PATH:LINE: ..." (malloc'd); else 0 and
+ * *damage = NULL. pk_source_scan calls this once per file. */
+int pk_marks_find(const struct pk_buf *b, const struct pk_scan *s, struct pk_mark **marks, size_t *n, char **damage);
+/* The same for a caller without a pk_source: scans B itself and prints the
+ * damage as "probekit: PATH:LINE: ...". */
 int pk_marks_scan(const struct pk_buf *b, struct pk_mark **marks, size_t *n);
 void pk_marks_free(struct pk_mark *marks, size_t n);
-/* The same as pk_marks_scan, printing nothing on damage. */
-int pk_marks_scan_quiet(const struct pk_buf *b, struct pk_mark **marks, size_t *n);
+
+struct pk_source;
 
 /* Add to PLAN the removal of every marker line of probe ONLY_NAME (NULL: of
- * every probe). Lines inside a probe block that the same strip removes whole
- * are left to that removal, so the edits never overlap. Returns the number
- * of lines planned, or -1 (message) on a damaged marker. */
-int pk_marks_plan_strip(const struct pk_buf *b, const char *only_name, struct pk_plan *plan);
+ * every probe, as the full strip that also removes the timing tensor) in
+ * SRC. A line inside a probe block the same plan removes is dropped by the
+ * plan check, with the block. A split marker's body joins the first line
+ * after it that does not go whole (a probe block; with ONLY_NAME NULL, a
+ * timing-marked line too). Returns the number of lines
+ * planned, or -1 (message printed) when a marker of SRC is damaged. */
+int pk_marks_plan_strip(const struct pk_source *src, const char *only_name, struct pk_plan *plan);
 
 #endif

@@ -3,6 +3,7 @@
 #ifndef PK_H
 #define PK_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -37,6 +38,12 @@ void *pk_xcalloc(size_t n, size_t sz);
 void *pk_xrealloc(void *p, size_t n);
 char *pk_xstrdup(const char *s);
 char *pk_xstrndup(const char *s, size_t n);
+/* The formatted text, malloc'd. */
+char *pk_xasprintf(const char *fmt, ...) PK_PRINTF(1, 2);
+char *pk_xvasprintf(const char *fmt, va_list ap);
+/* Everything FP still holds, malloc'd, NUL-terminated and zeroed past the
+ * end; *len (if not NULL) gets its length. */
+char *pk_read_all(FILE *fp, size_t *len);
 /* Grow *arr (of *cap elements of size sz) to hold at least want. */
 void pk_grow(void **arr, size_t *cap, size_t want, size_t sz);
 #define PK_GROW(arr, cap, want) pk_grow((void **)&(arr), &(cap), (want), sizeof(*(arr)))

@@ -64,27 +64,27 @@ int pk_fileset_load(struct pk_fileset *fs, char *const *paths, size_t n, int loa
 	struct pk_buf **bufs = pk_xcalloc(n, sizeof(*bufs));
 	size_t *first = pk_xcalloc(n, sizeof(*first));
 	for (size_t i = 0; i < n; i++)
-		bufs[i] = &fs->f[i].buf;
+		bufs[i] = &fs->f[i].src.buf;
 	int rc = pk_buf_load_set(bufs, paths, n, load_flags, first);
 	for (size_t i = 0; i < n; i++) {
 		if (first[i] != i && first[i] != PK_LOAD_FAILED) {
-			pk_buf_free(&fs->f[i].buf); /* a file named again: once is enough */
+			pk_buf_free(&fs->f[i].src.buf); /* a file named again: once is enough */
 			continue;
 		}
 		struct pk_file *f = &fs->f[fs->n++];
 		if (f != &fs->f[i]) {
-			f->buf = fs->f[i].buf;
-			memset(&fs->f[i].buf, 0, sizeof(fs->f[i].buf));
+			f->src.buf = fs->f[i].src.buf;
+			memset(&fs->f[i].src.buf, 0, sizeof(fs->f[i].src.buf));
 		}
 		pk_plan_init(&f->plan);
 		if (first[i] == PK_LOAD_FAILED)
 			continue;
-		pk_scan_buf(&f->buf, &f->scan, scan_flags);
-		if (pk_scan_report_errors(&f->buf, &f->scan))
+		pk_source_scan(&f->src, scan_flags);
+		if (pk_scan_report_errors(&f->src.buf, &f->src.scan))
 			rc = -1;
-		f->name_of = pk_xcalloc(f->scan.nblocks, sizeof(*f->name_of));
-		for (size_t k = 0; k < f->scan.nblocks; k++)
-			f->name_of[k] = add_name(fs, f->scan.blocks[k].name);
+		f->name_of = pk_xcalloc(f->src.scan.nblocks, sizeof(*f->name_of));
+		for (size_t k = 0; k < f->src.scan.nblocks; k++)
+			f->name_of[k] = add_name(fs, f->src.scan.blocks[k].name);
 	}
 	free(bufs);
 	free(first);
@@ -94,8 +94,7 @@ int pk_fileset_load(struct pk_fileset *fs, char *const *paths, size_t n, int loa
 void pk_fileset_free(struct pk_fileset *fs)
 {
 	for (size_t i = 0; i < fs->n; i++) {
-		pk_buf_free(&fs->f[i].buf);
-		pk_scan_free(&fs->f[i].scan);
+		pk_source_free(&fs->f[i].src);
 		pk_plan_free(&fs->f[i].plan);
 		free(fs->f[i].name_of);
 	}
@@ -141,7 +140,7 @@ static size_t distance(const char *a, const char *b)
 
 int pk_fileset_unknown(const struct pk_fileset *fs, const char *name)
 {
-	const char *where = fs->n == 1 ? fs->f[0].buf.path : "the given files";
+	const char *where = fs->n == 1 ? fs->f[0].src.buf.path : "the given files";
 	if (fs->nnames == 0)
 		return pk_error("%s: unknown probe '%s': no TIMING_PROBE blocks found", where, name);
 	size_t cap = 64;
@@ -174,7 +173,7 @@ int pk_fileset_emit(struct pk_fileset *fs, const struct pk_emit_opts *o, size_t 
 {
 	*changed = 0;
 	for (size_t i = 0; i < fs->n; i++)
-		if (pk_plan_check(&fs->f[i].plan, fs->f[i].buf.path, fs->f[i].buf.len) < 0)
+		if (pk_plan_check(&fs->f[i].plan, fs->f[i].src.buf.path, fs->f[i].src.buf.len) < 0)
 			return -1;
 	/* all or nothing: every file is written beside itself first, and
 	 * replaced only once all of them are */
@@ -182,11 +181,11 @@ int pk_fileset_emit(struct pk_fileset *fs, const struct pk_emit_opts *o, size_t 
 	for (size_t i = 0; i < fs->n; i++) {
 		struct pk_file *f = &fs->f[i];
 		int ch = 0;
-		if (pk_emit_txn(o, &f->buf, &f->plan, &ch, &txn) < 0) {
+		if (pk_emit_txn(o, &f->src.buf, &f->plan, &ch, &txn) < 0) {
 			for (size_t k = 0; k < i; k++)
 				if (fs->f[k].changed && o->mode == PK_EMIT_INPLACE)
 					pk_error("%s: not changed, because '%s' could not be written",
-					         fs->f[k].buf.path, f->buf.path);
+					         fs->f[k].src.buf.path, f->src.buf.path);
 			pk_txn_abort(&txn);
 			return -1;
 		}

@@ -1,20 +1,18 @@
-/* probeset.h - the files one command works on, loaded and scanned once,
- * each with its edit plan; and the probe names they hold.
+/* probeset.h - the files one command works on, each loaded and scanned
+ * once as a pk_source, with its edit plan; and the probe names they hold.
  * Included by the cmd_*.c files. */
 #ifndef PK_PROBESET_H
 #define PK_PROBESET_H
 
-#include "buf.h"
 #include "edit.h"
 #include "emit.h"
-#include "scan.h"
+#include "source.h"
 
 struct pk_file {
-	struct pk_buf buf;
-	struct pk_scan scan;
-	struct pk_plan plan;
-	int changed;     /* set by pk_fileset_emit */
-	size_t *name_of; /* name_of[k]: index in fs->names of scan.blocks[k] */
+	struct pk_source src; /* bytes, block scan, brace and timing marks */
+	struct pk_plan plan;  /* every planner adds its edits here */
+	int changed;          /* set by pk_fileset_emit */
+	size_t *name_of;      /* name_of[k]: index in fs->names of src.scan.blocks[k] */
 };
 
 struct pk_fileset {
@@ -26,8 +24,10 @@ struct pk_fileset {
 	size_t nslots;
 };
 
-/* Load and scan every path. Scan errors are printed ("probekit: PATH:LINE:
- * msg"); returns -1 if any file failed to load or scan cleanly. */
+/* Load every path as one set (pk_buf_load_set) and scan each file once
+ * (pk_source_scan with SCAN_FLAGS). Scan errors are printed ("probekit:
+ * PATH:LINE: msg"); returns -1 if any file failed to load or scan cleanly.
+ * Damaged marks are not an error here: the planner that needs them says so. */
 int pk_fileset_load(struct pk_fileset *fs, char *const *paths, size_t n, int load_flags, int scan_flags);
 void pk_fileset_free(struct pk_fileset *fs);
 int pk_fileset_has(const struct pk_fileset *fs, const char *name);

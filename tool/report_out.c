@@ -218,6 +218,14 @@ static void json_strings(FILE *f, const char *key, char *const *v, size_t n, int
 	fprintf(f, "%s]%s\n", n ? "\n  " : "", last ? "" : ",");
 }
 
+/* BEFORE, S as a JSON string, AFTER. */
+static void json_str_between(FILE *f, const char *before, const char *s, const char *after)
+{
+	fputs(before, f);
+	rp_json_str(f, s);
+	fputs(after, f);
+}
+
 static void json_lanes(FILE *f, const struct rp_doc *d)
 {
 	fputs("  \"timeline\": {\n    \"origin\": ", f);
@@ -228,18 +236,13 @@ static void json_lanes(FILE *f, const struct rp_doc *d)
 	fputs(",\n    \"lanes\": [", f);
 	for (size_t i = 0; i < d->nlanes; i++) {
 		const struct rp_lane *l = d->lanes[i];
-		fprintf(f, "%s\n      {\"group\": ", i ? "," : "");
-		rp_json_str(f, l->group);
-		fputs(", \"name\": ", f);
-		rp_json_str(f, l->name);
-		fputs(", \"spans\": [", f);
+		json_str_between(f, i ? ",\n      {\"group\": " : "\n      {\"group\": ", l->group, ", \"name\": ");
+		json_str_between(f, "", l->name, ", \"spans\": [");
 		for (size_t s = 0; s < l->nspans; s++) {
 			fprintf(f, "%s{\"start\": %lld, \"end\": %lld, \"label\": ", s ? ", " : "",
 			        (long long)l->spans[s].start, (long long)l->spans[s].end);
-			rp_json_str(f, l->spans[s].label);
-			fputs(", \"kind\": ", f);
-			rp_json_str(f, l->spans[s].kind);
-			fputc('}', f);
+			json_str_between(f, "", l->spans[s].label, ", \"kind\": ");
+			json_str_between(f, "", l->spans[s].kind, "}");
 		}
 		fputs("]}", f);
 	}
@@ -250,24 +253,19 @@ void rp_write_json(FILE *f, const struct rp_doc *d)
 {
 	fprintf(f, "{\n  \"tool\": \"probe-report\",\n  \"version\": \"%s\",\n  \"unit\": \"cycles\",\n", PK_VERSION);
 	if (d->freq_hz > 0) {
-		fprintf(f, "  \"freq_hz\": %.17g,\n  \"freq_source\": ", d->freq_hz);
-		rp_json_str(f, d->freq_source);
-		fputs(",\n", f);
+		fprintf(f, "  \"freq_hz\": %.17g,\n", d->freq_hz);
+		json_str_between(f, "  \"freq_source\": ", d->freq_source, ",\n");
 	} else {
 		fputs("  \"freq_hz\": null,\n  \"freq_source\": null,\n", f);
 	}
 	fputs("  \"tables\": {", f);
 	for (size_t i = 0; i < d->ntables; i++) {
 		const struct rp_table *t = d->tables[i];
-		fprintf(f, "%s\n    ", i ? "," : "");
-		rp_json_str(f, t->name);
-		fputs(": [", f);
+		json_str_between(f, i ? ",\n    " : "\n    ", t->name, ": [");
 		for (size_t r = 0; r < t->nrows; r++) {
 			fputs(r ? ",\n      {" : "\n      {", f);
 			for (size_t c = 0; c < t->ncols; c++) {
-				fputs(c ? ", " : "", f);
-				rp_json_str(f, t->cols[c]);
-				fputs(": ", f);
+				json_str_between(f, c ? ", " : "", t->cols[c], ": ");
 				json_cell(f, &t->cells[r * t->ncols + c]);
 			}
 			fputc('}', f);

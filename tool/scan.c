@@ -52,15 +52,12 @@ static size_t next_line(struct lexer *L, size_t i, int *spliced)
 static void add_error(struct pk_scan *s, size_t off, const char *fmt, ...) PK_PRINTF(3, 4);
 static void add_error(struct pk_scan *s, size_t off, const char *fmt, ...)
 {
-	char msg[512];
+	PK_GROW(s->errors, s->cap_errors, s->nerrors + 1);
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	s->errors[s->nerrors].msg = pk_xvasprintf(fmt, ap);
 	va_end(ap);
-	PK_GROW(s->errors, s->cap_errors, s->nerrors + 1);
-	s->errors[s->nerrors].off = off;
-	s->errors[s->nerrors].msg = pk_xstrdup(msg);
-	s->nerrors++;
+	s->errors[s->nerrors++].off = off;
 }
 
 int pk_probe_name_ok(const char *name)

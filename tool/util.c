@@ -37,27 +37,51 @@ void pk_msg_release(int show)
 	held_len = 0;
 }
 
+/* One message line on the message stream: PREFIX, the text, a newline. */
+static void message(const char *prefix, const char *fmt, va_list ap)
+{
+	FILE *out = msg_out();
+	fputs(prefix, out);
+	vfprintf(out, fmt, ap);
+	fputc('\n', out);
+}
+
 int pk_error(const char *fmt, ...)
 {
 	va_list ap;
-	FILE *out = msg_out();
-	fputs("probekit: ", out);
 	va_start(ap, fmt);
-	vfprintf(out, fmt, ap);
+	message("probekit: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', out);
 	return -1;
 }
 
 void pk_warning(const char *fmt, ...)
 {
 	va_list ap;
-	FILE *out = msg_out();
-	fputs("probekit: warning: ", out);
 	va_start(ap, fmt);
-	vfprintf(out, fmt, ap);
+	message("probekit: warning: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', out);
+}
+
+char *pk_xvasprintf(const char *fmt, va_list ap)
+{
+	va_list again;
+	va_copy(again, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	size_t cap = n > 0 ? (size_t)n + 1 : 1;
+	char *s = pk_xmalloc(cap);
+	vsnprintf(s, cap, fmt, again);
+	va_end(again);
+	return s;
+}
+
+char *pk_xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = pk_xvasprintf(fmt, ap);
+	va_end(ap);
+	return s;
 }
 
 static void oom(void)
@@ -114,6 +138,21 @@ void pk_grow(void **arr, size_t *cap, size_t want, size_t sz)
 		c *= 2;
 	*arr = pk_xrealloc(*arr, c * sz);
 	*cap = c;
+}
+
+char *pk_read_all(FILE *fp, size_t *len)
+{
+	char *buf = NULL;
+	size_t n = 0, cap = 0, got;
+	do {
+		PK_GROW(buf, cap, n + 65536);
+		got = fread(buf + n, 1, cap - n - 1, fp);
+		n += got;
+	} while (got > 0);
+	memset(buf + n, 0, cap - n); /* defined bytes past the end, see buf.c */
+	if (len)
+		*len = n;
+	return buf;
 }
 
 int pk_print_version(void)

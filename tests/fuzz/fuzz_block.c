@@ -24,6 +24,7 @@
 #include "marks.h"
 #include "pk.h"
 #include "scan.h"
+#include "source.h"
 #include "timing_strip.h"
 
 #include <stdint.h>
@@ -142,20 +143,25 @@ static char *strip_blocks(const struct pk_buf *b, const struct pk_scan *s, size_
 	return out;
 }
 
-/* probe-strip's whole plan (blocks, brace marks, timing marks), as
- * cmd_strip.c builds it: only memory safety and a plan that checks. */
-static void strip_all(struct pk_buf *b, const struct pk_scan *s)
+/* probe-strip's whole plan (blocks, brace marks, timing marks) on B's bytes
+ * loaded as a pk_source, as cmd_strip.c builds it: only memory safety and a
+ * plan that checks. */
+static void strip_all(const struct pk_buf *b)
 {
+	struct pk_source src;
+	memset(&src, 0, sizeof(src));
+	pk_buf_from_mem(&src.buf, b->path, pk_xstrndup(b->data, b->len), b->len);
+	pk_source_scan(&src, 0);
 	struct pk_plan plan;
 	pk_plan_init(&plan);
-	for (size_t k = 0; k < s->nblocks; k++)
-		pk_plan_add(&plan, s->blocks[k].dir_start, s->blocks[k].endif_end, NULL, 0);
-	if (pk_marks_plan_strip(b, NULL, &plan) >= 0 && pk_plan_check(&plan, b->path, b->len) == 0 &&
-	    pk_timing_plan_strip(b, &plan) >= 0) {
+	for (size_t k = 0; k < src.scan.nblocks; k++)
+		pk_plan_add(&plan, src.scan.blocks[k].dir_start, src.scan.blocks[k].endif_end, NULL, 0);
+	if (pk_marks_plan_strip(&src, NULL, &plan) >= 0 && pk_timing_plan_strip(&src, &plan) >= 0) {
 		size_t n;
-		free(apply(b, &plan, &n));
+		free(apply(&src.buf, &plan, &n));
 	}
 	pk_plan_free(&plan);
+	pk_source_free(&src);
 }
 
 /* Does every "TIMING_PROBE" of B lie inside a probe block? */
@@ -214,7 +220,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		PROPERTY(n == size && !memcmp(out, text, size));
 		free(out);
 	}
-	strip_all(&b, &s);
+	strip_all(&b);
 	/* the commands refuse such a file (scan errors, or NUL bytes: binary):
 	 * nothing more to hold than memory safety */
 	if (s.nerrors || memchr(text, '\0', size)) {

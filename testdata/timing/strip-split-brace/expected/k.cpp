@@ -1,0 +1,4 @@
+void k(int c)
+{
+	if (c) work(a);
+}
