@@ -7,6 +7,7 @@
 #include "timing_strip.h"
 
 #include <getopt.h>
+#include <stdio.h>
 #include <string.h>
 
 static const char usage_text[] = "usage: probe-strip [options] FILE...\n"
@@ -42,15 +43,10 @@ static int parse(int argc, char **argv, struct strip_opts *o, int *done)
 	    PK_EMIT_LONGOPTS,
 	    {0, 0, 0, 0},
 	};
-	int c;
+	int c, rc;
 	*done = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
-		int r = pk_emit_option(&o->emit, c, optarg);
-		if (r < 0)
-			return -1;
-		if (r)
-			continue;
+	optind = 0;
+	while ((c = pk_emit_getopt(argc, argv, ":o:h", longopts, &o->emit, &rc)) != -1) {
 		switch (c) {
 		case OPT_PROBE:
 			o->name = optarg;
@@ -61,12 +57,13 @@ static int parse(int argc, char **argv, struct strip_opts *o, int *done)
 		case OPT_TIMING:
 			o->timing_only = 1;
 			break;
-		default: {
-			int rc;
-			pk_common_option(c, argv, usage_text, &rc);
+		case 'h':
+			fputs(usage_text, stdout);
+			*done = 1;
+			return 0;
+		default: /* PK_OPT_EXIT: the version, or one error line */
 			*done = 1;
 			return rc == PK_EXIT_OK ? 0 : -1;
-		}
 		}
 	}
 	if (o->disable_only + o->timing_only + (o->name != NULL) > 1)
