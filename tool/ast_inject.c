@@ -214,8 +214,12 @@ static int refuse_existing(struct pk_ast *a, const char *name)
 			                a->b->path, a->scan.blocks[i].line, name, name);
 	struct pk_mark *m;
 	size_t n;
-	if (pk_marks_scan(a->b, &m, &n) < 0)
+	char *damage;
+	if (pk_marks_find(a->b, &a->scan, &m, &n, &damage) < 0) {
+		pk_error("%s", damage);
+		free(damage);
 		return -1;
+	}
 	int rc = 0;
 	for (size_t i = 0; i < n && rc == 0; i++)
 		if (!strcmp(m[i].name, name))

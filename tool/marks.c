@@ -170,19 +170,6 @@ int pk_marks_find(const struct pk_buf *b, const struct pk_scan *s, struct pk_mar
 	return *damage ? -1 : 0;
 }
 
-int pk_marks_scan(const struct pk_buf *b, struct pk_mark **marks, size_t *n)
-{
-	struct pk_scan s;
-	pk_scan_buf(b, &s, PK_SCAN_COMMENTS);
-	char *damage;
-	int rc = pk_marks_find(b, &s, marks, n, &damage);
-	pk_scan_free(&s);
-	if (damage)
-		pk_error("%s", damage);
-	free(damage);
-	return rc;
-}
-
 void pk_marks_free(struct pk_mark *marks, size_t n)
 {
 	for (size_t i = 0; i < n; i++)

@@ -44,9 +44,6 @@ int pk_marks_text(char *dst, size_t cap, int open, int split, const char *name);
  * -1, no marks and *damage = "PATH:LINE: ..." (malloc'd); else 0 and
  * *damage = NULL. pk_source_scan calls this once per file. */
 int pk_marks_find(const struct pk_buf *b, const struct pk_scan *s, struct pk_mark **marks, size_t *n, char **damage);
-/* The same for a caller without a pk_source: scans B itself and prints the
- * damage as "probekit: PATH:LINE: ...". */
-int pk_marks_scan(const struct pk_buf *b, struct pk_mark **marks, size_t *n);
 void pk_marks_free(struct pk_mark *marks, size_t n);
 
 struct pk_source;
