@@ -243,6 +243,9 @@ void tt_lint_event(const struct tt_tu *t, const struct tt_spec *sp, const struct
 /* Plan every kernel edit. -1 on error (message printed). */
 int tt_gen_kernel(struct tt_tu *t, struct tt_kernel *k, struct tt_spec *sp, struct pk_plan *plan);
 /* Plan the host edits (orchestration or packed array). */
+/* Direct style: the position of the added parameter (after the last tensor,
+ * before a trailing workspace / tiling). */
+long tt_direct_at(const struct tt_kernel *k);
 int tt_gen_host(struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp, struct pk_plan *plan);
 /* tt_py.c: the Python sides. The tensor count of extern NAME (NULL: the only one). */
 long tt_py_extern_tensors(const struct pk_buf *b, const char *name);

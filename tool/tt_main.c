@@ -282,7 +282,7 @@ struct job {
 	char **extra_out; /* where each --edit file's result goes with -o */
 	char target[64];
 	char *host_path, *extern_name; /* --host FILE[:EXTERN] */
-	int host_py, host_orch;
+	int host_py, host_orch, host_self;
 	struct pk_buf tb; /* the test script */
 	int have_tb;
 	struct pk_plan tp;
@@ -388,6 +388,12 @@ static int load_host(struct job *j)
 	j->extern_name = colon ? pk_xstrdup(colon + 4) : NULL;
 	size_t hl = strlen(j->host_path);
 	j->host_py = hl > 3 && !strcmp(j->host_path + hl - 3, ".py");
+	struct stat hs, ks;
+	if (!j->host_py && !o->host_out && stat(j->host_path, &hs) == 0 && stat(o->kernel, &ks) == 0 &&
+	    hs.st_dev == ks.st_dev && hs.st_ino == ks.st_ino) {
+		j->host_self = 1; /* one source holds kernel and launch (an .asc file): one plan */
+		return 0;
+	}
 	if (load_file(&j->hb, &j->have_hb, j->host_path, o, 1) < 0)
 		return -1;
 	if (j->host_py) {
@@ -437,6 +443,8 @@ static int plan_host(struct job *j)
 		                j->host_path);
 	if (j->host_py)
 		return tt_py_plan_extern(&j->hb, j->extern_name, &j->sp, &j->hp);
+	if (j->host_self)
+		return tt_gen_host(&j->kt, &j->k, &j->sp, &j->kp);
 	if (!j->host_orch)
 		return tt_gen_host(&j->ht, &j->k, &j->sp, &j->hp);
 	if (tt_orch_plan(&j->ht, &j->k, &j->sp, j->func_id, &j->external, &j->hp) < 0)
