@@ -177,7 +177,14 @@ struct tt_extra {
 	int edited;
 };
 
+struct tt_pycaller { /* --edit FILE.py with a pypto extern: a file calling it */
+	const struct pk_buf *b;
+	struct pk_plan *plan;
+};
+
 struct tt_spec {
+	struct tt_pycaller *pycallers;
+	size_t npycallers;
 	struct tt_event *ev; /* user events, in row order */
 	size_t nev;
 	size_t nhelper; /* events placed in helper functions */

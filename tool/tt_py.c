@@ -241,6 +241,25 @@ static int plan_call(const struct lines *l, size_t i, const char *name, long k, 
 	return 0;
 }
 
+/* Every call `NAME(` in L (but on line DEF, the extern's own def): the
+ * timing tensor passed after the K-th argument. The number of calls, -1 on
+ * error. */
+static int plan_calls(const struct lines *l, size_t def, const char *call, long k, const struct tt_spec *sp,
+                      struct pk_plan *plan)
+{
+	int calls = 0;
+	for (size_t i = 0; i < l->n; i++) {
+		const char *c = find_in(l, i, call);
+		if (!c || i == def ||
+		    (c > l->b->data + l->s[i] && (isalnum((unsigned char)c[-1]) || c[-1] == '_' || c[-1] == '.')))
+			continue;
+		if (plan_call(l, i, call, k, sp, plan) < 0)
+			return -1;
+		calls++;
+	}
+	return calls;
+}
+
 int tt_py_plan_extern(const struct pk_buf *b, const char *name, const struct tt_spec *sp, struct pk_plan *plan)
 {
 	struct lines l;
@@ -266,18 +285,23 @@ int tt_py_plan_extern(const struct pk_buf *b, const char *name, const struct tt_
 				    b->path, i + 1, fname);
 		struct tt_sb call = {0};
 		tt_sb_addf(&call, "%s(", fname);
-		int calls = 0;
-		for (size_t i = 0; i < l.n && rc == 0; i++) {
-			const char *c = find_in(&l, i, call.s);
-			if (!c || i == def ||
-			    (c > l.b->data + l.s[i] && (isalnum((unsigned char)c[-1]) || c[-1] == '_' || c[-1] == '.')))
-				continue;
-			rc = plan_call(&l, i, call.s, x.tensors, sp, plan);
-			calls++;
+		int calls = plan_calls(&l, def, call.s, x.tensors, sp, plan);
+		rc = calls < 0 ? -1 : 0;
+		for (size_t i = 0; i < sp->npycallers && rc == 0; i++) {
+			struct lines cl;
+			split(sp->pycallers[i].b, &cl);
+			int n = plan_calls(&cl, cl.n, call.s, x.tensors, sp, sp->pycallers[i].plan);
+			lines_free(&cl);
+			if (n == 0)
+				rc = pk_error("%s: no call of extern '%s' in this file", sp->pycallers[i].b->path,
+				              fname);
+			rc = n < 0 ? -1 : rc;
+			calls += n > 0 ? n : 0;
 		}
 		if (rc == 0 && !calls)
 			pk_warning(
-			    "%s: extern '%s' is not called in this file: its callers must pass the timing tensor",
+			    "%s: extern '%s' is not called in this file: its callers must pass the timing tensor "
+			    "(name their files with --edit FILE.py)",
 			    b->path, fname);
 		free(fname);
 		tt_sb_free(&call);
