@@ -177,7 +177,14 @@ struct tt_extra {
 	int edited;
 };
 
+struct tt_pycaller { /* --edit FILE.py with a pypto extern: a file calling it */
+	const struct pk_buf *b;
+	struct pk_plan *plan;
+};
+
 struct tt_spec {
+	struct tt_pycaller *pycallers;
+	size_t npycallers;
 	struct tt_event *ev; /* user events, in row order */
 	size_t nev;
 	size_t nhelper; /* events placed in helper functions */
@@ -243,6 +250,9 @@ void tt_lint_event(const struct tt_tu *t, const struct tt_spec *sp, const struct
 /* Plan every kernel edit. -1 on error (message printed). */
 int tt_gen_kernel(struct tt_tu *t, struct tt_kernel *k, struct tt_spec *sp, struct pk_plan *plan);
 /* Plan the host edits (orchestration or packed array). */
+/* Direct style: the position of the added parameter (after the last tensor,
+ * before a trailing workspace / tiling). */
+long tt_direct_at(const struct tt_kernel *k);
 int tt_gen_host(struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp, struct pk_plan *plan);
 /* tt_py.c: the Python sides. The tensor count of extern NAME (NULL: the only one). */
 long tt_py_extern_tensors(const struct pk_buf *b, const char *name);

@@ -385,6 +385,14 @@ static void other_decls(const struct tt_tu *t, const struct tt_kernel *k, long a
 	}
 }
 
+long tt_direct_at(const struct tt_kernel *k)
+{
+	long at = k->ntensors; /* Ascend C ops pass workspace and tiling last: the tensor goes before them */
+	while (at > 1 && (strstr(k->params[at - 1].name, "workspace") || strstr(k->params[at - 1].name, "tiling")))
+		at--;
+	return at;
+}
+
 static void plan_abi(const struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp, struct pk_plan *plan)
 {
 	const char *P = sp->prefix;
@@ -410,10 +418,7 @@ static void plan_abi(const struct tt_tu *t, const struct tt_kernel *k, const str
 			tt_sb_add(&sb, gen.n ? gen.s : "");
 		else if (gen.n)
 			tt_insert_inline(plan, k->params[k->nparams - 1].end, gen.s);
-		long at = k->ntensors; /* Ascend C ops pass workspace and tiling last: the tensor goes before them */
-		while (at > 1 &&
-		       (strstr(k->params[at - 1].name, "workspace") || strstr(k->params[at - 1].name, "tiling")))
-			at--;
+		long at = tt_direct_at(k);
 		tt_insert_inline(plan, k->params[at - 1].end, sb.s);
 		other_decls(t, k, at, sb.s, gen.n ? gen.s : NULL, plan);
 	} else if (k->nparams > 0) {

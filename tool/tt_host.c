@@ -325,12 +325,206 @@ static int plan_packed(struct tt_tu *t, const struct tt_kernel *k, const struct 
 	return 0;
 }
 
+/* ---- the launch of a direct-signature kernel ----
+ * `NAME<T...><<<blocks, l2, stream>>>(a, b, ...)` or
+ * `ACLRT_LAUNCH_KERNEL(NAME)(blocks, stream, a, b, ...)`: the timing buffer
+ * is allocated and cleared above the launch's statement and passed at the
+ * kernel's new parameter; the generation / first-row scalars go last. */
+struct launch {
+	size_t tok;         /* the kernel name (or ACLRT_LAUNCH_KERNEL, ICPU_RUN_KF) */
+	size_t open, close; /* the argument list's '(' and ')' tokens */
+	size_t skip;        /* launch arguments before the kernel's own (2 for ACLRT_LAUNCH_KERNEL) */
+	int cpu;            /* ICPU_RUN_KF(NAME, blocks, ...): the CPU debug launch of a kernel test */
+	size_t scope;       /* the '{' of the block holding it */
+};
+
+/* After NAME at I: its template arguments, `<<<...>>>`, then '('; the '(' or 0. */
+static size_t chevron_args(const struct tt_tu *t, size_t i)
+{
+	i++;
+	if (tt_tok_is(t, i, "<")) { /* template arguments */
+		int d = 0;
+		for (; i < t->ntok; i++) {
+			d += tt_tok_is(t, i, "<") - tt_tok_is(t, i, ">") - 2 * tt_tok_is(t, i, ">>");
+			if (tt_tok_is(t, i, "(") || tt_tok_is(t, i, ";") || d <= 0)
+				break;
+		}
+		if (d != 0)
+			return 0;
+		i++;
+	}
+	if (!tt_tok_is(t, i, "<<") || !tt_tok_is(t, i + 1, "<"))
+		return 0;
+	for (i += 2; i + 2 < t->ntok; i++) {
+		if (tt_tok_is(t, i, ";"))
+			return 0;
+		if (tt_tok_is(t, i, ">>") && tt_tok_is(t, i + 1, ">"))
+			return tt_tok_is(t, i + 2, "(") ? i + 2 : 0;
+	}
+	return 0;
+}
+
+static size_t find_launches(const struct tt_tu *t, const char *name, struct launch *l, size_t cap)
+{
+	size_t n = 0;
+	for (size_t i = 0; i + 3 < t->ntok && n < cap; i++) {
+		size_t open = 0, skip = 0;
+		if (tt_tok_is(t, i, "ACLRT_LAUNCH_KERNEL") && tt_tok_is(t, i + 1, "(") && tt_tok_is(t, i + 2, name) &&
+		    tt_tok_is(t, i + 3, ")") && i + 4 < t->ntok && tt_tok_is(t, i + 4, "("))
+			open = i + 4, skip = 2;
+		else if (tt_tok_is(t, i, "ICPU_RUN_KF") && tt_tok_is(t, i + 1, "(") && tt_tok_is(t, i + 2, name) &&
+		         tt_tok_is(t, i + 3, ","))
+			open = i + 1, skip = 2;
+		else if (tt_tok_is(t, i, name) && (i == 0 || !tt_tok_is(t, i - 1, "ACLRT_LAUNCH_KERNEL")))
+			open = chevron_args(t, i);
+		if (!open)
+			continue;
+		struct launch x = {i, open, match_paren(t, open), skip, tt_tok_is(t, i, "ICPU_RUN_KF"), 0};
+		int d = 0;
+		for (size_t j = i; j-- > 0;) { /* the enclosing '{' */
+			if (tt_tok_is(t, j, "}"))
+				d++;
+			else if (tt_tok_is(t, j, "{") && d-- == 0) {
+				x.scope = j;
+				break;
+			}
+		}
+		if (x.close < t->ntok)
+			l[n++] = x;
+	}
+	return n;
+}
+
+/* The argument starts of the list opened at OPEN (top-level commas). */
+static size_t launch_args(const struct tt_tu *t, const struct launch *l, size_t *starts, size_t cap)
+{
+	size_t n = 0;
+	int d = 0;
+	if (l->close == l->open + 1)
+		return 0;
+	starts[n++] = l->open + 1;
+	for (size_t i = l->open + 1; i < l->close && n < cap; i++) {
+		d += tt_tok_is(t, i, "(") + tt_tok_is(t, i, "[") + tt_tok_is(t, i, "{") - tt_tok_is(t, i, ")") -
+		     tt_tok_is(t, i, "]") - tt_tok_is(t, i, "}");
+		if (d == 0 && tt_tok_is(t, i, ","))
+			starts[n++] = i + 1;
+	}
+	return n;
+}
+
+static int plan_launch(struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp, const struct launch *l,
+                       struct pk_plan *plan)
+{
+	size_t starts[64];
+	size_t n = launch_args(t, l, starts, 64);
+	unsigned line = pk_buf_line_of(t->b, t->tok[l->tok].start);
+	if ((long)n != (long)(l->skip + k->nparams))
+		return pk_error("%s:%u: this launch passes %zu arguments but kernel '%s' takes %zu; fix the launch "
+		                "or leave out --host",
+		                t->b->path, line, n - l->skip, k->name, k->nparams);
+	size_t s = l->tok; /* the launch's statement */
+	while (s > 0 && !tt_tok_is(t, s - 1, ";") && !tt_tok_is(t, s - 1, "{") && !tt_tok_is(t, s - 1, "}"))
+		s--;
+	if (s > 0 && s < l->tok &&
+	    (tt_tok_is(t, s, "if") || tt_tok_is(t, s, "for") || tt_tok_is(t, s, "while") || tt_tok_is(t, s, "else")))
+		return pk_error("%s:%u: the launch is the body of an if/for/while without braces; add braces",
+		                t->b->path, line);
+	char row_bytes[32];
+	snprintf(row_bytes, sizeof(row_bytes), "%d", sp->row_words * 8);
+	char *slots = matrix_slots(sp);
+	const char *names[] = {"slots", "row_bytes", "prefix"};
+	const char *vals[] = {slots, row_bytes, sp->prefix};
+	const char *tmpl =
+	    l->cpu ? host_rule(sp, "cpu_launch_declare",
+	                       "uint8_t *{prefix}timing = reinterpret_cast<uint8_t *>(AscendC::GmAlloc("
+	                       "static_cast<size_t>({slots}) * {row_bytes}));\n"
+	                       "memset({prefix}timing, 0, static_cast<size_t>({slots}) * {row_bytes});")
+	           : host_rule(sp, "launch_declare",
+	                       "uint8_t *{prefix}timing = nullptr;\n"
+	                       "aclrtMalloc(reinterpret_cast<void **>(&{prefix}timing), static_cast<size_t>({slots}) "
+	                       "* {row_bytes}, ACL_MEM_MALLOC_HUGE_FIRST);\n"
+	                       "aclrtMemset({prefix}timing, static_cast<size_t>({slots}) * {row_bytes}, 0, "
+	                       "static_cast<size_t>({slots}) * {row_bytes});");
+	char *decl = tt_expand(tmpl, names, vals, 3);
+	tt_insert_before(t->b, plan, t->tok[s].start, decl, "launch buffer");
+	free(decl);
+	free(slots);
+	struct tt_sb a = {0};
+	size_t at = l->skip + (size_t)(k->ntensors > 0 ? tt_direct_at(k) : 0);
+	if (at < n)
+		tt_sb_addf(&a, "%stiming, ", sp->prefix);
+	else
+		tt_sb_addf(&a, "%s%stiming", n ? ", " : "", sp->prefix);
+	tt_insert_inline(plan, at < n ? t->tok[starts[at]].start : t->tok[l->close].start, a.s);
+	tt_sb_free(&a);
+	char *extra[2];
+	size_t ne = extra_scalars(sp, extra);
+	for (size_t i = 0; i < ne; i++) {
+		struct tt_sb e = {0};
+		tt_sb_addf(&e, ", %s", extra[i]);
+		tt_insert_inline(plan, t->tok[l->close].start, e.s);
+		tt_sb_free(&e);
+		free(extra[i]);
+	}
+	return 0;
+}
+
+/* The host file's own declarations of the kernel (`... void NAME(...);`)
+ * take the new parameter too, at the kernel's place. */
+static void plan_prototypes(struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp, struct pk_plan *plan)
+{
+	for (size_t i = 1; i + 1 < t->ntok; i++) {
+		if (!tt_tok_is(t, i, k->name) || !tt_tok_is(t, i - 1, "void") || !tt_tok_is(t, i + 1, "("))
+			continue;
+		struct launch l = {i, i + 1, match_paren(t, i + 1), 0, 0, 0};
+		if (l.close + 1 >= t->ntok || !tt_tok_is(t, l.close + 1, ";"))
+			continue;
+		size_t starts[64];
+		size_t n = launch_args(t, &l, starts, 64);
+		size_t at = (size_t)(k->ntensors > 0 ? tt_direct_at(k) : 0);
+		struct tt_sb a = {0};
+		if (at < n)
+			tt_sb_addf(&a, "GM_ADDR %stiming, ", sp->prefix);
+		else
+			tt_sb_addf(&a, "%sGM_ADDR %stiming", n ? ", " : "", sp->prefix);
+		tt_insert_inline(plan, at < n ? t->tok[starts[at]].start : t->tok[l.close].start, a.s);
+		tt_sb_free(&a);
+	}
+}
+
+/* Direct style: 1 when the host file launches the kernel (planned), 0 when
+ * it does not, -1 on error. */
+static int direct_launch(struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp, struct pk_plan *plan)
+{
+	struct launch l[64];
+	size_t n = find_launches(t, k->name, l, 64);
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = 0; j < i; j++)
+			if (l[i].scope == l[j].scope)
+				return pk_error(
+				    "%s:%u: kernel '%s' is launched twice in one block (also line %u), where one "
+				    "timing buffer would be declared twice; pass it to the second launch by hand",
+				    t->b->path, pk_buf_line_of(t->b, t->tok[l[i].tok].start), k->name,
+				    pk_buf_line_of(t->b, t->tok[l[j].tok].start));
+	for (size_t i = 0; i < n; i++)
+		if (plan_launch(t, k, sp, &l[i], plan) < 0)
+			return -1;
+	if (n && strcmp(t->b->path, sp->kernel_file)) /* the kernel's own file has its declarations done */
+		plan_prototypes(t, k, sp, plan);
+	return n ? 1 : 0;
+}
+
 int tt_gen_host(struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp, struct pk_plan *plan)
 {
 	if (!sp->slots)
 		return pk_error("%s: --host needs --slots EXPR, the number of core slots of the real "
 		                "launch",
 		                t->b->path);
+	if (k->style == TT_DIRECT) {
+		int rc = direct_launch(t, k, sp, plan);
+		if (rc != 0)
+			return rc < 0 ? -1 : 0;
+	}
 	struct add_call *a;
 	size_t n = find_adds(t, &a);
 	int rc;
@@ -340,9 +534,15 @@ int tt_gen_host(struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec
 		struct packed p;
 		rc = find_packed(t, &p);
 		if (rc == 0)
-			rc = pk_error("%s: no add_input/add_output/add_scalar sequence and no packed "
-			              "int64_t argument array found",
-			              t->b->path);
+			rc = k->style == TT_DIRECT
+			         ? pk_error(
+			               "%s: no launch of kernel '%s' (NAME<<<...>>>(...), ICPU_RUN_KF(NAME, ...) or "
+			               "ACLRT_LAUNCH_KERNEL(NAME)(...)), add_* sequence or packed argument array; "
+			               "pass the timing buffer by hand and leave out --host",
+			               t->b->path, k->name)
+			         : pk_error("%s: no add_input/add_output/add_scalar sequence and no packed "
+			                    "int64_t argument array found",
+			                    t->b->path);
 		else if (rc > 0)
 			rc = plan_packed(t, k, sp, &p, plan);
 	}

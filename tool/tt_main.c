@@ -130,7 +130,11 @@ struct job {
 	char **extra_out; /* where each --edit file's result goes with -o */
 	char target[64];
 	char *host_path, *extern_name; /* --host FILE[:EXTERN] */
-	int host_py, host_orch;
+	int host_py, host_orch, host_self;
+	struct pk_buf pyb[8]; /* --edit FILE.py: callers of the pypto extern */
+	struct pk_plan pyp[8];
+	int have_pyb[8];
+	struct tt_pycaller pyc[8];
 	struct pk_buf tb; /* the test script */
 	int have_tb;
 	struct pk_plan tp;
@@ -146,10 +150,25 @@ static int load_extras(struct job *j)
 	struct tt_opts *o = &j->o;
 	j->sp.extra = pk_xcalloc(o->nedit + 1, sizeof(*j->sp.extra));
 	j->extra_out = pk_xcalloc(o->nedit + 1, sizeof(char *));
-	j->sp.nextra = o->nedit;
-	for (size_t i = 0; i < o->nedit; i++) {
+	j->sp.nextra = 0;
+	j->sp.pycallers = j->pyc;
+	for (size_t e = 0; e < o->nedit; e++) {
+		size_t pl = strlen(o->edit[e]);
+		if (j->host_py && pl > 3 && !strcmp(o->edit[e] + pl - 3, ".py")) { /* a caller of the extern */
+			size_t n = j->sp.npycallers;
+			if (n == 8)
+				return pk_error("--edit %s: at most 8 Python caller files", o->edit[e]);
+			pk_plan_init(&j->pyp[n]);
+			if (load_file(&j->pyb[n], &j->have_pyb[n], o->edit[e], o, 1) < 0)
+				return -1;
+			j->pyc[n].b = &j->pyb[n];
+			j->pyc[n].plan = &j->pyp[n];
+			j->sp.npycallers++;
+			continue;
+		}
+		size_t i = j->sp.nextra++;
 		struct tt_extra *x = &j->sp.extra[i];
-		x->path = o->edit[i];
+		x->path = o->edit[e];
 		pk_plan_init(&x->plan);
 		if (load_file(&x->b, &x->have_b, x->path, o, 0) < 0)
 			return -1;
@@ -236,6 +255,12 @@ static int load_host(struct job *j)
 	j->extern_name = colon ? pk_xstrdup(colon + 4) : NULL;
 	size_t hl = strlen(j->host_path);
 	j->host_py = hl > 3 && !strcmp(j->host_path + hl - 3, ".py");
+	struct stat hs, ks;
+	if (!j->host_py && !o->host_out && stat(j->host_path, &hs) == 0 && stat(o->kernel, &ks) == 0 &&
+	    hs.st_dev == ks.st_dev && hs.st_ino == ks.st_ino) {
+		j->host_self = 1; /* one source holds kernel and launch (an .asc file): one plan */
+		return 0;
+	}
 	if (load_file(&j->hb, &j->have_hb, j->host_path, o, 1) < 0)
 		return -1;
 	if (j->host_py) {
@@ -285,6 +310,8 @@ static int plan_host(struct job *j)
 		                j->host_path);
 	if (j->host_py)
 		return tt_py_plan_extern(&j->hb, j->extern_name, &j->sp, &j->hp);
+	if (j->host_self)
+		return tt_gen_host(&j->kt, &j->k, &j->sp, &j->kp);
 	if (!j->host_orch)
 		return tt_gen_host(&j->ht, &j->k, &j->sp, &j->hp);
 	if (tt_orch_plan(&j->ht, &j->k, &j->sp, j->func_id, &j->external, &j->hp) < 0)
@@ -304,6 +331,9 @@ static int check_plans(struct job *j)
 		return -1;
 	for (size_t i = 0; i < j->sp.nextra; i++)
 		if (pk_plan_check(&j->sp.extra[i].plan, j->sp.extra[i].b.path, j->sp.extra[i].b.len) < 0)
+			return -1;
+	for (size_t i = 0; i < j->sp.npycallers; i++)
+		if (pk_plan_check(&j->pyp[i], j->pyb[i].path, j->pyb[i].len) < 0)
 			return -1;
 	for (size_t i = 0; i < j->sides.n; i++)
 		if (pk_plan_check(&j->sides.v[i].plan, j->sides.v[i].b.path, j->sides.v[i].b.len) < 0)
@@ -450,6 +480,17 @@ static int emit_all(struct job *j)
 			goto fail;
 		any |= changed;
 	}
+	for (size_t i = 0; i < j->sp.npycallers; i++) {
+		struct pk_emit_opts xo = j->o.emit;
+		char *out = xo.mode == PK_EMIT_OUTFILE ? beside_out(&j->o, j->pyb[i].path) : NULL;
+		if (out)
+			xo.out_path = out;
+		int rc = pk_emit_txn(&xo, &j->pyb[i], &j->pyp[i], &changed, &txn);
+		free(out);
+		if (rc < 0)
+			goto fail;
+		any |= changed;
+	}
 	if (write_sidecar(j, &txn) < 0)
 		goto fail;
 	if (pk_txn_commit(&txn) < 0)
@@ -482,6 +523,11 @@ static void free_job(struct job *j)
 	}
 	free(j->sp.extra);
 	free(j->extra_out);
+	for (size_t i = 0; i < j->sp.npycallers; i++) {
+		pk_plan_free(&j->pyp[i]);
+		if (j->have_pyb[i])
+			pk_buf_free(&j->pyb[i]);
+	}
 	tt_kernel_free(&j->k);
 	tt_tu_free(&j->kt);
 	tt_tu_free(&j->ht);

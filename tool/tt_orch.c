@@ -174,7 +174,9 @@ static int pick_id(const struct tt_tu *t, const struct submit *s, size_t n, long
 			if (only >= 0 && s[i].ids[j] != only)
 				return pk_error(
 				    "%s: the orchestration submits several kernels (ids %ld and %ld, ...): say "
-				    "which one is instrumented with --func-id N or --test-script FILE",
+				    "which one is instrumented with --func-id N (or --test-script FILE naming the "
+				    "kernel's "
+				    "source)",
 				    t->b->path, only, s[i].ids[j]);
 			only = s[i].ids[j];
 		}
@@ -270,6 +272,31 @@ static int plan_config(const struct tt_tu *t, long ext, struct pk_plan *plan)
 	                t->b->path);
 }
 
+/* A mixed task (MixedKernels) hands one argument list to every lane: the
+ * timing tensor would shift the arguments of another kernel of the task
+ * (refused), and lanes running the instrumented kernel share its rows (the
+ * slot is the task's block index; a warning). */
+static int mixed_lanes(const struct tt_tu *t, const struct submit *s, long id)
+{
+	int lanes = 0;
+	long other = -1;
+	for (int i = 0; i < 3; i++) {
+		lanes += s->ids[i] == id;
+		if (s->ids[i] >= 0 && s->ids[i] != id)
+			other = s->ids[i];
+	}
+	unsigned line = pk_buf_line_of(t->b, t->tok[s->tok].start);
+	if (other >= 0)
+		return pk_error("%s:%u: kernel %ld shares this mixed task with kernel %ld, whose arguments the timing "
+		                "tensor would shift too; instrument a kernel its task submits alone",
+		                t->b->path, line, id, other);
+	if (lanes > 1)
+		pk_warning("%s:%u: kernel %ld runs on %d lanes of this mixed task, which write the same timing rows "
+		           "(the slot is the task's block index): a row holds the last lane to finish",
+		           t->b->path, line, id, lanes);
+	return 0;
+}
+
 int tt_orch_plan(struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp, long func_id, long *external,
                  struct pk_plan *plan)
 {
@@ -298,6 +325,8 @@ int tt_orch_plan(struct tt_tu *t, const struct tt_kernel *k, const struct tt_spe
 	for (size_t j = 0; j < n && rc == 0; j++) {
 		if (!submits_id(&s[j], id))
 			continue;
+		if ((rc = mixed_lanes(t, &s[j], id)) < 0)
+			break;
 		struct adds a;
 		task_adds(t, s, n, j, &a);
 		if (a.tensors != k->ntensors)

@@ -241,6 +241,25 @@ static int plan_call(const struct lines *l, size_t i, const char *name, long k, 
 	return 0;
 }
 
+/* Every call `NAME(` in L (but on line DEF, the extern's own def): the
+ * timing tensor passed after the K-th argument. The number of calls, -1 on
+ * error. */
+static int plan_calls(const struct lines *l, size_t def, const char *call, long k, const struct tt_spec *sp,
+                      struct pk_plan *plan)
+{
+	int calls = 0;
+	for (size_t i = 0; i < l->n; i++) {
+		const char *c = find_in(l, i, call);
+		if (!c || i == def ||
+		    (c > l->b->data + l->s[i] && (isalnum((unsigned char)c[-1]) || c[-1] == '_' || c[-1] == '.')))
+			continue;
+		if (plan_call(l, i, call, k, sp, plan) < 0)
+			return -1;
+		calls++;
+	}
+	return calls;
+}
+
 int tt_py_plan_extern(const struct pk_buf *b, const char *name, const struct tt_spec *sp, struct pk_plan *plan)
 {
 	struct lines l;
@@ -257,20 +276,32 @@ int tt_py_plan_extern(const struct pk_buf *b, const char *name, const struct tt_
 		tt_sb_free(&t);
 		const char *p = find_in(&l, def, "def ") + 4;
 		char *fname = pk_xstrndup(p, strcspn(p, "("));
+		for (size_t i = def; i-- > 0 && !find_in(&l, i + 1, "@pl.jit.extern");)
+			if (find_in(&l, i, "core_type=\"mixed\""))
+				pk_warning(
+				    "%s:%zu: extern '%s' is mixed: its AIC and AIV lanes run the entry and write the "
+				    "same timing rows (the slot is the task's block index); a row holds the last "
+				    "lane to finish",
+				    b->path, i + 1, fname);
 		struct tt_sb call = {0};
 		tt_sb_addf(&call, "%s(", fname);
-		int calls = 0;
-		for (size_t i = 0; i < l.n && rc == 0; i++) {
-			const char *c = find_in(&l, i, call.s);
-			if (!c || i == def ||
-			    (c > l.b->data + l.s[i] && (isalnum((unsigned char)c[-1]) || c[-1] == '_' || c[-1] == '.')))
-				continue;
-			rc = plan_call(&l, i, call.s, x.tensors, sp, plan);
-			calls++;
+		int calls = plan_calls(&l, def, call.s, x.tensors, sp, plan);
+		rc = calls < 0 ? -1 : 0;
+		for (size_t i = 0; i < sp->npycallers && rc == 0; i++) {
+			struct lines cl;
+			split(sp->pycallers[i].b, &cl);
+			int n = plan_calls(&cl, cl.n, call.s, x.tensors, sp, sp->pycallers[i].plan);
+			lines_free(&cl);
+			if (n == 0)
+				rc = pk_error("%s: no call of extern '%s' in this file", sp->pycallers[i].b->path,
+				              fname);
+			rc = n < 0 ? -1 : rc;
+			calls += n > 0 ? n : 0;
 		}
 		if (rc == 0 && !calls)
 			pk_warning(
-			    "%s: extern '%s' is not called in this file: its callers must pass the timing tensor",
+			    "%s: extern '%s' is not called in this file: its callers must pass the timing tensor "
+			    "(name their files with --edit FILE.py)",
 			    b->path, fname);
 		free(fname);
 		tt_sb_free(&call);
@@ -355,12 +386,52 @@ static size_t incore_line(const struct lines *l, long *func_id, const char *kern
 	return l->n;
 }
 
+/* Incores built by computation: a table row `(N, "STEM", ...)` whose STEM is
+ * the kernel's file name without its extension (`source =
+ * f"kernels/{core_type}/{name}.cpp"`), or the kernel's path as the N-th string
+ * of an `enumerate([...])` list (`for func_id, source in enumerate(...)`). */
+static long computed_func_id(const struct lines *l, const char *kernel)
+{
+	const char *base = strrchr(kernel, '/');
+	base = base ? base + 1 : kernel;
+	size_t stem = strcspn(base, ".");
+	for (size_t i = 0; i < l->n; i++) {
+		const char *p = l->b->data + l->s[i], *e = l->b->data + l->e[i];
+		p += strspn(p, " \t");
+		char *end;
+		long id = p < e && *p == '(' ? strtol(p + 1, &end, 10) : -1;
+		if (id >= 0 && end > p + 1 && end < e && *end == ',') {
+			end += 1 + strspn(end + 1, " ");
+			if (end + stem + 2 <= e && *end == '"' && !memcmp(end + 1, base, stem) && end[stem + 1] == '"')
+				return id;
+		}
+		if (!find_in(l, i, "enumerate("))
+			continue;
+		long n = 0;
+		for (size_t j = i; j < l->n && j < i + 64; j++) {
+			const char *q = find_in(l, j, "\"");
+			if (q && q[1] != '"') {
+				const char *qe = memchr(q + 1, '"', (size_t)(l->b->data + l->e[j] - q - 1));
+				size_t kl = strlen(kernel);
+				if (qe && (size_t)(qe - q - 1) >= kl && !memcmp(qe - kl, kernel, kl))
+					return n;
+				n += qe != NULL;
+			}
+			if (j > i && (find_in(l, j, "]") || find_in(l, j, ")")))
+				break;
+		}
+	}
+	return -1;
+}
+
 long tt_py_test_func_id(const struct pk_buf *b, const char *kernel)
 {
 	struct lines l;
 	split(b, &l);
 	long id = -1;
 	incore_line(&l, &id, kernel);
+	if (id < 0)
+		id = computed_func_id(&l, kernel);
 	lines_free(&l);
 	return id;
 }

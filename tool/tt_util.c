@@ -402,7 +402,7 @@ const char *tt_prof(const struct tt_spec *sp, const char *section, const char *k
 	return v ? v : tt_rule(sp->rules, section, key);
 }
 
-/* The file name of each #include directive (quoted or angled), by line. */
+/* Does an #include directive (quoted or angled) name a path of LIST, as written? */
 static int includes_name(const struct pk_buf *b, const char *list)
 {
 	const char *d = b->data, *end = d + b->len;
@@ -420,11 +420,10 @@ static int includes_name(const struct pk_buf *b, const char *list)
 			if ((size_t)(eol - q) > 7 && !strncmp(q, "include", 7)) {
 				const char *o = q + 7 + strcspn(q + 7, "\"<\n");
 				if (o < eol) {
+					/* the path as written: "tensor.h" is simpler's, "tensor_api/tensor.h" Ascend
+					 * C's */
 					const char *c = o + 1 + strcspn(o + 1, "\">\n");
-					const char *base = c;
-					while (base > o + 1 && base[-1] != '/')
-						base--;
-					if (c < eol && tt_word_in(list, base, (size_t)(c - base)))
+					if (c < eol && tt_word_in(list, o + 1, (size_t)(c - o - 1)))
 						return 1;
 				}
 			}

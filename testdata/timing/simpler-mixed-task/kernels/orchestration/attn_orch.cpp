@@ -1,0 +1,32 @@
+// One mixed task: the cube lane computes scores (func 0), both vector lanes
+// run the softmax (func 1) on the same argument list.
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pto_orchestration_api.h"
+
+extern "C" {
+
+__attribute__((visibility("default"))) PTO2OrchestrationConfig
+aicpu_orchestration_config(const ChipTaskArgs &orch_args) {
+    (void)orch_args;
+    return PTO2OrchestrationConfig{
+        .expected_arg_count = 3,
+    };
+}
+
+__attribute__((visibility("default"))) void aicpu_orchestration_entry(const ChipTaskArgs &orch_args) {
+    const ChipTensor &ext_q = orch_args.tensor(0).ref();
+    const ChipTensor &ext_k = orch_args.tensor(1).ref();
+    const ChipTensor &ext_s = orch_args.tensor(2).ref();
+
+    CoreTaskArgs params_t0;
+    params_t0.add_input(ext_q);
+    params_t0.add_input(ext_k);
+    params_t0.add_output(ext_s);
+    params_t0.add_scalar(static_cast<uint64_t>(128));
+    MixedKernels mixed_0 = {0, 1, 1};
+    rt_submit_task(mixed_0, params_t0);
+}
+
+}  // extern "C"
