@@ -36,7 +36,7 @@ declare -A sources=(
 	[tensor]="util.c report_tensor.c"
 	[json]="util.c report_tensor.c report_json.c"
 	[insert]="util.c buf.c edit.c emit.c scan.c marks.c timing_strip.c source.c rules.c embed.c probeset.c
-		cmd_strip.c inject_opts.c $(cd "$here/tool" && echo ast_*.c) tt_util.c"
+		cmd_strip.c inject_opts.c $(cd "$here/tool" && echo ast_*.c)"
 )
 declare -A extra=(
 	[block]="-dict=$here/tests/fuzz/block.dict -max_len=16384"

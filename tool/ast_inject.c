@@ -8,7 +8,6 @@
 #include "inject.h"
 #include "marks.h"
 #include "pk.h"
-#include "tt.h" /* the growing string, tt_sb */
 
 #include <stdlib.h>
 #include <string.h>
@@ -18,8 +17,8 @@
 /* Prefix Q to every called name in EXPR ("GetBlockIdx() == 0"). */
 static char *qualify(const char *expr, const char *q)
 {
-	struct tt_sb t = {0};
-	tt_sb_addf(&t, "%s", "");
+	struct pk_sb t = {0};
+	pk_sb_addf(&t, "%s", "");
 	for (const char *p = expr; *p;) {
 		if (pk_is_ident(*p) && !(*p >= '0' && *p <= '9')) {
 			const char *s = p;
@@ -30,9 +29,9 @@ static char *qualify(const char *expr, const char *q)
 				a++;
 			int call = *a == '(' && !(s >= expr + 2 && s[-1] == ':' && s[-2] == ':') &&
 			           !(s > expr && s[-1] == '.');
-			tt_sb_addf(&t, "%s%.*s", call ? q : "", (int)(p - s), s);
+			pk_sb_addf(&t, "%s%.*s", call ? q : "", (int)(p - s), s);
 		} else {
-			tt_sb_addf(&t, "%c", *p++);
+			pk_sb_addf(&t, "%c", *p++);
 		}
 	}
 	return t.s;
@@ -43,17 +42,17 @@ static char *cce_names(const char *expr, const struct pk_ast_rules *r)
 {
 	static const char *const api[] = {"GetBlockIdx()", "GetSubBlockIdx()"};
 	const char *cce[] = {r->cce_block, r->cce_subblock};
-	struct tt_sb t = {0};
-	tt_sb_addf(&t, "%s", "");
+	struct pk_sb t = {0};
+	pk_sb_addf(&t, "%s", "");
 	for (const char *p = expr; *p;) {
 		size_t k = 0;
 		while (k < 2 && (strncmp(p, api[k], strlen(api[k])) || (p > expr && pk_is_ident(p[-1]))))
 			k++;
 		if (k < 2) {
-			tt_sb_addf(&t, "%s", cce[k]);
+			pk_sb_addf(&t, "%s", cce[k]);
 			p += strlen(api[k]);
 		} else {
-			tt_sb_addf(&t, "%c", *p++);
+			pk_sb_addf(&t, "%c", *p++);
 		}
 	}
 	return t.s;
@@ -73,32 +72,32 @@ struct gen {
 
 /* The print of an end (or base) part: FIELDS_FMT / FIELDS_ARGS after the
  * block= and iter= fields, under the guard the rules give for this code. */
-static void gen_print(struct tt_sb *t, const struct gen *g, const char *ind, const char *fields_fmt,
+static void gen_print(struct pk_sb *t, const struct gen *g, const char *ind, const char *fields_fmt,
                       const char *fields_args)
 {
-	struct tt_sb fmt = {0}, args = {0}, inner = {0};
-	tt_sb_addf(&fmt, "%s%s%s", g->all_blocks ? "block=%u " : "", g->iter ? "iter=%u " : "", fields_fmt);
-	tt_sb_addf(&args, "%s", "");
+	struct pk_sb fmt = {0}, args = {0}, inner = {0};
+	pk_sb_addf(&fmt, "%s%s%s", g->all_blocks ? "block=%u " : "", g->iter ? "iter=%u " : "", fields_fmt);
+	pk_sb_addf(&args, "%s", "");
 	if (g->all_blocks)
-		tt_sb_addf(&args, "(unsigned)%s, ", g->block);
+		pk_sb_addf(&args, "(unsigned)%s, ", g->block);
 	if (g->iter)
-		tt_sb_addf(&args, "(unsigned)(%s), ", g->iter);
-	tt_sb_addf(&args, "%s", fields_args);
+		pk_sb_addf(&args, "(unsigned)(%s), ", g->iter);
+	pk_sb_addf(&args, "%s", fields_args);
 	if (g->all_blocks) {
-		tt_sb_addf(t, "%s%sprintf(\"[%s] %s\\n\", %s);%s", ind, g->q, g->name, fmt.s, args.s, g->eol);
+		pk_sb_addf(t, "%s%sprintf(\"[%s] %s\\n\", %s);%s", ind, g->q, g->name, fmt.s, args.s, g->eol);
 	} else {
 		const char *core = g->core == 2 ? g->r->aic_core : g->r->aiv_core;
 		const char *cond = g->core == 0 ? g->r->guard : g->core == 2 ? g->r->aic_guard : g->r->aiv_guard;
 		char *qc = g->cce ? cce_names(cond, g->r) : qualify(cond, g->q);
-		tt_sb_addf(&inner, "%s%s", ind, g->core ? g->unit : "");
+		pk_sb_addf(&inner, "%s%s", ind, g->core ? g->unit : "");
 		if (g->core)
-			tt_sb_addf(t, "%sif %s {%s", ind, core, g->eol);
-		tt_sb_addf(t, "%sif (%s) {%s", inner.s, qc, g->eol);
-		tt_sb_addf(t, "%s%s%sprintf(\"[%s] %s\\n\", %s);%s", inner.s, g->unit, g->cce ? "" : g->q, g->name,
+			pk_sb_addf(t, "%sif %s {%s", ind, core, g->eol);
+		pk_sb_addf(t, "%sif (%s) {%s", inner.s, qc, g->eol);
+		pk_sb_addf(t, "%s%s%sprintf(\"[%s] %s\\n\", %s);%s", inner.s, g->unit, g->cce ? "" : g->q, g->name,
 		           fmt.s, args.s, g->eol);
-		tt_sb_addf(t, "%s}%s", inner.s, g->eol);
+		pk_sb_addf(t, "%s}%s", inner.s, g->eol);
 		if (g->core)
-			tt_sb_addf(t, "%s}%s", ind, g->eol);
+			pk_sb_addf(t, "%s}%s", ind, g->eol);
 		free(qc);
 	}
 	free(fmt.s);
@@ -108,34 +107,34 @@ static void gen_print(struct tt_sb *t, const struct gen *g, const char *ind, con
 
 static char *gen_start(const struct gen *g, const char *ind)
 {
-	struct tt_sb t = {0};
-	tt_sb_addf(&t, "%s%s", g->dir, g->eol);
-	tt_sb_addf(&t, "%s%s;%s", ind, g->barrier, g->eol);
-	tt_sb_addf(&t, "%suint64_t %s = %s;%s", ind, g->sv, g->cycle, g->eol);
-	tt_sb_addf(&t, "#endif%s", g->eol);
+	struct pk_sb t = {0};
+	pk_sb_addf(&t, "%s%s", g->dir, g->eol);
+	pk_sb_addf(&t, "%s%s;%s", ind, g->barrier, g->eol);
+	pk_sb_addf(&t, "%suint64_t %s = %s;%s", ind, g->sv, g->cycle, g->eol);
+	pk_sb_addf(&t, "#endif%s", g->eol);
 	return t.s;
 }
 
 static char *gen_end(const struct gen *g, const char *ind)
 {
-	struct tt_sb t = {0};
+	struct pk_sb t = {0};
 	char args[512];
 	snprintf(args, sizeof(args), "%s, %s, %s - %s", g->sv, g->ev, g->ev, g->sv);
-	tt_sb_addf(&t, "%s%s", g->dir, g->eol);
-	tt_sb_addf(&t, "%s%s;%s", ind, g->barrier, g->eol);
-	tt_sb_addf(&t, "%suint64_t %s = %s;%s", ind, g->ev, g->cycle, g->eol);
+	pk_sb_addf(&t, "%s%s", g->dir, g->eol);
+	pk_sb_addf(&t, "%s%s;%s", ind, g->barrier, g->eol);
+	pk_sb_addf(&t, "%suint64_t %s = %s;%s", ind, g->ev, g->cycle, g->eol);
 	gen_print(&t, g, ind, "start=%lu end=%lu dur=%lu", args);
-	tt_sb_addf(&t, "#endif%s", g->eol);
+	pk_sb_addf(&t, "#endif%s", g->eol);
 	return t.s;
 }
 
 static char *gen_base(const struct gen *g, const char *ind)
 {
-	struct tt_sb t = {0};
-	tt_sb_addf(&t, "%s%s", g->dir, g->eol);
-	tt_sb_addf(&t, "%suint64_t %s = %s;%s", ind, g->sv, g->cycle, g->eol);
+	struct pk_sb t = {0};
+	pk_sb_addf(&t, "%s%s", g->dir, g->eol);
+	pk_sb_addf(&t, "%suint64_t %s = %s;%s", ind, g->sv, g->cycle, g->eol);
 	gen_print(&t, g, ind, "%lu", g->sv);
-	tt_sb_addf(&t, "#endif%s", g->eol);
+	pk_sb_addf(&t, "#endif%s", g->eol);
 	return t.s;
 }
 
@@ -143,8 +142,8 @@ static char *gen_brace(const struct gen *g, int open, int split, const char *ind
 {
 	char m[640]; /* longer than any directive line that passed build_plan */
 	pk_marks_text(m, sizeof(m), open, split, g->name);
-	struct tt_sb t = {0};
-	tt_sb_addf(&t, "%s%s%s", split ? "" : ind, m, g->eol);
+	struct pk_sb t = {0};
+	pk_sb_addf(&t, "%s%s%s", split ? "" : ind, m, g->eol);
 	return t.s;
 }
 

@@ -41,6 +41,15 @@ char *pk_xstrndup(const char *s, size_t n);
 /* The formatted text, malloc'd. */
 char *pk_xasprintf(const char *fmt, ...) PK_PRINTF(1, 2);
 char *pk_xvasprintf(const char *fmt, va_list ap);
+/* A growing string: { NULL, 0, 0 } is empty; s stays NUL-terminated. */
+struct pk_sb {
+	char *s;
+	size_t n, cap;
+};
+void pk_sb_add(struct pk_sb *sb, const char *s);
+void pk_sb_addn(struct pk_sb *sb, const char *s, size_t n);
+void pk_sb_addf(struct pk_sb *sb, const char *fmt, ...) PK_PRINTF(2, 3);
+void pk_sb_free(struct pk_sb *sb);
 /* Everything FP still holds, malloc'd, NUL-terminated and zeroed past the
  * end; *len (if not NULL) gets its length. */
 char *pk_read_all(FILE *fp, size_t *len);

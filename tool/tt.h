@@ -13,16 +13,6 @@
 #include "buf.h"
 #include "edit.h"
 
-/* ---- a growing string ---- */
-struct tt_sb {
-	char *s;
-	size_t n, cap;
-};
-void tt_sb_add(struct tt_sb *sb, const char *s);
-void tt_sb_addn(struct tt_sb *sb, const char *s, size_t n);
-void tt_sb_addf(struct tt_sb *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void tt_sb_free(struct tt_sb *sb);
-
 /* ---- rules/timing.ini: "section.key" -> value ---- */
 struct tt_rules {
 	char **keys, **vals;

@@ -36,16 +36,16 @@ static const char *slot_key(enum tt_core c)
 
 /* ---- helpers written once above the kernel ---- */
 
-static void slot_code(struct tt_sb *sb, const struct tt_kernel *k, const struct tt_spec *sp)
+static void slot_code(struct pk_sb *sb, const struct tt_kernel *k, const struct tt_spec *sp)
 {
 	if (sp->slot_in_body)
 		return; /* a parameter: the kernel body read it with the runtime's accessors */
 	if (k->core != TT_MIX) {
-		tt_sb_addf(sb, "    const uint64_t slot = static_cast<uint64_t>(%s);\n",
+		pk_sb_addf(sb, "    const uint64_t slot = static_cast<uint64_t>(%s);\n",
 		           rule_or(sp, "slot", slot_key(k->core), "GetBlockIdx()"));
 		return;
 	}
-	tt_sb_addf(sb,
+	pk_sb_addf(sb,
 	           "    uint64_t slot;\n    if %s {\n        slot = static_cast<uint64_t>(%s);\n"
 	           "    } else {\n        slot = static_cast<uint64_t>(%s);\n    }\n",
 	           rule_or(sp, "slot", "mix_is_aic", "ASCEND_IS_AIC"), rule_or(sp, "slot", "mix_aic", "GetBlockIdx()"),
@@ -55,32 +55,32 @@ static void slot_code(struct tt_sb *sb, const struct tt_kernel *k, const struct 
 static char *helpers(const struct tt_kernel *k, const struct tt_spec *sp)
 {
 	const char *P = sp->prefix, *qual = rule_or(sp, "code", "qualifiers", "static inline");
-	struct tt_sb sb = {0};
-	tt_sb_addf(&sb, "%s uint64_t %sread_cycle()\n{\n    return %s;\n}\n", qual, P, tt_cycle_read(sp));
-	tt_sb_addf(&sb, "%s void %stail(__gm__ int64_t *out", qual, P);
+	struct pk_sb sb = {0};
+	pk_sb_addf(&sb, "%s uint64_t %sread_cycle()\n{\n    return %s;\n}\n", qual, P, tt_cycle_read(sp));
+	pk_sb_addf(&sb, "%s void %stail(__gm__ int64_t *out", qual, P);
 	if (sp->slot_in_body)
-		tt_sb_add(&sb, ", uint64_t slot");
+		pk_sb_add(&sb, ", uint64_t slot");
 	if (sp->generation)
-		tt_sb_add(&sb, ", uint64_t gen");
+		pk_sb_add(&sb, ", uint64_t gen");
 	if (sp->invocation)
-		tt_sb_add(&sb, ", uint64_t row0");
+		pk_sb_add(&sb, ", uint64_t row0");
 	for (int i = 0; i < sp->columns; i++)
-		tt_sb_addf(&sb, ", uint64_t v%d", i);
-	tt_sb_add(&sb, ")\n{\n");
+		pk_sb_addf(&sb, ", uint64_t v%d", i);
+	pk_sb_add(&sb, ")\n{\n");
 	slot_code(&sb, k, sp);
 	if (sp->invocation) /* this invocation's rows start at row0 = invocation * slots */
-		tt_sb_addf(&sb, "    __gm__ int64_t *row = out + (row0 + slot) * %d;\n", sp->row_words);
+		pk_sb_addf(&sb, "    __gm__ int64_t *row = out + (row0 + slot) * %d;\n", sp->row_words);
 	else
-		tt_sb_addf(&sb, "    __gm__ int64_t *row = out + slot * %d;\n", sp->row_words);
+		pk_sb_addf(&sb, "    __gm__ int64_t *row = out + slot * %d;\n", sp->row_words);
 	for (int i = 0; i < sp->columns; i++)
-		tt_sb_addf(&sb, "    row[%d] = static_cast<int64_t>(v%d);\n", i, i);
+		pk_sb_addf(&sb, "    row[%d] = static_cast<int64_t>(v%d);\n", i, i);
 	if (sp->generation) /* the marker word: magic | generation << 16 | slot */
-		tt_sb_addf(
+		pk_sb_addf(
 		    &sb,
 		    "    row[%d] = static_cast<int64_t>(%sULL + ((gen & 0xFFFFULL) << 16) + (slot & 0xFFFFULL));\n",
 		    sp->row_words - 1, rule_or(sp, "code", "magic", "0x54494D4500000000"));
 	else
-		tt_sb_addf(&sb, "    row[%d] = static_cast<int64_t>(%sULL + slot);\n", sp->row_words - 1,
+		pk_sb_addf(&sb, "    row[%d] = static_cast<int64_t>(%sULL + slot);\n", sp->row_words - 1,
 		           rule_or(sp, "code", "magic", "0x54494D4500000000"));
 	const char *wb = rule_or(sp, "code", "writeback",
 	                         "dcci(reinterpret_cast<__gm__ void *>({line}), cache_line_t::SINGLE_CACHE_LINE, "
@@ -90,13 +90,13 @@ static char *helpers(const struct tt_kernel *k, const struct tt_spec *sp)
 		snprintf(line, sizeof(line), "row + %d", l * 8);
 		const char *names[] = {"line"}, *vals[] = {line};
 		char *w = tt_expand(wb, names, vals, 1);
-		tt_sb_addf(&sb, "    %s\n", w);
+		pk_sb_addf(&sb, "    %s\n", w);
 		free(w);
 	}
 	const char *fence = tt_prof(sp, "code", "fence");
 	if (fence)
-		tt_sb_addf(&sb, "    %s\n", fence);
-	tt_sb_add(&sb, "}");
+		pk_sb_addf(&sb, "    %s\n", fence);
+	pk_sb_add(&sb, "}");
 	return sb.s;
 }
 
@@ -105,21 +105,21 @@ static char *helpers(const struct tt_kernel *k, const struct tt_spec *sp)
 static char *tail_call(const struct tt_spec *sp)
 {
 	const char *P = sp->prefix;
-	struct tt_sb sb = {0};
-	tt_sb_addf(&sb, "%stail(%sout, ", P, P);
+	struct pk_sb sb = {0};
+	pk_sb_addf(&sb, "%stail(%sout, ", P, P);
 	if (sp->slot_in_body)
-		tt_sb_addf(&sb, "%sslot, ", P);
+		pk_sb_addf(&sb, "%sslot, ", P);
 	if (sp->generation)
-		tt_sb_addf(&sb, "%sgen, ", P);
+		pk_sb_addf(&sb, "%sgen, ", P);
 	if (sp->invocation)
-		tt_sb_addf(&sb, "%srow0, ", P);
-	tt_sb_addf(&sb, "%sentry", P);
+		pk_sb_addf(&sb, "%srow0, ", P);
+	pk_sb_addf(&sb, "%sentry", P);
 	for (size_t i = 0; i < sp->nev; i++)
 		if (sp->ev[i].helper >= 0)
-			tt_sb_addf(&sb, ", %sev[%d]", P, sp->ev[i].helper);
+			pk_sb_addf(&sb, ", %sev[%d]", P, sp->ev[i].helper);
 		else
-			tt_sb_addf(&sb, ", %sev_%s", P, sp->ev[i].name);
-	tt_sb_addf(&sb, ", %sread_cycle());", P);
+			pk_sb_addf(&sb, ", %sev_%s", P, sp->ev[i].name);
+	pk_sb_addf(&sb, ", %sread_cycle());", P);
 	return sb.s;
 }
 
@@ -145,25 +145,25 @@ static char *tensor_read(const struct tt_kernel *k, const struct tt_spec *sp)
 /* The slot, read in the body with the runtime's accessors (they take args). */
 static void plan_slot(const struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp, struct pk_plan *plan)
 {
-	struct tt_sb sb = {0};
+	struct pk_sb sb = {0};
 	const char *P = sp->prefix;
 	if (k->core != TT_MIX) {
 		char *e = prof_expr(sp, k, "slot", slot_key(k->core), "GetBlockIdx()");
-		tt_sb_addf(&sb, "const uint64_t %sslot = static_cast<uint64_t>(%s);", P, e);
+		pk_sb_addf(&sb, "const uint64_t %sslot = static_cast<uint64_t>(%s);", P, e);
 		free(e);
 	} else {
 		/* a C++ test: a preprocessor line cannot carry the timing mark */
 		char *is = prof_expr(sp, k, "slot", "mix_is_aic_expr", "ASCEND_IS_AIC");
 		char *c = prof_expr(sp, k, "slot", "mix_aic", "GetBlockIdx()");
 		char *v = prof_expr(sp, k, "slot", "mix_aiv", "GetBlockNum() + GetBlockIdx()");
-		tt_sb_addf(&sb, "const uint64_t %sslot = (%s) ? static_cast<uint64_t>(%s) : static_cast<uint64_t>(%s);",
+		pk_sb_addf(&sb, "const uint64_t %sslot = (%s) ? static_cast<uint64_t>(%s) : static_cast<uint64_t>(%s);",
 		           P, is, c, v);
 		free(is);
 		free(c);
 		free(v);
 	}
 	tt_insert_before(t->b, plan, k->first_stmt, sb.s, "slot");
-	tt_sb_free(&sb);
+	pk_sb_free(&sb);
 }
 
 /* Entry sample first, then the tensor pointer, then the event locals:
@@ -171,18 +171,18 @@ static void plan_slot(const struct tt_tu *t, const struct tt_kernel *k, const st
 static void plan_entry(const struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp, struct pk_plan *plan)
 {
 	const char *P = sp->prefix;
-	struct tt_sb sb = {0}, label = {0};
-	tt_sb_addf(&sb, "uint64_t %sentry = %sread_cycle();", P, P);
+	struct pk_sb sb = {0}, label = {0};
+	pk_sb_addf(&sb, "uint64_t %sentry = %sread_cycle();", P, P);
 	tt_insert_before(t->b, plan, k->first_stmt, sb.s, "entry");
 	sb.n = 0;
 	if (k->style == TT_EXTERN) {
 		char *rd = tensor_read(k, sp);
-		tt_sb_addf(&sb, "__gm__ int64_t *%sout = %s;", P, rd);
+		pk_sb_addf(&sb, "__gm__ int64_t *%sout = %s;", P, rd);
 		free(rd);
-		tt_sb_addf(&label, "tensor %s[%d]", k->args_name, sp->timing_index);
+		pk_sb_addf(&label, "tensor %s[%d]", k->args_name, sp->timing_index);
 	} else {
-		tt_sb_addf(&sb, "__gm__ int64_t *%sout = reinterpret_cast<__gm__ int64_t *>(%stiming);", P, P);
-		tt_sb_add(&label, "tensor");
+		pk_sb_addf(&sb, "__gm__ int64_t *%sout = reinterpret_cast<__gm__ int64_t *>(%stiming);", P, P);
+		pk_sb_add(&label, "tensor");
 	}
 	tt_insert_before(t->b, plan, k->first_stmt, sb.s, label.s);
 	if (sp->slot_in_body)
@@ -190,33 +190,33 @@ static void plan_entry(const struct tt_tu *t, const struct tt_kernel *k, const s
 	if (sp->generation && k->style == TT_EXTERN) { /* direct style: a parameter */
 		sb.n = 0;
 		label.n = 0;
-		tt_sb_addf(&sb, "const uint64_t %sgen = static_cast<uint64_t>(%s[%d]);", P, k->args_name,
+		pk_sb_addf(&sb, "const uint64_t %sgen = static_cast<uint64_t>(%s[%d]);", P, k->args_name,
 		           sp->generation_index);
-		tt_sb_addf(&label, "generation %s[%d]", k->args_name, sp->generation_index);
+		pk_sb_addf(&label, "generation %s[%d]", k->args_name, sp->generation_index);
 		tt_insert_before(t->b, plan, k->first_stmt, sb.s, label.s);
 	}
 	if (sp->invocation && k->style == TT_EXTERN) {
 		sb.n = 0;
 		label.n = 0;
-		tt_sb_addf(&sb, "const uint64_t %srow0 = static_cast<uint64_t>(%s[%d]);", P, k->args_name,
+		pk_sb_addf(&sb, "const uint64_t %srow0 = static_cast<uint64_t>(%s[%d]);", P, k->args_name,
 		           sp->row0_index);
-		tt_sb_addf(&label, "invocation rows %s[%d]", k->args_name, sp->row0_index);
+		pk_sb_addf(&label, "invocation rows %s[%d]", k->args_name, sp->row0_index);
 		tt_insert_before(t->b, plan, k->first_stmt, sb.s, label.s);
 	}
 	for (size_t i = 0; i < sp->nev; i++) {
 		if (sp->ev[i].helper >= 0)
 			continue;
 		sb.n = 0;
-		tt_sb_addf(&sb, "uint64_t %sev_%s = 0;", P, sp->ev[i].name);
+		pk_sb_addf(&sb, "uint64_t %sev_%s = 0;", P, sp->ev[i].name);
 		tt_insert_before(t->b, plan, k->first_stmt, sb.s, "event local");
 	}
 	if (sp->nhelper) { /* the helpers' samples: the array the call path passes down */
 		sb.n = 0;
-		tt_sb_addf(&sb, "uint64_t %sev[%zu] = {};", P, sp->nhelper);
+		pk_sb_addf(&sb, "uint64_t %sev[%zu] = {};", P, sp->nhelper);
 		tt_insert_before(t->b, plan, k->first_stmt, sb.s, "helper event locals");
 	}
-	tt_sb_free(&sb);
-	tt_sb_free(&label);
+	pk_sb_free(&sb);
+	pk_sb_free(&label);
 }
 
 /* Only blanks between the start of OFF's line and OFF; *ls gets the line start. */
@@ -240,11 +240,11 @@ static void plan_closing_tail(const struct tt_tu *t, const struct tt_kernel *k, 
 		tt_insert_before(t->b, plan, k->body_close, tail, "tail");
 		return;
 	}
-	struct tt_sb sb = {0};
-	tt_sb_addn(&sb, t->b->data + fs, k->first_stmt - fs);
-	tt_sb_addf(&sb, "%s  " PK_TT_LINE_MARK " tail%s", tail, pk_buf_eol(t->b));
+	struct pk_sb sb = {0};
+	pk_sb_addn(&sb, t->b->data + fs, k->first_stmt - fs);
+	pk_sb_addf(&sb, "%s  " PK_TT_LINE_MARK " tail%s", tail, pk_buf_eol(t->b));
 	pk_plan_add(plan, ls, ls, sb.s, sb.n);
-	tt_sb_free(&sb);
+	pk_sb_free(&sb);
 }
 
 static void plan_exits(const struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp, struct pk_plan *plan)
@@ -257,11 +257,11 @@ static void plan_exits(const struct tt_tu *t, const struct tt_kernel *k, const s
 			continue;
 		}
 		/* a braceless `if (c) return;` gets braces, marked like the rest */
-		struct tt_sb open = {0};
-		tt_sb_addf(&open, "{ %s ", tail);
+		struct pk_sb open = {0};
+		pk_sb_addf(&open, "{ %s ", tail);
 		tt_insert_inline(plan, r->start, open.s);
 		tt_insert_inline(plan, r->end, " }");
-		tt_sb_free(&open);
+		pk_sb_free(&open);
 	}
 	if (!k->last_is_return)
 		plan_closing_tail(t, k, tail, plan);
@@ -407,22 +407,22 @@ static void plan_abi(const struct tt_tu *t, const struct tt_kernel *k, const str
 		}
 		return;
 	}
-	struct tt_sb sb = {0}, gen = {0};
+	struct pk_sb sb = {0}, gen = {0};
 	if (sp->generation) /* the last scalars (scalars come after every tensor) */
-		tt_sb_addf(&gen, ", uint64_t %sgen", P);
+		pk_sb_addf(&gen, ", uint64_t %sgen", P);
 	if (sp->invocation)
-		tt_sb_addf(&gen, ", uint64_t %srow0", P);
+		pk_sb_addf(&gen, ", uint64_t %srow0", P);
 	if (k->ntensors > 0) {
-		tt_sb_addf(&sb, ", GM_ADDR %stiming", P);
+		pk_sb_addf(&sb, ", GM_ADDR %stiming", P);
 		if (k->ntensors == (long)k->nparams) /* no scalars: one insertion */
-			tt_sb_add(&sb, gen.n ? gen.s : "");
+			pk_sb_add(&sb, gen.n ? gen.s : "");
 		else if (gen.n)
 			tt_insert_inline(plan, k->params[k->nparams - 1].end, gen.s);
 		long at = tt_direct_at(k);
 		tt_insert_inline(plan, k->params[at - 1].end, sb.s);
 		other_decls(t, k, at, sb.s, gen.n ? gen.s : NULL, plan);
 	} else if (k->nparams > 0) {
-		tt_sb_addf(&sb, "GM_ADDR %stiming, ", P);
+		pk_sb_addf(&sb, "GM_ADDR %stiming, ", P);
 		tt_insert_inline(plan, k->params[0].start, sb.s);
 		if (gen.n)
 			tt_insert_inline(plan, k->params[k->nparams - 1].end, gen.s);
@@ -430,7 +430,7 @@ static void plan_abi(const struct tt_tu *t, const struct tt_kernel *k, const str
 		size_t i = tt_tok_at(t, k->decl_start);
 		while (i < t->ntok && !tt_tok_is(t, i, "("))
 			i++;
-		tt_sb_addf(&sb, "GM_ADDR %stiming%s", P, gen.n ? gen.s : "");
+		pk_sb_addf(&sb, "GM_ADDR %stiming%s", P, gen.n ? gen.s : "");
 		size_t s = t->tok[i].end, e = s;
 		if (tt_tok_is(t, i + 1, "void"))
 			e = t->tok[i + 1].end, s = t->tok[i + 1].start;
@@ -439,8 +439,8 @@ static void plan_abi(const struct tt_tu *t, const struct tt_kernel *k, const str
 		else
 			tt_insert_inline(plan, s, sb.s);
 	}
-	tt_sb_free(&sb);
-	tt_sb_free(&gen);
+	pk_sb_free(&sb);
+	pk_sb_free(&gen);
 }
 
 int tt_gen_kernel(struct tt_tu *t, struct tt_kernel *k, struct tt_spec *sp, struct pk_plan *plan)
@@ -467,15 +467,15 @@ int tt_gen_kernel(struct tt_tu *t, struct tt_kernel *k, struct tt_spec *sp, stru
 	for (size_t i = 0; i < sp->nev; i++) {
 		if (sp->ev[i].helper >= 0)
 			continue;
-		struct tt_sb sb = {0}, label = {0};
-		tt_sb_addf(&sb, "%sev_%s = %sread_cycle();", sp->prefix, sp->ev[i].name, sp->prefix);
-		tt_sb_addf(&label, "event %s (%s)", sp->ev[i].name, sp->ev[i].kind);
+		struct pk_sb sb = {0}, label = {0};
+		pk_sb_addf(&sb, "%sev_%s = %sread_cycle();", sp->prefix, sp->ev[i].name, sp->prefix);
+		pk_sb_addf(&label, "event %s (%s)", sp->ev[i].name, sp->ev[i].kind);
 		if (sp->ev[i].after)
 			tt_insert_after(t->b, plan, sp->ev[i].at, sp->ev[i].stmt, sb.s, label.s);
 		else
 			tt_insert_before(t->b, plan, sp->ev[i].at, sb.s, label.s);
-		tt_sb_free(&sb);
-		tt_sb_free(&label);
+		pk_sb_free(&sb);
+		pk_sb_free(&label);
 	}
 	plan_exits(t, k, sp, plan);
 	if (k->style == TT_DIRECT && k->nparams == 0) {
@@ -494,72 +494,72 @@ int tt_gen_kernel(struct tt_tu *t, struct tt_kernel *k, struct tt_spec *sp, stru
 
 /* ---- the sidecar: what each column holds, for probe-report --events ---- */
 
-static void json_str(struct tt_sb *sb, const char *key, const char *val)
+static void json_str(struct pk_sb *sb, const char *key, const char *val)
 {
-	tt_sb_addf(sb, ", \"%s\": \"", key);
+	pk_sb_addf(sb, ", \"%s\": \"", key);
 	for (const char *p = val; *p; p++)
 		if (*p == '"' || *p == '\\')
-			tt_sb_addf(sb, "\\%c", *p);
+			pk_sb_addf(sb, "\\%c", *p);
 		else if ((unsigned char)*p >= 0x20)
-			tt_sb_addn(sb, p, 1);
-	tt_sb_add(sb, "\"");
+			pk_sb_addn(sb, p, 1);
+	pk_sb_add(sb, "\"");
 }
 
-static void json_event(struct tt_sb *sb, const char *name, int column, const char *kind, const char *at,
+static void json_event(struct pk_sb *sb, const char *name, int column, const char *kind, const char *at,
                        const char *func, const char *file)
 {
-	tt_sb_addf(sb, "    {\"name\": \"%s\", \"column\": %d, \"kind\": \"%s\"", name, column, kind);
+	pk_sb_addf(sb, "    {\"name\": \"%s\", \"column\": %d, \"kind\": \"%s\"", name, column, kind);
 	if (at)
 		json_str(sb, "at", at);
 	if (func)
 		json_str(sb, "function", func);
 	if (file)
 		json_str(sb, "file", file);
-	tt_sb_add(sb, "}");
+	pk_sb_add(sb, "}");
 }
 
 char *tt_sidecar_json(const struct tt_kernel *k, const struct tt_spec *sp, size_t *len)
 {
-	struct tt_sb sb = {0};
+	struct pk_sb sb = {0};
 	static const char *cores[] = {"aiv", "aic", "mix"};
 	unsigned long long magic = strtoull(rule_or(sp, "code", "magic", "0x54494D4500000000"), NULL, 0);
-	tt_sb_addf(&sb, "{\n  \"kernel\": \"%s\",\n  \"style\": \"%s\",\n  \"core_type\": \"%s\",\n", k->name,
+	pk_sb_addf(&sb, "{\n  \"kernel\": \"%s\",\n  \"style\": \"%s\",\n  \"core_type\": \"%s\",\n", k->name,
 	           k->style == TT_EXTERN ? "extern" : "direct", cores[k->core]);
 	if (sp->slots && strspn(sp->slots, "0123456789") == strlen(sp->slots))
-		tt_sb_addf(&sb, "  \"slots\": %s,\n", sp->slots);
+		pk_sb_addf(&sb, "  \"slots\": %s,\n", sp->slots);
 	else
-		tt_sb_add(&sb, "  \"slots\": null,\n");
-	tt_sb_addf(&sb, "  \"row_words\": %d,\n  \"magic\": %llu,\n  \"magic_column\": %d,\n", sp->row_words, magic,
+		pk_sb_add(&sb, "  \"slots\": null,\n");
+	pk_sb_addf(&sb, "  \"row_words\": %d,\n  \"magic\": %llu,\n  \"magic_column\": %d,\n", sp->row_words, magic,
 	           sp->row_words - 1);
 	if (sp->generation)
-		tt_sb_add(&sb,
+		pk_sb_add(&sb,
 		          "  \"generation\": true,\n  \"magic_rule\": \"row[magic_column] == magic + ((generation & "
 		          "0xFFFF) << 16) + (slot & 0xFFFF)\",\n");
 	else
-		tt_sb_add(&sb, "  \"magic_rule\": \"row[magic_column] == magic + slot\",\n");
+		pk_sb_add(&sb, "  \"magic_rule\": \"row[magic_column] == magic + slot\",\n");
 	if (k->style == TT_EXTERN)
-		tt_sb_addf(&sb, "  \"timing_arg\": %d,\n", sp->timing_index);
+		pk_sb_addf(&sb, "  \"timing_arg\": %d,\n", sp->timing_index);
 	if (k->style == TT_EXTERN && sp->generation)
-		tt_sb_addf(&sb, "  \"generation_arg\": %d,\n", sp->generation_index);
+		pk_sb_addf(&sb, "  \"generation_arg\": %d,\n", sp->generation_index);
 	if (sp->invocation) {
 		int num = strspn(sp->invocations, "0123456789") == strlen(sp->invocations);
-		tt_sb_addf(&sb, "  \"invocations\": %s,\n  \"row_rule\": \"row = invocation * slots + slot\",\n",
+		pk_sb_addf(&sb, "  \"invocations\": %s,\n  \"row_rule\": \"row = invocation * slots + slot\",\n",
 		           num ? sp->invocations : "null");
 		if (k->style == TT_EXTERN)
-			tt_sb_addf(&sb, "  \"row0_arg\": %d,\n", sp->row0_index);
+			pk_sb_addf(&sb, "  \"row0_arg\": %d,\n", sp->row0_index);
 	}
-	tt_sb_add(&sb, "  \"events\": [\n");
+	pk_sb_add(&sb, "  \"events\": [\n");
 	json_event(&sb, "entry", 0, rule_or(sp, "kinds", "entry", "issue"), "entry", k->name, sp->kernel_file);
 	for (size_t i = 0; i < sp->nev; i++) {
 		const struct tt_event *e = &sp->ev[i];
-		tt_sb_add(&sb, ",\n");
+		pk_sb_add(&sb, ",\n");
 		json_event(&sb, e->name, e->column, e->kind, e->spec, e->func ? e->func : k->name,
 		           e->file ? e->file : sp->kernel_file);
 	}
-	tt_sb_add(&sb, ",\n");
+	pk_sb_add(&sb, ",\n");
 	json_event(&sb, "body_done", sp->columns - 1, rule_or(sp, "kinds", "body_done", "phase"), "exit", k->name,
 	           sp->kernel_file);
-	tt_sb_add(&sb, "\n  ]\n}\n");
+	pk_sb_add(&sb, "\n  ]\n}\n");
 	*len = sb.n;
 	return sb.s;
 }

@@ -27,11 +27,11 @@ static const char *host_rule(const struct tt_spec *sp, const char *key, const ch
 /* The slots expression of the matrix: with concurrent invocations, K of them. */
 static char *matrix_slots(const struct tt_spec *sp)
 {
-	struct tt_sb sb = {0};
+	struct pk_sb sb = {0};
 	if (sp->invocations)
-		tt_sb_addf(&sb, "(%s) * (%s)", sp->slots, sp->invocations);
+		pk_sb_addf(&sb, "(%s) * (%s)", sp->slots, sp->invocations);
 	else
-		tt_sb_add(&sb, sp->slots);
+		pk_sb_add(&sb, sp->slots);
 	return sb.s;
 }
 
@@ -43,8 +43,8 @@ static size_t extra_scalars(const struct tt_spec *sp, char *vals[2])
 	if (sp->generation)
 		vals[n++] = pk_xstrdup(sp->generation);
 	if (sp->invocation) {
-		struct tt_sb sb = {0};
-		tt_sb_addf(&sb, "(%s) * (%s)", sp->invocation, sp->slots);
+		struct pk_sb sb = {0};
+		pk_sb_addf(&sb, "(%s) * (%s)", sp->invocation, sp->slots);
 		vals[n++] = sb.s;
 	}
 	return n;
@@ -138,12 +138,12 @@ static char *extra_scalar_adds(const struct tt_spec *sp, const char *recv)
 	size_t nx = extra_scalars(sp, xv);
 	if (!nx)
 		return NULL;
-	struct tt_sb gs = {0};
+	struct pk_sb gs = {0};
 	for (size_t i = 0; i < nx; i++) {
 		const char *gnames[] = {"recv", "value"};
 		const char *gvals[] = {recv, xv[i]};
 		char *one = tt_expand(host_rule(sp, "scalar", "{recv}add_scalar({value});"), gnames, gvals, 2);
-		tt_sb_addf(&gs, "%s%s", i ? "\n" : "", one);
+		pk_sb_addf(&gs, "%s%s", i ? "\n" : "", one);
 		free(one);
 		free(xv[i]);
 	}
@@ -169,10 +169,10 @@ static int place_extra_scalars(const struct tt_tu *t, const struct tt_kernel *k,
 	if (!a[last_scalar].after)
 		return pk_error("%s:%u: the last scalar add is not a statement of its own; split the chained call",
 		                b->path, pk_buf_line_of(t->b, a[last_scalar].close));
-	struct tt_sb gl = {0};
-	tt_sb_addf(&gl, "scalars from args[%ld]", k->ntensors + 1 + k->nscalars);
+	struct pk_sb gl = {0};
+	pk_sb_addf(&gl, "scalars from args[%ld]", k->ntensors + 1 + k->nscalars);
 	tt_insert_after(b, plan, a[last_scalar].after, a[last_scalar].stmt_start, g, gl.s);
-	tt_sb_free(&gl);
+	pk_sb_free(&gl);
 	return 0;
 }
 
@@ -194,8 +194,8 @@ static int plan_orchestration(struct tt_tu *t, const struct tt_kernel *k, const 
 	char *line = tt_expand(
 	    host_rule(sp, "orchestration", "{recv}add_output({recv}make_timing_tensor({slots}, {row_words}));"), names,
 	    vals, 4);
-	struct tt_sb label = {0};
-	tt_sb_addf(&label, "output (args[%ld])", k->ntensors);
+	struct pk_sb label = {0};
+	pk_sb_addf(&label, "output (args[%ld])", k->ntensors);
 	char *g = extra_scalar_adds(sp, recv);
 	int rc = g ? place_extra_scalars(t, k, a, n, &line, g, plan) : 0;
 	free(g);
@@ -212,7 +212,7 @@ static int plan_orchestration(struct tt_tu *t, const struct tt_kernel *k, const 
 	free(recv);
 	free(line);
 	free(mslots);
-	tt_sb_free(&label);
+	pk_sb_free(&label);
 	return rc;
 }
 
@@ -285,28 +285,28 @@ static int plan_packed(struct tt_tu *t, const struct tt_kernel *k, const struct 
 	char *elem = tt_expand(host_rule(sp, "packed_element", "reinterpret_cast<int64_t>({prefix}timing.data())"),
 	                       names, vals, 3);
 	tt_insert_before(b, plan, p->stmt_start, decl, "tensor");
-	struct tt_sb sb = {0}, gen = {0};
+	struct pk_sb sb = {0}, gen = {0};
 	char *xv[2];
 	size_t nx = extra_scalars(sp, xv);
 	for (size_t i = 0; i < nx; i++) { /* generation id, first row: more elements, the last */
 		const char *gnames[] = {"value"};
 		const char *gvals[] = {xv[i]};
 		char *g = tt_expand(host_rule(sp, "packed_scalar", "static_cast<int64_t>({value})"), gnames, gvals, 1);
-		tt_sb_addf(&gen, ", %s", g);
+		pk_sb_addf(&gen, ", %s", g);
 		free(g);
 		free(xv[i]);
 	}
 	if (k->ntensors > 0) {
-		tt_sb_addf(&sb, ", %s", elem);
+		pk_sb_addf(&sb, ", %s", elem);
 		if ((long)nel == k->ntensors && gen.n) /* no scalars: the same place */
-			tt_sb_add(&sb, gen.s);
+			pk_sb_add(&sb, gen.s);
 		else if (gen.n)
 			tt_insert_inline(plan, ends[nel - 1], gen.s);
 		tt_insert_inline(plan, ends[k->ntensors - 1], sb.s);
 	} else {
-		tt_sb_addf(&sb, "%s%s", elem, nel ? ", " : "");
+		pk_sb_addf(&sb, "%s%s", elem, nel ? ", " : "");
 		if (!nel && gen.n)
-			tt_sb_add(&sb, gen.s);
+			pk_sb_add(&sb, gen.s);
 		tt_insert_inline(plan, first, sb.s);
 		if (nel && gen.n)
 			tt_insert_inline(plan, ends[nel - 1], gen.s);
@@ -317,8 +317,8 @@ static int plan_packed(struct tt_tu *t, const struct tt_kernel *k, const struct 
 		snprintf(num, sizeof(num), "%ld", strtol(b->data + st->start, NULL, 10) + 1 + (long)nx);
 		tt_replace_inline(b, plan, st->start, st->end, num);
 	}
-	tt_sb_free(&sb);
-	tt_sb_free(&gen);
+	pk_sb_free(&sb);
+	pk_sb_free(&gen);
 	free(mslots);
 	free(decl);
 	free(elem);
@@ -449,21 +449,21 @@ static int plan_launch(struct tt_tu *t, const struct tt_kernel *k, const struct 
 	tt_insert_before(t->b, plan, t->tok[s].start, decl, "launch buffer");
 	free(decl);
 	free(slots);
-	struct tt_sb a = {0};
+	struct pk_sb a = {0};
 	size_t at = l->skip + (size_t)(k->ntensors > 0 ? tt_direct_at(k) : 0);
 	if (at < n)
-		tt_sb_addf(&a, "%stiming, ", sp->prefix);
+		pk_sb_addf(&a, "%stiming, ", sp->prefix);
 	else
-		tt_sb_addf(&a, "%s%stiming", n ? ", " : "", sp->prefix);
+		pk_sb_addf(&a, "%s%stiming", n ? ", " : "", sp->prefix);
 	tt_insert_inline(plan, at < n ? t->tok[starts[at]].start : t->tok[l->close].start, a.s);
-	tt_sb_free(&a);
+	pk_sb_free(&a);
 	char *extra[2];
 	size_t ne = extra_scalars(sp, extra);
 	for (size_t i = 0; i < ne; i++) {
-		struct tt_sb e = {0};
-		tt_sb_addf(&e, ", %s", extra[i]);
+		struct pk_sb e = {0};
+		pk_sb_addf(&e, ", %s", extra[i]);
 		tt_insert_inline(plan, t->tok[l->close].start, e.s);
-		tt_sb_free(&e);
+		pk_sb_free(&e);
 		free(extra[i]);
 	}
 	return 0;
@@ -482,13 +482,13 @@ static void plan_prototypes(struct tt_tu *t, const struct tt_kernel *k, const st
 		size_t starts[64];
 		size_t n = launch_args(t, &l, starts, 64);
 		size_t at = (size_t)(k->ntensors > 0 ? tt_direct_at(k) : 0);
-		struct tt_sb a = {0};
+		struct pk_sb a = {0};
 		if (at < n)
-			tt_sb_addf(&a, "GM_ADDR %stiming, ", sp->prefix);
+			pk_sb_addf(&a, "GM_ADDR %stiming, ", sp->prefix);
 		else
-			tt_sb_addf(&a, "%sGM_ADDR %stiming", n ? ", " : "", sp->prefix);
+			pk_sb_addf(&a, "%sGM_ADDR %stiming", n ? ", " : "", sp->prefix);
 		tt_insert_inline(plan, at < n ? t->tok[starts[at]].start : t->tok[l.close].start, a.s);
-		tt_sb_free(&a);
+		pk_sb_free(&a);
 	}
 }
 

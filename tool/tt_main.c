@@ -190,10 +190,10 @@ static int load_extras(struct job *j)
 			const char *out = o->emit.out_path, *slash = strrchr(out, '/');
 			const char *base = strrchr(x->path, '/');
 			base = base ? base + 1 : x->path;
-			struct tt_sb sb = {0};
+			struct pk_sb sb = {0};
 			if (slash)
-				tt_sb_addn(&sb, out, (size_t)(slash - out + 1));
-			tt_sb_add(&sb, base);
+				pk_sb_addn(&sb, out, (size_t)(slash - out + 1));
+			pk_sb_add(&sb, base);
 			j->extra_out[i] = sb.s;
 			struct stat a, b;
 			if (!strcmp(sb.s, out))
@@ -395,16 +395,16 @@ static int write_sidecar(struct job *j, struct pk_txn *txn)
 	int to_file = o->emit.mode == PK_EMIT_OUTFILE || (o->emit.mode == PK_EMIT_INPLACE && !j->kb.from_stdin);
 	if (!to_file && !o->events_out)
 		return 0; /* --stdout, --diff, --check and standard input write no file */
-	struct tt_sb path = {0};
+	struct pk_sb path = {0};
 	if (o->events_out)
-		tt_sb_add(&path, o->events_out);
+		pk_sb_add(&path, o->events_out);
 	else
-		tt_sb_addf(&path, "%s.timing.json", o->emit.mode == PK_EMIT_OUTFILE ? o->emit.out_path : o->kernel);
+		pk_sb_addf(&path, "%s.timing.json", o->emit.mode == PK_EMIT_OUTFILE ? o->emit.out_path : o->kernel);
 	size_t len;
 	char *json = tt_sidecar_json(&j->k, &j->sp, &len);
 	int rc = pk_txn_add(txn, path.s, json, len, NULL, NULL, 0);
 	free(json);
-	tt_sb_free(&path);
+	pk_sb_free(&path);
 	return rc;
 }
 
@@ -413,10 +413,10 @@ static char *beside_out(const struct tt_opts *o, const char *path)
 {
 	const char *out = o->emit.out_path, *slash = strrchr(out, '/');
 	const char *base = strrchr(path, '/');
-	struct tt_sb sb = {0};
+	struct pk_sb sb = {0};
 	if (slash)
-		tt_sb_addn(&sb, out, (size_t)(slash - out + 1));
-	tt_sb_add(&sb, base ? base + 1 : path);
+		pk_sb_addn(&sb, out, (size_t)(slash - out + 1));
+	pk_sb_add(&sb, base ? base + 1 : path);
 	return sb.s;
 }
 

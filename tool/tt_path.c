@@ -338,19 +338,19 @@ static int add_param(struct graph *g, int i, struct pk_plan *kplan)
 	}
 	if (j >= t->ntok || t->tok[j].start >= e)
 		return pk_error("%s: cannot find the parameter list of '%s'", path_of(g, f->file), f->name);
-	struct tt_sb sb = {0};
+	struct pk_sb sb = {0};
 	const char *P = g->sp->prefix;
 	if (f->nparams > 0) {
-		tt_sb_addf(&sb, ", uint64_t *%sev = nullptr", P);
+		pk_sb_addf(&sb, ", uint64_t *%sev = nullptr", P);
 		tt_insert_inline(plan_of(g, f->file, kplan), t->tok[j].start, sb.s);
 	} else if (j == i0 + 2 && tt_tok_is(t, i0 + 1, "void")) {
-		tt_sb_addf(&sb, "uint64_t *%sev = nullptr", P);
+		pk_sb_addf(&sb, "uint64_t *%sev = nullptr", P);
 		tt_replace_inline(t->b, plan_of(g, f->file, kplan), t->tok[i0 + 1].start, t->tok[i0 + 1].end, sb.s);
 	} else {
-		tt_sb_addf(&sb, "uint64_t *%sev = nullptr", P);
+		pk_sb_addf(&sb, "uint64_t *%sev = nullptr", P);
 		tt_insert_inline(plan_of(g, f->file, kplan), t->tok[j].start, sb.s);
 	}
-	tt_sb_free(&sb);
+	pk_sb_free(&sb);
 	return 0;
 }
 
@@ -365,10 +365,10 @@ static int add_arg(struct graph *g, const struct site *s, struct pk_plan *kplan)
 		return pk_error("%s:%u: the call to '%s' passes %d of its %d arguments (defaulted or variadic ones): "
 		                "a trailing event-array argument would bind to the wrong parameter",
 		                path_of(g, s->file), s->line, s->name, s->nargs, callee->nparams);
-	struct tt_sb sb = {0};
-	tt_sb_addf(&sb, "%s%sev", s->nargs > 0 ? ", " : "", g->sp->prefix);
+	struct pk_sb sb = {0};
+	pk_sb_addf(&sb, "%s%sev", s->nargs > 0 ? ", " : "", g->sp->prefix);
 	tt_insert_inline(plan_of(g, s->file, kplan), s->close, sb.s);
-	tt_sb_free(&sb);
+	pk_sb_free(&sb);
 	return 0;
 }
 
@@ -387,15 +387,15 @@ static int place_sample(struct graph *g, int i, struct tt_event *ev, struct pk_p
 	ev->file = path_of(g, f->file);
 	tt_lint_event(t, g->sp, ev);
 	const char *P = g->sp->prefix;
-	struct tt_sb sb = {0}, label = {0};
-	tt_sb_addf(&sb, "if (%sev) %sev[%d] = %s;", P, P, ev->helper, tt_cycle_read(g->sp));
-	tt_sb_addf(&label, "event %s (%s)", ev->name, ev->kind);
+	struct pk_sb sb = {0}, label = {0};
+	pk_sb_addf(&sb, "if (%sev) %sev[%d] = %s;", P, P, ev->helper, tt_cycle_read(g->sp));
+	pk_sb_addf(&label, "event %s (%s)", ev->name, ev->kind);
 	if (ev->after)
 		tt_insert_after(t->b, plan_of(g, f->file, kplan), ev->at, ev->stmt, sb.s, label.s);
 	else
 		tt_insert_before(t->b, plan_of(g, f->file, kplan), ev->at, sb.s, label.s);
-	tt_sb_free(&sb);
-	tt_sb_free(&label);
+	pk_sb_free(&sb);
+	pk_sb_free(&label);
 	return 0;
 }
 

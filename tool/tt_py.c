@@ -73,32 +73,32 @@ static const char *find_in(const struct lines *l, size_t i, const char *what)
 static void add_line(const struct lines *l, struct pk_plan *plan, size_t i, size_t ind, const char *code,
                      const char *label)
 {
-	struct tt_sb sb = {0};
+	struct pk_sb sb = {0};
 	for (size_t k = 0; k < ind; k++)
-		tt_sb_add(&sb, " ");
-	tt_sb_addf(&sb, "%s  " PK_TT_PY_MARK " %s%s", code, label, pk_buf_eol(l->b));
+		pk_sb_add(&sb, " ");
+	pk_sb_addf(&sb, "%s  " PK_TT_PY_MARK " %s%s", code, label, pk_buf_eol(l->b));
 	size_t at = i < l->n ? l->s[i] : l->b->len;
 	pk_plan_add(plan, at, at, sb.s, sb.n);
-	tt_sb_free(&sb);
+	pk_sb_free(&sb);
 }
 
 /* Line I becomes NEW (its whole text), the original kept in the mark. */
 static void change_line(const struct lines *l, struct pk_plan *plan, size_t i, const char *new_text)
 {
-	struct tt_sb sb = {0};
-	tt_sb_addf(&sb, "%s  " PK_TT_PY_LINE_OPEN, new_text);
+	struct pk_sb sb = {0};
+	pk_sb_addf(&sb, "%s  " PK_TT_PY_LINE_OPEN, new_text);
 	for (size_t p = l->s[i]; p < l->e[i]; p++) {
 		char c = l->b->data[p];
 		if (c == '\\' || c == '"')
-			tt_sb_addf(&sb, "\\%c", c);
+			pk_sb_addf(&sb, "\\%c", c);
 		else if (c == '\t')
-			tt_sb_add(&sb, "\\t");
+			pk_sb_add(&sb, "\\t");
 		else
-			tt_sb_addn(&sb, &c, 1);
+			pk_sb_addn(&sb, &c, 1);
 	}
-	tt_sb_add(&sb, "\"");
+	pk_sb_add(&sb, "\"");
 	pk_plan_add(plan, l->s[i], l->e[i], sb.s, sb.n);
-	tt_sb_free(&sb);
+	pk_sb_free(&sb);
 }
 
 /* ---- pypto extern ---- */
@@ -149,7 +149,7 @@ static int read_extern(const struct lines *l, size_t def, struct ext *x)
 static int find_extern(const struct lines *l, const char *name, size_t *def)
 {
 	int found = 0;
-	struct tt_sb names = {0};
+	struct pk_sb names = {0};
 	for (size_t i = 0; i + 1 < l->n; i++) {
 		if (!find_in(l, i, "@pl.jit.extern"))
 			continue;
@@ -160,7 +160,7 @@ static int find_extern(const struct lines *l, const char *name, size_t *def)
 			break;
 		const char *p = find_in(l, j, "def ") + 4;
 		size_t n = strcspn(p, "(");
-		tt_sb_addf(&names, "%s%.*s", names.n ? ", " : "", (int)n, p);
+		pk_sb_addf(&names, "%s%.*s", names.n ? ", " : "", (int)n, p);
 		if (name ? (strlen(name) == n && !strncmp(p, name, n)) : 1) {
 			found++;
 			*def = j;
@@ -173,7 +173,7 @@ static int find_extern(const struct lines *l, const char *name, size_t *def)
 	else if (found > 1 && !name)
 		rc =
 		    pk_error("%s: several externs (%s): name one with --host %s:NAME", l->b->path, names.s, l->b->path);
-	tt_sb_free(&names);
+	pk_sb_free(&names);
 	return rc;
 }
 
@@ -224,8 +224,8 @@ static int plan_call(const struct lines *l, size_t i, const char *name, long k, 
 			seen++;
 	if (seen < k)
 		return pk_error("%s:%zu: call of '%s' passes fewer than %ld tensors", l->b->path, i + 1, name, k);
-	struct tt_sb v = {0}, mk = {0};
-	tt_sb_addf(&v, "%stiming,", sp->prefix);
+	struct pk_sb v = {0}, mk = {0};
+	pk_sb_addf(&v, "%stiming,", sp->prefix);
 	add_line(l, plan, j, indent(l, j - 1), v.s, "tensor argument");
 	size_t st = body_stmt(l, i);
 	const char *tmpl = tt_rule(sp->rules, "host", "pypto_create");
@@ -236,8 +236,8 @@ static int plan_call(const struct lines *l, size_t i, const char *name, long k, 
 	                    names, vals, 3);
 	add_line(l, plan, st, indent(l, st), c, "tensor");
 	free(c);
-	tt_sb_free(&v);
-	tt_sb_free(&mk);
+	pk_sb_free(&v);
+	pk_sb_free(&mk);
 	return 0;
 }
 
@@ -268,12 +268,12 @@ int tt_py_plan_extern(const struct pk_buf *b, const char *name, const struct tt_
 	struct ext x;
 	int rc = find_extern(&l, name, &def) < 0 || read_extern(&l, def, &x) < 0 ? -1 : 0;
 	if (rc == 0) {
-		struct tt_sb t = {0};
-		tt_sb_addf(&t, "%stiming: pl.Out[pl.Tensor],", sp->prefix);
+		struct pk_sb t = {0};
+		pk_sb_addf(&t, "%stiming: pl.Out[pl.Tensor],", sp->prefix);
 		char label[48];
 		snprintf(label, sizeof(label), "tensor (args[%ld])", x.tensors);
 		add_line(&l, plan, x.last_param + 1, indent(&l, x.last_param), t.s, label);
-		tt_sb_free(&t);
+		pk_sb_free(&t);
 		const char *p = find_in(&l, def, "def ") + 4;
 		char *fname = pk_xstrndup(p, strcspn(p, "("));
 		for (size_t i = def; i-- > 0 && !find_in(&l, i + 1, "@pl.jit.extern");)
@@ -283,8 +283,8 @@ int tt_py_plan_extern(const struct pk_buf *b, const char *name, const struct tt_
 				    "same timing rows (the slot is the task's block index); a row holds the last "
 				    "lane to finish",
 				    b->path, i + 1, fname);
-		struct tt_sb call = {0};
-		tt_sb_addf(&call, "%s(", fname);
+		struct pk_sb call = {0};
+		pk_sb_addf(&call, "%s(", fname);
 		int calls = plan_calls(&l, def, call.s, x.tensors, sp, plan);
 		rc = calls < 0 ? -1 : 0;
 		for (size_t i = 0; i < sp->npycallers && rc == 0; i++) {
@@ -304,7 +304,7 @@ int tt_py_plan_extern(const struct pk_buf *b, const char *name, const struct tt_
 			    "(name their files with --edit FILE.py)",
 			    b->path, fname);
 		free(fname);
-		tt_sb_free(&call);
+		pk_sb_free(&call);
 	}
 	lines_free(&l);
 	return rc;
@@ -325,8 +325,8 @@ static int plan_signature(const struct lines *l, size_t i, long at, struct pk_pl
 		const char *comma = memchr(q, ',', (size_t)(c - q));
 		q = comma ? comma + 1 : c;
 	}
-	struct tt_sb sb = {0};
-	tt_sb_addn(&sb, d, (size_t)(q - d));
+	struct pk_sb sb = {0};
+	pk_sb_addn(&sb, d, (size_t)(q - d));
 	if (q == c) {
 		size_t n = sb.n;
 		while (n > 0 && sb.s[n - 1] == ' ')
@@ -334,13 +334,13 @@ static int plan_signature(const struct lines *l, size_t i, long at, struct pk_pl
 		int comma = n > 0 && sb.s[n - 1] != '[' && sb.s[n - 1] != ',';
 		sb.n = n;
 		sb.s[n] = '\0';
-		tt_sb_add(&sb, comma ? ", D.OUT" : (n > 0 && sb.s[n - 1] == ',' ? " D.OUT" : "D.OUT"));
+		pk_sb_add(&sb, comma ? ", D.OUT" : (n > 0 && sb.s[n - 1] == ',' ? " D.OUT" : "D.OUT"));
 	} else {
-		tt_sb_add(&sb, at ? " D.OUT," : "D.OUT, ");
+		pk_sb_add(&sb, at ? " D.OUT," : "D.OUT, ");
 	}
-	tt_sb_addn(&sb, q, (size_t)(end - q));
+	pk_sb_addn(&sb, q, (size_t)(end - q));
 	change_line(l, plan, i, sb.s);
-	tt_sb_free(&sb);
+	pk_sb_free(&sb);
 	return 0;
 }
 
@@ -477,11 +477,11 @@ static int plan_tensorarg(const struct lines *l, const struct tt_spec *sp, struc
 	while (e > l->s[i] && l->b->data[e - 1] == ' ')
 		e--;
 	if (e > l->s[i] && l->b->data[e - 1] == ')' && !find_in(l, i, "#")) {
-		struct tt_sb sb = {0};
-		tt_sb_addn(&sb, l->b->data + l->s[i], l->e[i] - l->s[i]);
-		tt_sb_add(&sb, ",");
+		struct pk_sb sb = {0};
+		pk_sb_addn(&sb, l->b->data + l->s[i], l->e[i] - l->s[i]);
+		pk_sb_add(&sb, ",");
 		change_line(l, plan, i, sb.s);
-		tt_sb_free(&sb);
+		pk_sb_free(&sb);
 	}
 	add_line(l, plan, i + 1, indent(l, last), ta, "golden timing output (zeros)");
 	free(ta);
@@ -490,8 +490,8 @@ static int plan_tensorarg(const struct lines *l, const struct tt_spec *sp, struc
 
 static int plan_compare(const struct lines *l, const struct tt_spec *sp, struct pk_plan *plan)
 {
-	struct tt_sb name = {0}, cap = {0};
-	tt_sb_addf(&name, "%stiming", sp->prefix);
+	struct pk_sb name = {0}, cap = {0};
+	pk_sb_addf(&name, "%stiming", sp->prefix);
 	const char *names[] = {"name"}, *vals[] = {name.s};
 	const char *tmpl = tt_rule(sp->rules, "host", "test_capture");
 	char *save = tt_expand(tmpl ? tmpl
@@ -513,19 +513,19 @@ static int plan_compare(const struct lines *l, const struct tt_spec *sp, struct 
 			if (!o)
 				continue;
 			/* `output_names` (or a comprehension over it) becomes one that leaves ours out */
-			struct tt_sb sb = {0};
-			tt_sb_addn(&sb, l->b->data + l->s[k], (size_t)(o - l->b->data - l->s[k]));
-			tt_sb_addf(&sb, "[pk_n for pk_n in output_names if pk_n != \"%s\"]", name.s);
+			struct pk_sb sb = {0};
+			pk_sb_addn(&sb, l->b->data + l->s[k], (size_t)(o - l->b->data - l->s[k]));
+			pk_sb_addf(&sb, "[pk_n for pk_n in output_names if pk_n != \"%s\"]", name.s);
 			const char *r = o + strlen("output_names");
-			tt_sb_addn(&sb, r, (size_t)(l->b->data + l->e[k] - r));
+			pk_sb_addn(&sb, r, (size_t)(l->b->data + l->e[k] - r));
 			change_line(l, plan, k, sb.s);
-			tt_sb_free(&sb);
+			pk_sb_free(&sb);
 			free(save);
-			tt_sb_free(&name);
+			pk_sb_free(&name);
 			return 0;
 		}
 		free(save);
-		tt_sb_free(&name);
+		pk_sb_free(&name);
 		return pk_error(
 		    "%s:%zu: compare_outputs does not call super().compare_outputs(..., output_names, ...): "
 		    "leave the timing output out of its comparison by hand",
@@ -541,19 +541,19 @@ static int plan_compare(const struct lines *l, const struct tt_spec *sp, struct 
 		end++;
 	while (end > cls + 1 && blank(l, end - 1) && l->e[end - 1] == l->s[end - 1])
 		end--;
-	tt_sb_addf(&cap, "def compare_outputs(self, test_args, golden_args, output_names, params):");
+	pk_sb_addf(&cap, "def compare_outputs(self, test_args, golden_args, output_names, params):");
 	add_line(l, plan, end, 4, "", "comparator");
 	add_line(l, plan, end, 4, cap.s, "comparator");
 	add_line(l, plan, end, 8, save, "capture the actual timing tensor");
 	cap.n = 0;
-	tt_sb_addf(&cap,
+	pk_sb_addf(&cap,
 	           "super().compare_outputs(test_args, golden_args, [pk_n for pk_n in output_names if pk_n != \"%s\"], "
 	           "params)",
 	           name.s);
 	add_line(l, plan, end, 8, cap.s, "numeric outputs only");
 	free(save);
-	tt_sb_free(&cap);
-	tt_sb_free(&name);
+	pk_sb_free(&cap);
+	pk_sb_free(&name);
 	return cls < l->n ? 0 : pk_error("%s: no test class", l->b->path);
 }
 

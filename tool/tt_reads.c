@@ -186,25 +186,25 @@ static int scan_includes(struct tt_sides *s, const struct pk_buf *b, const char 
 				const char *o = memchr(q, '"', (size_t)(eol - q));
 				const char *c = o ? memchr(o + 1, '"', (size_t)(eol - o - 1)) : NULL;
 				if (o && c && c > o + 1) {
-					struct tt_sb f = {0};
-					tt_sb_addn(&f, path, dl);
-					tt_sb_addn(&f, o + 1, (size_t)(c - o - 1));
+					struct pk_sb f = {0};
+					pk_sb_addn(&f, path, dl);
+					pk_sb_addn(&f, o + 1, (size_t)(c - o - 1));
 					char real[PATH_MAX];
 					struct stat st;
 					size_t before = s->n;
 					if (stat(f.s, &st) == 0 && S_ISREG(st.st_mode) && realpath(f.s, real) &&
 					    !known(s, real)) {
 						if (add_side(s, f.s, for_write, sp) < 0) {
-							tt_sb_free(&f);
+							pk_sb_free(&f);
 							return -1;
 						}
 						if (s->n > before && scan_includes(s, &s->v[s->n - 1].b, f.s, for_write,
 						                                   sp, depth + 1) < 0) {
-							tt_sb_free(&f);
+							pk_sb_free(&f);
 							return -1;
 						}
 					}
-					tt_sb_free(&f);
+					pk_sb_free(&f);
 				}
 			}
 		}

@@ -10,40 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- strings ---- */
-
-void tt_sb_addn(struct tt_sb *sb, const char *s, size_t n)
-{
-	PK_GROW(sb->s, sb->cap, sb->n + n + 1);
-	memcpy(sb->s + sb->n, s, n);
-	sb->n += n;
-	sb->s[sb->n] = '\0';
-}
-
-void tt_sb_add(struct tt_sb *sb, const char *s)
-{
-	tt_sb_addn(sb, s, strlen(s));
-}
-
-void tt_sb_addf(struct tt_sb *sb, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	PK_GROW(sb->s, sb->cap, sb->n + (size_t)n + 1);
-	va_start(ap, fmt);
-	vsnprintf(sb->s + sb->n, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	sb->n += (size_t)n;
-}
-
-void tt_sb_free(struct tt_sb *sb)
-{
-	free(sb->s);
-	memset(sb, 0, sizeof(*sb));
-}
-
 /* ---- rules/timing.ini ---- */
 
 struct tt_ini {
@@ -57,8 +23,8 @@ static int on_timing_key(void *user, const char *section, const char *key, const
 	struct tt_rules *r = c->r;
 	if (!*section)
 		return pk_error("%s:%u: '%s' outside a [section]", c->origin, line, key);
-	struct tt_sb k = {0};
-	tt_sb_addf(&k, "%s.%s", section, key);
+	struct pk_sb k = {0};
+	pk_sb_addf(&k, "%s.%s", section, key);
 	size_t cap_vals = r->cap; /* both arrays grow in step */
 	PK_GROW(r->keys, r->cap, r->n + 1);
 	PK_GROW(r->vals, cap_vals, r->n + 1);
@@ -104,8 +70,8 @@ void tt_rules_free(struct tt_rules *r)
 
 char *tt_expand(const char *tmpl, const char *const *names, const char *const *vals, size_t n)
 {
-	struct tt_sb sb = {0};
-	tt_sb_add(&sb, "");
+	struct pk_sb sb = {0};
+	pk_sb_add(&sb, "");
 	for (const char *p = tmpl; *p;) {
 		const char *close = *p == '{' ? strchr(p, '}') : NULL;
 		size_t i = n;
@@ -115,10 +81,10 @@ char *tt_expand(const char *tmpl, const char *const *names, const char *const *v
 				    !strncmp(p + 1, names[i], (size_t)(close - p - 1)))
 					break;
 		if (close && i < n) {
-			tt_sb_add(&sb, vals[i]);
+			pk_sb_add(&sb, vals[i]);
 			p = close + 1;
 		} else {
-			tt_sb_addn(&sb, p++, 1);
+			pk_sb_addn(&sb, p++, 1);
 		}
 	}
 	return sb.s;
@@ -293,13 +259,13 @@ static char *marked_lines(const struct pk_buf *b, size_t ls, const char *lines, 
 	size_t ind = 0;
 	while (ls + ind < b->len && (b->data[ls + ind] == ' ' || b->data[ls + ind] == '\t'))
 		ind++;
-	struct tt_sb sb = {0};
+	struct pk_sb sb = {0};
 	for (const char *p = lines; *p;) {
 		const char *nl = strchr(p, '\n');
 		size_t n = nl ? (size_t)(nl - p) : strlen(p);
-		tt_sb_addn(&sb, b->data + ls, ind);
-		tt_sb_addn(&sb, p, n);
-		tt_sb_addf(&sb, "  " PK_TT_LINE_MARK " %s%s", label, eol);
+		pk_sb_addn(&sb, b->data + ls, ind);
+		pk_sb_addn(&sb, p, n);
+		pk_sb_addf(&sb, "  " PK_TT_LINE_MARK " %s%s", label, eol);
 		p += n + (nl ? 1 : 0);
 	}
 	return sb.s;
@@ -342,11 +308,11 @@ void tt_insert_before(const struct pk_buf *b, struct pk_plan *plan, size_t off, 
 		return;
 	}
 	char *one = one_line(lines);
-	struct tt_sb sb = {0};
-	tt_sb_addf(&sb, "%s ", one);
+	struct pk_sb sb = {0};
+	pk_sb_addf(&sb, "%s ", one);
 	tt_insert_inline(plan, off, sb.s);
 	free(one);
-	tt_sb_free(&sb);
+	pk_sb_free(&sb);
 }
 
 /* The rest of the line after OFF holds nothing but blanks or a comment. */
@@ -375,11 +341,11 @@ void tt_insert_after(const struct pk_buf *b, struct pk_plan *plan, size_t off, s
 		return;
 	}
 	char *one = one_line(lines);
-	struct tt_sb sb = {0};
-	tt_sb_addf(&sb, " %s", one);
+	struct pk_sb sb = {0};
+	pk_sb_addf(&sb, " %s", one);
 	tt_insert_inline(plan, off, sb.s);
 	free(one);
-	tt_sb_free(&sb);
+	pk_sb_free(&sb);
 }
 
 /* ---- target profiles ---- */

@@ -195,3 +195,35 @@ int pk_event_kind_of(const char *name)
 			return k;
 	return -1;
 }
+
+void pk_sb_addn(struct pk_sb *sb, const char *s, size_t n)
+{
+	PK_GROW(sb->s, sb->cap, sb->n + n + 1);
+	memcpy(sb->s + sb->n, s, n);
+	sb->n += n;
+	sb->s[sb->n] = '\0';
+}
+
+void pk_sb_add(struct pk_sb *sb, const char *s)
+{
+	pk_sb_addn(sb, s, strlen(s));
+}
+
+void pk_sb_addf(struct pk_sb *sb, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	PK_GROW(sb->s, sb->cap, sb->n + (size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(sb->s + sb->n, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	sb->n += (size_t)n;
+}
+
+void pk_sb_free(struct pk_sb *sb)
+{
+	free(sb->s);
+	memset(sb, 0, sizeof(*sb));
+}
