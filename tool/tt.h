@@ -60,6 +60,9 @@ int tt_from_macro(CXCursor c);
 /* Index of the first token starting at or after OFF (ntok if none). */
 size_t tt_tok_at(const struct tt_tu *t, size_t off);
 int tt_tok_is(const struct tt_tu *t, size_t i, const char *s);
+/* The token of the callee of the call whose '(' is token OPEN (template
+ * arguments skipped). */
+size_t tt_callee_tok(const struct tt_tu *t, size_t open);
 /* Does any identifier token of the file start with PREFIX? */
 int tt_ident_prefix_used(const struct tt_tu *t, const char *prefix);
 

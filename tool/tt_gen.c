@@ -166,6 +166,19 @@ static void plan_slot(const struct tt_tu *t, const struct tt_kernel *k, const st
 	pk_sb_free(&sb);
 }
 
+/* `const uint64_t <prefix>LOCAL = args[INDEX];` at the top of the body: a
+ * launch field the host packs among the scalars (labelled WHAT). */
+static void plan_packed_read(const struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp,
+                             struct pk_plan *plan, const char *local, const char *what, int index)
+{
+	struct pk_sb sb = {0}, label = {0};
+	pk_sb_addf(&sb, "const uint64_t %s%s = static_cast<uint64_t>(%s[%d]);", sp->prefix, local, k->args_name, index);
+	pk_sb_addf(&label, "%s %s[%d]", what, k->args_name, index);
+	tt_insert_before(t->b, plan, k->first_stmt, sb.s, label.s);
+	pk_sb_free(&sb);
+	pk_sb_free(&label);
+}
+
 /* Entry sample first, then the tensor pointer, then the event locals:
  * declared here so a sample in any nested scope reaches the tail. */
 static void plan_entry(const struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp, struct pk_plan *plan)
@@ -187,22 +200,10 @@ static void plan_entry(const struct tt_tu *t, const struct tt_kernel *k, const s
 	tt_insert_before(t->b, plan, k->first_stmt, sb.s, label.s);
 	if (sp->slot_in_body)
 		plan_slot(t, k, sp, plan);
-	if (sp->generation && k->style == TT_EXTERN) { /* direct style: a parameter */
-		sb.n = 0;
-		label.n = 0;
-		pk_sb_addf(&sb, "const uint64_t %sgen = static_cast<uint64_t>(%s[%d]);", P, k->args_name,
-		           sp->generation_index);
-		pk_sb_addf(&label, "generation %s[%d]", k->args_name, sp->generation_index);
-		tt_insert_before(t->b, plan, k->first_stmt, sb.s, label.s);
-	}
-	if (sp->invocation && k->style == TT_EXTERN) {
-		sb.n = 0;
-		label.n = 0;
-		pk_sb_addf(&sb, "const uint64_t %srow0 = static_cast<uint64_t>(%s[%d]);", P, k->args_name,
-		           sp->row0_index);
-		pk_sb_addf(&label, "invocation rows %s[%d]", k->args_name, sp->row0_index);
-		tt_insert_before(t->b, plan, k->first_stmt, sb.s, label.s);
-	}
+	if (sp->generation && k->style == TT_EXTERN) /* direct style: a parameter */
+		plan_packed_read(t, k, sp, plan, "gen", "generation", sp->generation_index);
+	if (sp->invocation && k->style == TT_EXTERN)
+		plan_packed_read(t, k, sp, plan, "row0", "invocation rows", sp->row0_index);
 	for (size_t i = 0; i < sp->nev; i++) {
 		if (sp->ev[i].helper >= 0)
 			continue;

@@ -432,17 +432,7 @@ static int call_argument_tokens(struct walk *w, CXCursor ref)
 	if (i < 2 || !tt_tok_is(t, i, w->k->args_name) || !tt_tok_is(t, i - 1, "(") ||
 	    !(tt_tok_is(t, i + 1, ")") || tt_tok_is(t, i + 1, ",")))
 		return 0;
-	size_t c = i - 2;
-	if (tt_tok_is(t, c, ">")) {
-		int d = 0;
-		for (; c > 0; c--) {
-			if (tt_tok_is(t, c, ">"))
-				d++;
-			else if (tt_tok_is(t, c, "<") && --d == 0)
-				break;
-		}
-		c = c > 0 ? c - 1 : 0;
-	}
+	size_t c = tt_callee_tok(t, i - 1);
 	if (t->tok[c].kind != CXToken_Identifier)
 		return 0;
 	char *callee = pk_xstrndup(t->b->data + t->tok[c].start, t->tok[c].end - t->tok[c].start);

@@ -131,17 +131,7 @@ int tt_reads_plan(const struct tt_tu *t, const struct tt_spec *sp, size_t skip_s
 		}
 		/* ACC(NAME, k) or ACC<T>(NAME, k) */
 		if (i >= 2 && tt_tok_is(t, i - 1, "(") && tt_tok_is(t, i + 1, ",") && tt_tok_is(t, i + 3, ")") && acc) {
-			size_t c = i - 2;
-			if (tt_tok_is(t, c, ">")) {
-				int d = 0;
-				for (; c > 0; c--) {
-					if (tt_tok_is(t, c, ">"))
-						d++;
-					else if (tt_tok_is(t, c, "<") && --d == 0)
-						break;
-				}
-				c = c > 0 ? c - 1 : 0;
-			}
+			size_t c = tt_callee_tok(t, i - 1);
 			if (tok_ident(t, c) &&
 			    tt_word_in(acc, t->b->data + t->tok[c].start, t->tok[c].end - t->tok[c].start)) {
 				long v = literal(t, i + 2);

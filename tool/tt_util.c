@@ -297,22 +297,35 @@ static char *one_line(const char *lines)
 	return s;
 }
 
+/* LINES as whole marked lines at AT, indented like the line that starts at LS. */
+static void insert_lines(const struct pk_buf *b, struct pk_plan *plan, size_t at, size_t ls, const char *lines,
+                         const char *label)
+{
+	char *text = marked_lines(b, ls, lines, label);
+	pk_plan_add(plan, at, at, text, strlen(text));
+	free(text);
+}
+
+/* LINES joined on one line at OFF, with a blank after them (before the code
+ * that follows) or, when AFTER, before them (after the code that precedes). */
+static void insert_one_line(struct pk_plan *plan, size_t off, const char *lines, int after)
+{
+	char *one = one_line(lines);
+	struct pk_sb sb = {0};
+	pk_sb_addf(&sb, after ? " %s" : "%s ", one);
+	tt_insert_inline(plan, off, sb.s);
+	free(one);
+	pk_sb_free(&sb);
+}
+
 void tt_insert_before(const struct pk_buf *b, struct pk_plan *plan, size_t off, const char *lines, const char *label)
 {
 	size_t ls, le;
 	pk_buf_line_bounds(b, off, &ls, &le);
-	if (blank(b->data + ls, off - ls)) {
-		char *text = marked_lines(b, ls, lines, label);
-		pk_plan_add(plan, ls, ls, text, strlen(text));
-		free(text);
-		return;
-	}
-	char *one = one_line(lines);
-	struct pk_sb sb = {0};
-	pk_sb_addf(&sb, "%s ", one);
-	tt_insert_inline(plan, off, sb.s);
-	free(one);
-	pk_sb_free(&sb);
+	if (blank(b->data + ls, off - ls))
+		insert_lines(b, plan, ls, ls, lines, label);
+	else
+		insert_one_line(plan, off, lines, 0);
 }
 
 /* The rest of the line after OFF holds nothing but blanks or a comment. */
@@ -335,17 +348,10 @@ void tt_insert_after(const struct pk_buf *b, struct pk_plan *plan, size_t off, s
 	if (has_eol && rest_is_empty(b, off, le)) {
 		size_t ss, se; /* indent like the statement's first line, not its last */
 		pk_buf_line_bounds(b, stmt, &ss, &se);
-		char *text = marked_lines(b, ss, lines, label);
-		pk_plan_add(plan, le, le, text, strlen(text));
-		free(text);
+		insert_lines(b, plan, le, ss, lines, label);
 		return;
 	}
-	char *one = one_line(lines);
-	struct pk_sb sb = {0};
-	pk_sb_addf(&sb, " %s", one);
-	tt_insert_inline(plan, off, sb.s);
-	free(one);
-	pk_sb_free(&sb);
+	insert_one_line(plan, off, lines, 1);
 }
 
 /* ---- target profiles ---- */
@@ -409,4 +415,20 @@ const char *tt_detect_target(const struct tt_rules *r, const struct pk_buf *kern
 			return buf;
 	}
 	return NULL;
+}
+
+/* The callee's name token of a call whose '(' is token OPEN (OPEN >= 1): the
+ * token before it, or before the template argument list that ends there. */
+size_t tt_callee_tok(const struct tt_tu *t, size_t open)
+{
+	size_t c = open - 1;
+	if (!tt_tok_is(t, c, ">"))
+		return c;
+	for (int d = 0; c > 0; c--) {
+		if (tt_tok_is(t, c, ">"))
+			d++;
+		else if (tt_tok_is(t, c, "<") && --d == 0)
+			break;
+	}
+	return c > 0 ? c - 1 : 0;
 }
