@@ -31,6 +31,9 @@ struct pk_ast_rules {
 	char *aiv_core, *aiv_guard; /* mixed kernels, shared or AIV code */
 	char *aic_core, *aic_guard; /* mixed kernels, code under the AIC test */
 	char *api_ns;               /* namespace of the probe API (AscendC) */
+	/* the probe's cycle read, barrier and block query in that API, written
+	 * with its namespace unless the file has `using namespace` it */
+	char *api_cycle, *api_barrier, *api_block;
 	/* code where the API's namespace is not visible (PTO-only kernels):
 	 * the CCE compiler's own intrinsics */
 	char *cce_cycle, *cce_barrier, *cce_block, *cce_subblock;

@@ -242,20 +242,12 @@ static int uses_namespace(struct pk_ast *a, const char *ns, size_t off)
 	return 0;
 }
 
-static char *fmt_dup(const char *fmt, const char *a)
-{
-	size_t n = strlen(fmt) + strlen(a) + 1;
-	char *s = pk_xmalloc(n);
-	snprintf(s, n, fmt, a);
-	return s;
-}
-
 static void set_spelling(struct gen *g, const struct pk_ast_rules *r, int cce)
 {
 	g->cce = cce;
-	g->cycle = cce ? pk_xstrdup(r->cce_cycle) : fmt_dup("%sGetSystemCycle()", g->q);
-	g->barrier = cce ? pk_xstrdup(r->cce_barrier) : fmt_dup("%sPipeBarrier<PIPE_ALL>()", g->q);
-	g->block = cce ? pk_xstrdup(r->cce_block) : fmt_dup("%sGetBlockIdx()", g->q);
+	g->cycle = cce ? pk_xstrdup(r->cce_cycle) : pk_xasprintf("%s%s", g->q, r->api_cycle);
+	g->barrier = cce ? pk_xstrdup(r->cce_barrier) : pk_xasprintf("%s%s", g->q, r->api_barrier);
+	g->block = cce ? pk_xstrdup(r->cce_block) : pk_xasprintf("%s%s", g->q, r->api_block);
 }
 
 static void unique_vars(struct pk_ast *a, struct gen *g, int base)
