@@ -181,6 +181,10 @@ struct tt_spec {
 	struct tt_event *ev; /* user events, in row order */
 	size_t nev;
 	size_t nhelper; /* events placed in helper functions */
+	/* other kernel ids the test script gives the kernel's own source (one
+	 * source built under several ids, as the lanes of a mixed task) */
+	long twins[8];
+	size_t ntwins;
 	struct tt_extra *extra;
 	size_t nextra;
 	const char *kernel_file; /* as named on the command line */
@@ -252,6 +256,8 @@ long tt_py_extern_tensors(const struct pk_buf *b, const char *name);
 int tt_py_plan_extern(const struct pk_buf *b, const char *name, const struct tt_spec *sp, struct pk_plan *plan);
 /* The func_id of the test script's incore whose source is KERNEL's file, or -1. */
 long tt_py_test_func_id(const struct pk_buf *b, const char *kernel);
+/* Up to CAP other ids whose incore source is KERNEL's file too (not ID). */
+size_t tt_py_test_twins(const struct pk_buf *b, const char *kernel, long id, long *twins, size_t cap);
 int tt_py_plan_test(const struct pk_buf *b, const struct tt_kernel *k, const struct tt_spec *sp, long func_id,
                     long external, struct pk_plan *plan);
 /* tt_orch.c: a simpler orchestration (rt_submit_*_task). */

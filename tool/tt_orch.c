@@ -272,17 +272,38 @@ static int plan_config(const struct tt_tu *t, long ext, struct pk_plan *plan)
 	                t->b->path);
 }
 
+/* ID built from the kernel's own source too (the test script says so). */
+static int is_twin(const struct tt_spec *sp, long id)
+{
+	for (size_t i = 0; i < sp->ntwins; i++)
+		if (sp->twins[i] == id)
+			return 1;
+	return 0;
+}
+
+/* A task that runs the instrumented source: it submits ID or a twin of it. */
+static int runs_kernel(const struct tt_spec *sp, const struct submit *s, long id)
+{
+	for (int i = 0; i < 3; i++)
+		if (s->ids[i] >= 0 && (s->ids[i] == id || is_twin(sp, s->ids[i])))
+			return 1;
+	return 0;
+}
+
 /* A mixed task (MixedKernels) hands one argument list to every lane: the
  * timing tensor would shift the arguments of another kernel of the task
- * (refused), and lanes running the instrumented kernel share its rows (the
- * slot is the task's block index; a warning). */
-static int mixed_lanes(const struct tt_tu *t, const struct submit *s, long id)
+ * (refused), and lanes running the instrumented source (under its id or a
+ * twin's) share its rows (the slot is the task's block index; a warning). */
+static int mixed_lanes(const struct tt_tu *t, const struct tt_spec *sp, const struct submit *s, long id)
 {
 	int lanes = 0;
 	long other = -1;
 	for (int i = 0; i < 3; i++) {
-		lanes += s->ids[i] == id;
-		if (s->ids[i] >= 0 && s->ids[i] != id)
+		if (s->ids[i] < 0)
+			continue;
+		if (s->ids[i] == id || is_twin(sp, s->ids[i]))
+			lanes++;
+		else
 			other = s->ids[i];
 	}
 	unsigned line = pk_buf_line_of(t->b, t->tok[s->tok].start);
@@ -323,9 +344,9 @@ int tt_orch_plan(struct tt_tu *t, const struct tt_kernel *k, const struct tt_spe
 	free(decl);
 	int rc = plan_config(t, ext, plan), tasks = 0;
 	for (size_t j = 0; j < n && rc == 0; j++) {
-		if (!submits_id(&s[j], id))
+		if (!runs_kernel(sp, &s[j], id))
 			continue;
-		if ((rc = mixed_lanes(t, &s[j], id)) < 0)
+		if ((rc = mixed_lanes(t, sp, &s[j], id)) < 0)
 			break;
 		struct adds a;
 		task_adds(t, s, n, j, &a);

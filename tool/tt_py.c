@@ -356,6 +356,22 @@ static size_t next_sig(const struct lines *l, size_t from, const char *stop)
 	return l->n;
 }
 
+/* The incore entry at line I names a "source" whose file name is BASE. */
+static int source_names(const struct lines *l, size_t i, const char *base)
+{
+	for (size_t j = i; j < l->n && j < i + 6; j++) {
+		const char *src = find_in(l, j, "\"source\"");
+		if (!src)
+			continue;
+		const char *q = memchr(src + 8, '"', (size_t)(l->b->data + l->e[j] - src - 8));
+		const char *qe = q ? memchr(q + 1, '"', (size_t)(l->b->data + l->e[j] - q - 1)) : NULL;
+		size_t bl = strlen(base);
+		return qe && (size_t)(qe - q - 1) >= bl && !memcmp(qe - bl, base, bl) &&
+		       (qe - bl == q + 1 || qe[-(long)bl - 1] == '/');
+	}
+	return 0;
+}
+
 /* The incore entry of FUNC_ID (or, with func_id < 0, whose source is KERNEL's file name). */
 static size_t incore_line(const struct lines *l, long *func_id, const char *kernel)
 {
@@ -368,22 +384,31 @@ static size_t incore_line(const struct lines *l, long *func_id, const char *kern
 		long id = strtol(f + 10 + strspn(f + 10, ": "), NULL, 10);
 		if (*func_id >= 0 && id == *func_id)
 			return i;
-		for (size_t j = i; *func_id < 0 && j < l->n && j < i + 6; j++) {
-			const char *src = find_in(l, j, "\"source\"");
-			if (!src)
-				continue;
-			const char *q = memchr(src + 8, '"', (size_t)(l->b->data + l->e[j] - src - 8));
-			const char *qe = q ? memchr(q + 1, '"', (size_t)(l->b->data + l->e[j] - q - 1)) : NULL;
-			size_t bl = strlen(base);
-			if (qe && (size_t)(qe - q - 1) >= bl && !memcmp(qe - bl, base, bl) &&
-			    (qe - bl == q + 1 || qe[-(long)bl - 1] == '/')) {
-				*func_id = id;
-				return i;
-			}
-			break;
+		if (*func_id < 0 && source_names(l, i, base)) {
+			*func_id = id;
+			return i;
 		}
 	}
 	return l->n;
+}
+
+size_t tt_py_test_twins(const struct pk_buf *b, const char *kernel, long id, long *twins, size_t cap)
+{
+	struct lines l;
+	split(b, &l);
+	const char *base = strrchr(kernel, '/');
+	base = base ? base + 1 : kernel;
+	size_t n = 0;
+	for (size_t i = 0; i < l.n && n < cap; i++) {
+		const char *f = find_in(&l, i, "\"func_id\"");
+		if (!f)
+			continue;
+		long other = strtol(f + 10 + strspn(f + 10, ": "), NULL, 10);
+		if (other != id && source_names(&l, i, base))
+			twins[n++] = other;
+	}
+	lines_free(&l);
+	return n;
 }
 
 /* Incores built by computation: a table row `(N, "STEM", ...)` whose STEM is
@@ -572,10 +597,10 @@ int tt_py_plan_test(const struct pk_buf *b, const struct tt_kernel *k, const str
 		if (s < l.n)
 			rc = plan_signature(&l, s, external, plan);
 	}
-	long id = func_id;
-	size_t inc = incore_line(&l, &id, sp->kernel_file);
-	if (rc == 0 && inc < l.n) {
-		size_t s = next_sig(&l, inc, "\"func_id\"");
+	for (size_t t = 0; t <= sp->ntwins && rc == 0; t++) { /* the kernel's incore and its twins' */
+		long id = t ? sp->twins[t - 1] : func_id;
+		size_t inc = incore_line(&l, &id, sp->kernel_file);
+		size_t s = inc < l.n ? next_sig(&l, inc, "\"func_id\"") : l.n;
 		if (s < l.n)
 			rc = plan_signature(&l, s, k->ntensors, plan);
 	}
