@@ -309,8 +309,9 @@ static int mixed_lanes(const struct tt_tu *t, const struct tt_spec *sp, const st
 	unsigned line = pk_buf_line_of(t->b, t->tok[s->tok].start);
 	if (other >= 0)
 		return pk_error("%s:%u: kernel %ld shares this mixed task with kernel %ld, whose arguments the timing "
-		                "tensor would shift too; instrument a kernel its task submits alone",
-		                t->b->path, line, id, other);
+		                "tensor would shift too; instrument a kernel its task submits alone (when kernel %ld "
+		                "is built from the same source, give --test-script so probekit can tell)",
+		                t->b->path, line, id, other, other);
 	if (lanes > 1)
 		pk_warning("%s:%u: kernel %ld runs on %d lanes of this mixed task, which write the same timing rows "
 		           "(the slot is the task's block index): a row holds the last lane to finish",

@@ -356,57 +356,90 @@ static size_t next_sig(const struct lines *l, size_t from, const char *stop)
 	return l->n;
 }
 
-/* The incore entry at line I names a "source" whose file name is BASE. */
-static int source_names(const struct lines *l, size_t i, const char *base)
+/* The "source" string of the incore entry at line I: *src, *n; 0 if none. */
+static int incore_source(const struct lines *l, size_t i, const char **src, size_t *n)
 {
 	for (size_t j = i; j < l->n && j < i + 6; j++) {
-		const char *src = find_in(l, j, "\"source\"");
-		if (!src)
+		const char *p = find_in(l, j, "\"source\"");
+		if (!p)
 			continue;
-		const char *q = memchr(src + 8, '"', (size_t)(l->b->data + l->e[j] - src - 8));
-		const char *qe = q ? memchr(q + 1, '"', (size_t)(l->b->data + l->e[j] - q - 1)) : NULL;
-		size_t bl = strlen(base);
-		return qe && (size_t)(qe - q - 1) >= bl && !memcmp(qe - bl, base, bl) &&
-		       (qe - bl == q + 1 || qe[-(long)bl - 1] == '/');
+		const char *e = l->b->data + l->e[j];
+		const char *q = memchr(p + 8, '"', (size_t)(e - p - 8));
+		const char *qe = q ? memchr(q + 1, '"', (size_t)(e - q - 1)) : NULL;
+		if (!qe)
+			return 0;
+		*src = q + 1;
+		*n = (size_t)(qe - q - 1);
+		return 1;
 	}
 	return 0;
 }
 
-/* The incore entry of FUNC_ID (or, with func_id < 0, whose source is KERNEL's file name). */
+/* How many trailing path components SRC (N bytes) and KERNEL share: the
+ * script names sources from its own folder, the command line from anywhere. */
+static size_t shared_components(const char *src, size_t n, const char *kernel)
+{
+	size_t k = strlen(kernel), parts = 0;
+	while (n > 0 && k > 0 && src[n - 1] == kernel[k - 1]) {
+		n--;
+		k--;
+		if (src[n] == '/')
+			parts++;
+		else if (n == 0 || k == 0)
+			parts += (n == 0 || src[n - 1] == '/') && (k == 0 || kernel[k - 1] == '/');
+	}
+	return parts;
+}
+
+/* The value of the "func_id" at line I, or -1 when the line has none. */
+static long func_id_at(const struct lines *l, size_t i)
+{
+	const char *f = find_in(l, i, "\"func_id\"");
+	return f ? strtol(f + 10 + strspn(f + 10, ": "), NULL, 10) : -1;
+}
+
+/* The incore entry of FUNC_ID or, with func_id < 0, the one whose source
+ * shares the most trailing path components with KERNEL (at least the file
+ * name; the first of equals), setting *func_id. */
 static size_t incore_line(const struct lines *l, long *func_id, const char *kernel)
 {
-	const char *base = strrchr(kernel, '/');
-	base = base ? base + 1 : kernel;
+	size_t best = l->n, best_parts = 0;
 	for (size_t i = 0; i < l->n; i++) {
-		const char *f = find_in(l, i, "\"func_id\"");
-		if (!f)
+		long id = func_id_at(l, i);
+		if (id < 0)
 			continue;
-		long id = strtol(f + 10 + strspn(f + 10, ": "), NULL, 10);
-		if (*func_id >= 0 && id == *func_id)
-			return i;
-		if (*func_id < 0 && source_names(l, i, base)) {
-			*func_id = id;
-			return i;
+		if (*func_id >= 0) {
+			if (id == *func_id)
+				return i;
+			continue;
+		}
+		const char *src;
+		size_t n, parts;
+		if (incore_source(l, i, &src, &n) && (parts = shared_components(src, n, kernel)) > best_parts) {
+			best = i;
+			best_parts = parts;
 		}
 	}
-	return l->n;
+	if (best < l->n)
+		*func_id = func_id_at(l, best);
+	return best;
 }
 
 size_t tt_py_test_twins(const struct pk_buf *b, const char *kernel, long id, long *twins, size_t cap)
 {
 	struct lines l;
 	split(b, &l);
-	const char *base = strrchr(kernel, '/');
-	base = base ? base + 1 : kernel;
-	size_t n = 0;
-	for (size_t i = 0; i < l.n && n < cap; i++) {
-		const char *f = find_in(&l, i, "\"func_id\"");
-		if (!f)
-			continue;
-		long other = strtol(f + 10 + strspn(f + 10, ": "), NULL, 10);
-		if (other != id && source_names(&l, i, base))
-			twins[n++] = other;
-	}
+	size_t n = 0, mine = incore_line(&l, &id, kernel), mn;
+	const char *ms;
+	if (mine < l.n && incore_source(&l, mine, &ms, &mn))
+		for (size_t i = 0; i < l.n && n < cap; i++) {
+			long other = func_id_at(&l, i);
+			const char *src;
+			size_t sn;
+			if (other >= 0 && other != id && incore_source(&l, i, &src, &sn) && sn == mn &&
+			    !memcmp(src, ms, sn))
+				twins[n++] = other;
+		}
 	lines_free(&l);
 	return n;
 }

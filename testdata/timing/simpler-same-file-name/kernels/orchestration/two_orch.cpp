@@ -1,0 +1,33 @@
+// Two stages, each an entry.cpp of its own folder: prep (func 0), main (func 1).
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pto_orchestration_api.h"
+
+extern "C" {
+
+__attribute__((visibility("default"))) PTO2OrchestrationConfig
+aicpu_orchestration_config(const ChipTaskArgs &orch_args) {
+    (void)orch_args;
+    return PTO2OrchestrationConfig{
+        .expected_arg_count = 3,
+    };
+}
+
+__attribute__((visibility("default"))) void aicpu_orchestration_entry(const ChipTaskArgs &orch_args) {
+    const ChipTensor &ext_a = orch_args.tensor(0).ref();
+    const ChipTensor &ext_x = orch_args.tensor(1).ref();
+    const ChipTensor &ext_y = orch_args.tensor(2).ref();
+
+    CoreTaskArgs params_t0;
+    params_t0.add_input(ext_a);
+    params_t0.add_output(ext_x);
+    rt_submit_aiv_task(0, params_t0);
+
+    CoreTaskArgs params_t1;
+    params_t1.add_input(ext_x);
+    params_t1.add_output(ext_y);
+    rt_submit_aiv_task(1, params_t1);
+}
+
+}  // extern "C"
