@@ -3,7 +3,8 @@
 # without an NPU: list its probes, show what enabling one changes, gate the
 # clean source, then build (the tool runs at build time) and run the
 # instrumented variant on the CPU simulation, and summarise its probe lines;
-# then the timing-tensor build and its partition; last, probe-sweep runs every
+# then the timing-tensor build (the simpler runtime's ABI: its instrumented
+# entry and orchestration shown as diffs) and its partition; last, probe-sweep runs every
 # probe in turn on the real source (enable, build, run, put back) and reports.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,8 +27,14 @@ mkdir -p build/main-job
 "$bin/tsort32_probe_$probe" --warmup 1 --repeat 5 | tee "build/main-job/$probe.log"
 say "probe-report on that log"
 "$bin/probe-report" --repeat 5 "build/main-job/$probe.log"
-say "timing build (probe-inject --timing-tensor at build time, events inside Tsort32Body), on the CPU simulation"
-events=build/kernels/timing/tsort32_timing_gen/tsort32_entry.cpp.timing.json
+gen=build/kernels/timing/tsort32_timing_gen
+say "timing build, profile simpler: what probe-inject --timing-tensor wrote at build time into the kernel entry"
+echo "(descriptor read of the timing tensor args[4], get_sys_cnt() stamps, slot get_block_idx(args), scalars shifted)"
+diff -u kernels/timing/tsort32_entry.cpp "$gen/tsort32_entry.cpp" || [ $? = 1 ] # 1: the files differ
+say "... and into the simpler orchestration (external tensor orch_args.tensor(4), expected_arg_count 4 -> 5)"
+diff -u kernels/timing/tsort32_orch.cpp "$gen/tsort32_orch.cpp" || [ $? = 1 ]
+say "timing build (events inside Tsort32Body), run through the simpler runtime layer of the CPU simulation"
+events=$gen/tsort32_entry.cpp.timing.json
 "$bin/tsort32_timing" --expect-timing --events "$events" --save build/main-job/timing \
   --rows 8 --cols 64 --blocks 4 --warmup 1 --repeat 3
 say "probe-report on its timing tensor (the partition and the collective diagnostics)"

@@ -1,5 +1,7 @@
 // orchestration.h - a pypto-style orchestration for extern kernels on the
-// probekit simulation: the host adds every tensor (add_input / add_output),
+// probekit simulation (used by the ascendc-profile timing build
+// tsort32_timing_inv; the main timing build uses the simpler runtime layer,
+// kernels/sim/include/simpler): the host adds every tensor (add_input / add_output),
 // then every scalar (add_scalar), and the task packs them in that order into
 // the int64_t args[] the extern entry unpacks. Host code only.
 #ifndef PK_ORCHESTRATION_H

@@ -1,31 +1,16 @@
-// tsort32_orch.h - what the TSORT32 orchestration takes. Host code only.
+// tsort32_orch.h - the TSORT32 orchestration's two entry points, as the
+// simpler runtime looks them up (tsort32_orch.cpp). Host code only.
 #ifndef TSORT32_ORCH_H
 #define TSORT32_ORCH_H
 
-#include <cstdint>
+#include "pto_orchestration_api.h"
 
-#include "orchestration.h"
+// func_id of the TSORT32 kernel entry in rt_submit_aiv_task
+#define FUNC_TSORT32 0
 
-struct Tsort32Buffers {
-	pkorch::Tensor dst, src, idx, work;
-};
-
-// Scalars of several types, as an extern ABI carries them.
-struct Tsort32Scalars {
-	uint32_t dtype;   // Tsort32Dtype
-	int32_t rows;
-	uint64_t cols;
-	int64_t idxRows;
-};
-
-// What a launch knows about itself, for timing builds made with
-// --generation / --invocation (the clean kernel takes neither).
-struct Tsort32Launch {
-	uint64_t generation = 0; // this launch's generation id (tells stale rows)
-	uint32_t invocation = 0; // which of the concurrent invocations
-};
-
-void Tsort32Orchestrate(pkorch::Task &task, const Tsort32Buffers &buf, const Tsort32Scalars &s, uint32_t blockDim,
-			const Tsort32Launch &launch);
+extern "C" {
+PTO2OrchestrationConfig aicpu_orchestration_config(const ChipTaskArgs &orch_args);
+void aicpu_orchestration_entry(const ChipTaskArgs &orch_args);
+}
 
 #endif
