@@ -37,7 +37,7 @@ static char *matrix_slots(const struct tt_spec *sp)
 
 /* The extra scalars after every original one, in order: the generation id
  *, then this invocation's first row. N values, VALS[i]. */
-static size_t extra_scalars(const struct tt_spec *sp, char *vals[2])
+size_t tt_host_extra_scalars(const struct tt_spec *sp, char *vals[2])
 {
 	size_t n = 0;
 	if (sp->generation)
@@ -135,7 +135,7 @@ static int tensors_first(const struct tt_tu *t, const struct tt_kernel *k, const
 static char *extra_scalar_adds(const struct tt_spec *sp, const char *recv)
 {
 	char *xv[2];
-	size_t nx = extra_scalars(sp, xv);
+	size_t nx = tt_host_extra_scalars(sp, xv);
 	if (!nx)
 		return NULL;
 	struct pk_sb gs = {0};
@@ -287,7 +287,7 @@ static int plan_packed(struct tt_tu *t, const struct tt_kernel *k, const struct 
 	tt_insert_before(b, plan, p->stmt_start, decl, "tensor");
 	struct pk_sb sb = {0}, gen = {0};
 	char *xv[2];
-	size_t nx = extra_scalars(sp, xv);
+	size_t nx = tt_host_extra_scalars(sp, xv);
 	for (size_t i = 0; i < nx; i++) { /* generation id, first row: more elements, the last */
 		const char *gnames[] = {"value"};
 		const char *gvals[] = {xv[i]};
@@ -458,7 +458,7 @@ static int plan_launch(struct tt_tu *t, const struct tt_kernel *k, const struct 
 	tt_insert_inline(plan, at < n ? t->tok[starts[at]].start : t->tok[l->close].start, a.s);
 	pk_sb_free(&a);
 	char *extra[2];
-	size_t ne = extra_scalars(sp, extra);
+	size_t ne = tt_host_extra_scalars(sp, extra);
 	for (size_t i = 0; i < ne; i++) {
 		struct pk_sb e = {0};
 		pk_sb_addf(&e, ", %s", extra[i]);

@@ -117,8 +117,9 @@ static int submits_id(const struct submit *s, long id)
 /* The add_* calls of the task submitted at S: receiver S->recv, after the
  * previous submit of the same receiver. */
 struct adds {
-	size_t last_tensor_stmt_end; /* just past ';' of the last tensor add */
-	size_t last_tensor_stmt;     /* its first byte */
+	size_t last_tensor_stmt_end;                   /* just past ';' of the last tensor add */
+	size_t last_tensor_stmt;                       /* its first byte */
+	size_t last_scalar_stmt_end, last_scalar_stmt; /* the same for the last scalar add */
 	long tensors, scalars;
 };
 
@@ -135,17 +136,23 @@ static void task_adds(const struct tt_tu *t, const struct submit *all, size_t n,
 			continue;
 		int tensor = tt_tok_is(t, i + 2, "add_input") || tt_tok_is(t, i + 2, "add_output") ||
 		             tt_tok_is(t, i + 2, "add_inout");
-		if (tt_tok_is(t, i + 2, "add_scalar"))
-			a->scalars++;
-		if (!tensor)
+		int scalar = tt_tok_is(t, i + 2, "add_scalar");
+		if (!tensor && !scalar)
 			continue;
-		a->tensors++;
 		size_t c = close_of(t, i + 3);
 		size_t s = i;
 		while (s > 0 && !tt_tok_is(t, s - 1, ";") && !tt_tok_is(t, s - 1, "{") && !tt_tok_is(t, s - 1, "}"))
 			s--;
+		size_t end = tt_tok_is(t, c + 1, ";") ? t->tok[c + 1].end : 0;
+		if (scalar) {
+			a->scalars++;
+			a->last_scalar_stmt = t->tok[s].start;
+			a->last_scalar_stmt_end = end;
+			continue;
+		}
+		a->tensors++;
 		a->last_tensor_stmt = t->tok[s].start;
-		a->last_tensor_stmt_end = tt_tok_is(t, c + 1, ";") ? t->tok[c + 1].end : 0;
+		a->last_tensor_stmt_end = end;
 	}
 }
 
@@ -319,6 +326,38 @@ static int mixed_lanes(const struct tt_tu *t, const struct tt_spec *sp, const st
 	return 0;
 }
 
+/* --generation / --invocation: the generation id and the first row travel as
+ * the last scalars of the task, after its own (or, with none, after the
+ * timing output: appended to *ADD). */
+static int plan_launch_scalars(const struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp,
+                               const struct adds *a, const char *recv, char **add, struct pk_plan *plan)
+{
+	char *xv[2];
+	size_t nx = tt_host_extra_scalars(sp, xv);
+	if (!nx)
+		return 0;
+	struct pk_sb g = {0};
+	for (size_t i = 0; i < nx; i++) {
+		pk_sb_addf(&g, "%s%s.add_scalar(static_cast<uint64_t>(%s));", i ? "\n" : "", recv, xv[i]);
+		free(xv[i]);
+	}
+	int rc = 0;
+	if (!a->scalars) {
+		char *joined = pk_xasprintf("%s\n%s", *add, g.s);
+		free(*add);
+		*add = joined;
+	} else if (!a->last_scalar_stmt_end) {
+		rc = pk_error("%s:%u: the task's last scalar add is not a statement of its own; split it", t->b->path,
+		              pk_buf_line_of(t->b, a->last_scalar_stmt));
+	} else {
+		char label[64];
+		snprintf(label, sizeof(label), "launch scalars (args[%ld])", k->ntensors + 1 + k->nscalars);
+		tt_insert_after(t->b, plan, a->last_scalar_stmt_end, a->last_scalar_stmt, g.s, label);
+	}
+	pk_sb_free(&g);
+	return rc;
+}
+
 int tt_orch_plan(struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp, long func_id, long *external,
                  struct pk_plan *plan)
 {
@@ -363,12 +402,15 @@ int tt_orch_plan(struct tt_tu *t, const struct tt_kernel *k, const struct tt_spe
 		    pk_xstrndup(t->b->data + t->tok[s[j].recv].start, t->tok[s[j].recv].end - t->tok[s[j].recv].start);
 		char *add = host_text(sp, "simpler_add", "{recv}.add_output({prefix}timing);", recv, oname, ext);
 		snprintf(label, sizeof(label), "output (args[%ld])", k->ntensors);
+		rc = plan_launch_scalars(t, k, sp, &a, recv, &add, plan);
 		tt_insert_after(t->b, plan, a.last_tensor_stmt_end, a.last_tensor_stmt, add, label);
 		free(add);
 		free(recv);
+		if (rc < 0)
+			break;
 		tasks++;
 	}
-	if (rc == 0 && tasks > 1)
+	if (rc == 0 && tasks > 1 && !sp->invocation)
 		pk_warning("%s: %d tasks submit kernel %ld; all pass the one timing tensor, whose rows hold the last "
 		           "one to run (use --invocation to keep them apart)",
 		           t->b->path, tasks, id);
