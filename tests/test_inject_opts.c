@@ -160,6 +160,13 @@ static void test_timing(void **state)
 	pk_inject_opts_free(&o);
 	run_ok("--timing-tensor k.cpp", &o);
 	assert_int_equal(o.func_id, -1);
+	assert_int_equal(o.nfunc_twins, 0);
+	pk_inject_opts_free(&o);
+	run_ok("--timing-tensor --func-id 11,12,14 k.cpp", &o);
+	assert_int_equal(o.func_id, 11);
+	assert_int_equal(o.nfunc_twins, 2);
+	assert_int_equal(o.func_twins[0], 12);
+	assert_int_equal(o.func_twins[1], 14);
 	pk_inject_opts_free(&o);
 }
 
@@ -187,7 +194,10 @@ static void test_refusals(void **state)
 	refused("--timing-tensor --event x k.cpp", "--event 'x': expected NAME[:KIND]=PLACE");
 	refused("--timing-tensor --event 9x=line:3 k.cpp", "--event '9x=line:3': '9x' is not a valid event name");
 	refused("--timing-tensor --event x=line:3@ k.cpp", "--event 'x=line:3@': '' after '@' is not a function name");
-	refused("--timing-tensor --func-id -1 k.cpp", "--func-id '-1': expected a kernel id (0, 1, ...)");
+	refused("--timing-tensor --func-id -1 k.cpp", "--func-id '-1': expected a kernel id (0, 1, ...), or the ids "
+	                                              "one source is built under (11,12; at most 9)");
+	refused("--timing-tensor --func-id 3,,4 k.cpp", "--func-id '3,,4': expected a kernel id (0, 1, ...), or the "
+	                                                "ids one source is built under (11,12; at most 9)");
 	refused("--timing-tensor --invocation= k.cpp", "--invocation needs a host expression");
 	refused("--timing-tensor --invocation i k.cpp", "--invocation EXPR and --invocations K go together");
 	refused("--timing-tensor --host h.cpp --stdout k.cpp",

@@ -18,7 +18,7 @@
 #include <stddef.h>
 
 /* Raise when a field of struct pk_inject_opts is added, removed or moved. */
-#define PK_INJECT_ABI 1
+#define PK_INJECT_ABI 2
 
 /* The form of the command, decided from the parsed options: --timing-tensor
  * gives the timing tensor, a placement option gives insertion, else blocks. */
@@ -69,6 +69,9 @@ struct pk_inject_opts {
 	const char *kernel_name, *core_type, *host, *host_out, *slots, *events_out, *generation, *invocation,
 	    *invocations, *target, *test_script;
 	long func_id; /* -1: not given */
+	/* --func-id N,M...: the other ids the kernel's source is built under */
+	long func_twins[8];
+	size_t nfunc_twins;
 	struct pk_inject_event *events;
 	size_t nevents;
 	const char **edit;

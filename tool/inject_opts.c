@@ -167,8 +167,9 @@ static const char *const sections[PK_INJECT_FORMS] = {
     "  --target T          profile of rules/timing.ini [target.T], simpler|ascendc\n"
     "                      (default: from the includes)\n"
     "  --test-script FILE  simpler test script: golden TensorArg, signatures, comparator\n"
-    "  --func-id N         the kernel's func_id in the orchestration (default: the test\n"
-    "                      script's entry for the kernel file, or the only one)\n"
+    "  --func-id N[,M...]  the kernel's func_id in the orchestration (default: the test\n"
+    "                      script's entry for the kernel file, or the only one); M...: other\n"
+    "                      ids the same source is built under (the lanes of a mixed task)\n"
     "  --host-out FILE     write the host result there (needed with -o)\n"
     "  --slots EXPR        number of core slots of the real launch (needed with --host)\n"
     "  --events-out FILE   event map for probe-report (default OUT.timing.json)\n"
@@ -269,10 +270,23 @@ static int take(struct pk_inject_opts *o, const struct inject_option *t, const c
 		return 0;
 	case O_FUNC_ID: {
 		char *end;
-		o->func_id = strtol(arg, &end, 10);
-		if (!*arg || *end || o->func_id < 0)
-			return pk_error("--func-id '%s': expected a kernel id (0, 1, ...)", arg);
-		return 0;
+		const char *p = arg;
+		o->nfunc_twins = 0;
+		for (size_t k = 0;; k++) {
+			long id = strtol(p, &end, 10);
+			if (end == p || id < 0 || (*end && *end != ',') || k > 8)
+				return pk_error(
+				    "--func-id '%s': expected a kernel id (0, 1, ...), or the ids one source is "
+				    "built under (11,12; at most 9)",
+				    arg);
+			if (k)
+				o->func_twins[o->nfunc_twins++] = id;
+			else
+				o->func_id = id;
+			if (!*end)
+				return 0;
+			p = end + 1;
+		}
 	}
 	}
 	if (t->store == STORE_FLAG) {

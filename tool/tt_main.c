@@ -20,6 +20,8 @@ struct tt_opts {
 	const char *kernel, *kernel_name, *host, *host_out, *slots, *events_out, *core, *build_dir, *generation,
 	    *invocation, *invocations, *target, *test_script;
 	long func_id;
+	const long *func_twins;
+	size_t nfunc_twins;
 	struct pk_emit_opts emit;
 	struct tt_event *ev;
 	size_t nev;
@@ -46,6 +48,8 @@ static void take_opts(struct tt_opts *t, const struct pk_inject_opts *o)
 	    .target = o->target,
 	    .test_script = o->test_script,
 	    .func_id = o->func_id,
+	    .func_twins = o->func_twins,
+	    .nfunc_twins = o->nfunc_twins,
 	    .emit = o->emit,
 	    .edit = o->edit,
 	    .nedit = o->nedit,
@@ -247,6 +251,8 @@ static int load_host(struct job *j)
 {
 	struct tt_opts *o = &j->o;
 	j->func_id = o->func_id;
+	memcpy(j->sp.twins, o->func_twins, o->nfunc_twins * sizeof(long));
+	j->sp.ntwins = o->nfunc_twins;
 	j->k.host_tensors = -1;
 	if (!o->host)
 		return 0;
@@ -279,7 +285,7 @@ static int load_host(struct job *j)
 			return -1;
 		if (j->func_id < 0)
 			j->func_id = tt_py_test_func_id(&j->tb, o->kernel);
-		if (j->func_id >= 0)
+		if (j->func_id >= 0 && !j->sp.ntwins)
 			j->sp.ntwins = tt_py_test_twins(&j->tb, o->kernel, j->func_id, j->sp.twins, 8);
 	}
 	j->k.host_tensors = tt_orch_tensors(&j->ht, j->func_id);
