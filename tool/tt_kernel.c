@@ -265,14 +265,21 @@ static int written_descriptor(struct walk *w, size_t i)
 	return 1;
 }
 
+/* C's text starts with the packed array's name: its token in *I, C's end in *E. */
+static int at_args(const struct walk *w, CXCursor c, size_t *i, size_t *e)
+{
+	size_t s;
+	if (tt_extent(w->t, c, &s, e) < 0)
+		return 0;
+	*i = tt_tok_at(w->t, s);
+	return tt_tok_is(w->t, *i, w->k->args_name);
+}
+
 static int subscript(struct walk *w, CXCursor c)
 {
 	const struct tt_tu *t = w->t;
-	size_t s, e;
-	if (tt_extent(t, c, &s, &e) < 0)
-		return 0;
-	size_t i = tt_tok_at(t, s);
-	if (!tt_tok_is(t, i, w->k->args_name) || !tt_tok_is(t, i + 1, "["))
+	size_t i, e;
+	if (!at_args(w, c, &i, &e) || !tt_tok_is(t, i + 1, "["))
 		return 0; /* not a read of the packed array (or written by a macro: see ref) */
 	size_t close = i + 1;
 	int nest = 0;
@@ -283,7 +290,7 @@ static int subscript(struct walk *w, CXCursor c)
 			break;
 	}
 	struct tt_use u = {0};
-	u.line = line_of(t, s);
+	u.line = line_of(t, t->tok[i].start);
 	int rc = read_index(t, i + 1, close, &u.index, &u.lit_start, &u.lit_end);
 	if (rc == -2) {
 		w->err = pk_error("%s:%u: index of '%s[...]' comes from '%.*s' (a macro or a name): "
@@ -425,11 +432,8 @@ static int accessor_read(struct walk *w, size_t i, const char *callee)
 static int call_argument_tokens(struct walk *w, CXCursor ref)
 {
 	const struct tt_tu *t = w->t;
-	size_t s, e;
-	if (tt_extent(t, ref, &s, &e) < 0)
-		return 0;
-	size_t i = tt_tok_at(t, s);
-	if (i < 2 || !tt_tok_is(t, i, w->k->args_name) || !tt_tok_is(t, i - 1, "(") ||
+	size_t i, e;
+	if (!at_args(w, ref, &i, &e) || i < 2 || !tt_tok_is(t, i - 1, "(") ||
 	    !(tt_tok_is(t, i + 1, ")") || tt_tok_is(t, i + 1, ",")))
 		return 0;
 	size_t c = tt_callee_tok(t, i - 1);
