@@ -264,9 +264,11 @@ int tt_py_plan_test(const struct pk_buf *b, const struct tt_kernel *k, const str
 int tt_orch_is(const struct tt_tu *t);
 /* The tensors the tasks submitting FUNC_ID (-1: the only kernel) pass; -1 on error. */
 long tt_orch_tensors(struct tt_tu *t, long func_id);
-/* The host values of the generation id and the first row (--generation,
- * --invocation), in the kernel's order, malloc'd; how many (0-2). */
-size_t tt_host_extra_scalars(const struct tt_spec *sp, char *vals[2]);
+/* The host's adds of the generation id and the first row (--generation,
+ * --invocation: scalars after every other), one line each from the [host]
+ * template KEY (DFLT when the rules have none; {recv} and {value}); NULL
+ * when the spec has neither. */
+char *tt_host_extra_scalar_adds(const struct tt_spec *sp, const char *recv, const char *key, const char *dflt);
 /* The external timing tensor, its add to every such task, the arg count; *EXTERNAL gets K. */
 int tt_orch_plan(struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp, long func_id, long *external,
                  struct pk_plan *plan);

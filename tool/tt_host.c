@@ -37,7 +37,7 @@ static char *matrix_slots(const struct tt_spec *sp)
 
 /* The extra scalars after every original one, in order: the generation id
  *, then this invocation's first row. N values, VALS[i]. */
-size_t tt_host_extra_scalars(const struct tt_spec *sp, char *vals[2])
+static size_t extra_scalars(const struct tt_spec *sp, char *vals[2])
 {
 	size_t n = 0;
 	if (sp->generation)
@@ -130,19 +130,17 @@ static int tensors_first(const struct tt_tu *t, const struct tt_kernel *k, const
 	return 0;
 }
 
-/* The adds of the generation id and first row (scalars after every other),
- * one line each; NULL when the spec has none. */
-static char *extra_scalar_adds(const struct tt_spec *sp, const char *recv)
+char *tt_host_extra_scalar_adds(const struct tt_spec *sp, const char *recv, const char *key, const char *dflt)
 {
 	char *xv[2];
-	size_t nx = tt_host_extra_scalars(sp, xv);
+	size_t nx = extra_scalars(sp, xv);
 	if (!nx)
 		return NULL;
 	struct pk_sb gs = {0};
 	for (size_t i = 0; i < nx; i++) {
 		const char *gnames[] = {"recv", "value"};
 		const char *gvals[] = {recv, xv[i]};
-		char *one = tt_expand(host_rule(sp, "scalar", "{recv}add_scalar({value});"), gnames, gvals, 2);
+		char *one = tt_expand(host_rule(sp, key, dflt), gnames, gvals, 2);
 		pk_sb_addf(&gs, "%s%s", i ? "\n" : "", one);
 		free(one);
 		free(xv[i]);
@@ -196,7 +194,7 @@ static int plan_orchestration(struct tt_tu *t, const struct tt_kernel *k, const 
 	    vals, 4);
 	struct pk_sb label = {0};
 	pk_sb_addf(&label, "output (args[%ld])", k->ntensors);
-	char *g = extra_scalar_adds(sp, recv);
+	char *g = tt_host_extra_scalar_adds(sp, recv, "scalar", "{recv}add_scalar({value});");
 	int rc = g ? place_extra_scalars(t, k, a, n, &line, g, plan) : 0;
 	free(g);
 	if (rc < 0)
@@ -287,7 +285,7 @@ static int plan_packed(struct tt_tu *t, const struct tt_kernel *k, const struct 
 	tt_insert_before(b, plan, p->stmt_start, decl, "tensor");
 	struct pk_sb sb = {0}, gen = {0};
 	char *xv[2];
-	size_t nx = tt_host_extra_scalars(sp, xv);
+	size_t nx = extra_scalars(sp, xv);
 	for (size_t i = 0; i < nx; i++) { /* generation id, first row: more elements, the last */
 		const char *gnames[] = {"value"};
 		const char *gvals[] = {xv[i]};
@@ -458,7 +456,7 @@ static int plan_launch(struct tt_tu *t, const struct tt_kernel *k, const struct 
 	tt_insert_inline(plan, at < n ? t->tok[starts[at]].start : t->tok[l->close].start, a.s);
 	pk_sb_free(&a);
 	char *extra[2];
-	size_t ne = tt_host_extra_scalars(sp, extra);
+	size_t ne = extra_scalars(sp, extra);
 	for (size_t i = 0; i < ne; i++) {
 		struct pk_sb e = {0};
 		pk_sb_addf(&e, ", %s", extra[i]);

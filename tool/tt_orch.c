@@ -332,18 +332,15 @@ static int mixed_lanes(const struct tt_tu *t, const struct tt_spec *sp, const st
 static int plan_launch_scalars(const struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp,
                                const struct adds *a, const char *recv, char **add, struct pk_plan *plan)
 {
-	char *xv[2];
-	size_t nx = tt_host_extra_scalars(sp, xv);
-	if (!nx)
+	char *dot = pk_xasprintf("%s.", recv);
+	char *g =
+	    tt_host_extra_scalar_adds(sp, dot, "simpler_scalar", "{recv}add_scalar(static_cast<uint64_t>({value}));");
+	free(dot);
+	if (!g)
 		return 0;
-	struct pk_sb g = {0};
-	for (size_t i = 0; i < nx; i++) {
-		pk_sb_addf(&g, "%s%s.add_scalar(static_cast<uint64_t>(%s));", i ? "\n" : "", recv, xv[i]);
-		free(xv[i]);
-	}
 	int rc = 0;
 	if (!a->scalars) {
-		char *joined = pk_xasprintf("%s\n%s", *add, g.s);
+		char *joined = pk_xasprintf("%s\n%s", *add, g);
 		free(*add);
 		*add = joined;
 	} else if (!a->last_scalar_stmt_end) {
@@ -352,9 +349,9 @@ static int plan_launch_scalars(const struct tt_tu *t, const struct tt_kernel *k,
 	} else {
 		char label[64];
 		snprintf(label, sizeof(label), "launch scalars (args[%ld])", k->ntensors + 1 + k->nscalars);
-		tt_insert_after(t->b, plan, a->last_scalar_stmt_end, a->last_scalar_stmt, g.s, label);
+		tt_insert_after(t->b, plan, a->last_scalar_stmt_end, a->last_scalar_stmt, g, label);
 	}
-	pk_sb_free(&g);
+	free(g);
 	return rc;
 }
 
