@@ -2,9 +2,10 @@
 // (kernel_entry(args)) whose tensors are raw GM addresses: every tensor, then
 // every scalar, packed in args[]; the entry unpacks them and runs the clean
 // kernel code of kernels/tsort32 unchanged. Only the generation / invocation
-// timing build (tsort32_timing_inv) uses it, on the ascendc profile: the
-// simpler profile does not yet carry those scalars through an orchestration
-// (docs/timing.md). The main timing build uses tsort32_entry.cpp.
+// timing build (tsort32_timing_inv) uses it, on the ascendc profile, which
+// it predates (docs/timing.md). The main timing build uses tsort32_entry.cpp.
+// Tsort32Run is repeated from there on purpose: the timing events are placed
+// at its calls and thread through it, so it stays in the file that is edited.
 #include "tsort32_kernel.cpp"
 
 namespace {
