@@ -254,10 +254,11 @@ int tt_gen_host(struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec
 /* tt_py.c: the Python sides. The tensor count of extern NAME (NULL: the only one). */
 long tt_py_extern_tensors(const struct pk_buf *b, const char *name);
 int tt_py_plan_extern(const struct pk_buf *b, const char *name, const struct tt_spec *sp, struct pk_plan *plan);
-/* The func_id of the test script's incore whose source is KERNEL's file, or -1. */
-long tt_py_test_func_id(const struct pk_buf *b, const char *kernel);
-/* Up to CAP other ids whose incore source is KERNEL's file too (not ID). */
-size_t tt_py_test_twins(const struct pk_buf *b, const char *kernel, long id, long *twins, size_t cap);
+/* The kernel's func_id: ID when >= 0, else the test script's incore whose
+ * source is KERNEL's file, or -1. Unless *NTWINS is set already, the other
+ * ids (up to CAP) whose incores have the same source go to TWINS. One read
+ * of the script. */
+long tt_py_test_func_id(const struct pk_buf *b, const char *kernel, long id, long *twins, size_t cap, size_t *ntwins);
 int tt_py_plan_test(const struct pk_buf *b, const struct tt_kernel *k, const struct tt_spec *sp, long func_id,
                     long external, struct pk_plan *plan);
 /* tt_orch.c: a simpler orchestration (rt_submit_*_task). */

@@ -283,10 +283,7 @@ static int load_host(struct job *j)
 	if (o->test_script) {
 		if (load_file(&j->tb, &j->have_tb, o->test_script, o, 0) < 0)
 			return -1;
-		if (j->func_id < 0)
-			j->func_id = tt_py_test_func_id(&j->tb, o->kernel);
-		if (j->func_id >= 0 && !j->sp.ntwins)
-			j->sp.ntwins = tt_py_test_twins(&j->tb, o->kernel, j->func_id, j->sp.twins, 8);
+		j->func_id = tt_py_test_func_id(&j->tb, o->kernel, j->func_id, j->sp.twins, 8, &j->sp.ntwins);
 	}
 	j->k.host_tensors = tt_orch_tensors(&j->ht, j->func_id);
 	return j->k.host_tensors < 0 ? -1 : 0;

@@ -425,22 +425,20 @@ static size_t incore_line(const struct lines *l, long *func_id, const char *kern
 	return best;
 }
 
-size_t tt_py_test_twins(const struct pk_buf *b, const char *kernel, long id, long *twins, size_t cap)
+/* Up to CAP other ids of incores whose source is the one of the incore at MINE. */
+static size_t twins_of(const struct lines *l, size_t mine, long id, long *twins, size_t cap)
 {
-	struct lines l;
-	split(b, &l);
-	size_t n = 0, mine = incore_line(&l, &id, kernel), mn;
+	size_t n = 0, mn;
 	const char *ms;
-	if (mine < l.n && incore_source(&l, mine, &ms, &mn))
-		for (size_t i = 0; i < l.n && n < cap; i++) {
-			long other = func_id_at(&l, i);
+	if (mine < l->n && incore_source(l, mine, &ms, &mn))
+		for (size_t i = 0; i < l->n && n < cap; i++) {
+			long other = func_id_at(l, i);
 			const char *src;
 			size_t sn;
-			if (other >= 0 && other != id && incore_source(&l, i, &src, &sn) && sn == mn &&
+			if (other >= 0 && other != id && incore_source(l, i, &src, &sn) && sn == mn &&
 			    !memcmp(src, ms, sn))
 				twins[n++] = other;
 		}
-	lines_free(&l);
 	return n;
 }
 
@@ -482,14 +480,15 @@ static long computed_func_id(const struct lines *l, const char *kernel)
 	return -1;
 }
 
-long tt_py_test_func_id(const struct pk_buf *b, const char *kernel)
+long tt_py_test_func_id(const struct pk_buf *b, const char *kernel, long id, long *twins, size_t cap, size_t *ntwins)
 {
 	struct lines l;
 	split(b, &l);
-	long id = -1;
-	incore_line(&l, &id, kernel);
+	size_t mine = incore_line(&l, &id, kernel);
 	if (id < 0)
 		id = computed_func_id(&l, kernel);
+	if (ntwins && !*ntwins && id >= 0)
+		*ntwins = twins_of(&l, mine < l.n ? mine : incore_line(&l, &id, kernel), id, twins, cap);
 	lines_free(&l);
 	return id;
 }
