@@ -1,5 +1,5 @@
 /* cmd_list.c - probe-list: one row per probe with its state, blocks and
- * problems (a lone part, a variable the end part uses but no part declares,
+ * problems (a lone part, a variable a part uses but no part declares,
  * parts in different functions or scopes). */
 #include "pk.h"
 #include "probeset.h"
@@ -102,8 +102,24 @@ static int compile_patterns(void)
 	return re_decl && re_use ? 0 : pk_error("internal error: probe-list patterns do not compile");
 }
 
+/* The end of the preprocessor directive line starting at or after I (blanks
+ * first), continuations included; I itself when the line is not one. */
+static size_t skip_directive(const char *d, size_t i, size_t z)
+{
+	size_t k = i;
+	while (k < z && (d[k] == ' ' || d[k] == '\t'))
+		k++;
+	if (k >= z || d[k] != '#')
+		return i;
+	for (; k < z && d[k] != '\n'; k++)
+		if (d[k] == '\\' && k + 1 < z && (d[k + 1] == '\n' || d[k + 1] == '\r'))
+			k += d[k + 1] == '\r' && k + 2 < z && d[k + 2] == '\n' ? 2 : 1;
+	return k;
+}
+
 /* The body of a part without its string literals (format strings hold
- * "start=" which is not a variable). */
+ * "start=" which is not a variable) and its preprocessor lines (a macro
+ * name such as PROBE_VERBOSE in `#ifdef` is not a variable). */
 static char *code_of(const struct part *pt, size_t *len)
 {
 	const char *d = pt->f->src.buf.data;
@@ -112,6 +128,10 @@ static char *code_of(const struct part *pt, size_t *len)
 	size_t n = 0;
 	char q = 0;
 	for (size_t i = a; i < z; i++) {
+		if (!q && (i == a || d[i - 1] == '\n'))
+			i = skip_directive(d, i, z);
+		if (i >= z)
+			break;
 		char c = d[i];
 		if (q) {
 			if (c == '\\')
@@ -167,8 +187,11 @@ static void find_problems(struct probe *p)
 		collect(re_use, code, len, &used);
 		for (size_t k = 0; k < used.n; k++)
 			if (!has_ident(&declared, used.v[k], strlen(used.v[k])))
-				problem(p, "%s:%u: '%s' is used by the end part but declared in no part of the probe",
-				        p->parts[i].f->src.buf.path, p->parts[i].b->line, used.v[k]);
+				problem(p, "%s:%u: '%s' is used by the %s part but declared in no part of the probe",
+				        p->parts[i].f->src.buf.path, p->parts[i].b->line, used.v[k],
+				        p->nparts == 1 ? "only"
+				        : i == 0       ? "start"
+				                       : "end");
 		free(code);
 		free_idents(&used);
 	}
