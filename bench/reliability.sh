@@ -26,7 +26,11 @@ echo "== faults on real files"
 run() { # run NAME SCRIPT ARGS...: print the script's figure line, or its failures
 	local name=$1 script=$2
 	shift 2
-	if bash "$script" "$bin" "$here" "$@" >"$log/$name.out" 2>&1; then
+	bash "$script" "$bin" "$here" "$@" >"$log/$name.out" 2>&1
+	local rc=$?
+	if [ "$rc" = 77 ]; then # skipped, whole or in part (the test says which)
+		printf '%-18s skip %s\n' "$name" "$(grep -E 'SKIP' "$log/$name.out" | tr '\n' ' ')"
+	elif [ "$rc" = 0 ]; then
 		local figure
 		figure=$(grep -E '^(kill -9|concurrent|valgrind|corpus):|SKIP' "$log/$name.out" | tr '\n' ' ')
 		printf '%-18s ok   %s\n' "$name" "${figure:-$(grep -c '^ok:' "$log/$name.out") checks}"

@@ -104,7 +104,10 @@ def main():
                 failures.append(f"input {rel} changed but expected/{rel} does not exist")
             elif st.st_ino != ino or st.st_mtime_ns != mtime:
                 failures.append(f"input {rel} was rewritten (inode or mtime changed) with nothing to change")
-        leftovers = [f for f in os.listdir(scratch) if f.startswith(".") and "probekit" in f]
+        # a temporary file is written beside its target: look in every folder
+        leftovers = sorted(os.path.relpath(os.path.join(root, f), scratch)
+                           for root, _, files in os.walk(scratch)
+                           for f in files if f.startswith(".probekit."))
         if leftovers:
             failures.append("temporary files left behind: " + ", ".join(leftovers))
     name = os.path.basename(case)

@@ -4,7 +4,9 @@
 # A test calls `source block-lib.bash "$@"` with BIN_DIR SRC_DIR, records
 # problems with fail, and ends with finish: exit 1 when anything failed.
 # skip is for the environment only (no git, no mount permission): it prints
-# "SKIP: why" and exits 0.
+# "SKIP: why" and exits 77, which ctest shows as skipped. partial_skip WHY
+# skips one part and lets the rest run; finish then exits 77 too (after any
+# failure: 1), so a test that did not run whole never counts as passed.
 set -u
 export LC_ALL=C
 bin=$(cd "${1:?usage: $0 BIN_DIR SRC_DIR}" && pwd)
@@ -22,14 +24,19 @@ cleanup() {
 	rm -rf "$scratch"
 }
 trap cleanup EXIT
-failures=0
+failures=0 skipped=0
 fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
 ok() { echo "ok: $*"; }
-skip() { echo "SKIP: $*"; exit 0; }
+skip() { echo "SKIP: $*"; exit 77; }
+partial_skip() { echo "SKIP (part): $*"; skipped=$((skipped + 1)); }
 finish() {
 	if [ "$failures" -gt 0 ]; then
 		echo "$name: $failures failure(s)" >&2
 		exit 1
+	fi
+	if [ "$skipped" -gt 0 ]; then
+		echo "SKIP: $name: the rest passed, $skipped part(s) skipped (above)"
+		exit 77
 	fi
 	echo "$name: all passed"
 	exit 0

@@ -3,18 +3,18 @@
 # file behind. Two ways, so the behaviour is tested on
 # every machine:
 #   1. a real full file system: a 1 MiB tmpfs, filled up (needs mount
-#      permission; reported as SKIP for that part when not allowed)
+#      permission, or a user namespace of its own (unshare -rm); reported
+#      as a skipped part, the test as skipped, when neither is allowed)
 #   2. ENOSPC in the middle of the write, from tests/sh/block_fault_shim.c
 #   bash tests/sh/block_fulldisk.sh BIN_DIR SRC_DIR
 source "$(dirname "$0")/block-lib.bash" "$@"
+self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
 cd "$scratch" || exit 1
 ran=0
 
 # ---- 1. a real tmpfs -------------------------------------------------------
 mkdir mnt
-if mount -t tmpfs -o size=1m pk-fulldisk "$scratch/mnt" 2>/dev/null; then
-	cleanup_hooks+=("umount '$scratch/mnt' 2>/dev/null")
-	ran=1
+tmpfs_part() { # the tmpfs is mounted on mnt
 	big_kernel mnt/k.cpp 0.3
 	cp mnt/k.cpp orig.cpp
 	# fill what is left, so the temporary copy cannot be written
@@ -35,8 +35,28 @@ if mount -t tmpfs -o size=1m pk-fulldisk "$scratch/mnt" 2>/dev/null; then
 	run_expect 0 "inject after space was freed" probe-inject --probe P3 mnt/k.cpp
 	grep -q '^#if 1  // TIMING_PROBE: P3' mnt/k.cpp && ok "enabled once there is room" || fail "not enabled"
 	umount "$scratch/mnt"
+}
+if mount -t tmpfs -o size=1m pk-fulldisk "$scratch/mnt" 2>/dev/null; then
+	cleanup_hooks+=("umount '$scratch/mnt' 2>/dev/null")
+	ran=1
+	tmpfs_part
+	[ "${PK_FULLDISK_NS:-}" = 1 ] && finish # the run inside a namespace (below)
+elif [ "${PK_FULLDISK_NS:-}" != 1 ] && unshare -rm true 2>/dev/null; then
+	# no mount permission here, but a user and mount namespace of our own gives it
+	ran=1
+	ns_out=$(PK_FULLDISK_NS=1 unshare -rm bash "$self" "$bin" "$src" 2>&1)
+	case $? in
+	0) ok "real full disk, in a user namespace: $(printf '%s\n' "$ns_out" | grep -c '^ok:') checks" ;;
+	77) partial_skip "real full disk: no tmpfs mount in a user namespace either" ;;
+	*)
+		fail "real full disk, in a user namespace:"
+		printf '%s\n' "$ns_out" | grep -E '^FAIL' | head -10 >&2
+		;;
+	esac
+elif [ "${PK_FULLDISK_NS:-}" = 1 ]; then
+	skip "no tmpfs mount in the user namespace"
 else
-	echo "PARTIAL SKIP: real full disk: 'mount -t tmpfs' is not permitted here (the ENOSPC part below still runs)"
+	partial_skip "real full disk: 'mount -t tmpfs' is not permitted here, nor in a user namespace (the ENOSPC part below still runs)"
 fi
 
 # ---- 2. ENOSPC injected in the middle of the write ---------------------------
@@ -86,7 +106,7 @@ if shim=$(build_shim "$scratch"); then
 	[ ! -e out.cpp ] && ok "-o left no partial output" || fail "partial out.cpp left behind ($(stat -c %s out.cpp) bytes)"
 	no_temp_files .
 else
-	echo "PARTIAL SKIP: ENOSPC injection: no C compiler to build tests/sh/block_fault_shim.c"
+	partial_skip "ENOSPC injection: no C compiler to build tests/sh/block_fault_shim.c"
 fi
 [ "$ran" = 1 ] || skip "neither a tmpfs mount nor a C compiler is available"
 finish
