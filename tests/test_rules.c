@@ -207,6 +207,25 @@ static void new_rule_and_later_file_wins(void **state)
 	pk_rules_free(&rs);
 }
 
+/* a suggested command runs as written: {file} names the file of the finding */
+static void message_names_the_file(void **state)
+{
+	(void)state;
+	struct pk_ruleset rs = {0};
+	char *err;
+	assert_int_equal(
+	    load_and_compile(&rs, "f.ini",
+	                     "[on]\nmatch = enabled-probe\nmessage = '{name}' on: probe-inject --disable-all "
+	                     "{file}\n",
+	                     &err),
+	    0);
+	free(err);
+	char *m = pk_rule_message_in(rule(&rs, "on"), "STAGE_B", "src/k.cpp");
+	assert_string_equal(m, "'STAGE_B' on: probe-inject --disable-all src/k.cpp");
+	free(m);
+	pk_rules_free(&rs);
+}
+
 static void disabled_rule_is_not_compiled(void **state)
 {
 	(void)state;
@@ -447,6 +466,7 @@ int main(void)
 	    cmocka_unit_test(override_pattern_moves_origin),
 	    cmocka_unit_test(new_rule_and_later_file_wins),
 	    cmocka_unit_test(disabled_rule_is_not_compiled),
+	    cmocka_unit_test(message_names_the_file),
 	    cmocka_unit_test(message_defaults_to_id),
 	    cmocka_unit_test(ini_comments_and_blank_lines),
 	    cmocka_unit_test(bad_regex_names_file_and_line),

@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 /* the kernel and C/C++ source suffixes a directory walk checks */
-#define PK_CHECK_EXTS ".cpp,.cc,.cxx,.c,.c++,.h,.hpp,.hh,.hxx,.h++,.inl,.ipp,.tpp,.tcc,.cce,.asc,.cu,.cuh"
+#define PK_CHECK_EXTS ".cpp,.cc,.cxx,.c,.c++,.h,.hpp,.hh,.hxx,.h++,.inl,.ipp,.tpp,.tcc,.cce,.asc,.cu,.cuh,.py"
 
 struct finding {
 	size_t off;
@@ -29,6 +29,7 @@ struct item {       /* one file to check */
 	struct finding *f;
 	size_t n, cap;
 	int failed; /* could not be read or scanned */
+	int python; /* a .py file: only the rules marked python, on its plain text */
 	char *err;
 	int change;      /* --staged / --diff-base: heuristic rules on added lines only */
 	unsigned *added; /* added line ranges: first, last, first, last, ... ascending */

@@ -29,6 +29,7 @@ static const char usage_text[] =
     "PATHs are files or directories (recursed for kernel sources); default '.'.\n"
     "A directory is walked as git sees it (.gitignore, .git/info/exclude), minus\n"
     ".probekitignore; a named file is always checked.\n"
+    "Python files (.py: test scripts, pypto models) are checked for timing-tensor marks.\n"
     "Findings: path:line:col: error|warning|note: message [rule-id]\n"
     "\n"
     "      --strict         also fail on disabled probe blocks and on bare cycle reads\n"
@@ -41,7 +42,8 @@ static const char usage_text[] =
     "      --no-ignore      walk every file: no .gitignore, no .probekitignore\n"
     "      --rules FILE     add or override rules (INI, see rules/check.ini); repeatable\n"
     "      --format FMT     text (default) or sarif (SARIF 2.1.0, repository-relative paths)\n"
-    "      --ext LIST       extensions to recurse for (default " PK_CHECK_EXTS ")\n"
+    "      --ext LIST       more extensions to recurse for (default " PK_CHECK_EXTS ")\n"
+    "      --ext-only LIST  recurse for these extensions only (replaces the default list)\n"
     "  -j, --jobs N         files checked in parallel (default: online CPUs, at most 8)\n"
     "      --list-rules     print the rules in force and exit\n"
     "  -h, --help           this help;  --version  the version\n"
@@ -66,6 +68,8 @@ struct item *pk_check_add_item(struct check *c, const char *path)
 	struct item *it = &c->items[c->nitems++];
 	memset(it, 0, sizeof(*it));
 	it->path = pk_xstrdup(path);
+	size_t n = strlen(path);
+	it->python = n > 3 && !strcmp(path + n - 3, ".py");
 	return it;
 }
 
@@ -92,7 +96,7 @@ static void add_finding(struct item *it, struct pk_buf *b, size_t off, const str
 	f->col = pk_buf_col_of(b, off);
 	f->rule = r;
 	f->sev = r->severity;
-	f->msg = pk_rule_message(r, name);
+	f->msg = pk_rule_message_in(r, name, it->path);
 	while (ls < le && (b->data[ls] == ' ' || b->data[ls] == '\t'))
 		ls++;
 	while (le > ls && (b->data[le - 1] == '\n' || b->data[le - 1] == '\r' || b->data[le - 1] == ' '))
@@ -269,7 +273,7 @@ static void check_patterns(const struct check *c, struct item *it, struct pk_sou
 	for (size_t i = 0; i < c->rules.n && !it->failed; i++) {
 		const struct pk_rule *r = &c->rules.r[i];
 		if (!r->enabled || r->match != PK_MATCH_PATTERN || (r->strict_only && !c->strict) ||
-		    !may_match(r, b, &lc))
+		    (it->python && !r->python) || !may_match(r, b, &lc))
 			continue;
 		pcre2_match_data *md = pcre2_match_data_create_from_pattern(r->re, NULL);
 		size_t off = 0;
@@ -279,6 +283,10 @@ static void check_patterns(const struct check *c, struct item *it, struct pk_sou
 			PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
 			size_t at = ov[0];
 			off = ov[1] > at ? ov[1] : at + 1;
+			if (it->python) { /* no C lexer: no probe blocks, '#' starts its comments */
+				add_finding(it, b, at, r, NULL);
+				continue;
+			}
 			pk_source_scan(src, 0); /* only files with a match pay for the lexer */
 			if (pk_scan_block_at(s, at) >= 0)
 				continue;
@@ -533,7 +541,7 @@ static void check_item(const struct check *c, struct item *it, struct matcher *m
 		return;
 	struct pk_buf *b = &src.buf;
 	struct covered cv = {NULL, 0};
-	if (memmem(b->data, b->len, "TIMING_PROBE", 12)) {
+	if (!it->python && memmem(b->data, b->len, "TIMING_PROBE", 12)) {
 		pk_source_scan(&src, 0);
 		check_structure(c, it, b, &src.scan);
 		probe_marks(&src, &cv);
@@ -631,12 +639,15 @@ static int report(const struct check *c)
 
 /* ---- options ------------------------------------------------------------ */
 
-static void set_exts(struct check *c, const char *list)
+/* REPLACE: the list replaces the extensions so far, else it adds to them */
+static void set_exts(struct check *c, const char *list, int replace)
 {
-	for (size_t i = 0; i < c->nexts; i++)
-		free(c->exts[i]);
-	c->nexts = 0;
-	size_t cap = 0;
+	if (replace) {
+		for (size_t i = 0; i < c->nexts; i++)
+			free(c->exts[i]);
+		c->nexts = 0;
+	}
+	size_t cap = c->nexts;
 	char *copy = pk_xstrdup(list), *save = NULL;
 	for (char *t = strtok_r(copy, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
 		PK_GROW(c->exts, cap, c->nexts + 1);
@@ -669,13 +680,25 @@ struct opts {
 /* 0: go on; 1: stop now with *rc (help, version, usage error) */
 static int parse_options(int argc, char **argv, struct check *c, struct opts *o, int *rc)
 {
-	enum { OPT_STRICT = 1, OPT_RULES, OPT_FORMAT, OPT_STAGED, OPT_EXT, OPT_LIST, OPT_BASE, OPT_EXCL, OPT_NOIGN };
+	enum {
+		OPT_STRICT = 1,
+		OPT_RULES,
+		OPT_FORMAT,
+		OPT_STAGED,
+		OPT_EXT,
+		OPT_LIST,
+		OPT_BASE,
+		OPT_EXCL,
+		OPT_NOIGN,
+		OPT_EXT_ONLY
+	};
 	static const struct option longopts[] = {
 	    {"strict", no_argument, 0, OPT_STRICT},
 	    {"rules", required_argument, 0, OPT_RULES},
 	    {"format", required_argument, 0, OPT_FORMAT},
 	    {"staged", no_argument, 0, OPT_STAGED},
 	    {"ext", required_argument, 0, OPT_EXT},
+	    {"ext-only", required_argument, 0, OPT_EXT_ONLY},
 	    {"jobs", required_argument, 0, 'j'},
 	    {"list-rules", no_argument, 0, OPT_LIST},
 	    {"diff-base", required_argument, 0, OPT_BASE},
@@ -714,7 +737,8 @@ static int parse_options(int argc, char **argv, struct check *c, struct opts *o,
 			c->no_ignore = 1;
 			break;
 		case OPT_EXT:
-			set_exts(c, optarg);
+		case OPT_EXT_ONLY:
+			set_exts(c, optarg, opt == OPT_EXT_ONLY);
 			break;
 		case 'j':
 			c->jobs = strtol(optarg, &end, 10);
@@ -761,7 +785,7 @@ int cmd_check(int argc, char **argv)
 {
 	struct check c;
 	memset(&c, 0, sizeof(c));
-	set_exts(&c, PK_CHECK_EXTS);
+	set_exts(&c, PK_CHECK_EXTS, 1);
 	struct opts o = {pk_xcalloc((size_t)argc + 1, sizeof(char *)), 0, 0};
 	c.excludes = pk_xcalloc((size_t)argc + 1, sizeof(char *));
 	int rc = PK_EXIT_ERROR;

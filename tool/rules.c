@@ -156,7 +156,7 @@ static int set_field(struct rule_ctx *c, struct pk_rule *r, const char *key, con
 		free(r->description);
 		r->description = pk_xstrdup(value);
 	} else if (!strcmp(key, "strict") || !strcmp(key, "comments") || !strcmp(key, "enabled") ||
-	           !strcmp(key, "added-only") || !strcmp(key, "needs-sign")) {
+	           !strcmp(key, "added-only") || !strcmp(key, "needs-sign") || !strcmp(key, "python")) {
 		int v;
 		if (parse_bool(value, &v) < 0)
 			return pk_error("%s:%u: rule '%s': '%s' must be yes or no, not '%s'", c->origin, line, r->id,
@@ -165,6 +165,8 @@ static int set_field(struct rule_ctx *c, struct pk_rule *r, const char *key, con
 			r->added_only = v;
 		else if (key[0] == 'n')
 			r->needs_sign = v;
+		else if (key[0] == 'p')
+			r->python = v;
 		else if (key[0] == 's')
 			r->strict_only = v;
 		else if (key[0] == 'c')
@@ -347,16 +349,24 @@ void pk_rules_free(struct pk_ruleset *rs)
 	memset(rs, 0, sizeof(*rs));
 }
 
-char *pk_rule_message(const struct pk_rule *r, const char *name)
+char *pk_rule_message_in(const struct pk_rule *r, const char *name, const char *file)
 {
 	const char *m = r->message ? r->message : r->id;
-	const char *at = strstr(m, "{name}");
-	if (!at || !name)
-		return pk_xstrdup(m);
-	size_t a = (size_t)(at - m), nl = strlen(name), rest = strlen(at + 6);
-	char *out = pk_xmalloc(a + nl + rest + 1);
-	memcpy(out, m, a);
-	memcpy(out + a, name, nl);
-	memcpy(out + a + nl, at + 6, rest + 1);
-	return out;
+	struct pk_sb sb = {0};
+	for (const char *p = m; *p;) {
+		const char *v = name && !strncmp(p, "{name}", 6)   ? name
+		                : file && !strncmp(p, "{file}", 6) ? file
+		                                                   : NULL;
+		if (v) {
+			pk_sb_add(&sb, v);
+			p += 6;
+		} else
+			pk_sb_addn(&sb, p++, 1);
+	}
+	return sb.s ? sb.s : pk_xstrdup("");
+}
+
+char *pk_rule_message(const struct pk_rule *r, const char *name)
+{
+	return pk_rule_message_in(r, name, NULL);
 }

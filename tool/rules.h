@@ -32,6 +32,7 @@ struct pk_rule {
 	char *fix;         /* the command that removes a finding (SARIF help) */
 	int added_only;    /* heuristic: in a change, only on the lines it adds */
 	int needs_sign;    /* full run: a note unless its function shows probe work */
+	int python;        /* also runs on Python files (test scripts, pypto models) */
 	char *sign;        /* a pattern that, on the finding's line, is such a sign */
 	pcre2_code *sign_re;
 	char **lits; /* prefilter: the pattern cannot match without one of these */
@@ -56,5 +57,8 @@ int pk_rules_compile(struct pk_ruleset *rs);
 void pk_rules_free(struct pk_ruleset *rs);
 /* Expand {name} in a rule message. Returns malloc'd text. */
 char *pk_rule_message(const struct pk_rule *r, const char *name);
+/* Expand {name} (the probe) and {file} (the file of the finding) in a rule
+ * message; a NULL value leaves its placeholder as written. */
+char *pk_rule_message_in(const struct pk_rule *r, const char *name, const char *file);
 
 #endif

@@ -1,0 +1,4 @@
+void f()
+{
+    uint64_t t = GetSystemCycle();
+}

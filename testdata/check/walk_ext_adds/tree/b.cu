@@ -1,0 +1,4 @@
+void g()
+{
+    uint64_t t = GetSystemCycle();
+}
