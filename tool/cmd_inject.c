@@ -40,6 +40,8 @@ static int refuse_others(struct pk_fileset *fs, const char *name, int allow)
 {
 	const struct pk_file *first_f = NULL;
 	const struct pk_block *first = NULL;
+	const struct pk_file *last_f = NULL;
+	struct pk_sb files = {0};
 	size_t len = 0;
 	char *others = pk_xcalloc(1, 1);
 	unsigned char *seen = pk_xcalloc(fs->nnames, 1);
@@ -52,6 +54,10 @@ static int refuse_others(struct pk_fileset *fs, const char *name, int allow)
 			if (!first) {
 				first = b;
 				first_f = f;
+			}
+			if (last_f != f) { /* the files the suggested command must name */
+				pk_sb_addf(&files, " %s", f->src.buf.path);
+				last_f = f;
 			}
 			if (seen[f->name_of[k]]++)
 				continue;
@@ -66,11 +72,12 @@ static int refuse_others(struct pk_fileset *fs, const char *name, int allow)
 		           "and contaminates the other probes' start, end and gaps; compare runs with one probe each",
 		           others, name);
 	else if (first)
-		rc = pk_error(
-		    "%s:%u: probe '%s' is already enabled; enable one probe at a time (its printf "
-		    "skews every other probe): run 'probe-inject --disable-all' first, or pass --allow-multiple",
-		    first_f->src.buf.path, first->line, first->name);
+		rc = pk_error("%s:%u: probe '%s' is already enabled; enable one probe at a time (its printf "
+		              "skews every other probe): turn it off first (probe-inject --disable-all%s), or pass "
+		              "--allow-multiple",
+		              first_f->src.buf.path, first->line, first->name, files.s);
 	free(others);
+	pk_sb_free(&files);
 	return rc;
 }
 
