@@ -224,12 +224,16 @@ static enum rp_line_kind parse_tbase(const char *s, const char *end, struct rp_l
 enum rp_line_kind rp_log_parse_line(const char *s, size_t len, struct rp_line *out)
 {
 	const char *end = s + len, *p = s;
+	enum rp_line_kind none = RP_LINE_OTHER;
+	size_t klen;
 	out->past_int64 = 0;
 	/* The probe may follow a harness prefix ("[INFO] dev0: [STAGE_B] ..."). */
 	while ((p = memchr(p, '[', (size_t)(end - p)))) {
 		const char *name = ++p;
 		while (is_name_char(*p)) /* stops at the byte after the line at the latest */
 			p++;
+		if (p > name && p < end && *p != ']' && field_at(skip_blank(p, end), end, &klen) == F_START)
+			none = RP_LINE_GARBLED; /* "[STAGE_A start=5 end=": its ']' lost */
 		if (p == name || p == end || *p != ']')
 			continue;
 		out->name = name;
@@ -241,7 +245,7 @@ enum rp_line_kind rp_log_parse_line(const char *s, size_t len, struct rp_line *o
 		if (kind != RP_LINE_OTHER)
 			return kind;
 	}
-	return RP_LINE_OTHER;
+	return none;
 }
 
 /* ---- runs, probes, series ---- */

@@ -410,8 +410,9 @@ static void input_table(const struct rp_log *lg, struct rp_doc *d)
 	rp_set_int(t, r, 5, (int64_t)(lg->garbled_lines + lg->past_int64_lines));
 }
 
-/* "N WHAT line(s)..., not counted (FILE:LINE, ...)" for the first five. */
-static void warn_lines(struct rp_doc *d, size_t n, char *const *where, const char *what)
+/* "N ONE|MANY, not counted (FILE:LINE, ...)" for the first five: ONE and
+ * MANY are the singular and the plural (the plural is not always at the end). */
+static void warn_lines(struct rp_doc *d, size_t n, char *const *where, const char *one, const char *many)
 {
 	if (!n)
 		return;
@@ -420,14 +421,16 @@ static void warn_lines(struct rp_doc *d, size_t n, char *const *where, const cha
 		strncat(list, i ? ", " : "", sizeof(list) - strlen(list) - 1);
 		strncat(list, where[i], sizeof(list) - strlen(list) - 1);
 	}
-	rp_warn(d, "%zu %s%s, not counted (%s%s)", n, what, n == 1 ? "" : "s", list, n > 5 ? ", ..." : "");
+	rp_warn(d, "%zu %s, not counted (%s%s)", n, n == 1 ? one : many, list, n > 5 ? ", ..." : "");
 }
 
 static void warn_garbled(const struct rp_log *lg, struct rp_doc *d)
 {
-	warn_lines(d, lg->garbled_lines, lg->garbled_where, "garbled or truncated probe line");
+	warn_lines(d, lg->garbled_lines, lg->garbled_where, "garbled or truncated probe line",
+	           "garbled or truncated probe lines");
 	warn_lines(d, lg->past_int64_lines, lg->past_int64_where,
-	           "probe line with an unsigned value past int64 (an end before its start?)");
+	           "probe line with an unsigned value past int64 (an end before its start?)",
+	           "probe lines with an unsigned value past int64 (an end before its start?)");
 }
 
 static void warn_runs(const struct rp_log *lg, struct rp_doc *d)
