@@ -27,6 +27,11 @@ int pk_ast_check_scopes(struct pk_ast *a, const struct pk_anchor *start, const s
 		if (a->nodes[start->scope].func != a->nodes[e->scope].func)
 			return pk_error("%s: the start (line %u) and the end (line %u) are in different functions",
 			                a->b->path, start->line, e->line);
+		if (e->off < start->off && e->node == start->node)
+			return pk_error("%s: the start goes after the statement at line %u and the end before it: the "
+			                "range is empty (start and end around one statement: --begin before:CALLEE "
+			                "--end after:CALLEE, or --around CALLEE)",
+			                a->b->path, start->line);
 		if (e->off < start->off)
 			return pk_error("%s: the end (line %u) comes before the start (line %u)", a->b->path, e->line,
 			                start->line);
