@@ -288,8 +288,8 @@ static void check_patterns(const struct check *c, struct item *it, struct pk_sou
 				continue;
 			}
 			pk_source_scan(src, 0); /* only files with a match pay for the lexer */
-			if (pk_scan_block_at(s, at) >= 0)
-				continue;
+			if (pk_scan_block_at(s, at) >= 0 || (s->unterminated && at >= s->unterminated - 1))
+				continue; /* in a probe block, or in one with no #endif (reported) */
 			if (!r->in_comments && pk_scan_in_comment(s, at))
 				continue;
 			if (on_error_line(b, s, at) || in_covered(cv, at))

@@ -614,6 +614,37 @@ static size_t directive(struct lexer *L, size_t ls, size_t h)
 
 /* ---- driver ---------------------------------------------------------- */
 
+/* Errors [0, MID) and [MID, n) are each in file order: merge them. */
+static void merge_errors(struct pk_scan *s, size_t mid)
+{
+	size_t n = s->nerrors, i = 0, j = mid, w = 0;
+	if (mid == 0 || mid == n)
+		return;
+	struct pk_diag *t = pk_xmalloc(n * sizeof(*t));
+	while (i < mid || j < n)
+		t[w++] = j >= n || (i < mid && s->errors[i].off <= s->errors[j].off) ? s->errors[i++] : s->errors[j++];
+	memcpy(s->errors, t, n * sizeof(*t));
+	free(t);
+}
+
+/* The blocks and #ifs still open at the end of the file. Their errors go in
+ * file order, so a cause (a block with no #endif) comes before the errors
+ * it caused; the rest of the file lies in the first open probe block. */
+static void report_open(struct lexer *L, struct pk_scan *s)
+{
+	size_t mid = s->nerrors;
+	for (size_t k = 0; k < L->nconds; k++) {
+		if (L->conds[k].block >= 0) {
+			add_error(s, L->conds[k].off, "unterminated probe block '%s': no matching '#endif'",
+			          s->blocks[L->conds[k].block].name);
+			if (!s->unterminated)
+				s->unterminated = L->conds[k].off + 1;
+		} else
+			add_error(s, L->conds[k].off, "unterminated '#if': no matching '#endif'");
+	}
+	merge_errors(s, mid);
+}
+
 void pk_scan_buf(const struct pk_buf *b, struct pk_scan *s, int flags)
 {
 	memset(s, 0, sizeof(*s));
@@ -653,13 +684,7 @@ void pk_scan_buf(const struct pk_buf *b, struct pk_scan *s, int flags)
 	}
 	if (L.st == BLOCK_COMMENT || L.st == LINE_COMMENT)
 		close_comment(&L, n);
-	for (size_t k = 0; k < L.nconds; k++) {
-		if (L.conds[k].block >= 0)
-			add_error(s, L.conds[k].off, "unterminated probe block '%s': no matching '#endif'",
-			          s->blocks[L.conds[k].block].name);
-		else
-			add_error(s, L.conds[k].off, "unterminated '#if': no matching '#endif'");
-	}
+	report_open(&L, s);
 	/* blocks left without an #endif are unusable: drop them */
 	size_t w = 0;
 	for (size_t k = 0; k < s->nblocks; k++) {

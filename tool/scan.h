@@ -41,8 +41,10 @@ struct pk_range {
 struct pk_scan {
 	struct pk_block *blocks;
 	size_t nblocks, cap_blocks;
-	struct pk_diag *errors; /* malformed or unbalanced: the file cannot be edited */
+	struct pk_diag *errors; /* malformed or unbalanced, in file order: the file cannot be edited */
 	size_t nerrors, cap_errors;
+	size_t unterminated;       /* 1 + where the first probe block with no #endif starts (the
+	                              rest of the file is in it), or 0 */
 	struct pk_range *comments; /* only with PK_SCAN_COMMENTS */
 	size_t ncomments, cap_comments;
 	size_t *scope_parent;         /* brace scopes: parent of scope k (scope 0 = file) */
