@@ -710,7 +710,7 @@ static int parse_options(int argc, char **argv, struct check *c, struct opts *o,
 	int opt;
 	char *end;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":hj:", longopts, NULL)) != -1) {
+	while ((opt = pk_getopt_long(argc, argv, ":hj:", longopts)) != -1) {
 		switch (opt) {
 		case OPT_STRICT:
 			c->strict = 1;

@@ -274,7 +274,7 @@ int cmd_list(int argc, char **argv)
 	};
 	int json = 0, names_only = 0, c;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+	while ((c = pk_getopt_long(argc, argv, ":h", longopts)) != -1) {
 		switch (c) {
 		case OPT_FORMAT:
 			if (!strcmp(optarg, "json"))

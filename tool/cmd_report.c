@@ -212,7 +212,7 @@ static int parse_args(struct report_opts *o, int argc, char **argv)
 	opterr = 0;
 	optind = 1;
 	int c;
-	while ((c = getopt_long(argc, argv, ":o:h", long_opts, NULL)) != -1) {
+	while ((c = pk_getopt_long(argc, argv, ":o:h", long_opts)) != -1) {
 		int rc = one_option(o, c, optarg, argv);
 		if (rc >= 0)
 			return rc;

@@ -165,7 +165,7 @@ static int parse(int argc, char **argv, struct sweep_opts *o, int *done)
 	opterr = 0;
 	o->repeat = 1;
 	o->out = DEFAULT_OUT;
-	while ((c = getopt_long(argc, argv, ":nqh", longopts, NULL)) != -1)
+	while ((c = pk_getopt_long(argc, argv, ":nqh", longopts)) != -1)
 		if (parse_option(o, c, argv, done) < 0)
 			return -1;
 		else if (*done)

@@ -635,7 +635,7 @@ int pk_emit_getopt(int argc, char **argv, const char *shortopts, const struct op
 {
 	opterr = 0;
 	for (;;) {
-		int c = getopt_long(argc, argv, shortopts, longopts, NULL);
+		int c = pk_getopt_long(argc, argv, shortopts, longopts);
 		if (c == -1 || c == 'h')
 			return c;
 		int r = pk_emit_option(emit, c, optarg);

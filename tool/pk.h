@@ -83,6 +83,12 @@ enum { PK_OPT_VERSION = 0x2000 };
  * missing value, '?' unknown option). Returns 1 and sets *rc when the
  * command should end now; 0 when C is the command's own option. */
 int pk_common_option(int c, char **argv, const char *usage, int *rc);
+/* getopt_long, remembering LONGOPTS so that pk_common_option can suggest the
+ * closest one for a mistyped long option. */
+struct option;
+int pk_getopt_long(int argc, char **argv, const char *shortopts, const struct option *longopts);
+/* Levenshtein distance, case-insensitive. */
+size_t pk_distance(const char *a, const char *b);
 
 /* Command entry points (tool/main.c dispatches). */
 int cmd_inject(int argc, char **argv);

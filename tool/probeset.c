@@ -111,33 +111,6 @@ int pk_fileset_has(const struct pk_fileset *fs, const char *name)
 	return pk_fileset_find(fs, name) >= 0;
 }
 
-/* Levenshtein distance, case-insensitive: STAGE_b is close to STAGE_B. */
-static size_t distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	size_t *row = pk_xmalloc((lb + 1) * sizeof(*row));
-	for (size_t j = 0; j <= lb; j++)
-		row[j] = j;
-	for (size_t i = 1; i <= la; i++) {
-		size_t diag = row[0];
-		row[0] = i;
-		for (size_t j = 1; j <= lb; j++) {
-			size_t up = row[j];
-			int same = (a[i - 1] | 0x20) == (b[j - 1] | 0x20);
-			size_t best = diag + !same;
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			row[j] = best;
-			diag = up;
-		}
-	}
-	size_t d = row[lb];
-	free(row);
-	return d;
-}
-
 int pk_fileset_unknown(const struct pk_fileset *fs, const char *name)
 {
 	const char *where = fs->n == 1 ? fs->f[0].src.buf.path : "the given files";
@@ -154,7 +127,7 @@ int pk_fileset_unknown(const struct pk_fileset *fs, const char *name)
 		if (i)
 			strcat(known, ", ");
 		strcat(known, fs->names[i]);
-		size_t d = distance(name, fs->names[i]);
+		size_t d = pk_distance(name, fs->names[i]);
 		if (d < best_d) {
 			best_d = d;
 			best = fs->names[i];

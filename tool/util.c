@@ -161,6 +161,64 @@ int pk_print_version(void)
 	return PK_EXIT_OK;
 }
 
+/* Levenshtein distance, case-insensitive: STAGE_b is close to STAGE_B. */
+size_t pk_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	size_t *row = pk_xmalloc((lb + 1) * sizeof(*row));
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j];
+			int same = (a[i - 1] | 0x20) == (b[j - 1] | 0x20);
+			size_t best = diag + !same;
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	size_t d = row[lb];
+	free(row);
+	return d;
+}
+
+/* the long options of the command parsing now, for "did you mean" */
+static const struct option *cur_longopts;
+
+int pk_getopt_long(int argc, char **argv, const char *shortopts, const struct option *longopts)
+{
+	cur_longopts = longopts;
+	return getopt_long(argc, argv, shortopts, longopts, NULL);
+}
+
+/* "unknown option '--stagged'; did you mean '--staged'?" when one is close */
+static void unknown_long(const char *arg)
+{
+	char *name = pk_xstrdup(arg + 2), *eq = strchr(name, '=');
+	if (eq)
+		*eq = '\0';
+	const char *best = NULL;
+	size_t best_d = (size_t)-1, limit = strlen(name) / 3 > 1 ? strlen(name) / 3 : 1;
+	for (const struct option *o = cur_longopts; o && o->name; o++) {
+		size_t d = pk_distance(name, o->name);
+		if (d < best_d || (d == best_d && !strncmp(o->name, name, strlen(name)))) {
+			best_d = d;
+			best = o->name;
+		}
+	}
+	if (best && best_d <= limit)
+		pk_error("unknown option '%s'; did you mean '--%s'? (see --help)", arg, best);
+	else
+		pk_error("unknown option '%s' (see --help)", arg);
+	free(name);
+}
+
 int pk_common_option(int c, char **argv, const char *usage, int *rc)
 {
 	switch (c) {
@@ -178,6 +236,8 @@ int pk_common_option(int c, char **argv, const char *usage, int *rc)
 	case '?':
 		if (optopt && optopt < 0x100)
 			pk_error("unknown option '-%c' (see --help)", optopt);
+		else if (!strncmp(argv[optind - 1], "--", 2))
+			unknown_long(argv[optind - 1]);
 		else
 			pk_error("unknown option '%s' (see --help)", argv[optind - 1]);
 		*rc = PK_EXIT_ERROR;

@@ -46,6 +46,18 @@ for cmd in inject strip list check; do
 	run_expect 2 "probe-$cmd --bogus" "probe-$cmd" --bogus &&
 		[ "$out" = "probekit: unknown option '--bogus' (see --help)" ] && ok "probe-$cmd --bogus message" ||
 		fail "probe-$cmd --bogus: '$out'"
+	# a mistyped long option (its first letter doubled) names the one meant
+	o=$(echo $opts | cut -d' ' -f1)
+	typo=--${o:0:1}$o
+	run_expect 2 "probe-$cmd $typo" "probe-$cmd" "$typo" &&
+		[ "$out" = "probekit: unknown option '$typo'; did you mean '--$o'? (see --help)" ] &&
+		ok "probe-$cmd $typo: did you mean --$o" || fail "probe-$cmd $typo: '$out'"
+done
+for t in "report formatt format" "sweep repeatt repeat"; do # their help is tested elsewhere
+	set -- $t
+	run_expect 2 "probe-$1 --$2" "probe-$1" "--$2" x.log &&
+		[ "$out" = "probekit: unknown option '--$2'; did you mean '--$3'? (see --help)" ] &&
+		ok "probe-$1 --$2: did you mean --$3" || fail "probe-$1 --$2: '$out'"
 done
 run_expect 2 "probe-inject --probe without a value" probe-inject --probe &&
 	has "missing value message" "probekit: option '--probe' needs a value (see --help)"
