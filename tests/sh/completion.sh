@@ -26,7 +26,16 @@ expect() {
 	ok "$what"
 }
 complete_line probe ""
-expect "probe <TAB>: the commands" check inject list report strip help
+expect "probe <TAB>: the commands" check inject list report strip sweep help
+# every command of the binary's table (tool/main.c), and each name it answers to
+for c in $(sed -n 's/^ *{"\([a-z]*\)", cmd_.*/\1/p' "$src/tool/main.c"); do
+	case "$reply" in *" $c "*) ;; *) fail "probe <TAB>: no '$c' (a command of tool/main.c)" ;; esac
+	complete -p "probe-$c" >/dev/null 2>&1 || fail "no completion registered for probe-$c"
+done
+complete_line probe-sweep --fa
+expect "probe-sweep --fa<TAB>" --fail-fast
+complete_line probe-sweep k.cpp --probes ST
+expect "probe-sweep k.cpp --probes ST<TAB>: the file's probes" STAGE_A STAGE_B
 complete_line probe help s
 expect "probe help s<TAB>" strip
 complete_line probe-strip --di

@@ -6,7 +6,8 @@
 # Options come from the command's own --help, so they never go stale
 # (probe-inject's --help lists the options of all its forms);
 # --probe/--disable offer the probe names of the files already on the line
-# (probe-list --names); --core-type and --target their values.
+# (probe-list --names), and so does probe-sweep's --probes; --core-type and
+# --target their values.
 
 # _probekit_run CMD ARGS...: the probekit command CMD, next to the one typed
 _probekit_run()
@@ -22,7 +23,7 @@ _probekit_run()
 _probekit()
 {
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
-	local commands="check inject list report strip" cmd i=1
+	local commands="check inject list report strip sweep" cmd i=1
 	if [[ ${COMP_WORDS[0]##*/} == probe-* ]]; then
 		cmd=${COMP_WORDS[0]##*/}
 		cmd=${cmd#probe-}
@@ -38,7 +39,7 @@ _probekit()
 		fi
 	fi
 	case $prev in
-	--probe | --disable)
+	--probe | --disable | --probes)
 		local files=() w
 		for w in "${COMP_WORDS[@]:i}"; do
 			[[ -f $w ]] && files+=("$w")
@@ -62,6 +63,10 @@ _probekit()
 		[[ $cmd == inject ]] && COMPREPLY=($(compgen -W "simpler ascendc" -- "$cur"))
 		return
 		;;
+	--out)
+		[[ $cmd == sweep ]] && compopt -o filenames 2>/dev/null && COMPREPLY=($(compgen -d -- "$cur"))
+		return
+		;;
 	-p)
 		compopt -o filenames 2>/dev/null
 		COMPREPLY=($(compgen -d -- "$cur") $(compgen -f -X '!*compile_commands.json' -- "$cur"))
@@ -77,4 +82,4 @@ _probekit()
 	compopt -o filenames 2>/dev/null
 	COMPREPLY=($(compgen -f -- "$cur"))
 }
-complete -F _probekit probe probe-check probe-inject probe-list probe-report probe-strip
+complete -F _probekit probe probe-check probe-inject probe-list probe-report probe-strip probe-sweep
