@@ -21,10 +21,11 @@ struct finding {
 	char *text; /* the line's text, trimmed (SARIF fingerprints) */
 };
 
-struct item {       /* one file to check */
-	char *path; /* as shown */
-	char *load; /* where to read it from, when not PATH (NULL: PATH) */
-	char *data; /* preloaded content (--staged), else NULL */
+struct item {        /* one file to check */
+	char *path;  /* as shown (--staged, --diff-base: from the top of the work tree) */
+	char *shown; /* --staged, --diff-base in a subfolder: PATH from there (text output) */
+	char *load;  /* where to read it from, when not PATH (NULL: PATH) */
+	char *data;  /* preloaded content (--staged), else NULL */
 	size_t len;
 	struct finding *f;
 	size_t n, cap;

@@ -499,6 +499,22 @@ static char *repo_relative(const char *top, const char *prefix, const char *name
 	return out;
 }
 
+/* NAME (a path from the top) as a path from the current directory, PREFIX
+ * from the top ("sub/dir/") */
+static char *cwd_relative(const char *prefix, const char *name)
+{
+	size_t common = 0; /* the directories PREFIX and NAME share */
+	for (size_t i = 0; prefix[i] && prefix[i] == name[i]; i++)
+		if (prefix[i] == '/')
+			common = i + 1;
+	struct pk_sb sb = {0};
+	for (const char *p = prefix + common; *p; p++)
+		if (*p == '/')
+			pk_sb_add(&sb, "../");
+	pk_sb_add(&sb, name + common);
+	return sb.s;
+}
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -547,6 +563,8 @@ static int change_names(struct check *c, const char *top, char **given, int ngiv
 			continue;
 		struct item *it = pk_check_add_item(c, name);
 		it->change = 1;
+		if (prefix && *prefix) /* run in a subfolder: paths as from there */
+			it->shown = cwd_relative(prefix, name);
 		if (c->diff_base) {
 			it->load = pk_xmalloc(strlen(top) + l + 2);
 			sprintf(it->load, "%s/%s", top, name);

@@ -626,8 +626,8 @@ static int report(const struct check *c)
 			const struct finding *f = &it->f[k];
 			errors += f->sev == PK_SEV_ERROR;
 			if (!c->sarif)
-				printf("%s:%u:%u: %s: %s [%s]\n", it->path, f->line, f->col, pk_check_sev_name(f->sev),
-				       f->msg, f->rule->id);
+				printf("%s:%u:%u: %s: %s [%s]\n", it->shown ? it->shown : it->path, f->line, f->col,
+				       pk_check_sev_name(f->sev), f->msg, f->rule->id);
 		}
 	}
 	if (c->sarif)
@@ -768,6 +768,7 @@ static void free_check(struct check *c)
 		}
 		free(it->f);
 		free(it->path);
+		free(it->shown);
 		free(it->load);
 		free(it->data);
 		free(it->err);

@@ -24,8 +24,13 @@ if run_expect 1 "--staged sees the enabled probe in the index" probe-check --sta
 	has "--staged finding names the repository path" "src/k.cpp:10:5: error: probe 'STAGE_A' is enabled"
 	has "--staged finds the end part too" "src/k.cpp:15:5: error: probe 'STAGE_A' is enabled"
 fi
-# from a subdirectory the whole index is still checked
-(cd src/sub && run_expect 1 "--staged from a subdirectory" probe-check --staged) || fail "--staged from a subdirectory"
+# from a subdirectory the whole index is still checked, its paths shown as
+# from there (a terminal or editor opens them as printed)
+(cd src/sub && run_expect 1 "--staged from a subdirectory" probe-check --staged &&
+	has "--staged in src/sub: the path from there" "../k.cpp:10:5: error: probe 'STAGE_A' is enabled") ||
+	fail "--staged from a subdirectory"
+(cd src && run_expect 1 "--staged from src" probe-check --staged &&
+	has "--staged in src: the path from there" $'\nk.cpp:15:5: error' ) || fail "--staged from src"
 
 # the opposite: a clean index, a dirty work tree
 git add src/k.cpp
