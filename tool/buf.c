@@ -63,7 +63,7 @@ static int open_regular(const char *path, int *fdp, struct stat *st, char *msg, 
 	if (fstat(fd, st) < 0)
 		why = strerror(errno);
 	else if (S_ISDIR(st->st_mode))
-		why = "is a directory";
+		why = "is a directory; name its files (probe-list DIR lists those that hold probes)";
 	else if (!S_ISREG(st->st_mode))
 		why = "not a regular file (a FIFO, socket or device); give the source file itself";
 	else if (fcntl(fd, F_SETFL, 0) < 0)

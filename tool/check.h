@@ -61,6 +61,11 @@ struct item *pk_check_add_item(struct check *c, const char *path);
  * as git sees them (or honouring .gitignore outside git), minus
  * .probekitignore and --exclude, unless --no-ignore. */
 int pk_check_collect_paths(struct check *c, char **paths, int n);
+/* probe-list and probe-strip: PATHS with each directory replaced by the
+ * files the walk above finds in it (default extensions, ignores) that hold a
+ * probe marker; a named file stays as given. Returns *NOUT malloc'd paths
+ * (NULL when none); *RC -1 when a walk failed (reported). */
+char **pk_check_expand_dirs(char **paths, size_t n, size_t *nout, int *rc);
 /* --staged / --diff-base: the changed files (intersected with NAMES when
  * given) and the lines each change adds. */
 int pk_check_collect_change(struct check *c, char **names, int n);

@@ -1,6 +1,7 @@
 /* cmd_list.c - probe-list: one row per probe with its state, blocks and
  * problems (a lone part, a variable a part uses but no part declares,
  * parts in different functions or scopes). */
+#include "check.h"
 #include "pk.h"
 #include "probeset.h"
 
@@ -11,10 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char usage_text[] = "usage: probe-list [--format=text|json] [--names] FILE...\n"
+static const char usage_text[] = "usage: probe-list [--format=text|json] [--names] FILE|DIR...\n"
                                  "\n"
                                  "One row per probe: name, state (on, off, mixed), every block as\n"
-                                 "file:line, and problems.\n"
+                                 "file:line, and problems. A DIR is walked as probe-check walks it\n"
+                                 "(kernel sources, .gitignore, .probekitignore): its files that\n"
+                                 "hold a probe.\n"
                                  "\n"
                                  "      --format FMT   text (default) or json\n"
                                  "      --names        only the probe names, one per line\n"
@@ -299,9 +302,12 @@ int cmd_list(int argc, char **argv)
 		return PK_EXIT_ERROR;
 	}
 	struct pk_fileset fs;
-	int rc = PK_EXIT_ERROR;
+	int rc = PK_EXIT_ERROR, walk_rc;
 	struct probe *probes = NULL;
-	if (pk_fileset_load(&fs, argv + optind, (size_t)(argc - optind), 0, 0) < 0 || compile_patterns() < 0)
+	size_t nfiles;
+	memset(&fs, 0, sizeof(fs));
+	char **files = pk_check_expand_dirs(argv + optind, (size_t)(argc - optind), &nfiles, &walk_rc);
+	if (walk_rc < 0 || pk_fileset_load(&fs, files, nfiles, 0, 0) < 0 || compile_patterns() < 0)
 		goto out;
 	if (names_only) {
 		for (size_t i = 0; i < fs.nnames; i++)
@@ -341,5 +347,8 @@ out:
 	pcre2_code_free(re_decl);
 	pcre2_code_free(re_use);
 	pk_fileset_free(&fs);
+	for (size_t i = 0; i < nfiles; i++)
+		free(files[i]);
+	free(files);
 	return rc;
 }

@@ -1,6 +1,7 @@
 /* cmd_strip.c - probe-strip: the production form. Removes every probe block
  * whole, the brace markers an insertion added, and the timing tensor with its
  * ABI change, restoring the original bytes. */
+#include "check.h"
 #include "marks.h"
 #include "pk.h"
 #include "probeset.h"
@@ -10,12 +11,14 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char usage_text[] = "usage: probe-strip [options] FILE...\n"
+static const char usage_text[] = "usage: probe-strip [options] FILE|DIR...\n"
                                  "\n"
                                  "Remove every TIMING_PROBE block whole (directive line, body, #endif line),\n"
                                  "the braces probe-inject added around a braceless body, and the timing\n"
                                  "tensor with its args[] shift, so no probe text remains. A file with no\n"
-                                 "probes comes out byte-identical.\n"
+                                 "probes comes out byte-identical. A DIR is walked as probe-check walks\n"
+                                 "it (kernel sources and .py, .gitignore, .probekitignore): its files\n"
+                                 "that hold a probe, all written or none.\n"
                                  "\n"
                                  "      --probe NAME      remove only probe NAME\n"
                                  "      --disable         keep the blocks but turn every probe off (#if 0)\n"
@@ -112,8 +115,12 @@ int cmd_strip(int argc, char **argv)
 
 	struct pk_fileset fs;
 	int load_flags = o.emit.mode == PK_EMIT_INPLACE ? PK_LOAD_FOR_WRITE : 0;
-	int rc = PK_EXIT_ERROR;
-	if (pk_fileset_load(&fs, argv + optind, (size_t)(argc - optind), load_flags, 0) < 0)
+	int rc = PK_EXIT_ERROR, walk_rc;
+	size_t nfiles;
+	memset(&fs, 0, sizeof(fs));
+	char **files = pk_check_expand_dirs(argv + optind, (size_t)(argc - optind), &nfiles, &walk_rc);
+	if (walk_rc < 0 || pk_emit_validate(&o.emit, nfiles) < 0 ||
+	    pk_fileset_load(&fs, files, nfiles, load_flags, 0) < 0)
 		goto out;
 	if (o.name && !pk_fileset_has(&fs, o.name)) {
 		pk_fileset_unknown(&fs, o.name);
@@ -128,5 +135,8 @@ int cmd_strip(int argc, char **argv)
 	rc = pk_emit_exit(&o.emit, changed);
 out:
 	pk_fileset_free(&fs);
+	for (size_t i = 0; i < nfiles; i++)
+		free(files[i]);
+	free(files);
 	return rc;
 }
