@@ -704,6 +704,15 @@ void pk_ast_warn_errors(const struct pk_ast *a)
 	if (a->nerrs && a->unit)
 		pk_warning("%s: parsed in the translation unit of %s (--tu SOURCE chooses another)", a->b->path,
 		           a->unit);
+	if (a->nerrs > 3 && pk_verbosity() <= 0) { /* types the build generates: one line */
+		const struct pk_parse_error *e = &a->errs[0];
+		char where[32] = "an included header";
+		if (e->line)
+			snprintf(where, sizeof(where), "line %u", e->line);
+		pk_warning("%s: could not parse %zu places (the first, %s: %s); --verbose lists them all, -q none",
+		           a->b->path, a->nerrs, where, e->msg);
+		return;
+	}
 	for (size_t i = 0; i < a->nerrs; i++) {
 		if (a->errs[i].line)
 			pk_warning("%s:%u: could not parse: %s", a->b->path, a->errs[i].line, a->errs[i].msg);

@@ -27,6 +27,7 @@ enum {
 	O_EVENT,
 	O_EDIT,
 	O_FUNC_ID,
+	O_VERBOSE,
 	O_VALUE, /* an option that only stores its value (see the table) */
 };
 
@@ -75,6 +76,8 @@ static const struct inject_option {
     {"invocations", required_argument, O_VALUE, F_TIMING, STORE_EXPR, FIELD(invocations)},
     {"target", required_argument, O_VALUE, F_TIMING, STORE_STRING, FIELD(target)},
     {"test-script", required_argument, O_VALUE, F_TIMING, STORE_STRING, FIELD(test_script)},
+    {"verbose", no_argument, O_VERBOSE, F_PLACE | F_TIMING, STORE_NONE, 0},
+    {"quiet", no_argument, 'q', F_BLOCKS | F_PLACE | F_TIMING, STORE_NONE, 0},
 };
 enum { NTABLE = sizeof(table) / sizeof(table[0]) };
 
@@ -193,7 +196,10 @@ void pk_inject_usage(FILE *out, enum pk_inject_form form)
 	for (int f = 0; f < PK_INJECT_FORMS; f++)
 		if (all || f == (int)form)
 			fprintf(out, "\n%s%s", all ? headings[f] : "", sections[f]);
-	fputs("\n" PK_EMIT_HELP "  -h, --help            this help;  --version  the version\n"
+	fputs("\n" PK_EMIT_HELP "  -q, --quiet           no warnings (errors still print)\n"
+	      "      --verbose         every parse error libclang reports (default: a count\n"
+	      "                        past three, with the first)\n"
+	      "  -h, --help            this help;  --version  the version\n"
 	      "\n"
 	      "exit: 0 done or nothing to do, 1 --check or --diff and something would change,\n"
 	      "      2 usage or input error (nothing written)\n",
@@ -264,6 +270,10 @@ static int take(struct pk_inject_opts *o, const struct inject_option *t, const c
 		return set_place(o, PK_PLACE_BASE);
 	case O_EVENT:
 		return add_event(o, arg);
+	case O_VERBOSE:
+	case 'q':
+		pk_set_verbosity(t->code == 'q' ? -1 : 1);
+		return 0;
 	case O_EDIT:
 		PK_GROW(o->edit, o->cap_edit, o->nedit + 1);
 		o->edit[o->nedit++] = arg;
@@ -302,9 +312,9 @@ static int take(struct pk_inject_opts *o, const struct inject_option *t, const c
 /* The row of getopt's code C, or NULL (an output or common option). */
 static const struct inject_option *row_of(int c)
 {
-	if (c == 'p')
+	if (c == 'p' || c == 'q') /* a short option: the row of its code */
 		for (size_t i = 0; i < NTABLE; i++)
-			if (table[i].code == 'p')
+			if (table[i].code == c)
 				return &table[i];
 	if (c >= 0x4000 && c < 0x4000 + NTABLE)
 		return &table[c - 0x4000];
@@ -437,7 +447,7 @@ enum pk_inject_parsed pk_inject_parse(int argc, char **argv, struct pk_inject_op
 		}
 	int c;
 	optind = 0; /* a full new start: getopt may have run before */
-	while ((c = pk_emit_getopt(nargs, argv, ":o:p:h", longopts(), &o->emit, rc)) != -1) {
+	while ((c = pk_emit_getopt(nargs, argv, ":o:p:qh", longopts(), &o->emit, rc)) != -1) {
 		if (c == PK_OPT_EXIT)
 			return PK_INJECT_EXIT;
 		if (c == 'h') {

@@ -27,6 +27,9 @@ enum pk_exit {
 int pk_error(const char *fmt, ...) PK_PRINTF(1, 2);
 /* "probekit: warning: <msg>" on stderr. */
 void pk_warning(const char *fmt, ...) PK_PRINTF(1, 2);
+/* -1 (-q: pk_warning prints nothing), 0, or 1 (--verbose: every detail) */
+void pk_set_verbosity(int v);
+int pk_verbosity(void);
 /* Hold every message in memory from now on, until pk_msg_release prints
  * them in order (SHOW) or drops them: a first attempt that may be redone
  * keeps its messages to itself. */

@@ -55,8 +55,22 @@ int pk_error(const char *fmt, ...)
 	return -1;
 }
 
+static int verbosity; /* -1 quiet, 0 normal, 1 verbose */
+
+void pk_set_verbosity(int v)
+{
+	verbosity = v;
+}
+
+int pk_verbosity(void)
+{
+	return verbosity;
+}
+
 void pk_warning(const char *fmt, ...)
 {
+	if (verbosity < 0)
+		return;
 	va_list ap;
 	va_start(ap, fmt);
 	message("probekit: warning: ", fmt, ap);
