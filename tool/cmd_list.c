@@ -266,6 +266,17 @@ static void print_json(struct probe *probes, size_t n)
 	json_decref(root);
 }
 
+static void free_probes(struct probe *probes, size_t n)
+{
+	for (size_t i = 0; probes && i < n; i++) {
+		for (size_t k = 0; k < probes[i].nproblems; k++)
+			free(probes[i].problems[k]);
+		free(probes[i].problems);
+		free(probes[i].parts);
+	}
+	free(probes);
+}
+
 int cmd_list(int argc, char **argv)
 {
 	enum { OPT_FORMAT = 1, OPT_NAMES };
@@ -335,15 +346,7 @@ int cmd_list(int argc, char **argv)
 		if (probes[i].nproblems)
 			rc = PK_EXIT_FINDINGS;
 out:
-	if (probes) {
-		for (size_t i = 0; i < fs.nnames; i++) {
-			for (size_t k = 0; k < probes[i].nproblems; k++)
-				free(probes[i].problems[k]);
-			free(probes[i].problems);
-			free(probes[i].parts);
-		}
-		free(probes);
-	}
+	free_probes(probes, fs.nnames);
 	pcre2_code_free(re_decl);
 	pcre2_code_free(re_use);
 	pk_fileset_free(&fs);
