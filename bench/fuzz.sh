@@ -35,7 +35,7 @@ declare -A sources=(
 	[log]="util.c report_log.c"
 	[tensor]="util.c report_tensor.c"
 	[json]="util.c report_tensor.c report_json.c"
-	[insert]="util.c buf.c edit.c emit.c scan.c marks.c timing_strip.c source.c rules.c embed.c probeset.c
+	[insert]="util.c buf.c edit.c emit.c scan.c marks.c timing_strip.c source.c rules.c embed.c probeset.c check_walk.c check_ignore.c
 		cmd_strip.c inject_opts.c $(cd "$here/tool" && echo ast_*.c)"
 )
 declare -A extra=(

@@ -86,6 +86,28 @@ char *pk_check_git_toplevel(void)
 
 /* ---- collecting -------------------------------------------------------- */
 
+int pk_check_ext_ok(const struct check *c, const char *name)
+{
+	const char *dot = strrchr(name, '.');
+	if (!dot || strchr(dot, '/'))
+		return 0;
+	for (size_t i = 0; i < c->nexts; i++)
+		if (!strcmp(dot, c->exts[i]))
+			return 1;
+	return 0;
+}
+
+struct item *pk_check_add_item(struct check *c, const char *path)
+{
+	PK_GROW(c->items, c->cap_items, c->nitems + 1);
+	struct item *it = &c->items[c->nitems++];
+	memset(it, 0, sizeof(*it));
+	it->path = pk_xstrdup(path);
+	size_t n = strlen(path);
+	it->python = n > 3 && !strcmp(path + n - 3, ".py");
+	return it;
+}
+
 struct walk {
 	struct check *c;
 	const char *root;     /* the directory named on the command line */
