@@ -264,7 +264,34 @@ int tt_py_plan_test(const struct pk_buf *b, const struct tt_kernel *k, const str
 /* tt_orch.c: a simpler orchestration (rt_submit_*_task). */
 int tt_orch_is(const struct tt_tu *t);
 /* The tensors the tasks submitting FUNC_ID (-1: the only kernel) pass; -1 on error. */
-long tt_orch_tensors(struct tt_tu *t, long func_id);
+long tt_orch_tensors(struct tt_tu *t, const struct tt_rules *r, long func_id);
+/* tt_ids.c: kernel ids and functions of a simpler orchestration. An id
+ * expression: tokens [S, E), its probe declaration put at byte ANCHOR (the
+ * start of a statement in its scope); VALUE its value, -1 when not constant. */
+struct tt_idexpr {
+	size_t s, e, anchor;
+	long value;
+};
+/* Evaluate every expression (one more parse of a copy of T's file). */
+int tt_ids_eval(const struct tt_tu *t, const struct tt_rules *r, struct tt_idexpr *x, size_t n);
+/* The first byte of the statement holding token I. */
+size_t tt_ids_stmt_start(const struct tt_tu *t, size_t i);
+#define TT_FN_PARAMS 24
+struct tt_param_at {
+	size_t first, name; /* tokens: the parameter's first, its name */
+};
+struct tt_fn { /* a function defined in the file (tokens) */
+	size_t name, lparen, rparen, open, close;
+	struct tt_param_at params[TT_FN_PARAMS];
+	size_t nparams;
+	int orch_param; /* the `ChipTaskArgs &` parameter, or -1 */
+};
+size_t tt_fns_find(const struct tt_tu *t, struct tt_fn **out);
+const struct tt_fn *tt_fn_holding(const struct tt_fn *f, size_t n, size_t tok);
+/* Which parameter of F the expression [S, E) is (a lone identifier), or -1. */
+int tt_fn_param_of(const struct tt_tu *t, const struct tt_fn *f, size_t s, size_t e);
+/* The token ranges [S, E) of the arguments of the call whose '(' is OPEN. */
+size_t tt_call_args(const struct tt_tu *t, size_t open, size_t *s, size_t *e, size_t cap);
 /* The host's adds of the generation id and the first row (--generation,
  * --invocation: scalars after every other), one line each from the [host]
  * template KEY (DFLT when the rules have none; {recv} and {value}); NULL

@@ -285,7 +285,7 @@ static int load_host(struct job *j)
 			return -1;
 		j->func_id = tt_py_test_func_id(&j->tb, o->kernel, j->func_id, j->sp.twins, 8, &j->sp.ntwins);
 	}
-	j->k.host_tensors = tt_orch_tensors(&j->ht, j->func_id);
+	j->k.host_tensors = tt_orch_tensors(&j->ht, &j->rules, j->func_id);
 	return j->k.host_tensors < 0 ? -1 : 0;
 }
 
