@@ -110,8 +110,9 @@ static size_t helper_calls(const struct tt_tu *t, const struct tt_fn *fns, size_
 	return n;
 }
 
-/* The lanes of submit K that are a parameter of its helper: one site per call
- * of the helper, with the ids the call passes. */
+/* A submit in a helper (a function not taking the orchestration's
+ * arguments, or receiving a lane's id as a parameter): one site per call of
+ * the helper, with the ids the call passes or the helper's own. */
 static int resolve_sites(const struct tt_tu *t, const struct tt_rules *r, struct submit *s, size_t k,
                          struct tt_idexpr x[3], const struct tt_fn *fns, size_t nf)
 {
@@ -121,8 +122,8 @@ static int resolve_sites(const struct tt_tu *t, const struct tt_rules *r, struct
 		param[l] = x[l].value < 0 ? tt_fn_param_of(t, fn, x[l].s, x[l].e) : -1;
 		any |= param[l] >= 0;
 	}
-	if (!any)
-		return 0;
+	if (!any && (!fn || fn->orch_param >= 0))
+		return 0; /* a helper without the orchestration's arguments: its calls, whatever the ids */
 	static size_t calls[MAX_SUBMITS];
 	size_t nc = helper_calls(t, fns, nf, fn, calls, MAX_SUBMITS), from = nsites;
 	struct tt_idexpr *cx = pk_xcalloc(nc * 3 + 1, sizeof(*cx));
