@@ -81,6 +81,8 @@ static char *probe_copy(const struct tt_tu *t, const char *tmpl, struct tt_idexp
 		const char *names[] = {"n", "expr"};
 		const char *vals[] = {num, expr};
 		char *decl = tt_expand(tmpl, names, vals, 2);
+		if (x->anchor == t->b->len)
+			pk_sb_add(&sb, "\n");
 		at[i] = sb.n;
 		pk_sb_add(&sb, decl);
 		pk_sb_add(&sb, "\n");
@@ -121,11 +123,10 @@ static int probe_parse(const struct tt_tu *t, const char *copy, struct tt_tu *pt
 	return 0;
 }
 
-int tt_ids_eval(const struct tt_tu *t, const struct tt_rules *r, struct tt_idexpr *x, size_t n)
+static int eval_round(const struct tt_tu *t, const struct tt_rules *r, struct tt_idexpr *x, size_t n)
 {
 	size_t todo = 0;
 	for (size_t i = 0; i < n; i++) {
-		x[i].value = -1;
 		if (x[i].e == x[i].s + 1 && t->tok[x[i].s].kind == CXToken_Literal) {
 			char *end;
 			long v = strtol(t->b->data + t->tok[x[i].s].start, &end, 0);
@@ -279,4 +280,28 @@ size_t tt_call_args(const struct tt_tu *t, size_t open, size_t *s, size_t *e, si
 		}
 	}
 	return n;
+}
+
+/* Before its statement first (a local constexpr, a helper's parameter); what
+ * that leaves unread (a statement the parse dropped, as the block after an
+ * unknown scope macro) once more at the end of the file. */
+int tt_ids_eval(const struct tt_tu *t, const struct tt_rules *r, struct tt_idexpr *x, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		x[i].value = -1;
+	if (eval_round(t, r, x, n) < 0)
+		return -1;
+	size_t *was = pk_xcalloc(n + 1, sizeof(*was)), again = 0;
+	for (size_t i = 0; i < n; i++) {
+		was[i] = x[i].anchor;
+		if (x[i].value < 0 && x[i].e > x[i].s) {
+			x[i].anchor = t->b->len;
+			again++;
+		}
+	}
+	int rc = again ? eval_round(t, r, x, n) : 0;
+	for (size_t i = 0; i < n; i++)
+		x[i].anchor = was[i];
+	free(was);
+	return rc;
 }
