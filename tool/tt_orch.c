@@ -246,12 +246,25 @@ struct adds {
 	long tensors, scalars;
 };
 
+/* The task's arguments start at the latest `CoreTaskArgs RECV` declaration
+ * or dummy submit of RECV in [FROM, TO) (the same name reused in blocks). */
+static size_t args_decl(const struct tt_tu *t, size_t recv, size_t from, size_t to)
+{
+	for (size_t i = to; i-- > from && i > 1;)
+		if (same(t, i, recv) && i != recv &&
+		    (tt_tok_is(t, i - 1, "CoreTaskArgs") ||
+		     (tt_tok_is(t, i - 1, "(") && tt_tok_is(t, i - 2, "rt_submit_dummy_task"))))
+			return i;
+	return from;
+}
+
 static void task_adds(const struct tt_tu *t, const struct submit *all, size_t n, size_t k, struct adds *a)
 {
 	size_t from = 0;
 	for (size_t j = 0; j < k; j++)
 		if (same(t, all[j].recv, all[k].recv))
 			from = all[j].close_tok;
+	from = args_decl(t, all[k].recv, from, all[k].tok);
 	memset(a, 0, sizeof(*a));
 	(void)n;
 	for (size_t i = from; i + 3 < all[k].tok; i++) {
@@ -331,11 +344,8 @@ long tt_orch_tensors(struct tt_tu *t, const struct tt_rules *r, long func_id)
 			continue;
 		struct adds a;
 		task_adds(t, s, n, k, &a);
-		if (tensors >= 0 && a.tensors != tensors)
-			return pk_error("%s:%u: this task passes kernel %ld %ld tensors, an earlier one %ld",
-			                t->b->path, pk_buf_line_of(t->b, t->tok[s[k].tok].start), id, a.tensors,
-			                tensors);
-		tensors = a.tensors;
+		if (a.tensors > tensors)
+			tensors = a.tensors; /* the widest: a narrower task is padded to it */
 	}
 	if (tensors < 0)
 		return unread_ids(t, s, n, id);
@@ -453,7 +463,8 @@ static int runs_kernel(const struct tt_spec *sp, const struct submit *s, long id
  * timing tensor would shift the arguments of another kernel of the task
  * (refused), and lanes running the instrumented source (under its id or a
  * twin's) share its rows (the slot is the task's block index; a warning). */
-static int mixed_lanes(const struct tt_tu *t, const struct tt_spec *sp, const long *ids, size_t at, long id)
+static int mixed_lanes(const struct tt_tu *t, const struct tt_spec *sp, const long *ids, size_t at, long id,
+                       long scalars)
 {
 	int lanes = 0;
 	long other = -1;
@@ -466,10 +477,13 @@ static int mixed_lanes(const struct tt_tu *t, const struct tt_spec *sp, const lo
 			other = ids[i];
 	}
 	unsigned line = pk_buf_line_of(t->b, t->tok[at].start);
-	if (other >= 0)
-		return pk_error("%s:%u: kernel %ld shares this mixed task with kernel %ld, whose arguments the timing "
-		                "tensor would shift too; instrument a kernel its task submits alone (when kernel %ld "
-		                "is built from the same source, give --test-script so probekit can tell)",
+	/* with no scalars, the timing tensor after the task's last tensor moves
+	 * no argument of another lane: the tensors before it stay in place */
+	if (other >= 0 && scalars)
+		return pk_error("%s:%u: kernel %ld shares this mixed task with kernel %ld, whose scalar arguments the "
+		                "timing tensor would shift; instrument a kernel its task submits alone, or one of a "
+		                "task passing no scalars (when kernel %ld is built from the same source, give "
+		                "--test-script so probekit can tell)",
 		                t->b->path, line, id, other, other);
 	if (lanes > 1)
 		pk_warning("%s:%u: kernel %ld runs on %d lanes of this mixed task, which write the same timing rows "
@@ -507,6 +521,60 @@ static int plan_launch_scalars(const struct tt_tu *t, const struct tt_kernel *k,
 	return rc;
 }
 
+/* The task submitting the kernel that passes the most tensors (its count is
+ * the kernel's: the timing tensor's index compiled into the kernel). */
+static size_t widest_task(const struct tt_tu *t, const struct tt_spec *sp, const struct submit *s, size_t n, long id)
+{
+	size_t w = n;
+	long most = -1;
+	for (size_t j = 0; j < n; j++) {
+		struct adds a;
+		if (!runs_kernel(sp, &s[j], id))
+			continue;
+		task_adds(t, s, n, j, &a);
+		if (a.tensors > most)
+			most = a.tensors, w = j;
+	}
+	return w;
+}
+
+/* A task passing the kernel fewer tensors (A->tensors) than another: the
+ * timing tensor goes at the same index in it, after padding tensors
+ * ([host] simpler_pad, in *PAD), when the kernel reads nothing at or after
+ * the task's own count there. */
+static int pad_task(const struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp, const struct submit *s,
+                    size_t n, size_t j, long id, const struct adds *a, char **pad)
+{
+	long max = -1;
+	size_t w = widest_task(t, sp, s, n, id);
+	for (size_t i = 0; i < k->nuses; i++)
+		if (k->uses[i].index > max)
+			max = k->uses[i].index;
+	unsigned line = pk_buf_line_of(t->b, t->tok[s[j].tok].start);
+	unsigned wline = w < n ? pk_buf_line_of(t->b, t->tok[s[w].tok].start) : 0;
+	if (!a->tensors || !a->last_tensor_stmt_end)
+		return pk_error("%s:%u: the task's last tensor add is not a statement of its own; split it", t->b->path,
+		                line);
+	if (a->tensors > k->ntensors || max >= a->tensors)
+		return pk_error("%s:%u: this task passes kernel '%s' %ld tensors, the task of line %u %ld, and the "
+		                "timing tensor's index is compiled into the kernel (args[%ld]); the kernel reads "
+		                "args[%ld], so this task cannot be padded to that index: make the tasks pass the "
+		                "kernel the same tensors, or instrument a copy of the kernel for one of them",
+		                t->b->path, line, k->name, a->tensors, wline, k->ntensors, k->ntensors, max);
+	const char *tmpl = tt_rule(sp->rules, "host", "simpler_pad");
+	if (!tmpl)
+		return pk_error("rules/timing.ini: [host] simpler_pad is missing");
+	const char *names[] = {"prefix", "recv"};
+	const char *vals[] = {sp->prefix, "{recv}"};
+	char *one = tt_expand(tmpl, names, vals, 2);
+	struct pk_sb sb = {0};
+	for (long i = a->tensors; i < k->ntensors; i++)
+		pk_sb_addf(&sb, "%s%s", i > a->tensors ? "\n" : "", one);
+	free(one);
+	*pad = sb.s;
+	return 0;
+}
+
 /* Is there an insertion at OFF already (a helper shared by several tasks)? */
 static int planned_at(const struct pk_plan *plan, size_t off)
 {
@@ -521,7 +589,7 @@ static int planned_at(const struct pk_plan *plan, size_t off)
  * tensor as one more parameter, passed at each call. ORCH: the entry's
  * ChipTaskArgs. */
 static int helper_tasks(const struct tt_tu *t, const struct tt_spec *sp, const struct submit *s, long id, size_t orch,
-                        struct pk_plan *plan)
+                        long scalars, struct pk_plan *plan)
 {
 	for (size_t i = 0; i < nsets(s); i++) {
 		const long *ids = set_ids(s, i);
@@ -532,7 +600,7 @@ static int helper_tasks(const struct tt_tu *t, const struct tt_spec *sp, const s
 			    "kernel %ld: the timing tensor added to the helper's task would shift the other "
 			    "kernel's arguments; give the instrumented kernel a helper of its own",
 			    t->b->path, pk_buf_line_of(t->b, t->tok[at].start), ids[0], id);
-		if (mixed_lanes(t, sp, ids, at, id) < 0)
+		if (mixed_lanes(t, sp, ids, at, id, scalars) < 0)
 			return -1;
 	}
 	if (!s->nsites)
@@ -601,13 +669,13 @@ int tt_orch_plan(struct tt_tu *t, const struct tt_kernel *k, const struct tt_spe
 	for (size_t j = 0; j < n && rc == 0; j++) {
 		if (!runs_kernel(sp, &s[j], id))
 			continue;
-		if ((rc = helper_tasks(t, sp, &s[j], id, orch, plan)) < 0)
-			break;
 		struct adds a;
 		task_adds(t, s, n, j, &a);
+		if ((rc = helper_tasks(t, sp, &s[j], id, orch, a.scalars, plan)) < 0)
+			break;
+		char *pad = NULL;
 		if (a.tensors != k->ntensors)
-			rc = pk_error("%s:%u: this task passes %ld tensors but kernel '%s' reads %ld", t->b->path,
-			              pk_buf_line_of(t->b, t->tok[s[j].tok].start), a.tensors, k->name, k->ntensors);
+			rc = pad_task(t, k, sp, s, n, j, id, &a, &pad);
 		else if (!a.tensors || !a.last_tensor_stmt_end)
 			rc = pk_error("%s:%u: the task's last tensor add is not a statement of its own; split it",
 			              t->b->path, pk_buf_line_of(t->b, t->tok[s[j].tok].start));
@@ -616,7 +684,15 @@ int tt_orch_plan(struct tt_tu *t, const struct tt_kernel *k, const struct tt_spe
 		char *recv =
 		    pk_xstrndup(t->b->data + t->tok[s[j].recv].start, t->tok[s[j].recv].end - t->tok[s[j].recv].start);
 		char *add = host_text(sp, "simpler_add", "{recv}.add_output({prefix}timing);", recv, oname, ext);
-		snprintf(label, sizeof(label), "output (args[%ld])", k->ntensors);
+		if (pad) {
+			char *padded = tt_expand(pad, (const char *[]){"recv"}, (const char *[]){recv}, 1);
+			char *joined = pk_xasprintf("%s\n%s", padded, add);
+			free(add);
+			free(padded);
+			add = joined;
+		}
+		snprintf(label, sizeof(label), "%soutput (args[%ld])", pad ? "padding and " : "", k->ntensors);
+		free(pad);
 		rc = plan_launch_scalars(t, k, sp, &a, recv, &add, plan);
 		tt_insert_after(t->b, plan, a.last_tensor_stmt_end, a.last_tensor_stmt, add, label);
 		free(add);
