@@ -59,9 +59,11 @@ static size_t close_of(const struct tt_tu *t, size_t open)
 /* A submit's kernel ids: its id argument, or a mixed task's lanes (`MK =
  * {aic, aiv0, aiv1}`, or the last `MK.LANE_kernel_id = X` before it in its
  * function); X[0..2] get the expressions (empty when unused). */
-static void lane_exprs(const struct tt_tu *t, const struct submit *sub, const struct tt_fn *fn, struct tt_idexpr x[3])
+static void lane_exprs(const struct tt_tu *t, const struct submit *sub, const struct tt_fn *fns, size_t nf,
+                       struct tt_idexpr x[3])
 {
 	static const char *const lanes[3] = {"aic_kernel_id", "aiv0_kernel_id", "aiv1_kernel_id"};
+	const struct tt_fn *fn = tt_fn_holding(fns, nf, sub->tok);
 	size_t anchor = tt_ids_stmt_start(t, sub->tok), mk = sub->tok + 2;
 	for (int l = 0; l < 3; l++)
 		x[l] = (struct tt_idexpr){0, 0, anchor, -1};
@@ -71,20 +73,25 @@ static void lane_exprs(const struct tt_tu *t, const struct submit *sub, const st
 			x[0].s = as[0], x[0].e = ae[0];
 		return;
 	}
-	for (size_t j = fn ? fn->open : 0; j + 4 < sub->tok; j++) {
-		if (j == mk || !same(t, j, mk))
+	size_t from = fn ? fn->open : 0, to = sub->tok;
+	int any_var = 0; /* `rt_submit_task(make_mk(), P)`: the lanes that function sets */
+	for (size_t i = 0; i < nf && tt_tok_is(t, mk + 1, "(") && tt_tok_is(t, mk + 2, ")"); i++)
+		if (same(t, fns[i].name, mk))
+			from = fns[i].open, to = fns[i].close, any_var = 1;
+	for (size_t j = from; j + 4 < to; j++) {
+		if (!any_var && (j == mk || !same(t, j, mk)))
 			continue;
-		if (tt_tok_is(t, j + 1, "=") && tt_tok_is(t, j + 2, "{")) {
+		if (!any_var && tt_tok_is(t, j + 1, "=") && tt_tok_is(t, j + 2, "{")) {
 			size_t as[3], ae[3], na = tt_call_args(t, j + 2, as, ae, 3);
 			for (size_t l = 0; l < na; l++)
-				x[l].s = as[l], x[l].e = ae[l];
-		} else if (tt_tok_is(t, j + 1, ".") && tt_tok_is(t, j + 3, "=")) {
+				x[l].s = as[l], x[l].e = ae[l], x[l].anchor = tt_ids_stmt_start(t, j);
+		} else if (ident(t, j) && tt_tok_is(t, j + 1, ".") && tt_tok_is(t, j + 3, "=")) {
 			size_t e = j + 4;
-			while (e < sub->tok && !tt_tok_is(t, e, ";"))
+			while (e < to && !tt_tok_is(t, e, ";"))
 				e++;
 			for (int l = 0; l < 3; l++)
 				if (tt_tok_is(t, j + 2, lanes[l]))
-					x[l].s = j + 4, x[l].e = e;
+					x[l].s = j + 4, x[l].e = e, x[l].anchor = tt_ids_stmt_start(t, j);
 		}
 	}
 }
@@ -156,7 +163,7 @@ static int resolve_ids(const struct tt_tu *t, const struct tt_rules *r, struct s
 	size_t nf = tt_fns_find(t, &fns);
 	struct tt_idexpr *x = pk_xcalloc(n * 3 + 1, sizeof(*x));
 	for (size_t k = 0; k < n; k++)
-		lane_exprs(t, &s[k], tt_fn_holding(fns, nf, s[k].tok), &x[k * 3]);
+		lane_exprs(t, &s[k], fns, nf, &x[k * 3]);
 	int rc = tt_ids_eval(t, r, x, n * 3);
 	nsites = 0;
 	for (size_t k = 0; k < n && rc == 0; k++) {
@@ -234,6 +241,8 @@ static int unread_ids(const struct tt_tu *t, const struct submit *s, size_t n, l
 				             "the kernel",
 				    (int)(b - a), t->b->data + a);
 			}
+	if (id < 0)
+		return pk_error("%s: no rt_submit_*_task call with a kernel id the tool can read", t->b->path);
 	return pk_error("%s: no task submits kernel id %ld", t->b->path, id);
 }
 
