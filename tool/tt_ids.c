@@ -103,8 +103,8 @@ static char *probe_copy(const struct tt_tu *t, const char *tmpl, struct tt_idexp
 static int probe_parse(const struct tt_tu *t, const char *copy, struct tt_tu *pt)
 {
 	const char *name = t->b->from_stdin ? "stdin.cpp" : t->b->path;
-	const char *args[6] = {"-x", "c++", "-std=c++17"};
-	int n = 3;
+	const char *args[6] = {"-x", "c++", "-std=c++17", "-ferror-limit=0"};
+	int n = 4;
 	if (PROBEKIT_CLANG_RESOURCE_DIR[0]) {
 		args[n++] = "-resource-dir";
 		args[n++] = PROBEKIT_CLANG_RESOURCE_DIR;
