@@ -451,6 +451,15 @@ static int is_twin(const struct tt_spec *sp, long id)
 	return 0;
 }
 
+/* ID is another lane's kernel whose reads are renumbered with the kernel's. */
+static int is_lane(const struct tt_spec *sp, long id)
+{
+	for (size_t i = 0; i < sp->nlanes; i++)
+		if (sp->lanes[i] == id)
+			return 1;
+	return 0;
+}
+
 /* A task that runs the instrumented source: it submits ID or a twin of it. */
 static int runs_ids(const struct tt_spec *sp, const long *ids, long id)
 {
@@ -488,6 +497,11 @@ static int mixed_lanes(const struct tt_tu *t, const struct tt_spec *sp, const lo
 	unsigned line = pk_buf_line_of(t->b, t->tok[at].start);
 	/* with no scalars, the timing tensor after the task's last tensor moves
 	 * no argument of another lane: the tensors before it stay in place */
+	int unrenumbered = 0; /* a lane whose reads nothing renumbers */
+	for (int i = 0; i < 3; i++)
+		unrenumbered |= ids[i] >= 0 && ids[i] != id && !is_twin(sp, ids[i]) && !is_lane(sp, ids[i]);
+	if (!unrenumbered)
+		other = -1;
 	if (other >= 0 && scalars)
 		return pk_error("%s:%u: kernel %ld shares this mixed task with kernel %ld, whose scalar arguments the "
 		                "timing tensor would shift; instrument a kernel its task submits alone, or one of a "
@@ -716,4 +730,51 @@ int tt_orch_plan(struct tt_tu *t, const struct tt_kernel *k, const struct tt_spe
 		           t->b->path, tasks, id);
 	free(oname);
 	return rc;
+}
+
+/* A lane kernel renumbered for the kernel's tasks must get the timing tensor
+ * in every task submitting it: none submits it without the kernel. */
+static int lane_alone(const struct tt_tu *t, const struct tt_spec *sp, const struct submit *s, size_t n, long id,
+                      long lane)
+{
+	for (size_t j = 0; j < n; j++)
+		for (size_t i = 0; i < nsets(&s[j]); i++) {
+			const long *ids = set_ids(&s[j], i);
+			if ((ids[0] == lane || ids[1] == lane || ids[2] == lane) && !runs_ids(sp, ids, id))
+				return pk_error(
+				    "%s:%u: kernel %ld shares a mixed task passing scalars with kernel %ld, "
+				    "whose reads would be renumbered for the timing tensor, but this task "
+				    "submits kernel %ld without it; instrument a kernel whose lanes no other "
+				    "task submits",
+				    t->b->path, pk_buf_line_of(t->b, t->tok[s[j].tok].start), id, lane, lane);
+		}
+	return 0;
+}
+
+long tt_orch_lane_ids(struct tt_tu *t, const struct tt_spec *sp, long func_id, long *out, size_t cap)
+{
+	static struct submit s[MAX_SUBMITS];
+	size_t n = find_submits(t, sp->rules, s), m = 0;
+	long id;
+	if (n == (size_t)-1 || pick_id(t, s, n, func_id, &id) < 0)
+		return -1;
+	for (size_t j = 0; j < n; j++) {
+		struct adds a;
+		if (!runs_kernel(sp, &s[j], id))
+			continue;
+		task_adds(t, s, n, j, &a);
+		for (size_t i = 0; i < nsets(&s[j]) && a.scalars; i++)
+			for (int l = 0; l < 3; l++) {
+				long v = set_ids(&s[j], i)[l];
+				int seen = v < 0 || v == id || is_twin(sp, v);
+				for (size_t x = 0; x < m && !seen; x++)
+					seen = out[x] == v;
+				if (seen || m >= cap)
+					continue;
+				if (lane_alone(t, sp, s, n, id, v) < 0)
+					return -1;
+				out[m++] = v;
+			}
+	}
+	return (long)m;
 }
