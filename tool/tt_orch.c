@@ -4,8 +4,11 @@
  * add_input / add_output / add_inout / add_scalar calls grouped by their
  * receiver P; the timing tensor an external tensor of the orchestration
  * (`orch_args.tensor(K).ref()`, expected_arg_count raised by one) added as
- * an output right after the task's last tensor. Tokens only: the file
- * includes runtime headers a bare machine does not have. */
+ * an output right after the task's last tensor. The kernel ids are
+ * evaluated by libclang (tt_ids.c), a submit in a helper is followed to the
+ * helper's calls, and tasks passing the kernel different tensor counts are
+ * padded to the widest. Otherwise tokens: the file includes runtime headers
+ * a bare machine does not have. */
 #include "tt.h"
 #include "pk.h"
 
@@ -478,9 +481,11 @@ static int runs_kernel(const struct tt_spec *sp, const struct submit *s, long id
 }
 
 /* A mixed task (MixedKernels) hands one argument list to every lane: the
- * timing tensor would shift the arguments of another kernel of the task
- * (refused), and lanes running the instrumented source (under its id or a
- * twin's) share its rows (the slot is the task's block index; a warning). */
+ * timing tensor after its last tensor shifts only the task's scalars, so
+ * another kernel of a task passing scalars is refused unless its reads are
+ * renumbered too (a lane of SP); lanes running the instrumented source
+ * (under its id or a twin's) share its rows (the slot is the task's block
+ * index; a warning). */
 static int mixed_lanes(const struct tt_tu *t, const struct tt_spec *sp, const long *ids, size_t at, long id,
                        long scalars)
 {
