@@ -7,9 +7,9 @@
 # examples and tests). For every incore kernel the test script names (every
 # kernel under kernels/ when it names them by computation):
 #   probe-inject --timing-tensor --host ORCH.cpp --test-script TEST.py KERNEL
-#   (a test script that builds its arguments elsewhere is refused by the tool;
-#   the kernel and orchestration are then measured without it, --func-id from
-#   the script's tables)
+#   (a test script the tool refuses, one that builds its arguments elsewhere
+#   or writes a signature over several lines: the kernel and orchestration
+#   are then measured without it, --func-id from the script's tables)
 #   - accepted? the timing tensor read through the descriptor or the accessor?
 #   - the instrumented orchestration: g++ -fsyntax-only against the tree's
 #     runtime headers, for the first MAX_COMPILE kernels of each example whose
@@ -157,7 +157,7 @@ one_kernel() {
   (cd "$copy" && "$bin/probe-inject" --timing-tensor --slots 24 --host "$orch" \
     ${test:+--test-script "$test"} "$src") >"$log" 2>&1
   rc=$?
-  if [ $rc -ne 0 ] && [ -n "$test" ] && grep -q 'test script\|TensorArg' "$log"; then
+  if [ $rc -ne 0 ] && [ -n "$test" ] && grep -q "test script\|TensorArg\|^probekit: $test:" "$log"; then
     fid=$(func_id_of "$ex/$test" "$src")
     (cd "$copy" && "$bin/probe-inject" --timing-tensor --slots 24 --host "$orch" ${fid:+--func-id "$fid"} \
       "$src") >"$log.2" 2>&1

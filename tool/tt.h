@@ -202,6 +202,10 @@ struct tt_spec {
 	const struct pk_namelist *async_issue; /* rules/async.ini: calls that only issue work */
 	const char *target;                    /* the profile's section ("target.simpler"), or NULL */
 	int slot_in_body;                      /* the profile reads the slot in the kernel body */
+	/* kernels sharing a mixed task (passing scalars) with the kernel whose
+	 * own files are renumbered too (their scalar reads shift alike) */
+	long lanes[8];
+	size_t nlanes;
 };
 
 /* The cycle read of the profile ([code] cycle_read). */
@@ -228,6 +232,9 @@ struct tt_sides {
 	struct tt_side *v;
 	size_t n, cap;
 };
+/* Another lane kernel of the kernel's mixed tasks (PATH): its packed reads
+ * at or after the timing tensor's index renumbered like the kernel's. */
+int tt_sides_add_lane(struct tt_sides *s, const char *path, const struct tt_spec *sp, int for_write);
 /* Find the quoted includes of the kernel (recursively) that read packed args. */
 int tt_sides_find(struct tt_sides *s, const struct tt_tu *kt, const struct tt_spec *sp, int for_write);
 /* Plan the renumbering in file T (kernel: skip [skip_s, skip_e)). Returns the
@@ -259,17 +266,49 @@ int tt_py_plan_extern(const struct pk_buf *b, const char *name, const struct tt_
  * ids (up to CAP) whose incores have the same source go to TWINS. One read
  * of the script. */
 long tt_py_test_func_id(const struct pk_buf *b, const char *kernel, long id, long *twins, size_t cap, size_t *ntwins);
+/* The "source" of the test script's incore FUNC_ID (malloc'd), or NULL. */
+char *tt_py_incore_source(const struct pk_buf *b, long id);
 int tt_py_plan_test(const struct pk_buf *b, const struct tt_kernel *k, const struct tt_spec *sp, long func_id,
                     long external, struct pk_plan *plan);
 /* tt_orch.c: a simpler orchestration (rt_submit_*_task). */
 int tt_orch_is(const struct tt_tu *t);
 /* The tensors the tasks submitting FUNC_ID (-1: the only kernel) pass; -1 on error. */
-long tt_orch_tensors(struct tt_tu *t, long func_id);
+long tt_orch_tensors(struct tt_tu *t, const struct tt_rules *r, long func_id);
+/* tt_ids.c: kernel ids and functions of a simpler orchestration. An id
+ * expression: tokens [S, E), its probe declaration put at byte ANCHOR (the
+ * start of a statement in its scope); VALUE its value, -1 when not constant. */
+struct tt_idexpr {
+	size_t s, e, anchor;
+	long value;
+};
+/* Evaluate every expression (one more parse of a copy of T's file). */
+int tt_ids_eval(const struct tt_tu *t, const struct tt_rules *r, struct tt_idexpr *x, size_t n);
+/* The first byte of the statement holding token I. */
+size_t tt_ids_stmt_start(const struct tt_tu *t, size_t i);
+#define TT_FN_PARAMS 24
+struct tt_param_at {
+	size_t first, name; /* tokens: the parameter's first, its name */
+};
+struct tt_fn { /* a function defined in the file (tokens) */
+	size_t name, lparen, rparen, open, close;
+	struct tt_param_at params[TT_FN_PARAMS];
+	size_t nparams;
+	int orch_param; /* the `ChipTaskArgs &` parameter, or -1 */
+};
+size_t tt_fns_find(const struct tt_tu *t, struct tt_fn **out);
+const struct tt_fn *tt_fn_holding(const struct tt_fn *f, size_t n, size_t tok);
+/* Which parameter of F the expression [S, E) is (a lone identifier), or -1. */
+int tt_fn_param_of(const struct tt_tu *t, const struct tt_fn *f, size_t s, size_t e);
+/* The token ranges [S, E) of the arguments of the call whose '(' is OPEN. */
+size_t tt_call_args(const struct tt_tu *t, size_t open, size_t *s, size_t *e, size_t cap);
 /* The host's adds of the generation id and the first row (--generation,
  * --invocation: scalars after every other), one line each from the [host]
  * template KEY (DFLT when the rules have none; {recv} and {value}); NULL
  * when the spec has neither. */
 char *tt_host_extra_scalar_adds(const struct tt_spec *sp, const char *recv, const char *key, const char *dflt);
+/* The kernels sharing a mixed task that passes scalars with FUNC_ID (up to
+ * CAP ids in IDS); -1 on error. */
+long tt_orch_lane_ids(struct tt_tu *t, const struct tt_spec *sp, long func_id, long *ids, size_t cap);
 /* The external timing tensor, its add to every such task, the arg count; *EXTERNAL gets K. */
 int tt_orch_plan(struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp, long func_id, long *external,
                  struct pk_plan *plan);

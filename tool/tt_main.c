@@ -285,7 +285,7 @@ static int load_host(struct job *j)
 			return -1;
 		j->func_id = tt_py_test_func_id(&j->tb, o->kernel, j->func_id, j->sp.twins, 8, &j->sp.ntwins);
 	}
-	j->k.host_tensors = tt_orch_tensors(&j->ht, j->func_id);
+	j->k.host_tensors = tt_orch_tensors(&j->ht, &j->rules, j->func_id);
 	return j->k.host_tensors < 0 ? -1 : 0;
 }
 
@@ -306,6 +306,31 @@ static int plan_reads(struct job *j)
 	return tt_sides_find(&j->sides, &j->kt, &j->sp, j->o.emit.mode == PK_EMIT_INPLACE);
 }
 
+/* The other lane kernels of the kernel's mixed tasks passing scalars, named
+ * by the test script: their scalar reads shift with the kernel's. */
+static int plan_lanes(struct job *j)
+{
+	long ids[8];
+	long n = tt_orch_lane_ids(&j->ht, &j->sp, j->func_id, ids, 8);
+	if (n < 0)
+		return -1;
+	const char *slash = strrchr(j->tb.path, '/');
+	for (long i = 0; i < n; i++) {
+		char *src = tt_py_incore_source(&j->tb, ids[i]);
+		if (!src)
+			continue; /* refused by the planner, naming the lane */
+		char *path =
+		    slash ? pk_xasprintf("%.*s/%s", (int)(slash - j->tb.path), j->tb.path, src) : pk_xstrdup(src);
+		int rc = tt_sides_add_lane(&j->sides, path, &j->sp, j->o.emit.mode == PK_EMIT_INPLACE);
+		free(path);
+		free(src);
+		if (rc < 0)
+			return -1;
+		j->sp.lanes[j->sp.nlanes++] = ids[i];
+	}
+	return 0;
+}
+
 static int plan_host(struct job *j)
 {
 	if (!j->o.host)
@@ -319,6 +344,8 @@ static int plan_host(struct job *j)
 		return tt_gen_host(&j->kt, &j->k, &j->sp, &j->kp);
 	if (!j->host_orch)
 		return tt_gen_host(&j->ht, &j->k, &j->sp, &j->hp);
+	if (j->have_tb && plan_lanes(j) < 0)
+		return -1;
 	if (tt_orch_plan(&j->ht, &j->k, &j->sp, j->func_id, &j->external, &j->hp) < 0)
 		return -1;
 	if (j->have_tb && tt_py_plan_test(&j->tb, &j->k, &j->sp, j->func_id, j->external, &j->tp) < 0)

@@ -4,8 +4,11 @@
  * add_input / add_output / add_inout / add_scalar calls grouped by their
  * receiver P; the timing tensor an external tensor of the orchestration
  * (`orch_args.tensor(K).ref()`, expected_arg_count raised by one) added as
- * an output right after the task's last tensor. Tokens only: the file
- * includes runtime headers a bare machine does not have. */
+ * an output right after the task's last tensor. The kernel ids are
+ * evaluated by libclang (tt_ids.c), a submit in a helper is followed to the
+ * helper's calls, and tasks passing the kernel different tensor counts are
+ * padded to the widest. Otherwise tokens: the file includes runtime headers
+ * a bare machine does not have. */
 #include "tt.h"
 #include "pk.h"
 
@@ -15,10 +18,12 @@
 #define MAX_SUBMITS 4096
 
 struct submit {
-	size_t tok;       /* the rt_submit_* identifier */
-	size_t recv;      /* token of the receiver (the args object) */
-	long ids[3];      /* kernel ids it submits, -1 unused */
-	size_t close_tok; /* its ')' */
+	size_t tok;                  /* the rt_submit_* identifier */
+	size_t recv;                 /* token of the receiver (the args object) */
+	long ids[3];                 /* kernel ids it submits, -1 unused or not constant */
+	size_t close_tok;            /* its ')' */
+	size_t expr[3], expr_end[3]; /* each id's expression (tokens; 0: none) */
+	size_t site0, nsites;        /* a helper's submit: its calls (sites[]) */
 };
 
 static int ident(const struct tt_tu *t, size_t i)
@@ -54,38 +59,130 @@ static size_t close_of(const struct tt_tu *t, size_t open)
 	return t->ntok;
 }
 
-/* The value of a kernel-id expression: a literal, `#define NAME N`, or a
- * `NAME = N` anywhere in the file. */
-static long id_value(const struct tt_tu *t, size_t i)
+/* A submit's kernel ids: its id argument, or a mixed task's lanes (`MK =
+ * {aic, aiv0, aiv1}`, or the last `MK.LANE_kernel_id = X` before it in its
+ * function); X[0..2] get the expressions (empty when unused). */
+static void lane_exprs(const struct tt_tu *t, const struct submit *sub, const struct tt_fn *fns, size_t nf,
+                       struct tt_idexpr x[3])
 {
-	long v = lit(t, i);
-	if (v >= 0 || !ident(t, i))
-		return v;
-	for (size_t j = 0; j + 2 < t->ntok; j++)
-		if (j != i && same(t, j, i) && (tt_tok_is(t, j + 1, "=") || (j > 0 && tt_tok_is(t, j - 1, "define"))))
-			return lit(t, tt_tok_is(t, j + 1, "=") ? j + 2 : j + 1);
-	return -1;
-}
-
-/* rt_submit_task(MK, P): the ids of `MK = {a, b, c}` or `MK.x_kernel_id = N`. */
-static void mixed_ids(const struct tt_tu *t, size_t mk, long ids[3])
-{
-	int n = 0;
-	for (size_t j = 0; j + 2 < t->ntok && n < 3; j++) {
-		if (j == mk || !same(t, j, mk))
+	static const char *const lanes[3] = {"aic_kernel_id", "aiv0_kernel_id", "aiv1_kernel_id"};
+	const struct tt_fn *fn = tt_fn_holding(fns, nf, sub->tok);
+	size_t anchor = tt_ids_stmt_start(t, sub->tok), mk = sub->tok + 2;
+	for (int l = 0; l < 3; l++)
+		x[l] = (struct tt_idexpr){0, 0, anchor, -1};
+	if (!tt_tok_is(t, sub->tok, "rt_submit_task")) {
+		size_t as[1], ae[1];
+		if (tt_call_args(t, sub->tok + 1, as, ae, 1) == 1)
+			x[0].s = as[0], x[0].e = ae[0];
+		return;
+	}
+	size_t from = fn ? fn->open : 0, to = sub->tok;
+	int any_var = 0; /* `rt_submit_task(make_mk(), P)`: the lanes that function sets */
+	for (size_t i = 0; i < nf && tt_tok_is(t, mk + 1, "(") && tt_tok_is(t, mk + 2, ")"); i++)
+		if (same(t, fns[i].name, mk))
+			from = fns[i].open, to = fns[i].close, any_var = 1;
+	for (size_t j = from; j + 4 < to; j++) {
+		if (!any_var && (j == mk || !same(t, j, mk)))
 			continue;
-		if (tt_tok_is(t, j + 1, "=") && tt_tok_is(t, j + 2, "{")) {
-			size_t c = close_of(t, j + 2);
-			for (size_t x = j + 3; x < c && n < 3; x++)
-				if (lit(t, x) >= 0)
-					ids[n++] = lit(t, x);
-		} else if (tt_tok_is(t, j + 1, ".") && j + 4 < t->ntok && tt_tok_is(t, j + 3, "=")) {
-			ids[n++] = id_value(t, j + 4);
+		if (!any_var && tt_tok_is(t, j + 1, "=") && tt_tok_is(t, j + 2, "{")) {
+			size_t as[3], ae[3], na = tt_call_args(t, j + 2, as, ae, 3);
+			for (size_t l = 0; l < na; l++)
+				x[l].s = as[l], x[l].e = ae[l], x[l].anchor = tt_ids_stmt_start(t, j);
+		} else if (ident(t, j) && tt_tok_is(t, j + 1, ".") && tt_tok_is(t, j + 3, "=")) {
+			size_t e = j + 4;
+			while (e < to && !tt_tok_is(t, e, ";"))
+				e++;
+			for (int l = 0; l < 3; l++)
+				if (tt_tok_is(t, j + 2, lanes[l]))
+					x[l].s = j + 4, x[l].e = e, x[l].anchor = tt_ids_stmt_start(t, j);
 		}
 	}
 }
 
-static size_t find_submits(const struct tt_tu *t, struct submit *s)
+/* A helper call passing the kernel id: the id given at the call (whose '('
+ * is CALL) reaches the submit S inside the helper. */
+struct site {
+	size_t submit, call;
+	long ids[3];
+};
+static struct site sites[MAX_SUBMITS];
+static size_t nsites;
+
+/* The calls of helper FN: every `NAME (` inside another function's body. */
+static size_t helper_calls(const struct tt_tu *t, const struct tt_fn *fns, size_t nf, const struct tt_fn *fn,
+                           size_t *calls, size_t cap)
+{
+	size_t n = 0;
+	for (size_t i = 0; i + 1 < t->ntok && n < cap; i++)
+		if (i != fn->name && same(t, i, fn->name) && tt_tok_is(t, i + 1, "(") && tt_fn_holding(fns, nf, i) &&
+		    (i == 0 || !tt_tok_is(t, i - 1, ".")))
+			calls[n++] = i + 1;
+	return n;
+}
+
+/* A submit in a helper (a function not taking the orchestration's
+ * arguments, or receiving a lane's id as a parameter): one site per call of
+ * the helper, with the ids the call passes or the helper's own. */
+static int resolve_sites(const struct tt_tu *t, const struct tt_rules *r, struct submit *s, size_t k,
+                         struct tt_idexpr x[3], const struct tt_fn *fns, size_t nf)
+{
+	const struct tt_fn *fn = tt_fn_holding(fns, nf, s[k].tok);
+	int param[3], any = 0;
+	for (int l = 0; l < 3; l++) {
+		param[l] = x[l].value < 0 ? tt_fn_param_of(t, fn, x[l].s, x[l].e) : -1;
+		any |= param[l] >= 0;
+	}
+	if (!any && (!fn || fn->orch_param >= 0))
+		return 0; /* a helper without the orchestration's arguments: its calls, whatever the ids */
+	static size_t calls[MAX_SUBMITS];
+	size_t nc = helper_calls(t, fns, nf, fn, calls, MAX_SUBMITS), from = nsites;
+	struct tt_idexpr *cx = pk_xcalloc(nc * 3 + 1, sizeof(*cx));
+	for (size_t c = 0; c < nc; c++) {
+		size_t as[TT_FN_PARAMS], ae[TT_FN_PARAMS], na = tt_call_args(t, calls[c], as, ae, TT_FN_PARAMS);
+		for (int l = 0; l < 3; l++) {
+			cx[c * 3 + l] = (struct tt_idexpr){0, 0, tt_ids_stmt_start(t, calls[c]), -1};
+			if (param[l] >= 0 && (size_t)param[l] < na)
+				cx[c * 3 + l].s = as[param[l]], cx[c * 3 + l].e = ae[param[l]];
+		}
+	}
+	int rc = tt_ids_eval(t, r, cx, nc * 3);
+	for (size_t c = 0; c < nc && rc == 0 && nsites < MAX_SUBMITS; c++) {
+		struct site *st = &sites[nsites++];
+		*st = (struct site){k, calls[c], {-1, -1, -1}};
+		for (int l = 0; l < 3; l++)
+			st->ids[l] = param[l] >= 0 ? cx[c * 3 + l].value : x[l].value;
+	}
+	free(cx);
+	s[k].site0 = from;
+	s[k].nsites = nsites - from;
+	return rc;
+}
+
+/* Every submit's ids: evaluated in one probe parse, then followed into the
+ * calls of a helper that receives them as a parameter. */
+static int resolve_ids(const struct tt_tu *t, const struct tt_rules *r, struct submit *s, size_t n)
+{
+	struct tt_fn *fns = NULL;
+	size_t nf = tt_fns_find(t, &fns);
+	struct tt_idexpr *x = pk_xcalloc(n * 3 + 1, sizeof(*x));
+	for (size_t k = 0; k < n; k++)
+		lane_exprs(t, &s[k], fns, nf, &x[k * 3]);
+	int rc = tt_ids_eval(t, r, x, n * 3);
+	nsites = 0;
+	for (size_t k = 0; k < n && rc == 0; k++) {
+		for (int l = 0; l < 3; l++) {
+			s[k].ids[l] = x[k * 3 + l].value;
+			s[k].expr[l] = x[k * 3 + l].e > x[k * 3 + l].s ? x[k * 3 + l].s : 0;
+			s[k].expr_end[l] = x[k * 3 + l].e;
+		}
+		rc = resolve_sites(t, r, s, k, &x[k * 3], fns, nf);
+	}
+	free(x);
+	free(fns);
+	return rc;
+}
+
+static size_t find_submits(const struct tt_tu *t, const struct tt_rules *r, struct submit *s)
 {
 	size_t n = 0;
 	for (size_t i = 0; i + 1 < t->ntok && n < MAX_SUBMITS; i++) {
@@ -99,19 +196,57 @@ static size_t find_submits(const struct tt_tu *t, struct submit *s)
 		size_t c = close_of(t, i + 1);
 		if (c >= t->ntok || !ident(t, c - 1))
 			continue;
-		struct submit x = {i, c - 1, {-1, -1, -1}, c};
-		if (tt_tok_is(t, i, "rt_submit_task"))
-			mixed_ids(t, i + 2, x.ids);
-		else
-			x.ids[0] = id_value(t, i + 2);
-		s[n++] = x;
+		memset(&s[n], 0, sizeof(s[n]));
+		s[n].tok = i, s[n].recv = c - 1, s[n].close_tok = c;
+		n++;
 	}
-	return n;
+	return resolve_ids(t, r, s, n) < 0 ? (size_t)-1 : n;
+}
+
+/* The id sets of a submit: its own, or one per call of its helper. */
+static size_t nsets(const struct submit *s)
+{
+	return s->nsites ? s->nsites : 1;
+}
+
+static const long *set_ids(const struct submit *s, size_t i)
+{
+	return s->nsites ? sites[s->site0 + i].ids : s->ids;
 }
 
 static int submits_id(const struct submit *s, long id)
 {
-	return s->ids[0] == id || s->ids[1] == id || s->ids[2] == id;
+	for (size_t i = 0; i < nsets(s); i++) {
+		const long *ids = set_ids(s, i);
+		if (ids[0] == id || ids[1] == id || ids[2] == id)
+			return 1;
+	}
+	return 0;
+}
+
+/* No task submits ID that the tool can read: name the ids it cannot. */
+static int unread_ids(const struct tt_tu *t, const struct submit *s, size_t n, long id)
+{
+	for (size_t k = 0; k < n; k++)
+		for (size_t i = 0; i < nsets(&s[k]); i++)
+			for (int l = 0; l < 3; l++) {
+				if (set_ids(&s[k], i)[l] >= 0 || !s[k].expr[l])
+					continue;
+				size_t at = s[k].nsites ? sites[s[k].site0 + i].call : s[k].expr[l];
+				size_t a = t->tok[s[k].expr[l]].start, b = t->tok[s[k].expr_end[l] - 1].end;
+				return pk_error(
+				    "%s:%u: %s: the kernel id '%.*s' of this task is not a constant of the "
+				    "file (a literal, #define, constexpr, enum member or constant array element); "
+				    "replace it with one",
+				    t->b->path, pk_buf_line_of(t->b, t->tok[at].start),
+				    id < 0 ? "no kernel id the tool can read"
+				           : "no task the tool can read submits "
+				             "the kernel",
+				    (int)(b - a), t->b->data + a);
+			}
+	if (id < 0)
+		return pk_error("%s: no rt_submit_*_task call with a kernel id the tool can read", t->b->path);
+	return pk_error("%s: no task submits kernel id %ld", t->b->path, id);
 }
 
 /* The add_* calls of the task submitted at S: receiver S->recv, after the
@@ -123,12 +258,25 @@ struct adds {
 	long tensors, scalars;
 };
 
+/* The task's arguments start at the latest `CoreTaskArgs RECV` declaration
+ * or dummy submit of RECV in [FROM, TO) (the same name reused in blocks). */
+static size_t args_decl(const struct tt_tu *t, size_t recv, size_t from, size_t to)
+{
+	for (size_t i = to; i-- > from && i > 1;)
+		if (same(t, i, recv) && i != recv &&
+		    (tt_tok_is(t, i - 1, "CoreTaskArgs") ||
+		     (tt_tok_is(t, i - 1, "(") && tt_tok_is(t, i - 2, "rt_submit_dummy_task"))))
+			return i;
+	return from;
+}
+
 static void task_adds(const struct tt_tu *t, const struct submit *all, size_t n, size_t k, struct adds *a)
 {
 	size_t from = 0;
 	for (size_t j = 0; j < k; j++)
 		if (same(t, all[j].recv, all[k].recv))
 			from = all[j].close_tok;
+	from = args_decl(t, all[k].recv, from, all[k].tok);
 	memset(a, 0, sizeof(*a));
 	(void)n;
 	for (size_t i = from; i + 3 < all[k].tok; i++) {
@@ -175,46 +323,44 @@ static int pick_id(const struct tt_tu *t, const struct submit *s, size_t n, long
 	}
 	long only = -1;
 	for (size_t i = 0; i < n; i++)
-		for (int j = 0; j < 3; j++) {
-			if (s[i].ids[j] < 0)
-				continue;
-			if (only >= 0 && s[i].ids[j] != only)
-				return pk_error(
-				    "%s: the orchestration submits several kernels (ids %ld and %ld, ...): say "
-				    "which one is instrumented with --func-id N (or --test-script FILE naming the "
-				    "kernel's "
-				    "source)",
-				    t->b->path, only, s[i].ids[j]);
-			only = s[i].ids[j];
-		}
+		for (size_t k = 0; k < nsets(&s[i]); k++)
+			for (int j = 0; j < 3; j++) {
+				long v = set_ids(&s[i], k)[j];
+				if (v < 0)
+					continue;
+				if (only >= 0 && v != only)
+					return pk_error(
+					    "%s: the orchestration submits several kernels (ids %ld and %ld, ...): "
+					    "say which one is instrumented with --func-id N (or --test-script FILE "
+					    "naming the kernel's source)",
+					    t->b->path, only, v);
+				only = v;
+			}
 	if (only < 0)
-		return pk_error("%s: no rt_submit_*_task call with a kernel id the tool can read", t->b->path);
+		return unread_ids(t, s, n, -1);
 	*id = only;
 	return 0;
 }
 
 /* The tensor count the host passes to the kernel (every task submitting it
  * must agree), -1 on error. */
-long tt_orch_tensors(struct tt_tu *t, long func_id)
+long tt_orch_tensors(struct tt_tu *t, const struct tt_rules *r, long func_id)
 {
 	static struct submit s[MAX_SUBMITS];
-	size_t n = find_submits(t, s);
+	size_t n = find_submits(t, r, s);
 	long id, tensors = -1;
-	if (pick_id(t, s, n, func_id, &id) < 0)
+	if (n == (size_t)-1 || pick_id(t, s, n, func_id, &id) < 0)
 		return -1;
 	for (size_t k = 0; k < n; k++) {
 		if (!submits_id(&s[k], id))
 			continue;
 		struct adds a;
 		task_adds(t, s, n, k, &a);
-		if (tensors >= 0 && a.tensors != tensors)
-			return pk_error("%s:%u: this task passes kernel %ld %ld tensors, an earlier one %ld",
-			                t->b->path, pk_buf_line_of(t->b, t->tok[s[k].tok].start), id, a.tensors,
-			                tensors);
-		tensors = a.tensors;
+		if (a.tensors > tensors)
+			tensors = a.tensors; /* the widest: a narrower task is padded to it */
 	}
 	if (tensors < 0)
-		return pk_error("%s: no task submits kernel id %ld", t->b->path, id);
+		return unread_ids(t, s, n, id);
 	return tensors;
 }
 
@@ -235,6 +381,26 @@ static int find_entry(const struct tt_tu *t, size_t sub, size_t *orch, size_t *b
 		return 0;
 	}
 	return pk_error("%s: no function taking (const ChipTaskArgs &) holds the submit of the kernel", t->b->path);
+}
+
+/* Where the entry is looked for: the submit, or, in a helper not taking the
+ * orchestration's arguments, its first call submitting ID. */
+static size_t entry_tok(const struct tt_tu *t, const struct submit *s, long id)
+{
+	if (!s->nsites)
+		return s->tok;
+	struct tt_fn *fns = NULL;
+	size_t nf = tt_fns_find(t, &fns), at = s->tok;
+	const struct tt_fn *fn = tt_fn_holding(fns, nf, s->tok);
+	for (size_t i = 0; fn && fn->orch_param < 0 && i < s->nsites; i++) {
+		const long *ids = sites[s->site0 + i].ids;
+		if (ids[0] == id || ids[1] == id || ids[2] == id) {
+			at = sites[s->site0 + i].call;
+			break;
+		}
+	}
+	free(fns);
+	return at;
 }
 
 /* K: the next external tensor, one past the highest orch.tensor(N). */
@@ -288,36 +454,64 @@ static int is_twin(const struct tt_spec *sp, long id)
 	return 0;
 }
 
+/* ID is another lane's kernel whose reads are renumbered with the kernel's. */
+static int is_lane(const struct tt_spec *sp, long id)
+{
+	for (size_t i = 0; i < sp->nlanes; i++)
+		if (sp->lanes[i] == id)
+			return 1;
+	return 0;
+}
+
 /* A task that runs the instrumented source: it submits ID or a twin of it. */
-static int runs_kernel(const struct tt_spec *sp, const struct submit *s, long id)
+static int runs_ids(const struct tt_spec *sp, const long *ids, long id)
 {
 	for (int i = 0; i < 3; i++)
-		if (s->ids[i] >= 0 && (s->ids[i] == id || is_twin(sp, s->ids[i])))
+		if (ids[i] >= 0 && (ids[i] == id || is_twin(sp, ids[i])))
+			return 1;
+	return 0;
+}
+
+static int runs_kernel(const struct tt_spec *sp, const struct submit *s, long id)
+{
+	for (size_t i = 0; i < nsets(s); i++)
+		if (runs_ids(sp, set_ids(s, i), id))
 			return 1;
 	return 0;
 }
 
 /* A mixed task (MixedKernels) hands one argument list to every lane: the
- * timing tensor would shift the arguments of another kernel of the task
- * (refused), and lanes running the instrumented source (under its id or a
- * twin's) share its rows (the slot is the task's block index; a warning). */
-static int mixed_lanes(const struct tt_tu *t, const struct tt_spec *sp, const struct submit *s, long id)
+ * timing tensor after its last tensor shifts only the task's scalars, so
+ * another kernel of a task passing scalars is refused unless its reads are
+ * renumbered too (a lane of SP); lanes running the instrumented source
+ * (under its id or a twin's) share its rows (the slot is the task's block
+ * index; a warning). */
+static int mixed_lanes(const struct tt_tu *t, const struct tt_spec *sp, const long *ids, size_t at, long id,
+                       long scalars)
 {
 	int lanes = 0;
 	long other = -1;
 	for (int i = 0; i < 3; i++) {
-		if (s->ids[i] < 0)
+		if (ids[i] < 0)
 			continue;
-		if (s->ids[i] == id || is_twin(sp, s->ids[i]))
+		if (ids[i] == id || is_twin(sp, ids[i]))
 			lanes++;
 		else
-			other = s->ids[i];
+			other = ids[i];
 	}
-	unsigned line = pk_buf_line_of(t->b, t->tok[s->tok].start);
-	if (other >= 0)
-		return pk_error("%s:%u: kernel %ld shares this mixed task with kernel %ld, whose arguments the timing "
-		                "tensor would shift too; instrument a kernel its task submits alone (when kernel %ld "
-		                "is built from the same source, give --test-script so probekit can tell)",
+	unsigned line = pk_buf_line_of(t->b, t->tok[at].start);
+	/* with no scalars, the timing tensor after the task's last tensor moves
+	 * no argument of another lane: the tensors before it stay in place */
+	int unrenumbered = 0; /* a lane whose reads nothing renumbers */
+	for (int i = 0; i < 3; i++)
+		unrenumbered |= ids[i] >= 0 && ids[i] != id && !is_twin(sp, ids[i]) && !is_lane(sp, ids[i]);
+	if (!unrenumbered)
+		other = -1;
+	if (other >= 0 && scalars)
+		return pk_error("%s:%u: kernel %ld shares this mixed task with kernel %ld, whose scalar arguments the "
+		                "timing tensor would shift; instrument a kernel its task submits alone, or one of a "
+		                "task passing no scalars (when kernel %ld is built from the same source, give "
+		                "--test-script so probekit can tell)",
 		                t->b->path, line, id, other, other);
 	if (lanes > 1)
 		pk_warning("%s:%u: kernel %ld runs on %d lanes of this mixed task, which write the same timing rows "
@@ -355,20 +549,140 @@ static int plan_launch_scalars(const struct tt_tu *t, const struct tt_kernel *k,
 	return rc;
 }
 
+/* The task submitting the kernel that passes the most tensors (its count is
+ * the kernel's: the timing tensor's index compiled into the kernel). */
+static size_t widest_task(const struct tt_tu *t, const struct tt_spec *sp, const struct submit *s, size_t n, long id)
+{
+	size_t w = n;
+	long most = -1;
+	for (size_t j = 0; j < n; j++) {
+		struct adds a;
+		if (!runs_kernel(sp, &s[j], id))
+			continue;
+		task_adds(t, s, n, j, &a);
+		if (a.tensors > most)
+			most = a.tensors, w = j;
+	}
+	return w;
+}
+
+/* A task passing the kernel fewer tensors (A->tensors) than another: the
+ * timing tensor goes at the same index in it, after padding tensors
+ * ([host] simpler_pad, in *PAD), when the kernel reads nothing at or after
+ * the task's own count there. */
+static int pad_task(const struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp, const struct submit *s,
+                    size_t n, size_t j, long id, const struct adds *a, char **pad)
+{
+	long max = -1;
+	size_t w = widest_task(t, sp, s, n, id);
+	for (size_t i = 0; i < k->nuses; i++)
+		if (k->uses[i].index > max)
+			max = k->uses[i].index;
+	unsigned line = pk_buf_line_of(t->b, t->tok[s[j].tok].start);
+	unsigned wline = w < n ? pk_buf_line_of(t->b, t->tok[s[w].tok].start) : 0;
+	if (!a->tensors || !a->last_tensor_stmt_end)
+		return pk_error("%s:%u: the task's last tensor add is not a statement of its own; split it", t->b->path,
+		                line);
+	if (a->tensors > k->ntensors || max >= a->tensors)
+		return pk_error("%s:%u: this task passes kernel '%s' %ld tensors, the task of line %u %ld, and the "
+		                "timing tensor's index is compiled into the kernel (args[%ld]); the kernel reads "
+		                "args[%ld], so this task cannot be padded to that index: make the tasks pass the "
+		                "kernel the same tensors, or instrument a copy of the kernel for one of them",
+		                t->b->path, line, k->name, a->tensors, wline, k->ntensors, k->ntensors, max);
+	const char *tmpl = tt_rule(sp->rules, "host", "simpler_pad");
+	if (!tmpl)
+		return pk_error("rules/timing.ini: [host] simpler_pad is missing");
+	const char *names[] = {"prefix", "recv"};
+	const char *vals[] = {sp->prefix, "{recv}"};
+	char *one = tt_expand(tmpl, names, vals, 2);
+	struct pk_sb sb = {0};
+	for (long i = a->tensors; i < k->ntensors; i++)
+		pk_sb_addf(&sb, "%s%s", i > a->tensors ? "\n" : "", one);
+	free(one);
+	*pad = sb.s;
+	return 0;
+}
+
+/* Is there an insertion at OFF already (a helper shared by several tasks)? */
+static int planned_at(const struct pk_plan *plan, size_t off)
+{
+	for (size_t i = 0; i < plan->n; i++)
+		if (plan->e[i].start == off && plan->e[i].end == off)
+			return 1;
+	return 0;
+}
+
+/* Every id set of submit S runs the kernel alone (or with its twins) on its
+ * lanes; a helper's submit not in the orchestration's entry gets the timing
+ * tensor as one more parameter, passed at each call. ORCH: the entry's
+ * ChipTaskArgs. */
+static int helper_tasks(const struct tt_tu *t, const struct tt_spec *sp, const struct submit *s, long id, size_t orch,
+                        long scalars, struct pk_plan *plan)
+{
+	for (size_t i = 0; i < nsets(s); i++) {
+		const long *ids = set_ids(s, i);
+		size_t at = s->nsites ? sites[s->site0 + i].call : s->tok;
+		if (!runs_ids(sp, ids, id))
+			return pk_error(
+			    "%s:%u: this call of the helper submits kernel %ld where another call submits "
+			    "kernel %ld: the timing tensor added to the helper's task would shift the other "
+			    "kernel's arguments; give the instrumented kernel a helper of its own",
+			    t->b->path, pk_buf_line_of(t->b, t->tok[at].start), ids[0], id);
+		if (mixed_lanes(t, sp, ids, at, id, scalars) < 0)
+			return -1;
+	}
+	if (!s->nsites)
+		return 0;
+	struct tt_fn *fns = NULL;
+	size_t nf = tt_fns_find(t, &fns);
+	const struct tt_fn *fn = tt_fn_holding(fns, nf, s->tok), *entry = NULL;
+	for (size_t i = 0; i < nf; i++)
+		if (fns[i].orch_param >= 0 && fns[i].params[fns[i].orch_param].name == orch)
+			entry = &fns[i];
+	int rc = 0;
+	if (fn && fn->orch_param < 0 && fn != entry) {
+		for (size_t i = 0; i < s->nsites && rc == 0; i++)
+			if (tt_fn_holding(fns, nf, sites[s->site0 + i].call) != entry)
+				rc = pk_error(
+				    "%s:%u: this call of the helper that submits kernel %ld is outside the "
+				    "orchestration's entry, which declares the timing tensor; call the helper "
+				    "from the entry",
+				    t->b->path, pk_buf_line_of(t->b, t->tok[sites[s->site0 + i].call].start), id);
+		const char *param = tt_rule(sp->rules, "host", "simpler_helper_param");
+		const char *arg = tt_rule(sp->rules, "host", "simpler_helper_arg");
+		if (rc == 0 && (!param || !arg))
+			rc = pk_error("rules/timing.ini: [host] simpler_helper_param / simpler_helper_arg are missing");
+		const char *names[] = {"prefix"};
+		const char *vals[] = {sp->prefix};
+		char *p = rc ? NULL : tt_expand(param, names, vals, 1), *a = rc ? NULL : tt_expand(arg, names, vals, 1);
+		if (rc == 0 && !planned_at(plan, t->tok[fn->rparen].start))
+			tt_insert_inline(plan, t->tok[fn->rparen].start, p);
+		for (size_t i = 0; i < s->nsites && rc == 0; i++) {
+			size_t close = close_of(t, sites[s->site0 + i].call);
+			if (!planned_at(plan, t->tok[close].start))
+				tt_insert_inline(plan, t->tok[close].start, a);
+		}
+		free(p);
+		free(a);
+	}
+	free(fns);
+	return rc;
+}
+
 int tt_orch_plan(struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp, long func_id, long *external,
                  struct pk_plan *plan)
 {
 	static struct submit s[MAX_SUBMITS];
-	size_t n = find_submits(t, s), orch = 0, body = 0;
+	size_t n = find_submits(t, sp->rules, s), orch = 0, body = 0;
 	long id;
-	if (pick_id(t, s, n, func_id, &id) < 0)
+	if (n == (size_t)-1 || pick_id(t, s, n, func_id, &id) < 0)
 		return -1;
 	size_t first = 0;
 	while (first < n && !submits_id(&s[first], id))
 		first++;
 	if (first == n)
-		return pk_error("%s: no task submits kernel id %ld", t->b->path, id);
-	if (find_entry(t, s[first].tok, &orch, &body) < 0)
+		return unread_ids(t, s, n, id);
+	if (find_entry(t, entry_tok(t, &s[first], id), &orch, &body) < 0)
 		return -1;
 	char *oname = pk_xstrndup(t->b->data + t->tok[orch].start, t->tok[orch].end - t->tok[orch].start);
 	long ext = next_external(t, orch);
@@ -383,13 +697,13 @@ int tt_orch_plan(struct tt_tu *t, const struct tt_kernel *k, const struct tt_spe
 	for (size_t j = 0; j < n && rc == 0; j++) {
 		if (!runs_kernel(sp, &s[j], id))
 			continue;
-		if ((rc = mixed_lanes(t, sp, &s[j], id)) < 0)
-			break;
 		struct adds a;
 		task_adds(t, s, n, j, &a);
+		if ((rc = helper_tasks(t, sp, &s[j], id, orch, a.scalars, plan)) < 0)
+			break;
+		char *pad = NULL;
 		if (a.tensors != k->ntensors)
-			rc = pk_error("%s:%u: this task passes %ld tensors but kernel '%s' reads %ld", t->b->path,
-			              pk_buf_line_of(t->b, t->tok[s[j].tok].start), a.tensors, k->name, k->ntensors);
+			rc = pad_task(t, k, sp, s, n, j, id, &a, &pad);
 		else if (!a.tensors || !a.last_tensor_stmt_end)
 			rc = pk_error("%s:%u: the task's last tensor add is not a statement of its own; split it",
 			              t->b->path, pk_buf_line_of(t->b, t->tok[s[j].tok].start));
@@ -398,14 +712,22 @@ int tt_orch_plan(struct tt_tu *t, const struct tt_kernel *k, const struct tt_spe
 		char *recv =
 		    pk_xstrndup(t->b->data + t->tok[s[j].recv].start, t->tok[s[j].recv].end - t->tok[s[j].recv].start);
 		char *add = host_text(sp, "simpler_add", "{recv}.add_output({prefix}timing);", recv, oname, ext);
-		snprintf(label, sizeof(label), "output (args[%ld])", k->ntensors);
+		if (pad) {
+			char *padded = tt_expand(pad, (const char *[]){"recv"}, (const char *[]){recv}, 1);
+			char *joined = pk_xasprintf("%s\n%s", padded, add);
+			free(add);
+			free(padded);
+			add = joined;
+		}
+		snprintf(label, sizeof(label), "%soutput (args[%ld])", pad ? "padding and " : "", k->ntensors);
+		free(pad);
 		rc = plan_launch_scalars(t, k, sp, &a, recv, &add, plan);
 		tt_insert_after(t->b, plan, a.last_tensor_stmt_end, a.last_tensor_stmt, add, label);
 		free(add);
 		free(recv);
 		if (rc < 0)
 			break;
-		tasks++;
+		tasks += (int)nsets(&s[j]);
 	}
 	if (rc == 0 && tasks > 1 && !sp->invocation)
 		pk_warning("%s: %d tasks submit kernel %ld; all pass the one timing tensor, whose rows hold the last "
@@ -413,4 +735,51 @@ int tt_orch_plan(struct tt_tu *t, const struct tt_kernel *k, const struct tt_spe
 		           t->b->path, tasks, id);
 	free(oname);
 	return rc;
+}
+
+/* A lane kernel renumbered for the kernel's tasks must get the timing tensor
+ * in every task submitting it: none submits it without the kernel. */
+static int lane_alone(const struct tt_tu *t, const struct tt_spec *sp, const struct submit *s, size_t n, long id,
+                      long lane)
+{
+	for (size_t j = 0; j < n; j++)
+		for (size_t i = 0; i < nsets(&s[j]); i++) {
+			const long *ids = set_ids(&s[j], i);
+			if ((ids[0] == lane || ids[1] == lane || ids[2] == lane) && !runs_ids(sp, ids, id))
+				return pk_error(
+				    "%s:%u: kernel %ld shares a mixed task passing scalars with kernel %ld, "
+				    "whose reads would be renumbered for the timing tensor, but this task "
+				    "submits kernel %ld without it; instrument a kernel whose lanes no other "
+				    "task submits",
+				    t->b->path, pk_buf_line_of(t->b, t->tok[s[j].tok].start), id, lane, lane);
+		}
+	return 0;
+}
+
+long tt_orch_lane_ids(struct tt_tu *t, const struct tt_spec *sp, long func_id, long *out, size_t cap)
+{
+	static struct submit s[MAX_SUBMITS];
+	size_t n = find_submits(t, sp->rules, s), m = 0;
+	long id;
+	if (n == (size_t)-1 || pick_id(t, s, n, func_id, &id) < 0)
+		return -1;
+	for (size_t j = 0; j < n; j++) {
+		struct adds a;
+		if (!runs_kernel(sp, &s[j], id))
+			continue;
+		task_adds(t, s, n, j, &a);
+		for (size_t i = 0; i < nsets(&s[j]) && a.scalars; i++)
+			for (int l = 0; l < 3; l++) {
+				long v = set_ids(&s[j], i)[l];
+				int seen = v < 0 || v == id || is_twin(sp, v);
+				for (size_t x = 0; x < m && !seen; x++)
+					seen = out[x] == v;
+				if (seen || m >= cap)
+					continue;
+				if (lane_alone(t, sp, s, n, id, v) < 0)
+					return -1;
+				out[m++] = v;
+			}
+	}
+	return (long)m;
 }

@@ -641,3 +641,18 @@ int tt_py_plan_test(const struct pk_buf *b, const struct tt_kernel *k, const str
 	lines_free(&l);
 	return rc;
 }
+
+char *tt_py_incore_source(const struct pk_buf *b, long id)
+{
+	struct lines l;
+	split(b, &l);
+	char *out = NULL;
+	for (size_t i = 0; i < l.n && !out; i++) {
+		const char *src;
+		size_t n;
+		if (func_id_at(&l, i) == id && incore_source(&l, i, &src, &n))
+			out = pk_xstrndup(src, n);
+	}
+	lines_free(&l);
+	return out;
+}

@@ -242,6 +242,29 @@ int tt_sides_find(struct tt_sides *s, const struct tt_tu *kt, const struct tt_sp
 	return 0;
 }
 
+int tt_sides_add_lane(struct tt_sides *s, const char *path, const struct tt_spec *sp, int for_write)
+{
+	char real[PATH_MAX];
+	if (!realpath(path, real))
+		return pk_error("%s: the source of a lane sharing the kernel's mixed task cannot be read", path);
+	if (known(s, real))
+		return 0;
+	size_t before = s->n;
+	if (add_side(s, path, for_write, sp) < 0)
+		return -1;
+	if (s->n == before)
+		return 0;
+	struct tt_side *x = &s->v[s->n - 1];
+	if (tt_parse(&x->t, &x->b, 0, NULL, NULL, 0) < 0)
+		return -1;
+	x->have_t = 1;
+	int n = tt_reads_plan(&x->t, sp, 0, 0, &x->plan);
+	if (n < 0)
+		return -1;
+	x->edited = n > 0;
+	return 0;
+}
+
 void tt_sides_free(struct tt_sides *s)
 {
 	for (size_t i = 0; i < s->n; i++) {

@@ -1,0 +1,38 @@
+// out = x + y on one tile per block. Reads args[0..2] (x, y, out) in both of
+// its tasks: alone, and as the first vector lane of a task whose second lane
+// multiplies args[3..5].
+#include <cstdint>
+
+#include "tensor.h"
+
+constexpr int32_t TILE_ELEMS = 16 * 16;
+
+static __aicore__ inline __attribute__((always_inline)) uint64_t pk_tt_read_cycle()  // TIMING_PROBE: @timing helper
+{  // TIMING_PROBE: @timing helper
+    return static_cast<uint64_t>(get_sys_cnt());  // TIMING_PROBE: @timing helper
+}  // TIMING_PROBE: @timing helper
+static __aicore__ inline __attribute__((always_inline)) void pk_tt_tail(__gm__ int64_t *out, uint64_t slot, uint64_t v0, uint64_t v1)  // TIMING_PROBE: @timing helper
+{  // TIMING_PROBE: @timing helper
+    __gm__ int64_t *row = out + slot * 8;  // TIMING_PROBE: @timing helper
+    row[0] = static_cast<int64_t>(v0);  // TIMING_PROBE: @timing helper
+    row[1] = static_cast<int64_t>(v1);  // TIMING_PROBE: @timing helper
+    row[7] = static_cast<int64_t>(0x54494D4500000000ULL + slot);  // TIMING_PROBE: @timing helper
+    dcci(reinterpret_cast<__gm__ void *>(row + 0), SINGLE_CACHE_LINE);  // TIMING_PROBE: @timing helper
+    dsb(DSB_DDR);  // TIMING_PROBE: @timing helper
+}  // TIMING_PROBE: @timing helper
+extern "C" __aicore__ __attribute__((always_inline)) void kernel_entry(__gm__ int64_t *args) {
+    uint64_t pk_tt_entry = pk_tt_read_cycle();  // TIMING_PROBE: @timing entry
+    __gm__ int64_t *pk_tt_out = reinterpret_cast<__gm__ int64_t *>(reinterpret_cast<__gm__ ChipTensor *>(args[6])->buffer.addr) + reinterpret_cast<__gm__ ChipTensor *>(args[6])->start_offset;  // TIMING_PROBE: @timing tensor args[6]
+    const uint64_t pk_tt_slot = static_cast<uint64_t>(get_block_idx(args));  // TIMING_PROBE: @timing slot
+    __gm__ ChipTensor *x_t = reinterpret_cast<__gm__ ChipTensor *>(args[0]);
+    __gm__ ChipTensor *y_t = reinterpret_cast<__gm__ ChipTensor *>(args[1]);
+    __gm__ ChipTensor *out_t = reinterpret_cast<__gm__ ChipTensor *>(args[2]);
+    __gm__ float *x = reinterpret_cast<__gm__ float *>(x_t->buffer.addr) + x_t->start_offset;
+    __gm__ float *y = reinterpret_cast<__gm__ float *>(y_t->buffer.addr) + y_t->start_offset;
+    __gm__ float *out = reinterpret_cast<__gm__ float *>(out_t->buffer.addr) + out_t->start_offset;
+    int32_t base = get_block_idx(args) * TILE_ELEMS;
+    for (int32_t i = 0; i < TILE_ELEMS; ++i) {
+        out[base + i] = x[base + i] + y[base + i];
+    }
+    pk_tt_tail(pk_tt_out, pk_tt_slot, pk_tt_entry, pk_tt_read_cycle());  // TIMING_PROBE: @timing tail
+}
