@@ -22,7 +22,7 @@ _probekit_run()
 _probekit()
 {
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
-	local commands="check inject list report strip" cmd i=1
+	local commands="check inject list report strip sweep" cmd i=1
 	if [[ ${COMP_WORDS[0]##*/} == probe-* ]]; then
 		cmd=${COMP_WORDS[0]##*/}
 		cmd=${cmd#probe-}
@@ -77,4 +77,4 @@ _probekit()
 	compopt -o filenames 2>/dev/null
 	COMPREPLY=($(compgen -f -- "$cur"))
 }
-complete -F _probekit probe probe-check probe-inject probe-list probe-report probe-strip
+complete -F _probekit probe probe-check probe-inject probe-list probe-report probe-strip probe-sweep
