@@ -30,6 +30,8 @@ struct item {       /* one file to check */
 	size_t n, cap;
 	int failed; /* could not be read or scanned */
 	char *err;
+	int named;       /* named on the command line (not found by a walk) */
+	char *note;      /* why it was skipped (a binary file), printed on stderr */
 	int change;      /* --staged / --diff-base: heuristic rules on added lines only */
 	unsigned *added; /* added line ranges: first, last, first, last, ... ascending */
 	size_t nadded, cap_added;

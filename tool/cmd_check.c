@@ -518,9 +518,15 @@ static int load_item(struct item *it, struct pk_buf *b)
 			return -1;
 		}
 	}
-	if (memchr(b->data, '\0', b->len)) {
+	/* A NUL byte does not stop a compiler: a file named, or one holding a
+	 * probe marker, is judged all the same; any other is skipped, and said. */
+	if (memchr(b->data, '\0', b->len) && !it->named && !memmem(b->data, b->len, "TIMING_PROBE", 12)) {
+		it->note = pk_xmalloc(strlen(it->path) + 128);
+		sprintf(it->note,
+		        "probekit: note: %s: skipped: a binary file (NUL bytes) without a TIMING_PROBE marker\n",
+		        it->path);
 		pk_buf_free(b);
-		return -1; /* binary: nothing a compiler would read */
+		return -1;
 	}
 	return 0;
 }
@@ -614,6 +620,8 @@ static int report(const struct check *c)
 			if (it->err)
 				fputs(it->err, stderr);
 		}
+		if (it->note)
+			fputs(it->note, stderr);
 		for (size_t k = 0; k < it->n; k++) {
 			const struct finding *f = &it->f[k];
 			errors += f->sev == PK_SEV_ERROR;
@@ -747,6 +755,7 @@ static void free_check(struct check *c)
 		free(it->load);
 		free(it->data);
 		free(it->err);
+		free(it->note);
 		free(it->added);
 	}
 	free(c->items);
