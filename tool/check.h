@@ -69,6 +69,10 @@ int pk_check_collect_change(struct check *c, char **names, int n);
 char *pk_check_git_toplevel(void);
 
 void pk_check_print_sarif(const struct check *c);
+/* The work the function check of cycle reads has done in this process (bytes
+ * scanned, findings and blocks looked at): a count for the test that it grows
+ * linearly with the file. */
+size_t pk_check_sign_work(void);
 const char *pk_check_sev_name(enum pk_severity s);
 
 #endif
