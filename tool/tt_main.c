@@ -273,7 +273,7 @@ static int load_host(struct job *j)
 		j->k.host_tensors = tt_py_extern_tensors(&j->hb, j->extern_name);
 		return j->k.host_tensors < 0 ? -1 : 0;
 	}
-	if (tt_parse(&j->ht, &j->hb, 0, NULL, o->extra, o->nextra) < 0)
+	if (tt_parse(&j->ht, &j->hb, 0, NULL, o->extra, o->nextra) < 0 || tt_check_terminated(&j->ht) < 0)
 		return -1;
 	j->host_orch = tt_orch_is(&j->ht);
 	if (o->test_script && !j->host_orch)
@@ -417,7 +417,8 @@ static int plan_all(struct job *j)
 	}
 	int prc = tt_parse(&j->kt, &j->kb, 1, o->build_dir, npa ? pa : o->extra, npa ? npa : o->nextra);
 	free(pa_buf);
-	if (prc < 0 || tt_kernel_find_prof(&j->kt, o->kernel_name, &j->k, acc, desc) < 0 || load_host(j) < 0 ||
+	if (prc < 0 || tt_check_terminated(&j->kt) < 0 ||
+	    tt_kernel_find_prof(&j->kt, o->kernel_name, &j->k, acc, desc) < 0 || load_host(j) < 0 ||
 	    tt_kernel_abi(&j->kt, &j->k) < 0)
 		return -1;
 	if (o->core)
