@@ -196,14 +196,20 @@ static void journal_recover_dir(const char *dir)
 
 void pk_txn_recover(const char *path)
 {
+	/* each directory once a run: a set of many files in one directory
+	 * must not read it once per file */
+	static char **seen;
+	static size_t nseen, cap_seen;
 	char target[PATH_MAX];
 	if (!strcmp(path, "-") || !realpath(path, target))
 		return;
-	char dirbuf[PATH_MAX], basebuf[PATH_MAX];
-	strcpy(dirbuf, target);
-	strcpy(basebuf, target);
-	journal_recover_dir(dirname(dirbuf));
-	sweep_stale(dirname(strcpy(dirbuf, target)), basename(basebuf));
+	char *dir = dirname(target);
+	for (size_t i = nseen; i-- > 0;)
+		if (!strcmp(seen[i], dir))
+			return;
+	PK_GROW(seen, cap_seen, nseen + 1);
+	seen[nseen++] = pk_xstrdup(dir);
+	journal_recover_dir(dir);
 }
 
 /* ---- temporary files removed on SIGTERM, SIGINT and SIGHUP ---------
