@@ -134,9 +134,9 @@ static void seed_worked_example(void **state)
 	assert_non_null(t);
 	assert_int_equal(t->nrows, 2);
 	assert_string_equal(cell(t, 0, "probe")->s, "STAGE_A");
-	assert_int_equal(cell(t, 0, "rel_start")->i, 2 * 424);
+	assert_int_equal((int64_t)cell(t, 0, "rel_start")->h, 2 * 424);
 	assert_int_equal(cell(t, 0, "gap")->kind, RP_NULL);
-	assert_int_equal(cell(t, 1, "gap")->i, 2 * 1000);
+	assert_int_equal((int64_t)cell(t, 1, "gap")->h, 2 * 1000);
 	rp_doc_free(&d);
 	rp_log_free(&lg);
 }
@@ -154,7 +154,7 @@ static void negative_gap_kept(void **state)
 	rp_log_begin_file(&lg, "b.log");
 	feed(&lg, "[T_BASE] 0\n[STAGE_B] start=450 end=900 dur=450\n");
 	rp_log_analyse(&lg, &d);
-	assert_int_equal(cell(table(&d, "timeline"), 1, "gap")->i, 2 * -50);
+	assert_int_equal((int64_t)cell(table(&d, "timeline"), 1, "gap")->h, 2 * -50);
 	rp_doc_free(&d);
 	rp_log_free(&lg);
 }
@@ -198,7 +198,7 @@ static void run_fields_and_repeat(void **state)
 	assert_int_equal(lg.nruns, 2);
 	rp_log_analyse(&lg, &d);
 	assert_int_equal(d.nwarnings, 0);
-	assert_int_equal(cell(table(&d, "probes"), 0, "median")->i, 7); /* 3.5 */
+	assert_int_equal((int64_t)cell(table(&d, "probes"), 0, "median")->h, 7); /* 3.5 */
 	rp_doc_free(&d);
 	rp_log_free(&lg);
 
@@ -232,7 +232,7 @@ static void wait_outside_stage(void **state)
 	assert_int_equal(cell(r, 0, "ratio")->kind, RP_NULL);
 	const struct rp_table *t = table(&d, "timeline");
 	assert_string_equal(cell(t, 1, "probe")->s, "STAGE_B");
-	assert_int_equal(cell(t, 1, "gap")->i, 2 * 100);
+	assert_int_equal((int64_t)cell(t, 1, "gap")->h, 2 * 100);
 	rp_doc_free(&d);
 	rp_log_free(&lg);
 }

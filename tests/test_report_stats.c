@@ -147,6 +147,36 @@ static void stats_large_values(void **state)
 	assert_true(s.stddev > 1.41 && s.stddev < 1.42);
 }
 
+/* Values near the ends of int64: the median and the mean exact, neither
+ * outside [min, max], no overflow on the way. */
+static void stats_int64_ends(void **state)
+{
+	(void)state;
+	char b[64];
+	int64_t top[] = {INT64_MAX, INT64_MAX - 1, INT64_MAX, INT64_MAX - 1};
+	struct rp_stats s;
+	assert_int_equal(rp_stats_compute(top, 4, &s), 0);
+	assert_string_equal(rp_fmt_half(b, s.median_x2), "9223372036854775806.5");
+	assert_true(s.mean_whole == INT64_MAX - 1);
+	assert_true(s.mean_frac > 0.49 && s.mean_frac < 0.51);
+	int64_t odd[] = {INT64_MAX, INT64_MAX, INT64_MAX - 2};
+	assert_string_equal(rp_fmt_half(b, rp_median_x2(odd, 3)), "9223372036854775807");
+	int64_t low[] = {INT64_MIN, INT64_MIN + 1};
+	assert_string_equal(rp_fmt_half(b, rp_median_x2(low, 2)), "-9223372036854775807.5");
+	/* the mean as the table shows it, at most the max */
+	struct rp_doc d;
+	rp_doc_init(&d);
+	struct rp_table *t = rp_table_new(&d, "t", "t", "mean", NULL);
+	size_t r = rp_row(t);
+	rp_stats_compute(top, 4, &s);
+	rp_set_mean(t, r, 0, &s);
+	assert_int_equal(t->cells[0].kind, RP_HALF);
+	assert_string_equal(rp_fmt_half(b, t->cells[0].h), "9223372036854775806.5");
+	rp_doc_free(&d);
+	/* the difference of two doubled medians at the two ends */
+	assert_string_equal(rp_fmt_half(b, rp_median_x2(odd, 3) - rp_median_x2(low, 2)), "18446744073709551614.5");
+}
+
 /* The standard deviation from exact integer sums (int32 values) agrees
  * with squared deviations summed in long double, int32 extremes included. */
 static void stddev_exact(void **state)
@@ -197,8 +227,8 @@ int main(void)
 	    cmocka_unit_test(median_odd_even),     cmocka_unit_test(half_formatting),
 	    cmocka_unit_test(int_formatting),      cmocka_unit_test(median_matches_sort),
 	    cmocka_unit_test(median_buckets_wide), cmocka_unit_test(stats_of_runs),
-	    cmocka_unit_test(stats_large_values),  cmocka_unit_test(slot_lists),
-	    cmocka_unit_test(stddev_exact),
+	    cmocka_unit_test(stats_large_values),  cmocka_unit_test(stats_int64_ends),
+	    cmocka_unit_test(slot_lists),          cmocka_unit_test(stddev_exact),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,5 +1,6 @@
 /* buf.c - load a file once, exactly as it is on disk. */
 #include "buf.h"
+#include "emit.h"
 #include "pk.h"
 
 #include <errno.h>
@@ -124,6 +125,8 @@ int pk_buf_load_msg(struct pk_buf *b, const char *path, int flags, char *msg, si
 		b->from_stdin = 1;
 		return read_opened(b, STDIN_FILENO, flags, msg, cap);
 	}
+	if (flags & PK_LOAD_FOR_WRITE)
+		pk_txn_recover(path); /* a rewrite that died half-way is finished first */
 	for (int tries = 0; tries < 100; tries++) {
 		int fd;
 		if (open_regular(path, &fd, &b->st, msg, cap) < 0)
@@ -264,6 +267,8 @@ int pk_buf_load_set(struct pk_buf *const *b, char *const *paths, size_t n, int f
 {
 	if (!(flags & PK_LOAD_FOR_WRITE))
 		return load_set_unlocked(b, paths, n, flags, first);
+	for (size_t i = 0; i < n; i++)
+		pk_txn_recover(paths[i]); /* a rewrite that died half-way is finished first */
 	int *fds = pk_xcalloc(n, sizeof(*fds));
 	size_t *order = pk_xcalloc(n, sizeof(*order));
 	int rc = 0;

@@ -32,6 +32,8 @@ struct item {        /* one file to check */
 	int failed; /* could not be read or scanned */
 	int python; /* a .py file: only the rules marked python, on its plain text */
 	char *err;
+	int named;       /* named on the command line (not found by a walk) */
+	char *note;      /* why it was skipped (a binary file), printed on stderr */
 	int change;      /* --staged / --diff-base: heuristic rules on added lines only */
 	unsigned *added; /* added line ranges: first, last, first, last, ... ascending */
 	size_t nadded, cap_added;
@@ -74,6 +76,10 @@ int pk_check_collect_change(struct check *c, char **names, int n);
 char *pk_check_git_toplevel(void);
 
 void pk_check_print_sarif(const struct check *c);
+/* The work the function check of cycle reads has done in this process (bytes
+ * scanned, findings and blocks looked at): a count for the test that it grows
+ * linearly with the file. */
+size_t pk_check_sign_work(void);
 const char *pk_check_sev_name(enum pk_severity s);
 
 #endif

@@ -34,13 +34,40 @@ static int class_match(const char **pp, char c)
 	return hit != neg;
 }
 
-static int star_star(const char *p, const char *s)
+/* One match: the pattern and name it started with, and the states (a
+ * pattern offset against a name offset) already found not to match, so that
+ * each is tried once: the time is polynomial in the two lengths whatever the
+ * stars. */
+struct glob_run {
+	const char *p0, *s0;
+	size_t np, ns;
+	unsigned char *failed; /* (np + 1) * (ns + 1) bits, made at the first star */
+	size_t steps;
+};
+
+static int glob_at(struct glob_run *g, const char *p, const char *s);
+
+static int try_at(struct glob_run *g, const char *p, const char *s)
+{
+	g->steps++;
+	if (!g->failed)
+		g->failed = pk_xcalloc(((g->np + 1) * (g->ns + 1) + 7) / 8, 1);
+	size_t bit = (size_t)(p - g->p0) * (g->ns + 1) + (size_t)(s - g->s0);
+	if (g->failed[bit / 8] & (1u << (bit % 8)))
+		return 0;
+	if (glob_at(g, p, s))
+		return 1;
+	g->failed[bit / 8] |= (unsigned char)(1u << (bit % 8));
+	return 0;
+}
+
+static int star_star(struct glob_run *g, const char *p, const char *s)
 {
 	const char *q = p + 2;
 	if (*q == '/') { /* "**" + "/": zero or more whole directories */
 		q++;
 		for (const char *t = s;;) {
-			if (pk_glob_match(q, t))
+			if (try_at(g, q, t))
 				return 1;
 			t = strchr(t, '/');
 			if (!t)
@@ -49,54 +76,75 @@ static int star_star(const char *p, const char *s)
 		}
 	}
 	for (const char *t = s;; t++) { /* anything, across '/' */
-		if (pk_glob_match(q, t))
+		if (try_at(g, q, t))
 			return 1;
 		if (!*t)
 			return 0;
 	}
 }
 
-int pk_glob_match(const char *p, const char *s)
+static int star(struct glob_run *g, const char *p, const char *s)
+{
+	for (const char *t = s;; t++) {
+		if (try_at(g, p + 1, t))
+			return 1;
+		if (!*t || *t == '/')
+			return 0;
+	}
+}
+
+/* One character of the name against one of the pattern (not a star); the
+ * pattern's next position, or NULL. */
+static const char *one_char(const char *p, char c)
+{
+	if (*p == '?')
+		return c == '/' ? NULL : p + 1;
+	if (*p == '[') {
+		const char *q = p;
+		int r = class_match(&q, c);
+		if (r == 0 || (r > 0 && c == '/'))
+			return NULL;
+		if (r > 0)
+			return q;
+		return c == '[' ? p + 1 : NULL;
+	}
+	if (*p == '\\' && p[1])
+		p++;
+	return *p == c ? p + 1 : NULL;
+}
+
+static int glob_at(struct glob_run *g, const char *p, const char *s)
 {
 	for (;;) {
+		g->steps++;
 		if (!*p)
 			return !*s;
 		if (p[0] == '*' && p[1] == '*')
-			return star_star(p, s);
-		if (*p == '*') {
-			for (const char *t = s;; t++) {
-				if (pk_glob_match(p + 1, t))
-					return 1;
-				if (!*t || *t == '/')
-					return 0;
-			}
-		}
+			return star_star(g, p, s);
+		if (*p == '*')
+			return star(g, p, s);
 		if (!*s)
 			return 0;
-		if (*p == '?') {
-			if (*s == '/')
-				return 0;
-		} else if (*p == '[') {
-			const char *q = p;
-			int r = class_match(&q, *s);
-			if (r == 0 || (r > 0 && *s == '/'))
-				return 0;
-			if (r > 0) {
-				p = q;
-				s++;
-				continue;
-			}
-			if (*s != '[')
-				return 0;
-		} else {
-			if (*p == '\\' && p[1])
-				p++;
-			if (*p != *s)
-				return 0;
-		}
-		p++;
+		p = one_char(p, *s);
+		if (!p)
+			return 0;
 		s++;
 	}
+}
+
+int pk_glob_match_steps(const char *p, const char *s, size_t *steps)
+{
+	struct glob_run g = {p, s, strlen(p), strlen(s), NULL, 0};
+	int r = glob_at(&g, p, s);
+	free(g.failed);
+	if (steps)
+		*steps = g.steps;
+	return r;
+}
+
+int pk_glob_match(const char *p, const char *s)
+{
+	return pk_glob_match_steps(p, s, NULL);
 }
 
 /* One line of an ignore file; 0 when it holds no pattern. */

@@ -26,6 +26,10 @@ struct pk_ignores { /* later files (deeper directories) decide last */
 
 /* gitignore glob: '*' and '?' stay within a name, '**' crosses '/', [...]. */
 int pk_glob_match(const char *pat, const char *s);
+/* The same, counting its steps in *STEPS (when not NULL): each pair of a
+ * pattern offset and a name offset is tried once, so the count stays under a
+ * small multiple of (strlen(PAT) + 1) * (strlen(S) + 1) squared at worst. */
+int pk_glob_match_steps(const char *pat, const char *s, size_t *steps);
 void pk_ign_add_text(struct pk_ignores *ig, const char *base, const char *up, const char *text);
 /* Returns 1 when PATH was read, 0 when it does not exist. */
 int pk_ign_add_file(struct pk_ignores *ig, const char *base, const char *up, const char *path);

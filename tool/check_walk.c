@@ -420,7 +420,7 @@ int pk_check_collect_paths(struct check *c, char **paths, int n)
 			free(p);
 		} else {
 			/* named files are checked whatever their extension, ignored or not */
-			pk_check_add_item(c, paths[i]);
+			pk_check_add_item(c, paths[i])->named = 1;
 		}
 	}
 	return rc;

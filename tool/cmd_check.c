@@ -353,7 +353,6 @@ static size_t skip_literal(const char *d, size_t len, size_t i)
 	return i;
 }
 
-/* The outermost code block around AT (the function, textually): [*fs, *fe). */
 static size_t skip_comment(const char *d, size_t len, size_t i)
 {
 	if (d[i + 1] == '/') {
@@ -364,7 +363,28 @@ static size_t skip_comment(const char *d, size_t len, size_t i)
 	return end ? (size_t)(end - d) + 1 : len;
 }
 
-static int function_around(const struct pk_buf *b, size_t at, size_t *fs, size_t *fe)
+/* The outermost code blocks of a file (its functions, textually), each
+ * [start, end) in file order, found in one pass; whether each shows probe
+ * work is worked out once, when a finding first asks. */
+struct span {
+	size_t start, end;
+	int sign; /* -1 not known yet, 0 no, 1 yes */
+};
+struct spans {
+	struct span *s;
+	size_t n, cap;
+};
+
+/* Counts the work of the sign check (bytes scanned, findings and blocks
+ * looked at), for the test that it grows linearly with the file. */
+static atomic_size_t sign_work;
+
+size_t pk_check_sign_work(void)
+{
+	return atomic_load(&sign_work);
+}
+
+static void find_spans(const struct pk_buf *b, struct spans *sp)
 {
 	const char *d = b->data;
 	size_t depth = 0, fdepth = 0, start = 0;
@@ -379,35 +399,85 @@ static int function_around(const struct pk_buf *b, size_t at, size_t *fs, size_t
 				fdepth = depth;
 				start = i;
 			}
-		} else if (d[i] == '}' && depth) {
-			if (depth-- == fdepth) {
-				fdepth = 0;
-				if (at >= start && at <= i) {
-					*fs = start;
-					*fe = i + 1;
-					return 1;
-				}
-			}
+		} else if (d[i] == '}' && depth && depth-- == fdepth) {
+			fdepth = 0;
+			PK_GROW(sp->s, sp->cap, sp->n + 1);
+			sp->s[sp->n++] = (struct span){start, i + 1, -1};
 		}
-		if (i > at && !fdepth)
-			return 0;
 	}
-	return 0;
+	atomic_fetch_add(&sign_work, b->len);
 }
 
-/* Probe work in [fs, fe) besides finding F: another rule's finding, a
- * probe block or mark, or the rule's `sign` on F's line. */
-static int has_sign(const struct item *it, const struct finding *f, const struct pk_buf *b, const struct pk_scan *s,
-                    size_t fs, size_t fe, struct matcher *mt)
+/* The span holding AT, or NULL. */
+static struct span *span_at(struct spans *sp, size_t at)
 {
+	size_t lo = 0, hi = sp->n;
+	while (lo < hi) { /* the first span ending after AT */
+		size_t mid = lo + (hi - lo) / 2;
+		if (sp->s[mid].end <= at)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	atomic_fetch_add(&sign_work, 1);
+	return lo < sp->n && sp->s[lo].start <= at ? &sp->s[lo] : NULL;
+}
+
+/* How many of the N ascending offsets V lie in [fs, fe). */
+static size_t count_in(const size_t *v, size_t n, size_t fs, size_t fe)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (v[mid] < fs)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && v[lo] < fe;
+}
+
+static int cmp_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* What shows probe work, by offset: other rules' findings and probe blocks,
+ * each sorted once. */
+struct signs {
+	size_t *other, nother;
+	size_t *blocks, nblocks;
+};
+
+static void signs_init(struct signs *g, const struct item *it, const struct pk_scan *s)
+{
+	g->other = pk_xmalloc((it->n + 1) * sizeof(*g->other));
+	g->nother = 0;
 	for (size_t i = 0; i < it->n; i++)
-		if (!it->f[i].rule->needs_sign && it->f[i].off >= fs && it->f[i].off < fe)
-			return 1;
+		if (!it->f[i].rule->needs_sign)
+			g->other[g->nother++] = it->f[i].off;
+	qsort(g->other, g->nother, sizeof(*g->other), cmp_size);
+	g->blocks = pk_xmalloc((s->nblocks + 1) * sizeof(*g->blocks));
+	g->nblocks = s->nblocks;
 	for (size_t k = 0; k < s->nblocks; k++)
-		if (s->blocks[k].dir_start >= fs && s->blocks[k].dir_start < fe)
-			return 1;
-	if (memmem(b->data + fs, fe - fs, "TIMING_PROBE", 12))
-		return 1;
+		g->blocks[k] = s->blocks[k].dir_start;
+	qsort(g->blocks, g->nblocks, sizeof(*g->blocks), cmp_size);
+	atomic_fetch_add(&sign_work, it->n + s->nblocks);
+}
+
+/* Probe work in [fs, fe) besides the needs-sign findings: another rule's
+ * finding, a probe block or a mark. */
+static int span_has_sign(const struct signs *g, const struct pk_buf *b, size_t fs, size_t fe)
+{
+	atomic_fetch_add(&sign_work, fe - fs);
+	return count_in(g->other, g->nother, fs, fe) || count_in(g->blocks, g->nblocks, fs, fe) ||
+	       memmem(b->data + fs, fe - fs, "TIMING_PROBE", 12) != NULL;
+}
+
+/* The rule's `sign` on F's line. */
+static int line_has_sign(const struct finding *f, const struct pk_buf *b, struct matcher *mt)
+{
 	if (!f->rule->sign_re)
 		return 0;
 	size_t ls, le;
@@ -418,17 +488,41 @@ static int has_sign(const struct item *it, const struct finding *f, const struct
 	return rc >= 0 || rc < PCRE2_ERROR_NOMATCH; /* an error: the stricter reading */
 }
 
-/* Full run: a bare cycle read (timeout logic, telemetry) is a note. */
+static int has_sign(const struct signs *g, struct spans *sp, const struct finding *f, const struct pk_buf *b,
+                    struct matcher *mt)
+{
+	struct span *in = span_at(sp, f->off);
+	if (in) {
+		if (in->sign < 0)
+			in->sign = span_has_sign(g, b, in->start, in->end);
+		if (in->sign)
+			return 1;
+	} else { /* outside any function: its line */
+		size_t ls, le;
+		pk_buf_line_bounds(b, f->off, &ls, &le);
+		if (span_has_sign(g, b, ls, le))
+			return 1;
+	}
+	return line_has_sign(f, b, mt);
+}
+
+/* Full run: a bare cycle read (timeout logic, telemetry) is a note. One
+ * pass finds the functions; each finding then looks its function up. */
 static void judge_signs(struct item *it, const struct pk_buf *b, const struct pk_scan *s, struct matcher *mt)
 {
+	struct spans sp = {NULL, 0, 0};
+	struct signs g;
+	int ready = 0;
 	for (size_t i = 0; i < it->n; i++) {
 		struct finding *f = &it->f[i];
 		if (!f->rule->needs_sign)
 			continue;
-		size_t fs, fe;
-		if (!function_around(b, f->off, &fs, &fe))
-			pk_buf_line_bounds(b, f->off, &fs, &fe);
-		if (has_sign(it, f, b, s, fs, fe, mt))
+		if (!ready) {
+			find_spans(b, &sp);
+			signs_init(&g, it, s);
+			ready = 1;
+		}
+		if (has_sign(&g, &sp, f, b, mt))
 			continue;
 		f->sev = PK_SEV_NOTE;
 		char *m = pk_xmalloc(strlen(f->msg) + 96);
@@ -436,6 +530,11 @@ static void judge_signs(struct item *it, const struct pk_buf *b, const struct pk
 		free(f->msg);
 		f->msg = m;
 	}
+	if (ready) {
+		free(g.other);
+		free(g.blocks);
+	}
+	free(sp.s);
 }
 
 static int cmp_finding(const void *a, const void *b)
@@ -504,9 +603,15 @@ static int load_item(struct item *it, struct pk_buf *b)
 			return -1;
 		}
 	}
-	if (memchr(b->data, '\0', b->len)) {
+	/* A NUL byte does not stop a compiler: a file named, or one holding a
+	 * probe marker, is judged all the same; any other is skipped, and said. */
+	if (memchr(b->data, '\0', b->len) && !it->named && !memmem(b->data, b->len, "TIMING_PROBE", 12)) {
+		it->note = pk_xmalloc(strlen(it->path) + 128);
+		sprintf(it->note,
+		        "probekit: note: %s: skipped: a binary file (NUL bytes) without a TIMING_PROBE marker\n",
+		        it->path);
 		pk_buf_free(b);
-		return -1; /* binary: nothing a compiler would read */
+		return -1;
 	}
 	return 0;
 }
@@ -600,6 +705,8 @@ static int report(const struct check *c)
 			if (it->err)
 				fputs(it->err, stderr);
 		}
+		if (it->note)
+			fputs(it->note, stderr);
 		for (size_t k = 0; k < it->n; k++) {
 			const struct finding *f = &it->f[k];
 			errors += f->sev == PK_SEV_ERROR;
@@ -750,6 +857,7 @@ static void free_check(struct check *c)
 		free(it->load);
 		free(it->data);
 		free(it->err);
+		free(it->note);
 		free(it->added);
 	}
 	free(c->items);

@@ -35,6 +35,8 @@ static const char usage_text[] =
     "      --all             every probe of FILE... but " PK_BASE_PROBE ", in order of first appearance\n"
     "      --run CMD         build and run the instrumented sources (a shell command)\n"
     "      --repeat N        run CMD N times per probe (default 1): N runs in one log\n"
+    "      --timeout SECONDS stop a run of CMD (its whole process group) after SECONDS;\n"
+    "                        the probe counts as failed (status timeout) and the sweep goes on\n"
     "      --out DIR         logs, report, summary and journal (default probe-sweep.out)\n"
     "      --report-arg ARG  pass ARG to probe-report (repeatable), e.g. --report-arg=--repeat=5\n"
     "      --fail-fast       stop at the first probe whose command fails\n"
@@ -51,10 +53,14 @@ static const char usage_text[] =
 #define DEFAULT_OUT "probe-sweep.out"
 #define RUN_MARK    "probe-sweep: run "
 #define MAX_REPEAT  10000
+#define MAX_TIMEOUT 1000000.0 /* seconds */
+/* The exit status a run stopped at its time limit counts as (as timeout(1)). */
+#define TIMEOUT_STATUS 124
 
 struct sweep_opts {
 	const char *probes, *cmd, *out;
 	int all, repeat, dry_run, fail_fast, recover, quiet;
+	long timeout_ms; /* 0: no time limit */
 	char **report_args;
 	size_t nreport_args, cap_report_args;
 };
@@ -63,6 +69,7 @@ struct sweep_opts {
 struct probe_run {
 	const char *name;
 	int status;             /* first nonzero exit of its runs, else 0; -1 not run */
+	int timed_out;          /* a run was stopped at --timeout */
 	int runs;               /* runs done */
 	size_t lines;           /* lines its command printed */
 	double seconds;         /* enable, runs and restore */
@@ -101,7 +108,20 @@ static int parse_repeat(struct sweep_opts *o, const char *arg)
 	return 0;
 }
 
-enum { OPT_PROBES = 1, OPT_ALL, OPT_RUN, OPT_REPEAT, OPT_OUT, OPT_FAIL_FAST, OPT_REPORT_ARG, OPT_RECOVER };
+static int parse_timeout(struct sweep_opts *o, const char *arg)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(arg, &end);
+	if (errno || *end || end == arg || !(v > 0) || v > MAX_TIMEOUT)
+		return pk_error("--timeout '%s': give the seconds a run may take, a number above 0 (e.g. 600)", arg);
+	o->timeout_ms = (long)(v * 1000 + 0.5);
+	if (o->timeout_ms < 1)
+		o->timeout_ms = 1;
+	return 0;
+}
+
+enum { OPT_PROBES = 1, OPT_ALL, OPT_RUN, OPT_REPEAT, OPT_OUT, OPT_FAIL_FAST, OPT_REPORT_ARG, OPT_RECOVER, OPT_TIMEOUT };
 
 /* 0 go on, -1 error; *DONE set when the command ends here (--help). */
 static int parse_option(struct sweep_opts *o, int c, char **argv, int *done)
@@ -129,6 +149,8 @@ static int parse_option(struct sweep_opts *o, int c, char **argv, int *done)
 	case OPT_RECOVER:
 		o->recover = 1;
 		return 0;
+	case OPT_TIMEOUT:
+		return parse_timeout(o, optarg);
 	case 'n':
 		o->dry_run = 1;
 		return 0;
@@ -155,6 +177,7 @@ static int parse(int argc, char **argv, struct sweep_opts *o, int *done)
 	    {"fail-fast", no_argument, 0, OPT_FAIL_FAST},
 	    {"report-arg", required_argument, 0, OPT_REPORT_ARG},
 	    {"recover", no_argument, 0, OPT_RECOVER},
+	    {"timeout", required_argument, 0, OPT_TIMEOUT},
 	    {"dry-run", no_argument, 0, 'n'},
 	    {"quiet", no_argument, 0, 'q'},
 	    PK_COMMON_LONGOPTS,
@@ -452,14 +475,21 @@ static int run_command(struct sweep *sw, struct probe_run *r, size_t *marks)
 			++*marks;
 		}
 		snprintf(env_run, sizeof(env_run), "PROBE_RUN=%d", k);
-		int st;
-		if (sw_spawn(argv, env, fd, fd, &st) < 0) {
+		int st, sr = sw_spawn(argv, env, fd, fd, sw->o.timeout_ms, &st);
+		if (sr < 0) {
 			rc = -1;
 			break;
 		}
+		if (sr == 1) {
+			dprintf(fd, "probe-sweep: timeout: run %d of %s was stopped after %.3g s (--timeout)\n", k,
+			        r->name, (double)sw->o.timeout_ms / 1000);
+			st = TIMEOUT_STATUS;
+		}
 		r->runs++;
-		if (r->status <= 0)
+		if (r->status <= 0) {
 			r->status = st;
+			r->timed_out = sr == 1;
+		}
 	}
 	close(fd);
 	return rc;
@@ -547,7 +577,7 @@ static int run_report(struct sweep *sw)
 	int st = -1;
 	if (!logs)
 		pk_warning("no probe's command succeeded: no report");
-	else if (sw_spawn(argv, NULL, -1, -1, &st) < 0)
+	else if (sw_spawn(argv, NULL, -1, -1, 0, &st) < 0)
 		st = PK_EXIT_ERROR;
 	else if (st > PK_EXIT_FINDINGS) {
 		if (!sw_caught())
@@ -566,6 +596,8 @@ static const char *status_text(const struct probe_run *r, char *buf, size_t cap)
 		return "not run";
 	if (r->status == 0)
 		return "ok";
+	if (r->timed_out)
+		return "timeout";
 	snprintf(buf, cap, "exit %d", r->status);
 	return buf;
 }
@@ -587,7 +619,7 @@ static void write_table(struct sweep *sw)
 	free(t);
 }
 
-static void summary(struct sweep *sw, int report_rc)
+static void summary(struct sweep *sw, int report_rc, int not_back)
 {
 	char st[32];
 	size_t ok = 0;
@@ -617,7 +649,12 @@ static void summary(struct sweep *sw, int report_rc)
 		}
 	if (report_rc == PK_EXIT_OK || report_rc == PK_EXIT_FINDINGS)
 		fprintf(stderr, "; report %s/report.txt%s", sw->o.out, report_rc ? " (with findings)" : "");
-	fprintf(stderr, "; the files are as before\n");
+	if (not_back)
+		fprintf(stderr,
+		        "; the files are NOT as before: a command changed them, their originals are in %s/.journal\n",
+		        sw->o.out);
+	else
+		fprintf(stderr, "; the files are as before\n");
 }
 
 /* ---- the command ------------------------------------------------------ */
@@ -691,7 +728,7 @@ static int sweep_main(struct sweep *sw)
 	if (sr == PROBE_OK && !sw_caught())
 		report_rc = run_report(sw);
 	write_table(sw);
-	summary(sw, report_rc);
+	summary(sw, report_rc, sr == PROBE_NOT_BACK);
 	if (sr != PROBE_OK || (report_rc == PK_EXIT_ERROR && !sw_caught()))
 		rc = PK_EXIT_ERROR;
 	else if (sw_caught())

@@ -12,6 +12,8 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <time.h>
 #include <unistd.h>
 
 static int write_full(int fd, const char *p, size_t n)
@@ -117,6 +119,97 @@ static void sweep_stale(const char *dir, const char *base)
 		}
 	}
 	closedir(d);
+}
+
+/* ---- the journal of a multi-file commit ------------------------------
+ * Before the first rename of several files, a journal goes into the
+ * directory of each: DIR/.probekit-txn.PID.XXXXXX, flock'ed by the writer
+ * while it renames, holding NUL-separated records: "T" TMP TARGET for each
+ * file, "J" PATH for each copy of the journal, and "E" once complete. Every
+ * temporary file is written and synced before, so a journal that is complete
+ * and no longer locked (its writer died between two renames) is rolled
+ * forward: each TMP still there is renamed over its TARGET, so the set is
+ * all new. An incomplete one (died while writing it, before any rename) is
+ * rolled back: its temporary files go. Then every copy goes. */
+#define JOURNAL_PREFIX ".probekit-txn."
+#define JOURNAL_MAGIC  "probekit txn 1\n"
+
+static void journal_replay(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return;
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) { /* its writer is at work */
+		close(fd);
+		return;
+	}
+	char *d = NULL;
+	size_t n = 0;
+	FILE *f = fdopen(fd, "rb");
+	if (!f) {
+		close(fd);
+		return;
+	}
+	d = pk_read_all(f, &n);
+	size_t ml = strlen(JOURNAL_MAGIC);
+	int complete = n > ml + 2 && !memcmp(d, JOURNAL_MAGIC, ml) && !memcmp(d + n - 2, "E", 2);
+	for (int pass = 0; pass < 2; pass++) /* the files first, then the copies */
+		for (size_t i = n >= ml ? ml : n; i < n;) {
+			const char *kind = d + i, *a = kind + strlen(kind) + 1;
+			if (*kind == 'E' || a >= d + n)
+				break;
+			const char *b = a + strlen(a) + 1;
+			if (*kind == 'T' && b < d + n) {
+				if (pass == 0 && complete)
+					rename(a, b);
+				else if (pass == 0)
+					unlink(a);
+				i = (size_t)(b - d) + strlen(b) + 1;
+			} else {
+				if (pass == 1 && *kind == 'J' &&
+				    !strncmp(strrchr(a, '/') ? strrchr(a, '/') + 1 : a, JOURNAL_PREFIX,
+				             strlen(JOURNAL_PREFIX)))
+					unlink(a);
+				i = (size_t)(b - d);
+			}
+		}
+	unlink(path); /* an incomplete one may not list itself yet */
+	free(d);
+	fclose(f);
+}
+
+/* Replay the journals in DIR whose writers are gone. */
+static void journal_recover_dir(const char *dir)
+{
+	DIR *dp = opendir(dir);
+	if (!dp)
+		return;
+	struct dirent *e;
+	while ((e = readdir(dp)) != NULL) {
+		char full[PATH_MAX];
+		if (!strncmp(e->d_name, JOURNAL_PREFIX, strlen(JOURNAL_PREFIX)) &&
+		    (size_t)snprintf(full, sizeof(full), "%s/%s", dir, e->d_name) < sizeof(full))
+			journal_replay(full);
+	}
+	closedir(dp);
+}
+
+void pk_txn_recover(const char *path)
+{
+	/* each directory once a run: a set of many files in one directory
+	 * must not read it once per file */
+	static char **seen;
+	static size_t nseen, cap_seen;
+	char target[PATH_MAX];
+	if (!strcmp(path, "-") || !realpath(path, target))
+		return;
+	char *dir = dirname(target);
+	for (size_t i = nseen; i-- > 0;)
+		if (!strcmp(seen[i], dir))
+			return;
+	PK_GROW(seen, cap_seen, nseen + 1);
+	seen[nseen++] = pk_xstrdup(dir);
+	journal_recover_dir(dir);
 }
 
 /* ---- temporary files removed on SIGTERM, SIGINT and SIGHUP ---------
@@ -232,6 +325,90 @@ static void txn_file_free(struct pk_txn_file *f)
 	free(f->tmp);
 }
 
+struct journal {
+	int *fd;
+	char **path;
+	size_t n;
+};
+
+static void journal_add_rec(struct pk_sb *sb, const char *kind, const char *a, const char *b)
+{
+	pk_sb_addn(sb, kind, strlen(kind) + 1);
+	pk_sb_addn(sb, a, strlen(a) + 1);
+	if (b)
+		pk_sb_addn(sb, b, strlen(b) + 1);
+}
+
+static void journal_drop(struct journal *j)
+{
+	for (size_t i = 0; i < j->n; i++) {
+		unlink(j->path[i]);
+		close(j->fd[i]);
+		free(j->path[i]);
+	}
+	free(j->fd);
+	free(j->path);
+	memset(j, 0, sizeof(*j));
+}
+
+/* A copy in the directory of every file of T, written and synced; -1 (and
+ * nothing left) when one cannot be. */
+static int journal_write(struct journal *j, const struct pk_txn *t)
+{
+	j->fd = pk_xcalloc(t->n, sizeof(*j->fd));
+	j->path = pk_xcalloc(t->n, sizeof(*j->path));
+	for (size_t i = 0; i < t->n; i++) {
+		int seen = 0;
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = !strcmp(t->v[k].dir, t->v[i].dir);
+		if (seen)
+			continue;
+		char *p = pk_xmalloc(strlen(t->v[i].dir) + 64);
+		sprintf(p, "%s/" JOURNAL_PREFIX "%ld.XXXXXX", t->v[i].dir, (long)getpid());
+		int fd = mkstemp(p);
+		if (fd < 0 || flock(fd, LOCK_EX) < 0) {
+			int e = errno;
+			if (fd >= 0) {
+				unlink(p);
+				close(fd);
+			}
+			free(p);
+			journal_drop(j);
+			return pk_error("%s: cannot write the journal of the change: %s; not changed", t->v[i].shown,
+			                strerror(e));
+		}
+		j->fd[j->n] = fd;
+		j->path[j->n++] = p;
+	}
+	struct pk_sb sb = {0};
+	pk_sb_add(&sb, JOURNAL_MAGIC);
+	for (size_t i = 0; i < t->n; i++)
+		journal_add_rec(&sb, "T", t->v[i].tmp, t->v[i].target);
+	for (size_t i = 0; i < j->n; i++)
+		journal_add_rec(&sb, "J", j->path[i], NULL);
+	pk_sb_addn(&sb, "E", 2);
+	int rc = 0;
+	for (size_t i = 0; i < j->n && !rc; i++)
+		if (write_full(j->fd[i], sb.s, sb.n) < 0 || fsync(j->fd[i]) < 0)
+			rc = pk_error("%s: cannot write the journal: %s; not changed", j->path[i], strerror(errno));
+	pk_sb_free(&sb);
+	if (rc < 0)
+		journal_drop(j);
+	return rc;
+}
+
+/* A pause between the first two renames, for the crash-safety test only:
+ * $PROBEKIT_TEST_RENAME_PAUSE seconds. */
+static void test_pause(void)
+{
+	const char *s = getenv("PROBEKIT_TEST_RENAME_PAUSE");
+	double v = s ? atof(s) : 0;
+	if (v > 0) {
+		struct timespec ts = {(time_t)v, (long)((v - (double)(time_t)v) * 1e9)};
+		nanosleep(&ts, NULL);
+	}
+}
+
 /* CHECK: at commit, refuse when the file is no longer the one EXPECT
  * describes; EXPECT alone gives the mode and owner of the new file. */
 static int stage(struct pk_txn *t, const char *path, const char *data, size_t len, const struct stat *expect, int check,
@@ -242,7 +419,14 @@ static int stage(struct pk_txn *t, const char *path, const char *data, size_t le
 	if (!realpath(path, target)) {
 		if (expect || strlen(path) >= sizeof(target))
 			return pk_error("%s: %s", path, strerror(errno));
-		strcpy(target, path);
+		/* a new file: its directory's real path, so that a journal names it
+		 * wherever the run that replays it stands */
+		char d[PATH_MAX], b[PATH_MAX], rd[PATH_MAX];
+		strcpy(d, path);
+		strcpy(b, path);
+		if (!realpath(dirname(d), rd) ||
+		    (size_t)snprintf(target, sizeof(target), "%s/%s", rd, basename(b)) >= sizeof(target))
+			strcpy(target, path);
 	}
 	char dirbuf[PATH_MAX], basebuf[PATH_MAX];
 	strcpy(dirbuf, target);
@@ -251,6 +435,7 @@ static int stage(struct pk_txn *t, const char *path, const char *data, size_t le
 	if (check_writable(path, target, dir) < 0)
 		return -1;
 
+	journal_recover_dir(dir); /* before the stale temporaries: a journal needs its own */
 	sweep_stale(dir, base);
 	char tmp[PATH_MAX];
 	if (temp_template(tmp, sizeof(tmp), dir, base) < 0)
@@ -342,6 +527,13 @@ int pk_txn_commit(struct pk_txn *t)
 			return -1;
 		}
 	}
+	/* several files: a journal first, so that a crash between two renames
+	 * is rolled forward by the next run */
+	struct journal jn = {0};
+	if (t->n > 1 && journal_write(&jn, t) < 0) {
+		pk_txn_abort(t);
+		return -1;
+	}
 	/* a signal waits until every file is renamed, or put back */
 	sigset_t old;
 	block_signals(&old);
@@ -353,6 +545,8 @@ int pk_txn_commit(struct pk_txn *t)
 			rc = pk_error("%s: cannot replace: %s; not changed", f->shown, strerror(errno));
 			break;
 		}
+		if (done == 0 && t->n > 1)
+			test_pause();
 	}
 	if (rc < 0) {
 		/* Not seen in practice (same directory, file already written and
@@ -388,6 +582,7 @@ int pk_txn_commit(struct pk_txn *t)
 		}
 		txn_file_free(f);
 	}
+	journal_drop(&jn);
 	free(t->v);
 	memset(t, 0, sizeof(*t));
 	sigprocmask(SIG_SETMASK, &old, NULL);

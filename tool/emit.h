@@ -78,6 +78,10 @@ struct pk_txn {
 int pk_txn_add(struct pk_txn *t, const char *path, const char *data, size_t len, const struct stat *expect,
                const char *orig, size_t orig_len);
 int pk_txn_commit(struct pk_txn *t);
+/* Before PATH is read for a rewrite: finish a multi-file commit in its
+ * directory whose writer died between two renames (its journal: rolled
+ * forward, or its temporary files removed). Each directory once a run. */
+void pk_txn_recover(const char *path);
 void pk_txn_abort(struct pk_txn *t);
 /* pk_emit with its file writes (in place, -o) staged in TXN, not done. */
 int pk_emit_txn(const struct pk_emit_opts *o, struct pk_buf *b, const struct pk_plan *plan, int *changed,

@@ -17,16 +17,22 @@
 #include "pk.h"
 
 /* ---- statistics (report_stats.c) ---- */
+/* Twice a median or time: a half-integer of int64 values, exact, with room
+ * for the sum of two (and the difference of two such) without overflow. */
+typedef __int128 rp_x2;
+
 struct rp_stats {
 	size_t n;
 	int64_t min, max;
-	int64_t median_x2;   /* twice the median: exact for even counts, no float */
+	rp_x2 median_x2;     /* twice the median: exact for even counts, no float */
 	double mean, stddev; /* stddev over n-1 (0 for one sample) */
+	int64_t mean_whole;  /* the mean as mean_whole + mean_frac, exactly */
+	double mean_frac;    /* in (-1, 1) */
 };
 /* Reorders V (selection for the median). Returns 0, or -1 when n == 0. */
 int rp_stats_compute(int64_t *v, size_t n, struct rp_stats *out);
 /* Median of V (reorders it), times two. V must be non-empty. */
-int64_t rp_median_x2(int64_t *v, size_t n);
+rp_x2 rp_median_x2(int64_t *v, size_t n);
 /* Parse a decimal slot list "0-3,8" into mask[0..nslots); -1 on a bad list
  * or a slot >= nslots (message printed, naming OPT). */
 int rp_parse_slot_list(const char *opt, const char *s, unsigned char *mask, size_t nslots);
@@ -50,7 +56,8 @@ enum rp_cell_kind { RP_NULL, RP_INT, RP_HALF, RP_REAL, RP_STR };
 struct rp_cell {
 	enum rp_cell_kind kind;
 	int prec;  /* RP_REAL: digits after the point */
-	int64_t i; /* RP_INT; RP_HALF holds twice the value */
+	int64_t i; /* RP_INT */
+	rp_x2 h;   /* RP_HALF: twice the value */
 	double r;
 	char *s;
 };
@@ -104,7 +111,10 @@ size_t rp_row(struct rp_table *t);
  * allocation, not grown row by row). */
 void rp_table_reserve(struct rp_table *t, size_t nrows);
 void rp_set_int(struct rp_table *t, size_t row, size_t col, int64_t v);
-void rp_set_half(struct rp_table *t, size_t row, size_t col, int64_t x2);
+void rp_set_half(struct rp_table *t, size_t row, size_t col, rp_x2 x2);
+/* The mean of S with one digit: exact where a double holds every integer,
+ * else to the nearest half, so that it never leaves [min, max]. */
+void rp_set_mean(struct rp_table *t, size_t row, size_t col, const struct rp_stats *s);
 void rp_set_real(struct rp_table *t, size_t row, size_t col, double v, int prec);
 void rp_set_str(struct rp_table *t, size_t row, size_t col, const char *s);
 /* Time in microseconds for CYCLES when the doc knows a frequency. */
@@ -115,9 +125,9 @@ void rp_span_add(struct rp_lane *l, int64_t start, int64_t end, const char *labe
 void rp_span_add_kind(struct rp_lane *l, int64_t start, int64_t end, const char *label, const char *kind);
 /* Give the last span of L its runs: N (start, end) pairs from PAIRS. */
 void rp_span_runs(struct rp_lane *l, const int64_t *pairs, size_t n);
-/* Format an RP_HALF value ("12", "12.5", "-0.5") into buf (at least 24
+/* Format an RP_HALF value ("12", "12.5", "-0.5") into buf (at least 48
  * bytes). */
-const char *rp_fmt_half(char *buf, int64_t x2);
+const char *rp_fmt_half(char *buf, rp_x2 x2);
 /* Decimal V into BUF (at least 24 bytes); returns the length. */
 size_t rp_fmt_int(char *buf, int64_t v);
 

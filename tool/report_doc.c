@@ -161,11 +161,24 @@ void rp_set_int(struct rp_table *t, size_t row, size_t col, int64_t v)
 	c->i = v;
 }
 
-void rp_set_half(struct rp_table *t, size_t row, size_t col, int64_t x2)
+void rp_set_half(struct rp_table *t, size_t row, size_t col, rp_x2 x2)
 {
 	struct rp_cell *c = cell(t, row, col);
 	c->kind = RP_HALF;
-	c->i = x2;
+	c->h = x2;
+}
+
+#define EXACT_DOUBLE ((int64_t)1 << 52)
+
+void rp_set_mean(struct rp_table *t, size_t row, size_t col, const struct rp_stats *s)
+{
+	if (s->mean_whole > -EXACT_DOUBLE && s->mean_whole < EXACT_DOUBLE) {
+		rp_set_real(t, row, col, s->mean, 1);
+		return;
+	}
+	/* a double would round past the largest value: the nearest half-integer
+	 * of the exact mean lies between min and max, which are integers */
+	rp_set_half(t, row, col, 2 * (rp_x2)s->mean_whole + (rp_x2)lround(2 * s->mean_frac));
 }
 
 void rp_set_real(struct rp_table *t, size_t row, size_t col, double v, int prec)
@@ -242,16 +255,25 @@ size_t rp_fmt_int(char *buf, int64_t v)
 	return (size_t)(p - buf);
 }
 
-const char *rp_fmt_half(char *buf, int64_t x2)
+const char *rp_fmt_half(char *buf, rp_x2 x2)
 {
-	int64_t whole = x2 / 2;
-	if (x2 % 2 == 0) {
-		rp_fmt_int(buf, whole);
-	} else if (x2 < 0 && whole == 0) {
-		strcpy(buf, "-0.5");
-	} else {
-		size_t m = rp_fmt_int(buf, whole);
-		memcpy(buf + m, ".5", 3);
+	unsigned __int128 u = x2 < 0 ? 0 - (unsigned __int128)x2 : (unsigned __int128)x2;
+	int odd = (int)(u % 2);
+	u /= 2;
+	char tmp[48];
+	size_t n = 0;
+	do
+		tmp[n++] = (char)('0' + (int)(u % 10));
+	while ((u /= 10));
+	char *p = buf;
+	if (x2 < 0)
+		*p++ = '-';
+	while (n)
+		*p++ = tmp[--n];
+	if (odd) {
+		memcpy(p, ".5", 2);
+		p += 2;
 	}
+	*p = '\0';
 	return buf;
 }

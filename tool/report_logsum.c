@@ -30,7 +30,7 @@ static void set_stats(const struct rp_doc *d, struct rp_table *t, size_t row, si
 	rp_set_int(t, row, col, (int64_t)s->n);
 	rp_set_int(t, row, col + 1, s->min);
 	rp_set_half(t, row, col + 2, s->median_x2);
-	rp_set_real(t, row, col + 3, s->mean, 1);
+	rp_set_mean(t, row, col + 3, s);
 	rp_set_int(t, row, col + 4, s->max);
 	rp_set_real(t, row, col + 5, s->stddev, 1);
 	if (!with_us)
@@ -43,9 +43,9 @@ static void set_stats(const struct rp_doc *d, struct rp_table *t, size_t row, si
 
 /* The numbers the tables show, computed before any table is built. */
 struct summary {
-	struct rp_stats *probe;     /* per probe: all its durations */
-	struct rp_stats *series;    /* per series (with_series) */
-	int64_t *start_x2, *end_x2; /* per series with relative times: medians */
+	struct rp_stats *probe;   /* per probe: all its durations */
+	struct rp_stats *series;  /* per series (with_series) */
+	rp_x2 *start_x2, *end_x2; /* per series with relative times: medians */
 	int with_series;
 };
 
@@ -114,7 +114,7 @@ static void summary_free(struct summary *sm)
 	free(sm->end_x2);
 }
 
-static void probes_table(const struct rp_log *lg, struct rp_doc *d, const struct summary *sm, int64_t *median_x2)
+static void probes_table(const struct rp_log *lg, struct rp_doc *d, const struct summary *sm, rp_x2 *median_x2)
 {
 	int us = d->freq_hz > 0;
 	struct rp_table *t = us ? rp_table_new(d, "probes", "probes (dur in cycles; us at the given frequency)",
@@ -176,7 +176,7 @@ static void series_table(const struct rp_log *lg, struct rp_doc *d, const struct
 /* One timeline entry: a series with relative times. */
 struct tl_entry {
 	uint32_t series;
-	int64_t start_x2, end_x2;
+	rp_x2 start_x2, end_x2;
 	int in_chain; /* a stage of the gap chain (not nested in a present parent) */
 };
 
@@ -367,7 +367,7 @@ static void timeline_table(const struct rp_log *lg, struct rp_doc *d, const stru
 /* Wait, compute, load and writeback shares: median sub-probe dur /
  * median stage dur, only for sub-probes inside their stage (or where the
  * timeline cannot tell). */
-static void ratios_table(const struct rp_log *lg, struct rp_doc *d, const int64_t *median_x2, const int *nested_state)
+static void ratios_table(const struct rp_log *lg, struct rp_doc *d, const rp_x2 *median_x2, const int *nested_state)
 {
 	static const char *const nested_text[] = {"no", "yes"};
 	struct rp_table *t = NULL;
@@ -508,7 +508,7 @@ void rp_log_analyse(const struct rp_log *lg, struct rp_doc *d)
 	warn_probes(lg, d);
 	struct summary sm;
 	summarise(lg, &sm);
-	int64_t *median_x2 = pk_xcalloc(lg->nprobes, sizeof(*median_x2));
+	rp_x2 *median_x2 = pk_xcalloc(lg->nprobes, sizeof(*median_x2));
 	probes_table(lg, d, &sm, median_x2);
 	if (sm.with_series) {
 		uint32_t *order = pk_xmalloc(lg->nseries * sizeof(*order));

@@ -17,7 +17,7 @@ static const char *cell_text(const struct rp_cell *c, char *buf, size_t n, size_
 		*len = rp_fmt_int(buf, c->i);
 		return s;
 	case RP_HALF:
-		s = rp_fmt_half(buf, c->i);
+		s = rp_fmt_half(buf, c->h);
 		break;
 	case RP_REAL:
 		*len = (size_t)snprintf(buf, n, "%.*f", c->prec, c->r);

@@ -541,7 +541,7 @@ int rp_pairs_analyse(const struct rp_matrix *m, const char *path, struct rp_doc 
 	rp_set_int(st, r, 0, (int64_t)s.n);
 	rp_set_int(st, r, 1, s.min);
 	rp_set_half(st, r, 2, s.median_x2);
-	rp_set_real(st, r, 3, s.mean, 1);
+	rp_set_mean(st, r, 3, &s);
 	rp_set_int(st, r, 4, s.max);
 	rp_set_real(st, r, 5, s.stddev, 1);
 	rp_note(d,

@@ -49,17 +49,17 @@ static void select_kth(int64_t *v, size_t n, size_t k)
 	}
 }
 
-int64_t rp_median_x2(int64_t *v, size_t n)
+rp_x2 rp_median_x2(int64_t *v, size_t n)
 {
 	size_t k = n / 2;
 	select_kth(v, n, k);
 	if (n % 2)
-		return 2 * v[k];
+		return 2 * (rp_x2)v[k];
 	int64_t below = v[0]; /* the (k-1)-th: the largest of v[0..k) */
 	for (size_t i = 1; i < k; i++)
 		if (v[i] > below)
 			below = v[i];
-	return below + v[k];
+	return (rp_x2)below + v[k];
 }
 
 #define BIT31 ((int64_t)1 << 31)
@@ -85,6 +85,8 @@ static void moments(const int64_t *v, size_t n, struct rp_stats *out)
 	int64_t whole = (int64_t)(sum / (__int128)n);
 	double frac = (double)(sum % (__int128)n) / (double)n, m2 = 0;
 	out->mean = (double)whole + frac;
+	out->mean_whole = whole;
+	out->mean_frac = frac;
 	if (n == 1)
 		return;
 	if (small) { /* n m2 = n sumsq - sum^2 exactly: |sum| <= n 2^31, sumsq <= n 2^62 */
@@ -109,7 +111,7 @@ int rp_stats_compute(int64_t *v, size_t n, struct rp_stats *out)
 	out->min = INT64_MAX;
 	out->max = INT64_MIN;
 	moments(v, n, out);
-	out->median_x2 = out->min == out->max ? 2 * out->min : rp_median_x2(v, n);
+	out->median_x2 = out->min == out->max ? 2 * (rp_x2)out->min : rp_median_x2(v, n);
 	return 0;
 }
 

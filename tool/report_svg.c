@@ -51,10 +51,11 @@ static void extent(const struct rp_doc *d, int64_t *lo, int64_t *hi)
 		*hi = *lo + 1;
 }
 
-/* A 1-2-5 tick step giving about eight ticks over RANGE. */
-static int64_t tick_step(int64_t range)
+/* A 1-2-5 tick step giving about eight ticks over RANGE (at most 5e18:
+ * RANGE is below 2^64). */
+static uint64_t tick_step(uint64_t range)
 {
-	int64_t step = 1;
+	uint64_t step = 1;
 	for (;;) {
 		if (range / step <= 8)
 			return step;
@@ -109,16 +110,15 @@ static size_t label_index(struct labels *ls, const char *label)
 
 static double xpos(int64_t v, int64_t lo, int64_t hi)
 {
-	return LABEL_W + (double)(v - lo) * PLOT_W / (double)(hi - lo);
+	/* in doubles: V - LO and HI - LO need not fit in an int64 */
+	return LABEL_W + ((double)v - (double)lo) * PLOT_W / ((double)hi - (double)lo);
 }
 
 static void axis(FILE *f, const struct rp_doc *d, int64_t lo, int64_t hi, int height)
 {
-	int64_t step = tick_step(hi - lo);
-	int64_t first = lo / step * step;
-	if (first < lo)
-		first += step;
-	for (int64_t t = first; t <= hi; t += step) {
+	uint64_t step = tick_step((uint64_t)hi - (uint64_t)lo);
+	int64_t first = lo / (int64_t)step * (int64_t)step; /* not below LO: LO <= 0 */
+	for (int64_t t = first; t <= hi; t += (int64_t)step) {
 		double x = xpos(t, lo, hi);
 		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#ddd\"/>\n", x, TOP - 6, x,
 		        height - PAD);
@@ -128,6 +128,8 @@ static void axis(FILE *f, const struct rp_doc *d, int64_t lo, int64_t hi, int he
 		else
 			fprintf(f, "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">%lld</text>\n", x,
 			        TOP - 10, (long long)t);
+		if ((uint64_t)hi - (uint64_t)t < step)
+			break; /* the next tick would pass HI, or INT64_MAX */
 	}
 }
 

@@ -45,8 +45,11 @@ int sw_caught(void);
 /* Run ARGV (ARGV[0] a path) in a new process group, with ENV ("K=V"
  * strings, NULL-terminated, may be NULL) added, standard input from
  * /dev/null, standard output and error to OUT_FD / ERR_FD (-1: ours).
- * *STATUS is the exit code, or 128 + the signal that ended it. Returns 0,
- * or -1 when it could not be started (message printed). */
-int sw_spawn(char *const argv[], char *const env[], int out_fd, int err_fd, int *status);
+ * *STATUS is the exit code, or 128 + the signal that ended it. With
+ * TIMEOUT_MS > 0, a command still running after that long has its whole
+ * process group stopped (SIGTERM, then SIGKILL). Returns 0, 1 when it was
+ * stopped for its time limit, or -1 when it could not be started (message
+ * printed). */
+int sw_spawn(char *const argv[], char *const env[], int out_fd, int err_fd, long timeout_ms, int *status);
 
 #endif

@@ -14,8 +14,9 @@
 #include <unistd.h>
 
 /* How long a command may take to end after a forwarded signal before its
- * process group is killed. */
-#define GRACE_MS 10000
+ * process group is killed; and after the SIGTERM of its time limit. */
+#define GRACE_MS   10000
+#define TIMEOUT_MS 2000
 
 static volatile sig_atomic_t caught;  /* first signal */
 static volatile sig_atomic_t ncaught; /* how many */
@@ -83,12 +84,21 @@ static long now_ms(void)
 	return (long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
-/* Wait for PID; once a signal was caught and forwarded, give it GRACE_MS. */
-static int wait_child(pid_t pid)
+/* Wait for PID; once a signal was caught and forwarded, give it GRACE_MS.
+ * At LIMIT (a now_ms() time; 0: none) its process group gets SIGTERM, and
+ * SIGKILL TIMEOUT_MS later; *TIMED_OUT says so. */
+static int wait_child(pid_t pid, long limit, int *timed_out)
 {
 	long deadline = 0;
 	int st = 0;
 	for (;;) {
+		if (limit && !*timed_out && now_ms() >= limit) {
+			*timed_out = 1;
+			kill(-pid, SIGTERM);
+			kill(-pid, SIGCONT); /* a stopped command hears it too */
+			if (!deadline)
+				deadline = now_ms() + TIMEOUT_MS;
+		}
 		pid_t r = waitpid(pid, &st, WNOHANG);
 		if (r == pid)
 			break;
@@ -110,8 +120,10 @@ static int wait_child(pid_t pid)
 	return WIFSIGNALED(st) ? 128 + WTERMSIG(st) : 127;
 }
 
-int sw_spawn(char *const argv[], char *const env[], int out_fd, int err_fd, int *status)
+int sw_spawn(char *const argv[], char *const env[], int out_fd, int err_fd, long timeout_ms, int *status)
 {
+	long limit = timeout_ms > 0 ? now_ms() + timeout_ms : 0;
+	int timed_out = 0;
 	sigset_t block, old;
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
@@ -132,7 +144,9 @@ int sw_spawn(char *const argv[], char *const env[], int out_fd, int err_fd, int 
 	if (caught) /* caught before the fork: the command must not run on */
 		kill(-pid, SIGTERM);
 	sigprocmask(SIG_SETMASK, &old, NULL); /* a signal pending meanwhile is forwarded now */
-	*status = wait_child(pid);
+	*status = wait_child(pid, limit, &timed_out);
+	if (timed_out)
+		kill(-pid, SIGKILL); /* what of its group outlived its leader */
 	child_pgid = 0;
-	return 0;
+	return timed_out;
 }

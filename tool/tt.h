@@ -137,6 +137,9 @@ int tt_kernel_find(struct tt_tu *t, const char *name, struct tt_kernel *k);
 /* The same under a profile: ACCESSORS (tensor accessors, space-separated, or
  * NULL) read tensors; with DESCRIPTORS only a cast to a ...Tensor pointer is a
  * tensor (a pointer-valued scalar is not). */
+/* Refuse a file whose parse shows a function without its closing '}' (a
+ * file cut short inside it): 0, or -1 with the function named. */
+int tt_check_terminated(const struct tt_tu *t);
 int tt_kernel_find_prof(struct tt_tu *t, const char *name, struct tt_kernel *k, const char *accessors, int descriptors);
 /* Check the tensors-first / scalars-last order and count both. */
 int tt_kernel_abi(const struct tt_tu *t, struct tt_kernel *k);

@@ -273,7 +273,7 @@ static int load_host(struct job *j)
 		j->k.host_tensors = tt_py_extern_tensors(&j->hb, j->extern_name);
 		return j->k.host_tensors < 0 ? -1 : 0;
 	}
-	if (tt_parse(&j->ht, &j->hb, 0, NULL, o->extra, o->nextra) < 0)
+	if (tt_parse(&j->ht, &j->hb, 0, NULL, o->extra, o->nextra) < 0 || tt_check_terminated(&j->ht) < 0)
 		return -1;
 	j->host_orch = tt_orch_is(&j->ht);
 	if (o->test_script && !j->host_orch)
@@ -373,10 +373,58 @@ static int check_plans(struct job *j)
 	return 0;
 }
 
+/* One file, one role: the files the run names, by identity (device and
+ * inode, so a link or a hard link is the file it names), before any is
+ * loaded or locked. A host that is the kernel file itself (a source holding
+ * kernel and launch) is the one pair allowed. */
+struct role {
+	const char *opt, *path;
+	struct stat st;
+};
+
+static void add_role(struct role *r, size_t *n, const char *opt, const char *path, size_t len)
+{
+	char *p = pk_xstrndup(path, len);
+	int rc = stat(p, &r[*n].st);
+	free(p);
+	if (rc == 0) { /* a file that is not there is refused when it is loaded */
+		r[*n].opt = opt;
+		r[*n].path = path;
+		++*n;
+	}
+}
+
+static int check_roles(const struct tt_opts *o)
+{
+	struct role *r = pk_xcalloc(o->nedit + 4, sizeof(*r));
+	size_t n = 0;
+	add_role(r, &n, "the kernel", o->kernel, strlen(o->kernel));
+	const char *colon = o->host ? strstr(o->host, ".py:") : NULL;
+	if (o->host)
+		add_role(r, &n, "--host", o->host, colon ? (size_t)(colon - o->host + 3) : strlen(o->host));
+	if (o->test_script)
+		add_role(r, &n, "--test-script", o->test_script, strlen(o->test_script));
+	for (size_t e = 0; e < o->nedit; e++)
+		add_role(r, &n, "--edit", o->edit[e], strlen(o->edit[e]));
+	int rc = 0;
+	for (size_t a = 0; a < n && !rc; a++)
+		for (size_t b = a + 1; b < n && !rc; b++) {
+			if (r[a].st.st_dev != r[b].st.st_dev || r[a].st.st_ino != r[b].st.st_ino)
+				continue;
+			if (a == 0 && !strcmp(r[b].opt, "--host") && !colon)
+				continue; /* kernel and launch in one source */
+			rc = pk_error("%s %s and %s %s are one file (the same device and inode): a file takes one "
+			              "role in a timing-tensor run; name it once, in the role it plays",
+			              r[a].opt, r[a].path, r[b].opt, r[b].path);
+		}
+	free(r);
+	return rc;
+}
+
 static int plan_all(struct job *j)
 {
 	struct tt_opts *o = &j->o;
-	if (tt_rules_load(&j->rules) < 0 || pk_ast_rules_load(&j->async) < 0 ||
+	if (check_roles(o) < 0 || tt_rules_load(&j->rules) < 0 || pk_ast_rules_load(&j->async) < 0 ||
 	    load_file(&j->kb, &j->have_kb, o->kernel, o, 0) < 0)
 		return -1;
 	j->sp.rules = &j->rules;
@@ -396,7 +444,8 @@ static int plan_all(struct job *j)
 	}
 	int prc = tt_parse(&j->kt, &j->kb, 1, o->build_dir, npa ? pa : o->extra, npa ? npa : o->nextra);
 	free(pa_buf);
-	if (prc < 0 || tt_kernel_find_prof(&j->kt, o->kernel_name, &j->k, acc, desc) < 0 || load_host(j) < 0 ||
+	if (prc < 0 || tt_check_terminated(&j->kt) < 0 ||
+	    tt_kernel_find_prof(&j->kt, o->kernel_name, &j->k, acc, desc) < 0 || load_host(j) < 0 ||
 	    tt_kernel_abi(&j->kt, &j->k) < 0)
 		return -1;
 	if (o->core)

@@ -241,6 +241,24 @@ static int plan_call(const struct lines *l, size_t i, const char *name, long k, 
 	return 0;
 }
 
+/* Does C (on line I) stand inside a string literal or a comment of that
+ * line? Quotes and '#' are followed from the line's start. */
+static int in_text(const struct lines *l, size_t i, const char *c)
+{
+	char q = 0;
+	for (const char *p = l->b->data + l->s[i]; p < c; p++) {
+		if (q && *p == '\\' && p + 1 < c)
+			p++;
+		else if (q && *p == q)
+			q = 0;
+		else if (!q && (*p == '"' || *p == '\''))
+			q = *p;
+		else if (!q && *p == '#')
+			return 1;
+	}
+	return q != 0;
+}
+
 /* Every call `NAME(` in L (but on line DEF, the extern's own def): the
  * timing tensor passed after the K-th argument. The number of calls, -1 on
  * error. */
@@ -251,8 +269,9 @@ static int plan_calls(const struct lines *l, size_t def, const char *call, long 
 	for (size_t i = 0; i < l->n; i++) {
 		const char *c = find_in(l, i, call);
 		if (!c || i == def ||
-		    (c > l->b->data + l->s[i] && (isalnum((unsigned char)c[-1]) || c[-1] == '_' || c[-1] == '.')))
-			continue;
+		    (c > l->b->data + l->s[i] && (isalnum((unsigned char)c[-1]) || c[-1] == '_' || c[-1] == '.')) ||
+		    in_text(l, i, c))
+			continue; /* not a call: a longer name, a string, a comment */
 		if (plan_call(l, i, call, k, sp, plan) < 0)
 			return -1;
 		calls++;

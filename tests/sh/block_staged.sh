@@ -116,6 +116,21 @@ run_expect 2 "--diff-base with no such commit" probe-check --diff-base no-such-r
 run_expect 2 "--staged and --diff-base together" probe-check --staged --diff-base HEAD
 git reset -q
 
+# a NUL byte in a staged file does not hide its enabled probe; a binary
+# file without a marker is skipped and said so
+git checkout -q -- . 2>/dev/null
+cp src/k.cpp src/k3.cpp
+probe-inject --probe STAGE_A --no-base src/k3.cpp
+printf 'const char nul[] = "a\0b";\n' >>src/k3.cpp
+printf 'int y;\0\n' >src/blob.cpp
+git add src/k3.cpp src/blob.cpp
+if run_expect 1 "--staged: an enabled probe in a file holding a NUL byte" probe-check --staged; then
+	has "--staged: the probe beside a NUL byte" "src/k3.cpp:10:5: error: probe 'STAGE_A' is enabled"
+	has "--staged: the skipped binary file is named" "note: src/blob.cpp: skipped: a binary file"
+fi
+git reset -q
+rm -f src/k3.cpp src/blob.cpp
+
 # usage errors
 cd "$scratch" || exit 1
 mkdir plain

@@ -61,6 +61,8 @@ expect "probe-inject --target <TAB>: the profiles" simpler ascendc
 for t in $(sed -n 's/^\[target\.\([a-z0-9_]*\)\]$/\1/p' "$src/rules/timing.ini"); do
 	case " simpler ascendc " in *" $t "*) ;; *) fail "rules/timing.ini has target '$t'; the completion does not offer it" ;; esac
 done
+complete_line probe-sweep --ti
+expect "probe-sweep --ti<TAB>" --timeout
 complete_line probe-strip k.
 expect "probe-strip k.<TAB>: files" k.cpp
 finish

@@ -7,7 +7,7 @@
 source "$(dirname "$0")/block-lib.bash" "$@"
 mandir=$bin/../share/man/man1
 version=$(sed -n 's/^#define PK_VERSION "\(.*\)"/\1/p' "$src/tool/pk.h")
-for cmd in "" check inject list report strip; do
+for cmd in "" check inject list report strip sweep; do
 	page=probe${cmd:+-$cmd}.1
 	if [ ! -f "$mandir/$page" ]; then
 		fail "no $page in $mandir (built by man/CMakeLists.txt)"
