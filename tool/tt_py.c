@@ -116,10 +116,11 @@ static int change_at(struct ped *e, size_t l, size_t at, size_t at_end, const ch
 {
 	const char *d = e->p.b->data;
 	if (!line_open(&e->p, l))
-		return pk_error("%s:%zu: the line to change continues past its end (a backslash or a string "
-		                "spanning lines), where the tool's mark cannot go: end the line there; nothing was "
-		                "written",
-		                e->p.b->path, l + 1);
+		return pk_error(
+		    "%s:%zu: the line to change continues past its end (a string spanning lines, or a backslash), "
+		    "where the tool's mark cannot go: start what follows the edited list or call on a line "
+		    "of its own; nothing was written",
+		    e->p.b->path, l + 1);
 	size_t s = e->p.ls[l], end = pyt_line_end(&e->p, l);
 	struct pk_sb sb = {0};
 	pk_sb_addn(&sb, d + s, at - s);
