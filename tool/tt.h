@@ -282,7 +282,7 @@ int tt_py_plan_extern(const struct pk_buf *b, const char *name, const struct tt_
 /* The kernel's func_id: ID when >= 0, else the test script's incore whose
  * source is KERNEL's file, or -1. Unless *NTWINS is set already, the other
  * ids (up to CAP) whose incores have the same source go to TWINS. One read
- * of the script. */
+ * of the script; -2 when it cannot be read (refused, message printed). */
 long tt_py_test_func_id(const struct pk_buf *b, const char *kernel, long id, long *twins, size_t cap, size_t *ntwins);
 int tt_py_plan_test(const struct pk_buf *b, const struct tt_kernel *k, const struct tt_spec *sp, long func_id,
                     long external, struct pk_plan *plan);

@@ -457,25 +457,6 @@ int tt_py_plan_extern(const struct pk_buf *b, const char *name, const struct tt_
 
 /* ---- simpler test script ---- */
 
-/* The "source" string of the incore entry at line I: *src, *n; 0 if none. */
-static int incore_source(const struct lines *l, size_t i, const char **src, size_t *n)
-{
-	for (size_t j = i; j < l->n && j < i + 6; j++) {
-		const char *p = find_in(l, j, "\"source\"");
-		if (!p)
-			continue;
-		const char *e = l->b->data + l->e[j];
-		const char *q = memchr(p + 8, '"', (size_t)(e - p - 8));
-		const char *qe = q ? memchr(q + 1, '"', (size_t)(e - q - 1)) : NULL;
-		if (!qe)
-			return 0;
-		*src = q + 1;
-		*n = (size_t)(qe - q - 1);
-		return 1;
-	}
-	return 0;
-}
-
 /* How many trailing path components SRC (N bytes) and KERNEL share: the
  * script names sources from its own folder, the command line from anywhere. */
 static size_t shared_components(const char *src, size_t n, const char *kernel)
@@ -492,21 +473,40 @@ static size_t shared_components(const char *src, size_t n, const char *kernel)
 	return parts;
 }
 
-/* The value of the "func_id" at line I, or -1 when the line has none. */
-static long func_id_at(const struct lines *l, size_t i)
+/* The id of the incore whose "func_id" key is token I ("func_id": N), or -1. */
+static long func_id_at(const struct pyt *p, size_t i)
 {
-	const char *f = find_in(l, i, "\"func_id\"");
-	return f ? strtol(f + 10 + strspn(f + 10, ": "), NULL, 10) : -1;
+	if (!p->t[i].depth || !pyt_string_is(p, i, "func_id") || !pyt_is(p, i + 1, PYT_OP, ":") ||
+	    !pyt_is(p, i + 2, PYT_NUMBER, NULL))
+		return -1;
+	return strtol(p->b->data + p->t[i + 2].s, NULL, 10);
 }
 
-/* The incore entry of FUNC_ID or, with func_id < 0, the one whose source
- * shares the most trailing path components with KERNEL (at least the file
- * name; the first of equals), setting *func_id. */
-static size_t incore_line(const struct lines *l, long *func_id, const char *kernel)
+/* The "source" string (a plain one) of the incore whose "func_id" is token I: *src, *n; 0 if none. */
+static int incore_source(const struct pyt *p, size_t i, const char **src, size_t *n)
 {
-	size_t best = l->n, best_parts = 0;
-	for (size_t i = 0; i < l->n; i++) {
-		long id = func_id_at(l, i);
+	size_t o = enclosing(p, i);
+	for (size_t j = o + 1; o != (size_t)-1 && j + 2 < p->t[o].match; j++) {
+		const struct pyt_tok *v = &p->t[j + 2];
+		const char *q = p->b->data + v->s;
+		if (p->t[j].depth == p->t[i].depth && pyt_string_is(p, j, "source") && pyt_is(p, j + 1, PYT_OP, ":") &&
+		    v->kind == PYT_STRING && (*q == '"' || *q == '\'') && v->e - v->s >= 2) {
+			*src = q + 1;
+			*n = v->e - v->s - 2;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* The "func_id" token of the incore of FUNC_ID or, with func_id < 0, the
+ * one whose source shares the most trailing path components with KERNEL (at
+ * least the file name; the first of equals), setting *func_id; p->n if none. */
+static size_t incore_at(const struct pyt *p, long *func_id, const char *kernel)
+{
+	size_t best = p->n, best_parts = 0;
+	for (size_t i = 0; i + 2 < p->n; i++) {
+		long id = func_id_at(p, i);
 		if (id < 0)
 			continue;
 		if (*func_id >= 0) {
@@ -516,27 +516,27 @@ static size_t incore_line(const struct lines *l, long *func_id, const char *kern
 		}
 		const char *src;
 		size_t n, parts;
-		if (incore_source(l, i, &src, &n) && (parts = shared_components(src, n, kernel)) > best_parts) {
+		if (incore_source(p, i, &src, &n) && (parts = shared_components(src, n, kernel)) > best_parts) {
 			best = i;
 			best_parts = parts;
 		}
 	}
-	if (best < l->n)
-		*func_id = func_id_at(l, best);
+	if (best < p->n)
+		*func_id = func_id_at(p, best);
 	return best;
 }
 
 /* Up to CAP other ids of incores whose source is the one of the incore at MINE. */
-static size_t twins_of(const struct lines *l, size_t mine, long id, long *twins, size_t cap)
+static size_t twins_of(const struct pyt *p, size_t mine, long id, long *twins, size_t cap)
 {
 	size_t n = 0, mn;
 	const char *ms;
-	if (mine < l->n && incore_source(l, mine, &ms, &mn))
-		for (size_t i = 0; i < l->n && n < cap; i++) {
-			long other = func_id_at(l, i);
+	if (mine < p->n && incore_source(p, mine, &ms, &mn))
+		for (size_t i = 0; i + 2 < p->n && n < cap; i++) {
+			long other = func_id_at(p, i);
 			const char *src;
 			size_t sn;
-			if (other >= 0 && other != id && incore_source(l, i, &src, &sn) && sn == mn &&
+			if (other >= 0 && other != id && incore_source(p, i, &src, &sn) && sn == mn &&
 			    !memcmp(src, ms, sn))
 				twins[n++] = other;
 		}
@@ -583,14 +583,19 @@ static long computed_func_id(const struct lines *l, const char *kernel)
 
 long tt_py_test_func_id(const struct pk_buf *b, const char *kernel, long id, long *twins, size_t cap, size_t *ntwins)
 {
-	struct lines l;
-	split(b, &l);
-	size_t mine = incore_line(&l, &id, kernel);
-	if (id < 0)
+	struct pyt p;
+	if (pyt_scan(&p, b) < 0)
+		return -2;
+	size_t mine = incore_at(&p, &id, kernel);
+	if (id < 0) {
+		struct lines l;
+		split(b, &l);
 		id = computed_func_id(&l, kernel);
+		lines_free(&l);
+	}
 	if (ntwins && !*ntwins && id >= 0)
-		*ntwins = twins_of(&l, mine < l.n ? mine : incore_line(&l, &id, kernel), id, twins, cap);
-	lines_free(&l);
+		*ntwins = twins_of(&p, mine < p.n ? mine : incore_at(&p, &id, kernel), id, twins, cap);
+	pyt_free(&p);
 	return id;
 }
 
@@ -774,15 +779,6 @@ static int plan_compare(struct ped *e, size_t orch)
 	return rc;
 }
 
-/* The '{' of the dict holding the token on line L that is the string KEY. */
-static size_t dict_with(const struct pyt *p, const char *key, size_t l)
-{
-	for (size_t i = 0; i < p->n; i++)
-		if (p->t[i].line == l && pyt_string_is(p, i, key))
-			return enclosing(p, i);
-	return (size_t)-1;
-}
-
 int tt_py_plan_test(const struct pk_buf *b, const struct tt_kernel *k, const struct tt_spec *sp, long func_id,
                     long external, struct pk_plan *plan)
 {
@@ -798,17 +794,14 @@ int tt_py_plan_test(const struct pk_buf *b, const struct tt_kernel *k, const str
 			orch = i;
 	if (rc == 0 && orch < p->n && (s = sig_list(p, orch + 2)))
 		rc = plan_signature(&e, s, external, "the orchestration's");
-	struct lines l;
-	split(b, &l);
 	for (size_t t = 0; t <= sp->ntwins && rc == 0; t++) { /* the kernel's incore and its twins' */
 		long id = t ? sp->twins[t - 1] : func_id;
-		size_t inc = incore_line(&l, &id, sp->kernel_file), d = inc < l.n ? dict_with(p, "func_id", inc) : 0;
+		size_t inc = incore_at(p, &id, sp->kernel_file), d = inc < p->n ? enclosing(p, inc) : (size_t)-1;
 		char who[64];
 		snprintf(who, sizeof(who), "the incore's (func_id %ld)", id);
-		if (inc < l.n && d != (size_t)-1 && (s = sig_list(p, d)))
+		if (d != (size_t)-1 && (s = sig_list(p, d)))
 			rc = plan_signature(&e, s, k->ntensors, who);
 	}
-	lines_free(&l);
 	if (rc == 0)
 		rc = plan_compare(&e, orch);
 	if (rc == 0)

@@ -306,10 +306,6 @@ static int one(struct scan *s, int *at_start)
 static int blocks_closed(struct scan *s)
 {
 	struct pyt *p = s->p;
-	for (size_t i = 1; i + 1 < p->n; i++)
-		if (p->t[i].kind == PYT_NEWLINE && pyt_is(p, i - 1, PYT_OP, ":") && p->t[i + 1].kind != PYT_INDENT)
-			return fail(s, p->t[i - 1].line, "a block's first line without an indented body",
-			            "indent its body (or restore the end of the file if it was cut short)");
 	size_t k = p->n;
 	while (k > 0 && (p->t[k - 1].kind == PYT_NEWLINE || p->t[k - 1].kind == PYT_DEDENT))
 		k--;
@@ -317,9 +313,13 @@ static int blocks_closed(struct scan *s)
 		return fail(s, p->t[k - 1].line, "the file ends with a block's first line and no body",
 		            "restore the end of the file");
 	if (k > 0 && pyt_is(p, k - 1, PYT_OP, NULL) && p->t[k - 1].e - p->t[k - 1].s == 1 &&
-	    !strchr(")]};,", s->d[p->t[k - 1].s]))
+	    !strchr(")]};,", s->d[p->t[k - 1].s]) && !pyt_is(p, k - 1, PYT_OP, "*"))
 		return fail(s, p->t[k - 1].line, "the file ends inside a statement (after an operator)",
 		            "restore the end of the file");
+	for (size_t i = 1; i + 1 < p->n; i++)
+		if (p->t[i].kind == PYT_NEWLINE && pyt_is(p, i - 1, PYT_OP, ":") && p->t[i + 1].kind != PYT_INDENT)
+			return fail(s, p->t[i - 1].line, "a block's first line without an indented body",
+			            "indent its body (or restore the end of the file if it was cut short)");
 	return 0;
 }
 
@@ -343,6 +343,8 @@ int pyt_scan(struct pyt *p, const struct pk_buf *b)
 	memset(p, 0, sizeof(*p));
 	p->b = b;
 	struct scan s = {p, b->data, b->len, 0, 0, NULL, 0, 0, NULL, NULL, 0, 0, 0};
+	if (b->len >= 3 && !memcmp(b->data, "\xEF\xBB\xBF", 3)) /* a UTF-8 byte order mark */
+		s.pos = 3;
 	PK_GROW(s.ind, s.capind, 1);
 	PK_GROW(s.alt, s.capalt, 1);
 	s.ind[0] = s.alt[0] = 0;
