@@ -152,18 +152,30 @@ static size_t enclosing(const struct pyt *p, size_t i)
 	return (size_t)-1;
 }
 
-/* The elements of the bracket at OPEN: first and last tokens (up to CAP). */
-static size_t elements(const struct pyt *p, size_t open, size_t *first, size_t *last, size_t cap)
+/* The elements of a bracket: first and last tokens. */
+struct elems {
+	size_t *first, *last, n, cap;
+};
+
+static void elements(const struct pyt *p, size_t open, struct elems *el)
 {
-	size_t n = 0, close = p->t[open].match;
+	memset(el, 0, sizeof(*el));
+	size_t close = p->t[open].match, cap2 = 0;
 	int d = p->t[open].depth + 1;
-	for (size_t i = open + 1; i < close && n < cap; i++) {
-		first[n] = i;
+	for (size_t i = open + 1; i < close; i++) {
+		PK_GROW(el->first, el->cap, el->n + 1);
+		PK_GROW(el->last, cap2, el->n + 1);
+		el->first[el->n] = i;
 		while (i < close && !(p->t[i].depth == d && pyt_is(p, i, PYT_OP, ",")))
 			i = p->t[i].match != (size_t)-1 && p->t[i].match > i ? p->t[i].match + 1 : i + 1;
-		last[n++] = i - 1;
+		el->last[el->n++] = i - 1;
 	}
-	return n;
+}
+
+static void elems_free(struct elems *el)
+{
+	free(el->first);
+	free(el->last);
 }
 
 /* ITEM as the K-th element of the bracket at OPEN (after the last when K is
@@ -171,7 +183,9 @@ static size_t elements(const struct pyt *p, size_t open, size_t *first, size_t *
 static int insert_item(struct ped *e, size_t open, size_t k, const char *item, const char *label)
 {
 	const struct pyt *p = &e->p;
-	size_t first[256], last[256], n = elements(p, open, first, last, 256);
+	struct elems el;
+	elements(p, open, &el);
+	const size_t *first = el.first, *last = el.last, n = el.n;
 	struct pk_sb sb = {0};
 	int rc;
 	if (k < n) {
@@ -201,6 +215,7 @@ static int insert_item(struct ped *e, size_t open, size_t k, const char *item, c
 		}
 	}
 	pk_sb_free(&sb);
+	elems_free(&el);
 	return rc;
 }
 
@@ -262,14 +277,10 @@ static int is_tensor_ann(const char *p, size_t n)
 	return memmem(p, n, "pl.Tensor", 9) || memmem(p, n, "pl.Out[", 7) || memmem(p, n, "pl.InOut[", 9);
 }
 
-static int read_extern(const struct pyt *p, size_t def, struct ext *x)
+/* The parameters EL of an extern: tensors first (counted), then scalars. */
+static int read_params(const struct pyt *p, const struct elems *el, struct ext *x)
 {
-	memset(x, 0, sizeof(*x));
-	x->def = def;
-	x->open = def + 2;
-	if (!pyt_is(p, x->open, PYT_OP, "("))
-		return pk_error("%s:%zu: the extern's 'def' without its parameters", p->b->path, p->t[def].line + 1);
-	size_t first[256], last[256], n = elements(p, x->open, first, last, 256);
+	const size_t *first = el->first, *last = el->last, n = el->n;
 	for (size_t k = 0; k < n; k++) {
 		size_t c = first[k];
 		while (c < last[k] && !pyt_is(p, c, PYT_OP, ":"))
@@ -290,6 +301,22 @@ static int read_extern(const struct pyt *p, size_t def, struct ext *x)
 			x->scalars++;
 		}
 	}
+	return 0;
+}
+
+static int read_extern(const struct pyt *p, size_t def, struct ext *x)
+{
+	memset(x, 0, sizeof(*x));
+	x->def = def;
+	x->open = def + 2;
+	if (!pyt_is(p, x->open, PYT_OP, "("))
+		return pk_error("%s:%zu: the extern's 'def' without its parameters", p->b->path, p->t[def].line + 1);
+	struct elems el;
+	elements(p, x->open, &el);
+	int rc = read_params(p, &el, x);
+	elems_free(&el);
+	if (rc < 0)
+		return -1;
 	return x->tensors ? 0 : pk_error("%s:%zu: extern has no tensor parameter", p->b->path, p->t[def].line + 1);
 }
 
@@ -368,8 +395,10 @@ static int plan_calls(struct ped *e, size_t def, const char *name, long k)
 		if (i == def + 1 || !pyt_is(p, i, PYT_NAME, name) || !pyt_is(p, i + 1, PYT_OP, "(") ||
 		    (i > 0 && (pyt_is(p, i - 1, PYT_OP, ".") || pyt_is(p, i - 1, PYT_NAME, "def"))))
 			continue;
-		size_t first[256], last[256];
-		if (elements(p, i + 1, first, last, 256) < (size_t)k)
+		struct elems el;
+		elements(p, i + 1, &el);
+		elems_free(&el);
+		if (el.n < (size_t)k)
 			return pk_error("%s:%zu: call of '%s' passes fewer than %ld tensors", p->b->path,
 			                p->t[i].line + 1, name, k);
 		char *arg = py_text(e->sp, "extern_arg", NULL, NULL), *mk = py_text(e->sp, "extern_create", NULL, NULL);
@@ -618,9 +647,12 @@ static int plan_tensorarg(struct ped *e)
 		return pk_error("%s:%zu: the last TensorArg is not inside the arguments or the list that hold the "
 		                "others: add the timing TensorArg by hand, or leave out --test-script",
 		                p->b->path, p->t[last].line + 1);
-	size_t first[256], lastt[256], n = elements(p, open, first, lastt, 256), k = 0;
-	while (k < n && lastt[k] < last)
+	struct elems el;
+	elements(p, open, &el);
+	size_t k = 0;
+	while (k < el.n && el.last[k] < last)
 		k++;
+	elems_free(&el);
 	char *ta = py_text(e->sp, "test_tensorarg", NULL, NULL);
 	int rc = ta ? insert_item(e, open, k + 1, ta, "golden timing output (zeros)") : -1;
 	free(ta);
@@ -642,7 +674,10 @@ static size_t sig_list(const struct pyt *p, size_t open)
 static int plan_signature(struct ped *e, size_t open, long at, const char *who)
 {
 	const struct pyt *p = &e->p;
-	size_t first[256], last[256], n = elements(p, open, first, last, 256);
+	struct elems el;
+	elements(p, open, &el);
+	size_t n = el.n;
+	elems_free(&el);
 	char *out = py_text(e->sp, "signature_out", NULL, NULL), *pad = py_text(e->sp, "signature_pad", NULL, NULL);
 	int rc = -1;
 	if (out && pad) {
