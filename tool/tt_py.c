@@ -402,12 +402,16 @@ static int plan_calls(struct ped *e, size_t def, const char *name, long k)
 			return pk_error("%s:%zu: call of '%s' passes fewer than %ld tensors", p->b->path,
 			                p->t[i].line + 1, name, k);
 		char *arg = py_text(e->sp, "extern_arg", NULL, NULL), *mk = py_text(e->sp, "extern_create", NULL, NULL);
+		char *la = py_text(e->sp, "mark_extern_arg", NULL, NULL),
+		     *lm = py_text(e->sp, "mark_extern_create", NULL, NULL);
 		size_t st = body_stmt(p, i), l = p->t[st].line;
-		int rc = arg && mk ? insert_item(e, i + 1, (size_t)k, arg, "tensor argument") : -1;
+		int rc = arg && mk && la && lm ? insert_item(e, i + 1, (size_t)k, arg, la) : -1;
 		if (rc == 0)
-			add_line(e, l, p->b->data + p->ls[l], line_indent(p, l), mk, "tensor");
+			add_line(e, l, p->b->data + p->ls[l], line_indent(p, l), mk, lm);
 		free(arg);
 		free(mk);
+		free(la);
+		free(lm);
 		if (rc < 0)
 			return -1;
 		calls++;
@@ -462,9 +466,11 @@ int tt_py_plan_extern(const struct pk_buf *b, const char *name, const struct tt_
 	rc = param ? rc : -1;
 	char *fname = rc == 0 ? pk_xstrndup(b->data + e.p.t[def + 1].s, e.p.t[def + 1].e - e.p.t[def + 1].s) : NULL;
 	if (rc == 0) {
-		char label[48];
-		snprintf(label, sizeof(label), "tensor (args[%ld])", x.tensors);
-		rc = insert_item(&e, x.open, x.last_param + 1, param, label);
+		char idx[24];
+		snprintf(idx, sizeof(idx), "%ld", x.tensors);
+		char *label = py_text(sp, "mark_extern_param", "index", idx);
+		rc = label ? insert_item(&e, x.open, x.last_param + 1, param, label) : -1;
+		free(label);
 	}
 	int calls = 0;
 	if (rc == 0) {
@@ -654,8 +660,10 @@ static int plan_tensorarg(struct ped *e)
 		k++;
 	elems_free(&el);
 	char *ta = py_text(e->sp, "test_tensorarg", NULL, NULL);
-	int rc = ta ? insert_item(e, open, k + 1, ta, "golden timing output (zeros)") : -1;
+	char *label = py_text(e->sp, "mark_tensorarg", NULL, NULL);
+	int rc = ta && label ? insert_item(e, open, k + 1, ta, label) : -1;
 	free(ta);
+	free(label);
 	return rc;
 }
 
@@ -679,8 +687,9 @@ static int plan_signature(struct ped *e, size_t open, long at, const char *who)
 	size_t n = el.n;
 	elems_free(&el);
 	char *out = py_text(e->sp, "signature_out", NULL, NULL), *pad = py_text(e->sp, "signature_pad", NULL, NULL);
+	char *label = py_text(e->sp, "mark_signature", NULL, NULL);
 	int rc = -1;
-	if (out && pad) {
+	if (out && pad && label) {
 		struct pk_sb item = {0};
 		for (size_t k = n; k < (size_t)at; k++)
 			pk_sb_addf(&item, "%s, ", pad);
@@ -689,11 +698,12 @@ static int plan_signature(struct ped *e, size_t open, long at, const char *who)
 			pk_warning("%s:%zu: %s signature lists %zu tensor%s, the timing tensor is args[%ld]: %s added "
 			           "for the ones it leaves out, so that it lands there; check their direction",
 			           p->b->path, p->t[open].line + 1, who, n, n == 1 ? "" : "s", at, pad);
-		rc = insert_item(e, open, (size_t)at, item.s, "signature");
+		rc = insert_item(e, open, (size_t)at, item.s, label);
 		pk_sb_free(&item);
 	}
 	free(out);
 	free(pad);
+	free(label);
 	return rc;
 }
 
@@ -721,11 +731,13 @@ static int add_capture(struct ped *e, size_t l, const char *ind, size_t n, const
 		snprintf(key, sizeof(key), "capture_%d", k);
 		if (k > 1 && !tt_rule(e->sp->rules, "python", key))
 			return 0;
-		char *c = py_text(e->sp, key, "name", name);
-		if (!c)
-			return -1;
-		add_line(e, l, ind, n, c, "capture the actual timing tensor");
+		char *c = py_text(e->sp, key, "name", name), *label = py_text(e->sp, "mark_capture", NULL, NULL);
+		if (c && label)
+			add_line(e, l, ind, n, c, label);
 		free(c);
+		free(label);
+		if (!c || !label)
+			return -1;
 	}
 }
 
@@ -778,17 +790,21 @@ static int plan_compare_new(struct ped *e, size_t cls, const char *name)
 	pk_sb_addn(&body, ci + outer, cn - outer); /* one level deeper, the same way */
 	char *f = py_text(e->sp, "compare_filter", "name", name), *d = py_text(e->sp, "compare_def", NULL, NULL);
 	char *sup = f ? py_text(e->sp, "compare_super", "outputs", f) : NULL;
-	int rc = f && d && sup ? 0 : -1;
+	char *ld = py_text(e->sp, "mark_compare_def", NULL, NULL),
+	     *ls = py_text(e->sp, "mark_compare_super", NULL, NULL);
+	int rc = f && d && sup && ld && ls ? 0 : -1;
 	if (rc == 0) {
-		add_line(e, l, ci, cn, "", "comparator");
-		add_line(e, l, ci, cn, d, "comparator");
+		add_line(e, l, ci, cn, "", ld);
+		add_line(e, l, ci, cn, d, ld);
 		rc = add_capture(e, l, body.s, body.n, name);
 	}
 	if (rc == 0)
-		add_line(e, l, body.s, body.n, sup, "numeric outputs only");
+		add_line(e, l, body.s, body.n, sup, ls);
 	free(f);
 	free(d);
 	free(sup);
+	free(ld);
+	free(ls);
 	pk_sb_free(&body);
 	return rc;
 }
