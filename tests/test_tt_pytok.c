@@ -87,6 +87,10 @@ static void test_strings(void **state)
 	assert_false(p.lf[2] & PYT_LINE_STR);
 	assert_int_equal(p.t[4].line, 0); /* a string that spans lines has the line it starts on */
 	pyt_free(&p);
+	/* a backslash does not escape a brace of an f-string */
+	assert_int_equal(scan(&p, "a = (rf'(\\{{)', f'\\{x}', 1)\n"), 0);
+	assert_int_equal(count(&p, PYT_STRING), 2);
+	pyt_free(&p);
 	refused("x = 1\ny = 'abc\nz = 2\n", "t.py:2: unterminated string");
 	refused("x = '''abc\n", "t.py:1: unterminated string");
 	refused("x = f'{y\n", "unterminated f-string field");

@@ -84,7 +84,9 @@ static int skip_string(struct scan *s, size_t q)
 	s->pos = q + (triple ? 3 : 1);
 	while (s->pos < s->n) {
 		char x = s->d[s->pos];
-		if (x == '\\' && s->pos + 1 < s->n) {
+		if (x == '\\' && f && s->pos + 1 < s->n && (s->d[s->pos + 1] == '{' || s->d[s->pos + 1] == '}')) {
+			s->pos++; /* no escape: the brace still opens or closes a field */
+		} else if (x == '\\' && s->pos + 1 < s->n) {
 			s->pos++;
 			if (s->d[s->pos] == '\n' || s->d[s->pos] == '\r') {
 				s->p->lf[s->p->nl - 1] |= PYT_LINE_STR;
