@@ -15,12 +15,12 @@
 #include "capture.h"
 #include "tt.h"
 
-static struct pk_buf buf;
+static struct pk_buf buf = {.lock_fd = -1};
 
 /* Scan the N bytes of TEXT as t.py; 0 or -1. */
 static int scan_n(struct pyt *p, const char *text, size_t n)
 {
-	free(buf.data);
+	pk_buf_free(&buf);
 	char *d = malloc(n + 1);
 	memcpy(d, text, n);
 	d[n] = '\0';
@@ -151,6 +151,6 @@ int main(void)
 	    cmocka_unit_test(test_cut_files),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
-	free(buf.data);
+	pk_buf_free(&buf);
 	return rc;
 }
