@@ -261,13 +261,38 @@ int tt_gen_kernel(struct tt_tu *t, struct tt_kernel *k, struct tt_spec *sp, stru
  * before a trailing workspace / tiling). */
 long tt_direct_at(const struct tt_kernel *k);
 int tt_gen_host(struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp, struct pk_plan *plan);
+/* tt_pytok.c: Python's tokens (refusing, with the line, what it cannot read). */
+enum { PYT_NAME = 1, PYT_NUMBER, PYT_STRING, PYT_OP, PYT_NEWLINE, PYT_INDENT, PYT_DEDENT };
+enum { PYT_LINE_STR = 1, PYT_LINE_CONT = 2, PYT_LINE_BRK = 4 }; /* a physical line ends inside a string, ... */
+struct pyt_tok {
+	int kind;
+	size_t s, e;  /* bytes (INDENT: the indentation; NEWLINE, DEDENT: empty) */
+	size_t line;  /* 0-based physical line of s */
+	size_t match; /* a bracket's partner token, else (size_t)-1 */
+	int depth;    /* brackets open around it (a bracket: outside itself) */
+	int level;    /* blocks open around it (0: module level) */
+};
+struct pyt {
+	const struct pk_buf *b;
+	struct pyt_tok *t;
+	size_t n, cap;
+	size_t *ls;        /* physical line starts */
+	unsigned char *lf; /* physical line end flags (PYT_LINE_*) */
+	size_t nl;
+};
+int pyt_scan(struct pyt *p, const struct pk_buf *b);
+void pyt_free(struct pyt *p);
+int pyt_is(const struct pyt *p, size_t i, int kind, const char *text); /* text NULL: any */
+int pyt_string_is(const struct pyt *p, size_t i, const char *text);    /* a plain "TEXT" or 'TEXT' */
+size_t pyt_line_end(const struct pyt *p, size_t line);                 /* before its newline */
+size_t pyt_line_of(const struct pyt *p, size_t pos);
 /* tt_py.c: the Python sides. The tensor count of extern NAME (NULL: the only one). */
 long tt_py_extern_tensors(const struct pk_buf *b, const char *name);
 int tt_py_plan_extern(const struct pk_buf *b, const char *name, const struct tt_spec *sp, struct pk_plan *plan);
 /* The kernel's func_id: ID when >= 0, else the test script's incore whose
  * source is KERNEL's file, or -1. Unless *NTWINS is set already, the other
  * ids (up to CAP) whose incores have the same source go to TWINS. One read
- * of the script. */
+ * of the script; -2 when it cannot be read (refused, message printed). */
 long tt_py_test_func_id(const struct pk_buf *b, const char *kernel, long id, long *twins, size_t cap, size_t *ntwins);
 /* The "source" of the test script's incore FUNC_ID (malloc'd), or NULL. */
 char *tt_py_incore_source(const struct pk_buf *b, long id);

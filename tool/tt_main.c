@@ -284,6 +284,8 @@ static int load_host(struct job *j)
 		if (load_file(&j->tb, &j->have_tb, o->test_script, o, 0) < 0)
 			return -1;
 		j->func_id = tt_py_test_func_id(&j->tb, o->kernel, j->func_id, j->sp.twins, 8, &j->sp.ntwins);
+		if (j->func_id < -1) /* a script the tool cannot read: refused */
+			return -1;
 	}
 	j->k.host_tensors = tt_orch_tensors(&j->ht, &j->rules, j->func_id);
 	return j->k.host_tensors < 0 ? -1 : 0;

@@ -1,15 +1,20 @@
-/* tt_py.c - the Python sides of the timing tensor, on text lines:
+/* tt_py.c - the Python sides of the timing tensor, edited by Python's own
+ * structure (tt_pytok.c's tokens: brackets, strings, logical lines, blocks):
  *  - a pypto `@pl.jit.extern` signature gains `PREFIXtiming: pl.Out[pl.Tensor]`
  *    after its last tensor parameter; every call of that extern passes a
  *    tensor made above the call's statement (an extern argument must be a
  *    bound variable);
  *  - a simpler test script: the golden TensorArg (zeros) after the last one,
- *    D.OUT in the orchestration's and the kernel's signature, and a
- *    compare_outputs that saves the ACTUAL tensor and leaves it out of the
- *    numeric comparison only.
- * Python has no in-line comment: an added line ends with
- * `# TIMING_PROBE: @timing LABEL`, a changed line with
- * `# TIMING_PROBE: @timing-line "ORIGINAL"` (probe-strip puts ORIGINAL back). */
+ *    D.OUT in the orchestration's and the kernel's signature (at the index
+ *    the kernel reads), and a compare_outputs that saves the ACTUAL tensor
+ *    and leaves it out of the numeric comparison only.
+ * The text comes from rules/timing.ini [python]. Python has no in-line
+ * comment: an added line ends with `# TIMING_PROBE: @timing LABEL`, a
+ * changed line with `# TIMING_PROBE: @timing-line "ORIGINAL"` (probe-strip
+ * puts ORIGINAL back), so a line is changed only where a comment may end it
+ * (not inside a string, not before a backslash continuation). A file the
+ * tokens cannot read, and an edit whose result they could not read, are
+ * refused. */
 #include "tt.h"
 #include "pk.h"
 #include "timing_strip.h"
@@ -17,6 +22,8 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* ---- lines (the incore table's look-ups) ---- */
 
 struct lines {
 	const struct pk_buf *b;
@@ -47,48 +54,81 @@ static void lines_free(struct lines *l)
 	free(l->e);
 }
 
-static size_t indent(const struct lines *l, size_t i)
-{
-	size_t k = 0;
-	while (l->s[i] + k < l->e[i] && l->b->data[l->s[i] + k] == ' ')
-		k++;
-	return k;
-}
-
-static int blank(const struct lines *l, size_t i)
-{
-	for (size_t p = l->s[i]; p < l->e[i]; p++)
-		if (!isspace((unsigned char)l->b->data[p]))
-			return l->b->data[p] == '#';
-	return 1;
-}
-
 static const char *find_in(const struct lines *l, size_t i, const char *what)
 {
-	const char *p = memmem(l->b->data + l->s[i], l->e[i] - l->s[i], what, strlen(what));
-	return p;
+	return memmem(l->b->data + l->s[i], l->e[i] - l->s[i], what, strlen(what));
 }
 
-/* A whole new line before line I, indented by IND. */
-static void add_line(const struct lines *l, struct pk_plan *plan, size_t i, size_t ind, const char *code,
-                     const char *label)
+/* ---- edits by tokens ---- */
+
+struct ped {
+	struct pyt p;
+	struct pk_plan *plan;
+	const struct tt_spec *sp;
+};
+
+/* A [python] template expanded ({prefix} {slots} {row_words} and NAME = VALUE); NULL when missing. */
+static char *py_text(const struct tt_spec *sp, const char *key, const char *name, const char *value)
 {
+	const char *tmpl = tt_rule(sp->rules, "python", key);
+	if (!tmpl) {
+		pk_error("rules/timing.ini: [python] has no '%s'", key);
+		return NULL;
+	}
+	char rw[16];
+	snprintf(rw, sizeof(rw), "%d", sp->row_words);
+	const char *names[] = {"prefix", "slots", "row_words", name ? name : "-"};
+	const char *vals[] = {sp->prefix, sp->slots ? sp->slots : "", rw, value ? value : ""};
+	return tt_expand(tmpl, names, vals, 4);
+}
+
+/* The indentation bytes of physical line L. */
+static size_t line_indent(const struct pyt *p, size_t l)
+{
+	size_t k = p->ls[l];
+	while (k < p->b->len && (p->b->data[k] == ' ' || p->b->data[k] == '\t' || p->b->data[k] == '\f'))
+		k++;
+	return k - p->ls[l];
+}
+
+/* Can a comment end physical line L (not inside a string, not before a continuation)? */
+static int line_open(const struct pyt *p, size_t l)
+{
+	return l < p->nl && !(p->lf[l] & (PYT_LINE_STR | PYT_LINE_CONT));
+}
+
+/* A whole new line before physical line L: IND (N bytes), CODE, the mark. */
+static void add_line(struct ped *e, size_t l, const char *ind, size_t n, const char *code, const char *label)
+{
+	const struct pk_buf *b = e->p.b;
 	struct pk_sb sb = {0};
-	for (size_t k = 0; k < ind; k++)
-		pk_sb_add(&sb, " ");
-	pk_sb_addf(&sb, "%s  " PK_TT_PY_MARK " %s%s", code, label, pk_buf_eol(l->b));
-	size_t at = i < l->n ? l->s[i] : l->b->len;
-	pk_plan_add(plan, at, at, sb.s, sb.n);
+	size_t at = l < e->p.nl ? e->p.ls[l] : b->len;
+	if (at == b->len && b->len && b->data[b->len - 1] != '\n')
+		pk_sb_add(&sb, pk_buf_eol(b));
+	pk_sb_addn(&sb, ind, n);
+	pk_sb_addf(&sb, "%s%s" PK_TT_PY_MARK " %s%s", code, *code ? "  " : "", label, pk_buf_eol(b));
+	pk_plan_add(e->plan, at, at, sb.s, sb.n);
 	pk_sb_free(&sb);
 }
 
-/* Line I becomes NEW (its whole text), the original kept in the mark. */
-static void change_line(const struct lines *l, struct pk_plan *plan, size_t i, const char *new_text)
+/* TEXT in place of bytes [AT, AT_END) of physical line L, the original line kept in the mark. */
+static int change_at(struct ped *e, size_t l, size_t at, size_t at_end, const char *text)
 {
+	const char *d = e->p.b->data;
+	if (!line_open(&e->p, l))
+		return pk_error(
+		    "%s:%zu: the line to change continues past its end (a string spanning lines, or a backslash), "
+		    "where the tool's mark cannot go: start what follows the edited list or call on a line "
+		    "of its own; nothing was written",
+		    e->p.b->path, l + 1);
+	size_t s = e->p.ls[l], end = pyt_line_end(&e->p, l);
 	struct pk_sb sb = {0};
-	pk_sb_addf(&sb, "%s  " PK_TT_PY_LINE_OPEN, new_text);
-	for (size_t p = l->s[i]; p < l->e[i]; p++) {
-		char c = l->b->data[p];
+	pk_sb_addn(&sb, d + s, at - s);
+	pk_sb_add(&sb, text);
+	pk_sb_addn(&sb, d + at_end, end - at_end);
+	pk_sb_add(&sb, "  " PK_TT_PY_LINE_OPEN);
+	for (size_t q = s; q < end; q++) {
+		char c = d[q];
 		if (c == '\\' || c == '"')
 			pk_sb_addf(&sb, "\\%c", c);
 		else if (c == '\t')
@@ -97,15 +137,138 @@ static void change_line(const struct lines *l, struct pk_plan *plan, size_t i, c
 			pk_sb_addn(&sb, &c, 1);
 	}
 	pk_sb_add(&sb, "\"");
-	pk_plan_add(plan, l->s[i], l->e[i], sb.s, sb.n);
+	pk_plan_add(e->plan, s, end, sb.s, sb.n);
 	pk_sb_free(&sb);
+	return 0;
+}
+
+/* The bracket open around token I, or (size_t)-1. */
+static size_t enclosing(const struct pyt *p, size_t i)
+{
+	for (size_t j = i; j-- > 0;)
+		if (p->t[j].kind == PYT_OP && p->t[j].match != (size_t)-1 && p->t[j].match > i &&
+		    strchr("([{", p->b->data[p->t[j].s]))
+			return j;
+	return (size_t)-1;
+}
+
+/* The elements of a bracket: first and last tokens. */
+struct elems {
+	size_t *first, *last, n, cap;
+};
+
+static void elements(const struct pyt *p, size_t open, struct elems *el)
+{
+	memset(el, 0, sizeof(*el));
+	size_t close = p->t[open].match, cap2 = 0;
+	int d = p->t[open].depth + 1;
+	for (size_t i = open + 1; i < close; i++) {
+		PK_GROW(el->first, el->cap, el->n + 1);
+		PK_GROW(el->last, cap2, el->n + 1);
+		el->first[el->n] = i;
+		while (i < close && !(p->t[i].depth == d && pyt_is(p, i, PYT_OP, ",")))
+			i = p->t[i].match != (size_t)-1 && p->t[i].match > i ? p->t[i].match + 1 : i + 1;
+		el->last[el->n++] = i - 1;
+	}
+}
+
+static void elems_free(struct elems *el)
+{
+	free(el->first);
+	free(el->last);
+}
+
+/* ITEM as the K-th element of the bracket at OPEN (after the last when K is
+ * past it): a line of its own when the neighbour has one, else in the line. */
+static int insert_item(struct ped *e, size_t open, size_t k, const char *item, const char *label)
+{
+	const struct pyt *p = &e->p;
+	struct elems el;
+	elements(p, open, &el);
+	const size_t *first = el.first, *last = el.last, n = el.n;
+	struct pk_sb sb = {0};
+	int rc;
+	if (k < n) {
+		const struct pyt_tok *t = &p->t[first[k]];
+		size_t l = t->line;
+		if (p->t[first[k] - 1].line < l && line_open(p, l - 1) && line_indent(p, l) == t->s - p->ls[l]) {
+			pk_sb_addf(&sb, "%s,", item);
+			add_line(e, l, p->b->data + p->ls[l], line_indent(p, l), sb.s, label);
+			rc = 0;
+		} else {
+			pk_sb_addf(&sb, "%s, ", item);
+			rc = change_at(e, l, t->s, t->s, sb.s);
+		}
+	} else if (n == 0) {
+		rc = change_at(e, p->t[open].line, p->t[open].e, p->t[open].e, item);
+	} else {
+		size_t end = last[n - 1], comma = pyt_is(p, end + 1, PYT_OP, ",") ? end + 1 : 0;
+		size_t et = comma ? comma : end, l = pyt_line_of(p, p->t[et].e - 1);
+		size_t fl = p->t[first[n - 1]].line;
+		if (p->t[et + 1].line > l && line_open(p, l) && (comma || line_open(p, l))) {
+			rc = comma ? 0 : change_at(e, l, p->t[end].e, p->t[end].e, ",");
+			pk_sb_addf(&sb, "%s,", item);
+			add_line(e, l + 1, p->b->data + p->ls[fl], line_indent(p, fl), sb.s, label);
+		} else {
+			pk_sb_addf(&sb, comma ? " %s," : ", %s", item);
+			rc = change_at(e, l, p->t[et].e, p->t[et].e, sb.s);
+		}
+	}
+	pk_sb_free(&sb);
+	elems_free(&el);
+	return rc;
+}
+
+/* The token after which a statement's block begins: the first token of
+ * the logical line holding I. */
+static size_t stmt_start(const struct pyt *p, size_t i)
+{
+	while (i > 0 && p->t[i - 1].kind != PYT_NEWLINE && p->t[i - 1].kind != PYT_INDENT &&
+	       p->t[i - 1].kind != PYT_DEDENT)
+		i--;
+	return i;
+}
+
+/* Is token I `def`/`class` NAME, first in its logical line (after `async`)? */
+static int defines(const struct pyt *p, size_t i, const char *kw, const char *name)
+{
+	size_t s = stmt_start(p, i);
+	if (pyt_is(p, s, PYT_NAME, "async"))
+		s++;
+	return s == i && pyt_is(p, i, PYT_NAME, kw) && pyt_is(p, i + 1, PYT_NAME, name);
+}
+
+/* Plan the edits, then read the edited text again: an edit must leave Python
+ * the tokens can read. */
+static int verify(struct ped *e)
+{
+	struct pk_plan copy;
+	pk_plan_init(&copy);
+	for (size_t i = 0; i < e->plan->n; i++)
+		pk_plan_add(&copy, e->plan->e[i].start, e->plan->e[i].end, e->plan->e[i].text, e->plan->e[i].text_len);
+	int rc = pk_plan_check(&copy, e->p.b->path, e->p.b->len);
+	if (rc == 0) {
+		struct pk_buf out = *e->p.b;
+		pk_plan_apply(&copy, e->p.b->data, e->p.b->len, &out.data, &out.len);
+		struct pyt q;
+		if (pyt_scan(&q, &out) < 0)
+			rc = pk_error("%s: internal error: the edit would leave Python the tool cannot read (above); "
+			              "nothing was written",
+			              e->p.b->path);
+		else
+			pyt_free(&q);
+		free(out.data);
+	}
+	pk_plan_free(&copy);
+	return rc;
 }
 
 /* ---- pypto extern ---- */
 
 struct ext {
-	size_t def;        /* line of `def NAME(` */
-	size_t last_param; /* line of the last tensor parameter */
+	size_t def;        /* the `def` token */
+	size_t open;       /* its parameters' '(' */
+	size_t last_param; /* the element index of the last tensor parameter */
 	long tensors, scalars;
 };
 
@@ -114,285 +277,220 @@ static int is_tensor_ann(const char *p, size_t n)
 	return memmem(p, n, "pl.Tensor", 9) || memmem(p, n, "pl.Out[", 7) || memmem(p, n, "pl.InOut[", 9);
 }
 
-static int read_extern(const struct lines *l, size_t def, struct ext *x)
+/* The parameters EL of an extern: tensors first (counted), then scalars. */
+static int read_params(const struct pyt *p, const struct elems *el, struct ext *x)
 {
-	memset(x, 0, sizeof(*x));
-	x->def = def;
-	if (l->e[def] == l->s[def] || l->b->data[l->e[def] - 1] != '(')
-		return pk_error("%s:%zu: write the extern's parameters one a line after 'def NAME('", l->b->path,
-		                def + 1);
-	for (size_t i = def + 1; i < l->n; i++) {
-		const char *d = l->b->data + l->s[i];
-		size_t n = l->e[i] - l->s[i], k = indent(l, i);
-		if (blank(l, i))
-			continue;
-		if (d[k] == ')')
-			return x->tensors ? 0 : pk_error("%s:%zu: extern has no tensor parameter", l->b->path, def + 1);
-		const char *colon = memchr(d, ':', n);
-		if (!colon)
-			return pk_error("%s:%zu: parameter without annotation; write one parameter per line",
-			                l->b->path, i + 1);
-		if (is_tensor_ann(colon, n - (size_t)(colon - d))) {
+	const size_t *first = el->first, *last = el->last, n = el->n;
+	for (size_t k = 0; k < n; k++) {
+		size_t c = first[k];
+		while (c < last[k] && !pyt_is(p, c, PYT_OP, ":"))
+			c++;
+		if (!pyt_is(p, c, PYT_OP, ":"))
+			return pk_error(
+			    "%s:%zu: parameter without annotation: annotate it (pl.Tensor, pl.Out[...] or a "
+			    "scalar type)",
+			    p->b->path, p->t[first[k]].line + 1);
+		const char *a = p->b->data + p->t[c].e;
+		if (is_tensor_ann(a, p->t[last[k]].e - p->t[c].e)) {
 			if (x->scalars)
 				return pk_error("%s:%zu: tensor parameter after a scalar: pypto packs tensors first",
-				                l->b->path, i + 1);
+				                p->b->path, p->t[first[k]].line + 1);
 			x->tensors++;
-			x->last_param = i;
+			x->last_param = k;
 		} else {
 			x->scalars++;
 		}
 	}
-	return pk_error("%s: extern signature not closed", l->b->path);
+	return 0;
 }
 
-/* The `def NAME(` line of the @pl.jit.extern named NAME (or the only one). */
-static int find_extern(const struct lines *l, const char *name, size_t *def)
+static int read_extern(const struct pyt *p, size_t def, struct ext *x)
+{
+	memset(x, 0, sizeof(*x));
+	x->def = def;
+	x->open = def + 2;
+	if (!pyt_is(p, x->open, PYT_OP, "("))
+		return pk_error("%s:%zu: the extern's 'def' without its parameters", p->b->path, p->t[def].line + 1);
+	struct elems el;
+	elements(p, x->open, &el);
+	int rc = read_params(p, &el, x);
+	elems_free(&el);
+	if (rc < 0)
+		return -1;
+	return x->tensors ? 0 : pk_error("%s:%zu: extern has no tensor parameter", p->b->path, p->t[def].line + 1);
+}
+
+/* The `def` token of the @pl.jit.extern named NAME (or the only one). */
+static int find_extern(const struct pyt *p, const char *name, size_t *def)
 {
 	int found = 0;
 	struct pk_sb names = {0};
-	for (size_t i = 0; i + 1 < l->n; i++) {
-		if (!find_in(l, i, "@pl.jit.extern"))
+	for (size_t i = 0; i + 5 < p->n; i++) {
+		if (!(pyt_is(p, i, PYT_OP, "@") && stmt_start(p, i) == i && pyt_is(p, i + 1, PYT_NAME, "pl") &&
+		      pyt_is(p, i + 3, PYT_NAME, "jit") && pyt_is(p, i + 5, PYT_NAME, "extern")))
 			continue;
-		size_t j = i + 1;
-		while (j < l->n && !find_in(l, j, "def "))
+		size_t j = i;
+		while (j < p->n && !(defines(p, j, "def", NULL) && p->t[j].level == p->t[i].level))
 			j++;
-		if (j >= l->n)
+		if (j >= p->n)
 			break;
-		const char *p = find_in(l, j, "def ") + 4;
-		size_t n = strcspn(p, "(");
-		pk_sb_addf(&names, "%s%.*s", names.n ? ", " : "", (int)n, p);
-		if (name ? (strlen(name) == n && !strncmp(p, name, n)) : 1) {
+		size_t n = p->t[j + 1].e - p->t[j + 1].s;
+		const char *fn = p->b->data + p->t[j + 1].s;
+		pk_sb_addf(&names, "%s%.*s", names.n ? ", " : "", (int)n, fn);
+		if (name ? (strlen(name) == n && !strncmp(fn, name, n)) : 1) {
 			found++;
 			*def = j;
 		}
 	}
 	int rc = 0;
 	if (!found)
-		rc = pk_error("%s: no @pl.jit.extern%s%s (externs: %s)", l->b->path, name ? " named " : "",
+		rc = pk_error("%s: no @pl.jit.extern%s%s (externs: %s)", p->b->path, name ? " named " : "",
 		              name ? name : "", names.n ? names.s : "none");
 	else if (found > 1 && !name)
 		rc =
-		    pk_error("%s: several externs (%s): name one with --host %s:NAME", l->b->path, names.s, l->b->path);
+		    pk_error("%s: several externs (%s): name one with --host %s:NAME", p->b->path, names.s, p->b->path);
 	pk_sb_free(&names);
 	return rc;
 }
 
 long tt_py_extern_tensors(const struct pk_buf *b, const char *name)
 {
-	struct lines l;
-	split(b, &l);
+	struct pyt p;
+	if (pyt_scan(&p, b) < 0)
+		return -1;
 	size_t def = 0;
 	struct ext x;
-	long rc = find_extern(&l, name, &def) < 0 || read_extern(&l, def, &x) < 0 ? -1 : x.tensors;
-	lines_free(&l);
+	long rc = find_extern(&p, name, &def) < 0 || read_extern(&p, def, &x) < 0 ? -1 : x.tensors;
+	pyt_free(&p);
 	return rc;
 }
 
-/* The statement at the function body's indentation holding line I. */
-static size_t body_stmt(const struct lines *l, size_t i)
+/* The statement the call at token I belongs to, in the body of the function
+ * holding it (the module's statement outside any function). */
+static size_t body_stmt(const struct pyt *p, size_t i)
 {
-	size_t d = i;
-	while (d > 0 && !(find_in(l, d, "def ") && indent(l, d) < indent(l, i)))
-		d--;
-	size_t first = d + 1;
-	while (first < l->n && (blank(l, first) || indent(l, first) <= indent(l, d) ||
-	                        l->b->data[l->s[first] + indent(l, first)] == ')'))
-		first++;
-	size_t want = first < l->n ? indent(l, first) : 4;
-	for (size_t j = i; j > d; j--) {
-		char c = l->b->data[l->s[j] + indent(l, j)];
-		if (!blank(l, j) && indent(l, j) == want && c != ')' && c != ']' && c != '@')
-			return j;
+	size_t s = stmt_start(p, i), best = s;
+	int level = p->t[s].level;
+	for (size_t j = s; j-- > 0;) {
+		if (j != stmt_start(p, j) || p->t[j].kind == PYT_NEWLINE || p->t[j].kind >= PYT_INDENT)
+			continue;
+		if (p->t[j].level < level) { /* the header of the block holding BEST */
+			if (defines(p, j, "def", NULL) || pyt_is(p, j, PYT_NAME, "async"))
+				return best;
+			level = p->t[j].level;
+			best = j;
+		}
 	}
-	return i;
+	return best;
 }
 
-/* One call NAME( over several lines, one argument a line: the timing tensor after the K-th. */
-static int plan_call(const struct lines *l, size_t i, const char *name, long k, const struct tt_spec *sp,
-                     struct pk_plan *plan)
+/* Every call NAME(...) in P but the extern's own def (DEF): the timing
+ * tensor passed as the K-th argument, made above the call's statement. The
+ * number of calls, -1 on error. */
+static int plan_calls(struct ped *e, size_t def, const char *name, long k)
 {
-	const char *p = find_in(l, i, name);
-	const char *after = p + strlen(name);
-	if (after < l->b->data + l->e[i] && after[strspn(after, " ")] != '\n' &&
-	    (size_t)(l->b->data + l->e[i] - after) > 1 + strspn(after + 1, " "))
-		return pk_error("%s:%zu: call of '%s' with arguments on its first line: write one argument a line",
-		                l->b->path, i + 1, name);
-	long seen = 0;
-	size_t j = i + 1;
-	for (; j < l->n && seen < k; j++)
-		if (!blank(l, j))
-			seen++;
-	if (seen < k)
-		return pk_error("%s:%zu: call of '%s' passes fewer than %ld tensors", l->b->path, i + 1, name, k);
-	struct pk_sb v = {0}, mk = {0};
-	pk_sb_addf(&v, "%stiming,", sp->prefix);
-	add_line(l, plan, j, indent(l, j - 1), v.s, "tensor argument");
-	size_t st = body_stmt(l, i);
-	const char *tmpl = tt_rule(sp->rules, "host", "pypto_create");
-	char rw[16];
-	snprintf(rw, sizeof(rw), "%d", sp->row_words);
-	const char *names[] = {"prefix", "slots", "row_words"}, *vals[] = {sp->prefix, sp->slots, rw};
-	char *c = tt_expand(tmpl ? tmpl : "{prefix}timing = pl.create_tensor([{slots}, {row_words}], dtype=pl.INT64)",
-	                    names, vals, 3);
-	add_line(l, plan, st, indent(l, st), c, "tensor");
-	free(c);
-	pk_sb_free(&v);
-	pk_sb_free(&mk);
-	return 0;
-}
-
-/* Does C (on line I) stand inside a string literal or a comment of that
- * line? Quotes and '#' are followed from the line's start. */
-static int in_text(const struct lines *l, size_t i, const char *c)
-{
-	char q = 0;
-	for (const char *p = l->b->data + l->s[i]; p < c; p++) {
-		if (q && *p == '\\' && p + 1 < c)
-			p++;
-		else if (q && *p == q)
-			q = 0;
-		else if (!q && (*p == '"' || *p == '\''))
-			q = *p;
-		else if (!q && *p == '#')
-			return 1;
-	}
-	return q != 0;
-}
-
-/* Every call `NAME(` in L (but on line DEF, the extern's own def): the
- * timing tensor passed after the K-th argument. The number of calls, -1 on
- * error. */
-static int plan_calls(const struct lines *l, size_t def, const char *call, long k, const struct tt_spec *sp,
-                      struct pk_plan *plan)
-{
+	const struct pyt *p = &e->p;
 	int calls = 0;
-	for (size_t i = 0; i < l->n; i++) {
-		const char *c = find_in(l, i, call);
-		if (!c || i == def ||
-		    (c > l->b->data + l->s[i] && (isalnum((unsigned char)c[-1]) || c[-1] == '_' || c[-1] == '.')) ||
-		    in_text(l, i, c))
-			continue; /* not a call: a longer name, a string, a comment */
-		if (plan_call(l, i, call, k, sp, plan) < 0)
+	for (size_t i = 0; i + 1 < p->n; i++) {
+		if (i == def + 1 || !pyt_is(p, i, PYT_NAME, name) || !pyt_is(p, i + 1, PYT_OP, "(") ||
+		    (i > 0 && (pyt_is(p, i - 1, PYT_OP, ".") || pyt_is(p, i - 1, PYT_NAME, "def"))))
+			continue;
+		struct elems el;
+		elements(p, i + 1, &el);
+		elems_free(&el);
+		if (el.n < (size_t)k)
+			return pk_error("%s:%zu: call of '%s' passes fewer than %ld tensors", p->b->path,
+			                p->t[i].line + 1, name, k);
+		char *arg = py_text(e->sp, "extern_arg", NULL, NULL), *mk = py_text(e->sp, "extern_create", NULL, NULL);
+		char *la = py_text(e->sp, "mark_extern_arg", NULL, NULL),
+		     *lm = py_text(e->sp, "mark_extern_create", NULL, NULL);
+		size_t st = body_stmt(p, i), l = p->t[st].line;
+		int rc = arg && mk && la && lm ? insert_item(e, i + 1, (size_t)k, arg, la) : -1;
+		if (rc == 0)
+			add_line(e, l, p->b->data + p->ls[l], line_indent(p, l), mk, lm);
+		free(arg);
+		free(mk);
+		free(la);
+		free(lm);
+		if (rc < 0)
 			return -1;
 		calls++;
 	}
 	return calls;
 }
 
+static void warn_mixed(const struct pyt *p, size_t def, const char *fname)
+{
+	for (size_t i = def; i-- > 0;) { /* its decorators */
+		if (p->t[i].kind == PYT_NEWLINE && !pyt_is(p, i + 1, PYT_OP, "@"))
+			break;
+		if (pyt_is(p, i, PYT_NAME, "core_type") && pyt_is(p, i + 1, PYT_OP, "=") &&
+		    pyt_string_is(p, i + 2, "mixed"))
+			pk_warning("%s:%zu: extern '%s' is mixed: its AIC and AIV lanes run the entry and write the "
+			           "same timing rows (the slot is the task's block index); a row holds the last "
+			           "lane to finish",
+			           p->b->path, p->t[i].line + 1, fname);
+	}
+}
+
+/* The callers named with --edit: each must call the extern. */
+static int plan_callers(const struct tt_spec *sp, const char *fname, long k, int *calls)
+{
+	for (size_t i = 0; i < sp->npycallers; i++) {
+		struct ped c = {.plan = sp->pycallers[i].plan, .sp = sp};
+		if (pyt_scan(&c.p, sp->pycallers[i].b) < 0)
+			return -1;
+		int n = plan_calls(&c, (size_t)-2, fname, k);
+		int rc = n < 0    ? -1
+		         : n == 0 ? pk_error("%s: no call of extern '%s' in this file", c.p.b->path, fname)
+		                  : 0;
+		if (rc == 0)
+			rc = verify(&c);
+		pyt_free(&c.p);
+		if (rc < 0)
+			return -1;
+		*calls += n;
+	}
+	return 0;
+}
+
 int tt_py_plan_extern(const struct pk_buf *b, const char *name, const struct tt_spec *sp, struct pk_plan *plan)
 {
-	struct lines l;
-	split(b, &l);
+	struct ped e = {.plan = plan, .sp = sp};
+	if (pyt_scan(&e.p, b) < 0)
+		return -1;
 	size_t def = 0;
 	struct ext x;
-	int rc = find_extern(&l, name, &def) < 0 || read_extern(&l, def, &x) < 0 ? -1 : 0;
+	int rc = find_extern(&e.p, name, &def) < 0 || read_extern(&e.p, def, &x) < 0 ? -1 : 0;
+	char *param = rc == 0 ? py_text(sp, "extern_param", NULL, NULL) : NULL;
+	rc = param ? rc : -1;
+	char *fname = rc == 0 ? pk_xstrndup(b->data + e.p.t[def + 1].s, e.p.t[def + 1].e - e.p.t[def + 1].s) : NULL;
 	if (rc == 0) {
-		struct pk_sb t = {0};
-		pk_sb_addf(&t, "%stiming: pl.Out[pl.Tensor],", sp->prefix);
-		char label[48];
-		snprintf(label, sizeof(label), "tensor (args[%ld])", x.tensors);
-		add_line(&l, plan, x.last_param + 1, indent(&l, x.last_param), t.s, label);
-		pk_sb_free(&t);
-		const char *p = find_in(&l, def, "def ") + 4;
-		char *fname = pk_xstrndup(p, strcspn(p, "("));
-		for (size_t i = def; i-- > 0 && !find_in(&l, i + 1, "@pl.jit.extern");)
-			if (find_in(&l, i, "core_type=\"mixed\""))
-				pk_warning(
-				    "%s:%zu: extern '%s' is mixed: its AIC and AIV lanes run the entry and write the "
-				    "same timing rows (the slot is the task's block index); a row holds the last "
-				    "lane to finish",
-				    b->path, i + 1, fname);
-		struct pk_sb call = {0};
-		pk_sb_addf(&call, "%s(", fname);
-		int calls = plan_calls(&l, def, call.s, x.tensors, sp, plan);
-		rc = calls < 0 ? -1 : 0;
-		for (size_t i = 0; i < sp->npycallers && rc == 0; i++) {
-			struct lines cl;
-			split(sp->pycallers[i].b, &cl);
-			int n = plan_calls(&cl, cl.n, call.s, x.tensors, sp, sp->pycallers[i].plan);
-			lines_free(&cl);
-			if (n == 0)
-				rc = pk_error("%s: no call of extern '%s' in this file", sp->pycallers[i].b->path,
-				              fname);
-			rc = n < 0 ? -1 : rc;
-			calls += n > 0 ? n : 0;
-		}
-		if (rc == 0 && !calls)
-			pk_warning(
-			    "%s: extern '%s' is not called in this file: its callers must pass the timing tensor "
-			    "(name their files with --edit FILE.py)",
-			    b->path, fname);
-		free(fname);
-		pk_sb_free(&call);
+		char idx[24];
+		snprintf(idx, sizeof(idx), "%ld", x.tensors);
+		char *label = py_text(sp, "mark_extern_param", "index", idx);
+		rc = label ? insert_item(&e, x.open, x.last_param + 1, param, label) : -1;
+		free(label);
 	}
-	lines_free(&l);
+	int calls = 0;
+	if (rc == 0) {
+		warn_mixed(&e.p, def, fname);
+		calls = plan_calls(&e, def, fname, x.tensors);
+		rc = calls < 0 ? -1 : verify(&e);
+	}
+	if (rc == 0)
+		rc = plan_callers(sp, fname, x.tensors, &calls);
+	if (rc == 0 && !calls)
+		pk_warning("%s: extern '%s' is not called in this file: its callers must pass the timing tensor "
+		           "(name their files with --edit FILE.py)",
+		           b->path, fname);
+	free(param);
+	free(fname);
+	pyt_free(&e.p);
 	return rc;
 }
 
 /* ---- simpler test script ---- */
-
-/* Line I holds `"signature": [A, B, ...]`: D.OUT goes after the AT-th element. */
-static int plan_signature(const struct lines *l, size_t i, long at, struct pk_plan *plan)
-{
-	const char *d = l->b->data + l->s[i], *end = l->b->data + l->e[i];
-	const char *o = memchr(d, '[', (size_t)(end - d));
-	const char *c = o ? memchr(o, ']', (size_t)(end - o)) : NULL;
-	if (!o || !c)
-		return pk_error("%s:%zu: write the signature list on one line", l->b->path, i + 1);
-	const char *q = o + 1;
-	for (long k = 0; k < at && q < c; k++) {
-		const char *comma = memchr(q, ',', (size_t)(c - q));
-		q = comma ? comma + 1 : c;
-	}
-	struct pk_sb sb = {0};
-	pk_sb_addn(&sb, d, (size_t)(q - d));
-	if (q == c) {
-		size_t n = sb.n;
-		while (n > 0 && sb.s[n - 1] == ' ')
-			n--;
-		int comma = n > 0 && sb.s[n - 1] != '[' && sb.s[n - 1] != ',';
-		sb.n = n;
-		sb.s[n] = '\0';
-		pk_sb_add(&sb, comma ? ", D.OUT" : (n > 0 && sb.s[n - 1] == ',' ? " D.OUT" : "D.OUT"));
-	} else {
-		pk_sb_add(&sb, at ? " D.OUT," : "D.OUT, ");
-	}
-	pk_sb_addn(&sb, q, (size_t)(end - q));
-	change_line(l, plan, i, sb.s);
-	pk_sb_free(&sb);
-	return 0;
-}
-
-/* The line of the next `"signature"` after line FROM, before a line holding STOP. */
-static size_t next_sig(const struct lines *l, size_t from, const char *stop)
-{
-	for (size_t i = from; i < l->n; i++) {
-		if (find_in(l, i, "\"signature\""))
-			return i;
-		if (stop && i > from && find_in(l, i, stop))
-			break;
-	}
-	return l->n;
-}
-
-/* The "source" string of the incore entry at line I: *src, *n; 0 if none. */
-static int incore_source(const struct lines *l, size_t i, const char **src, size_t *n)
-{
-	for (size_t j = i; j < l->n && j < i + 6; j++) {
-		const char *p = find_in(l, j, "\"source\"");
-		if (!p)
-			continue;
-		const char *e = l->b->data + l->e[j];
-		const char *q = memchr(p + 8, '"', (size_t)(e - p - 8));
-		const char *qe = q ? memchr(q + 1, '"', (size_t)(e - q - 1)) : NULL;
-		if (!qe)
-			return 0;
-		*src = q + 1;
-		*n = (size_t)(qe - q - 1);
-		return 1;
-	}
-	return 0;
-}
 
 /* How many trailing path components SRC (N bytes) and KERNEL share: the
  * script names sources from its own folder, the command line from anywhere. */
@@ -410,21 +508,40 @@ static size_t shared_components(const char *src, size_t n, const char *kernel)
 	return parts;
 }
 
-/* The value of the "func_id" at line I, or -1 when the line has none. */
-static long func_id_at(const struct lines *l, size_t i)
+/* The id of the incore whose "func_id" key is token I ("func_id": N), or -1. */
+static long func_id_at(const struct pyt *p, size_t i)
 {
-	const char *f = find_in(l, i, "\"func_id\"");
-	return f ? strtol(f + 10 + strspn(f + 10, ": "), NULL, 10) : -1;
+	if (!p->t[i].depth || !pyt_string_is(p, i, "func_id") || !pyt_is(p, i + 1, PYT_OP, ":") ||
+	    !pyt_is(p, i + 2, PYT_NUMBER, NULL))
+		return -1;
+	return strtol(p->b->data + p->t[i + 2].s, NULL, 10);
 }
 
-/* The incore entry of FUNC_ID or, with func_id < 0, the one whose source
- * shares the most trailing path components with KERNEL (at least the file
- * name; the first of equals), setting *func_id. */
-static size_t incore_line(const struct lines *l, long *func_id, const char *kernel)
+/* The "source" string (a plain one) of the incore whose "func_id" is token I: *src, *n; 0 if none. */
+static int incore_source(const struct pyt *p, size_t i, const char **src, size_t *n)
 {
-	size_t best = l->n, best_parts = 0;
-	for (size_t i = 0; i < l->n; i++) {
-		long id = func_id_at(l, i);
+	size_t o = enclosing(p, i);
+	for (size_t j = o + 1; o != (size_t)-1 && j + 2 < p->t[o].match; j++) {
+		const struct pyt_tok *v = &p->t[j + 2];
+		const char *q = p->b->data + v->s;
+		if (p->t[j].depth == p->t[i].depth && pyt_string_is(p, j, "source") && pyt_is(p, j + 1, PYT_OP, ":") &&
+		    v->kind == PYT_STRING && (*q == '"' || *q == '\'') && v->e - v->s >= 2) {
+			*src = q + 1;
+			*n = v->e - v->s - 2;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* The "func_id" token of the incore of FUNC_ID or, with func_id < 0, the
+ * one whose source shares the most trailing path components with KERNEL (at
+ * least the file name; the first of equals), setting *func_id; p->n if none. */
+static size_t incore_at(const struct pyt *p, long *func_id, const char *kernel)
+{
+	size_t best = p->n, best_parts = 0;
+	for (size_t i = 0; i + 2 < p->n; i++) {
+		long id = func_id_at(p, i);
 		if (id < 0)
 			continue;
 		if (*func_id >= 0) {
@@ -434,27 +551,27 @@ static size_t incore_line(const struct lines *l, long *func_id, const char *kern
 		}
 		const char *src;
 		size_t n, parts;
-		if (incore_source(l, i, &src, &n) && (parts = shared_components(src, n, kernel)) > best_parts) {
+		if (incore_source(p, i, &src, &n) && (parts = shared_components(src, n, kernel)) > best_parts) {
 			best = i;
 			best_parts = parts;
 		}
 	}
-	if (best < l->n)
-		*func_id = func_id_at(l, best);
+	if (best < p->n)
+		*func_id = func_id_at(p, best);
 	return best;
 }
 
 /* Up to CAP other ids of incores whose source is the one of the incore at MINE. */
-static size_t twins_of(const struct lines *l, size_t mine, long id, long *twins, size_t cap)
+static size_t twins_of(const struct pyt *p, size_t mine, long id, long *twins, size_t cap)
 {
 	size_t n = 0, mn;
 	const char *ms;
-	if (mine < l->n && incore_source(l, mine, &ms, &mn))
-		for (size_t i = 0; i < l->n && n < cap; i++) {
-			long other = func_id_at(l, i);
+	if (mine < p->n && incore_source(p, mine, &ms, &mn))
+		for (size_t i = 0; i + 2 < p->n && n < cap; i++) {
+			long other = func_id_at(p, i);
 			const char *src;
 			size_t sn;
-			if (other >= 0 && other != id && incore_source(l, i, &src, &sn) && sn == mn &&
+			if (other >= 0 && other != id && incore_source(p, i, &src, &sn) && sn == mn &&
 			    !memcmp(src, ms, sn))
 				twins[n++] = other;
 		}
@@ -501,177 +618,261 @@ static long computed_func_id(const struct lines *l, const char *kernel)
 
 long tt_py_test_func_id(const struct pk_buf *b, const char *kernel, long id, long *twins, size_t cap, size_t *ntwins)
 {
-	struct lines l;
-	split(b, &l);
-	size_t mine = incore_line(&l, &id, kernel);
-	if (id < 0)
+	struct pyt p;
+	if (pyt_scan(&p, b) < 0)
+		return -2;
+	size_t mine = incore_at(&p, &id, kernel);
+	if (id < 0) {
+		struct lines l;
+		split(b, &l);
 		id = computed_func_id(&l, kernel);
+		lines_free(&l);
+	}
 	if (ntwins && !*ntwins && id >= 0)
-		*ntwins = twins_of(&l, mine < l.n ? mine : incore_line(&l, &id, kernel), id, twins, cap);
-	lines_free(&l);
+		*ntwins = twins_of(&p, mine < p.n ? mine : incore_at(&p, &id, kernel), id, twins, cap);
+	pyt_free(&p);
 	return id;
 }
 
-static int plan_tensorarg(const struct lines *l, const struct tt_spec *sp, struct pk_plan *plan)
+static int plan_tensorarg(struct ped *e)
 {
-	size_t last = l->n;
-	for (size_t i = 0; i < l->n; i++)
-		if (find_in(l, i, "TensorArg(") && !find_in(l, i, "import"))
+	const struct pyt *p = &e->p;
+	size_t last = p->n;
+	for (size_t i = 0; i + 1 < p->n; i++) {
+		size_t s = stmt_start(p, i);
+		if (pyt_is(p, i, PYT_NAME, "TensorArg") && pyt_is(p, i + 1, PYT_OP, "(") &&
+		    !pyt_is(p, s, PYT_NAME, "from") && !pyt_is(p, s, PYT_NAME, "import"))
 			last = i;
-	if (last == l->n)
+	}
+	if (last == p->n)
 		return pk_error("%s: no TensorArg(...) in the test script (its arguments come from elsewhere): add the "
 		                "timing TensorArg by hand, or leave out --test-script",
-		                l->b->path);
-	/* the end of that TensorArg's expression: its parentheses balance */
-	int depth = 0;
-	size_t i = last;
-	const char *p = find_in(l, last, "TensorArg(");
-	for (; i < l->n; i++) {
-		const char *s = i == last ? p : l->b->data + l->s[i];
-		for (; s < l->b->data + l->e[i]; s++) {
-			if (*s == '(')
-				depth++;
-			else if (*s == ')' && --depth == 0)
-				break;
-		}
-		if (depth == 0)
-			break;
-	}
-	if (i >= l->n)
-		return pk_error("%s:%zu: TensorArg not closed", l->b->path, last + 1);
-	const char *tail = memchr(l->b->data + l->s[i], ')', l->e[i] - l->s[i]);
-	(void)tail;
-	char rw[16];
-	snprintf(rw, sizeof(rw), "%d", sp->row_words);
-	const char *names[] = {"prefix", "slots", "row_words"}, *vals[] = {sp->prefix, sp->slots, rw};
-	const char *tmpl = tt_rule(sp->rules, "host", "test_tensorarg");
-	char *ta = tt_expand(
-	    tmpl ? tmpl : "TensorArg(\"{prefix}timing\", torch.zeros(({slots}) * {row_words}, dtype=torch.int64)),",
-	    names, vals, 3);
-	/* the last TensorArg without a trailing comma gets one */
-	size_t e = l->e[i];
-	while (e > l->s[i] && l->b->data[e - 1] == ' ')
-		e--;
-	if (e > l->s[i] && l->b->data[e - 1] == ')' && !find_in(l, i, "#")) {
-		struct pk_sb sb = {0};
-		pk_sb_addn(&sb, l->b->data + l->s[i], l->e[i] - l->s[i]);
-		pk_sb_add(&sb, ",");
-		change_line(l, plan, i, sb.s);
-		pk_sb_free(&sb);
-	}
-	add_line(l, plan, i + 1, indent(l, last), ta, "golden timing output (zeros)");
+		                p->b->path);
+	size_t open = enclosing(p, last);
+	if (open == (size_t)-1)
+		return pk_error("%s:%zu: the last TensorArg is not inside the arguments or the list that hold the "
+		                "others: add the timing TensorArg by hand, or leave out --test-script",
+		                p->b->path, p->t[last].line + 1);
+	struct elems el;
+	elements(p, open, &el);
+	size_t k = 0;
+	while (k < el.n && el.last[k] < last)
+		k++;
+	elems_free(&el);
+	char *ta = py_text(e->sp, "test_tensorarg", NULL, NULL);
+	char *label = py_text(e->sp, "mark_tensorarg", NULL, NULL);
+	int rc = ta && label ? insert_item(e, open, k + 1, ta, label) : -1;
 	free(ta);
+	free(label);
+	return rc;
+}
+
+/* The '[' of the "signature" list in the dict at OPEN, or 0. */
+static size_t sig_list(const struct pyt *p, size_t open)
+{
+	for (size_t i = open + 1; i + 2 < p->t[open].match; i++)
+		if (p->t[i].depth == p->t[open].depth + 1 && pyt_string_is(p, i, "signature") &&
+		    pyt_is(p, i + 1, PYT_OP, ":") && pyt_is(p, i + 2, PYT_OP, "["))
+			return i + 2;
 	return 0;
 }
 
-static int plan_compare(const struct lines *l, const struct tt_spec *sp, struct pk_plan *plan)
+/* D.OUT at index AT of the signature list at OPEN; the entries the list
+ * leaves out before it are tensors the kernel reads (WHO says which list). */
+static int plan_signature(struct ped *e, size_t open, long at, const char *who)
 {
-	struct pk_sb name = {0}, cap = {0};
-	pk_sb_addf(&name, "%stiming", sp->prefix);
-	const char *names[] = {"name"}, *vals[] = {name.s};
-	const char *tmpl = tt_rule(sp->rules, "host", "test_capture");
-	char *save = tt_expand(tmpl ? tmpl
-	                            : "__import__(\"os\").makedirs(\"build\", exist_ok=True) or "
-	                              "torch.save(test_args.{name}.clone(), \"build/{name}.pt\")",
-	                       names, vals, 1);
-	for (size_t i = 0; i < l->n; i++) {
-		if (!find_in(l, i, "def compare_outputs("))
-			continue;
-		size_t j = i + 1;
-		while (j < l->n && blank(l, j))
-			j++;
-		if (j >= l->n)
-			break;
-		add_line(l, plan, j, indent(l, j), save, "capture the actual timing tensor");
-		for (size_t k = j; k < l->n && (blank(l, k) || indent(l, k) > indent(l, i)); k++) {
-			const char *c = find_in(l, k, "super().compare_outputs(");
-			const char *o = c ? find_in(l, k, "output_names") : NULL;
-			if (!o)
-				continue;
-			/* `output_names` (or a comprehension over it) becomes one that leaves ours out */
-			struct pk_sb sb = {0};
-			pk_sb_addn(&sb, l->b->data + l->s[k], (size_t)(o - l->b->data - l->s[k]));
-			pk_sb_addf(&sb, "[pk_n for pk_n in output_names if pk_n != \"%s\"]", name.s);
-			const char *r = o + strlen("output_names");
-			pk_sb_addn(&sb, r, (size_t)(l->b->data + l->e[k] - r));
-			change_line(l, plan, k, sb.s);
-			pk_sb_free(&sb);
-			free(save);
-			pk_sb_free(&name);
-			return 0;
-		}
-		free(save);
-		pk_sb_free(&name);
-		return pk_error(
-		    "%s:%zu: compare_outputs does not call super().compare_outputs(..., output_names, ...): "
-		    "leave the timing output out of its comparison by hand",
-		    l->b->path, i + 1);
+	const struct pyt *p = &e->p;
+	struct elems el;
+	elements(p, open, &el);
+	size_t n = el.n;
+	elems_free(&el);
+	char *out = py_text(e->sp, "signature_out", NULL, NULL), *pad = py_text(e->sp, "signature_pad", NULL, NULL);
+	char *label = py_text(e->sp, "mark_signature", NULL, NULL);
+	int rc = -1;
+	if (out && pad && label) {
+		struct pk_sb item = {0};
+		for (size_t k = n; k < (size_t)at; k++)
+			pk_sb_addf(&item, "%s, ", pad);
+		pk_sb_add(&item, out);
+		if ((size_t)at > n)
+			pk_warning("%s:%zu: %s signature lists %zu tensor%s, the timing tensor is args[%ld]: %s added "
+			           "for the ones it leaves out, so that it lands there; check their direction",
+			           p->b->path, p->t[open].line + 1, who, n, n == 1 ? "" : "s", at, pad);
+		rc = insert_item(e, open, (size_t)at, item.s, label);
+		pk_sb_free(&item);
 	}
-	/* none: one at the end of the class */
-	size_t cls = l->n;
-	for (size_t i = 0; i < l->n; i++)
-		if (!strncmp(l->b->data + l->s[i], "class ", 6))
+	free(out);
+	free(pad);
+	free(label);
+	return rc;
+}
+
+/* Token I's block (a `def` or `class`): *indent its INDENT, *end its closing DEDENT. */
+static int body_of(const struct pyt *p, size_t i, size_t *indent, size_t *end)
+{
+	size_t j = i;
+	while (j < p->n && p->t[j].kind != PYT_NEWLINE)
+		j++;
+	if (j + 1 >= p->n || p->t[j + 1].kind != PYT_INDENT)
+		return pk_error("%s:%zu: a block on one line: put its body on lines of its own; nothing was written",
+		                p->b->path, p->t[i].line + 1);
+	*indent = j + 1;
+	for (j += 2; j < p->n && !(p->t[j].kind == PYT_DEDENT && p->t[j].level == p->t[i].level); j++)
+		;
+	*end = j;
+	return 0;
+}
+
+/* The capture lines (capture_1, capture_2, ...) before physical line L, indented IND (N bytes). */
+static int add_capture(struct ped *e, size_t l, const char *ind, size_t n, const char *name)
+{
+	for (int k = 1;; k++) {
+		char key[32];
+		snprintf(key, sizeof(key), "capture_%d", k);
+		if (k > 1 && !tt_rule(e->sp->rules, "python", key))
+			return 0;
+		char *c = py_text(e->sp, key, "name", name), *label = py_text(e->sp, "mark_capture", NULL, NULL);
+		if (c && label)
+			add_line(e, l, ind, n, c, label);
+		free(c);
+		free(label);
+		if (!c || !label)
+			return -1;
+	}
+}
+
+/* compare_outputs of the class at CLS: the capture first, and its
+ * super().compare_outputs(..., output_names, ...) given the numeric outputs only. */
+static int plan_compare_in(struct ped *e, size_t def, const char *name)
+{
+	const struct pyt *p = &e->p;
+	size_t ind, end;
+	if (body_of(p, def, &ind, &end) < 0)
+		return -1;
+	size_t l = p->t[ind + 1].line;
+	if (p->t[ind + 1].kind == PYT_STRING && p->t[ind + 2].kind == PYT_NEWLINE) /* after its docstring */
+		l = pyt_line_of(p, p->t[ind + 1].e - 1) + 1;
+	if (add_capture(e, l, p->b->data + p->t[ind].s, p->t[ind].e - p->t[ind].s, name) < 0)
+		return -1;
+	for (size_t i = ind; i + 6 < end; i++) {
+		if (!(pyt_is(p, i, PYT_NAME, "super") && pyt_is(p, i + 3, PYT_OP, ".") &&
+		      pyt_is(p, i + 4, PYT_NAME, "compare_outputs") && pyt_is(p, i + 5, PYT_OP, "(")))
+			continue;
+		for (size_t j = i + 6; j < p->t[i + 5].match; j++) {
+			if (!pyt_is(p, j, PYT_NAME, "output_names"))
+				continue;
+			char *f = py_text(e->sp, "compare_filter", "name", name);
+			int rc = f ? change_at(e, p->t[j].line, p->t[j].s, p->t[j].e, f) : -1;
+			free(f);
+			return rc;
+		}
+	}
+	return pk_error("%s:%zu: compare_outputs does not call super().compare_outputs(..., output_names, ...): "
+	                "leave the timing output out of its comparison by hand",
+	                p->b->path, p->t[def].line + 1);
+}
+
+/* A compare_outputs at the end of the class at CLS (which has none). */
+static int plan_compare_new(struct ped *e, size_t cls, const char *name)
+{
+	const struct pyt *p = &e->p;
+	size_t ind, end;
+	if (body_of(p, cls, &ind, &end) < 0)
+		return -1;
+	size_t nl = end;
+	while (nl > ind && p->t[nl].kind != PYT_NEWLINE)
+		nl--;
+	size_t l = p->t[nl].line + 1;
+	const char *ci = p->b->data + p->t[ind].s;
+	size_t cn = p->t[ind].e - p->t[ind].s, outer = line_indent(p, p->t[cls].line);
+	struct pk_sb body = {0};
+	pk_sb_addn(&body, ci, cn);
+	pk_sb_addn(&body, ci + outer, cn - outer); /* one level deeper, the same way */
+	char *f = py_text(e->sp, "compare_filter", "name", name), *d = py_text(e->sp, "compare_def", NULL, NULL);
+	char *sup = f ? py_text(e->sp, "compare_super", "outputs", f) : NULL;
+	char *ld = py_text(e->sp, "mark_compare_def", NULL, NULL),
+	     *ls = py_text(e->sp, "mark_compare_super", NULL, NULL);
+	int rc = f && d && sup && ld && ls ? 0 : -1;
+	if (rc == 0) {
+		add_line(e, l, ci, cn, "", ld);
+		add_line(e, l, ci, cn, d, ld);
+		rc = add_capture(e, l, body.s, body.n, name);
+	}
+	if (rc == 0)
+		add_line(e, l, body.s, body.n, sup, ls);
+	free(f);
+	free(d);
+	free(sup);
+	free(ld);
+	free(ls);
+	pk_sb_free(&body);
+	return rc;
+}
+
+/* The test class (the top-level class holding the orchestration ORCH, else the last one). */
+static int plan_compare(struct ped *e, size_t orch)
+{
+	const struct pyt *p = &e->p;
+	size_t cls = p->n;
+	for (size_t i = 0; i < p->n; i++)
+		if (p->t[i].level == 0 && defines(p, i, "class", NULL) && (cls == p->n || i < orch))
 			cls = i;
-	size_t end = cls + 1;
-	while (end < l->n && (blank(l, end) || indent(l, end) > 0))
-		end++;
-	while (end > cls + 1 && blank(l, end - 1) && l->e[end - 1] == l->s[end - 1])
-		end--;
-	pk_sb_addf(&cap, "def compare_outputs(self, test_args, golden_args, output_names, params):");
-	add_line(l, plan, end, 4, "", "comparator");
-	add_line(l, plan, end, 4, cap.s, "comparator");
-	add_line(l, plan, end, 8, save, "capture the actual timing tensor");
-	cap.n = 0;
-	pk_sb_addf(&cap,
-	           "super().compare_outputs(test_args, golden_args, [pk_n for pk_n in output_names if pk_n != \"%s\"], "
-	           "params)",
-	           name.s);
-	add_line(l, plan, end, 8, cap.s, "numeric outputs only");
-	free(save);
-	pk_sb_free(&cap);
+	if (cls == p->n)
+		return pk_error("%s: no test class", p->b->path);
+	struct pk_sb name = {0};
+	pk_sb_addf(&name, "%stiming", e->sp->prefix);
+	size_t def = p->n;
+	for (size_t i = cls + 1; i < p->n && !(p->t[i].kind == PYT_DEDENT && p->t[i].level == 0); i++)
+		if (p->t[i].level == 1 && defines(p, i, "def", "compare_outputs"))
+			def = i;
+	int rc = def < p->n ? plan_compare_in(e, def, name.s) : plan_compare_new(e, cls, name.s);
 	pk_sb_free(&name);
-	return cls < l->n ? 0 : pk_error("%s: no test class", l->b->path);
+	return rc;
 }
 
 int tt_py_plan_test(const struct pk_buf *b, const struct tt_kernel *k, const struct tt_spec *sp, long func_id,
                     long external, struct pk_plan *plan)
 {
-	struct lines l;
-	split(b, &l);
-	int rc = plan_tensorarg(&l, sp, plan);
-	size_t o = l.n;
-	for (size_t i = 0; i < l.n; i++)
-		if (find_in(&l, i, "\"orchestration\""))
-			o = i;
-	if (rc == 0 && o < l.n) {
-		size_t s = next_sig(&l, o, "\"incores\"");
-		if (s < l.n)
-			rc = plan_signature(&l, s, external, plan);
-	}
+	struct ped e = {.plan = plan, .sp = sp};
+	if (pyt_scan(&e.p, b) < 0)
+		return -1;
+	const struct pyt *p = &e.p;
+	int rc = plan_tensorarg(&e);
+	size_t orch = p->n, s;
+	for (size_t i = 0; i + 2 < p->n; i++)
+		if (pyt_string_is(p, i, "orchestration") && pyt_is(p, i + 1, PYT_OP, ":") &&
+		    pyt_is(p, i + 2, PYT_OP, "{"))
+			orch = i;
+	if (rc == 0 && orch < p->n && (s = sig_list(p, orch + 2)))
+		rc = plan_signature(&e, s, external, "the orchestration's");
 	for (size_t t = 0; t <= sp->ntwins && rc == 0; t++) { /* the kernel's incore and its twins' */
 		long id = t ? sp->twins[t - 1] : func_id;
-		size_t inc = incore_line(&l, &id, sp->kernel_file);
-		size_t s = inc < l.n ? next_sig(&l, inc, "\"func_id\"") : l.n;
-		if (s < l.n)
-			rc = plan_signature(&l, s, k->ntensors, plan);
+		size_t inc = incore_at(p, &id, sp->kernel_file), d = inc < p->n ? enclosing(p, inc) : (size_t)-1;
+		char who[64];
+		snprintf(who, sizeof(who), "the incore's (func_id %ld)", id);
+		if (d != (size_t)-1 && (s = sig_list(p, d)))
+			rc = plan_signature(&e, s, k->ntensors, who);
 	}
 	if (rc == 0)
-		rc = plan_compare(&l, sp, plan);
-	lines_free(&l);
+		rc = plan_compare(&e, orch);
+	if (rc == 0)
+		rc = verify(&e);
+	pyt_free(&e.p);
 	return rc;
 }
 
 char *tt_py_incore_source(const struct pk_buf *b, long id)
 {
-	struct lines l;
-	split(b, &l);
+	struct pyt p;
+	if (pyt_scan(&p, b) < 0)
+		return NULL;
 	char *out = NULL;
-	for (size_t i = 0; i < l.n && !out; i++) {
+	for (size_t i = 0; i + 2 < p.n && !out; i++) {
 		const char *src;
 		size_t n;
-		if (func_id_at(&l, i) == id && incore_source(&l, i, &src, &n))
+		if (func_id_at(&p, i) == id && incore_source(&p, i, &src, &n))
 			out = pk_xstrndup(src, n);
 	}
-	lines_free(&l);
+	pyt_free(&p);
 	return out;
 }
