@@ -39,6 +39,29 @@ struct pk_ast_rules {
 	char *cce_cycle, *cce_barrier, *cce_block, *cce_subblock;
 };
 
+/* ast_api.c: the probe API of a kernel kind (rules/api.ini). Every key of a
+ * kind is present (an empty value says none); names are unqualified. */
+struct pk_api {
+	char kind[16];
+	char *includes, *entry; /* what marks the kind */
+	char *ns;               /* namespace of the names below, or "" */
+	char *cycle, *sim_macro, *sim_cycle, *sim_include;
+	char *barrier, *block, *subblock, *block_include, *print;
+	char *writeback, *fence; /* the timing row's writeback of {line}, then the fence */
+};
+/* Load [KIND]; refuses an unknown kind or a missing key. */
+int pk_api_load(const char *kind, struct pk_api *a);
+void pk_api_free(struct pk_api *a);
+/* The kind of B from its includes and code text (S: its comment map, or
+ * NULL) into KIND: 1 when a kind's marks were found, 0 for the fallback, -1
+ * on a rules error. */
+int pk_api_detect(const struct pk_buf *b, const struct pk_scan *s, char *kind, size_t cap);
+/* Does B #include a header of LIST (blank-separated; the path as written or its last component)? */
+int pk_api_includes(const struct pk_buf *b, const char *list);
+/* NAME (an API spelling) with {args} replaced by ARGS, written NS::NAME when
+ * QUALIFY and the kind has a namespace. Returns malloc'd text. */
+char *pk_api_call(const struct pk_api *a, const char *name, int qualify, const char *args);
+
 int pk_ast_rules_load(struct pk_ast_rules *r);
 void pk_ast_rules_free(struct pk_ast_rules *r);
 int pk_namelist_has(const struct pk_namelist *l, const char *name);
