@@ -27,16 +27,9 @@ struct pk_ast_rules {
 	struct pk_namelist barrier; /* barriers: PipeBarrier, pipe_barrier, SyncAll, ... */
 	struct pk_namelist notify;  /* notifications: set_flag, SetCrossCoreSync, ... */
 	struct pk_namelist mixed;   /* words that mark a mixed AIC/AIV kernel */
-	char *guard;                /* print guard condition */
+	char *guard;                /* print guard condition ({block}, {subblock}: rules/api.ini) */
 	char *aiv_core, *aiv_guard; /* mixed kernels, shared or AIV code */
 	char *aic_core, *aic_guard; /* mixed kernels, code under the AIC test */
-	char *api_ns;               /* namespace of the probe API (AscendC) */
-	/* the probe's cycle read, barrier and block query in that API, written
-	 * with its namespace unless the file has `using namespace` it */
-	char *api_cycle, *api_barrier, *api_block;
-	/* code where the API's namespace is not visible (PTO-only kernels):
-	 * the CCE compiler's own intrinsics */
-	char *cce_cycle, *cce_barrier, *cce_block, *cce_subblock;
 };
 
 /* ast_api.c: the probe API of a kernel kind (rules/api.ini). Every key of a
@@ -58,6 +51,8 @@ void pk_api_free(struct pk_api *a);
 int pk_api_detect(const struct pk_buf *b, const struct pk_scan *s, char *kind, size_t cap);
 /* Does B #include a header of LIST (blank-separated; the path as written or its last component)? */
 int pk_api_includes(const struct pk_buf *b, const char *list);
+/* TMPL with each {NAMES[i]} replaced by VALS[i] (malloc'd). */
+char *pk_api_fill(const char *tmpl, const char *const *names, const char *const *vals, size_t n);
 /* NAME (an API spelling) with {args} replaced by ARGS, written NS::NAME when
  * QUALIFY and the kind has a namespace. Returns malloc'd text. */
 char *pk_api_call(const struct pk_api *a, const char *name, int qualify, const char *args);

@@ -206,26 +206,35 @@ int pk_api_detect(const struct pk_buf *b, const struct pk_scan *s, char *kind, s
 	return found;
 }
 
+char *pk_api_fill(const char *tmpl, const char *const *names, const char *const *vals, size_t n)
+{
+	struct pk_sb sb = {0};
+	pk_sb_add(&sb, "");
+	for (const char *p = tmpl; *p;) {
+		size_t k = n;
+		if (*p == '{')
+			for (k = 0; k < n; k++) {
+				size_t l = strlen(names[k]);
+				if (!strncmp(p + 1, names[k], l) && p[1 + l] == '}')
+					break;
+			}
+		if (k < n) {
+			pk_sb_add(&sb, vals[k]);
+			p += strlen(names[k]) + 2;
+		} else {
+			pk_sb_addn(&sb, p++, 1);
+		}
+	}
+	return sb.s;
+}
+
 char *pk_api_call(const struct pk_api *a, const char *name, int qualify, const char *args)
 {
 	const char *names[] = {"args"}, *vals[] = {args ? args : "args"};
-	struct pk_sb sb = {0};
-	pk_sb_addf(&sb, "%s%s%s", qualify && *a->ns ? a->ns : "", qualify && *a->ns ? "::" : "", "");
-	for (const char *p = name; *p;) {
-		const char *o = strchr(p, '{');
-		size_t k = 0;
-		if (o)
-			for (k = 0; k < 1 && strncmp(o + 1, names[k], strlen(names[k])); k++)
-				;
-		if (!o || k == 1 || o[1 + strlen(names[k])] != '}') {
-			size_t l = o ? (size_t)(o - p) + 1 : strlen(p);
-			pk_sb_addn(&sb, p, l);
-			p += l;
-			continue;
-		}
-		pk_sb_addn(&sb, p, (size_t)(o - p));
-		pk_sb_add(&sb, vals[k]);
-		p = o + 2 + strlen(names[k]);
-	}
-	return sb.s;
+	char *body = pk_api_fill(name, names, vals, 1);
+	if (!qualify || !*a->ns)
+		return body;
+	char *q = pk_xasprintf("%s::%s", a->ns, body);
+	free(body);
+	return q;
 }
