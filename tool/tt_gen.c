@@ -100,7 +100,6 @@ static char *helpers(const struct tt_kernel *k, const struct tt_spec *sp)
 	const char *P = sp->prefix, *qual = tt_prof(sp, "code", "qualifiers");
 	const char *magic = tt_prof(sp, "code", "magic");
 	struct pk_sb sb = {0};
-	cycle_helper(&sb, sp, qual);
 	pk_sb_addf(&sb, "%s void %stail(__gm__ int64_t *out", qual, P);
 	if (sp->slot_in_body)
 		pk_sb_add(&sb, ", uint64_t slot");
@@ -507,8 +506,15 @@ int tt_gen_kernel(struct tt_tu *t, struct tt_kernel *k, struct tt_spec *sp, stru
 	pk_sb_addf(&all, "%s\n%s", h, ss ? ss : "");
 	char *inc = needed_includes(t->b, sp, all.s);
 	all.n = 0;
-	pk_sb_addf(&all, "%s%s", inc, h);
-	tt_insert_before(t->b, plan, k->decl_start, all.s, "helper");
+	pk_sb_add(&all, inc);
+	cycle_helper(&all, sp, tt_prof(sp, "code", "qualifiers"));
+	all.s[--all.n] = '\0'; /* the lines end where the chunk does */
+	/* the cycle read says its kind unless it is Ascend C's, the default */
+	char *label =
+	    strcmp(sp->api->kind, "ascendc") ? pk_xasprintf("helper, api %s", sp->api->kind) : pk_xstrdup("helper");
+	tt_insert_before(t->b, plan, k->decl_start, all.s, label);
+	tt_insert_before(t->b, plan, k->decl_start, h, "helper");
+	free(label);
 	pk_sb_free(&all);
 	free(inc);
 	free(ss);

@@ -241,6 +241,13 @@ static int pick_target(struct job *j)
 	} else {
 		j->sp.target = tt_detect_target(&j->rules, &j->kb, j->target, sizeof(j->target));
 	}
+	static const char *need[][2] = {{"code", "qualifiers"}, {"code", "magic"},   {"code", "tensor_type"},
+	                                {"slot", "aiv"},        {"slot", "aic"},     {"slot", "mix_is_aic"},
+	                                {"slot", "mix_aic"},    {"slot", "mix_aiv"}, {"kinds", "entry"},
+	                                {"kinds", "body_done"}};
+	for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++)
+		if (!tt_prof(&j->sp, need[i][0], need[i][1]))
+			return pk_error("rules/timing.ini: [%s] needs %s", need[i][0], need[i][1]);
 	/* the probe API: --api, else the profile's (the default profile is Ascend C's) */
 	const char *kind = j->o.api ? j->o.api : tt_prof(&j->sp, "code", "api");
 	if (!kind)

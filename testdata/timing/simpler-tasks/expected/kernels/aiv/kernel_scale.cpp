@@ -11,18 +11,18 @@ static __aicore__ inline void scale_rows(__gm__ float *out, const __gm__ float *
     }
 }
 
-#if defined(__CPU_SIM)  // TIMING_PROBE: @timing helper
-#include "aicpu/device_time.h"  // TIMING_PROBE: @timing helper
-#endif  // TIMING_PROBE: @timing helper
-#include "intrinsic.h"  // TIMING_PROBE: @timing helper
-static __aicore__ inline __attribute__((always_inline)) uint64_t pk_tt_read_cycle()  // TIMING_PROBE: @timing helper
-{  // TIMING_PROBE: @timing helper
-#if defined(__CPU_SIM)  // TIMING_PROBE: @timing helper
-    return static_cast<uint64_t>(sys_cnt_now_ticks());  // TIMING_PROBE: @timing helper
-#else  // TIMING_PROBE: @timing helper
-    return static_cast<uint64_t>(get_sys_cnt());  // TIMING_PROBE: @timing helper
-#endif  // TIMING_PROBE: @timing helper
-}  // TIMING_PROBE: @timing helper
+#if defined(__CPU_SIM)  // TIMING_PROBE: @timing helper, api pto
+#include "aicpu/device_time.h"  // TIMING_PROBE: @timing helper, api pto
+#endif  // TIMING_PROBE: @timing helper, api pto
+#include "intrinsic.h"  // TIMING_PROBE: @timing helper, api pto
+static __aicore__ inline __attribute__((always_inline)) uint64_t pk_tt_read_cycle()  // TIMING_PROBE: @timing helper, api pto
+{  // TIMING_PROBE: @timing helper, api pto
+#if defined(__CPU_SIM)  // TIMING_PROBE: @timing helper, api pto
+    return static_cast<uint64_t>(sys_cnt_now_ticks());  // TIMING_PROBE: @timing helper, api pto
+#else  // TIMING_PROBE: @timing helper, api pto
+    return static_cast<uint64_t>(get_sys_cnt());  // TIMING_PROBE: @timing helper, api pto
+#endif  // TIMING_PROBE: @timing helper, api pto
+}  // TIMING_PROBE: @timing helper, api pto
 static __aicore__ inline __attribute__((always_inline)) void pk_tt_tail(__gm__ int64_t *out, uint64_t slot, uint64_t v0, uint64_t v1)  // TIMING_PROBE: @timing helper
 {  // TIMING_PROBE: @timing helper
     __gm__ int64_t *row = out + slot * 8;  // TIMING_PROBE: @timing helper
