@@ -4,6 +4,7 @@
 #include <pto/pto-inst.hpp>
 
 #include "tensor.h"
+#include "ops.h"
 
 using namespace pto;
 
