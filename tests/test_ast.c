@@ -455,7 +455,7 @@ static void test_rules_load(void **state)
 	assert_true(pk_namelist_has(&r.notify, "SetCrossCoreSync"));
 	assert_true(pk_namelist_has(&r.notify, "CrossCoreSetFlag"));
 	assert_false(pk_namelist_has(&r.issue, "TLOA"));
-	assert_string_equal(r.guard, "GetBlockIdx() == 0");
+	assert_string_equal(r.guard, "{block} == 0");
 	pk_ast_rules_free(&r);
 }
 

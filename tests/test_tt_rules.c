@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "embed.h"
+#include "pk.h"
 #include "rules.h"
 #include "tt.h"
 
@@ -102,8 +104,9 @@ static void timing_ini_has_what_the_injector_needs(void **state)
 	memset(&r, 0, sizeof(r));
 	assert_int_equal(tt_rules_parse(&r, "timing.ini", text), 0);
 	static const char *need[][2] = {
-	    {"code", "cycle_read"}, {"code", "writeback"},      {"code", "magic"},         {"slot", "aiv"},
-	    {"slot", "mix_aiv"},    {"kinds", "producer_done"}, {"host", "orchestration"}, {"host", "packed_element"}};
+	    {"code", "api"},           {"code", "qualifiers"}, {"code", "magic"},          {"code", "tensor_type"},
+	    {"slot", "aiv"},           {"slot", "mix_aiv"},    {"kinds", "producer_done"}, {"host", "orchestration"},
+	    {"host", "packed_element"}};
 	for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++)
 		if (!tt_rule(&r, need[i][0], need[i][1]))
 			fail_msg("rules/timing.ini lacks [%s] %s", need[i][0], need[i][1]);
@@ -112,12 +115,73 @@ static void timing_ini_has_what_the_injector_needs(void **state)
 	free(text);
 }
 
+static int on_kinds(void *user, const char *section, const char *key, const char *value, unsigned line)
+{
+	(void)line;
+	if (!strcmp(section, "kinds") && (!strcmp(key, "order") || !strcmp(key, "fallback")))
+		pk_sb_addf(user, "%s ", value);
+	return 0;
+}
+
+static int fires_in(const struct pk_ruleset *set, const char *id, const char *text)
+{
+	for (size_t i = 0; i < set->n; i++) {
+		if (strcmp(set->r[i].id, id))
+			continue;
+		pcre2_match_data *md = pcre2_match_data_create_from_pattern(set->r[i].re, NULL);
+		int rc = pcre2_match(set->r[i].re, (PCRE2_SPTR)text, strlen(text), 0, 0, md, NULL);
+		pcre2_match_data_free(md);
+		return rc > 0;
+	}
+	fail_msg("no rule '%s'", id);
+	return 0;
+}
+
+/* Every cycle read and row writeback the tool generates, for every kind of
+ * rules/api.ini, is flagged by the built-in check rules. */
+static void check_rules_flag_every_generated_spelling(void **state)
+{
+	(void)state;
+	struct pk_ruleset def;
+	memset(&def, 0, sizeof(def));
+	assert_int_equal(pk_rules_load_defaults(&def), 0);
+	assert_int_equal(pk_rules_compile(&def), 0);
+	struct pk_sb kinds = {0};
+	assert_int_equal(pk_ini_parse_rules("api.ini", on_kinds, &kinds), 0);
+	int n = 0;
+	for (char *save = NULL, *k = strtok_r(kinds.s, " ", &save); k; k = strtok_r(NULL, " ", &save), n++) {
+		struct pk_api a;
+		assert_int_equal(pk_api_load(k, &a), 0);
+		const char *reads[] = {a.cycle, a.sim_cycle};
+		for (size_t i = 0; i < 2; i++) {
+			if (!*reads[i])
+				continue;
+			char *call = pk_api_call(&a, reads[i], 1, "args");
+			char *line = pk_xasprintf("uint64_t t = %s;", call);
+			if (!fires_in(&def, "cycle-read", line))
+				fail_msg("[%s]: probe-check does not flag '%s'", k, line);
+			free(line);
+			free(call);
+		}
+		const char *names[] = {"line"}, *vals[] = {"row + 0"};
+		char *wb = pk_api_fill(a.writeback, names, vals, 1);
+		if (!fires("timing-row-writeback", wb))
+			fail_msg("[%s]: probe-check does not flag '%s'", k, wb);
+		free(wb);
+		pk_api_free(&a);
+	}
+	assert_true(n >= 3);
+	pk_sb_free(&kinds);
+	pk_rules_free(&def);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(each_rule_fires_on_its_leftover),
 	    cmocka_unit_test(no_rule_fires_on_clean_code),
 	    cmocka_unit_test(timing_ini_has_what_the_injector_needs),
+	    cmocka_unit_test(check_rules_flag_every_generated_spelling),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

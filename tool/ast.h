@@ -27,17 +27,35 @@ struct pk_ast_rules {
 	struct pk_namelist barrier; /* barriers: PipeBarrier, pipe_barrier, SyncAll, ... */
 	struct pk_namelist notify;  /* notifications: set_flag, SetCrossCoreSync, ... */
 	struct pk_namelist mixed;   /* words that mark a mixed AIC/AIV kernel */
-	char *guard;                /* print guard condition */
+	char *guard;                /* print guard condition ({block}, {subblock}: rules/api.ini) */
 	char *aiv_core, *aiv_guard; /* mixed kernels, shared or AIV code */
 	char *aic_core, *aic_guard; /* mixed kernels, code under the AIC test */
-	char *api_ns;               /* namespace of the probe API (AscendC) */
-	/* the probe's cycle read, barrier and block query in that API, written
-	 * with its namespace unless the file has `using namespace` it */
-	char *api_cycle, *api_barrier, *api_block;
-	/* code where the API's namespace is not visible (PTO-only kernels):
-	 * the CCE compiler's own intrinsics */
-	char *cce_cycle, *cce_barrier, *cce_block, *cce_subblock;
 };
+
+/* ast_api.c: the probe API of a kernel kind (rules/api.ini). Every key of a
+ * kind is present (an empty value says none); names are unqualified. */
+struct pk_api {
+	char kind[16];
+	char *includes, *entry; /* what marks the kind */
+	char *ns;               /* namespace of the names below, or "" */
+	char *cycle, *sim_macro, *sim_cycle, *sim_include;
+	char *barrier, *block, *subblock, *block_include, *print;
+	char *writeback, *fence; /* the timing row's writeback of {line}, then the fence */
+};
+/* Load [KIND]; refuses an unknown kind or a missing key. */
+int pk_api_load(const char *kind, struct pk_api *a);
+void pk_api_free(struct pk_api *a);
+/* The kind of B from its includes and code text (S: its comment map, or
+ * NULL) into KIND: 1 when a kind's marks were found, 0 for the fallback, -1
+ * on a rules error. */
+int pk_api_detect(const struct pk_buf *b, const struct pk_scan *s, char *kind, size_t cap);
+/* Does B #include a header of LIST (blank-separated; the path as written or its last component)? */
+int pk_api_includes(const struct pk_buf *b, const char *list);
+/* TMPL with each {NAMES[i]} replaced by VALS[i] (malloc'd). */
+char *pk_api_fill(const char *tmpl, const char *const *names, const char *const *vals, size_t n);
+/* NAME (an API spelling) with {args} replaced by ARGS, written NS::NAME when
+ * QUALIFY and the kind has a namespace. Returns malloc'd text. */
+char *pk_api_call(const struct pk_api *a, const char *name, int qualify, const char *args);
 
 int pk_ast_rules_load(struct pk_ast_rules *r);
 void pk_ast_rules_free(struct pk_ast_rules *r);

@@ -14,57 +14,15 @@
 
 /* ---- the text of the probe ---- */
 
-/* Prefix Q to every called name in EXPR ("GetBlockIdx() == 0"). */
-static char *qualify(const char *expr, const char *q)
-{
-	struct pk_sb t = {0};
-	pk_sb_addf(&t, "%s", "");
-	for (const char *p = expr; *p;) {
-		if (pk_is_ident(*p) && !(*p >= '0' && *p <= '9')) {
-			const char *s = p;
-			while (pk_is_ident(*p))
-				p++;
-			const char *a = p;
-			while (*a == ' ')
-				a++;
-			int call = *a == '(' && !(s >= expr + 2 && s[-1] == ':' && s[-2] == ':') &&
-			           !(s > expr && s[-1] == '.');
-			pk_sb_addf(&t, "%s%.*s", call ? q : "", (int)(p - s), s);
-		} else {
-			pk_sb_addf(&t, "%c", *p++);
-		}
-	}
-	return t.s;
-}
-
-/* EXPR with the API's block queries as CCE intrinsics ("GetBlockIdx() == 0"). */
-static char *cce_names(const char *expr, const struct pk_ast_rules *r)
-{
-	static const char *const api[] = {"GetBlockIdx()", "GetSubBlockIdx()"};
-	const char *cce[] = {r->cce_block, r->cce_subblock};
-	struct pk_sb t = {0};
-	pk_sb_addf(&t, "%s", "");
-	for (const char *p = expr; *p;) {
-		size_t k = 0;
-		while (k < 2 && (strncmp(p, api[k], strlen(api[k])) || (p > expr && pk_is_ident(p[-1]))))
-			k++;
-		if (k < 2) {
-			pk_sb_addf(&t, "%s", cce[k]);
-			p += strlen(api[k]);
-		} else {
-			pk_sb_addf(&t, "%c", *p++);
-		}
-	}
-	return t.s;
-}
-
 struct gen {
-	const char *name, *eol, *q, *unit;
-	char *cycle, *barrier, *block; /* the probe API calls as spelled here */
-	int cce;                       /* the CCE intrinsics, not the API namespace */
-	char dir[512];                 /* the directive line; probe names are short (checked) */
-	char *sv, *ev;                 /* start and end variables */
-	char *iter;                    /* induction variable for iter=, or NULL */
+	const char *name, *eol, *unit;
+	const struct pk_api *api; /* the kernel kind (rules/api.ini) */
+	/* the probe API's calls as spelled here */
+	char *cycle, *sim_cycle, *barrier, *block, *subblock, *print;
+	int no_block;  /* the kind's block index needs the packed args the function lacks */
+	char dir[512]; /* the directive line; probe names are short (checked) */
+	char *sv, *ev; /* start and end variables */
+	char *iter;    /* induction variable for iter=, or NULL */
 	int all_blocks;
 	int core; /* pk_ast_core_kind */
 	const struct pk_ast_rules *r;
@@ -83,18 +41,19 @@ static void gen_print(struct pk_sb *t, const struct gen *g, const char *ind, con
 	if (g->iter)
 		pk_sb_addf(&args, "(unsigned)(%s), ", g->iter);
 	pk_sb_addf(&args, "%s", fields_args);
-	if (g->all_blocks) {
-		pk_sb_addf(t, "%s%sprintf(\"[%s] %s\\n\", %s);%s", ind, g->q, g->name, fmt.s, args.s, g->eol);
+	if (g->all_blocks || g->no_block) {
+		pk_sb_addf(t, "%s%s(\"[%s] %s\\n\", %s);%s", ind, g->print, g->name, fmt.s, args.s, g->eol);
 	} else {
 		const char *core = g->core == 2 ? g->r->aic_core : g->r->aiv_core;
 		const char *cond = g->core == 0 ? g->r->guard : g->core == 2 ? g->r->aic_guard : g->r->aiv_guard;
-		char *qc = g->cce ? cce_names(cond, g->r) : qualify(cond, g->q);
+		const char *names[] = {"block", "subblock"}, *vals[] = {g->block, g->subblock};
+		char *qc = pk_api_fill(cond, names, vals, 2);
 		pk_sb_addf(&inner, "%s%s", ind, g->core ? g->unit : "");
 		if (g->core)
 			pk_sb_addf(t, "%sif %s {%s", ind, core, g->eol);
 		pk_sb_addf(t, "%sif (%s) {%s", inner.s, qc, g->eol);
-		pk_sb_addf(t, "%s%s%sprintf(\"[%s] %s\\n\", %s);%s", inner.s, g->unit, g->cce ? "" : g->q, g->name,
-		           fmt.s, args.s, g->eol);
+		pk_sb_addf(t, "%s%s%s(\"[%s] %s\\n\", %s);%s", inner.s, g->unit, g->print, g->name, fmt.s, args.s,
+		           g->eol);
 		pk_sb_addf(t, "%s}%s", inner.s, g->eol);
 		if (g->core)
 			pk_sb_addf(t, "%s}%s", ind, g->eol);
@@ -105,12 +64,27 @@ static void gen_print(struct pk_sb *t, const struct gen *g, const char *ind, con
 	free(inner.s);
 }
 
+/* `uint64_t VAR = <cycle read>;`, under the kind's simulation macro the
+ * simulation's counter; the first sample of a probe says the kind. */
+static void gen_sample(struct pk_sb *t, const struct gen *g, const char *ind, const char *var, int say)
+{
+	char note[64] = "";
+	if (say && strcmp(g->api->kind, "ascendc"))
+		snprintf(note, sizeof(note), "  // probe API: %s (--api KIND)", g->api->kind);
+	if (g->sim_cycle)
+		pk_sb_addf(t, "#if defined(%s)%s%suint64_t %s = %s;%s#else%s", g->api->sim_macro, g->eol, ind, var,
+		           g->sim_cycle, g->eol, g->eol);
+	pk_sb_addf(t, "%suint64_t %s = %s;%s%s", ind, var, g->cycle, note, g->eol);
+	if (g->sim_cycle)
+		pk_sb_addf(t, "#endif%s", g->eol);
+}
+
 static char *gen_start(const struct gen *g, const char *ind)
 {
 	struct pk_sb t = {0};
 	pk_sb_addf(&t, "%s%s", g->dir, g->eol);
 	pk_sb_addf(&t, "%s%s;%s", ind, g->barrier, g->eol);
-	pk_sb_addf(&t, "%suint64_t %s = %s;%s", ind, g->sv, g->cycle, g->eol);
+	gen_sample(&t, g, ind, g->sv, 1);
 	pk_sb_addf(&t, "#endif%s", g->eol);
 	return t.s;
 }
@@ -122,7 +96,7 @@ static char *gen_end(const struct gen *g, const char *ind)
 	snprintf(args, sizeof(args), "%s, %s, %s - %s", g->sv, g->ev, g->ev, g->sv);
 	pk_sb_addf(&t, "%s%s", g->dir, g->eol);
 	pk_sb_addf(&t, "%s%s;%s", ind, g->barrier, g->eol);
-	pk_sb_addf(&t, "%suint64_t %s = %s;%s", ind, g->ev, g->cycle, g->eol);
+	gen_sample(&t, g, ind, g->ev, 0);
 	gen_print(&t, g, ind, "start=%lu end=%lu dur=%lu", args);
 	pk_sb_addf(&t, "#endif%s", g->eol);
 	return t.s;
@@ -132,9 +106,30 @@ static char *gen_base(const struct gen *g, const char *ind)
 {
 	struct pk_sb t = {0};
 	pk_sb_addf(&t, "%s%s", g->dir, g->eol);
-	pk_sb_addf(&t, "%suint64_t %s = %s;%s", ind, g->sv, g->cycle, g->eol);
+	gen_sample(&t, g, ind, g->sv, 1);
 	gen_print(&t, g, ind, "%lu", g->sv);
 	pk_sb_addf(&t, "#endif%s", g->eol);
+	return t.s;
+}
+
+/* The headers the probe's calls need and the file does not include, as a
+ * block of the probe at file scope (probe-strip removes it with the rest);
+ * NULL when none. */
+static char *gen_includes(struct pk_ast *a, const struct gen *g)
+{
+	const struct pk_api *api = g->api;
+	struct pk_sb t = {0};
+	if (g->sim_cycle && *api->sim_include && !pk_api_includes(a->b, api->sim_include))
+		pk_sb_addf(&t, "#if defined(%s)%s#include \"%s\"%s#endif%s", api->sim_macro, g->eol, api->sim_include,
+		           g->eol, g->eol);
+	if (*api->block_include && !g->no_block && !pk_api_includes(a->b, api->block_include))
+		pk_sb_addf(&t, "#include \"%s\"%s", api->block_include, g->eol);
+	if (!t.n)
+		return NULL;
+	char *body = t.s;
+	t = (struct pk_sb){0};
+	pk_sb_addf(&t, "%s%s%s#endif%s", g->dir, g->eol, body, g->eol);
+	free(body);
 	return t.s;
 }
 
@@ -242,12 +237,132 @@ static int uses_namespace(struct pk_ast *a, const char *ns, size_t off)
 	return 0;
 }
 
-static void set_spelling(struct gen *g, const struct pk_ast_rules *r, int cce)
+/* The packed-args parameter of function F (`int64_t *NAME` before its
+ * body), or NULL. */
+static char *packed_args(const struct pk_ast *a, int f)
 {
-	g->cce = cce;
-	g->cycle = cce ? pk_xstrdup(r->cce_cycle) : pk_xasprintf("%s%s", g->q, r->api_cycle);
-	g->barrier = cce ? pk_xstrdup(r->cce_barrier) : pk_xasprintf("%s%s", g->q, r->api_barrier);
-	g->block = cce ? pk_xstrdup(r->cce_block) : pk_xasprintf("%s%s", g->q, r->api_block);
+	const char *d = a->b->data;
+	size_t from = a->funcs[f].start, to = a->nodes[a->funcs[f].body].start;
+	char *found = NULL;
+	for (size_t i = from; i + 7 <= to; i++) {
+		if (memcmp(d + i, "int64_t", 7) || (i > 0 && pk_is_ident(d[i - 1])))
+			continue;
+		size_t k = i + 7;
+		while (k < to && (d[k] == ' ' || d[k] == '\t'))
+			k++;
+		if (k >= to || d[k] != '*')
+			continue;
+		k++;
+		while (k < to && (d[k] == ' ' || d[k] == '\t'))
+			k++;
+		size_t n0 = k;
+		while (k < to && pk_is_ident(d[k]))
+			k++;
+		if (k > n0) {
+			free(found);
+			found = pk_xstrndup(d + n0, k - n0);
+		}
+	}
+	return found;
+}
+
+/* The kernel kind: --api, else the file's includes and entry, else the
+ * Ascend C namespace visible at OFF, else the fallback kind. */
+static int pick_api(struct pk_ast *a, const struct pk_inject_opts *o, size_t off, struct pk_api *api)
+{
+	char kind[16];
+	if (o->api)
+		return pk_api_load(o->api, api);
+	int found = pk_api_detect(a->b, &a->scan, kind, sizeof(kind));
+	if (found < 0)
+		return -1;
+	if (!found) {
+		struct pk_api asc;
+		if (pk_api_load("ascendc", &asc) < 0)
+			return -1;
+		if (pk_ast_ns_visible(a, asc.ns, off))
+			snprintf(kind, sizeof(kind), "%s", asc.kind);
+		pk_api_free(&asc);
+	}
+	return pk_api_load(kind, api);
+}
+
+static int set_spelling(struct pk_ast *a, struct gen *g, const struct pk_inject_opts *o, const struct pk_anchor *start)
+{
+	const struct pk_api *api = g->api;
+	int q = *api->ns && !uses_namespace(a, api->ns, start->off);
+	int f = start->scope >= 0 ? a->nodes[start->scope].func : -1;
+	char *args = f >= 0 ? packed_args(a, f) : NULL;
+	g->no_block = strstr(api->block, "{args}") && !args;
+	g->cycle = pk_api_call(api, api->cycle, q, args);
+	g->sim_cycle = *api->sim_macro ? pk_api_call(api, api->sim_cycle, 0, args) : NULL;
+	g->barrier = pk_api_call(api, api->barrier, q, args);
+	g->block = pk_api_call(api, api->block, q, args);
+	g->subblock = pk_api_call(api, api->subblock, q, args);
+	g->print = pk_api_call(api, api->print, q, args);
+	free(args);
+	if (g->no_block && o->all_blocks)
+		return pk_error("%s:%u: --all-blocks: the %s block index %s needs the kernel's packed args, which "
+		                "the function holding probe '%s' does not take; leave out --all-blocks",
+		                a->b->path, pk_buf_line_of(a->b, start->off), api->kind, api->block, g->name);
+	if (g->no_block)
+		pk_warning("%s:%u: probe '%s': the %s block index %s needs the kernel's packed args, which this "
+		           "function does not take: every block prints",
+		           a->b->path, pk_buf_line_of(a->b, start->off), g->name, api->kind, api->block);
+	return 0;
+}
+
+/* The directive word of the line at LS (before LE), or "" ("include", "if"...). */
+static size_t directive_at(const char *d, size_t ls, size_t le, char w[16])
+{
+	size_t i = ls;
+	while (i < le && (d[i] == ' ' || d[i] == '\t'))
+		i++;
+	w[0] = '\0';
+	if (i >= le || d[i] != '#')
+		return 0;
+	i++;
+	while (i < le && (d[i] == ' ' || d[i] == '\t'))
+		i++;
+	size_t n = 0;
+	while (i < le && pk_is_ident(d[i]) && n < 15)
+		w[n++] = d[i++];
+	w[n] = '\0';
+	return n;
+}
+
+/* Where a block at file scope goes for a probe at OFF: after the last
+ * #include before it at the #if depth of OFF's line (the headers the kernel
+ * reads first, at file scope), else at the start of the file. */
+static size_t file_scope_at(struct pk_ast *a, size_t off)
+{
+	const char *d = a->b->data;
+	size_t n = a->b->len, at = 0, ls = 0;
+	int depth = 0;
+	struct {
+		size_t end;
+		int depth;
+	} last = {(size_t)-1, 0};
+	if (n >= 3 && !memcmp(d, "\xEF\xBB\xBF", 3))
+		ls = at = 3;
+	while (ls < off && ls < n) {
+		size_t le = ls;
+		while (le < n && d[le] != '\n')
+			le++;
+		char w[16];
+		if (directive_at(d, ls, le, w) && !pk_scan_in_comment(&a->scan, ls)) {
+			if (!strncmp(w, "if", 2))
+				depth++;
+			else if (!strcmp(w, "endif"))
+				depth--;
+			else if (!strcmp(w, "include"))
+				last.end = le < n ? le + 1 : le, last.depth = depth;
+		}
+		ls = le + 1;
+	}
+	if (last.end != (size_t)-1 && last.depth <= depth)
+		at = last.end;
+	return at;
 }
 
 static void unique_vars(struct pk_ast *a, struct gen *g, int base)
@@ -375,19 +490,19 @@ static int build_plan(struct pk_ast *a, const struct pk_inject_opts *o, struct p
 	size_t ns = 0, ne = 0;
 	struct gen g;
 	memset(&g, 0, sizeof(g));
+	struct pk_api api;
+	memset(&api, 0, sizeof(api));
 	struct insv iv = {0};
 	int rc = -1;
 	if (resolve(a, o, &start, &ns, &ends, &ne) < 0)
 		goto out;
 	g.name = o->name;
 	g.eol = pk_buf_eol(a->b);
-	g.q = "";
-	char qbuf[128];
-	if (!uses_namespace(a, r.api_ns, start->off)) {
-		snprintf(qbuf, sizeof(qbuf), "%s::", r.api_ns);
-		g.q = qbuf;
-	}
-	set_spelling(&g, &r, !pk_ast_ns_visible(a, r.api_ns, start->off));
+	if (pick_api(a, o, start->off, &api) < 0)
+		goto out;
+	g.api = &api;
+	if (set_spelling(a, &g, o, start) < 0)
+		goto out;
 	g.unit = pk_indent_unit(start->indent);
 	g.all_blocks = o->all_blocks;
 	g.r = &r;
@@ -410,6 +525,9 @@ static int build_plan(struct pk_ast *a, const struct pk_inject_opts *o, struct p
 		add_braces(&iv, &g, start, ns);
 		add_braces(&iv, &g, ends, ne);
 	}
+	char *inc = start->scope >= 0 ? gen_includes(a, &g) : NULL;
+	if (inc)
+		add_ins(&iv, file_scope_at(a, start->off), 3, inc);
 	if (iv.n)
 		qsort(iv.v, iv.n, sizeof(*iv.v), cmp_ins);
 	for (size_t i = 0; i < iv.n; i++)
@@ -423,8 +541,12 @@ out:
 	free(g.ev);
 	free(g.iter);
 	free(g.cycle);
+	free(g.sim_cycle);
 	free(g.barrier);
 	free(g.block);
+	free(g.subblock);
+	free(g.print);
+	pk_api_free(&api);
 	pk_anchors_free(start, ns);
 	pk_anchors_free(ends, ne);
 	pk_ast_rules_free(&r);

@@ -66,9 +66,7 @@ static int on_ini(void *user, const char *section, const char *key, const char *
 	    L("async", "issue", issue),         L("async", "wait", wait),           L("async", "barrier", barrier),
 	    L("async", "notify", notify),       L("print", "mixed", mixed),         S("print", "guard", guard),
 	    S("print", "aiv_core", aiv_core),   S("print", "aiv_guard", aiv_guard), S("print", "aic_core", aic_core),
-	    S("print", "aic_guard", aic_guard), S("print", "namespace", api_ns),    S("cce", "cycle", cce_cycle),
-	    S("cce", "barrier", cce_barrier),   S("cce", "block", cce_block),       S("cce", "subblock", cce_subblock),
-	    S("api", "cycle", api_cycle),       S("api", "barrier", api_barrier),   S("api", "block", api_block),
+	    S("print", "aic_guard", aic_guard),
 #undef L
 #undef S
 	};
@@ -91,16 +89,12 @@ int pk_ast_rules_load(struct pk_ast_rules *r)
 		pk_ast_rules_free(r);
 		return -1;
 	}
-	const char *need[] = {r->guard,     r->aiv_core,    r->aiv_guard,   r->aic_core,  r->aic_guard,
-	                      r->api_ns,    r->cce_cycle,   r->cce_barrier, r->cce_block, r->cce_subblock,
-	                      r->api_cycle, r->api_barrier, r->api_block};
+	const char *need[] = {r->guard, r->aiv_core, r->aiv_guard, r->aic_core, r->aic_guard};
 	for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++)
 		if (!need[i]) {
 			pk_ast_rules_free(r);
 			return pk_error(
-			    "rules/async.ini: [print] needs guard, aiv_core, aiv_guard, aic_core, "
-			    "aic_guard and namespace; [cce] needs cycle, barrier, block and subblock; [api] "
-			    "needs cycle, barrier and block");
+			    "rules/async.ini: [print] needs guard, aiv_core, aiv_guard, aic_core and aic_guard");
 		}
 	return 0;
 }
@@ -117,14 +111,6 @@ void pk_ast_rules_free(struct pk_ast_rules *r)
 	free(r->aiv_guard);
 	free(r->aic_core);
 	free(r->aic_guard);
-	free(r->api_ns);
-	free(r->api_cycle);
-	free(r->api_barrier);
-	free(r->api_block);
-	free(r->cce_cycle);
-	free(r->cce_barrier);
-	free(r->cce_block);
-	free(r->cce_subblock);
 	memset(r, 0, sizeof(*r));
 }
 

@@ -63,6 +63,7 @@ struct pk_inject_opts {
 	/* insert a new probe */
 	enum pk_placement place;
 	const char *begin, *end, *callee, *base_func, *tu;
+	const char *api; /* --api KIND (rules/api.ini), insertion and the timing tensor */
 	int off, all_blocks;
 
 	/* the timing tensor */

@@ -60,6 +60,7 @@ static const struct inject_option {
     {"off", no_argument, O_VALUE, F_PLACE, STORE_FLAG, FIELD(off)},
     {"all-blocks", no_argument, O_VALUE, F_PLACE, STORE_FLAG, FIELD(all_blocks)},
     {"tu", required_argument, O_VALUE, F_PLACE, STORE_STRING, FIELD(tu)},
+    {"api", required_argument, O_VALUE, F_PLACE | F_TIMING, STORE_STRING, FIELD(api)},
     {NULL, required_argument, 'p', F_PLACE | F_TIMING, STORE_STRING, FIELD(build_dir)},
     {"timing-tensor", no_argument, O_TIMING, F_TIMING, STORE_NONE, 0},
     {"event", required_argument, O_EVENT, F_TIMING, STORE_NONE, 0},
@@ -139,6 +140,10 @@ static const char *const sections[PK_INJECT_FORMS] = {
     "      --probe NAME      the probe's name\n"
     "      --off             insert it disabled ('#if 0')\n"
     "      --all-blocks      every block prints, with block=\n"
+    "      --api KIND        the probe's API, ascendc|pto|cce (rules/api.ini; default:\n"
+    "                        from the includes and the entry: kernel_operator.h is\n"
+    "                        ascendc, simpler's kernel_entry(__gm__ int64_t *args) or\n"
+    "                        runtime headers pto, else cce); the diff says which\n"
     "  -p BUILD_DIR          compile flags from BUILD_DIR/compile_commands.json\n"
     "                        (or -p the compile_commands.json file itself)\n"
     "      --tu SOURCE       parse a header FILE in the unit of SOURCE (default: a\n"
@@ -169,6 +174,9 @@ static const char *const sections[PK_INJECT_FORMS] = {
     "                      FILE.py[:EXTERN]: a pypto @pl.jit.extern signature and its calls\n"
     "  --target T          profile of rules/timing.ini [target.T], simpler|ascendc\n"
     "                      (default: from the includes)\n"
+    "  --api KIND          cycle read, block index and row writeback of rules/api.ini\n"
+    "                      [KIND], ascendc|pto|cce (default: the profile's kind, pto\n"
+    "                      for simpler, ascendc for ascendc and without a profile)\n"
     "  --test-script FILE  simpler test script: golden TensorArg, signatures, comparator\n"
     "  --func-id N[,M...]  the kernel's func_id in the orchestration (default: the test\n"
     "                      script's entry for the kernel file, or the only one); M...: other\n"

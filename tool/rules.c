@@ -259,6 +259,67 @@ int pk_rules_load_file(struct pk_ruleset *rs, const char *path)
 	return rc;
 }
 
+/* The function a cycle-read expression calls ("static_cast<uint64_t>(get_sys_cnt())"
+ * -> get_sys_cnt), added to the '|'-separated set in SB unless present. */
+static void add_callee(struct pk_sb *sb, const char *expr)
+{
+	const char *best = NULL;
+	size_t bl = 0;
+	for (const char *p = expr; *p; p++)
+		if (*p == '(' && p > expr && pk_is_ident(p[-1])) {
+			const char *b = p;
+			while (b > expr && pk_is_ident(b[-1]))
+				b--;
+			if (strncmp(b, "static_cast", 11) && strncmp(b, "reinterpret_cast", 16)) {
+				best = b;
+				bl = (size_t)(p - b);
+			}
+		}
+	if (!best)
+		return;
+	for (const char *q = sb->s; q && *q;) { /* already there? */
+		size_t l = strcspn(q, "|");
+		if (l == bl && !memcmp(q, best, bl))
+			return;
+		q += l + (q[l] == '|');
+	}
+	pk_sb_addf(sb, "%s%.*s", sb->n ? "|" : "", (int)bl, best);
+}
+
+static int on_api_cycle(void *user, const char *section, const char *key, const char *value, unsigned line)
+{
+	(void)line;
+	if (strcmp(section, "kinds") && (!strcmp(key, "cycle") || !strcmp(key, "sim_cycle")))
+		add_callee(user, value);
+	return 0;
+}
+
+/* TEXT with every {api_cycle} replaced by the functions the probe API's
+ * cycle reads call (rules/api.ini, every kind): the check rules flag what
+ * the tool generates. Returns malloc'd text, or NULL on a rules error. */
+static char *with_api_cycles(const char *text, size_t len, size_t *out_len)
+{
+	static const char mark[] = "{api_cycle}";
+	struct pk_sb names = {0}, out = {0};
+	pk_sb_add(&names, "");
+	if (memmem(text, len, mark, sizeof(mark) - 1) && pk_ini_parse_rules("api.ini", on_api_cycle, &names) < 0) {
+		pk_sb_free(&names);
+		return NULL;
+	}
+	pk_sb_add(&out, "");
+	for (const char *p = text, *end = text + len; p < end;) {
+		const char *m = memmem(p, (size_t)(end - p), mark, sizeof(mark) - 1);
+		size_t l = m ? (size_t)(m - p) : (size_t)(end - p);
+		pk_sb_addn(&out, p, l);
+		if (m)
+			pk_sb_add(&out, names.s);
+		p += l + (m ? sizeof(mark) - 1 : 0);
+	}
+	pk_sb_free(&names);
+	*out_len = out.n;
+	return out.s;
+}
+
 int pk_rules_load_defaults(struct pk_ruleset *rs)
 {
 	char **names = pk_rules_list("check", ".ini");
@@ -280,8 +341,11 @@ int pk_rules_load_defaults(struct pk_ruleset *rs)
 		if (pk_rules_file(*p, &data, &len, &owned) < 0)
 			rc = pk_error("%s: cannot read built-in rules", origin);
 		else {
-			if (pk_rules_load_text(rs, origin, data, len) < 0)
+			size_t tl = 0;
+			char *text = with_api_cycles(data, len, &tl);
+			if (!text || pk_rules_load_text(rs, origin, text, tl) < 0)
 				rc = -1;
+			free(text);
 			if (owned)
 				free((char *)data);
 		}

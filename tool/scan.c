@@ -513,12 +513,26 @@ static size_t directive_word(const struct lexer *L, size_t k, char kw[16])
 	return k;
 }
 
+/* Is the marker at M (before LE) a timing-tensor mark ("TIMING_PROBE: @timing
+ * ...")? Its preprocessor lines (#if/#else/#endif of a cycle read) are code
+ * the timing strip removes, not probe blocks. */
+static int timing_mark(const char *d, const char *m, size_t le)
+{
+	size_t p = (size_t)(m - d) + 12;
+	if (p >= le || d[p] != ':')
+		return 0;
+	p = skip_hspace(d, p + 1, le);
+	return le - p >= 7 && !memcmp(d + p, "@timing", 7);
+}
+
 /* '#if...' at LS: a probe block's header when it carries the marker. */
 static void directive_if(struct lexer *L, const char *kw, size_t ls, size_t le, size_t k1, size_t cstart,
                          const char *marker, size_t end, unsigned line)
 {
 	struct pk_scan *s = L->s;
 	size_t before = s->nblocks;
+	if (marker && timing_mark(L->d, marker, le))
+		marker = NULL; /* a line of the timing instrumentation, not a probe block */
 	if (marker) {
 		if (strcmp(kw, "if"))
 			add_error(s, ls,

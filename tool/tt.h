@@ -209,10 +209,12 @@ struct tt_spec {
 	 * own files are renumbered too (their scalar reads shift alike) */
 	long lanes[8];
 	size_t nlanes;
+	const struct pk_api *api; /* rules/api.ini: the kernel kind's spellings */
 };
 
-/* The cycle read of the profile ([code] cycle_read). */
-const char *tt_cycle_read(const struct tt_spec *sp);
+/* The device cycle read of the kernel's kind, qualified (malloc'd); a kind
+ * with a simulation read (sim_macro) reads sim_cycle under that macro. */
+char *tt_cycle_read(const struct tt_spec *sp);
 /* A profile's setting: [target.X] KEY, else [SECTION] KEY of the defaults. */
 const char *tt_prof(const struct tt_spec *sp, const char *section, const char *key);
 /* Is WORD one of the space-separated words of LIST? */

@@ -10,23 +10,29 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *rule_or(const struct tt_spec *sp, const char *sec, const char *key, const char *dflt)
+char *tt_cycle_read(const struct tt_spec *sp)
 {
-	const char *v = tt_prof(sp, sec, key);
-	return v ? v : dflt;
+	return pk_api_call(sp->api, sp->api->cycle, 1, NULL);
 }
 
-const char *tt_cycle_read(const struct tt_spec *sp)
+/* TMPL (a slot formula of rules/timing.ini) with {block}, {subblock} the
+ * kind's accessors (rules/api.ini) and {args} the kernel's packed parameter. */
+static char *slot_expand(const struct tt_spec *sp, const char *tmpl, const char *args)
 {
-	return rule_or(sp, "code", "cycle_read", "static_cast<uint64_t>(AscendC::GetSystemCycle())");
+	char *blk = pk_api_call(sp->api, sp->api->block, 1, args);
+	char *sub = pk_api_call(sp->api, sp->api->subblock, 1, args);
+	const char *names[] = {"block", "subblock", "args"}, *vals[] = {blk, sub, args ? args : "args"};
+	char *e = tt_expand(tmpl, names, vals, 3);
+	free(blk);
+	free(sub);
+	return e;
 }
 
 /* A profile expression with {args} the kernel's packed parameter. */
-static char *prof_expr(const struct tt_spec *sp, const struct tt_kernel *k, const char *sec, const char *key,
-                       const char *dflt)
+static char *prof_expr(const struct tt_spec *sp, const struct tt_kernel *k, const char *sec, const char *key)
 {
-	const char *names[] = {"args"}, *vals[] = {k->args_name ? k->args_name : "args"};
-	return tt_expand(rule_or(sp, sec, key, dflt), names, vals, 1);
+	const char *v = tt_prof(sp, sec, key);
+	return v ? slot_expand(sp, v, k->args_name ? k->args_name : "args") : NULL;
 }
 
 static const char *slot_key(enum tt_core c)
@@ -41,22 +47,59 @@ static void slot_code(struct pk_sb *sb, const struct tt_kernel *k, const struct 
 	if (sp->slot_in_body)
 		return; /* a parameter: the kernel body read it with the runtime's accessors */
 	if (k->core != TT_MIX) {
-		pk_sb_addf(sb, "    const uint64_t slot = static_cast<uint64_t>(%s);\n",
-		           rule_or(sp, "slot", slot_key(k->core), "GetBlockIdx()"));
+		char *e = prof_expr(sp, k, "slot", slot_key(k->core));
+		pk_sb_addf(sb, "    const uint64_t slot = static_cast<uint64_t>(%s);\n", e);
+		free(e);
 		return;
 	}
+	char *c = prof_expr(sp, k, "slot", "mix_aic"), *v = prof_expr(sp, k, "slot", "mix_aiv");
 	pk_sb_addf(sb,
 	           "    uint64_t slot;\n    if %s {\n        slot = static_cast<uint64_t>(%s);\n"
 	           "    } else {\n        slot = static_cast<uint64_t>(%s);\n    }\n",
-	           rule_or(sp, "slot", "mix_is_aic", "ASCEND_IS_AIC"), rule_or(sp, "slot", "mix_aic", "GetBlockIdx()"),
-	           rule_or(sp, "slot", "mix_aiv", "GetBlockNum() + GetBlockIdx()"));
+	           tt_prof(sp, "slot", "mix_is_aic"), c, v);
+	free(c);
+	free(v);
+}
+
+/* The cycle read: the device's, or under the kind's simulation macro the
+ * simulation's counter (preprocessor lines, each marked like the rest). */
+static void cycle_helper(struct pk_sb *sb, const struct tt_spec *sp, const char *qual)
+{
+	char *dev = tt_cycle_read(sp);
+	pk_sb_addf(sb, "%s uint64_t %sread_cycle()\n{\n", qual, sp->prefix);
+	if (*sp->api->sim_macro)
+		pk_sb_addf(sb,
+		           "#if defined(%s)\n    return static_cast<uint64_t>(%s);\n#else\n    return "
+		           "static_cast<uint64_t>(%s);\n#endif\n",
+		           sp->api->sim_macro, sp->api->sim_cycle, dev);
+	else
+		pk_sb_addf(sb, "    return static_cast<uint64_t>(%s);\n", dev);
+	pk_sb_add(sb, "}\n");
+	free(dev);
+}
+
+/* The headers the generated code needs and KB does not include: the
+ * simulation's counter (under its macro) and the block accessors when the
+ * slot is read with them. Empty text when none. */
+static char *needed_includes(const struct pk_buf *kb, const struct tt_spec *sp, const char *slot_text)
+{
+	const struct pk_api *a = sp->api;
+	struct pk_sb sb = {0};
+	pk_sb_add(&sb, "");
+	if (*a->sim_macro && *a->sim_include && !pk_api_includes(kb, a->sim_include))
+		pk_sb_addf(&sb, "#if defined(%s)\n#include \"%s\"\n#endif\n", a->sim_macro, a->sim_include);
+	size_t bl = strcspn(a->block, "(");
+	if (*a->block_include && bl && slot_text && memmem(slot_text, strlen(slot_text), a->block, bl) &&
+	    !pk_api_includes(kb, a->block_include))
+		pk_sb_addf(&sb, "#include \"%s\"\n", a->block_include);
+	return sb.s;
 }
 
 static char *helpers(const struct tt_kernel *k, const struct tt_spec *sp)
 {
-	const char *P = sp->prefix, *qual = rule_or(sp, "code", "qualifiers", "static inline");
+	const char *P = sp->prefix, *qual = tt_prof(sp, "code", "qualifiers");
+	const char *magic = tt_prof(sp, "code", "magic");
 	struct pk_sb sb = {0};
-	pk_sb_addf(&sb, "%s uint64_t %sread_cycle()\n{\n    return %s;\n}\n", qual, P, tt_cycle_read(sp));
 	pk_sb_addf(&sb, "%s void %stail(__gm__ int64_t *out", qual, P);
 	if (sp->slot_in_body)
 		pk_sb_add(&sb, ", uint64_t slot");
@@ -78,24 +121,19 @@ static char *helpers(const struct tt_kernel *k, const struct tt_spec *sp)
 		pk_sb_addf(
 		    &sb,
 		    "    row[%d] = static_cast<int64_t>(%sULL + ((gen & 0xFFFFULL) << 16) + (slot & 0xFFFFULL));\n",
-		    sp->row_words - 1, rule_or(sp, "code", "magic", "0x54494D4500000000"));
+		    sp->row_words - 1, magic);
 	else
-		pk_sb_addf(&sb, "    row[%d] = static_cast<int64_t>(%sULL + slot);\n", sp->row_words - 1,
-		           rule_or(sp, "code", "magic", "0x54494D4500000000"));
-	const char *wb = rule_or(sp, "code", "writeback",
-	                         "dcci(reinterpret_cast<__gm__ void *>({line}), cache_line_t::SINGLE_CACHE_LINE, "
-	                         "dcci_dst_t::CACHELINE_OUT);");
+		pk_sb_addf(&sb, "    row[%d] = static_cast<int64_t>(%sULL + slot);\n", sp->row_words - 1, magic);
 	for (int l = 0; l < sp->row_words / 8; l++) {
 		char line[32];
 		snprintf(line, sizeof(line), "row + %d", l * 8);
 		const char *names[] = {"line"}, *vals[] = {line};
-		char *w = tt_expand(wb, names, vals, 1);
+		char *w = tt_expand(sp->api->writeback, names, vals, 1);
 		pk_sb_addf(&sb, "    %s\n", w);
 		free(w);
 	}
-	const char *fence = tt_prof(sp, "code", "fence");
-	if (fence)
-		pk_sb_addf(&sb, "    %s\n", fence);
+	if (*sp->api->fence)
+		pk_sb_addf(&sb, "    %s\n", sp->api->fence);
 	pk_sb_add(&sb, "}");
 	return sb.s;
 }
@@ -136,34 +174,33 @@ static char *tensor_read(const struct tt_kernel *k, const struct tt_spec *sp)
 		tmpl = tt_prof(sp, "code", "tensor");
 	if (!tmpl)
 		tmpl = "reinterpret_cast<__gm__ int64_t *>({args}[{index}])";
-	const char *type = k->tensor_type ? k->tensor_type : rule_or(sp, "code", "tensor_type", "__gm__ Tensor *");
+	const char *type = k->tensor_type ? k->tensor_type : tt_prof(sp, "code", "tensor_type");
 	const char *names[] = {"args", "index", "type", "accessor"};
 	const char *vals[] = {k->args_name, idx, type, k->tensor_accessor ? k->tensor_accessor : ""};
 	return tt_expand(tmpl, names, vals, 4);
 }
 
 /* The slot, read in the body with the runtime's accessors (they take args). */
-static void plan_slot(const struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp, struct pk_plan *plan)
+static char *slot_stmt(const struct tt_kernel *k, const struct tt_spec *sp)
 {
 	struct pk_sb sb = {0};
 	const char *P = sp->prefix;
 	if (k->core != TT_MIX) {
-		char *e = prof_expr(sp, k, "slot", slot_key(k->core), "GetBlockIdx()");
+		char *e = prof_expr(sp, k, "slot", slot_key(k->core));
 		pk_sb_addf(&sb, "const uint64_t %sslot = static_cast<uint64_t>(%s);", P, e);
 		free(e);
 	} else {
-		/* a C++ test: a preprocessor line cannot carry the timing mark */
-		char *is = prof_expr(sp, k, "slot", "mix_is_aic_expr", "ASCEND_IS_AIC");
-		char *c = prof_expr(sp, k, "slot", "mix_aic", "GetBlockIdx()");
-		char *v = prof_expr(sp, k, "slot", "mix_aiv", "GetBlockNum() + GetBlockIdx()");
+		/* a C++ test: the runtime builds one source per core type (checked in tt_gen_kernel) */
+		char *is = prof_expr(sp, k, "slot", "mix_is_aic_expr");
+		char *c = prof_expr(sp, k, "slot", "mix_aic");
+		char *v = prof_expr(sp, k, "slot", "mix_aiv");
 		pk_sb_addf(&sb, "const uint64_t %sslot = (%s) ? static_cast<uint64_t>(%s) : static_cast<uint64_t>(%s);",
 		           P, is, c, v);
 		free(is);
 		free(c);
 		free(v);
 	}
-	tt_insert_before(t->b, plan, k->first_stmt, sb.s, "slot");
-	pk_sb_free(&sb);
+	return sb.s;
 }
 
 /* `const uint64_t <prefix>LOCAL = args[INDEX];` at the top of the body: a
@@ -198,8 +235,11 @@ static void plan_entry(const struct tt_tu *t, const struct tt_kernel *k, const s
 		pk_sb_add(&label, "tensor");
 	}
 	tt_insert_before(t->b, plan, k->first_stmt, sb.s, label.s);
-	if (sp->slot_in_body)
-		plan_slot(t, k, sp, plan);
+	if (sp->slot_in_body) {
+		char *ss = slot_stmt(k, sp);
+		tt_insert_before(t->b, plan, k->first_stmt, ss, "slot");
+		free(ss);
+	}
 	if (sp->generation && k->style == TT_EXTERN) /* direct style: a parameter */
 		plan_packed_read(t, k, sp, plan, "gen", "generation", sp->generation_index);
 	if (sp->invocation && k->style == TT_EXTERN)
@@ -461,8 +501,23 @@ int tt_gen_kernel(struct tt_tu *t, struct tt_kernel *k, struct tt_spec *sp, stru
 	}
 	if (sp->nhelper && tt_path_plan(t, k, sp, plan) < 0)
 		return -1;
-	char *h = helpers(k, sp);
+	char *h = helpers(k, sp), *ss = sp->slot_in_body ? slot_stmt(k, sp) : NULL;
+	struct pk_sb all = {0};
+	pk_sb_addf(&all, "%s\n%s", h, ss ? ss : "");
+	char *inc = needed_includes(t->b, sp, all.s);
+	all.n = 0;
+	pk_sb_add(&all, inc);
+	cycle_helper(&all, sp, tt_prof(sp, "code", "qualifiers"));
+	all.s[--all.n] = '\0'; /* the lines end where the chunk does */
+	/* the cycle read says its kind unless it is Ascend C's, the default */
+	char *label =
+	    strcmp(sp->api->kind, "ascendc") ? pk_xasprintf("helper, api %s", sp->api->kind) : pk_xstrdup("helper");
+	tt_insert_before(t->b, plan, k->decl_start, all.s, label);
 	tt_insert_before(t->b, plan, k->decl_start, h, "helper");
+	free(label);
+	pk_sb_free(&all);
+	free(inc);
+	free(ss);
 	free(h);
 	plan_entry(t, k, sp, plan);
 	for (size_t i = 0; i < sp->nev; i++) {
@@ -523,7 +578,7 @@ char *tt_sidecar_json(const struct tt_kernel *k, const struct tt_spec *sp, size_
 {
 	struct pk_sb sb = {0};
 	static const char *cores[] = {"aiv", "aic", "mix"};
-	unsigned long long magic = strtoull(rule_or(sp, "code", "magic", "0x54494D4500000000"), NULL, 0);
+	unsigned long long magic = strtoull(tt_prof(sp, "code", "magic"), NULL, 0);
 	pk_sb_addf(&sb, "{\n  \"kernel\": \"%s\",\n  \"style\": \"%s\",\n  \"core_type\": \"%s\",\n", k->name,
 	           k->style == TT_EXTERN ? "extern" : "direct", cores[k->core]);
 	if (sp->slots && strspn(sp->slots, "0123456789") == strlen(sp->slots))
@@ -550,7 +605,7 @@ char *tt_sidecar_json(const struct tt_kernel *k, const struct tt_spec *sp, size_
 			pk_sb_addf(&sb, "  \"row0_arg\": %d,\n", sp->row0_index);
 	}
 	pk_sb_add(&sb, "  \"events\": [\n");
-	json_event(&sb, "entry", 0, rule_or(sp, "kinds", "entry", "issue"), "entry", k->name, sp->kernel_file);
+	json_event(&sb, "entry", 0, tt_prof(sp, "kinds", "entry"), "entry", k->name, sp->kernel_file);
 	for (size_t i = 0; i < sp->nev; i++) {
 		const struct tt_event *e = &sp->ev[i];
 		pk_sb_add(&sb, ",\n");
@@ -558,7 +613,7 @@ char *tt_sidecar_json(const struct tt_kernel *k, const struct tt_spec *sp, size_
 		           e->file ? e->file : sp->kernel_file);
 	}
 	pk_sb_add(&sb, ",\n");
-	json_event(&sb, "body_done", sp->columns - 1, rule_or(sp, "kinds", "body_done", "phase"), "exit", k->name,
+	json_event(&sb, "body_done", sp->columns - 1, tt_prof(sp, "kinds", "body_done"), "exit", k->name,
 	           sp->kernel_file);
 	pk_sb_add(&sb, "\n  ]\n}\n");
 	*len = sb.n;

@@ -18,7 +18,7 @@
  * command line (inject.h) with the events as the planner's own records. */
 struct tt_opts {
 	const char *kernel, *kernel_name, *host, *host_out, *slots, *events_out, *core, *build_dir, *generation,
-	    *invocation, *invocations, *target, *test_script;
+	    *invocation, *invocations, *target, *test_script, *api;
 	long func_id;
 	const long *func_twins;
 	size_t nfunc_twins;
@@ -46,6 +46,7 @@ static void take_opts(struct tt_opts *t, const struct pk_inject_opts *o)
 	    .invocation = o->invocation,
 	    .invocations = o->invocations,
 	    .target = o->target,
+	    .api = o->api,
 	    .test_script = o->test_script,
 	    .func_id = o->func_id,
 	    .func_twins = o->func_twins,
@@ -144,6 +145,7 @@ struct job {
 	struct pk_plan tp;
 	long func_id, external;
 	struct tt_sides sides; /* headers holding packed reads */
+	struct pk_api api;     /* the kernel kind's spellings (rules/api.ini) */
 };
 
 static int load_file(struct pk_buf *b, int *have, const char *path, const struct tt_opts *o, int host);
@@ -239,6 +241,20 @@ static int pick_target(struct job *j)
 	} else {
 		j->sp.target = tt_detect_target(&j->rules, &j->kb, j->target, sizeof(j->target));
 	}
+	static const char *need[][2] = {{"code", "qualifiers"}, {"code", "magic"},   {"code", "tensor_type"},
+	                                {"slot", "aiv"},        {"slot", "aic"},     {"slot", "mix_is_aic"},
+	                                {"slot", "mix_aic"},    {"slot", "mix_aiv"}, {"kinds", "entry"},
+	                                {"kinds", "body_done"}};
+	for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++)
+		if (!tt_prof(&j->sp, need[i][0], need[i][1]))
+			return pk_error("rules/timing.ini: [%s] needs %s", need[i][0], need[i][1]);
+	/* the probe API: --api, else the profile's (the default profile is Ascend C's) */
+	const char *kind = j->o.api ? j->o.api : tt_prof(&j->sp, "code", "api");
+	if (!kind)
+		return pk_error("rules/timing.ini: [code] needs api (a kind of rules/api.ini)");
+	if (pk_api_load(kind, &j->api) < 0)
+		return -1;
+	j->sp.api = &j->api;
 	const char *sib = tt_prof(&j->sp, "code", "slot_in_body");
 	j->sp.slot_in_body = sib && !strcmp(sib, "yes");
 	return 0;
@@ -588,6 +604,7 @@ fail:
 
 static void free_job(struct job *j)
 {
+	pk_api_free(&j->api);
 	for (size_t i = 0; i < j->o.nev; i++) {
 		free(j->o.ev[i].name);
 		free(j->o.ev[i].kind);

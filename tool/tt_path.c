@@ -372,6 +372,15 @@ static int add_arg(struct graph *g, const struct site *s, struct pk_plan *kplan)
 	return 0;
 }
 
+/* The first byte of function C's declaration. */
+static size_t hk_start(struct tt_tu *t, CXCursor c)
+{
+	struct tt_kernel hk;
+	size_t at = tt_func_describe(t, c, &hk) == 0 ? hk.decl_start : 0;
+	tt_kernel_free(&hk);
+	return at;
+}
+
 /* The sample inside the helper: through the pointer, when it is passed. */
 static int place_sample(struct graph *g, int i, struct tt_event *ev, struct pk_plan *kplan)
 {
@@ -388,7 +397,23 @@ static int place_sample(struct graph *g, int i, struct tt_event *ev, struct pk_p
 	tt_lint_event(t, g->sp, ev);
 	const char *P = g->sp->prefix;
 	struct pk_sb sb = {0}, label = {0};
-	pk_sb_addf(&sb, "if (%sev) %sev[%d] = %s;", P, P, ev->helper, tt_cycle_read(g->sp));
+	const struct pk_api *api = g->sp->api;
+	char *cy = tt_cycle_read(g->sp);
+	if (*api->sim_macro) { /* the simulation's counter under its macro, its header before the function */
+		pk_sb_addf(&sb, "#if defined(%s)\nif (%sev) %sev[%d] = static_cast<uint64_t>(%s);\n#else\n",
+		           api->sim_macro, P, P, ev->helper, api->sim_cycle);
+		pk_sb_addf(&sb, "if (%sev) %sev[%d] = static_cast<uint64_t>(%s);\n#endif", P, P, ev->helper, cy);
+		size_t at = hk_start(t, f->c);
+		if (*api->sim_include && !pk_api_includes(t->b, api->sim_include) && at) {
+			char *inc =
+			    pk_xasprintf("#if defined(%s)\n#include \"%s\"\n#endif", api->sim_macro, api->sim_include);
+			tt_insert_before(t->b, plan_of(g, f->file, kplan), at, inc, "helper");
+			free(inc);
+		}
+	} else {
+		pk_sb_addf(&sb, "if (%sev) %sev[%d] = static_cast<uint64_t>(%s);", P, P, ev->helper, cy);
+	}
+	free(cy);
 	pk_sb_addf(&label, "event %s (%s)", ev->name, ev->kind);
 	if (ev->after)
 		tt_insert_after(t->b, plan_of(g, f->file, kplan), ev->at, ev->stmt, sb.s, label.s);

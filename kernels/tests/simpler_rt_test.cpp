@@ -1,14 +1,20 @@
 // simpler_rt_test.cpp - the simulation's simpler runtime layer
 // (sim/include/simpler): a kernel reads its tensor through the descriptor,
-// its block from the context slots, its clock from get_sys_cnt(); the
+// its block from the context slots, its clock as the runtime's kernels read it
+// (sys_cnt_now_ticks() under __CPU_SIM, get_sys_cnt() on the device); the
 // orchestration run refuses what the runtime refuses.
 #include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
 
+#include "kernel_operator.h"
+#include "pto/pto-inst.hpp"
 #include "tensor.h"
 #include "intrinsic.h"
+#if defined(__CPU_SIM)
+#include "aicpu/device_time.h"
+#endif
 #include "pto_orchestration_api.h"
 #include "pksim/host.h"
 
@@ -25,9 +31,13 @@ extern "C" __aicore__ void probe_kernel(__gm__ int64_t *args)
 	row[1] = get_block_num(args);
 	row[2] = get_sub_block_id(args);
 	row[3] = AscendC::GetBlockIdx();
+#if defined(__CPU_SIM)
+	row[4] = sys_cnt_now_ticks() > 0 ? 1 : 0;
+#else
 	row[4] = get_sys_cnt() > 0 ? 1 : 0;
+#endif
 	row[5] = scalar;
-	dcci(reinterpret_cast<__gm__ void *>(row), SINGLE_CACHE_LINE);
+	dcci(reinterpret_cast<__gm__ void *>(row), cache_line_t::SINGLE_CACHE_LINE);
 	dsb(DSB_DDR);
 }
 
@@ -90,7 +100,7 @@ int main()
 		Expect(r[0] == b && r[3] == b, "get_block_idx(args) is the block, as GetBlockIdx()");
 		Expect(r[1] == blocks, "get_block_num(args) is the launch's block count");
 		Expect(r[2] == 0, "get_sub_block_id(args) is 0");
-		Expect(r[4] == 1, "get_sys_cnt() counts");
+		Expect(r[4] == 1, "the cycle counter counts");
 		Expect(r[5] == -42, "the scalar follows the tensors");
 	}
 

@@ -6,8 +6,8 @@
 # Options come from the command's own --help, so they never go stale
 # (probe-inject's --help lists the options of all its forms);
 # --probe/--disable offer the probe names of the files already on the line
-# (probe-list --names), and so does probe-sweep's --probes; --core-type and
-# --target their values.
+# (probe-list --names), and so does probe-sweep's --probes; --core-type,
+# --api and --target their values.
 
 # _probekit_run CMD ARGS...: the probekit command CMD, next to the one typed
 _probekit_run()
@@ -57,6 +57,10 @@ _probekit()
 		;;
 	--core-type)
 		[[ $cmd == inject ]] && COMPREPLY=($(compgen -W "aiv aic mix" -- "$cur"))
+		return
+		;;
+	--api)
+		[[ $cmd == inject ]] && COMPREPLY=($(compgen -W "ascendc pto cce" -- "$cur"))
 		return
 		;;
 	--target) # the [target.NAME] profiles of rules/timing.ini

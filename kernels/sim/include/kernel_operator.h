@@ -35,7 +35,12 @@ enum class dcci_dst_t { CACHELINE_ALL = 0, CACHELINE_UB, CACHELINE_OUT, CACHELIN
 inline void pipe_barrier(pipe_t) {}
 inline void set_flag(pipe_t src, pipe_t dst, event_t ev) { pksim::PipeFlagSet(src, dst, ev); }
 inline void wait_flag(pipe_t src, pipe_t dst, event_t ev) { pksim::PipeFlagWait(src, dst, ev); }
+// get_sys_cnt() is the board compiler's intrinsic: a CPU simulation built with
+// -D__CPU_SIM (pto-isa's, simpler's a2a3sim) declares none, and neither does
+// this one (simpler's kernels read sys_cnt_now_ticks() from aicpu/device_time.h there).
+#if !defined(__CPU_SIM)
 inline int64_t get_sys_cnt() { return pksim::SystemCycle(); }
+#endif
 inline int64_t get_block_idx() { return pksim::BlockIdx(); }
 inline int64_t get_block_num() { return pksim::BlockNum(); }
 inline int64_t get_subblockid() { return 0; }

@@ -26,6 +26,18 @@
 #define AICORE
 #define PTO_INST inline
 
+// What pto-isa's CPU stubs offer a kernel besides the tile API: the two-argument
+// writeback of one data-cache line (dcci(ptr, cache_line_t::SINGLE_CACHE_LINE),
+// as pto-isa and simpler's kernels spell it) and the memory fence. Simulated GM
+// is host memory, so only the argument contract is checked.
+template <typename T>
+inline void dcci(__gm__ T *addr, cache_line_t line)
+{
+	dcci(addr, line, dcci_dst_t::CACHELINE_OUT);
+}
+enum dsb_mode_t { DSB_ALL = 0, DSB_DDR, DSB_UB, DSB_SEQ };
+inline void dsb(dsb_mode_t) {}
+
 namespace pto {
 
 constexpr int DYNAMIC = -1;

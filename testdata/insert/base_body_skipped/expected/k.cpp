@@ -15,7 +15,7 @@ AICORE void RunScale(__gm__ T *out, __gm__ T *in)
 extern "C" __global__ AICORE void scale_kernel(__gm__ half *out, __gm__ half *in)
 {
 #if 1  // TIMING_PROBE: T_BASE
-    uint64_t probeBase_T_BASE = get_sys_cnt();
+    uint64_t probeBase_T_BASE = get_sys_cnt();  // probe API: cce (--api KIND)
     if (get_block_idx() == 0) {
         printf("[T_BASE] %lu\n", probeBase_T_BASE);
     }

@@ -5,7 +5,7 @@ extern "C" __global__ __aicore__ void sort_kernel(__gm__ float *dst, __gm__ floa
     set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
 #if 1  // TIMING_PROBE: LOAD_WAIT
     pipe_barrier(PIPE_ALL);
-    uint64_t probeStart_LOAD_WAIT = get_sys_cnt();
+    uint64_t probeStart_LOAD_WAIT = get_sys_cnt();  // probe API: cce (--api KIND)
 #endif
     wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
 #if 1  // TIMING_PROBE: LOAD_WAIT

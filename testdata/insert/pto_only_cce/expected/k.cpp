@@ -12,7 +12,7 @@ AICORE void RunCopy(__gm__ T *dst, __gm__ T *src)
     set_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID0);
 #if 1  // TIMING_PROBE: LOAD
     pipe_barrier(PIPE_ALL);
-    uint64_t probeStart_LOAD = get_sys_cnt();
+    uint64_t probeStart_LOAD = get_sys_cnt();  // probe API: cce (--api KIND)
 #endif
     wait_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID0);
 #if 1  // TIMING_PROBE: LOAD

@@ -1,0 +1,3 @@
+// Helpers this kernel shares with Ascend C operators: it brings the Ascend C API.
+#pragma once
+#include "kernel_operator.h"

@@ -1,0 +1,240 @@
+/* ast_api.c - the probe API of a kernel kind (rules/api.ini): which kind a
+ * file is, and the spellings of its cycle read, barrier, block index, print
+ * and row writeback, for printf probes and the timing tensor alike. */
+#include "ast.h"
+#include "embed.h"
+#include "pk.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define API_INI "rules/api.ini"
+
+struct api_ctx {
+	const char *kind; /* the section wanted, or NULL for [kinds] only */
+	struct pk_api *api;
+	char *order, *fallback;
+	int seen; /* the section exists */
+};
+
+static char **api_field(struct pk_api *a, const char *key)
+{
+	struct {
+		const char *key;
+		char **field;
+	} map[] = {{"includes", &a->includes},
+	           {"entry", &a->entry},
+	           {"namespace", &a->ns},
+	           {"cycle", &a->cycle},
+	           {"sim_macro", &a->sim_macro},
+	           {"sim_cycle", &a->sim_cycle},
+	           {"sim_include", &a->sim_include},
+	           {"barrier", &a->barrier},
+	           {"block", &a->block},
+	           {"subblock", &a->subblock},
+	           {"block_include", &a->block_include},
+	           {"print", &a->print},
+	           {"writeback", &a->writeback},
+	           {"fence", &a->fence}};
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (!strcmp(map[i].key, key))
+			return map[i].field;
+	return NULL;
+}
+
+static const char *const api_keys[] = {"includes",      "entry",       "namespace", "cycle", "sim_macro",
+                                       "sim_cycle",     "sim_include", "barrier",   "block", "subblock",
+                                       "block_include", "print",       "writeback", "fence"};
+
+static int on_api(void *user, const char *section, const char *key, const char *value, unsigned line)
+{
+	struct api_ctx *c = user;
+	if (!strcmp(section, "kinds")) {
+		char **f = !strcmp(key, "order") ? &c->order : !strcmp(key, "fallback") ? &c->fallback : NULL;
+		if (!f)
+			return pk_error(API_INI ":%u: [kinds] takes order and fallback, not '%s'", line, key);
+		free(*f);
+		*f = pk_xstrdup(value);
+		return 0;
+	}
+	if (!c->kind || strcmp(section, c->kind))
+		return 0;
+	c->seen = 1;
+	char **f = api_field(c->api, key);
+	if (!f)
+		return pk_error(API_INI ":%u: [%s]: unknown key '%s'", line, section, key);
+	free(*f);
+	*f = pk_xstrdup(value);
+	return 0;
+}
+
+void pk_api_free(struct pk_api *a)
+{
+	for (size_t i = 0; i < sizeof(api_keys) / sizeof(api_keys[0]); i++) {
+		char **f = api_field(a, api_keys[i]);
+		free(*f);
+		*f = NULL;
+	}
+}
+
+/* Read [kinds] (and the section KIND when given). */
+static int api_read(struct api_ctx *c)
+{
+	if (pk_ini_parse_rules("api.ini", on_api, c) < 0)
+		return -1;
+	if (!c->order || !c->fallback)
+		return pk_error(API_INI ": [kinds] needs order and fallback");
+	return 0;
+}
+
+int pk_api_load(const char *kind, struct pk_api *a)
+{
+	memset(a, 0, sizeof(*a));
+	struct api_ctx c = {kind, a, NULL, NULL, 0};
+	int rc = api_read(&c);
+	if (rc == 0 && !c.seen)
+		rc = pk_error("--api '%s': " API_INI " has no [%s] (kinds: %s %s)", kind, kind, c.order, c.fallback);
+	for (size_t i = 0; rc == 0 && i < sizeof(api_keys) / sizeof(api_keys[0]); i++)
+		if (!*api_field(a, api_keys[i]))
+			rc = pk_error(API_INI ": [%s] needs '%s' (an empty value says none)", kind, api_keys[i]);
+	free(c.order);
+	free(c.fallback);
+	if (rc < 0)
+		pk_api_free(a);
+	else
+		snprintf(a->kind, sizeof(a->kind), "%s", kind);
+	return rc;
+}
+
+/* Is WORD (LEN bytes) one of the blank-separated words of LIST? */
+static int word_in(const char *list, const char *word, size_t len)
+{
+	for (const char *p = list; *p;) {
+		p += strspn(p, " \t");
+		size_t l = strcspn(p, " \t");
+		if (l && l == len && !memcmp(p, word, len))
+			return 1;
+		p += l;
+	}
+	return 0;
+}
+
+/* The path of the #include directive on the line at P (before EOL), or NULL. */
+static const char *include_path(const char *p, const char *eol, size_t *len)
+{
+	while (p < eol && (*p == ' ' || *p == '\t'))
+		p++;
+	if (p >= eol || *p++ != '#')
+		return NULL;
+	while (p < eol && (*p == ' ' || *p == '\t'))
+		p++;
+	if ((size_t)(eol - p) <= 7 || strncmp(p, "include", 7))
+		return NULL;
+	const char *o = p + 7 + strcspn(p + 7, "\"<\n");
+	if (o >= eol)
+		return NULL;
+	const char *e = o + 1 + strcspn(o + 1, "\">\n");
+	if (e >= eol)
+		return NULL;
+	*len = (size_t)(e - o - 1);
+	return o + 1;
+}
+
+int pk_api_includes(const struct pk_buf *b, const char *list)
+{
+	const char *d = b->data, *end = d + b->len;
+	for (const char *p = d; p < end;) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		if (!eol)
+			eol = end;
+		size_t len;
+		const char *path = include_path(p, eol, &len);
+		if (path) {
+			const char *base = path + len;
+			while (base > path && base[-1] != '/')
+				base--;
+			if (word_in(list, path, len) || word_in(list, base, (size_t)(path + len - base)))
+				return 1;
+		}
+		p = eol + 1;
+	}
+	return 0;
+}
+
+/* The code of B holds TEXT outside comments. */
+static int has_code_text(const struct pk_buf *b, const struct pk_scan *s, const char *text)
+{
+	if (!*text)
+		return 0;
+	const char *p = b->data, *end = b->data + b->len;
+	size_t tl = strlen(text);
+	while ((p = memmem(p, (size_t)(end - p), text, tl)) != NULL) {
+		if (!s || !pk_scan_in_comment(s, (size_t)(p - b->data)))
+			return 1;
+		p++;
+	}
+	return 0;
+}
+
+int pk_api_detect(const struct pk_buf *b, const struct pk_scan *s, char *kind, size_t cap)
+{
+	struct api_ctx c = {NULL, NULL, NULL, NULL, 0};
+	if (api_read(&c) < 0) {
+		free(c.order);
+		free(c.fallback);
+		return -1;
+	}
+	int found = 0;
+	char *save = NULL, *words = pk_xstrdup(c.order);
+	for (char *w = strtok_r(words, " \t", &save); w && !found; w = strtok_r(NULL, " \t", &save)) {
+		struct pk_api a;
+		if (pk_api_load(w, &a) < 0) {
+			found = -1;
+			break;
+		}
+		if (pk_api_includes(b, a.includes) || has_code_text(b, s, a.entry)) {
+			snprintf(kind, cap, "%s", w);
+			found = 1;
+		}
+		pk_api_free(&a);
+	}
+	if (found == 0)
+		snprintf(kind, cap, "%s", c.fallback);
+	free(words);
+	free(c.order);
+	free(c.fallback);
+	return found;
+}
+
+char *pk_api_fill(const char *tmpl, const char *const *names, const char *const *vals, size_t n)
+{
+	struct pk_sb sb = {0};
+	pk_sb_add(&sb, "");
+	for (const char *p = tmpl; *p;) {
+		size_t k = n;
+		if (*p == '{')
+			for (k = 0; k < n; k++) {
+				size_t l = strlen(names[k]);
+				if (!strncmp(p + 1, names[k], l) && p[1 + l] == '}')
+					break;
+			}
+		if (k < n) {
+			pk_sb_add(&sb, vals[k]);
+			p += strlen(names[k]) + 2;
+		} else {
+			pk_sb_addn(&sb, p++, 1);
+		}
+	}
+	return sb.s;
+}
+
+char *pk_api_call(const struct pk_api *a, const char *name, int qualify, const char *args)
+{
+	const char *names[] = {"args"}, *vals[] = {args ? args : "args"};
+	char *body = pk_api_fill(name, names, vals, 1);
+	if (!qualify || !*a->ns)
+		return body;
+	char *q = pk_xasprintf("%s::%s", a->ns, body);
+	free(body);
+	return q;
+}
