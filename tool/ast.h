@@ -107,6 +107,7 @@ struct pk_ast {
 	struct pk_range *skipped; /* regions the preprocessor skipped */
 	size_t nskipped;
 	char *unit;           /* a header parsed in this source file's unit, or NULL */
+	char *cpath;          /* the file's path as clang was given it */
 	char *branch_flags;   /* a refused target's branch: the -D/-U that select it */
 	unsigned branch_line; /* and the line of that target */
 };
@@ -122,6 +123,14 @@ struct pk_parse_opts {
  * file's functions, statements and calls. Returns 0 or -1 (message). */
 int pk_ast_parse(struct pk_ast *a, struct pk_buf *b, const struct pk_parse_opts *o);
 void pk_ast_free(struct pk_ast *a);
+/* Parse again with DATA as the file's bytes (same flags, stubs and unit):
+ * its errors, as a->errs holds the first parse's. The first parse's cursors
+ * are gone afterwards. Returns 0 or -1 (message). */
+int pk_ast_reparse(struct pk_ast *a, const char *data, size_t len, struct pk_parse_error **errs, size_t *nerrs);
+void pk_parse_errors_free(struct pk_parse_error *v, size_t n);
+/* Does the edit PLAN (checked) of the parsed file add a parse error? Then
+ * refuse (-1), naming the error and the inserted line (tool/ast_verify.c). */
+int pk_ast_verify(struct pk_ast *a, const struct pk_plan *plan, const char *name);
 /* Report parse errors in the main file as warnings ("could not see"). */
 void pk_ast_warn_errors(const struct pk_ast *a);
 /* Build the compiler arguments (exposed for tests). *argv is malloc'd. */

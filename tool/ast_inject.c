@@ -509,7 +509,7 @@ int pk_ast_inject(const struct pk_inject_opts *o)
 		planned = build_plan(&a, o, &plan);
 	}
 	pk_msg_release(1);
-	if (planned < 0)
+	if (planned < 0 || pk_ast_verify(&a, &plan, o->name) < 0)
 		goto out;
 	int changed = 0;
 	if (pk_emit(&o->emit, &b, &plan, &changed) < 0)

@@ -218,8 +218,13 @@ static int check_stmt(struct pk_ast *a, int node, const char *what)
 		               "%s:%u: %s: the function is constexpr; the probe's cycle read and "
 		               "print cannot go there",
 		               what);
-	for (size_t i = 0; i < a->nerrs; i++) /* a syntax error inside: its boundaries are a guess */
-		if (a->errs[i].line && a->errs[i].off >= n->start && a->errs[i].off < n->end &&
+	/* a syntax error inside, or right at the end of a statement that lacks
+	 * its ';' (clang reports it just after the last token): its boundaries
+	 * are a guess */
+	int open_end = n->end > n->start && a->b->data[n->end - 1] != ';' && a->b->data[n->end - 1] != '}';
+	for (size_t i = 0; i < a->nerrs; i++)
+		if (a->errs[i].line && a->errs[i].off >= n->start &&
+		    (a->errs[i].off < n->end || (open_end && a->errs[i].off == n->end)) &&
 		    !strncmp(a->errs[i].msg, "expected ", 9)) {
 			pk_error("%s:%u: %s: clang could not parse this statement (line %u: %s); nothing written",
 			         a->b->path, pk_ast_line(a, n->start), what, a->errs[i].line, a->errs[i].msg);
