@@ -8,6 +8,7 @@
 #include "inject.h"
 #include "marks.h"
 #include "pk.h"
+#include "probeset.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -431,6 +432,60 @@ out:
 	return rc;
 }
 
+/* One probe at a time, as enabling a probe refuses a second one: an
+ * enabled probe (not the base probe) inserted while another is on. */
+static int refuse_others_on(struct pk_ast *a, const struct pk_inject_opts *o)
+{
+	if (o->off || o->place == PK_PLACE_BASE || !strcmp(o->name, PK_BASE_PROBE))
+		return 0;
+	const char *path = a->b->path;
+	const struct pk_scan *scan = &a->scan;
+	return pk_refuse_others(1, &path, &scan, o->name, o->allow_multiple);
+}
+
+/* The base probe goes with the first probe, as enabling a probe enables it:
+ * its blocks are turned on, or, when the file has none, it is inserted at
+ * the kernel entry (as --base would), its edits first in the plan so that
+ * at one offset the base sample is taken first. No single kernel entry (a
+ * header, several entries): a warning, and the probe goes in alone. */
+static int plan_base(struct pk_ast *a, const struct pk_inject_opts *o, struct pk_plan *plan)
+{
+	if (o->off || o->no_base || o->place == PK_PLACE_BASE || !strcmp(o->name, PK_BASE_PROBE))
+		return 0;
+	struct pk_plan base;
+	pk_plan_init(&base);
+	int have = 0;
+	for (size_t i = 0; i < a->scan.nblocks; i++) {
+		const struct pk_block *b = &a->scan.blocks[i];
+		if (strcmp(b->name, PK_BASE_PROBE))
+			continue;
+		have = 1;
+		if (!b->enabled)
+			pk_plan_add(&base, b->value_off, b->value_off + 1, "1", 1);
+	}
+	if (!have) {
+		struct pk_inject_opts bo = *o;
+		bo.place = PK_PLACE_BASE;
+		bo.base_func = NULL;
+		bo.name = PK_BASE_PROBE;
+		pk_msg_hold();
+		int rc = build_plan(a, &bo, &base);
+		pk_msg_release(rc == 0);
+		if (rc < 0) {
+			pk_plan_free(&base);
+			pk_warning("%s: no single kernel entry here for the base probe %s; probe '%s' goes in "
+			           "without it (insert it where the kernel starts: --base[=FUNC], or pass --no-base)",
+			           a->b->path, PK_BASE_PROBE, o->name);
+			return 0;
+		}
+	}
+	for (size_t i = 0; i < plan->n; i++)
+		pk_plan_add(&base, plan->e[i].start, plan->e[i].end, plan->e[i].text, plan->e[i].text_len);
+	pk_plan_free(plan);
+	*plan = base;
+	return pk_plan_check(plan, a->b->path, a->b->len);
+}
+
 /* May a target in a skipped branch be reached by parsing again with the
  * flags that select it? Only when the user gave no build flags: with -p or
  * -D/-U after --, the branch the build takes is known, and refused. */
@@ -494,7 +549,8 @@ int pk_ast_inject(const struct pk_inject_opts *o)
 	int rc = PK_EXIT_ERROR;
 	if (pk_ast_parse(&a, &b, &po) < 0)
 		goto out;
-	if (pk_scan_report_errors(&b, &a.scan) > 0 || refuse_existing(&a, o->name) < 0)
+	if (pk_scan_report_errors(&b, &a.scan) > 0 || refuse_existing(&a, o->name) < 0 ||
+	    refuse_others_on(&a, o) < 0)
 		goto out;
 	int follow = may_follow(&po);
 	if (follow)
@@ -509,7 +565,7 @@ int pk_ast_inject(const struct pk_inject_opts *o)
 		planned = build_plan(&a, o, &plan);
 	}
 	pk_msg_release(1);
-	if (planned < 0 || pk_ast_verify(&a, &plan, o->name) < 0)
+	if (planned < 0 || plan_base(&a, o, &plan) < 0 || pk_ast_verify(&a, &plan, o->name) < 0)
 		goto out;
 	int changed = 0;
 	if (pk_emit(&o->emit, &b, &plan, &changed) < 0)
