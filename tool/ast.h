@@ -37,6 +37,10 @@ struct pk_ast_rules {
 	/* code where the API's namespace is not visible (PTO-only kernels):
 	 * the CCE compiler's own intrinsics */
 	char *cce_cycle, *cce_barrier, *cce_block, *cce_subblock;
+	/* wait probes: waits for an event of the same core are sampled without
+	 * the probe's barrier, cross-core waits with it; the comment of each */
+	struct pk_namelist wait_same, wait_cross;
+	char *wait_same_note, *wait_cross_note;
 };
 
 int pk_ast_rules_load(struct pk_ast_rules *r);

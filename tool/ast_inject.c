@@ -67,7 +67,9 @@ struct gen {
 	char *sv, *ev;                 /* start and end variables */
 	char *iter;                    /* induction variable for iter=, or NULL */
 	int all_blocks;
-	int core; /* pk_ast_core_kind */
+	int no_barrier;   /* a wait for an event of the same core: no barrier before its samples */
+	const char *note; /* a wait probe's comment (rules/async.ini [wait]), or NULL */
+	int core;         /* pk_ast_core_kind */
 	const struct pk_ast_rules *r;
 };
 
@@ -110,7 +112,10 @@ static char *gen_start(const struct gen *g, const char *ind)
 {
 	struct pk_sb t = {0};
 	pk_sb_addf(&t, "%s%s", g->dir, g->eol);
-	pk_sb_addf(&t, "%s%s;%s", ind, g->barrier, g->eol);
+	if (g->note)
+		pk_sb_addf(&t, "%s%s%s", ind, g->note, g->eol);
+	if (!g->no_barrier)
+		pk_sb_addf(&t, "%s%s;%s", ind, g->barrier, g->eol);
 	pk_sb_addf(&t, "%suint64_t %s = %s;%s", ind, g->sv, g->cycle, g->eol);
 	pk_sb_addf(&t, "#endif%s", g->eol);
 	return t.s;
@@ -122,7 +127,8 @@ static char *gen_end(const struct gen *g, const char *ind)
 	char args[512];
 	snprintf(args, sizeof(args), "%s, %s, %s - %s", g->sv, g->ev, g->ev, g->sv);
 	pk_sb_addf(&t, "%s%s", g->dir, g->eol);
-	pk_sb_addf(&t, "%s%s;%s", ind, g->barrier, g->eol);
+	if (!g->no_barrier)
+		pk_sb_addf(&t, "%s%s;%s", ind, g->barrier, g->eol);
 	pk_sb_addf(&t, "%suint64_t %s = %s;%s", ind, g->ev, g->cycle, g->eol);
 	gen_print(&t, g, ind, "start=%lu end=%lu dur=%lu", args);
 	pk_sb_addf(&t, "#endif%s", g->eol);
@@ -356,6 +362,25 @@ out:
 	return rc;
 }
 
+/* A wait probe's kind, from the waited call's name (CALLEE[#n], its last
+ * component): the same core's event is sampled without the barrier. */
+static void set_wait_kind(struct gen *g, const struct pk_ast_rules *r, const char *callee)
+{
+	const char *e = strchr(callee, '#'), *s = callee;
+	size_t n = e ? (size_t)(e - callee) : strlen(callee);
+	for (const char *p = callee; p + 1 < callee + n; p++)
+		if (p[0] == ':' && p[1] == ':')
+			s = p + 2;
+	char *name = pk_xstrndup(s, n - (size_t)(s - callee));
+	if (pk_namelist_has(&r->wait_same, name)) {
+		g->no_barrier = 1;
+		g->note = r->wait_same_note;
+	} else if (pk_namelist_has(&r->wait_cross, name)) {
+		g->note = r->wait_cross_note;
+	}
+	free(name);
+}
+
 static void set_iter(struct pk_ast *a, struct gen *g, const struct pk_anchor *start)
 {
 	int loop;
@@ -403,6 +428,8 @@ static int build_plan(struct pk_ast *a, const struct pk_inject_opts *o, struct p
 		add_part(&iv, start, gen_base(&g, start->indent));
 	} else {
 		set_iter(a, &g, start);
+		if (o->place == PK_PLACE_WAIT)
+			set_wait_kind(&g, &r, o->callee);
 		g.core = pk_ast_core_kind(a, &r, ends[0].scope);
 		pk_ast_lint(a, &r, o->name, start, ends, ne, o->place == PK_PLACE_WAIT);
 		add_part(&iv, start, gen_start(&g, start->indent));
@@ -549,8 +576,7 @@ int pk_ast_inject(const struct pk_inject_opts *o)
 	int rc = PK_EXIT_ERROR;
 	if (pk_ast_parse(&a, &b, &po) < 0)
 		goto out;
-	if (pk_scan_report_errors(&b, &a.scan) > 0 || refuse_existing(&a, o->name) < 0 ||
-	    refuse_others_on(&a, o) < 0)
+	if (pk_scan_report_errors(&b, &a.scan) > 0 || refuse_existing(&a, o->name) < 0 || refuse_others_on(&a, o) < 0)
 		goto out;
 	int follow = may_follow(&po);
 	if (follow)

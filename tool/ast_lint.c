@@ -63,12 +63,28 @@ static int on_ini(void *user, const char *section, const char *key, const char *
 	{                                                                                                              \
 		s, k, (size_t)-1, offsetof(struct pk_ast_rules, f)                                                     \
 	}
-	    L("async", "issue", issue),         L("async", "wait", wait),           L("async", "barrier", barrier),
-	    L("async", "notify", notify),       L("print", "mixed", mixed),         S("print", "guard", guard),
-	    S("print", "aiv_core", aiv_core),   S("print", "aiv_guard", aiv_guard), S("print", "aic_core", aic_core),
-	    S("print", "aic_guard", aic_guard), S("print", "namespace", api_ns),    S("cce", "cycle", cce_cycle),
-	    S("cce", "barrier", cce_barrier),   S("cce", "block", cce_block),       S("cce", "subblock", cce_subblock),
-	    S("api", "cycle", api_cycle),       S("api", "barrier", api_barrier),   S("api", "block", api_block),
+	    L("async", "issue", issue),
+	    L("async", "wait", wait),
+	    L("async", "barrier", barrier),
+	    L("async", "notify", notify),
+	    L("print", "mixed", mixed),
+	    S("print", "guard", guard),
+	    S("print", "aiv_core", aiv_core),
+	    S("print", "aiv_guard", aiv_guard),
+	    S("print", "aic_core", aic_core),
+	    S("print", "aic_guard", aic_guard),
+	    S("print", "namespace", api_ns),
+	    S("cce", "cycle", cce_cycle),
+	    S("cce", "barrier", cce_barrier),
+	    S("cce", "block", cce_block),
+	    S("cce", "subblock", cce_subblock),
+	    S("api", "cycle", api_cycle),
+	    S("api", "barrier", api_barrier),
+	    S("api", "block", api_block),
+	    L("wait", "same_core", wait_same),
+	    L("wait", "cross_core", wait_cross),
+	    S("wait", "same_core_comment", wait_same_note),
+	    S("wait", "cross_core_comment", wait_cross_note),
 #undef L
 #undef S
 	};
@@ -91,16 +107,16 @@ int pk_ast_rules_load(struct pk_ast_rules *r)
 		pk_ast_rules_free(r);
 		return -1;
 	}
-	const char *need[] = {r->guard,     r->aiv_core,    r->aiv_guard,   r->aic_core,  r->aic_guard,
-	                      r->api_ns,    r->cce_cycle,   r->cce_barrier, r->cce_block, r->cce_subblock,
-	                      r->api_cycle, r->api_barrier, r->api_block};
+	const char *need[] = {r->guard,     r->aiv_core,    r->aiv_guard,   r->aic_core,       r->aic_guard,
+	                      r->api_ns,    r->cce_cycle,   r->cce_barrier, r->cce_block,      r->cce_subblock,
+	                      r->api_cycle, r->api_barrier, r->api_block,   r->wait_same_note, r->wait_cross_note};
 	for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++)
 		if (!need[i]) {
 			pk_ast_rules_free(r);
 			return pk_error(
 			    "rules/async.ini: [print] needs guard, aiv_core, aiv_guard, aic_core, "
 			    "aic_guard and namespace; [cce] needs cycle, barrier, block and subblock; [api] "
-			    "needs cycle, barrier and block");
+			    "needs cycle, barrier and block; [wait] needs same_core_comment and cross_core_comment");
 		}
 	return 0;
 }
@@ -112,6 +128,10 @@ void pk_ast_rules_free(struct pk_ast_rules *r)
 	list_free(&r->barrier);
 	list_free(&r->notify);
 	list_free(&r->mixed);
+	list_free(&r->wait_same);
+	list_free(&r->wait_cross);
+	free(r->wait_same_note);
+	free(r->wait_cross_note);
 	free(r->guard);
 	free(r->aiv_core);
 	free(r->aiv_guard);
