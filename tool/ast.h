@@ -172,6 +172,7 @@ size_t pk_first_at(const void *v, size_t n, size_t size, size_t start_field, siz
 size_t pk_ast_inactive_call(const struct pk_ast *a, const char *name);
 char *pk_ast_skip_reason(const struct pk_ast *a, size_t off, unsigned *line);
 int pk_ast_whole_macro_use(const struct pk_ast *a, size_t s, size_t e);
+char *pk_ast_macro_calling(struct pk_ast *a, const char *name, unsigned *def_line, char *uses, size_t cap);
 int pk_ast_text_entries(const struct pk_ast *a, const char *want, size_t *open, size_t *close);
 
 /* ast_place.c: where a probe part goes. */
