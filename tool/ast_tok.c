@@ -341,7 +341,7 @@ static int token_call(const struct pk_ast *a, size_t i)
 	}
 	if (j >= a->ntoks || !pk_tok_is(a, j, "("))
 		return 0;
-	if (i == 0)
+	if (i == 0 || (a->toks[i - 1].flags & PK_TOK_DIRECTIVE)) /* first after a directive line */
 		return 1;
 	const struct pk_tok *p = &a->toks[i - 1];
 	if (p->kind == CXToken_Identifier)
