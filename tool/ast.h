@@ -30,6 +30,10 @@ struct pk_ast_rules {
 	char *guard;                /* print guard condition ({block}, {subblock}: rules/api.ini) */
 	char *aiv_core, *aiv_guard; /* mixed kernels, shared or AIV code */
 	char *aic_core, *aic_guard; /* mixed kernels, code under the AIC test */
+	/* wait probes: waits for an event of the same core are sampled without
+	 * the probe's barrier, cross-core waits with it; the comment of each */
+	struct pk_namelist wait_same, wait_cross;
+	char *wait_same_note, *wait_cross_note;
 };
 
 /* ast_api.c: the probe API of a kernel kind (rules/api.ini). Every key of a
@@ -125,6 +129,7 @@ struct pk_ast {
 	struct pk_range *skipped; /* regions the preprocessor skipped */
 	size_t nskipped;
 	char *unit;           /* a header parsed in this source file's unit, or NULL */
+	char *cpath;          /* the file's path as clang was given it */
 	char *branch_flags;   /* a refused target's branch: the -D/-U that select it */
 	unsigned branch_line; /* and the line of that target */
 };
@@ -140,6 +145,14 @@ struct pk_parse_opts {
  * file's functions, statements and calls. Returns 0 or -1 (message). */
 int pk_ast_parse(struct pk_ast *a, struct pk_buf *b, const struct pk_parse_opts *o);
 void pk_ast_free(struct pk_ast *a);
+/* Parse again with DATA as the file's bytes (same flags, stubs and unit):
+ * its errors, as a->errs holds the first parse's. The first parse's cursors
+ * are gone afterwards. Returns 0 or -1 (message). */
+int pk_ast_reparse(struct pk_ast *a, const char *data, size_t len, struct pk_parse_error **errs, size_t *nerrs);
+void pk_parse_errors_free(struct pk_parse_error *v, size_t n);
+/* Does the edit PLAN (checked) of the parsed file add a parse error? Then
+ * refuse (-1), naming the error and the inserted line (tool/ast_verify.c). */
+int pk_ast_verify(struct pk_ast *a, const struct pk_plan *plan, const char *name);
 /* Report parse errors in the main file as warnings ("could not see"). */
 void pk_ast_warn_errors(const struct pk_ast *a);
 /* Build the compiler arguments (exposed for tests). *argv is malloc'd. */
@@ -177,6 +190,7 @@ size_t pk_first_at(const void *v, size_t n, size_t size, size_t start_field, siz
 size_t pk_ast_inactive_call(const struct pk_ast *a, const char *name);
 char *pk_ast_skip_reason(const struct pk_ast *a, size_t off, unsigned *line);
 int pk_ast_whole_macro_use(const struct pk_ast *a, size_t s, size_t e);
+char *pk_ast_macro_calling(struct pk_ast *a, const char *name, unsigned *def_line, char *uses, size_t cap);
 int pk_ast_text_entries(const struct pk_ast *a, const char *want, size_t *open, size_t *close);
 
 /* ast_place.c: where a probe part goes. */

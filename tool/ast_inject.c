@@ -8,6 +8,7 @@
 #include "inject.h"
 #include "marks.h"
 #include "pk.h"
+#include "probeset.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +25,9 @@ struct gen {
 	char *sv, *ev; /* start and end variables */
 	char *iter;    /* induction variable for iter=, or NULL */
 	int all_blocks;
-	int core; /* pk_ast_core_kind */
+	int no_barrier;   /* a wait for an event of the same core: no barrier before its samples */
+	const char *note; /* a wait probe's comment (rules/async.ini [wait]), or NULL */
+	int core;         /* pk_ast_core_kind */
 	const struct pk_ast_rules *r;
 };
 
@@ -83,7 +86,10 @@ static char *gen_start(const struct gen *g, const char *ind)
 {
 	struct pk_sb t = {0};
 	pk_sb_addf(&t, "%s%s", g->dir, g->eol);
-	pk_sb_addf(&t, "%s%s;%s", ind, g->barrier, g->eol);
+	if (g->note)
+		pk_sb_addf(&t, "%s%s%s", ind, g->note, g->eol);
+	if (!g->no_barrier)
+		pk_sb_addf(&t, "%s%s;%s", ind, g->barrier, g->eol);
 	gen_sample(&t, g, ind, g->sv, 1);
 	pk_sb_addf(&t, "#endif%s", g->eol);
 	return t.s;
@@ -95,7 +101,8 @@ static char *gen_end(const struct gen *g, const char *ind)
 	char args[512];
 	snprintf(args, sizeof(args), "%s, %s, %s - %s", g->sv, g->ev, g->ev, g->sv);
 	pk_sb_addf(&t, "%s%s", g->dir, g->eol);
-	pk_sb_addf(&t, "%s%s;%s", ind, g->barrier, g->eol);
+	if (!g->no_barrier)
+		pk_sb_addf(&t, "%s%s;%s", ind, g->barrier, g->eol);
 	gen_sample(&t, g, ind, g->ev, 0);
 	gen_print(&t, g, ind, "start=%lu end=%lu dur=%lu", args);
 	pk_sb_addf(&t, "#endif%s", g->eol);
@@ -470,6 +477,25 @@ out:
 	return rc;
 }
 
+/* A wait probe's kind, from the waited call's name (CALLEE[#n], its last
+ * component): the same core's event is sampled without the barrier. */
+static void set_wait_kind(struct gen *g, const struct pk_ast_rules *r, const char *callee)
+{
+	const char *e = strchr(callee, '#'), *s = callee;
+	size_t n = e ? (size_t)(e - callee) : strlen(callee);
+	for (const char *p = callee; p + 1 < callee + n; p++)
+		if (p[0] == ':' && p[1] == ':')
+			s = p + 2;
+	char *name = pk_xstrndup(s, n - (size_t)(s - callee));
+	if (pk_namelist_has(&r->wait_same, name)) {
+		g->no_barrier = 1;
+		g->note = r->wait_same_note;
+	} else if (pk_namelist_has(&r->wait_cross, name)) {
+		g->note = r->wait_cross_note;
+	}
+	free(name);
+}
+
 static void set_iter(struct pk_ast *a, struct gen *g, const struct pk_anchor *start)
 {
 	int loop;
@@ -517,6 +543,8 @@ static int build_plan(struct pk_ast *a, const struct pk_inject_opts *o, struct p
 		add_part(&iv, start, gen_base(&g, start->indent));
 	} else {
 		set_iter(a, &g, start);
+		if (o->place == PK_PLACE_WAIT)
+			set_wait_kind(&g, &r, o->callee);
 		g.core = pk_ast_core_kind(a, &r, ends[0].scope);
 		pk_ast_lint(a, &r, o->name, start, ends, ne, o->place == PK_PLACE_WAIT);
 		add_part(&iv, start, gen_start(&g, start->indent));
@@ -551,6 +579,60 @@ out:
 	pk_anchors_free(ends, ne);
 	pk_ast_rules_free(&r);
 	return rc;
+}
+
+/* One probe at a time, as enabling a probe refuses a second one: an
+ * enabled probe (not the base probe) inserted while another is on. */
+static int refuse_others_on(struct pk_ast *a, const struct pk_inject_opts *o)
+{
+	if (o->off || o->place == PK_PLACE_BASE || !strcmp(o->name, PK_BASE_PROBE))
+		return 0;
+	const char *path = a->b->path;
+	const struct pk_scan *scan = &a->scan;
+	return pk_refuse_others(1, &path, &scan, o->name, o->allow_multiple);
+}
+
+/* The base probe goes with the first probe, as enabling a probe enables it:
+ * its blocks are turned on, or, when the file has none, it is inserted at
+ * the kernel entry (as --base would), its edits first in the plan so that
+ * at one offset the base sample is taken first. No single kernel entry (a
+ * header, several entries): a warning, and the probe goes in alone. */
+static int plan_base(struct pk_ast *a, const struct pk_inject_opts *o, struct pk_plan *plan)
+{
+	if (o->off || o->no_base || o->place == PK_PLACE_BASE || !strcmp(o->name, PK_BASE_PROBE))
+		return 0;
+	struct pk_plan base;
+	pk_plan_init(&base);
+	int have = 0;
+	for (size_t i = 0; i < a->scan.nblocks; i++) {
+		const struct pk_block *b = &a->scan.blocks[i];
+		if (strcmp(b->name, PK_BASE_PROBE))
+			continue;
+		have = 1;
+		if (!b->enabled)
+			pk_plan_add(&base, b->value_off, b->value_off + 1, "1", 1);
+	}
+	if (!have) {
+		struct pk_inject_opts bo = *o;
+		bo.place = PK_PLACE_BASE;
+		bo.base_func = NULL;
+		bo.name = PK_BASE_PROBE;
+		pk_msg_hold();
+		int rc = build_plan(a, &bo, &base);
+		pk_msg_release(rc == 0);
+		if (rc < 0) {
+			pk_plan_free(&base);
+			pk_warning("%s: no single kernel entry here for the base probe %s; probe '%s' goes in "
+			           "without it (insert it where the kernel starts: --base[=FUNC], or pass --no-base)",
+			           a->b->path, PK_BASE_PROBE, o->name);
+			return 0;
+		}
+	}
+	for (size_t i = 0; i < plan->n; i++)
+		pk_plan_add(&base, plan->e[i].start, plan->e[i].end, plan->e[i].text, plan->e[i].text_len);
+	pk_plan_free(plan);
+	*plan = base;
+	return pk_plan_check(plan, a->b->path, a->b->len);
 }
 
 /* May a target in a skipped branch be reached by parsing again with the
@@ -616,7 +698,7 @@ int pk_ast_inject(const struct pk_inject_opts *o)
 	int rc = PK_EXIT_ERROR;
 	if (pk_ast_parse(&a, &b, &po) < 0)
 		goto out;
-	if (pk_scan_report_errors(&b, &a.scan) > 0 || refuse_existing(&a, o->name) < 0)
+	if (pk_scan_report_errors(&b, &a.scan) > 0 || refuse_existing(&a, o->name) < 0 || refuse_others_on(&a, o) < 0)
 		goto out;
 	int follow = may_follow(&po);
 	if (follow)
@@ -631,7 +713,7 @@ int pk_ast_inject(const struct pk_inject_opts *o)
 		planned = build_plan(&a, o, &plan);
 	}
 	pk_msg_release(1);
-	if (planned < 0)
+	if (planned < 0 || plan_base(&a, o, &plan) < 0 || pk_ast_verify(&a, &plan, o->name) < 0)
 		goto out;
 	int changed = 0;
 	if (pk_emit(&o->emit, &b, &plan, &changed) < 0)

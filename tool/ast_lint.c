@@ -63,10 +63,20 @@ static int on_ini(void *user, const char *section, const char *key, const char *
 	{                                                                                                              \
 		s, k, (size_t)-1, offsetof(struct pk_ast_rules, f)                                                     \
 	}
-	    L("async", "issue", issue),         L("async", "wait", wait),           L("async", "barrier", barrier),
-	    L("async", "notify", notify),       L("print", "mixed", mixed),         S("print", "guard", guard),
-	    S("print", "aiv_core", aiv_core),   S("print", "aiv_guard", aiv_guard), S("print", "aic_core", aic_core),
+	    L("async", "issue", issue),
+	    L("async", "wait", wait),
+	    L("async", "barrier", barrier),
+	    L("async", "notify", notify),
+	    L("print", "mixed", mixed),
+	    S("print", "guard", guard),
+	    S("print", "aiv_core", aiv_core),
+	    S("print", "aiv_guard", aiv_guard),
+	    S("print", "aic_core", aic_core),
 	    S("print", "aic_guard", aic_guard),
+	    L("wait", "same_core", wait_same),
+	    L("wait", "cross_core", wait_cross),
+	    S("wait", "same_core_comment", wait_same_note),
+	    S("wait", "cross_core_comment", wait_cross_note),
 #undef L
 #undef S
 	};
@@ -89,12 +99,14 @@ int pk_ast_rules_load(struct pk_ast_rules *r)
 		pk_ast_rules_free(r);
 		return -1;
 	}
-	const char *need[] = {r->guard, r->aiv_core, r->aiv_guard, r->aic_core, r->aic_guard};
+	const char *need[] = {r->guard,     r->aiv_core,       r->aiv_guard,      r->aic_core,
+	                      r->aic_guard, r->wait_same_note, r->wait_cross_note};
 	for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++)
 		if (!need[i]) {
 			pk_ast_rules_free(r);
 			return pk_error(
-			    "rules/async.ini: [print] needs guard, aiv_core, aiv_guard, aic_core and aic_guard");
+			    "rules/async.ini: [print] needs guard, aiv_core, aiv_guard, aic_core and aic_guard; "
+			    "[wait] needs same_core_comment and cross_core_comment");
 		}
 	return 0;
 }
@@ -106,6 +118,10 @@ void pk_ast_rules_free(struct pk_ast_rules *r)
 	list_free(&r->barrier);
 	list_free(&r->notify);
 	list_free(&r->mixed);
+	list_free(&r->wait_same);
+	list_free(&r->wait_cross);
+	free(r->wait_same_note);
+	free(r->wait_cross_note);
 	free(r->guard);
 	free(r->aiv_core);
 	free(r->aiv_guard);
@@ -141,7 +157,7 @@ static void lint_end(struct pk_ast *a, const struct pk_ast_rules *r, const char 
 	}
 	if (last_issue >= 0)
 		pk_warning("%s:%u: the end sample of '%s' follows asynchronous '%s' (line %u) with no wait or "
-		           "barrier of the kernel's own between: only the probe's PipeBarrier completes it; "
+		           "barrier of the kernel's own between: only the probe's own barrier completes it; "
 		           "end after the wait_flag or barrier that completes it in the kernel",
 		           a->b->path, e->line, name, a->calls[last_issue].name,
 		           pk_ast_line(a, a->calls[last_issue].off));

@@ -401,12 +401,14 @@ static int prelude_clashes(struct pk_ast *a, const struct prelude *p, struct arg
 	return again;
 }
 
-/* The parse's errors, but for clashes with the prelude (see prelude_clashes). */
-static void collect_errors(struct pk_ast *a, const struct prelude *p)
+/* The parse's errors, but for clashes with the prelude (see prelude_clashes):
+ * those in FILE with their line and offset, others naming their header. */
+static void collect_errors_of(CXTranslationUnit tu, CXFile file, const struct prelude *p, struct pk_parse_error **errs,
+                              size_t *nerrs, size_t *cap)
 {
-	unsigned nd = clang_getNumDiagnostics(a->tu);
+	unsigned nd = clang_getNumDiagnostics(tu);
 	for (unsigned i = 0; i < nd; i++) {
-		CXDiagnostic d = clang_getDiagnostic(a->tu, i);
+		CXDiagnostic d = clang_getDiagnostic(tu, i);
 		enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
 		char *clash = clash_group(d, p);
 		if (clash) {
@@ -420,7 +422,7 @@ static void collect_errors(struct pk_ast *a, const struct prelude *p)
 		if (sev >= CXDiagnostic_Error) {
 			CXString s = clang_getDiagnosticSpelling(d);
 			char *msg;
-			if (pk_cx_same_file(f, a->file)) {
+			if (pk_cx_same_file(f, file)) {
 				msg = pk_xstrdup(clang_getCString(s));
 			} else {
 				/* an error inside a header: name the header and its line */
@@ -433,12 +435,17 @@ static void collect_errors(struct pk_ast *a, const struct prelude *p)
 				off = 0;
 				line = 0;
 			}
-			PK_GROW(a->errs, a->cap_errs, a->nerrs + 1);
-			a->errs[a->nerrs++] = (struct pk_parse_error){line, off, msg};
+			PK_GROW(*errs, *cap, *nerrs + 1);
+			(*errs)[(*nerrs)++] = (struct pk_parse_error){line, off, msg};
 			clang_disposeString(s);
 		}
 		clang_disposeDiagnostic(d);
 	}
+}
+
+static void collect_errors(struct pk_ast *a, const struct prelude *p)
+{
+	collect_errors_of(a->tu, a->file, p, &a->errs, &a->nerrs, &a->cap_errs);
 }
 
 /* Does the parse show Ascend C code whose SDK header never came in (its
@@ -690,6 +697,8 @@ int pk_ast_parse(struct pk_ast *a, struct pk_buf *b, const struct pk_parse_opts 
 			a->file = clang_getFile(a->tu, cpath);
 		a->unit = unit;
 		unit = NULL;
+		a->cpath = cpath;
+		cpath = NULL;
 		index_unit(a, &pre);
 	}
 	stubs_free(&st);
@@ -697,6 +706,38 @@ int pk_ast_parse(struct pk_ast *a, struct pk_buf *b, const struct pk_parse_opts 
 	free(unit);
 	free(cpath);
 	return rc;
+}
+
+int pk_ast_reparse(struct pk_ast *a, const char *data, size_t len, struct pk_parse_error **errs, size_t *nerrs)
+{
+	*errs = NULL;
+	*nerrs = 0;
+	struct stubs st;
+	stubs_load(&st, (struct CXUnsavedFile){a->cpath, data, (unsigned long)len});
+	int ec = clang_reparseTranslationUnit(a->tu, (unsigned)st.n, st.u, clang_defaultReparseOptions(a->tu));
+	int rc = 0;
+	if (ec) {
+		/* a failed reparse leaves nothing usable */
+		clang_disposeTranslationUnit(a->tu);
+		a->tu = NULL;
+		rc = pk_error("%s: libclang could not parse the result (error %d); nothing written", a->b->path, ec);
+	} else {
+		/* the cursors of the first parse are gone: only the errors are read */
+		a->nnodes = 0;
+		a->file = clang_getFile(a->tu, a->cpath);
+		struct prelude pre = prelude_of(a->tu, &st);
+		size_t cap = 0;
+		collect_errors_of(a->tu, a->file, &pre, errs, nerrs, &cap);
+	}
+	stubs_free(&st);
+	return rc;
+}
+
+void pk_parse_errors_free(struct pk_parse_error *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i].msg);
+	free(v);
 }
 
 void pk_ast_warn_errors(const struct pk_ast *a)
@@ -737,6 +778,7 @@ void pk_ast_free(struct pk_ast *a)
 	free(a->toks);
 	free(a->skipped);
 	free(a->unit);
+	free(a->cpath);
 	pk_scan_free(&a->scan);
 	if (a->tu)
 		clang_disposeTranslationUnit(a->tu);

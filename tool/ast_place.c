@@ -2,6 +2,7 @@
  * offsets next to a statement found on the AST, with the scope the probe
  * code lands in and whether a braceless body needs braces around it. */
 #include "ast.h"
+#include "embed.h"
 #include "pk.h"
 
 #include <errno.h>
@@ -218,8 +219,13 @@ static int check_stmt(struct pk_ast *a, int node, const char *what)
 		               "%s:%u: %s: the function is constexpr; the probe's cycle read and "
 		               "print cannot go there",
 		               what);
-	for (size_t i = 0; i < a->nerrs; i++) /* a syntax error inside: its boundaries are a guess */
-		if (a->errs[i].line && a->errs[i].off >= n->start && a->errs[i].off < n->end &&
+	/* a syntax error inside, or right at the end of a statement that lacks
+	 * its ';' (clang reports it just after the last token): its boundaries
+	 * are a guess */
+	int open_end = n->end > n->start && a->b->data[n->end - 1] != ';' && a->b->data[n->end - 1] != '}';
+	for (size_t i = 0; i < a->nerrs; i++)
+		if (a->errs[i].line && a->errs[i].off >= n->start &&
+		    (a->errs[i].off < n->end || (open_end && a->errs[i].off == n->end)) &&
 		    !strncmp(a->errs[i].msg, "expected ", 9)) {
 			pk_error("%s:%u: %s: clang could not parse this statement (line %u: %s); nothing written",
 			         a->b->path, pk_ast_line(a, n->start), what, a->errs[i].line, a->errs[i].msg);
@@ -396,8 +402,8 @@ static int line_in_directive(struct pk_ast *a, unsigned n)
 }
 
 /* One term of a directive's condition: `defined(X)`, `!defined(X)`, `X op V`
- * (op ==, >=, >), `X`, `!X`. */
-enum term_op { T_DEF, T_NDEF, T_EQ, T_GE, T_GT, T_TRUE, T_FALSE };
+ * (op ==, >=, >, !=), `X`, `!X`. */
+enum term_op { T_DEF, T_NDEF, T_EQ, T_GE, T_GT, T_TRUE, T_FALSE, T_NE };
 
 struct term {
 	const char *name, *val;
@@ -433,8 +439,9 @@ static int read_term(const char **pp, struct term *t)
 	t->vlen = 0;
 	if (def) {
 		t->op = neg ? T_NDEF : T_DEF;
-	} else if (!neg && (!strncmp(p, "==", 2) || !strncmp(p, ">=", 2) || (*p == '>' && p[1] != '>'))) {
-		t->op = p[1] == '=' ? (*p == '=' ? T_EQ : T_GE) : T_GT;
+	} else if (!neg && (!strncmp(p, "==", 2) || !strncmp(p, ">=", 2) || !strncmp(p, "!=", 2) ||
+	                    (*p == '>' && p[1] != '>'))) {
+		t->op = p[1] == '=' ? (*p == '=' ? T_EQ : *p == '!' ? T_NE : T_GE) : T_GT;
 		p = skip_blanks(p + (t->op == T_GT ? 1 : 2));
 		t->val = p;
 		while (pk_is_ident(*p))
@@ -562,8 +569,10 @@ static int directive_cond(enum dkind k, const char *rest, struct cond *c)
 
 /* The flags text being built: short, bounded by the directive's lines. */
 struct flags {
-	char text[512];
+	char text[1024];
 	size_t len;
+	const struct pk_buf *b; /* the file, where a value's own #define is looked up */
+	int nvalues;            /* values numbered here, for the next distinct one */
 };
 
 static int flags_name(const struct flags *f, const struct term *t)
@@ -574,15 +583,66 @@ static int flags_name(const struct flags *f, const struct term *t)
 	return 0;
 }
 
+/* The number `#define NAME N` gives NAME in TEXT, or -1. */
+static long defined_number(const char *text, size_t len, const char *name, size_t nlen)
+{
+	static const char def[] = "#define ";
+	for (const char *p = text; (p = memmem(p, len - (size_t)(p - text), def, strlen(def))); p++) {
+		const char *q = p + strlen(def);
+		if ((size_t)(q - text) + nlen >= len || strncmp(q, name, nlen) || pk_is_ident(q[nlen]))
+			continue;
+		q += nlen;
+		while (*q == ' ' || *q == '\t')
+			q++;
+		char *end;
+		long v = strtol(q, &end, 0);
+		if (end > q && (*end == '\n' || *end == '\r' || *end == ' ' || *end == '/'))
+			return v;
+	}
+	return -1;
+}
+
+/* A value compared against that is a name (`X == DT_INT32`): pasted on a
+ * command line where nothing defines it, every such name would be 0 and
+ * every comparison equal. It gets the number the file or the parse stubs
+ * define it as, else a number no other value here has. */
+static void value_flag(struct flags *f, const struct term *t)
+{
+	if (!t->val || !t->vlen || (*t->val >= '0' && *t->val <= '9'))
+		return;
+	struct term v = {t->val, NULL, t->vlen, 0, T_EQ};
+	if (flags_name(f, &v))
+		return;
+	long n = defined_number(f->b->data, f->b->len, t->val, t->vlen);
+	for (const struct pk_embedded *e = pk_embedded_files; e->name && n < 0; e++) {
+		const char *data;
+		size_t len;
+		int owned = 0;
+		if (strncmp(e->name, "stubs/", 6) || pk_rules_file(e->name, &data, &len, &owned) < 0)
+			continue;
+		n = defined_number(data, len, t->val, t->vlen);
+		if (owned)
+			free((void *)data);
+	}
+	if (n < 0)
+		n = 1000 + f->nvalues;
+	f->nvalues++;
+	char one[200];
+	snprintf(one, sizeof(one), "-D%.*s=%ld", (int)t->vlen < 150 ? (int)t->vlen : 150, t->val, n);
+	if (f->len + strlen(one) + 2 < sizeof(f->text))
+		f->len += (size_t)snprintf(f->text + f->len, sizeof(f->text) - f->len, " %s", one);
+}
+
 /* Add the flag making T true (or false with NEG); 0 when its macro is set already. */
 static int term_flag(struct flags *f, const struct term *t, int neg)
 {
+	value_flag(f, t);
 	if (flags_name(f, t))
 		return 0;
 	static const char *const pos[] = {"-D%.*s",        "-U%.*s",   "-D%.*s=%.*s", "-D%.*s=%.*s",
-	                                  "-D%.*s=%.*s+1", "-D%.*s=1", "-D%.*s=0"};
+	                                  "-D%.*s=%.*s+1", "-D%.*s=1", "-D%.*s=0",    "-D%.*s=%.*s+1"};
 	static const char *const negs[] = {"-U%.*s",      "-D%.*s",   "-D%.*s=%.*s+1", "-D%.*s=%.*s-1",
-	                                   "-D%.*s=%.*s", "-D%.*s=0", "-D%.*s=1"};
+	                                   "-D%.*s=%.*s", "-D%.*s=0", "-D%.*s=1",      "-D%.*s=%.*s"};
 	char one[200];
 	snprintf(one, sizeof(one), (neg ? negs : pos)[t->op], (int)t->nlen, t->name, (int)t->vlen,
 	         t->val ? t->val : "");
@@ -591,11 +651,14 @@ static int term_flag(struct flags *f, const struct term *t, int neg)
 	return 1;
 }
 
-/* Make C true: every term of an && chain, the first alternative of ||. */
+/* Make C true: every term of an && chain, the first alternative of ||.
+ * Comparisons first: `defined(X) && X == 220` needs -DX=220, not -DX. */
 static void select_cond(struct flags *f, const struct cond *c)
 {
-	for (int i = 0; i < (c->join == '|' ? 1 : c->n); i++) /* first_only: an && chain */
-		term_flag(f, &c->t[i], 0);
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < (c->join == '|' ? 1 : c->n); i++) /* first_only: an && chain */
+			if ((c->t[i].val != NULL) == (pass == 0))
+				term_flag(f, &c->t[i], 0);
 }
 
 /* Make C false: one term of an && chain, every alternative of ||. */
@@ -627,32 +690,33 @@ static int line_text(const struct pk_buf *b, unsigned l, char *buf, size_t cap)
 	return 1;
 }
 
-/* The -D/-U flags that select the branch whose directive is on line DL:
- * its own condition made true, and those of the branches before it in the
- * same #if chain made false. NULL when a condition cannot be read. */
-static char *select_flags(const struct pk_buf *b, unsigned dl)
+/* Add to F the -D/-U flags that select the branch whose directive is on
+ * line DL: its own condition made true, and those of the branches before it
+ * in the same #if chain made false. *chain is the line of the chain's #if.
+ * -1 when a condition cannot be read. */
+static int branch_flags(const struct pk_buf *b, unsigned dl, struct flags *f, unsigned *chain)
 {
 	char line[1024];
 	const char *rest;
 	struct cond c;
-	struct flags f = {{0}, 0};
+	*chain = dl;
 	if (!line_text(b, dl, line, sizeof(line)))
-		return NULL;
+		return -1;
 	enum dkind k = directive_of(line, &rest);
 	if (k == D_OTHER || k == D_ENDIF)
-		return NULL;
+		return -1;
 	if (k != D_ELSE) {
 		if (!directive_cond(k, rest, &c))
-			return NULL;
-		select_cond(&f, &c);
+			return -1;
+		select_cond(f, &c);
 	}
 	int depth = 0;
 	for (unsigned l = dl - 1; k == D_ELIF || k == D_ELSE; l--) {
 		if (l == 0)
-			return NULL;
+			return -1;
 		if (!line_text(b, l, line, sizeof(line))) {
 			if (depth == 0 && directive_of(line, &rest) != D_OTHER)
-				return NULL;
+				return -1;
 			continue;
 		}
 		enum dkind e = directive_of(line, &rest);
@@ -661,12 +725,29 @@ static char *select_flags(const struct pk_buf *b, unsigned dl)
 		} else if ((e == D_IF || e == D_IFDEF || e == D_IFNDEF) && depth > 0) {
 			depth--;
 		} else if (depth == 0 && e != D_OTHER) {
-			if (e == D_ELSE || !directive_cond(e, rest, &c) || !refute_cond(&f, &c))
-				return NULL;
+			if (e == D_ELSE || !directive_cond(e, rest, &c) || !refute_cond(f, &c))
+				return -1;
+			*chain = l;
 			if (e != D_ELIF)
 				break;
 		}
 	}
+	return 0;
+}
+
+static unsigned branch_line(const struct pk_buf *b, unsigned l);
+
+/* The -D/-U flags that select the branch whose directive is on line DL and
+ * every branch around it (the outer #ifs too, innermost first), so that
+ * pasted they parse that branch. NULL when a condition cannot be read. */
+static char *select_flags(const struct pk_buf *b, unsigned dl)
+{
+	struct flags f;
+	memset(&f, 0, sizeof(f));
+	f.b = b;
+	for (unsigned l = dl, chain; l; l = branch_line(b, chain))
+		if (branch_flags(b, l, &f, &chain) < 0)
+			return NULL;
 	return f.len ? pk_xstrdup(f.text) : NULL;
 }
 
@@ -744,6 +825,30 @@ static int refuse_inactive(struct pk_ast *a, size_t off, const char *what)
 	}
 }
 
+/* A call written in a #define body: name the macro and where it is used,
+ * the place a probe can go around. 0 when no macro body calls it. */
+static int refuse_macro_body(struct pk_ast *a, const struct pk_spec *s)
+{
+	unsigned dl = 0;
+	char uses[256];
+	char *m = pk_ast_macro_calling(a, s->name, &dl, uses, sizeof(uses));
+	if (!m)
+		return 0;
+	int rc;
+	if (*uses)
+		rc = pk_error("%s:%u: %s: '%s' is called inside the body of macro '%s' (defined on line %u), "
+		              "used on line%s %s; probekit does not edit inside macros: place the probe around "
+		              "the macro's use (--around %s, or --begin/--end line:N)",
+		              a->b->path, dl, s->text, s->name, m, dl, strchr(uses, ',') ? "s" : "", uses, m);
+	else
+		rc = pk_error("%s:%u: %s: '%s' is called only inside the body of macro '%s' (defined on line %u), "
+		              "which the code probekit parsed never uses; probekit does not edit inside macros: "
+		              "place the probe around the macro's use",
+		              a->b->path, dl, s->text, s->name, m, dl);
+	free(m);
+	return rc;
+}
+
 static int place_call(struct pk_ast *a, const struct pk_spec *s, struct pk_anchor *out)
 {
 	size_t count = 0, pick = (size_t)-1;
@@ -752,6 +857,9 @@ static int place_call(struct pk_ast *a, const struct pk_spec *s, struct pk_ancho
 			pick = i;
 	if (count == 0 && pk_ast_inactive_call(a, s->name) != (size_t)-1)
 		return refuse_inactive(a, pk_ast_inactive_call(a, s->name), s->text);
+	if (count == 0 || (pick != (size_t)-1 && a->calls[pick].macro))
+		if (refuse_macro_body(a, s) < 0)
+			return -1;
 	if (count == 0) {
 		char quoted[256];
 		snprintf(quoted, sizeof(quoted), "'%s'", s->name);

@@ -341,7 +341,7 @@ static int token_call(const struct pk_ast *a, size_t i)
 	}
 	if (j >= a->ntoks || !pk_tok_is(a, j, "("))
 		return 0;
-	if (i == 0)
+	if (i == 0 || (a->toks[i - 1].flags & PK_TOK_DIRECTIVE)) /* first after a directive line */
 		return 1;
 	const struct pk_tok *p = &a->toks[i - 1];
 	if (p->kind == CXToken_Identifier)
@@ -466,4 +466,38 @@ int pk_ast_text_entries(const struct pk_ast *a, const char *want, size_t *open, 
 		i = k;
 	}
 	return n;
+}
+
+/* The macro whose #define body calls NAME (the first one), malloc'd, or
+ * NULL; *def_line is its line and USES the lines where the file's code
+ * (not a directive) uses it, "" when nowhere. */
+char *pk_ast_macro_calling(struct pk_ast *a, const char *name, unsigned *def_line, char *uses, size_t cap)
+{
+	uses[0] = 0;
+	for (size_t i = 0; i + 1 < a->ntoks; i++) {
+		if (!(a->toks[i].flags & PK_TOK_DIRECTIVE) || !pk_tok_is(a, i, name) ||
+		    !(pk_tok_is(a, i + 1, "(") || pk_tok_is(a, i + 1, "<")))
+			continue;
+		size_t j = i;
+		while (j > 0 && (a->toks[j - 1].flags & PK_TOK_DIRECTIVE) &&
+		       !(pk_tok_is(a, j - 1, "#") && pk_tok_is(a, j, "define")))
+			j--;
+		if (j == 0 || !pk_tok_is(a, j - 1, "#") || !pk_tok_is(a, j, "define") || j + 1 >= i)
+			continue;
+		const struct pk_tok *m = &a->toks[j + 1];
+		char *macro = pk_xstrndup(a->b->data + m->start, m->end - m->start);
+		*def_line = pk_ast_line(a, m->start);
+		size_t len = 0;
+		unsigned last = 0;
+		for (size_t k = 0; k < a->ntoks && len + 16 < cap; k++) {
+			if ((a->toks[k].flags & PK_TOK_DIRECTIVE) || !pk_tok_is(a, k, macro))
+				continue;
+			unsigned l = pk_ast_line(a, a->toks[k].start);
+			if (l != last)
+				len += (size_t)snprintf(uses + len, cap - len, "%s%u", len ? ", " : "", l);
+			last = l;
+		}
+		return macro;
+	}
+	return NULL;
 }

@@ -38,46 +38,15 @@ static void plan_value(struct pk_file *f, const struct pk_block *b, int value)
 /* One probe per run: a probe other than NAME already on anywhere in the set? */
 static int refuse_others(struct pk_fileset *fs, const char *name, int allow)
 {
-	const struct pk_file *first_f = NULL;
-	const struct pk_block *first = NULL;
-	const struct pk_file *last_f = NULL;
-	struct pk_sb files = {0};
-	size_t len = 0;
-	char *others = pk_xcalloc(1, 1);
-	unsigned char *seen = pk_xcalloc(fs->nnames, 1);
+	const char **paths = pk_xcalloc(fs->n + 1, sizeof(*paths));
+	const struct pk_scan **scans = pk_xcalloc(fs->n + 1, sizeof(*scans));
 	for (size_t i = 0; i < fs->n; i++) {
-		const struct pk_file *f = &fs->f[i];
-		for (size_t k = 0; k < f->src.scan.nblocks; k++) {
-			const struct pk_block *b = &f->src.scan.blocks[k];
-			if (!b->enabled || !strcmp(b->name, name) || !strcmp(b->name, PK_BASE_PROBE))
-				continue; /* the base probe runs with any one probe */
-			if (!first) {
-				first = b;
-				first_f = f;
-			}
-			if (last_f != f) { /* the files the suggested command must name */
-				pk_sb_addf(&files, " %s", f->src.buf.path);
-				last_f = f;
-			}
-			if (seen[f->name_of[k]]++)
-				continue;
-			others = pk_xrealloc(others, len + strlen(b->name) + 5);
-			len += (size_t)sprintf(others + len, "%s'%s'", len ? ", " : "", b->name);
-		}
+		paths[i] = fs->f[i].src.buf.path;
+		scans[i] = &fs->f[i].src.scan;
 	}
-	free(seen);
-	int rc = 0;
-	if (first && allow)
-		pk_warning("probes %s and '%s' enabled together: each probe's printf delays the code after it "
-		           "and contaminates the other probes' start, end and gaps; compare runs with one probe each",
-		           others, name);
-	else if (first)
-		rc = pk_error("%s:%u: probe '%s' is already enabled; enable one probe at a time (its printf "
-		              "skews every other probe): turn it off first (probe-inject --disable-all%s), or pass "
-		              "--allow-multiple",
-		              first_f->src.buf.path, first->line, first->name, files.s);
-	free(others);
-	pk_sb_free(&files);
+	int rc = pk_refuse_others(fs->n, paths, scans, name, allow);
+	free(paths);
+	free(scans);
 	return rc;
 }
 

@@ -50,8 +50,8 @@ static const struct inject_option {
     {"probe", required_argument, O_PROBE, F_BLOCKS | F_PLACE, STORE_NONE, 0},
     {"disable", required_argument, O_DISABLE, F_BLOCKS, STORE_NONE, 0},
     {"disable-all", no_argument, O_DISABLE_ALL, F_BLOCKS, STORE_NONE, 0},
-    {"allow-multiple", no_argument, O_VALUE, F_BLOCKS, STORE_FLAG, FIELD(allow_multiple)},
-    {"no-base", no_argument, O_VALUE, F_BLOCKS, STORE_FLAG, FIELD(no_base)},
+    {"allow-multiple", no_argument, O_VALUE, F_BLOCKS | F_PLACE, STORE_FLAG, FIELD(allow_multiple)},
+    {"no-base", no_argument, O_VALUE, F_BLOCKS | F_PLACE, STORE_FLAG, FIELD(no_base)},
     {"begin", required_argument, O_BEGIN, F_PLACE, STORE_NONE, 0},
     {"end", required_argument, O_END, F_PLACE, STORE_NONE, 0},
     {"around", required_argument, O_AROUND, F_PLACE, STORE_NONE, 0},
@@ -124,8 +124,11 @@ static const char *const sections[PK_INJECT_FORMS] = {
     "      --no-base         do not also enable the base probe " PK_BASE_PROBE "\n",
 
     "Insert a new canonical probe at places found on the libclang AST,\n"
-    "enabled ('#if 1') unless --off. probe-strip --probe NAME removes it again,\n"
-    "byte for byte.\n"
+    "enabled ('#if 1') unless --off, and with it the base probe " PK_BASE_PROBE " at the\n"
+    "kernel entry (enabled, or inserted when the file has none). One probe at a\n"
+    "time: refused while another probe is on. The result is parsed again and\n"
+    "refused when the inserted lines do not parse. probe-strip --probe NAME\n"
+    "removes it again, byte for byte.\n"
     "\n"
     "  SPEC: after:CALLEE | before:CALLEE  the statement holding the call\n"
     "                                      (CALLEE#n: the n-th call)\n"
@@ -139,6 +142,9 @@ static const char *const sections[PK_INJECT_FORMS] = {
     "      --base[=FUNC]     [T_BASE] at the kernel entry; NAME defaults to T_BASE\n"
     "      --probe NAME      the probe's name\n"
     "      --off             insert it disabled ('#if 0')\n"
+    "      --allow-multiple  insert it enabled while another probe is on (warns)\n"
+    "      --no-base         do not also insert (or enable) the base probe " PK_BASE_PROBE "\n"
+    "                        at the kernel entry\n"
     "      --all-blocks      every block prints, with block=\n"
     "      --api KIND        the probe's API, ascendc|pto|cce (rules/api.ini; default:\n"
     "                        from the includes and the entry: kernel_operator.h is\n"

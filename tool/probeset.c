@@ -167,3 +167,43 @@ int pk_fileset_emit(struct pk_fileset *fs, const struct pk_emit_opts *o, size_t 
 	}
 	return pk_txn_commit(&txn);
 }
+
+int pk_refuse_others(size_t n, const char *const *paths, const struct pk_scan *const *scans, const char *name,
+                     int allow)
+{
+	const char *first_at = NULL, *last_path = NULL;
+	const struct pk_block *first = NULL;
+	struct pk_sb others = {0}, files = {0};
+	pk_sb_addf(&others, "%s", "");
+	pk_sb_addf(&files, "%s", "");
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < scans[i]->nblocks; k++) {
+			const struct pk_block *b = &scans[i]->blocks[k];
+			if (!b->enabled || !strcmp(b->name, name) || !strcmp(b->name, PK_BASE_PROBE))
+				continue;          /* the base probe runs with any one probe */
+			if (last_path != paths[i]) /* the files the suggested command names */
+				pk_sb_addf(&files, " %s", paths[i]);
+			last_path = paths[i];
+			if (!first) {
+				first = b;
+				first_at = paths[i];
+			}
+			char *quoted = pk_xasprintf("'%s'", b->name);
+			if (!strstr(others.s, quoted))
+				pk_sb_addf(&others, "%s%s", *others.s ? ", " : "", quoted);
+			free(quoted);
+		}
+	int rc = 0;
+	if (first && allow)
+		pk_warning("probes %s and '%s' enabled together: each probe's printf delays the code after it "
+		           "and contaminates the other probes' start, end and gaps; compare runs with one probe each",
+		           others.s, name);
+	else if (first)
+		rc = pk_error("%s:%u: probe '%s' is already enabled; enable one probe at a time (its printf "
+		              "skews every other probe): turn it off first (probe-inject --disable-all%s), or pass "
+		              "--allow-multiple",
+		              first_at, first->line, first->name, files.s);
+	free(others.s);
+	free(files.s);
+	return rc;
+}

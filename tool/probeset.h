@@ -35,6 +35,11 @@ int pk_fileset_has(const struct pk_fileset *fs, const char *name);
 long pk_fileset_find(const struct pk_fileset *fs, const char *name);
 /* "unknown probe 'X'" with the known names and the closest one; returns -1. */
 int pk_fileset_unknown(const struct pk_fileset *fs, const char *name);
+/* One probe at a time: is a probe other than NAME and the base probe on in
+ * any of the N scans (of the files PATHS)? Then refuse (-1, naming its line
+ * and what to do), or with ALLOW warn that they run together (0). */
+int pk_refuse_others(size_t n, const char *const *paths, const struct pk_scan *const *scans, const char *name,
+                     int allow);
 /* Check every plan, then emit every file. When a later write fails, files
  * already rewritten are put back. *changed counts files that differ. */
 int pk_fileset_emit(struct pk_fileset *fs, const struct pk_emit_opts *o, size_t *changed);

@@ -329,6 +329,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *argv[16];
 	int argc = 0;
 	argv[argc++] = "probe-inject";
+	argv[argc++] = "--no-base"; /* the one probe, so that stripping it gives the original back */
 	argv[argc++] = "--probe";
 	argv[argc++] = (char *)name;
 	switch (mode & 3) {

@@ -32,25 +32,25 @@ J
 cd "$scratch" || exit 2
 # without the flags the header is missing: a warning, and the statement is
 # still found from its tokens
-if ! "$bin/probe-inject" --probe T --around TileOp --stdout src/k.cpp >out 2>err; then
+if ! "$bin/probe-inject" --probe T --no-base --around TileOp --stdout src/k.cpp >out 2>err; then
 	echo "FAIL not inserted without the build's flags:"; cat err; fail=1
 fi
 grep -q "could not parse" err || { echo "FAIL no parse warning without flags:"; cat err; fail=1; }
 cmp -s src/k.cpp orig.cpp || { echo "FAIL --stdout changed the file"; fail=1; }
 
-if ! "$bin/probe-inject" --probe T -p build --around TileOp src/k.cpp 2>err; then
+if ! "$bin/probe-inject" --probe T --no-base -p build --around TileOp src/k.cpp 2>err; then
 	echo "FAIL -p build:"; cat err; fail=1
 fi
 [ -s err ] && { echo "FAIL -p build printed:"; cat err; fail=1; }
 grep -q '^#if 1  // TIMING_PROBE: T$' src/k.cpp || { echo "FAIL -p build: no probe written"; fail=1; }
 
 cp orig.cpp src/k.cpp
-if ! "$bin/probe-inject" --probe T --around TileOp --stdout src/k.cpp -- -Isrc/inc -DTILE=8 >out 2>err; then
+if ! "$bin/probe-inject" --probe T --no-base --around TileOp --stdout src/k.cpp -- -Isrc/inc -DTILE=8 >out 2>err; then
 	echo "FAIL -- extra args:"; cat err; fail=1
 fi
 grep -q 'TIMING_PROBE: T$' out || { echo "FAIL -- extra args: no probe in the output"; fail=1; }
 
-"$bin/probe-inject" --probe T -p "$scratch/nowhere" --around TileOp src/k.cpp 2>err
+"$bin/probe-inject" --probe T --no-base -p "$scratch/nowhere" --around TileOp src/k.cpp 2>err
 [ $? = 2 ] && grep -q 'no compile_commands.json' err || { echo "FAIL missing database:"; cat err; fail=1; }
 [ $fail = 0 ] && echo "ok: -p and -- give the parse its flags"
 exit $fail

@@ -31,7 +31,7 @@ J
 cd "$scratch" || exit 2
 for p in build/compile_commands.json "$scratch/build/compile_commands.json"; do
 	cp orig.cpp src/k.cpp
-	if ! "$bin/probe-inject" --probe T -p "$p" --around TileOp src/k.cpp 2>err; then
+	if ! "$bin/probe-inject" --probe T --no-base -p "$p" --around TileOp src/k.cpp 2>err; then
 		echo "FAIL -p $p:"; cat err; fail=1
 	fi
 	grep -q '^#if 1  // TIMING_PROBE: T$' src/k.cpp || { echo "FAIL -p $p: no probe written"; fail=1; }
@@ -39,13 +39,13 @@ done
 # the file in the current directory: -p compile_commands.json (no slash)
 cp orig.cpp src/k.cpp
 cp build/compile_commands.json .
-"$bin/probe-inject" --probe T -p compile_commands.json --around TileOp src/k.cpp 2>err ||
+"$bin/probe-inject" --probe T --no-base -p compile_commands.json --around TileOp src/k.cpp 2>err ||
 	{ echo "FAIL -p compile_commands.json:"; cat err; fail=1; }
 rm compile_commands.json
 grep -q '^#if 1  // TIMING_PROBE: T$' src/k.cpp || { echo "FAIL -p compile_commands.json: no probe"; fail=1; }
 cp orig.cpp src/k.cpp
 cp build/compile_commands.json build/other.json
-"$bin/probe-inject" --probe T -p build/other.json --around TileOp src/k.cpp 2>err
+"$bin/probe-inject" --probe T --no-base -p build/other.json --around TileOp src/k.cpp 2>err
 rc=$?
 [ $rc = 2 ] && grep -q 'other.json: -p takes a build directory or its compile_commands.json' err ||
 	{ echo "FAIL -p other.json: exit $rc:"; cat err; fail=1; }

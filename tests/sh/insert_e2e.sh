@@ -72,8 +72,15 @@ for v in "${variants[@]}"; do
 	elif [ "$lines" = 0 ] || [ "$(grep "^\[$name\]" "$dir/out" | grep -cEv "$re")" != 0 ]; then
 		echo "FAIL $name: no probe line of the form [NAME] start= end= dur=:"; grep "^\[" "$dir/out"; fail=1
 	fi
+	# an inserted stage probe brings the base probe with it, and it runs too
+	if [ "$form" = stage ] && ! grep -qE '^\[T_BASE\] [0-9]+$' "$dir/out"; then
+		echo "FAIL $name: no [T_BASE] line beside the inserted probe's"; fail=1
+	fi
 	cp "$dir/tsort32_kernel.cpp" "$dir/stripped.cpp"
 	"$bin/probe-strip" --probe "$name" "$dir/stripped.cpp"
+	if grep -q 'TIMING_PROBE: T_BASE' "$dir/stripped.cpp"; then
+		"$bin/probe-strip" --probe T_BASE "$dir/stripped.cpp"
+	fi
 	cmp -s "$dir/stripped.cpp" "$work/clean/tsort32_kernel.cpp" ||
 		{ echo "FAIL $name: probe-strip did not restore the clean kernel"; fail=1; }
 	[ $fail = 0 ] && echo "ok $name: $(grep -m1 "^\[$name\]" "$dir/out" || echo '(off: no line)')"

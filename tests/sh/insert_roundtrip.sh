@@ -22,6 +22,17 @@ for dir in "$src"/testdata/insert/*/; do
 		if ! "$bin/probe-strip" --probe "$name" "$scratch/$base" 2>"$scratch/err"; then
 			echo "FAIL ${dir#$src/}: probe-strip --probe $name failed: $(cat "$scratch/err")"
 			fail=1
+		elif [ "$name" != T_BASE ] && ! grep -q -- --no-base <<<"$args" &&
+			grep -q 'TIMING_PROBE: T_BASE' "$scratch/$base" &&
+			! if grep -q 'TIMING_PROBE: T_BASE' "$input"; then
+				# the base probe was turned on with the inserted one: off again
+				"$bin/probe-inject" --disable T_BASE --allow-multiple "$scratch/$base"
+			else
+				# the base probe was inserted with it: strip it too
+				"$bin/probe-strip" --probe T_BASE "$scratch/$base"
+			fi 2>"$scratch/err"; then
+			echo "FAIL ${dir#$src/}: putting T_BASE back failed: $(cat "$scratch/err")"
+			fail=1
 		elif ! cmp -s "$scratch/$base" "$input"; then
 			echo "FAIL ${dir#$src/}: strip did not restore $base"
 			diff "$input" "$scratch/$base" | head -20

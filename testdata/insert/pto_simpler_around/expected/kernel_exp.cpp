@@ -4,6 +4,12 @@
 #include <pto/pto-inst.hpp>
 
 #include "tensor.h"
+#if 1  // TIMING_PROBE: T_BASE
+#if defined(__CPU_SIM)
+#include "aicpu/device_time.h"
+#endif
+#include "intrinsic.h"
+#endif
 #if 1  // TIMING_PROBE: LOAD
 #if defined(__CPU_SIM)
 #include "aicpu/device_time.h"
@@ -18,6 +24,16 @@ using namespace pto;
 #endif
 
 extern "C" __aicore__ __attribute__((always_inline)) void kernel_entry(__gm__ int64_t *args) {
+#if 1  // TIMING_PROBE: T_BASE
+#if defined(__CPU_SIM)
+    uint64_t probeBase_T_BASE = sys_cnt_now_ticks();
+#else
+    uint64_t probeBase_T_BASE = get_sys_cnt();  // probe API: pto (--api KIND)
+#endif
+    if (get_block_idx(args) == 0) {
+        printf("[T_BASE] %lu\n", probeBase_T_BASE);
+    }
+#endif
     __gm__ ChipTensor *in_t = reinterpret_cast<__gm__ ChipTensor *>(args[0]);
     __gm__ ChipTensor *out_t = reinterpret_cast<__gm__ ChipTensor *>(args[1]);
     __gm__ float *in = reinterpret_cast<__gm__ float *>(in_t->buffer.addr) + in_t->start_offset;

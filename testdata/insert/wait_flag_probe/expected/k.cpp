@@ -15,12 +15,11 @@ __aicore__ inline void Stage(__gm__ T *dst, __gm__ T *src)
     TLOAD(a, in);
     set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
 #if 1  // TIMING_PROBE: LOAD_WAIT
-    PipeBarrier<PIPE_ALL>();
+    // wait probe, same-core event, no barrier: start = the wait is reached (the awaited pipe may still be busy), end = the wait returned
     uint64_t probeStart_LOAD_WAIT = GetSystemCycle();
 #endif
     wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
 #if 1  // TIMING_PROBE: LOAD_WAIT
-    PipeBarrier<PIPE_ALL>();
     uint64_t probeEnd_LOAD_WAIT = GetSystemCycle();
     if (GetBlockIdx() == 0) {
         printf("[LOAD_WAIT] start=%lu end=%lu dur=%lu\n", probeStart_LOAD_WAIT, probeEnd_LOAD_WAIT, probeEnd_LOAD_WAIT - probeStart_LOAD_WAIT);

@@ -21,6 +21,7 @@ __aicore__ inline void Stage(__gm__ T *dst, __gm__ T *src)
     TSTORE(out, a);
     CrossCoreSetFlag<0, PIPE_MTE3>(0);
 #if 1  // TIMING_PROBE: STAGE_B_WAIT
+    // wait probe, cross-core: this core's pipes drained first, start = ready to wait, end = the other cores have signalled
     PipeBarrier<PIPE_ALL>();
     uint64_t probeStart_STAGE_B_WAIT = GetSystemCycle();
 #endif

@@ -1,0 +1,31 @@
+#include "kernel_operator.h"
+using namespace AscendC;
+
+extern "C" __global__ __aicore__ void allgather_custom(GM_ADDR x, GM_ADDR y, GM_ADDR workspace)
+{
+    GlobalTensor<float> xGm, yGm;
+    xGm.SetGlobalBuffer((__gm__ float *)x);
+    yGm.SetGlobalBuffer((__gm__ float *)y);
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 64 * sizeof(float));
+    LocalTensor<float> t = buf.Get<float>();
+    DataCopy(t, xGm[GetBlockIdx() * 64], 64);
+    SetFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
+    DataCopy(yGm[GetBlockIdx() * 64], t, 64);
+#if 1  // TIMING_PROBE: GATHER_WAIT
+    // wait probe, cross-core: this core's pipes drained first, start = ready to wait, end = the other cores have signalled
+    PipeBarrier<PIPE_ALL>();
+    uint64_t probeStart_GATHER_WAIT = GetSystemCycle();
+#endif
+    SyncAll();
+#if 1  // TIMING_PROBE: GATHER_WAIT
+    PipeBarrier<PIPE_ALL>();
+    uint64_t probeEnd_GATHER_WAIT = GetSystemCycle();
+    if (GetBlockIdx() == 0) {
+        printf("[GATHER_WAIT] start=%lu end=%lu dur=%lu\n", probeStart_GATHER_WAIT, probeEnd_GATHER_WAIT, probeEnd_GATHER_WAIT - probeStart_GATHER_WAIT);
+    }
+#endif
+    (void)workspace;
+}
