@@ -202,6 +202,11 @@ struct tt_spec {
 	const struct pk_namelist *async_issue; /* rules/async.ini: calls that only issue work */
 	const char *target;                    /* the profile's section ("target.simpler"), or NULL */
 	int slot_in_body;                      /* the profile reads the slot in the kernel body */
+	/* several task instances submit the kernel (a simpler orchestration):
+	 * each passes its task index, slot = task * block count + block index */
+	int task_rows;
+	int task_index; /* extern: args[] index of the task index scalar */
+	long tasks;     /* task instances of one run, -1 when the tool cannot count them */
 };
 
 /* The cycle read of the profile ([code] cycle_read). */
@@ -265,6 +270,20 @@ int tt_py_plan_test(const struct pk_buf *b, const struct tt_kernel *k, const str
 int tt_orch_is(const struct tt_tu *t);
 /* The tensors the tasks submitting FUNC_ID (-1: the only kernel) pass; -1 on error. */
 long tt_orch_tensors(struct tt_tu *t, long func_id);
+/* The task instances that run the kernel in one orchestration run: submit
+ * statements times the trip counts of the loops around them (constant
+ * bounds only), each with its block count (launch_spec.set_block_num, 1 by
+ * default). */
+struct tt_tasks {
+	long id;            /* the kernel id the tasks submit */
+	long tasks;         /* -1: a loop's trip count or a block count is not a constant */
+	long blocks;        /* blocks of each task, -1 unknown or differing */
+	int sites;          /* submit statements */
+	int in_loop;        /* some submit sits in a loop */
+	unsigned loop_line; /* the first loop whose count is not a constant (0: none) */
+	char lines[96];     /* the submits' lines, "38, 48" */
+};
+int tt_orch_tasks(struct tt_tu *t, const struct tt_spec *sp, long func_id, struct tt_tasks *out);
 /* The host's adds of the generation id and the first row (--generation,
  * --invocation: scalars after every other), one line each from the [host]
  * template KEY (DFLT when the rules have none; {recv} and {value}); NULL

@@ -144,6 +144,7 @@ struct job {
 	struct pk_plan tp;
 	long func_id, external;
 	struct tt_sides sides; /* headers holding packed reads */
+	char slots_buf[32];    /* the rows counted from the orchestration */
 };
 
 static int load_file(struct pk_buf *b, int *have, const char *path, const struct tt_opts *o, int host);
@@ -289,6 +290,60 @@ static int load_host(struct job *j)
 	return j->k.host_tensors < 0 ? -1 : 0;
 }
 
+/* Several task instances submit the kernel (several submits, or a submit
+ * in a loop): each passes its task index and owns rows task * block count +
+ * block index. The rows of one run: counted from the orchestration when the
+ * loops and block counts are constants, else --slots (required then). */
+static int plan_tasks(struct job *j)
+{
+	struct tt_tasks ts;
+	if (!j->host_orch || !j->sp.slot_in_body || tt_orch_tasks(&j->ht, &j->sp, j->func_id, &ts) < 0)
+		return 0; /* no orchestration read, or its errors come from planning it */
+	if (ts.sites < 2 && !ts.in_loop)
+		return 0;
+	static const char *const need[][2] = {{"slot", "task_slot"},
+	                                      {"slot", "block_num"},
+	                                      {"host", "simpler_task_counter"},
+	                                      {"host", "simpler_task_value"}};
+	for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++)
+		if (!tt_prof(&j->sp, need[i][0], need[i][1]))
+			return pk_error("rules/timing.ini: no '%s' in [%s] (or the %s profile): the task index of "
+			                "several tasks submitting the kernel cannot be written",
+			                need[i][1], need[i][0], j->sp.target ? j->sp.target : "default");
+	const char *orch = j->host_path, *slots = j->o.slots;
+	j->sp.task_rows = 1;
+	j->sp.tasks = ts.tasks;
+	long rows = ts.tasks >= 0 && ts.blocks > 0 ? ts.tasks * ts.blocks : -1;
+	char why[96];
+	if (ts.loop_line)
+		snprintf(why, sizeof(why), "a loop at line %u runs a count the tool cannot read", ts.loop_line);
+	else
+		snprintf(why, sizeof(why), "their block counts are not one constant");
+	if (rows < 0 && !slots)
+		return pk_error("%s: kernel %ld is submitted by more tasks than the tool can count (%s): each writes "
+		                "its own rows (task index * block count + block index); pass --slots ROWS, one row "
+		                "per task and block of one run",
+		                orch, ts.id, why);
+	if (rows >= 0 && slots && strspn(slots, "0123456789") == strlen(slots) && strtol(slots, NULL, 10) < rows)
+		return pk_error("%s: --slots %s, but %ld tasks of %ld block%s submit kernel %ld (line%s %s): the "
+		                "tensor needs %ld rows; pass --slots %ld or leave it out",
+		                orch, slots, ts.tasks, ts.blocks, ts.blocks == 1 ? "" : "s", ts.id,
+		                strchr(ts.lines, ',') ? "s" : "", ts.lines, rows, rows);
+	if (rows >= 0 && !slots) {
+		snprintf(j->slots_buf, sizeof(j->slots_buf), "%ld", rows);
+		j->o.slots = j->slots_buf;
+	}
+	if (rows >= 0)
+		pk_warning("%s: %ld tasks submit kernel %ld (line%s %s): each passes its task index and writes its own "
+		           "row (task * block count + block index); the timing tensor has %s rows",
+		           orch, ts.tasks, ts.id, strchr(ts.lines, ',') ? "s" : "", ts.lines, j->o.slots);
+	else
+		pk_warning("%s: many tasks submit kernel %ld (%s): each passes its task index and writes its own row "
+		           "(task * block count + block index); --slots %s must cover every task and block of one run",
+		           orch, ts.id, why, j->o.slots);
+	return 0;
+}
+
 /* Packed reads outside the kernel's body: its file's helpers, --edit files
  * and the headers it includes with quotes (when it hands args on). */
 static int plan_reads(struct job *j)
@@ -374,6 +429,8 @@ static int plan_all(struct job *j)
 		return -1;
 	if (o->core)
 		j->k.core = !strcmp(o->core, "mix") ? TT_MIX : !strcmp(o->core, "aic") ? TT_AIC : TT_AIV;
+	if (plan_tasks(j) < 0)
+		return -1;
 	j->sp.slots = o->slots;
 	j->sp.timing_index = (int)j->k.ntensors;
 	j->sp.generation = o->generation;
@@ -381,6 +438,7 @@ static int plan_all(struct job *j)
 	j->sp.invocation = o->invocation;
 	j->sp.invocations = o->invocations;
 	j->sp.row0_index = j->sp.generation_index + (o->generation ? 1 : 0);
+	j->sp.task_index = j->sp.row0_index + (o->invocation ? 1 : 0);
 	j->sp.kernel_file = o->kernel;
 	if (load_extras(j) < 0)
 		return -1;
