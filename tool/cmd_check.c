@@ -54,6 +54,9 @@ int pk_check_ext_ok(const struct check *c, const char *name)
 	const char *dot = strrchr(name, '.');
 	if (!dot || strchr(dot, '/'))
 		return 0;
+	size_t nl = strlen(name); /* the timing tensor's event map: judged as a leftover */
+	if (nl > 12 && !strcmp(name + nl - 12, ".timing.json"))
+		return 1;
 	for (size_t i = 0; i < c->nexts; i++)
 		if (!strcmp(dot, c->exts[i]))
 			return 1;
@@ -459,6 +462,8 @@ static int cmp_finding(const void *a, const void *b)
 		return x->line < y->line ? -1 : 1;
 	if (x->sev != y->sev) /* the most severe first */
 		return x->sev < y->sev ? -1 : 1;
+	if (x->rule->fallback != y->rule->fallback) /* a catch-all rule last */
+		return x->rule->fallback - y->rule->fallback;
 	if (x->off != y->off)
 		return x->off < y->off ? -1 : 1;
 	return strcmp(x->rule->id, y->rule->id);

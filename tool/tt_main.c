@@ -106,11 +106,16 @@ static int resolve_events(struct tt_opts *o, const struct tt_rules *r, struct tt
 static const char *pick_prefix(const struct tt_tu *k, const struct tt_tu *h, const struct tt_spec *sp, char *buf,
                                size_t cap)
 {
+	const char *base = tt_rule(sp->rules, "names", "prefix");
+	if (!base) {
+		pk_error("rules/timing.ini: no 'prefix' in [names]: the generated names have no prefix");
+		return NULL;
+	}
 	for (int i = 0; i < 100; i++) {
 		if (i == 0)
-			snprintf(buf, cap, "pk_tt_");
+			snprintf(buf, cap, "%s_", base);
 		else
-			snprintf(buf, cap, "pk_tt%d_", i);
+			snprintf(buf, cap, "%s%d_", base, i);
 		int used = tt_ident_prefix_used(k, buf) || (h && tt_ident_prefix_used(h, buf));
 		for (size_t x = 0; x < sp->nextra && !used; x++)
 			used = tt_ident_prefix_used(&sp->extra[x].view, buf);
@@ -445,7 +450,8 @@ static int plan_all(struct job *j)
 	j->sp.prefix =
 	    pick_prefix(&j->kt, j->have_hb && !j->host_py ? &j->ht : NULL, &j->sp, j->prefix, sizeof(j->prefix));
 	if (!j->sp.prefix)
-		return pk_error("%s: no free 'pk_tt*_' name prefix", o->kernel);
+		return pk_error("%s: no free generated-name prefix ([names] prefix of rules/timing.ini, then 1..99)",
+		                o->kernel);
 	if (resolve_events(o, &j->rules, &j->sp, j->k.name) < 0 || tt_gen_kernel(&j->kt, &j->k, &j->sp, &j->kp) < 0 ||
 	    plan_reads(j) < 0 || plan_host(j) < 0)
 		return -1;
