@@ -322,6 +322,18 @@ static void print_timing_text(json_t *files)
 	}
 }
 
+static void print_all(struct probe *probes, const struct pk_fileset *fs, int json)
+{
+	json_t *timing = timing_files(fs);
+	if (json) {
+		print_json(probes, fs->nnames, timing);
+		return;
+	}
+	print_text(probes, fs->nnames);
+	print_timing_text(timing);
+	json_decref(timing);
+}
+
 int cmd_list(int argc, char **argv)
 {
 	enum { OPT_FORMAT = 1, OPT_NAMES };
@@ -379,14 +391,7 @@ int cmd_list(int argc, char **argv)
 		}
 	for (size_t i = 0; i < fs.nnames; i++)
 		find_problems(&probes[i]);
-	json_t *timing = timing_files(&fs);
-	if (json) {
-		print_json(probes, fs.nnames, timing);
-	} else {
-		print_text(probes, fs.nnames);
-		print_timing_text(timing);
-		json_decref(timing);
-	}
+	print_all(probes, &fs, json);
 	rc = PK_EXIT_OK;
 	for (size_t i = 0; i < fs.nnames; i++)
 		if (probes[i].nproblems)

@@ -252,6 +252,34 @@ static int loop_body(const struct tt_tu *t, size_t f, size_t *b, size_t *e)
 	return 0;
 }
 
+/* A loop bound: a literal, a `#define NAME N`, or a NAME the file sets
+ * once (`NAME = N`) and never changes (no other assignment, ++, --, or
+ * address taken); -1 otherwise: a count read too low would let tasks write
+ * past the tensor. */
+static long bound_value(const struct tt_tu *t, size_t i)
+{
+	long v = lit(t, i);
+	if (v >= 0 || !ident(t, i))
+		return v;
+	long found = -1;
+	int sets = 0;
+	static const char *const change[] = {"=", "+=", "-=", "*=", "/=", "<<=", ">>=", "|=", "&=", "++", "--"};
+	for (size_t j = 0; j + 1 < t->ntok; j++) {
+		if (j == i || !same(t, j, i))
+			continue;
+		if (j > 0 && tt_tok_is(t, j - 1, "define"))
+			return lit(t, j + 1);
+		int set = j > 0 && (tt_tok_is(t, j - 1, "++") || tt_tok_is(t, j - 1, "--") || tt_tok_is(t, j - 1, "&"));
+		for (size_t c = 0; c < sizeof(change) / sizeof(change[0]) && !set; c++)
+			set = tt_tok_is(t, j + 1, change[c]);
+		if (!set)
+			continue;
+		sets++;
+		found = tt_tok_is(t, j + 1, "=") && j + 3 < t->ntok && tt_tok_is(t, j + 3, ";") ? lit(t, j + 2) : -1;
+	}
+	return sets == 1 ? found : -1;
+}
+
 /* The trip count of `for (T V = A; V < B; V++)` (also <=, !=, ++V, V += 1)
  * with A and B constants (literals, #define, NAME = N); -1 otherwise. */
 static long for_trips(const struct tt_tu *t, size_t f)
@@ -265,7 +293,7 @@ static long for_trips(const struct tt_tu *t, size_t f)
 	if (ns < 2 || semi[0] < f + 5 || !tt_tok_is(t, semi[0] - 2, "="))
 		return -1;
 	size_t v = semi[0] - 3, s1 = semi[0], s2 = semi[1];
-	long a = id_value(t, s1 - 1), b = id_value(t, s1 + 3);
+	long a = bound_value(t, s1 - 1), b = bound_value(t, s1 + 3);
 	if (!ident(t, v) || s2 != s1 + 4 || !same(t, s1 + 1, v) || a < 0 || b < 0)
 		return -1;
 	int le = tt_tok_is(t, s1 + 2, "<=");
