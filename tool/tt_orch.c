@@ -308,24 +308,41 @@ static long for_trips(const struct tt_tu *t, size_t f)
 	return n < 0 ? 0 : n;
 }
 
+/* Every loop of the file once: its body's tokens and its trip count. */
+struct loop {
+	size_t tok, b, e;
+	long trips;
+};
+
+static size_t find_loops(const struct tt_tu *t, struct loop **out)
+{
+	struct loop *v = NULL;
+	size_t n = 0, cap = 0, b, e;
+	for (size_t f = 0; f < t->ntok; f++)
+		if ((tt_tok_is(t, f, "for") || tt_tok_is(t, f, "while") || tt_tok_is(t, f, "do")) &&
+		    loop_body(t, f, &b, &e)) {
+			PK_GROW(v, cap, n + 1);
+			v[n++] = (struct loop){f, b, e, for_trips(t, f)};
+		}
+	*out = v;
+	return n;
+}
+
 /* Instances of the submit at token S: the product of its loops' trip
  * counts; -1 when one is not a constant (*LOOP gets that loop's token). */
-static long site_trips(const struct tt_tu *t, size_t s, int *in_loop, size_t *loop)
+static long site_trips(const struct loop *l, size_t nl, size_t s, int *in_loop, size_t *loop)
 {
 	long n = 1;
-	for (size_t f = 0; f < s; f++) {
-		size_t b, e;
-		if (!(tt_tok_is(t, f, "for") || tt_tok_is(t, f, "while") || tt_tok_is(t, f, "do")) ||
-		    !loop_body(t, f, &b, &e) || s < b || s > e)
+	for (size_t i = 0; i < nl && l[i].tok < s; i++) {
+		if (s < l[i].b || s > l[i].e)
 			continue;
 		*in_loop = 1;
-		long k = for_trips(t, f);
-		if (k < 0) {
+		if (l[i].trips < 0) {
 			if (n >= 0)
-				*loop = f;
+				*loop = l[i].tok;
 			n = -1;
 		} else if (n >= 0) {
-			n *= k;
+			n *= l[i].trips;
 		}
 	}
 	return n;
@@ -357,11 +374,12 @@ int tt_orch_tasks(struct tt_tu *t, const struct tt_spec *sp, long func_id, struc
 		return -1;
 	out->id = id;
 	out->blocks = 0;
-	size_t used = 0;
+	struct loop *loops;
+	size_t used = 0, nl = find_loops(t, &loops);
 	for (size_t k = 0; k < n; k++) {
 		if (!runs_kernel(sp, &s[k], id))
 			continue;
-		long trips = site_trips(t, s[k].tok, &out->in_loop, &loop), blocks = site_blocks(t, s, k);
+		long trips = site_trips(loops, nl, s[k].tok, &out->in_loop, &loop), blocks = site_blocks(t, s, k);
 		if (trips < 0 && !out->loop_line)
 			out->loop_line = pk_buf_line_of(t->b, t->tok[loop].start);
 		if (out->sites++ == 0 || out->blocks == blocks)
@@ -376,6 +394,7 @@ int tt_orch_tasks(struct tt_tu *t, const struct tt_spec *sp, long func_id, struc
 			used += (size_t)snprintf(out->lines + used, sizeof(out->lines) - used, "%s%u", used ? ", " : "",
 			                         pk_buf_line_of(t->b, t->tok[s[k].tok].start));
 	}
+	free(loops);
 	return 0;
 }
 
