@@ -170,7 +170,8 @@ int rp_events_find(const char *tensor, char **found)
 		}
 	if (d)
 		closedir(d);
-	qsort(v, n, sizeof(*v), cmp_name);
+	if (n > 1)
+		qsort(v, n, sizeof(*v), cmp_name);
 	struct pk_sb names = {0};
 	for (size_t i = 0; i < n; i++)
 		pk_sb_addf(&names, "%s%s", i ? ", " : "", v[i]);
