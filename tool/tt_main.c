@@ -304,8 +304,8 @@ static int plan_tasks(struct job *j)
 	struct tt_tasks ts;
 	if (!j->host_orch || !j->sp.slot_in_body || tt_orch_tasks(&j->ht, &j->sp, j->func_id, &ts) < 0)
 		return 0; /* no orchestration read, or its errors come from planning it */
-	if (ts.sites < 2 && !ts.in_loop)
-		return 0;
+	if ((ts.sites < 2 && !ts.in_loop) || ts.tasks == 0 || ts.tasks == 1)
+		return 0; /* one task instance at most: its rows are its own */
 	static const char *const need[][2] = {{"slot", "task_slot"},
 	                                      {"slot", "block_num"},
 	                                      {"host", "simpler_task_counter"},
