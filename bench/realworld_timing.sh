@@ -145,6 +145,18 @@ func_id_of() {
   echo "$id"
 }
 T_k=0 T_a=0 T_d=0 T_c=0 T_cc=0 T_r=0 T_f=0
+# probe-inject --timing-tensor in COPY, output to LOG: --slots 24 (a stand-in
+# for the launch's core slots); when the tool counts more rows than that (several
+# tasks submit the kernel: one row per task and block), again with its count.
+tt_inject() {
+  local copy=$1 log=$2 rows
+  shift 2
+  (cd "$copy" && "$bin/probe-inject" --timing-tensor --slots 24 "$@") >"$log" 2>&1 && return 0
+  rows=$(grep -o -- '--slots 24, but .*pass --slots [0-9]*' "$log" | grep -o '[0-9]*$')
+  [ -n "$rows" ] || return 2
+  (cd "$copy" && "$bin/probe-inject" --timing-tensor --slots "$rows" "$@") >"$log" 2>&1
+}
+
 # one_kernel EX ORCH TEST SRC: inject, check, strip one kernel on a copy of EX
 one_kernel() {
   local ex=$1 orch=$2 test=$3 src=$4 name copy log rc res rel_test fid
@@ -154,13 +166,11 @@ one_kernel() {
   rm -rf "$copy"; cp -r "$ex" "$copy"
   log=$copy.log
   rel_test=$test
-  (cd "$copy" && "$bin/probe-inject" --timing-tensor --slots 24 --host "$orch" \
-    ${test:+--test-script "$test"} "$src") >"$log" 2>&1
+  tt_inject "$copy" "$log" --host "$orch" ${test:+--test-script "$test"} "$src"
   rc=$?
   if [ $rc -ne 0 ] && [ -n "$test" ] && grep -q "test script\|TensorArg\|^probekit: $test:" "$log"; then
     fid=$(func_id_of "$ex/$test" "$src")
-    (cd "$copy" && "$bin/probe-inject" --timing-tensor --slots 24 --host "$orch" ${fid:+--func-id "$fid"} \
-      "$src") >"$log.2" 2>&1
+    tt_inject "$copy" "$log.2" --host "$orch" ${fid:+--func-id "$fid"} "$src"
     rc=$?
     [ $rc -eq 0 ] && { rel_test=""; mv "$log.2" "$log"; }
   fi

@@ -18,7 +18,8 @@ import sys
 import tempfile
 
 KNOWN_BUG_EXIT = 77  # ctest's SKIP_RETURN_CODE for golden cases
-RESERVED = {"args", "stdin", "exit", "env", "expected.out", "expected.err", "expected", "README", "README.md"}
+RESERVED = {"args", "stdin", "exit", "env", "expected.out", "expected.err", "expected", "expected.removed", "README",
+            "README.md"}
 
 
 def read(path, default=b""):
@@ -92,8 +93,12 @@ def main():
             if got != want:
                 failures.append(f"file {rel} differs")
                 show(rel, want, got if got is not None else b"<missing>")
+        removed = (read(os.path.join(case, "expected.removed"), b"") or b"").decode().split()
+        for rel in removed:
+            if os.path.lexists(os.path.join(scratch, rel)):
+                failures.append(f"file {rel} should have been removed")
         for rel, (data, ino, mtime) in before.items():
-            if rel in expected:
+            if rel in expected or rel in removed:
                 continue
             p = os.path.join(scratch, rel)
             if not os.path.exists(p):

@@ -75,6 +75,35 @@ static void each_rule_fires_on_its_leftover(void **state)
 	assert_true(fires("timing-row-writeback",
 	                  "dcci(reinterpret_cast<__gm__ void *>(row), cache_line_t::SINGLE_CACHE_LINE, x);"));
 	assert_true(fires("timing-host-output", "task.add_output(task.make_timing_tensor(8, 8));"));
+	assert_true(fires("timing-generated-name", "const uint64_t pk_tt_slot = static_cast<uint64_t>(x);"));
+	assert_true(fires("timing-generated-name", "params.add_scalar(static_cast<uint64_t>(pk_tt3_task++));"));
+	assert_true(fires("timing-event-map", "{\n  \"magic_rule\": \"row[magic_column] == magic + slot\",\n"));
+}
+
+/* The check rules take the generated-name prefix from rules/timing.ini, the
+ * setting the generator reads: a prefix changed there moves both. */
+static void generated_names_follow_the_generator_prefix(void **state)
+{
+	(void)state;
+	struct pk_ruleset own;
+	memset(&own, 0, sizeof(own));
+	const char *text = "[x]\npattern = \\b{timing.ini:names.prefix}\\d*_\\w+\n";
+	assert_int_equal(pk_rules_load_text(&own, "t.ini", text, strlen(text)), 0);
+	char *ini = slurp(PK_SOURCE_DIR "/rules/timing.ini");
+	struct tt_rules r;
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(tt_rules_parse(&r, "timing.ini", ini), 0);
+	char want[64];
+	snprintf(want, sizeof(want), "\\b%s\\d*_\\w+", tt_rule(&r, "names", "prefix"));
+	assert_string_equal(own.r[0].pattern, want);
+	const char *missing = "[y]\npattern = {timing.ini:names.no_such_key}\n";
+	struct pk_ruleset bad;
+	memset(&bad, 0, sizeof(bad));
+	assert_int_equal(pk_rules_load_text(&bad, "t.ini", missing, strlen(missing)), -1);
+	pk_rules_free(&bad);
+	pk_rules_free(&own);
+	tt_rules_free(&r);
+	free(ini);
 }
 
 static void no_rule_fires_on_clean_code(void **state)
@@ -88,8 +117,9 @@ static void no_rule_fires_on_clean_code(void **state)
 	    "row[1] = col;",
 	    "// TIMING_PROBE: STAGE_A",
 	};
-	static const char *ids[] = {"timing-marker",    "timing-shifted-index", "timing-parameter",  "timing-sample",
-	                            "timing-row-write", "timing-row-writeback", "timing-host-output"};
+	static const char *ids[] = {"timing-marker",      "timing-shifted-index",  "timing-parameter",
+	                            "timing-sample",      "timing-row-write",      "timing-row-writeback",
+	                            "timing-host-output", "timing-generated-name", "timing-event-map"};
 	for (size_t i = 0; i < sizeof(clean) / sizeof(clean[0]); i++)
 		for (size_t j = 0; j < sizeof(ids) / sizeof(ids[0]); j++)
 			if (fires(ids[j], clean[i]))
@@ -103,10 +133,20 @@ static void timing_ini_has_what_the_injector_needs(void **state)
 	struct tt_rules r;
 	memset(&r, 0, sizeof(r));
 	assert_int_equal(tt_rules_parse(&r, "timing.ini", text), 0);
-	static const char *need[][2] = {
-	    {"code", "api"},           {"code", "qualifiers"}, {"code", "magic"},          {"code", "tensor_type"},
-	    {"slot", "aiv"},           {"slot", "mix_aiv"},    {"kinds", "producer_done"}, {"host", "orchestration"},
-	    {"host", "packed_element"}};
+	static const char *need[][2] = {{"code", "api"},
+	                                {"code", "qualifiers"},
+	                                {"code", "magic"},
+	                                {"code", "tensor_type"},
+	                                {"slot", "aiv"},
+	                                {"slot", "mix_aiv"},
+	                                {"kinds", "producer_done"},
+	                                {"host", "orchestration"},
+	                                {"host", "packed_element"},
+	                                {"names", "prefix"},
+	                                {"host", "simpler_task_counter"},
+	                                {"host", "simpler_task_value"},
+	                                {"target.simpler", "task_slot"},
+	                                {"target.simpler", "block_num"}};
 	for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++)
 		if (!tt_rule(&r, need[i][0], need[i][1]))
 			fail_msg("rules/timing.ini lacks [%s] %s", need[i][0], need[i][1]);
@@ -182,6 +222,7 @@ int main(void)
 	    cmocka_unit_test(no_rule_fires_on_clean_code),
 	    cmocka_unit_test(timing_ini_has_what_the_injector_needs),
 	    cmocka_unit_test(check_rules_flag_every_generated_spelling),
+	    cmocka_unit_test(generated_names_follow_the_generator_prefix),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

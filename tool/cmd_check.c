@@ -544,6 +544,8 @@ static int cmp_finding(const void *a, const void *b)
 		return x->line < y->line ? -1 : 1;
 	if (x->sev != y->sev) /* the most severe first */
 		return x->sev < y->sev ? -1 : 1;
+	if (x->rule->fallback != y->rule->fallback) /* a catch-all rule last */
+		return x->rule->fallback - y->rule->fallback;
 	if (x->off != y->off)
 		return x->off < y->off ? -1 : 1;
 	return strcmp(x->rule->id, y->rule->id);

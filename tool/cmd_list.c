@@ -15,9 +15,10 @@
 static const char usage_text[] = "usage: probe-list [--format=text|json] [--names] FILE|DIR...\n"
                                  "\n"
                                  "One row per probe: name, state (on, off, mixed), every block as\n"
-                                 "file:line, and problems. A DIR is walked as probe-check walks it\n"
-                                 "(kernel sources, .gitignore, .probekitignore): its files that\n"
-                                 "hold a probe.\n"
+                                 "file:line, and problems; then every file carrying a timing tensor\n"
+                                 "(probe-inject --timing-tensor): its columns, or that it is the host\n"
+                                 "side. A DIR is walked as probe-check walks it (kernel sources,\n"
+                                 ".gitignore, .probekitignore): its files that hold a probe.\n"
                                  "\n"
                                  "      --format FMT   text (default) or json\n"
                                  "      --names        only the probe names, one per line\n"
@@ -242,7 +243,7 @@ static void print_text(struct probe *probes, size_t n)
 	}
 }
 
-static void print_json(struct probe *probes, size_t n)
+static void print_json(struct probe *probes, size_t n, json_t *timing)
 {
 	json_t *arr = json_array();
 	for (size_t i = 0; i < n; i++) {
@@ -259,7 +260,7 @@ static void print_json(struct probe *probes, size_t n)
 		json_array_append_new(arr, json_pack("{s:s, s:s, s:o, s:o}", "name", p->name, "state", state_of(p),
 		                                     "blocks", blocks, "problems", problems));
 	}
-	json_t *root = json_pack("{s:s, s:o}", "version", PK_VERSION, "probes", arr);
+	json_t *root = json_pack("{s:s, s:o, s:o}", "version", PK_VERSION, "probes", arr, "timing", timing);
 	char *s = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	puts(s);
 	free(s);
@@ -275,6 +276,99 @@ static void free_probes(struct probe *probes, size_t n)
 		free(probes[i].parts);
 	}
 	free(probes);
+}
+
+/* ---- files carrying a timing tensor ---- */
+
+/* The columns of F's timing tensor, in row order, as JSON objects {name,
+ * column}: from the event map beside it (F.timing.json), else from the
+ * labels of its added lines (entry, each event, body_done). An empty array:
+ * the host side (marks, no entry sample). *MAP gets the map's path or NULL. */
+static json_t *timing_columns(const struct pk_file *f, char **map)
+{
+	json_t *cols = json_array();
+	*map = pk_xasprintf("%s.timing.json", f->src.buf.path);
+	json_t *root = f->src.buf.from_stdin ? NULL : json_load_file(*map, 0, NULL);
+	json_t *ev = root ? json_object_get(root, "events") : NULL;
+	for (size_t i = 0; json_is_array(ev) && i < json_array_size(ev); i++) {
+		json_t *e = json_array_get(ev, i), *name = json_object_get(e, "name");
+		if (json_is_string(name))
+			json_array_append_new(cols, json_pack("{s:s, s:I}", "name", json_string_value(name), "column",
+			                                      json_integer_value(json_object_get(e, "column"))));
+	}
+	json_decref(root);
+	if (json_array_size(cols)) {
+		return cols;
+	}
+	free(*map);
+	*map = NULL;
+	const char *d = f->src.buf.data, *end = d + f->src.buf.len;
+	if (!memmem(d, f->src.buf.len, "@timing entry", 13))
+		return cols;
+	json_array_append_new(cols, json_pack("{s:s, s:i}", "name", "entry", "column", 0));
+	for (const char *p = d; (p = memmem(p, (size_t)(end - p), "@timing event ", 14)) != NULL;) {
+		p += 14;
+		size_t n = strcspn(p, " \r\n");
+		if ((size_t)(end - p) < n + 2 || memcmp(p + n, " (", 2))
+			continue; /* "event local": the declaration, not a sample */
+		char *name = pk_xstrndup(p, n);
+		json_array_append_new(cols,
+		                      json_pack("{s:s, s:i}", "name", name, "column", (int)json_array_size(cols)));
+		free(name);
+	}
+	json_array_append_new(cols, json_pack("{s:s, s:i}", "name", "body_done", "column", (int)json_array_size(cols)));
+	return cols;
+}
+
+static json_t *timing_files(const struct pk_fileset *fs)
+{
+	json_t *arr = json_array();
+	for (size_t i = 0; i < fs->n; i++) {
+		if (!fs->f[i].src.ntmarks)
+			continue;
+		char *map;
+		json_t *cols = timing_columns(&fs->f[i], &map);
+		json_t *o = json_pack("{s:s, s:s, s:o}", "file", fs->f[i].src.buf.path, "role",
+		                      json_array_size(cols) ? "kernel" : "host", "columns", cols);
+		json_object_set_new(o, "event_map", map ? json_string(map) : json_null());
+		json_array_append_new(arr, o);
+		free(map);
+	}
+	return arr;
+}
+
+static void print_timing_text(json_t *files)
+{
+	for (size_t i = 0; i < json_array_size(files); i++) {
+		json_t *f = json_array_get(files, i), *cols = json_object_get(f, "columns");
+		const char *file = json_string_value(json_object_get(f, "file"));
+		if (!json_array_size(cols)) {
+			printf("timing tensor  %s  host side\n", file);
+			continue;
+		}
+		printf("timing tensor  %s  columns", file);
+		for (size_t k = 0; k < json_array_size(cols); k++) {
+			json_t *c = json_array_get(cols, k);
+			printf("%s %s=%lld", k ? "," : "", json_string_value(json_object_get(c, "name")),
+			       (long long)json_integer_value(json_object_get(c, "column")));
+		}
+		json_t *map = json_object_get(f, "event_map");
+		if (json_is_string(map))
+			printf("  (event map %s)", json_string_value(map));
+		putchar('\n');
+	}
+}
+
+static void print_all(struct probe *probes, const struct pk_fileset *fs, int json)
+{
+	json_t *timing = timing_files(fs);
+	if (json) {
+		print_json(probes, fs->nnames, timing);
+		return;
+	}
+	print_text(probes, fs->nnames);
+	print_timing_text(timing);
+	json_decref(timing);
 }
 
 int cmd_list(int argc, char **argv)
@@ -337,10 +431,7 @@ int cmd_list(int argc, char **argv)
 		}
 	for (size_t i = 0; i < fs.nnames; i++)
 		find_problems(&probes[i]);
-	if (json)
-		print_json(probes, fs.nnames);
-	else
-		print_text(probes, fs.nnames);
+	print_all(probes, &fs, json);
 	rc = PK_EXIT_OK;
 	for (size_t i = 0; i < fs.nnames; i++)
 		if (probes[i].nproblems)

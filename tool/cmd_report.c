@@ -277,21 +277,56 @@ static void choose_freq(const struct report_opts *o, const struct rp_l2 *l2, str
 	}
 }
 
+/* Data in a column the map does not name: the tensor comes from a build
+ * with other events. Read with the standard columns, its numbers would be
+ * wrong: refused, naming --events; with a map, a warning. */
+static int unnamed_data(const char *path, const struct rp_matrix *m, const struct rp_event_map *em, const char *map,
+                        struct rp_doc *d)
+{
+	for (size_t i = 0; i < em->n; i++)
+		if (em->cols[i] >= (int)m->cols)
+			return 0; /* the analysis refuses the map */
+	long c = rp_events_unnamed_column(m, em);
+	if (c < 0)
+		return 0;
+	if (!map)
+		return pk_error("%s: column %ld holds data, but the standard columns (entry 0, producer_done 1, "
+		                "collective_arrival 2, collective_release 3, body_done 4) name no such column: the "
+		                "tensor comes from a build with other events; give its map with --events "
+		                "KERNEL.timing.json (probe-inject --timing-tensor wrote it beside the kernel)",
+		                path, c);
+	rp_warn(d,
+	        "%s: column %ld holds data that the event map %s names no event for: are the tensor and the map from "
+	        "the same build?",
+	        path, c, map);
+	return 0;
+}
+
 static int read_tensor(struct report_opts *o, const struct rp_l2 *l2, struct rp_doc *d)
 {
 	struct rp_matrix m = {0};
 	struct rp_event_map em;
 	int rc = -1;
-	if (o->events ? rp_events_load(o->events, &em) < 0 : (rp_events_default(&em), 0))
+	char *found = NULL;
+	if (!o->events && rp_events_find(o->timing, &found) < 0)
 		return -1;
+	const char *map = o->events ? o->events : found;
+	if (map ? rp_events_load(map, &em) < 0 : (rp_events_default(&em), 0)) {
+		free(found);
+		return -1;
+	}
+	if (found)
+		rp_note(d, "event map: %s (found beside the tensor; --events FILE names another)", found);
 	if (o->tensor.have_generation && !em.generation) {
 		pk_error("--generation: the event map %s has no generation (inject with --generation)",
-		         o->events ? o->events : "(default)");
+		         map ? map : "(default)");
 		rp_events_free(&em);
+		free(found);
 		return -1;
 	}
 	if (rp_tensor_load(o->timing, o->slots, &m) < 0) {
 		rp_events_free(&em);
+		free(found);
 		return -1;
 	}
 	if (o->invocation >= 0) {
@@ -303,6 +338,7 @@ static int read_tensor(struct report_opts *o, const struct rp_l2 *l2, struct rp_
 			         first + o->per_invocation - 1, m.rows);
 			rp_matrix_free(&m);
 			rp_events_free(&em);
+			free(found);
 			return -1;
 		}
 		memmove(m.v, m.v + first * m.cols, o->per_invocation * m.cols * sizeof(*m.v));
@@ -313,9 +349,12 @@ static int read_tensor(struct report_opts *o, const struct rp_l2 *l2, struct rp_
 	o->tensor.path = o->timing;
 	o->tensor.l2 = o->l2 ? l2 : NULL;
 	o->tensor.l2_path = o->l2;
-	rc = rp_tensor_analyse(&m, &em, &o->tensor, d);
+	rc = unnamed_data(o->timing, &m, &em, map, d);
+	if (rc == 0)
+		rc = rp_tensor_analyse(&m, &em, &o->tensor, d);
 	rp_matrix_free(&m);
 	rp_events_free(&em);
+	free(found);
 	return rc;
 }
 

@@ -7,9 +7,12 @@
 #include "probeset.h"
 #include "timing_strip.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char usage_text[] = "usage: probe-strip [options] FILE|DIR...\n"
                                  "\n"
@@ -104,6 +107,30 @@ static int plan_file(struct pk_file *f, const struct strip_opts *o)
 	return pk_timing_plan_strip(&f->src, &f->plan) < 0 ? -1 : 0;
 }
 
+/* The event map probe-inject --timing-tensor wrote beside a kernel it
+ * instrumented (F.timing.json) goes with the instrumentation, once the files
+ * are written. Only a map the tool wrote (its magic rule) is removed. */
+static void remove_maps(const struct pk_fileset *fs)
+{
+	for (size_t i = 0; i < fs->n; i++) {
+		const struct pk_file *f = &fs->f[i];
+		if (!f->src.ntmarks || f->src.buf.from_stdin)
+			continue;
+		char *map = pk_xasprintf("%s.timing.json", f->src.buf.path), *data = NULL;
+		size_t len = 0;
+		FILE *in = fopen(map, "rb");
+		if (in) {
+			data = pk_read_all(in, &len);
+			fclose(in);
+		}
+		if (data && memmem(data, len, "\"magic_rule\"", 12) && unlink(map) < 0)
+			pk_warning("%s: the event map of the timing tensor could not be removed: %s", map,
+			           strerror(errno));
+		free(data);
+		free(map);
+	}
+}
+
 int cmd_strip(int argc, char **argv)
 {
 	struct strip_opts o = {0};
@@ -132,6 +159,8 @@ int cmd_strip(int argc, char **argv)
 	size_t changed;
 	if (pk_fileset_emit(&fs, &o.emit, &changed) < 0)
 		goto out;
+	if (o.emit.mode == PK_EMIT_INPLACE && !o.disable_only && !o.name)
+		remove_maps(&fs);
 	rc = pk_emit_exit(&o.emit, changed);
 out:
 	pk_fileset_free(&fs);

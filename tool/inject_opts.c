@@ -188,7 +188,9 @@ static const char *const sections[PK_INJECT_FORMS] = {
     "                      script's entry for the kernel file, or the only one); M...: other\n"
     "                      ids the same source is built under (the lanes of a mixed task)\n"
     "  --host-out FILE     write the host result there (needed with -o)\n"
-    "  --slots EXPR        number of core slots of the real launch (needed with --host)\n"
+    "  --slots EXPR        number of core slots of the real launch (needed with --host;\n"
+    "                      a simpler orchestration's rows are counted from its submits\n"
+    "                      and constant loops when they can be: one per task and block)\n"
     "  --events-out FILE   event map for probe-report (default OUT.timing.json)\n"
     "  -p BUILD_DIR        compiler flags from BUILD_DIR/compile_commands.json\n"
     "  -- ARGS...          extra compiler arguments (-I, -D, ...)\n",

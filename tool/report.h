@@ -272,6 +272,14 @@ struct rp_event_map {
 void rp_events_default(struct rp_event_map *em);
 int rp_events_load(const char *path, struct rp_event_map *em);
 void rp_events_free(struct rp_event_map *em);
+/* The event map of TENSOR when --events is not given: STEM.timing.json
+ * beside it (TENSOR without its extension), else the only *.timing.json in
+ * its folder. *FOUND is NULL when there is none; -1 (message printed) when
+ * several could be it. */
+int rp_events_find(const char *tensor, char **found);
+/* The first column of M that holds a nonzero value in some row and is
+ * neither an event of EM nor its magic column; -1 when none. */
+long rp_events_unnamed_column(const struct rp_matrix *m, const struct rp_event_map *em);
 
 struct rp_l2 {
 	double clock_freq_hz; /* 0 when absent */

@@ -3,9 +3,11 @@
  * with libjansson. A malformed file is an error naming its line and column. */
 #include "report.h"
 
+#include <dirent.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 const char *const rp_event_names[RP_EV_N] = {"entry", "producer_done", "collective_arrival", "collective_release",
                                              "body_done"};
@@ -131,6 +133,75 @@ int rp_events_load(const char *path, struct rp_event_map *em)
 	if (rc < 0)
 		rp_events_free(em);
 	return rc;
+}
+
+/* ---- finding the map of a tensor ---- */
+
+static int ends_with(const char *s, const char *tail)
+{
+	size_t n = strlen(s), t = strlen(tail);
+	return n > t && !strcmp(s + n - t, tail);
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int rp_events_find(const char *tensor, char **found)
+{
+	*found = NULL;
+	const char *slash = strrchr(tensor, '/'), *base = slash ? slash + 1 : tensor, *dot = strrchr(base, '.');
+	char *stem =
+	    pk_xasprintf("%.*s.timing.json", (int)(dot && dot > base ? dot - tensor : (long)strlen(tensor)), tensor);
+	if (access(stem, R_OK) == 0) {
+		*found = stem;
+		return 0;
+	}
+	free(stem);
+	char *dir = slash ? pk_xstrndup(tensor, (size_t)(slash - tensor)) : pk_xstrdup(".");
+	DIR *d = opendir(dir);
+	char **v = NULL;
+	size_t n = 0, cap = 0;
+	for (struct dirent *e; d && (e = readdir(d)) != NULL;)
+		if (ends_with(e->d_name, ".timing.json")) {
+			PK_GROW(v, cap, n + 1);
+			v[n++] = pk_xstrdup(e->d_name);
+		}
+	if (d)
+		closedir(d);
+	if (n > 1)
+		qsort(v, n, sizeof(*v), cmp_name);
+	struct pk_sb names = {0};
+	for (size_t i = 0; i < n; i++)
+		pk_sb_addf(&names, "%s%s", i ? ", " : "", v[i]);
+	if (n == 1)
+		*found = slash ? pk_xasprintf("%s/%s", dir, v[0]) : pk_xstrdup(v[0]);
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+	int rc = 0;
+	if (n > 1) {
+		rc = pk_error("%s: several event maps beside it (%s): name the one of the build that wrote it with "
+		              "--events FILE",
+		              tensor, names.s);
+	}
+	pk_sb_free(&names);
+	free(dir);
+	return rc;
+}
+
+long rp_events_unnamed_column(const struct rp_matrix *m, const struct rp_event_map *em)
+{
+	for (size_t c = 0; c < m->cols; c++) {
+		int named = (long)c == em->magic_column;
+		for (size_t i = 0; i < em->n && !named; i++)
+			named = em->cols[i] == (int)c;
+		for (size_t r = 0; r < m->rows && !named; r++)
+			if (m->v[r * m->cols + c])
+				return (long)c;
+	}
+	return -1;
 }
 
 /* ---- L2 swimlane records ---- */

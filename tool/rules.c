@@ -110,6 +110,63 @@ static void set_literals(struct pk_rule *r, const char *value)
 	free(copy);
 }
 
+/* A value may name a setting of another rule file, `{FILE.ini:SECTION.KEY}`
+ * (probe-check's timing rules take the generated-name prefix from
+ * rules/timing.ini, the generator's own setting, so the two never differ).
+ * A missing file or key is an error. */
+struct ref_ctx {
+	const char *section, *key;
+	char *value;
+};
+
+static int on_ref_key(void *user, const char *section, const char *key, const char *value, unsigned line)
+{
+	struct ref_ctx *r = user;
+	(void)line;
+	if (!strcmp(section, r->section) && !strcmp(key, r->key)) {
+		free(r->value);
+		r->value = pk_xstrdup(value);
+	}
+	return 0;
+}
+
+static char *expand_refs(const struct rule_ctx *c, unsigned line, const char *value)
+{
+	struct pk_sb sb = {0};
+	const char *p = value;
+	for (const char *o; (o = strstr(p, "{")) != NULL;) {
+		const char *colon = strchr(o, ':'), *close = strchr(o, '}');
+		if (!colon || !close || colon > close || colon - o < 5 || memcmp(colon - 4, ".ini", 4)) {
+			pk_sb_addn(&sb, p, (size_t)(o - p + 1));
+			p = o + 1;
+			continue;
+		}
+		char *file = pk_xstrndup(o + 1, (size_t)(colon - o - 1)),
+		     *ref = pk_xstrndup(colon + 1, (size_t)(close - colon - 1));
+		char *dot = strchr(ref, '.');
+		struct ref_ctx r = {ref, dot ? dot + 1 : "", NULL};
+		if (dot)
+			*dot = '\0';
+		int rc = dot ? pk_ini_parse_rules(file, on_ref_key, &r) : -1;
+		if (rc == 0 && !r.value)
+			pk_error("%s:%u: rules/%s has no '%s' in [%s]", c->origin, line, file, r.key, r.section);
+		else if (!dot)
+			pk_error("%s:%u: '{%s:%s}': name SECTION.KEY", c->origin, line, file, ref);
+		free(file);
+		free(ref);
+		if (!r.value) {
+			pk_sb_free(&sb);
+			return NULL;
+		}
+		pk_sb_addn(&sb, p, (size_t)(o - p));
+		pk_sb_add(&sb, r.value);
+		free(r.value);
+		p = close + 1;
+	}
+	pk_sb_add(&sb, p);
+	return sb.s;
+}
+
 static int set_field(struct rule_ctx *c, struct pk_rule *r, const char *key, const char *value)
 {
 	unsigned line = c->line;
@@ -156,13 +213,16 @@ static int set_field(struct rule_ctx *c, struct pk_rule *r, const char *key, con
 		free(r->description);
 		r->description = pk_xstrdup(value);
 	} else if (!strcmp(key, "strict") || !strcmp(key, "comments") || !strcmp(key, "enabled") ||
-	           !strcmp(key, "added-only") || !strcmp(key, "needs-sign") || !strcmp(key, "python")) {
+	           !strcmp(key, "added-only") || !strcmp(key, "needs-sign") || !strcmp(key, "python") ||
+	           !strcmp(key, "fallback")) {
 		int v;
 		if (parse_bool(value, &v) < 0)
 			return pk_error("%s:%u: rule '%s': '%s' must be yes or no, not '%s'", c->origin, line, r->id,
 			                key, value);
 		if (key[0] == 'a')
 			r->added_only = v;
+		else if (key[0] == 'f')
+			r->fallback = v;
 		else if (key[0] == 'n')
 			r->needs_sign = v;
 		else if (key[0] == 'p')
@@ -227,7 +287,12 @@ static int on_rule_key(void *user, const char *section, const char *name, const 
 	c->line = line;
 	if (!*section)
 		return pk_error("%s:%u: '%s' outside a [rule-id] section", c->origin, line, name);
-	return set_field(c, get_rule(c->rs, section), name, value);
+	if (!strstr(value, ".ini:"))
+		return set_field(c, get_rule(c->rs, section), name, value);
+	char *v = expand_refs(c, line, value);
+	int rc = v ? set_field(c, get_rule(c->rs, section), name, v) : -1;
+	free(v);
+	return rc;
 }
 
 int pk_rules_load_text(struct pk_ruleset *rs, const char *origin, const char *text, size_t len)

@@ -210,6 +210,11 @@ struct tt_spec {
 	long lanes[8];
 	size_t nlanes;
 	const struct pk_api *api; /* rules/api.ini: the kernel kind's spellings */
+	/* several task instances submit the kernel (a simpler orchestration):
+	 * each passes its task index, slot = task * block count + block index */
+	int task_rows;
+	int task_index; /* extern: args[] index of the task index scalar */
+	long tasks;     /* task instances of one run, -1 when the tool cannot count them */
 };
 
 /* The device cycle read of the kernel's kind, qualified (malloc'd); a kind
@@ -331,6 +336,21 @@ const struct tt_fn *tt_fn_holding(const struct tt_fn *f, size_t n, size_t tok);
 int tt_fn_param_of(const struct tt_tu *t, const struct tt_fn *f, size_t s, size_t e);
 /* The token ranges [S, E) of the arguments of the call whose '(' is OPEN. */
 size_t tt_call_args(const struct tt_tu *t, size_t open, size_t *s, size_t *e, size_t cap);
+/* The task instances that run the kernel in one orchestration run: submit
+ * statements times the trip counts of the loops around them (constant
+ * bounds only), each with its block count (launch_spec.set_block_num, 1 by
+ * default). */
+struct tt_tasks {
+	long id;            /* the kernel id the tasks submit */
+	long tasks;         /* -1: a loop's trip count or a block count is not a constant */
+	long blocks;        /* blocks of each task, -1 unknown or differing */
+	int sites;          /* submit statements */
+	int in_loop;        /* some submit sits in a loop */
+	int via_helper;     /* some submit is made by a helper function the orchestration calls */
+	unsigned loop_line; /* the first loop whose count is not a constant (0: none) */
+	char lines[96];     /* the submits' lines, "38, 48" */
+};
+int tt_orch_tasks(struct tt_tu *t, const struct tt_spec *sp, long func_id, struct tt_tasks *out);
 /* The host's adds of the generation id and the first row (--generation,
  * --invocation: scalars after every other), one line each from the [host]
  * template KEY (DFLT when the rules have none; {recv} and {value}); NULL

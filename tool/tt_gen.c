@@ -185,7 +185,18 @@ static char *slot_stmt(const struct tt_kernel *k, const struct tt_spec *sp)
 {
 	struct pk_sb sb = {0};
 	const char *P = sp->prefix;
-	if (k->core != TT_MIX) {
+	if (k->core != TT_MIX && sp->task_rows) {
+		/* one row owner per task instance: task * block count + block index */
+		char *e = prof_expr(sp, k, "slot", slot_key(k->core));
+		char *bn = prof_expr(sp, k, "slot", "block_num"), task[64];
+		snprintf(task, sizeof(task), "%stask", P);
+		const char *names[] = {"task", "block_num", "slot"}, *vals[] = {task, bn, e};
+		char *ts = tt_expand(tt_prof(sp, "slot", "task_slot"), names, vals, 3);
+		pk_sb_addf(&sb, "const uint64_t %sslot = %s;", P, ts);
+		free(ts);
+		free(bn);
+		free(e);
+	} else if (k->core != TT_MIX) {
 		char *e = prof_expr(sp, k, "slot", slot_key(k->core));
 		pk_sb_addf(&sb, "const uint64_t %sslot = static_cast<uint64_t>(%s);", P, e);
 		free(e);
@@ -235,6 +246,8 @@ static void plan_entry(const struct tt_tu *t, const struct tt_kernel *k, const s
 		pk_sb_add(&label, "tensor");
 	}
 	tt_insert_before(t->b, plan, k->first_stmt, sb.s, label.s);
+	if (sp->task_rows && k->style == TT_EXTERN) /* the slot below reads it */
+		plan_packed_read(t, k, sp, plan, "task", "task index", sp->task_index);
 	if (sp->slot_in_body) {
 		char *ss = slot_stmt(k, sp);
 		tt_insert_before(t->b, plan, k->first_stmt, ss, "slot");
@@ -603,6 +616,15 @@ char *tt_sidecar_json(const struct tt_kernel *k, const struct tt_spec *sp, size_
 		           num ? sp->invocations : "null");
 		if (k->style == TT_EXTERN)
 			pk_sb_addf(&sb, "  \"row0_arg\": %d,\n", sp->row0_index);
+	}
+	if (sp->task_rows) { /* several tasks: each writes its own rows */
+		if (sp->tasks >= 0)
+			pk_sb_addf(&sb, "  \"tasks\": %ld,\n", sp->tasks);
+		else
+			pk_sb_add(&sb, "  \"tasks\": null,\n");
+		pk_sb_add(&sb, "  \"slot_rule\": \"slot = task * block_num + block_idx\",\n");
+		if (k->style == TT_EXTERN)
+			pk_sb_addf(&sb, "  \"task_arg\": %d,\n", sp->task_index);
 	}
 	pk_sb_add(&sb, "  \"events\": [\n");
 	json_event(&sb, "entry", 0, tt_prof(sp, "kinds", "entry"), "entry", k->name, sp->kernel_file);

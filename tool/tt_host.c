@@ -35,9 +35,10 @@ static char *matrix_slots(const struct tt_spec *sp)
 	return sb.s;
 }
 
-/* The extra scalars after every original one, in order: the generation id
- *, then this invocation's first row. N values, VALS[i]. */
-static size_t extra_scalars(const struct tt_spec *sp, char *vals[2])
+/* The extra scalars after every original one, in order: the generation id,
+ * this invocation's first row, the task index (several tasks submit the
+ * kernel: [host] simpler_task_value). N values, VALS[i]. */
+static size_t extra_scalars(const struct tt_spec *sp, char *vals[3])
 {
 	size_t n = 0;
 	if (sp->generation)
@@ -46,6 +47,11 @@ static size_t extra_scalars(const struct tt_spec *sp, char *vals[2])
 		struct pk_sb sb = {0};
 		pk_sb_addf(&sb, "(%s) * (%s)", sp->invocation, sp->slots);
 		vals[n++] = sb.s;
+	}
+	const char *task = sp->task_rows ? tt_rule(sp->rules, "host", "simpler_task_value") : NULL;
+	if (task) {
+		const char *names[] = {"prefix"}, *pv[] = {sp->prefix};
+		vals[n++] = tt_expand(task, names, pv, 1);
 	}
 	return n;
 }
@@ -132,7 +138,7 @@ static int tensors_first(const struct tt_tu *t, const struct tt_kernel *k, const
 
 char *tt_host_extra_scalar_adds(const struct tt_spec *sp, const char *recv, const char *key, const char *dflt)
 {
-	char *xv[2];
+	char *xv[3];
 	size_t nx = extra_scalars(sp, xv);
 	if (!nx)
 		return NULL;
@@ -284,7 +290,7 @@ static int plan_packed(struct tt_tu *t, const struct tt_kernel *k, const struct 
 	                       names, vals, 3);
 	tt_insert_before(b, plan, p->stmt_start, decl, "tensor");
 	struct pk_sb sb = {0}, gen = {0};
-	char *xv[2];
+	char *xv[3];
 	size_t nx = extra_scalars(sp, xv);
 	for (size_t i = 0; i < nx; i++) { /* generation id, first row: more elements, the last */
 		const char *gnames[] = {"value"};
@@ -455,7 +461,7 @@ static int plan_launch(struct tt_tu *t, const struct tt_kernel *k, const struct 
 		pk_sb_addf(&a, "%s%stiming", n ? ", " : "", sp->prefix);
 	tt_insert_inline(plan, at < n ? t->tok[starts[at]].start : t->tok[l->close].start, a.s);
 	pk_sb_free(&a);
-	char *extra[2];
+	char *extra[3];
 	size_t ne = extra_scalars(sp, extra);
 	for (size_t i = 0; i < ne; i++) {
 		struct pk_sb e = {0};

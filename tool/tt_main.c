@@ -107,11 +107,16 @@ static int resolve_events(struct tt_opts *o, const struct tt_rules *r, struct tt
 static const char *pick_prefix(const struct tt_tu *k, const struct tt_tu *h, const struct tt_spec *sp, char *buf,
                                size_t cap)
 {
+	const char *base = tt_rule(sp->rules, "names", "prefix");
+	if (!base) {
+		pk_error("rules/timing.ini: no 'prefix' in [names]: the generated names have no prefix");
+		return NULL;
+	}
 	for (int i = 0; i < 100; i++) {
 		if (i == 0)
-			snprintf(buf, cap, "pk_tt_");
+			snprintf(buf, cap, "%s_", base);
 		else
-			snprintf(buf, cap, "pk_tt%d_", i);
+			snprintf(buf, cap, "%s%d_", base, i);
 		int used = tt_ident_prefix_used(k, buf) || (h && tt_ident_prefix_used(h, buf));
 		for (size_t x = 0; x < sp->nextra && !used; x++)
 			used = tt_ident_prefix_used(&sp->extra[x].view, buf);
@@ -146,6 +151,7 @@ struct job {
 	long func_id, external;
 	struct tt_sides sides; /* headers holding packed reads */
 	struct pk_api api;     /* the kernel kind's spellings (rules/api.ini) */
+	char slots_buf[32];    /* the rows counted from the orchestration */
 };
 
 static int load_file(struct pk_buf *b, int *have, const char *path, const struct tt_opts *o, int host);
@@ -305,6 +311,67 @@ static int load_host(struct job *j)
 	}
 	j->k.host_tensors = tt_orch_tensors(&j->ht, &j->rules, j->func_id);
 	return j->k.host_tensors < 0 ? -1 : 0;
+}
+
+/* Several task instances submit the kernel (several submits, or a submit
+ * in a loop): each passes its task index and owns rows task * block count +
+ * block index. The rows of one run: counted from the orchestration when the
+ * loops and block counts are constants, else --slots (required then). */
+static int plan_tasks(struct job *j)
+{
+	struct tt_tasks ts;
+	if (!j->host_orch || !j->sp.slot_in_body || tt_orch_tasks(&j->ht, &j->sp, j->func_id, &ts) < 0)
+		return 0; /* no orchestration read, or its errors come from planning it */
+	if ((ts.sites < 2 && !ts.in_loop) || ts.tasks == 0 || ts.tasks == 1)
+		return 0;    /* one task instance at most: its rows are its own */
+	if (ts.via_helper) { /* the run's task counter is not in the helper's scope */
+		pk_warning(
+		    "%s: kernel %ld is submitted through a helper function by several tasks: they write the same "
+		    "rows (the block index); measure one task at a time, or submit it from the orchestration entry",
+		    j->host_path, ts.id);
+		return 0;
+	}
+	static const char *const need[][2] = {{"slot", "task_slot"},
+	                                      {"slot", "block_num"},
+	                                      {"host", "simpler_task_counter"},
+	                                      {"host", "simpler_task_value"}};
+	for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++)
+		if (!tt_prof(&j->sp, need[i][0], need[i][1]))
+			return pk_error("rules/timing.ini: no '%s' in [%s] (or the %s profile): the task index of "
+			                "several tasks submitting the kernel cannot be written",
+			                need[i][1], need[i][0], j->sp.target ? j->sp.target : "default");
+	const char *orch = j->host_path, *slots = j->o.slots;
+	j->sp.task_rows = 1;
+	j->sp.tasks = ts.tasks;
+	long rows = ts.tasks >= 0 && ts.blocks > 0 ? ts.tasks * ts.blocks : -1;
+	char why[96];
+	if (ts.loop_line)
+		snprintf(why, sizeof(why), "a loop at line %u runs a count the tool cannot read", ts.loop_line);
+	else
+		snprintf(why, sizeof(why), "their block counts are not one constant");
+	if (rows < 0 && !slots)
+		return pk_error("%s: kernel %ld is submitted by more tasks than the tool can count (%s): each writes "
+		                "its own rows (task index * block count + block index); pass --slots ROWS, one row "
+		                "per task and block of one run",
+		                orch, ts.id, why);
+	if (rows >= 0 && slots && strspn(slots, "0123456789") == strlen(slots) && strtol(slots, NULL, 10) < rows)
+		return pk_error("%s: --slots %s, but %ld tasks of %ld block%s submit kernel %ld (line%s %s): the "
+		                "tensor needs %ld rows; pass --slots %ld or leave it out",
+		                orch, slots, ts.tasks, ts.blocks, ts.blocks == 1 ? "" : "s", ts.id,
+		                strchr(ts.lines, ',') ? "s" : "", ts.lines, rows, rows);
+	if (rows >= 0 && !slots) {
+		snprintf(j->slots_buf, sizeof(j->slots_buf), "%ld", rows);
+		j->o.slots = j->slots_buf;
+	}
+	if (rows >= 0)
+		pk_warning("%s: %ld tasks submit kernel %ld (line%s %s): each passes its task index and writes its own "
+		           "row (task * block count + block index); the timing tensor has %s rows",
+		           orch, ts.tasks, ts.id, strchr(ts.lines, ',') ? "s" : "", ts.lines, j->o.slots);
+	else
+		pk_warning("%s: many tasks submit kernel %ld (%s): each passes its task index and writes its own row "
+		           "(task * block count + block index); --slots %s must cover every task and block of one run",
+		           orch, ts.id, why, j->o.slots);
+	return 0;
 }
 
 /* Packed reads outside the kernel's body: its file's helpers, --edit files
@@ -468,6 +535,8 @@ static int plan_all(struct job *j)
 		return -1;
 	if (o->core)
 		j->k.core = !strcmp(o->core, "mix") ? TT_MIX : !strcmp(o->core, "aic") ? TT_AIC : TT_AIV;
+	if (plan_tasks(j) < 0)
+		return -1;
 	j->sp.slots = o->slots;
 	j->sp.timing_index = (int)j->k.ntensors;
 	j->sp.generation = o->generation;
@@ -475,13 +544,15 @@ static int plan_all(struct job *j)
 	j->sp.invocation = o->invocation;
 	j->sp.invocations = o->invocations;
 	j->sp.row0_index = j->sp.generation_index + (o->generation ? 1 : 0);
+	j->sp.task_index = j->sp.row0_index + (o->invocation ? 1 : 0);
 	j->sp.kernel_file = o->kernel;
 	if (load_extras(j) < 0)
 		return -1;
 	j->sp.prefix =
 	    pick_prefix(&j->kt, j->have_hb && !j->host_py ? &j->ht : NULL, &j->sp, j->prefix, sizeof(j->prefix));
 	if (!j->sp.prefix)
-		return pk_error("%s: no free 'pk_tt*_' name prefix", o->kernel);
+		return pk_error("%s: no free generated-name prefix ([names] prefix of rules/timing.ini, then 1..99)",
+		                o->kernel);
 	if (resolve_events(o, &j->rules, &j->sp, j->k.name) < 0 || tt_gen_kernel(&j->kt, &j->k, &j->sp, &j->kp) < 0 ||
 	    plan_reads(j) < 0 || plan_host(j) < 0)
 		return -1;

@@ -364,6 +364,191 @@ long tt_orch_tensors(struct tt_tu *t, const struct tt_rules *r, long func_id)
 	return tensors;
 }
 
+static int runs_kernel(const struct tt_spec *sp, const struct submit *s, long id);
+
+/* ---- how many task instances run the kernel ---- */
+
+/* The body of the loop at token F (for, while, do): tokens [*B, *E]. */
+static int loop_body(const struct tt_tu *t, size_t f, size_t *b, size_t *e)
+{
+	size_t open = f + 1;
+	if (!tt_tok_is(t, f, "do")) {
+		if (!tt_tok_is(t, f + 1, "("))
+			return 0;
+		open = close_of(t, f + 1) + 1;
+	}
+	if (open >= t->ntok)
+		return 0;
+	*b = open;
+	if (tt_tok_is(t, open, "{")) {
+		*e = close_of(t, open);
+		return 1;
+	}
+	int d = 0; /* a braceless body: one statement, up to its ';' */
+	for (size_t i = open; i < t->ntok; i++) {
+		if (tt_tok_is(t, i, "(") || tt_tok_is(t, i, "[") || tt_tok_is(t, i, "{"))
+			d++;
+		else if (tt_tok_is(t, i, ")") || tt_tok_is(t, i, "]") || tt_tok_is(t, i, "}"))
+			d--;
+		else if (d == 0 && tt_tok_is(t, i, ";")) {
+			*e = i;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* A loop bound: a literal, a `#define NAME N`, or a NAME the file sets
+ * once (`NAME = N`) and never changes (no other assignment, ++, --, or
+ * address taken); -1 otherwise: a count read too low would let tasks write
+ * past the tensor. */
+static long bound_value(const struct tt_tu *t, size_t i)
+{
+	long v = lit(t, i);
+	if (v >= 0 || !ident(t, i))
+		return v;
+	long found = -1;
+	int sets = 0;
+	static const char *const change[] = {"=", "+=", "-=", "*=", "/=", "<<=", ">>=", "|=", "&=", "++", "--"};
+	for (size_t j = 0; j + 1 < t->ntok; j++) {
+		if (j == i || !same(t, j, i))
+			continue;
+		if (j > 0 && tt_tok_is(t, j - 1, "define"))
+			return lit(t, j + 1);
+		int set = j > 0 && (tt_tok_is(t, j - 1, "++") || tt_tok_is(t, j - 1, "--") || tt_tok_is(t, j - 1, "&"));
+		for (size_t c = 0; c < sizeof(change) / sizeof(change[0]) && !set; c++)
+			set = tt_tok_is(t, j + 1, change[c]);
+		if (!set)
+			continue;
+		sets++;
+		found = tt_tok_is(t, j + 1, "=") && j + 3 < t->ntok && tt_tok_is(t, j + 3, ";") ? lit(t, j + 2) : -1;
+	}
+	return sets == 1 ? found : -1;
+}
+
+/* The trip count of `for (T V = A; V < B; V++)` (also <=, !=, ++V, V += 1)
+ * with A and B constants (literals, #define, NAME = N); -1 otherwise. */
+static long for_trips(const struct tt_tu *t, size_t f)
+{
+	if (!tt_tok_is(t, f, "for") || !tt_tok_is(t, f + 1, "("))
+		return -1;
+	size_t c = close_of(t, f + 1), semi[2], ns = 0;
+	for (size_t i = f + 2; i < c && ns < 2; i++)
+		if (tt_tok_is(t, i, ";"))
+			semi[ns++] = i;
+	if (ns < 2 || semi[0] < f + 5 || !tt_tok_is(t, semi[0] - 2, "="))
+		return -1;
+	size_t v = semi[0] - 3, s1 = semi[0], s2 = semi[1];
+	long a = bound_value(t, s1 - 1), b = bound_value(t, s1 + 3);
+	if (!ident(t, v) || s2 != s1 + 4 || !same(t, s1 + 1, v) || a < 0 || b < 0)
+		return -1;
+	int le = tt_tok_is(t, s1 + 2, "<=");
+	if (!le && !tt_tok_is(t, s1 + 2, "<") && !tt_tok_is(t, s1 + 2, "!="))
+		return -1;
+	int step = (c == s2 + 3 && ((same(t, s2 + 1, v) && tt_tok_is(t, s2 + 2, "++")) ||
+	                            (tt_tok_is(t, s2 + 1, "++") && same(t, s2 + 2, v)))) ||
+	           (c == s2 + 4 && same(t, s2 + 1, v) && tt_tok_is(t, s2 + 2, "+=") && lit(t, s2 + 3) == 1);
+	if (!step)
+		return -1;
+	long n = b - a + (le ? 1 : 0);
+	return n < 0 ? 0 : n;
+}
+
+/* Every loop of the file once: its body's tokens and its trip count. */
+struct loop {
+	size_t tok, b, e;
+	long trips;
+};
+
+static size_t find_loops(const struct tt_tu *t, struct loop **out)
+{
+	struct loop *v = NULL;
+	size_t n = 0, cap = 0, b, e;
+	for (size_t f = 0; f < t->ntok; f++)
+		if ((tt_tok_is(t, f, "for") || tt_tok_is(t, f, "while") || tt_tok_is(t, f, "do")) &&
+		    loop_body(t, f, &b, &e)) {
+			PK_GROW(v, cap, n + 1);
+			v[n++] = (struct loop){f, b, e, for_trips(t, f)};
+		}
+	*out = v;
+	return n;
+}
+
+/* Instances of the submit at token S: the product of its loops' trip
+ * counts; -1 when one is not a constant (*LOOP gets that loop's token). */
+static long site_trips(const struct loop *l, size_t nl, size_t s, int *in_loop, size_t *loop)
+{
+	long n = 1;
+	for (size_t i = 0; i < nl && l[i].tok < s; i++) {
+		if (s < l[i].b || s > l[i].e)
+			continue;
+		*in_loop = 1;
+		if (l[i].trips < 0) {
+			if (n >= 0)
+				*loop = l[i].tok;
+			n = -1;
+		} else if (n >= 0) {
+			n *= l[i].trips;
+		}
+	}
+	return n;
+}
+
+/* The task's block count: RECV.launch_spec.set_block_num(N) before the
+ * submit (1 without one), -1 when not a constant. */
+static long site_blocks(const struct tt_tu *t, const struct submit *all, size_t k)
+{
+	size_t from = 0;
+	for (size_t j = 0; j < k; j++)
+		if (same(t, all[j].recv, all[k].recv))
+			from = all[j].close_tok;
+	long blocks = 1;
+	for (size_t i = from; i + 5 < all[k].tok; i++)
+		if (same(t, i, all[k].recv) && tt_tok_is(t, i + 1, ".") && tt_tok_is(t, i + 2, "launch_spec") &&
+		    tt_tok_is(t, i + 4, "set_block_num") && tt_tok_is(t, i + 5, "("))
+			blocks = tt_tok_is(t, i + 7, ")") ? lit(t, i + 6) : -1;
+	return blocks;
+}
+
+int tt_orch_tasks(struct tt_tu *t, const struct tt_spec *sp, long func_id, struct tt_tasks *out)
+{
+	static struct submit s[MAX_SUBMITS];
+	size_t n = find_submits(t, sp->rules, s), loop = 0;
+	long id;
+	memset(out, 0, sizeof(*out));
+	if (n == (size_t)-1 || pick_id(t, s, n, func_id, &id) < 0)
+		return -1;
+	out->id = id;
+	out->blocks = 0;
+	struct loop *loops;
+	size_t used = 0, nl = find_loops(t, &loops);
+	for (size_t k = 0; k < n; k++) {
+		if (!runs_kernel(sp, &s[k], id))
+			continue;
+		long trips = site_trips(loops, nl, s[k].tok, &out->in_loop, &loop), blocks = site_blocks(t, s, k);
+		if (s[k].nsites) { /* through a helper, once per call (its callers' loops are not read) */
+			out->via_helper = 1;
+			out->sites += (int)s[k].nsites - 1;
+			trips = trips < 0 ? -1 : trips * (long)s[k].nsites;
+		}
+		if (trips < 0 && !out->loop_line)
+			out->loop_line = pk_buf_line_of(t->b, t->tok[loop].start);
+		if (out->sites++ == 0 || out->blocks == blocks)
+			out->blocks = blocks;
+		else
+			out->blocks = -1;
+		if (trips < 0 || blocks < 0 || out->tasks < 0)
+			out->tasks = -1;
+		else
+			out->tasks += trips;
+		if (used + 16 < sizeof(out->lines))
+			used += (size_t)snprintf(out->lines + used, sizeof(out->lines) - used, "%s%u", used ? ", " : "",
+			                         pk_buf_line_of(t->b, t->tok[s[k].tok].start));
+	}
+	free(loops);
+	return 0;
+}
+
 /* The orchestration entry: the function taking `const ChipTaskArgs &NAME`
  * whose body holds the submit at token SUB (aicpu_orchestration_entry, or
  * the name the test script gives). NAME's token and the first byte of the body. */
@@ -422,6 +607,8 @@ static char *host_text(const struct tt_spec *sp, const char *key, const char *df
 	const char *names[] = {"recv", "orch", "index", "prefix"};
 	const char *vals[] = {recv ? recv : "", orch ? orch : "", idx, sp->prefix};
 	const char *tmpl = tt_rule(sp->rules, "host", key);
+	if (!tmpl && !dflt)
+		return NULL;
 	return tt_expand(tmpl ? tmpl : dflt, names, vals, 4);
 }
 
@@ -693,7 +880,12 @@ int tt_orch_plan(struct tt_tu *t, const struct tt_kernel *k, const struct tt_spe
 	snprintf(label, sizeof(label), "external tensor %ld", ext);
 	tt_insert_before(t->b, plan, body, decl, label);
 	free(decl);
-	int rc = plan_config(t, ext, plan), tasks = 0;
+	if (sp->task_rows) { /* the task index each submit passes: a counter of the run */
+		decl = host_text(sp, "simpler_task_counter", NULL, NULL, oname, ext);
+		tt_insert_before(t->b, plan, body, decl, "task counter");
+		free(decl);
+	}
+	int rc = plan_config(t, ext, plan);
 	for (size_t j = 0; j < n && rc == 0; j++) {
 		if (!runs_kernel(sp, &s[j], id))
 			continue;
@@ -727,12 +919,7 @@ int tt_orch_plan(struct tt_tu *t, const struct tt_kernel *k, const struct tt_spe
 		free(recv);
 		if (rc < 0)
 			break;
-		tasks += (int)nsets(&s[j]);
 	}
-	if (rc == 0 && tasks > 1 && !sp->invocation)
-		pk_warning("%s: %d tasks submit kernel %ld; all pass the one timing tensor, whose rows hold the last "
-		           "one to run (use --invocation to keep them apart)",
-		           t->b->path, tasks, id);
 	free(oname);
 	return rc;
 }

@@ -19,6 +19,7 @@ aicpu_orchestration_config(const ChipTaskArgs &orch_args) {
 
 __attribute__((visibility("default"))) void aicpu_orchestration_entry(const ChipTaskArgs &orch_args) {
     const auto &pk_tt_timing = orch_args.tensor(3).ref();  // TIMING_PROBE: @timing external tensor 3
+    uint64_t pk_tt_task = 0;  // TIMING_PROBE: @timing task counter
     const ChipTensor &ext_x = orch_args.tensor(0).ref();
     const ChipTensor &ext_bias = orch_args.tensor(1).ref();
     const ChipTensor &ext_y = orch_args.tensor(2).ref();
@@ -39,6 +40,7 @@ __attribute__((visibility("default"))) void aicpu_orchestration_entry(const Chip
     params_t1.add_output(pk_tt_timing);  // TIMING_PROBE: @timing output (args[3])
     params_t1.add_scalar(static_cast<uint64_t>(0));
     params_t1.add_scalar(2.0f);
+    params_t1.add_scalar(static_cast<uint64_t>(pk_tt_task++));  // TIMING_PROBE: @timing launch scalars (args[6])
     rt_submit_aiv_task(FUNC_SCALE, params_t1);
 
     CoreTaskArgs params_t2;
@@ -48,6 +50,7 @@ __attribute__((visibility("default"))) void aicpu_orchestration_entry(const Chip
     params_t2.add_inout(ext_y);
     params_t2.add_output(pk_tt_timing);  // TIMING_PROBE: @timing output (args[3])
     params_t2.add_scalar(0.5f);
+    params_t2.add_scalar(static_cast<uint64_t>(pk_tt_task++));  // TIMING_PROBE: @timing launch scalars (args[6])
     rt_submit_aiv_task(FUNC_SCALE, params_t2);
 }
 

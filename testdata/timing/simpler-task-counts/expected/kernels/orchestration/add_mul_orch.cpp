@@ -20,6 +20,7 @@ aicpu_orchestration_config(const ChipTaskArgs &orch_args) {
 
 __attribute__((visibility("default"))) void aicpu_orchestration_entry(const ChipTaskArgs &orch_args) {
     const auto &pk_tt_timing = orch_args.tensor(5).ref();  // TIMING_PROBE: @timing external tensor 5
+    uint64_t pk_tt_task = 0;  // TIMING_PROBE: @timing task counter
     const ChipTensor &ext_x = orch_args.tensor(0).ref();
     const ChipTensor &ext_y = orch_args.tensor(1).ref();
     const ChipTensor &ext_sum = orch_args.tensor(2).ref();
@@ -35,6 +36,7 @@ __attribute__((visibility("default"))) void aicpu_orchestration_entry(const Chip
         args.add_input(pk_tt_timing);  // TIMING_PROBE: @timing padding and output (args[6])
         args.add_input(pk_tt_timing);  // TIMING_PROBE: @timing padding and output (args[6])
         args.add_output(pk_tt_timing);  // TIMING_PROBE: @timing padding and output (args[6])
+        args.add_scalar(static_cast<uint64_t>(pk_tt_task++));  // TIMING_PROBE: @timing padding and output (args[6])
         rt_submit_aiv_task(FUNC_ADD, args);
     }
 
@@ -50,6 +52,7 @@ __attribute__((visibility("default"))) void aicpu_orchestration_entry(const Chip
         args.add_input(ext_x);
         args.add_output(ext_prod);
         args.add_output(pk_tt_timing);  // TIMING_PROBE: @timing output (args[6])
+        args.add_scalar(static_cast<uint64_t>(pk_tt_task++));  // TIMING_PROBE: @timing output (args[6])
         rt_submit_task(mk, args);
     }
 }
