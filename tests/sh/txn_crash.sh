@@ -52,7 +52,12 @@ for i in 1 2 3; do
 		wait "$pid" 2>/dev/null
 		continue
 	fi
-	sleep 0.5 # the first rename follows the journal at once; the second waits 30 s
+	# the first rename follows the journal at once, the second waits 30 s:
+	# poll for the first (a loaded machine may take a while to get there)
+	for _ in $(seq 500); do
+		[ "$(state "$d")" = mixed ] && break
+		sleep 0.02
+	done
 	kill -9 "$pid"
 	wait "$pid" 2>/dev/null
 	[ "$(state "$d")" = mixed ] || fail "run $i: the kill did not land between the renames: $(state "$d")"
