@@ -30,12 +30,12 @@ out=$(cd "$out" && pwd)
 # tool sources each target links (the block engine, the rule loader, or one
 # of probe-report's readers)
 declare -A sources=(
-	[block]="util.c buf.c edit.c emit.c scan.c marks.c timing_strip.c source.c"
+	[block]="util.c buf.c edit.c emit.c journal.c scan.c marks.c timing_strip.c source.c"
 	[rules]="util.c rules.c embed.c"
 	[log]="util.c report_log.c"
 	[tensor]="util.c report_tensor.c"
 	[json]="util.c report_tensor.c report_json.c"
-	[insert]="util.c buf.c edit.c emit.c scan.c marks.c timing_strip.c source.c rules.c embed.c probeset.c check_walk.c check_ignore.c
+	[insert]="util.c buf.c edit.c emit.c journal.c scan.c marks.c timing_strip.c source.c rules.c embed.c probeset.c check_walk.c check_ignore.c
 		cmd_strip.c inject_opts.c $(cd "$here/tool" && echo ast_*.c)"
 )
 declare -A extra=(

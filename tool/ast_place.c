@@ -149,13 +149,6 @@ static size_t after_offset(const struct pk_ast *a, const struct pk_node *n)
 	return e + 1;
 }
 
-int pk_ast_in_subtree(const struct pk_ast *a, int j, int i)
-{
-	while (j >= 0 && j != i)
-		j = a->nodes[j].parent;
-	return j == i;
-}
-
 /* A statement comes from a macro expansion when it starts with one: a name
  * it references is not written where libclang puts it, and that place is
  * the statement's start (the macro's use site). A macro used inside the

@@ -360,3 +360,10 @@ int pk_ast_stmt_of(const struct pk_ast *a, int node)
 		node = a->nodes[node].parent;
 	return node;
 }
+
+int pk_ast_in_subtree(const struct pk_ast *a, int j, int i)
+{
+	while (j >= 0 && j != i)
+		j = a->nodes[j].parent;
+	return j == i;
+}

@@ -702,3 +702,8 @@ int pk_check_collect_change(struct check *c, char **names, int n)
 	free(top);
 	return rc;
 }
+
+const char *pk_check_sev_name(enum pk_severity s)
+{
+	return s == PK_SEV_ERROR ? "error" : s == PK_SEV_WARNING ? "warning" : "note";
+}

@@ -692,11 +692,6 @@ static void run_all(struct check *c)
 
 /* ---- output ------------------------------------------------------------ */
 
-const char *pk_check_sev_name(enum pk_severity s)
-{
-	return s == PK_SEV_ERROR ? "error" : s == PK_SEV_WARNING ? "warning" : "note";
-}
-
 static int report(const struct check *c)
 {
 	size_t errors = 0, failed = 0;

@@ -121,97 +121,6 @@ static void sweep_stale(const char *dir, const char *base)
 	closedir(d);
 }
 
-/* ---- the journal of a multi-file commit ------------------------------
- * Before the first rename of several files, a journal goes into the
- * directory of each: DIR/.probekit-txn.PID.XXXXXX, flock'ed by the writer
- * while it renames, holding NUL-separated records: "T" TMP TARGET for each
- * file, "J" PATH for each copy of the journal, and "E" once complete. Every
- * temporary file is written and synced before, so a journal that is complete
- * and no longer locked (its writer died between two renames) is rolled
- * forward: each TMP still there is renamed over its TARGET, so the set is
- * all new. An incomplete one (died while writing it, before any rename) is
- * rolled back: its temporary files go. Then every copy goes. */
-#define JOURNAL_PREFIX ".probekit-txn."
-#define JOURNAL_MAGIC  "probekit txn 1\n"
-
-static void journal_replay(const char *path)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	if (fd < 0)
-		return;
-	if (flock(fd, LOCK_EX | LOCK_NB) < 0) { /* its writer is at work */
-		close(fd);
-		return;
-	}
-	char *d = NULL;
-	size_t n = 0;
-	FILE *f = fdopen(fd, "rb");
-	if (!f) {
-		close(fd);
-		return;
-	}
-	d = pk_read_all(f, &n);
-	size_t ml = strlen(JOURNAL_MAGIC);
-	int complete = n > ml + 2 && !memcmp(d, JOURNAL_MAGIC, ml) && !memcmp(d + n - 2, "E", 2);
-	for (int pass = 0; pass < 2; pass++) /* the files first, then the copies */
-		for (size_t i = n >= ml ? ml : n; i < n;) {
-			const char *kind = d + i, *a = kind + strlen(kind) + 1;
-			if (*kind == 'E' || a >= d + n)
-				break;
-			const char *b = a + strlen(a) + 1;
-			if (*kind == 'T' && b < d + n) {
-				if (pass == 0 && complete)
-					rename(a, b);
-				else if (pass == 0)
-					unlink(a);
-				i = (size_t)(b - d) + strlen(b) + 1;
-			} else {
-				if (pass == 1 && *kind == 'J' &&
-				    !strncmp(strrchr(a, '/') ? strrchr(a, '/') + 1 : a, JOURNAL_PREFIX,
-				             strlen(JOURNAL_PREFIX)))
-					unlink(a);
-				i = (size_t)(b - d);
-			}
-		}
-	unlink(path); /* an incomplete one may not list itself yet */
-	free(d);
-	fclose(f);
-}
-
-/* Replay the journals in DIR whose writers are gone. */
-static void journal_recover_dir(const char *dir)
-{
-	DIR *dp = opendir(dir);
-	if (!dp)
-		return;
-	struct dirent *e;
-	while ((e = readdir(dp)) != NULL) {
-		char full[PATH_MAX];
-		if (!strncmp(e->d_name, JOURNAL_PREFIX, strlen(JOURNAL_PREFIX)) &&
-		    (size_t)snprintf(full, sizeof(full), "%s/%s", dir, e->d_name) < sizeof(full))
-			journal_replay(full);
-	}
-	closedir(dp);
-}
-
-void pk_txn_recover(const char *path)
-{
-	/* each directory once a run: a set of many files in one directory
-	 * must not read it once per file */
-	static char **seen;
-	static size_t nseen, cap_seen;
-	char target[PATH_MAX];
-	if (!strcmp(path, "-") || !realpath(path, target))
-		return;
-	char *dir = dirname(target);
-	for (size_t i = nseen; i-- > 0;)
-		if (!strcmp(seen[i], dir))
-			return;
-	PK_GROW(seen, cap_seen, nseen + 1);
-	seen[nseen++] = pk_xstrdup(dir);
-	journal_recover_dir(dir);
-}
-
 /* ---- temporary files removed on SIGTERM, SIGINT and SIGHUP ---------
  * The handlers are in place only while a temporary file exists, and the
  * caller's own handlers (probe-sweep's, when it rewrites in-process) are put
@@ -325,6 +234,10 @@ static void txn_file_free(struct pk_txn_file *f)
 	free(f->tmp);
 }
 
+/* The journal format: see journal.c, which replays it. */
+#define JOURNAL_PREFIX ".probekit-txn."
+#define JOURNAL_MAGIC  "probekit txn 1\n"
+
 struct journal {
 	int *fd;
 	char **path;
@@ -435,7 +348,7 @@ static int stage(struct pk_txn *t, const char *path, const char *data, size_t le
 	if (check_writable(path, target, dir) < 0)
 		return -1;
 
-	journal_recover_dir(dir); /* before the stale temporaries: a journal needs its own */
+	pk_journal_recover_dir(dir); /* before the stale temporaries: a journal needs its own */
 	sweep_stale(dir, base);
 	char tmp[PATH_MAX];
 	if (temp_template(tmp, sizeof(tmp), dir, base) < 0)

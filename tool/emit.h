@@ -82,6 +82,8 @@ int pk_txn_commit(struct pk_txn *t);
  * directory whose writer died between two renames (its journal: rolled
  * forward, or its temporary files removed). Each directory once a run. */
 void pk_txn_recover(const char *path);
+/* Replay the journals in DIR whose writers are gone (journal.c). */
+void pk_journal_recover_dir(const char *dir);
 void pk_txn_abort(struct pk_txn *t);
 /* pk_emit with its file writes (in place, -o) staged in TXN, not done. */
 int pk_emit_txn(const struct pk_emit_opts *o, struct pk_buf *b, const struct pk_plan *plan, int *changed,

@@ -217,7 +217,7 @@ struct tt_spec {
 	long tasks;     /* task instances of one run, -1 when the tool cannot count them */
 };
 
-/* The device cycle read of the kernel's kind, qualified (malloc'd); a kind
+/* tt_path.c: the device cycle read of the kernel's kind, qualified (malloc'd); a kind
  * with a simulation read (sim_macro) reads sim_cycle under that macro. */
 char *tt_cycle_read(const struct tt_spec *sp);
 /* A profile's setting: [target.X] KEY, else [SECTION] KEY of the defaults. */

@@ -14,6 +14,10 @@
 #include <string.h>
 #include <unistd.h>
 
+static int find_call(const struct tt_tu *t, const struct tt_kernel *k, struct tt_event *ev, const char *callee,
+                     int nth);
+static int find_line(const struct tt_tu *t, const struct tt_kernel *k, struct tt_event *ev, unsigned line);
+
 struct fn {
 	char *name;
 	CXCursor c;
@@ -609,4 +613,80 @@ int tt_path_plan(struct tt_tu *t, struct tt_kernel *k, struct tt_spec *sp, struc
 	}
 	graph_free(&g);
 	return rc;
+}
+
+char *tt_cycle_read(const struct tt_spec *sp)
+{
+	return pk_api_call(sp->api, sp->api->cycle, 1, NULL);
+}
+
+/* SPEC: after:CALLEE[#n] | before:CALLEE[#n] | line:N, read by the parser of
+ * probe-inject's --begin and --end. */
+int tt_place_event(const struct tt_tu *t, const struct tt_kernel *k, struct tt_event *ev)
+{
+	struct pk_spec s;
+	if (pk_spec_parse(&s, ev->spec) < 0)
+		return pk_error("event '%s': places are after:CALLEE[#n], before:CALLEE[#n] or line:N", ev->name);
+	int rc;
+	if (s.kind == PK_SPEC_LINE) {
+		ev->after = 0;
+		rc = find_line(t, k, ev, s.n);
+	} else if (s.kind == PK_SPEC_AFTER || s.kind == PK_SPEC_BEFORE) {
+		ev->after = s.kind == PK_SPEC_AFTER;
+		rc = find_call(t, k, ev, s.name, s.n ? (int)s.n : 1);
+	} else {
+		rc =
+		    pk_error("event '%s': place '%s' is not after:CALLEE, before:CALLEE or line:N", ev->name, ev->spec);
+	}
+	pk_spec_free(&s);
+	return rc;
+}
+
+/* A completion event right after an asynchronous issue records
+ * the issue, not the completion. */
+void tt_lint_event(const struct tt_tu *t, const struct tt_spec *sp, const struct tt_event *ev)
+{
+	/* arrival and release are collective events: after a flag set is right */
+	if (!sp->async_issue || !ev->after || (strcmp(ev->kind, "drain") && strcmp(ev->kind, "phase")))
+		return;
+	struct pk_spec s;
+	if (pk_spec_parse(&s, ev->spec) == 0 && s.kind == PK_SPEC_AFTER && pk_namelist_has(sp->async_issue, s.name))
+		pk_warning("%s:%u: event '%s' (%s) follows '%s', which only issues asynchronous "
+		           "work: the sample records the issue, not its completion",
+		           t->b->path, pk_buf_line_of(t->b, ev->at), ev->name, ev->kind, s.name);
+	pk_spec_free(&s);
+}
+
+static int find_call(const struct tt_tu *t, const struct tt_kernel *k, struct tt_event *ev, const char *callee, int nth)
+{
+	int seen = 0;
+	for (size_t i = 0; i < k->ncalls; i++) {
+		const struct tt_call *c = &k->calls[i];
+		if (strcmp(c->callee, callee) || ++seen != nth)
+			continue;
+		if (!c->placeable)
+			return pk_error("%s:%u: event '%s': the call to '%s' is not a statement directly "
+			                "inside braces (a braceless body or a condition); add braces",
+			                t->b->path, c->line, ev->name, callee);
+		ev->at = ev->after ? c->stmt_end : c->stmt_start;
+		ev->stmt = c->stmt_start;
+		return 0;
+	}
+	if (seen)
+		return pk_error("%s: event '%s': '%s' is called only %d time%s in '%s'", t->b->path, ev->name, callee,
+		                seen, seen == 1 ? "" : "s", k->name);
+	return pk_error("%s: event '%s': '%s' is not called in %s '%s'", t->b->path, ev->name, callee,
+	                ev->helper >= 0 ? "function" : "kernel", k->name);
+}
+
+static int find_line(const struct tt_tu *t, const struct tt_kernel *k, struct tt_event *ev, unsigned line)
+{
+	for (size_t i = 0; i < k->nstmts; i++)
+		if (k->stmts[i].line == line && pk_buf_line_of(t->b, k->stmts[i].start) == line &&
+		    k->stmts[i].start > k->body_open) {
+			ev->at = ev->stmt = k->stmts[i].start;
+			return 0;
+		}
+	return pk_error("%s: event '%s': no statement of %s '%s' starts on line %u", t->b->path, ev->name,
+	                ev->helper >= 0 ? "function" : "kernel", k->name, line);
 }

@@ -3,6 +3,8 @@
 # - tool/ and tests/ C files are clang-format clean against .clang-format;
 # - no function in tool/ is longer than 80 lines, unless the comment just
 #   above it says why ("longer than 80 lines because ...");
+# - no two C files of tool/ call each other through a loop (a circle is a
+#   function living in the wrong file; tests/sh/file_graph.py names it);
 # - tool/ never points at issue numbers or numbered spec sections that a
 #   reader of the repository cannot open.
 # The length check is first run on made-up functions, so that it is known to
@@ -60,6 +62,13 @@ elif clang-format --dry-run -Werror tool/*.c tool/*.h tests/*.c tests/fuzz/*.c 2
 else
 	fail "clang-format would change these (run clang-format -i on them):"$'\n'"$(grep -o '^[^:]*:[0-9]*' "$scratch/fmt.err" | sort -u | head -20)"
 fi
+
+# the circle check, first on made-up files, so that it is known to catch one
+mkdir -p "$scratch/circle"
+printf 'int a(void);\nint b(void)\n{\n\treturn a();\n}\n' > "$scratch/circle/b.c"
+printf 'int b(void);\nint a(void)\n{\n\treturn b();\n}\n' > "$scratch/circle/a.c"
+if python3 "$src/tests/sh/file_graph.py" "$scratch/circle" > /dev/null; then fail "circle check missed a.c <-> b.c"; else ok "circle check catches two files calling each other"; fi
+if circles=$(python3 "$src/tests/sh/file_graph.py" tool); then ok "no circle of calls between the files of tool/"; else fail "files of tool/ calling each other in a loop:"$'\n'"$circles"; fi
 
 refs=$(grep -nE 'issue #[0-9]|\bS[0-9]\.[0-9]+\b|\(S[0-9]\)' tool/*.c tool/*.h || true)
 if [ -z "$refs" ]; then ok "tool/ cites no issue numbers or spec sections"; else fail "references a reader cannot open:"$'\n'"$refs"; fi
