@@ -191,6 +191,17 @@ int rp_events_find(const char *tensor, char **found)
 	return rc;
 }
 
+/* Does row R carry the map's marker (its magic in the high half of the
+ * marker word)? A row no task wrote holds whatever the memory held when the
+ * runtime does not copy the tensor in, and says nothing about the columns. */
+static int row_written(const struct rp_matrix *m, const struct rp_event_map *em, size_t r)
+{
+	if (em->magic_column < 0 || (size_t)em->magic_column >= m->cols)
+		return 1;
+	uint64_t w = (uint64_t)m->v[r * m->cols + (size_t)em->magic_column];
+	return (w >> 32) == (em->magic >> 32);
+}
+
 long rp_events_unnamed_column(const struct rp_matrix *m, const struct rp_event_map *em)
 {
 	for (size_t c = 0; c < m->cols; c++) {
@@ -198,7 +209,7 @@ long rp_events_unnamed_column(const struct rp_matrix *m, const struct rp_event_m
 		for (size_t i = 0; i < em->n && !named; i++)
 			named = em->cols[i] == (int)c;
 		for (size_t r = 0; r < m->rows && !named; r++)
-			if (m->v[r * m->cols + c])
+			if (m->v[r * m->cols + c] && row_written(m, em, r))
 				return (long)c;
 	}
 	return -1;

@@ -185,8 +185,9 @@ static char *slot_stmt(const struct tt_kernel *k, const struct tt_spec *sp)
 		char *e = prof_expr(sp, k, "slot", slot_key(k->core));
 		char *bn = prof_expr(sp, k, "slot", "block_num"), task[64];
 		snprintf(task, sizeof(task), "%stask", P);
-		const char *names[] = {"task", "block_num", "slot"}, *vals[] = {task, bn, e};
-		char *ts = tt_expand(tt_prof(sp, "slot", "task_slot"), names, vals, 3);
+		const char *names[] = {"task", "block_num", "slot", "slots"},
+		           *vals[] = {task, bn, e, sp->slots ? sp->slots : "1"};
+		char *ts = tt_expand(tt_prof(sp, "slot", "task_slot"), names, vals, 4);
 		pk_sb_addf(&sb, "const uint64_t %sslot = %s;", P, ts);
 		free(ts);
 		free(bn);
