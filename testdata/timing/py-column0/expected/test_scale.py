@@ -14,7 +14,7 @@ class TestScale(SceneTestCase):
         "orchestration": {
             "source": "kernels/orchestration/scale_orch.cpp",
             "function_name": "aicpu_orchestration_entry",
-            "signature": [D.IN, D.IN, D.INOUT, D.OUT],  # TIMING_PROBE: @timing-line "            \"signature\": [D.IN, D.IN, D.INOUT],"
+            "signature": [D.IN, D.IN, D.INOUT, D.INOUT],  # TIMING_PROBE: @timing-line "            \"signature\": [D.IN, D.IN, D.INOUT],"
         },
         "incores": [
             {
@@ -31,7 +31,7 @@ class TestScale(SceneTestCase):
 D.IN,
 D.IN,
 D.INOUT,
-D.OUT,  # TIMING_PROBE: @timing signature
+D.INOUT,  # TIMING_PROBE: @timing signature
 ],
             },
         ],

@@ -14,7 +14,7 @@ class TestScale(SceneTestCase):
         "orchestration": {
             "source": "kernels/orchestration/scale_orch.cpp",
             "function_name": "aicpu_orchestration_entry",
-            "signature": [D.IN, D.IN, D.INOUT, D.OUT],  # TIMING_PROBE: @timing-line "            \"signature\": [D.IN, D.IN, D.INOUT],"
+            "signature": [D.IN, D.IN, D.INOUT, D.INOUT],  # TIMING_PROBE: @timing-line "            \"signature\": [D.IN, D.IN, D.INOUT],"
         },
         "incores": [
             {
@@ -28,7 +28,7 @@ class TestScale(SceneTestCase):
                 "source": "kernels/aiv/kernel_scale.cpp",
                 "core_type": "aiv",
                 # the kernel reads y as args[2]; the signature names the first two only
-                "signature": [D.IN, D.IN, D.IN, D.OUT],  # TIMING_PROBE: @timing-line "                \"signature\": [D.IN, D.IN],"
+                "signature": [D.IN, D.IN, D.IN, D.INOUT],  # TIMING_PROBE: @timing-line "                \"signature\": [D.IN, D.IN],"
             },
         ],
     }

@@ -14,7 +14,7 @@ class TestScale(SceneTestCase):
 		"orchestration": {
 			"source": "kernels/orchestration/scale_orch.cpp",
 			"function_name": "aicpu_orchestration_entry",
-			"signature": [D.IN, D.IN, D.INOUT, D.OUT],  # TIMING_PROBE: @timing-line "\t\t\t\"signature\": [D.IN, D.IN, D.INOUT],"
+			"signature": [D.IN, D.IN, D.INOUT, D.INOUT],  # TIMING_PROBE: @timing-line "\t\t\t\"signature\": [D.IN, D.IN, D.INOUT],"
 		},
 		"incores": [
 			{
@@ -27,7 +27,7 @@ class TestScale(SceneTestCase):
 				"func_id": 1,
 				"source": "kernels/aiv/kernel_scale.cpp",
 				"core_type": "aiv",
-				"signature": [D.IN, D.IN, D.INOUT, D.OUT],  # TIMING_PROBE: @timing-line "\t\t\t\t\"signature\": [D.IN, D.IN, D.INOUT],"
+				"signature": [D.IN, D.IN, D.INOUT, D.INOUT],  # TIMING_PROBE: @timing-line "\t\t\t\t\"signature\": [D.IN, D.IN, D.INOUT],"
 			},
 		],
 	}

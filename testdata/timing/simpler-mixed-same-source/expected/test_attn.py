@@ -15,20 +15,20 @@ class TestAttn(SceneTestCase):
         "orchestration": {
             "source": "kernels/orchestration/attn_orch.cpp",
             "function_name": "aicpu_orchestration_entry",
-            "signature": [D.IN, D.OUT, D.OUT],  # TIMING_PROBE: @timing-line "            \"signature\": [D.IN, D.OUT],"
+            "signature": [D.IN, D.OUT, D.INOUT],  # TIMING_PROBE: @timing-line "            \"signature\": [D.IN, D.OUT],"
         },
         "incores": [
             {
                 "func_id": 0,
                 "source": "kernels/mix/kernel_attn.cpp",
                 "core_type": "aic",
-                "signature": [D.IN, D.OUT, D.OUT],  # TIMING_PROBE: @timing-line "                \"signature\": [D.IN, D.OUT],"
+                "signature": [D.IN, D.OUT, D.INOUT],  # TIMING_PROBE: @timing-line "                \"signature\": [D.IN, D.OUT],"
             },
             {
                 "func_id": 1,
                 "source": "kernels/mix/kernel_attn.cpp",
                 "core_type": "aiv",
-                "signature": [D.IN, D.OUT, D.OUT],  # TIMING_PROBE: @timing-line "                \"signature\": [D.IN, D.OUT],"
+                "signature": [D.IN, D.OUT, D.INOUT],  # TIMING_PROBE: @timing-line "                \"signature\": [D.IN, D.OUT],"
             },
         ],
     }

@@ -14,7 +14,7 @@ class TestTwo(SceneTestCase):
         "orchestration": {
             "source": "kernels/orchestration/two_orch.cpp",
             "function_name": "aicpu_orchestration_entry",
-            "signature": [D.IN, D.OUT, D.OUT, D.OUT],  # TIMING_PROBE: @timing-line "            \"signature\": [D.IN, D.OUT, D.OUT],"
+            "signature": [D.IN, D.OUT, D.OUT, D.INOUT],  # TIMING_PROBE: @timing-line "            \"signature\": [D.IN, D.OUT, D.OUT],"
         },
         "incores": [
             {
@@ -27,7 +27,7 @@ class TestTwo(SceneTestCase):
                 "func_id": 1,
                 "source": "kernels/main/entry.cpp",
                 "core_type": "aiv",
-                "signature": [D.IN, D.OUT, D.OUT],  # TIMING_PROBE: @timing-line "                \"signature\": [D.IN, D.OUT],"
+                "signature": [D.IN, D.OUT, D.INOUT],  # TIMING_PROBE: @timing-line "                \"signature\": [D.IN, D.OUT],"
             },
         ],
     }
