@@ -78,7 +78,7 @@ for ext in $exts; do
 		cp "$src/testdata/timing/simpler-tasks/expected/test_scale.py" k_py.py
 		git add k_py.py
 		if run_expect 1 "hook checks a staged .py test script" pre-commit run probe-check --files k_py.py; then
-			has "hook prints the timing mark of the .py" "k_py.py:17:59: error: timing-tensor mark left behind"
+			has "hook prints the timing mark of the .py" "k_py.py:17:61: error: timing-tensor mark left behind"
 		fi
 		git rm -q --cached k_py.py
 		rm -f k_py.py
