@@ -106,19 +106,6 @@ int pk_api_load(const char *kind, struct pk_api *a)
 	return rc;
 }
 
-/* Is WORD (LEN bytes) one of the blank-separated words of LIST? */
-static int word_in(const char *list, const char *word, size_t len)
-{
-	for (const char *p = list; *p;) {
-		p += strspn(p, " \t");
-		size_t l = strcspn(p, " \t");
-		if (l && l == len && !memcmp(p, word, len))
-			return 1;
-		p += l;
-	}
-	return 0;
-}
-
 /* The path of the #include directive on the line at P (before EOL), or NULL. */
 static const char *include_path(const char *p, const char *eol, size_t *len)
 {
@@ -153,7 +140,7 @@ int pk_api_includes(const struct pk_buf *b, const char *list)
 			const char *base = path + len;
 			while (base > path && base[-1] != '/')
 				base--;
-			if (word_in(list, path, len) || word_in(list, base, (size_t)(path + len - base)))
+			if (pk_word_in(list, path, len) || pk_word_in(list, base, (size_t)(path + len - base)))
 				return 1;
 		}
 		p = eol + 1;

@@ -41,6 +41,8 @@ void *pk_xcalloc(size_t n, size_t sz);
 void *pk_xrealloc(void *p, size_t n);
 char *pk_xstrdup(const char *s);
 char *pk_xstrndup(const char *s, size_t n);
+/* Is WORD (N bytes) one of the words of LIST (separated by blanks or commas)? */
+int pk_word_in(const char *list, const char *word, size_t n);
 /* The formatted text, malloc'd. */
 char *pk_xasprintf(const char *fmt, ...) PK_PRINTF(1, 2);
 char *pk_xvasprintf(const char *fmt, va_list ap);

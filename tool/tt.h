@@ -222,8 +222,6 @@ struct tt_spec {
 char *tt_cycle_read(const struct tt_spec *sp);
 /* A profile's setting: [target.X] KEY, else [SECTION] KEY of the defaults. */
 const char *tt_prof(const struct tt_spec *sp, const char *section, const char *key);
-/* Is WORD one of the space-separated words of LIST? */
-int tt_word_in(const char *list, const char *word, size_t n);
 /* The profile KERNEL includes (a [target.X] section's detect), or NULL. */
 const char *tt_detect_target(const struct tt_rules *r, const struct pk_buf *kernel, char *buf, size_t cap);
 

@@ -407,7 +407,7 @@ static void note_return(struct walk *w, CXCursor c)
 static int accessor_read(struct walk *w, size_t i, const char *callee)
 {
 	const struct tt_tu *t = w->t;
-	if (!w->accessors || !tt_word_in(w->accessors, callee, strlen(callee)) || !tt_tok_is(t, i + 1, ",") ||
+	if (!w->accessors || !pk_word_in(w->accessors, callee, strlen(callee)) || !tt_tok_is(t, i + 1, ",") ||
 	    i + 3 >= t->ntok || !tt_tok_is(t, i + 3, ")"))
 		return 0;
 	struct tt_use u = {0};

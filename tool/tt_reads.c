@@ -116,7 +116,7 @@ int tt_reads_plan(const struct tt_tu *t, const struct tt_spec *sp, size_t skip_s
 			/* an accessor's own body reads args[index]: that is not a slot */
 			size_t f = sc.fname;
 			int in_acc = f != (size_t)-1 && acc &&
-			             tt_word_in(acc, t->b->data + t->tok[f].start, t->tok[f].end - t->tok[f].start);
+			             pk_word_in(acc, t->b->data + t->tok[f].start, t->tok[f].end - t->tok[f].start);
 			if (!in_acc && !tt_prof(sp, "code", "context_accessors"))
 				return pk_error("%s:%u: index of '%.*s[...]' is not a decimal literal: it cannot be "
 				                "renumbered; write the number",
@@ -133,7 +133,7 @@ int tt_reads_plan(const struct tt_tu *t, const struct tt_spec *sp, size_t skip_s
 		if (i >= 2 && tt_tok_is(t, i - 1, "(") && tt_tok_is(t, i + 1, ",") && tt_tok_is(t, i + 3, ")") && acc) {
 			size_t c = tt_callee_tok(t, i - 1);
 			if (tok_ident(t, c) &&
-			    tt_word_in(acc, t->b->data + t->tok[c].start, t->tok[c].end - t->tok[c].start)) {
+			    pk_word_in(acc, t->b->data + t->tok[c].start, t->tok[c].end - t->tok[c].start)) {
 				long v = literal(t, i + 2);
 				if (v >= 0)
 					renumber(t, sp, i + 2, v, plan, &n);
@@ -225,20 +225,26 @@ static int add_side(struct tt_sides *s, const char *path, int for_write, const s
 	return 0;
 }
 
+/* Parse side X and plan the renumbering of its args[] reads. */
+static int side_plan(struct tt_side *x, const struct tt_spec *sp)
+{
+	if (tt_parse(&x->t, &x->b, 0, NULL, NULL, 0) < 0)
+		return -1;
+	x->have_t = 1;
+	int n = tt_reads_plan(&x->t, sp, 0, 0, &x->plan);
+	if (n < 0)
+		return -1;
+	x->edited = n > 0;
+	return 0;
+}
+
 int tt_sides_find(struct tt_sides *s, const struct tt_tu *kt, const struct tt_spec *sp, int for_write)
 {
 	if (scan_includes(s, kt->b, kt->b->path, for_write, sp, 0) < 0)
 		return -1;
-	for (size_t i = 0; i < s->n; i++) {
-		struct tt_side *x = &s->v[i];
-		if (tt_parse(&x->t, &x->b, 0, NULL, NULL, 0) < 0)
+	for (size_t i = 0; i < s->n; i++)
+		if (side_plan(&s->v[i], sp) < 0)
 			return -1;
-		x->have_t = 1;
-		int n = tt_reads_plan(&x->t, sp, 0, 0, &x->plan);
-		if (n < 0)
-			return -1;
-		x->edited = n > 0;
-	}
 	return 0;
 }
 
@@ -254,15 +260,7 @@ int tt_sides_add_lane(struct tt_sides *s, const char *path, const struct tt_spec
 		return -1;
 	if (s->n == before)
 		return 0;
-	struct tt_side *x = &s->v[s->n - 1];
-	if (tt_parse(&x->t, &x->b, 0, NULL, NULL, 0) < 0)
-		return -1;
-	x->have_t = 1;
-	int n = tt_reads_plan(&x->t, sp, 0, 0, &x->plan);
-	if (n < 0)
-		return -1;
-	x->edited = n > 0;
-	return 0;
+	return side_plan(&s->v[s->n - 1], sp);
 }
 
 void tt_sides_free(struct tt_sides *s)

@@ -356,18 +356,6 @@ void tt_insert_after(const struct pk_buf *b, struct pk_plan *plan, size_t off, s
 
 /* ---- target profiles ---- */
 
-int tt_word_in(const char *list, const char *word, size_t n)
-{
-	for (const char *p = list; p && *p;) {
-		p += strspn(p, " \t,");
-		size_t w = strcspn(p, " \t,");
-		if (w && w == n && !strncmp(p, word, n))
-			return 1;
-		p += w;
-	}
-	return 0;
-}
-
 const char *tt_prof(const struct tt_spec *sp, const char *section, const char *key)
 {
 	const char *v = sp->target ? tt_rule(sp->rules, sp->target, key) : NULL;
@@ -395,7 +383,7 @@ static int includes_name(const struct pk_buf *b, const char *list)
 					/* the path as written: "tensor.h" is simpler's, "tensor_api/tensor.h" Ascend
 					 * C's */
 					const char *c = o + 1 + strcspn(o + 1, "\">\n");
-					if (c < eol && tt_word_in(list, o + 1, (size_t)(c - o - 1)))
+					if (c < eol && pk_word_in(list, o + 1, (size_t)(c - o - 1)))
 						return 1;
 				}
 			}

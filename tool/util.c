@@ -301,3 +301,15 @@ void pk_sb_free(struct pk_sb *sb)
 	free(sb->s);
 	memset(sb, 0, sizeof(*sb));
 }
+
+int pk_word_in(const char *list, const char *word, size_t n)
+{
+	for (const char *p = list; p && *p;) {
+		p += strspn(p, " \t,");
+		size_t w = strcspn(p, " \t,");
+		if (w && w == n && !strncmp(p, word, n))
+			return 1;
+		p += w;
+	}
+	return 0;
+}
