@@ -32,7 +32,7 @@ fail=0
 # name | extra flags for both sides
 for setup in "stubs|" "simulation|-I $here/kernels/sim/include"; do
 	IFS='|' read -r label extra <<<"$setup"
-	# the tool's own flags (tool/ast_parse.c): C++17, the stubs searched last.
+	# the tool's own flags (tool/clang/ast_parse.c): C++17, the stubs searched last.
 	# Runs alternate, so a load spike on this shared machine hits both sides;
 	# each side's median is compared.
 	: >"$work/base.t"

@@ -36,7 +36,7 @@ declare -A sources=(
 	[tensor]="util.c report_tensor.c"
 	[json]="util.c report_tensor.c report_json.c"
 	[insert]="util.c buf.c edit.c emit.c journal.c scan.c marks.c timing_strip.c source.c rules.c embed.c probeset.c check_walk.c check_ignore.c
-		cmd_strip.c inject_opts.c $(cd "$here/tool" && echo ast_*.c)"
+		cmd_strip.c inject_opts.c $(cd "$here/tool" && echo clang/ast_*.c)"
 )
 declare -A extra=(
 	[block]="-dict=$here/tests/fuzz/block.dict -max_len=16384"
@@ -71,7 +71,7 @@ build() { # build NAME: $out/fuzz_NAME
 	fi
 	"$cc" -std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-		-DFUZZ_RULES_DIR="\"$here/rules\"" -I"$here/tool" \
+		-DFUZZ_RULES_DIR="\"$here/rules\"" -I"$here/tool" -I"$here/tool/clang" \
 		"$here/tests/fuzz/fuzz_$t.c" "${srcs[@]}" ${more[@]+"${more[@]}"} \
 		-lpcre2-8 -linih -ljansson -o "$out/fuzz_$t"
 }

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Circles in the call graph between the C files of a folder.
+"""Circles in the call graph between the C files of one or more folders.
 
 A file A points at a file B when A calls (or names) a function that B
 defines without `static`. Files that point at each other through a loop
 form a circle: usually a function living in the wrong file. Prints each
 circle with the names that make its edges and exits 1 if there is one.
-    python3 tests/sh/file_graph.py tool
+    python3 tests/sh/file_graph.py tool tool/clang
 """
 import os
 import re
@@ -38,9 +38,9 @@ def definitions(path, text):
     return names
 
 
-def main(folder):
-    files = sorted(f for f in os.listdir(folder) if f.endswith(".c"))
-    texts = {f: strip(open(os.path.join(folder, f), encoding="utf-8", errors="replace").read()) for f in files}
+def main(folders):
+    files = sorted(os.path.join(d, f) for d in folders for f in os.listdir(d) if f.endswith(".c"))
+    texts = {f: strip(open(f, encoding="utf-8", errors="replace").read()) for f in files}
     owner = {}
     for f in files:
         for name in definitions(f, texts[f]):
@@ -89,4 +89,4 @@ def main(folder):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else "tool"))
+    sys.exit(main(sys.argv[1:] or ["tool"]))

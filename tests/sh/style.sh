@@ -52,12 +52,12 @@ case $got in
 *) ok "length check allows 80 lines, and a longer function whose comment says why" ;;
 esac
 
-long=$(long_functions tool/*.c)
+long=$(long_functions tool/*.c tool/clang/*.c)
 if [ -z "$long" ]; then ok "no function in tool/ over 80 lines"; else fail "functions over 80 lines:"$'\n'"$long"; fi
 
 if ! command -v clang-format > /dev/null; then
 	fail "clang-format is not installed (scripts/setup.sh installs it)"
-elif clang-format --dry-run -Werror tool/*.c tool/*.h tests/*.c tests/fuzz/*.c 2> "$scratch/fmt.err"; then
+elif clang-format --dry-run -Werror tool/*.c tool/*.h tool/clang/*.c tool/clang/*.h tests/*.c tests/fuzz/*.c 2> "$scratch/fmt.err"; then
 	ok "clang-format clean: tool/ and tests/"
 else
 	fail "clang-format would change these (run clang-format -i on them):"$'\n'"$(grep -o '^[^:]*:[0-9]*' "$scratch/fmt.err" | sort -u | head -20)"
@@ -68,8 +68,13 @@ mkdir -p "$scratch/circle"
 printf 'int a(void);\nint b(void)\n{\n\treturn a();\n}\n' > "$scratch/circle/b.c"
 printf 'int b(void);\nint a(void)\n{\n\treturn b();\n}\n' > "$scratch/circle/a.c"
 if python3 "$src/tests/sh/file_graph.py" "$scratch/circle" > /dev/null; then fail "circle check missed a.c <-> b.c"; else ok "circle check catches two files calling each other"; fi
-if circles=$(python3 "$src/tests/sh/file_graph.py" tool); then ok "no circle of calls between the files of tool/"; else fail "files of tool/ calling each other in a loop:"$'\n'"$circles"; fi
+if circles=$(python3 "$src/tests/sh/file_graph.py" tool tool/clang); then ok "no circle of calls between the files of tool/"; else fail "files of tool/ calling each other in a loop:"$'\n'"$circles"; fi
 
-refs=$(grep -nE 'issue #[0-9]|\bS[0-9]\.[0-9]+\b|\(S[0-9]\)' tool/*.c tool/*.h || true)
+# the libclang boundary is the folder: clang-c headers only under tool/clang/,
+# and no core file includes a header of tool/clang/
+leaks=$(grep -nE '#include [<"](clang-c/|ast\.h|tt\.h)' tool/*.c tool/*.h || true)
+if [ -z "$leaks" ]; then ok "libclang and the front end's headers are included only under tool/clang/"; else fail "core files that include the front end:"$'\n'"$leaks"; fi
+
+refs=$(grep -nE 'issue #[0-9]|\bS[0-9]\.[0-9]+\b|\(S[0-9]\)' tool/*.c tool/*.h tool/clang/*.c tool/clang/*.h || true)
 if [ -z "$refs" ]; then ok "tool/ cites no issue numbers or spec sections"; else fail "references a reader cannot open:"$'\n'"$refs"; fi
 finish

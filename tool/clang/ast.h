@@ -101,7 +101,7 @@ struct pk_parse_error {
 	char *msg;
 };
 
-/* A token of the main file (tool/ast_tok.c). */
+/* A token of the main file (tool/clang/ast_tok.c). */
 struct pk_tok {
 	size_t start, end;
 	unsigned char kind;  /* enum CXTokenKind */
@@ -151,13 +151,13 @@ void pk_ast_free(struct pk_ast *a);
 int pk_ast_reparse(struct pk_ast *a, const char *data, size_t len, struct pk_parse_error **errs, size_t *nerrs);
 void pk_parse_errors_free(struct pk_parse_error *v, size_t n);
 /* Does the edit PLAN (checked) of the parsed file add a parse error? Then
- * refuse (-1), naming the error and the inserted line (tool/ast_verify.c). */
+ * refuse (-1), naming the error and the inserted line (tool/clang/ast_verify.c). */
 int pk_ast_verify(struct pk_ast *a, const struct pk_plan *plan, const char *name);
 /* Report parse errors in the main file as warnings ("could not see"). */
 void pk_ast_warn_errors(const struct pk_ast *a);
 /* Build the compiler arguments (exposed for tests). *argv is malloc'd. */
 /* Is PATH a header by its suffix; the source file that includes HEADER
- * (tool/ast_unit.c), or NULL. */
+ * (tool/clang/ast_unit.c), or NULL. */
 int pk_ast_is_header(const char *path);
 /* Are A and B the same file? clang_File_isEqual alone says yes for any two
  * in-memory files (the buffer, the stubs): their names decide then. */
