@@ -215,6 +215,10 @@ struct tt_spec {
 	int task_rows;
 	int task_index; /* extern: args[] index of the task index scalar */
 	long tasks;     /* task instances of one run, -1 when the tool cannot count them */
+	/* a mixed kernel's AIC and AIV lanes own rows of their own: the block
+	 * count (AIC rows) of each of its tasks, -1 when not one constant; 0
+	 * when the lanes do not (one lane, or no macro telling them apart) */
+	long mix_blocks;
 };
 
 /* tt_path.c: the device cycle read of the kernel's kind, qualified (malloc'd); a kind
@@ -346,6 +350,7 @@ struct tt_tasks {
 	int in_loop;        /* some submit sits in a loop */
 	int via_helper;     /* some submit is made by a helper function the orchestration calls */
 	unsigned loop_line; /* the first loop whose count is not a constant (0: none) */
+	int lanes;          /* most lanes of one task running the kernel (2, 3: a mixed task's) */
 	char lines[96];     /* the submits' lines, "38, 48" */
 };
 int tt_orch_tasks(struct tt_tu *t, const struct tt_spec *sp, long func_id, struct tt_tasks *out);
