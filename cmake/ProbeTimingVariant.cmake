@@ -13,6 +13,10 @@
 #                                        # events in helpers may edit (--edit)
 #       [INJECT_ARGS arg ...]            # more probe-inject options (--generation,
 #                                        # --invocation EXPR --invocations K)
+#       [KERNEL_BUILDS NAME=DEF[,DEF...] ...]  # the kernel source compiled once
+#                                        # per entry with those definitions (a
+#                                        # lane per core type: __DAV_CUBE__ and
+#                                        # kernel_entry=NAME_aic, ...)
 #       [LIBS lib ...] [INCLUDES dir ...] [FLAGS flag ...]
 #       [RUN_ARGS arg ...]               # harness arguments of the test runs
 #       [TEST_PREFIX prefix])            # default kernel/<name>
@@ -56,8 +60,9 @@ if(CMAKE_SCRIPT_MODE_FILE AND DEFINED PT_MODE)
   return()
 endif()
 
-include_guard(GLOBAL)
+# set before the guard: each directory that includes this file sees it
 set(_PROBE_TIMING_FILE "${CMAKE_CURRENT_LIST_FILE}")
+include_guard(GLOBAL)
 
 # The probekit tool: the in-tree targets, or an installed probe-inject.
 function(_probe_timing_tools out_prefix out_deps)
@@ -81,7 +86,7 @@ endfunction()
 
 function(probe_add_timing_variant)
   cmake_parse_arguments(PT "" "TARGET;SOURCE;HOST;SLOTS;TEST_PREFIX"
-    "HARNESS;EVENTS;EDITS;INJECT_ARGS;LIBS;INCLUDES;FLAGS;RUN_ARGS" ${ARGN})
+    "HARNESS;EVENTS;EDITS;INJECT_ARGS;KERNEL_BUILDS;LIBS;INCLUDES;FLAGS;RUN_ARGS" ${ARGN})
   foreach(req TARGET SOURCE HOST HARNESS)
     if(NOT PT_${req})
       message(FATAL_ERROR "probe_add_timing_variant: ${req} is required")
@@ -132,10 +137,30 @@ function(probe_add_timing_variant)
   foreach(kind timing clean)
     if(kind STREQUAL "timing")
       set(exe ${PT_TARGET})
-      set(files ${gen}/${sbase} ${gen}/${hbase})
+      set(ksrc ${gen}/${sbase})
+      set(hsrc ${gen}/${hbase})
     else()
       set(exe ${PT_TARGET}_clean)
-      set(files ${src} ${host})
+      set(ksrc ${src})
+      set(hsrc ${host})
+    endif()
+    set(files ${ksrc} ${hsrc})
+    if(PT_KERNEL_BUILDS)
+      # one object of the kernel per build, each with its own definitions
+      set(files ${hsrc})
+      foreach(b IN LISTS PT_KERNEL_BUILDS)
+        string(FIND "${b}" "=" eq)
+        string(SUBSTRING "${b}" 0 ${eq} bname)
+        math(EXPR eq "${eq} + 1")
+        string(SUBSTRING "${b}" ${eq} -1 bdefs)
+        string(REPLACE "," ";" bdefs "${bdefs}")
+        add_library(${exe}_${bname} OBJECT ${ksrc})
+        target_compile_definitions(${exe}_${bname} PRIVATE ${bdefs})
+        target_include_directories(${exe}_${bname} PRIVATE ${srcdir} ${hostdir} ${PT_INCLUDES})
+        target_link_libraries(${exe}_${bname} PRIVATE ${PT_LIBS})
+        target_compile_options(${exe}_${bname} PRIVATE ${PT_FLAGS})
+        list(APPEND files $<TARGET_OBJECTS:${exe}_${bname}>)
+      endforeach()
     endif()
     add_executable(${exe} ${files} ${PT_HARNESS})
     if(kind STREQUAL "timing" AND edit_outs)
