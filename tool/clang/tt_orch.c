@@ -496,7 +496,8 @@ static long site_trips(const struct loop *l, size_t nl, size_t s, int *in_loop, 
 }
 
 /* The task's block count: RECV.launch_spec.set_block_num(N) before the
- * submit (1 without one), -1 when not a constant. */
+ * submit (1 without one; N a literal, #define or NAME = N constant), -1
+ * when not a constant. */
 static long site_blocks(const struct tt_tu *t, const struct submit *all, size_t k)
 {
 	size_t from = 0;
@@ -507,7 +508,7 @@ static long site_blocks(const struct tt_tu *t, const struct submit *all, size_t 
 	for (size_t i = from; i + 5 < all[k].tok; i++)
 		if (same(t, i, all[k].recv) && tt_tok_is(t, i + 1, ".") && tt_tok_is(t, i + 2, "launch_spec") &&
 		    tt_tok_is(t, i + 4, "set_block_num") && tt_tok_is(t, i + 5, "("))
-			blocks = tt_tok_is(t, i + 7, ")") ? lit(t, i + 6) : -1;
+			blocks = tt_tok_is(t, i + 7, ")") ? bound_value(t, i + 6) : -1;
 	return blocks;
 }
 

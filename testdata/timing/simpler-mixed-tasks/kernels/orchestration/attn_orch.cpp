@@ -5,6 +5,8 @@
 
 #include "pto_orchestration_api.h"
 
+static constexpr int16_t kBlocks = 2;
+
 extern "C" {
 
 __attribute__((visibility("default"))) PTO2OrchestrationConfig
@@ -24,7 +26,7 @@ __attribute__((visibility("default"))) void aicpu_orchestration_entry(const Chip
         params_t0.add_input(ext_q);
         params_t0.add_output(ext_s);
         params_t0.add_scalar(static_cast<uint64_t>(64));
-        params_t0.launch_spec.set_block_num(2);
+        params_t0.launch_spec.set_block_num(kBlocks);
         MixedKernels mixed_0 = {0, 1, 1};
         rt_submit_task(mixed_0, params_t0);
     }
