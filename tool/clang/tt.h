@@ -295,8 +295,9 @@ int pyt_is(const struct pyt *p, size_t i, int kind, const char *text); /* text N
 int pyt_string_is(const struct pyt *p, size_t i, const char *text);    /* a plain "TEXT" or 'TEXT' */
 size_t pyt_line_end(const struct pyt *p, size_t line);                 /* before its newline */
 size_t pyt_line_of(const struct pyt *p, size_t pos);
-/* tt_py.c: the Python sides. The tensor count of extern NAME (NULL: the only one). */
-long tt_py_extern_tensors(const struct pk_buf *b, const char *name);
+/* tt_py.c: the Python sides. The tensor count of extern NAME (NULL: the only
+ * one); *MIXED: it is declared core_type="mixed" (built for AIC and AIV lanes). */
+long tt_py_extern_tensors(const struct pk_buf *b, const char *name, int *mixed);
 int tt_py_plan_extern(const struct pk_buf *b, const char *name, const struct tt_spec *sp, struct pk_plan *plan);
 /* The kernel's func_id: ID when >= 0, else the test script's incore whose
  * source is KERNEL's file, or -1. Unless *NTWINS is set already, the other

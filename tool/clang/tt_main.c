@@ -141,6 +141,7 @@ struct job {
 	char target[64];
 	char *host_path, *extern_name; /* --host FILE[:EXTERN] */
 	int host_py, host_orch, host_self;
+	int py_mixed;         /* the pypto extern is declared core_type="mixed" */
 	struct pk_buf pyb[8]; /* --edit FILE.py: callers of the pypto extern */
 	struct pk_plan pyp[8];
 	int have_pyb[8];
@@ -292,7 +293,7 @@ static int load_host(struct job *j)
 	if (load_file(&j->hb, &j->have_hb, j->host_path, o, 1) < 0)
 		return -1;
 	if (j->host_py) {
-		j->k.host_tensors = tt_py_extern_tensors(&j->hb, j->extern_name);
+		j->k.host_tensors = tt_py_extern_tensors(&j->hb, j->extern_name, &j->py_mixed);
 		return j->k.host_tensors < 0 ? -1 : 0;
 	}
 	if (tt_parse(&j->ht, &j->hb, 0, NULL, o->extra, o->nextra) < 0 || tt_check_terminated(&j->ht) < 0)
@@ -314,7 +315,7 @@ static int load_host(struct job *j)
 }
 
 /* AIC and AIV lanes of a mixed task running the kernel (or a kernel its
- * source marks mixed) own rows of their own when the profile tells the
+ * source marks mixed, or a pypto extern declared core_type="mixed") own rows of their own when the profile tells the
  * builds apart by a macro: AIC slot = block index, AIV slot = AIC count +
  * block index * AIV lanes per AIC + sub-block index. Returns the rows of one
  * block (1 + AIV lanes per AIC), 1 when the lanes do not own rows. */
@@ -323,7 +324,7 @@ static long lane_rows(struct job *j, const struct tt_tasks *ts)
 	const char *ratio = tt_prof(&j->sp, "slot", "aiv_per_aic");
 	if (!j->sp.slot_in_body || !tt_prof(&j->sp, "slot", "mix_is_aic_macro") || !ratio)
 		return 1;
-	if (ts && ts->lanes > 1 && !j->o.core)
+	if (((ts && ts->lanes > 1) || j->py_mixed) && !j->o.core)
 		j->k.core = TT_MIX;
 	if (j->k.core != TT_MIX)
 		return 1;
