@@ -1,5 +1,6 @@
 // lanes_harness.cpp - host harness of the simpler-style cases of kernels/lanes
-// (built once per case, LANES_CASE 1 mixed, 2 helper, 3 padding), for the
+// (built once per case, LANES_CASE 1 mixed, 2 helper, 3 padding, 4 the other
+// lane's kernel renumbered), for the
 // clean build and the timing build probe-inject --timing-tensor generated at
 // build time. It registers the case's kernels under their func_ids (the mixed
 // case: the AIC and the AIV build of one source), hands the orchestration
@@ -23,9 +24,19 @@
 
 extern "C" PTO2OrchestrationConfig aicpu_orchestration_config(const ChipTaskArgs &orch_args);
 extern "C" void aicpu_orchestration_entry(const ChipTaskArgs &orch_args);
+#if LANES_CASE == 1 || LANES_CASE == 4
 #if LANES_CASE == 1
 extern "C" void lanes_mix_aic(int64_t *args);
 extern "C" void lanes_mix_aiv(int64_t *args);
+#define LANES_AIC lanes_mix_aic
+#define LANES_AIV lanes_mix_aiv
+#else
+extern "C" void lanes_other_aic(int64_t *args);
+extern "C" void lanes_other_aiv(int64_t *args);
+#define LANES_AIC lanes_other_aic
+#define LANES_AIV lanes_other_aiv
+#endif
+#define LANES_MIXED 1
 constexpr int kTensors = 2;
 constexpr uint32_t kLen = 16;                   // elements of one block of x
 constexpr uint32_t kX = 2 * kLen, kOut = 2 * 3; // 2 blocks; one AIC and two AIV outputs each
@@ -49,7 +60,7 @@ struct Dev {
 // What each output element must hold after the run.
 std::vector<std::vector<float>> Expected(const std::vector<float> &x)
 {
-#if LANES_CASE == 1
+#if LANES_MIXED
 	std::vector<float> y(kOut, 0.0f);
 	for (uint32_t b = 0; b < 2; b++) {
 		const float *m = &x[b * kLen];
@@ -111,9 +122,9 @@ int main(int argc, char **argv)
 	aclrtSetDevice(0);
 	aclrtStream stream = nullptr;
 	aclrtCreateStream(&stream);
-#if LANES_CASE == 1
-	pksimpler::RegisterKernel(0, lanes_mix_aic, pksimpler::CoreType::AIC);
-	pksimpler::RegisterKernel(1, lanes_mix_aiv, pksimpler::CoreType::AIV);
+#if LANES_MIXED
+	pksimpler::RegisterKernel(0, LANES_AIC, pksimpler::CoreType::AIC);
+	pksimpler::RegisterKernel(1, LANES_AIV, pksimpler::CoreType::AIV);
 #else
 	pksimpler::RegisterKernel(0, kernel_entry);
 #endif
@@ -135,7 +146,7 @@ int main(int argc, char **argv)
 	timing.Put(matrix.data()); // cleared before the run: no stale row looks current
 
 	ChipTaskArgs args;
-#if LANES_CASE == 1
+#if LANES_MIXED
 	const std::vector<uint32_t> xShape = { 2, kLen }; // [blocks, elements of a block]
 #else
 	const std::vector<uint32_t> xShape = { kX };
