@@ -121,7 +121,7 @@ static void sidecar_names_helpers_generation_and_invocations(void **state)
 	json_decref(root);
 	free(text);
 	/* without --invocations as a number the count is unknown */
-	sp.invocations = "n_inv";
+	sp.opt.invocations = "n_inv";
 	text = tt_sidecar_json(&k, &sp, &len);
 	root = json_loadb(text, len, 0, &err);
 	assert_non_null(root);

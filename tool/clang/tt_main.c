@@ -94,12 +94,12 @@ static int resolve_events(struct tt_opts *o, const struct tt_rules *r, struct tt
 	for (size_t i = 0; i < o->nev; i++)
 		if (o->ev[i].func && strcmp(o->ev[i].func, kernel_name))
 			o->ev[i].helper = (int)nh++;
-	sp->nhelper = nh;
-	sp->ev = o->ev;
-	sp->nev = o->nev;
-	sp->columns = (int)o->nev + 2;
+	sp->lay.nhelper = nh;
+	sp->opt.ev = o->ev;
+	sp->opt.nev = o->nev;
+	sp->lay.columns = (int)o->nev + 2;
 	/* the magic word takes the row's last slot; more values take more lines */
-	sp->row_words = 8 * ((sp->columns + 1 + 7) / 8);
+	sp->lay.row_words = 8 * ((sp->lay.columns + 1 + 7) / 8);
 	return 0;
 }
 
@@ -274,8 +274,8 @@ static int load_host(struct job *j)
 {
 	struct tt_opts *o = &j->o;
 	j->func_id = o->func_id;
-	memcpy(j->sp.twins, o->func_twins, o->nfunc_twins * sizeof(long));
-	j->sp.ntwins = o->nfunc_twins;
+	memcpy(j->sp.lay.twins, o->func_twins, o->nfunc_twins * sizeof(long));
+	j->sp.lay.ntwins = o->nfunc_twins;
 	j->k.host_tensors = -1;
 	if (!o->host)
 		return 0;
@@ -306,7 +306,7 @@ static int load_host(struct job *j)
 	if (o->test_script) {
 		if (load_file(&j->tb, &j->have_tb, o->test_script, o, 0) < 0)
 			return -1;
-		j->func_id = tt_py_test_func_id(&j->tb, o->kernel, j->func_id, j->sp.twins, 8, &j->sp.ntwins);
+		j->func_id = tt_py_test_func_id(&j->tb, o->kernel, j->func_id, j->sp.lay.twins, 8, &j->sp.lay.ntwins);
 		if (j->func_id < -1) /* a script the tool cannot read: refused */
 			return -1;
 	}
@@ -381,8 +381,8 @@ static int plan_tasks(struct job *j)
 		                "one mixed task cannot be written",
 		                j->sp.target ? j->sp.target : "default");
 	const char *orch = j->host_path, *slots = j->o.slots;
-	j->sp.task_rows = 1;
-	j->sp.tasks = ts.tasks;
+	j->sp.lay.task_rows = 1;
+	j->sp.lay.tasks = ts.tasks;
 	long rows = ts.tasks >= 0 && ts.blocks > 0 ? ts.tasks * ts.blocks * per : -1;
 	const char *rule = per > 1 ? "task * rows of a task + lane slot" : "task * block count + block index";
 	char why[96];
@@ -452,7 +452,7 @@ static int plan_lanes(struct job *j)
 		free(src);
 		if (rc < 0)
 			return -1;
-		j->sp.lanes[j->sp.nlanes++] = ids[i];
+		j->sp.lay.lanes[j->sp.lay.nlanes++] = ids[i];
 	}
 	return 0;
 }
@@ -461,7 +461,7 @@ static int plan_host(struct job *j)
 {
 	if (!j->o.host)
 		return 0;
-	if (!j->sp.slots)
+	if (!j->sp.opt.slots)
 		return pk_error("%s: --host needs --slots EXPR, the number of core slots of the real launch",
 		                j->host_path);
 	if (j->host_py)
@@ -578,20 +578,20 @@ static int plan_all(struct job *j)
 		j->k.core = !strcmp(o->core, "mix") ? TT_MIX : !strcmp(o->core, "aic") ? TT_AIC : TT_AIV;
 	if (plan_tasks(j) < 0)
 		return -1;
-	j->sp.slots = o->slots;
-	j->sp.timing_index = (int)j->k.ntensors;
-	j->sp.generation = o->generation;
-	j->sp.generation_index = (int)(j->k.ntensors + 1 + j->k.nscalars);
-	j->sp.invocation = o->invocation;
-	j->sp.invocations = o->invocations;
-	j->sp.row0_index = j->sp.generation_index + (o->generation ? 1 : 0);
-	j->sp.task_index = j->sp.row0_index + (o->invocation ? 1 : 0);
-	j->sp.kernel_file = o->kernel;
+	j->sp.opt.slots = o->slots;
+	j->sp.lay.timing_index = (int)j->k.ntensors;
+	j->sp.opt.generation = o->generation;
+	j->sp.lay.generation_index = (int)(j->k.ntensors + 1 + j->k.nscalars);
+	j->sp.opt.invocation = o->invocation;
+	j->sp.opt.invocations = o->invocations;
+	j->sp.lay.row0_index = j->sp.lay.generation_index + (o->generation ? 1 : 0);
+	j->sp.lay.task_index = j->sp.lay.row0_index + (o->invocation ? 1 : 0);
+	j->sp.opt.kernel_file = o->kernel;
 	if (load_extras(j) < 0)
 		return -1;
-	j->sp.prefix =
+	j->sp.lay.prefix =
 	    pick_prefix(&j->kt, j->have_hb && !j->host_py ? &j->ht : NULL, &j->sp, j->prefix, sizeof(j->prefix));
-	if (!j->sp.prefix)
+	if (!j->sp.lay.prefix)
 		return pk_error("%s: no free generated-name prefix ([names] prefix of rules/timing.ini, then 1..99)",
 		                o->kernel);
 	if (resolve_events(o, &j->rules, &j->sp, j->k.name) < 0 || tt_gen_kernel(&j->kt, &j->k, &j->sp, &j->kp) < 0 ||
