@@ -422,7 +422,8 @@ static void plan_abi(const struct tt_tu *t, const struct tt_kernel *k, const str
 	pk_sb_free(&gen);
 }
 
-int tt_gen_kernel(struct tt_tu *t, struct tt_kernel *k, struct tt_spec *sp, struct pk_plan *plan)
+int tt_gen_kernel(struct tt_tu *t, struct tt_kernel *k, struct tt_spec *sp, const struct tt_files *fs,
+                  struct pk_plan *plan)
 {
 	if (sp->slot_in_body && k->core == TT_MIX && !tt_prof(sp, "slot", "mix_is_aic_expr"))
 		return pk_error("%s: kernel '%s' runs on AIC and AIV, and the %s profile has no C++ test telling "
@@ -437,7 +438,7 @@ int tt_gen_kernel(struct tt_tu *t, struct tt_kernel *k, struct tt_spec *sp, stru
 			return -1;
 		tt_lint_event(t, sp, &sp->ev[i]);
 	}
-	if (sp->nhelper && tt_path_plan(t, k, sp, plan) < 0)
+	if (sp->nhelper && tt_path_plan(t, k, sp, fs, plan) < 0)
 		return -1;
 	char *h = helpers(k, sp), *ss = sp->slot_in_body ? slot_stmt(k, sp) : NULL;
 	struct pk_sb all = {0};

@@ -8,7 +8,6 @@
 #include "pk.h"
 
 #include <ctype.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -145,19 +144,38 @@ int tt_reads_plan(const struct tt_tu *t, const struct tt_spec *sp, size_t skip_s
 
 /* ---- the kernel's local headers ---- */
 
-static int known(const struct tt_sides *s, const char *real)
+/* Parse side X and plan the renumbering of its args[] reads. */
+static int side_plan(struct tt_file *x, const struct tt_spec *sp)
 {
-	for (size_t i = 0; i < s->n; i++)
-		if (!strcmp(s->v[i].path, real))
-			return 1;
-	return 0;
+	if (tt_parse(&x->t, &x->b, 0, NULL, NULL, 0) < 0)
+		return -1;
+	x->have_t = 1;
+	return tt_reads_plan(&x->t, sp, 0, 0, &x->plan) < 0 ? -1 : 0;
 }
 
-static int add_side(struct tt_sides *s, const char *path, int for_write, const struct tt_spec *sp);
+/* The header PATH found including: a file the set has already (in any
+ * role: an --edit file has its own plan) is left alone; a new one is added
+ * as a side, planned, and its own includes followed. */
+static int scan_includes(struct tt_files *fs, const struct pk_buf *b, const char *path, const struct tt_spec *sp,
+                         int depth);
+
+static int add_header(struct tt_files *fs, const char *path, const struct tt_spec *sp, int depth)
+{
+	struct stat st;
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) || tt_files_find(fs, path))
+		return 0;
+	int added;
+	struct tt_file *x = tt_files_add(fs, path, TT_ROLE_SIDE, &added);
+	if (!x)
+		return -1;
+	if (side_plan(x, sp) < 0)
+		return -1;
+	return scan_includes(fs, &x->b, path, sp, depth + 1);
+}
 
 /* Every `#include "X"` of B resolved against B's directory. */
-static int scan_includes(struct tt_sides *s, const struct pk_buf *b, const char *path, int for_write,
-                         const struct tt_spec *sp, int depth)
+static int scan_includes(struct tt_files *fs, const struct pk_buf *b, const char *path, const struct tt_spec *sp,
+                         int depth)
 {
 	if (depth > 4)
 		return 0;
@@ -179,22 +197,10 @@ static int scan_includes(struct tt_sides *s, const struct pk_buf *b, const char 
 					struct pk_sb f = {0};
 					pk_sb_addn(&f, path, dl);
 					pk_sb_addn(&f, o + 1, (size_t)(c - o - 1));
-					char real[PATH_MAX];
-					struct stat st;
-					size_t before = s->n;
-					if (stat(f.s, &st) == 0 && S_ISREG(st.st_mode) && realpath(f.s, real) &&
-					    !known(s, real)) {
-						if (add_side(s, f.s, for_write, sp) < 0) {
-							pk_sb_free(&f);
-							return -1;
-						}
-						if (s->n > before && scan_includes(s, &s->v[s->n - 1].b, f.s, for_write,
-						                                   sp, depth + 1) < 0) {
-							pk_sb_free(&f);
-							return -1;
-						}
-					}
+					int rc = add_header(fs, f.s, sp, depth);
 					pk_sb_free(&f);
+					if (rc < 0)
+						return -1;
 				}
 			}
 		}
@@ -203,76 +209,19 @@ static int scan_includes(struct tt_sides *s, const struct pk_buf *b, const char 
 	return 0;
 }
 
-static int add_side(struct tt_sides *s, const char *path, int for_write, const struct tt_spec *sp)
+int tt_sides_find(struct tt_files *fs, const struct tt_tu *kt, const struct tt_spec *sp)
 {
-	for (size_t i = 0; i < sp->nextra; i++) { /* --edit files have their own plan */
-		char a[PATH_MAX], b[PATH_MAX];
-		if (realpath(path, a) && realpath(sp->extra[i].path, b) && !strcmp(a, b))
-			return 0;
-	}
-	PK_GROW(s->v, s->cap, s->n + 1);
-	struct tt_side *x = &s->v[s->n];
-	memset(x, 0, sizeof(*x));
-	char real[PATH_MAX];
-	x->path = pk_xstrdup(realpath(path, real) ? real : path);
-	pk_plan_init(&x->plan);
-	s->n++;
-	if (pk_buf_load(&x->b, path, for_write ? PK_LOAD_FOR_WRITE : 0) < 0) {
-		pk_buf_free(&x->b);
-		return -1;
-	}
-	x->have_b = 1;
-	return 0;
+	return scan_includes(fs, kt->b, kt->b->path, sp, 0);
 }
 
-/* Parse side X and plan the renumbering of its args[] reads. */
-static int side_plan(struct tt_side *x, const struct tt_spec *sp)
+int tt_sides_add_lane(struct tt_files *fs, const char *path, const struct tt_spec *sp)
 {
-	if (tt_parse(&x->t, &x->b, 0, NULL, NULL, 0) < 0)
-		return -1;
-	x->have_t = 1;
-	int n = tt_reads_plan(&x->t, sp, 0, 0, &x->plan);
-	if (n < 0)
-		return -1;
-	x->edited = n > 0;
-	return 0;
-}
-
-int tt_sides_find(struct tt_sides *s, const struct tt_tu *kt, const struct tt_spec *sp, int for_write)
-{
-	if (scan_includes(s, kt->b, kt->b->path, for_write, sp, 0) < 0)
-		return -1;
-	for (size_t i = 0; i < s->n; i++)
-		if (side_plan(&s->v[i], sp) < 0)
-			return -1;
-	return 0;
-}
-
-int tt_sides_add_lane(struct tt_sides *s, const char *path, const struct tt_spec *sp, int for_write)
-{
-	char real[PATH_MAX];
-	if (!realpath(path, real))
+	struct stat st;
+	if (stat(path, &st) < 0)
 		return pk_error("%s: the source of a lane sharing the kernel's mixed task cannot be read", path);
-	if (known(s, real))
-		return 0;
-	size_t before = s->n;
-	if (add_side(s, path, for_write, sp) < 0)
-		return -1;
-	if (s->n == before)
-		return 0;
-	return side_plan(&s->v[s->n - 1], sp);
-}
-
-void tt_sides_free(struct tt_sides *s)
-{
-	for (size_t i = 0; i < s->n; i++) {
-		if (s->v[i].have_t)
-			tt_tu_free(&s->v[i].t);
-		pk_plan_free(&s->v[i].plan);
-		if (s->v[i].have_b)
-			pk_buf_free(&s->v[i].b);
-		free(s->v[i].path);
-	}
-	free(s->v);
-	memset(s, 0, sizeof(*s));
+	if (tt_files_find(fs, path))
+		return 0; /* the kernel's own source, or a file planned already */
+	int added;
+	struct tt_file *x = tt_files_add(fs, path, TT_ROLE_SIDE, &added);
+	return x ? side_plan(x, sp) : -1;
 }
