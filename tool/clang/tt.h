@@ -212,39 +212,53 @@ struct tt_file *tt_files_add(struct tt_files *fs, const char *path, unsigned rol
 const char *tt_role_name(unsigned roles);
 void tt_files_free(struct tt_files *fs);
 
-struct tt_spec {
-	struct tt_event *ev; /* user events, in row order */
+/* What the user asked for: the options the planners read (the files are
+ * the set's, tt_files). */
+struct tt_given {
+	struct tt_event *ev; /* --event, in row order (placed by the planners) */
 	size_t nev;
-	size_t nhelper; /* events placed in helper functions */
+	const char *kernel_file; /* the kernel as named on the command line */
+	const char *slots;       /* --slots, or the rows counted from the orchestration, or NULL */
+	const char *generation;  /* --generation EXPR (host), or NULL */
+	const char *invocation;  /* --invocation EXPR (host): this launch's invocation index */
+	const char *invocations; /* --invocations K (host): how many share the matrix */
+};
+
+/* The layout the tool derives from the kernel, the host and the rules: the
+ * row, the args[] indices, the generated names, the task instances. */
+struct tt_layout {
+	const char *prefix;   /* "pk_tt_" or a free variant */
+	int columns;          /* entry + events + body_done */
+	int row_words;        /* 8 per cache line */
+	size_t nhelper;       /* events placed in helper functions */
+	int timing_index;     /* extern: args[] index of the timing tensor */
+	int generation_index; /* extern: args[] index of the generation scalar */
+	int row0_index;       /* extern: args[] index of the first-row scalar */
+	int task_index;       /* extern: args[] index of the task index scalar */
 	/* other kernel ids the test script gives the kernel's own source (one
 	 * source built under several ids, as the lanes of a mixed task) */
 	long twins[8];
 	size_t ntwins;
-	const char *kernel_file; /* as named on the command line */
-	const char *generation;  /* --generation EXPR (host), or NULL */
-	int generation_index;    /* extern: args[] index of the generation scalar */
-	const char *invocation;  /* --invocation EXPR (host): this launch's invocation index */
-	const char *invocations; /* --invocations K (host): how many share the matrix */
-	int row0_index;          /* extern: args[] index of the first-row scalar */
-	const char *prefix;      /* "pk_tt_" or a free variant */
-	int row_words;           /* 8 per cache line */
-	int columns;             /* entry + events + body_done */
-	const char *slots;       /* --slots, or NULL */
-	int timing_index;        /* extern: args[] index of the timing tensor */
-	const struct tt_rules *rules;
-	const struct pk_namelist *async_issue; /* rules/async.ini: calls that only issue work */
-	const char *target;                    /* the profile's section ("target.simpler"), or NULL */
-	int slot_in_body;                      /* the profile reads the slot in the kernel body */
 	/* kernels sharing a mixed task (passing scalars) with the kernel whose
 	 * own files are renumbered too (their scalar reads shift alike) */
 	long lanes[8];
 	size_t nlanes;
-	const struct pk_api *api; /* rules/api.ini: the kernel kind's spellings */
 	/* several task instances submit the kernel (a simpler orchestration):
 	 * each passes its task index, slot = task * block count + block index */
 	int task_rows;
-	int task_index; /* extern: args[] index of the task index scalar */
-	long tasks;     /* task instances of one run, -1 when the tool cannot count them */
+	long tasks; /* task instances of one run, -1 when the tool cannot count them */
+};
+
+/* What every planner reads: the options, the layout, and the rules they are
+ * planned by. */
+struct tt_spec {
+	struct tt_given opt;
+	struct tt_layout lay;
+	const struct tt_rules *rules;
+	const struct pk_namelist *async_issue; /* rules/async.ini: calls that only issue work */
+	const char *target;                    /* the profile's section ("target.simpler"), or NULL */
+	int slot_in_body;                      /* the profile reads the slot in the kernel body */
+	const struct pk_api *api;              /* rules/api.ini: the kernel kind's spellings */
 };
 
 /* tt_path.c: the device cycle read of the kernel's kind, qualified (malloc'd); a kind

@@ -94,12 +94,10 @@ static int resolve_events(struct tt_opts *o, const struct tt_rules *r, struct tt
 	for (size_t i = 0; i < o->nev; i++)
 		if (o->ev[i].func && strcmp(o->ev[i].func, kernel_name))
 			o->ev[i].helper = (int)nh++;
-	sp->nhelper = nh;
-	sp->ev = o->ev;
-	sp->nev = o->nev;
-	sp->columns = (int)o->nev + 2;
+	sp->lay.nhelper = nh;
+	sp->lay.columns = (int)o->nev + 2;
 	/* the magic word takes the row's last slot; more values take more lines */
-	sp->row_words = 8 * ((sp->columns + 1 + 7) / 8);
+	sp->lay.row_words = 8 * ((sp->lay.columns + 1 + 7) / 8);
 	return 0;
 }
 
@@ -315,8 +313,8 @@ static int read_host(struct job *j)
 {
 	struct tt_opts *o = &j->o;
 	j->func_id = o->func_id;
-	memcpy(j->sp.twins, o->func_twins, o->nfunc_twins * sizeof(long));
-	j->sp.ntwins = o->nfunc_twins;
+	memcpy(j->sp.lay.twins, o->func_twins, o->nfunc_twins * sizeof(long));
+	j->sp.lay.ntwins = o->nfunc_twins;
 	j->k.host_tensors = -1;
 	if (!j->hf)
 		return 0;
@@ -338,7 +336,8 @@ static int read_host(struct job *j)
 	if (!j->host_orch)
 		return 0;
 	if (j->tf) {
-		j->func_id = tt_py_test_func_id(&j->tf->b, o->kernel, j->func_id, j->sp.twins, 8, &j->sp.ntwins);
+		j->func_id =
+		    tt_py_test_func_id(&j->tf->b, o->kernel, j->func_id, j->sp.lay.twins, 8, &j->sp.lay.ntwins);
 		if (j->func_id < -1) /* a script the tool cannot read: refused */
 			return -1;
 	}
@@ -374,8 +373,8 @@ static int plan_tasks(struct job *j)
 			                "several tasks submitting the kernel cannot be written",
 			                need[i][1], need[i][0], j->sp.target ? j->sp.target : "default");
 	const char *orch = j->host_path, *slots = j->o.slots;
-	j->sp.task_rows = 1;
-	j->sp.tasks = ts.tasks;
+	j->sp.lay.task_rows = 1;
+	j->sp.lay.tasks = ts.tasks;
 	long rows = ts.tasks >= 0 && ts.blocks > 0 ? ts.tasks * ts.blocks : -1;
 	char why[96];
 	if (ts.loop_line)
@@ -394,16 +393,16 @@ static int plan_tasks(struct job *j)
 		                strchr(ts.lines, ',') ? "s" : "", ts.lines, rows, rows);
 	if (rows >= 0 && !slots) {
 		snprintf(j->slots_buf, sizeof(j->slots_buf), "%ld", rows);
-		j->o.slots = j->slots_buf;
+		j->sp.opt.slots = j->slots_buf;
 	}
 	if (rows >= 0)
 		pk_warning("%s: %ld tasks submit kernel %ld (line%s %s): each passes its task index and writes its own "
 		           "row (task * block count + block index); the timing tensor has %s rows",
-		           orch, ts.tasks, ts.id, strchr(ts.lines, ',') ? "s" : "", ts.lines, j->o.slots);
+		           orch, ts.tasks, ts.id, strchr(ts.lines, ',') ? "s" : "", ts.lines, j->sp.opt.slots);
 	else
 		pk_warning("%s: many tasks submit kernel %ld (%s): each passes its task index and writes its own row "
 		           "(task * block count + block index); --slots %s must cover every task and block of one run",
-		           orch, ts.id, why, j->o.slots);
+		           orch, ts.id, why, j->sp.opt.slots);
 	return 0;
 }
 
@@ -443,7 +442,7 @@ static int plan_lanes(struct job *j)
 		free(src);
 		if (rc < 0)
 			return -1;
-		j->sp.lanes[j->sp.nlanes++] = ids[i];
+		j->sp.lay.lanes[j->sp.lay.nlanes++] = ids[i];
 	}
 	return 0;
 }
@@ -452,7 +451,7 @@ static int plan_host(struct job *j)
 {
 	if (!j->hf)
 		return 0;
-	if (!j->sp.slots)
+	if (!j->sp.opt.slots)
 		return pk_error("%s: --host needs --slots EXPR, the number of core slots of the real launch",
 		                j->host_path);
 	if (j->host_py)
@@ -505,35 +504,42 @@ static int read_kernel(struct job *j)
 	return 0;
 }
 
+/* The layout: the args[] indices after the kernel's tensors and scalars,
+ * a free name prefix, the events' columns and the row. */
+static int lay_out(struct job *j)
+{
+	struct tt_layout *l = &j->sp.lay;
+	l->timing_index = (int)j->k.ntensors;
+	l->generation_index = (int)(j->k.ntensors + 1 + j->k.nscalars);
+	l->row0_index = l->generation_index + (j->o.generation ? 1 : 0);
+	l->task_index = l->row0_index + (j->o.invocation ? 1 : 0);
+	l->prefix = pick_prefix(&j->fs, &j->sp, j->prefix, sizeof(j->prefix));
+	if (!l->prefix)
+		return pk_error("%s: no free generated-name prefix ([names] prefix of rules/timing.ini, then 1..99)",
+		                j->o.kernel);
+	return resolve_events(&j->o, &j->rules, &j->sp, j->k.name);
+}
+
 /* Discover and load every file, then parse, then plan per role; every plan
  * is checked before anything is written. */
 static int plan_all(struct job *j)
 {
 	struct tt_opts *o = &j->o;
+	j->sp.opt = (struct tt_given){.ev = o->ev,
+	                              .nev = o->nev,
+	                              .kernel_file = o->kernel,
+	                              .slots = o->slots,
+	                              .generation = o->generation,
+	                              .invocation = o->invocation,
+	                              .invocations = o->invocations};
 	if (tt_rules_load(&j->rules) < 0 || pk_ast_rules_load(&j->async) < 0 || load_files(j) < 0 ||
 	    resolve_roles(j) < 0)
 		return -1;
 	j->sp.rules = &j->rules;
 	j->sp.async_issue = &j->async.issue;
-	if (pick_target(j) < 0 || read_kernel(j) < 0 || plan_tasks(j) < 0)
+	if (pick_target(j) < 0 || read_kernel(j) < 0 || plan_tasks(j) < 0 || view_edits(j) < 0 || lay_out(j) < 0)
 		return -1;
-	j->sp.slots = o->slots;
-	j->sp.timing_index = (int)j->k.ntensors;
-	j->sp.generation = o->generation;
-	j->sp.generation_index = (int)(j->k.ntensors + 1 + j->k.nscalars);
-	j->sp.invocation = o->invocation;
-	j->sp.invocations = o->invocations;
-	j->sp.row0_index = j->sp.generation_index + (o->generation ? 1 : 0);
-	j->sp.task_index = j->sp.row0_index + (o->invocation ? 1 : 0);
-	j->sp.kernel_file = o->kernel;
-	if (view_edits(j) < 0)
-		return -1;
-	j->sp.prefix = pick_prefix(&j->fs, &j->sp, j->prefix, sizeof(j->prefix));
-	if (!j->sp.prefix)
-		return pk_error("%s: no free generated-name prefix ([names] prefix of rules/timing.ini, then 1..99)",
-		                o->kernel);
-	if (resolve_events(o, &j->rules, &j->sp, j->k.name) < 0 ||
-	    tt_gen_kernel(j->kt, &j->k, &j->sp, &j->fs, &j->kf->plan) < 0 || plan_reads(j) < 0 || plan_host(j) < 0)
+	if (tt_gen_kernel(j->kt, &j->k, &j->sp, &j->fs, &j->kf->plan) < 0 || plan_reads(j) < 0 || plan_host(j) < 0)
 		return -1;
 	return check_plans(&j->fs);
 }

@@ -76,9 +76,9 @@ static char *py_text(const struct tt_spec *sp, const char *key, const char *name
 		return NULL;
 	}
 	char rw[16];
-	snprintf(rw, sizeof(rw), "%d", sp->row_words);
+	snprintf(rw, sizeof(rw), "%d", sp->lay.row_words);
 	const char *names[] = {"prefix", "slots", "row_words", name ? name : "-"};
-	const char *vals[] = {sp->prefix, sp->slots ? sp->slots : "", rw, value ? value : ""};
+	const char *vals[] = {sp->lay.prefix, sp->opt.slots ? sp->opt.slots : "", rw, value ? value : ""};
 	return tt_expand(tmpl, names, vals, 4);
 }
 
@@ -823,7 +823,7 @@ static int plan_compare(struct ped *e, size_t orch)
 	if (cls == p->n)
 		return pk_error("%s: no test class", p->b->path);
 	struct pk_sb name = {0};
-	pk_sb_addf(&name, "%stiming", e->sp->prefix);
+	pk_sb_addf(&name, "%stiming", e->sp->lay.prefix);
 	size_t def = p->n;
 	for (size_t i = cls + 1; i < p->n && !(p->t[i].kind == PYT_DEDENT && p->t[i].level == 0); i++)
 		if (p->t[i].level == 1 && defines(p, i, "def", "compare_outputs"))
@@ -848,9 +848,9 @@ int tt_py_plan_test(const struct pk_buf *b, const struct tt_kernel *k, const str
 			orch = i;
 	if (rc == 0 && orch < p->n && (s = sig_list(p, orch + 2)))
 		rc = plan_signature(&e, s, external, "the orchestration's");
-	for (size_t t = 0; t <= sp->ntwins && rc == 0; t++) { /* the kernel's incore and its twins' */
-		long id = t ? sp->twins[t - 1] : func_id;
-		size_t inc = incore_at(p, &id, sp->kernel_file), d = inc < p->n ? enclosing(p, inc) : (size_t)-1;
+	for (size_t t = 0; t <= sp->lay.ntwins && rc == 0; t++) { /* the kernel's incore and its twins' */
+		long id = t ? sp->lay.twins[t - 1] : func_id;
+		size_t inc = incore_at(p, &id, sp->opt.kernel_file), d = inc < p->n ? enclosing(p, inc) : (size_t)-1;
 		char who[64];
 		snprintf(who, sizeof(who), "the incore's (func_id %ld)", id);
 		if (d != (size_t)-1 && (s = sig_list(p, d)))

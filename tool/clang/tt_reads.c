@@ -56,7 +56,7 @@ static long literal(const struct tt_tu *t, size_t i)
 
 static void renumber(const struct tt_tu *t, const struct tt_spec *sp, size_t i, long v, struct pk_plan *plan, int *n)
 {
-	if (v < sp->timing_index)
+	if (v < sp->lay.timing_index)
 		return;
 	char num[32];
 	snprintf(num, sizeof(num), "%ld", v + 1);
