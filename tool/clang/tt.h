@@ -275,9 +275,13 @@ const char *tt_detect_target(const struct tt_rules *r, const struct pk_buf *kern
 /* Another lane kernel of the kernel's mixed tasks (PATH): its packed reads
  * at or after the timing tensor's index renumbered like the kernel's. */
 int tt_sides_add_lane(struct tt_files *fs, const char *path, const struct tt_spec *sp);
-/* Find the quoted includes of the kernel (recursively) that read packed
- * args, add them to FS, and plan their renumbering. */
-int tt_sides_find(struct tt_files *fs, const struct tt_tu *kt, const struct tt_spec *sp);
+/* Before any file is loaded: the headers KERNEL includes with quotes,
+ * recursively (read without locks, each once, none of the NAMED files), so
+ * they are loaded with the named files as one set. *PATHS malloc'd. */
+size_t tt_sides_discover(const char *kernel, const char *const *named, size_t nnamed, char ***paths);
+/* Plan the renumbering of packed reads in the headers the kernel includes
+ * (those the set holds as headers only). */
+int tt_sides_plan(struct tt_files *fs, const struct tt_tu *kt, const struct tt_spec *sp);
 /* Plan the renumbering in file T (kernel: skip [skip_s, skip_e)). Returns the
  * number of reads renumbered, -1 on error. */
 int tt_reads_plan(const struct tt_tu *t, const struct tt_spec *sp, size_t skip_s, size_t skip_e, struct pk_plan *plan);

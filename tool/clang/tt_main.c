@@ -163,10 +163,10 @@ static int check_unmarked(const struct tt_named *nm, struct tt_file *const *at, 
 	return 0;
 }
 
-/* Every file the command line names, loaded as one set before anything is
- * parsed: the kernel, --host (FILE.py[:EXTERN] a pypto extern), the test
- * script, the --edit files (callers of the extern when it is Python). */
-static int load_files(struct job *j)
+/* The files the command line names: the kernel, --host (FILE.py[:EXTERN] a
+ * pypto extern), the test script, the --edit files (callers of the extern
+ * when it is Python), in this order. */
+static size_t name_files(struct job *j, struct tt_named **out)
 {
 	struct tt_opts *o = &j->o;
 	const char *colon = o->host ? strstr(o->host, ".py:") : NULL;
@@ -176,26 +176,46 @@ static int load_files(struct job *j)
 		j->host_py = ends_py(j->host_path);
 	}
 	struct tt_named *nm = pk_xcalloc(o->nedit + 4, sizeof(*nm));
-	size_t n = 0, ih = 0, it = 0;
+	size_t n = 0;
 	nm[n++] = (struct tt_named){o->kernel, TT_ROLE_KERNEL};
-	if (o->host) {
-		ih = n;
+	if (o->host)
 		nm[n++] = (struct tt_named){j->host_path, j->host_py ? TT_ROLE_EXTERN : TT_ROLE_HOST};
-	}
-	if (o->test_script) {
-		it = n;
+	if (o->test_script)
 		nm[n++] = (struct tt_named){o->test_script, TT_ROLE_TEST};
-	}
 	for (size_t e = 0; e < o->nedit; e++)
 		nm[n++] =
 		    (struct tt_named){o->edit[e], j->host_py && ends_py(o->edit[e]) ? TT_ROLE_CALLER : TT_ROLE_EDIT};
-	struct tt_file **at = pk_xcalloc(n, sizeof(*at));
-	int rc = tt_files_load(&j->fs, nm, n, o->emit.mode == PK_EMIT_INPLACE ? PK_LOAD_FOR_WRITE : 0, at);
+	*out = nm;
+	return n;
+}
+
+/* Every file of the run found first, then loaded as one set (locks in one
+ * order) before anything is parsed: the named files and the headers the
+ * kernel includes with quotes, where packed reads may be renumbered. */
+static int load_files(struct job *j)
+{
+	struct tt_opts *o = &j->o;
+	struct tt_named *nm;
+	size_t n = name_files(j, &nm);
+	const char **names = pk_xcalloc(n, sizeof(*names));
+	for (size_t i = 0; i < n; i++)
+		names[i] = nm[i].path;
+	char **hdr;
+	size_t nh = tt_sides_discover(o->kernel, names, n, &hdr);
+	free(names);
+	nm = pk_xrealloc(nm, (n + nh) * sizeof(*nm));
+	for (size_t i = 0; i < nh; i++)
+		nm[n + i] = (struct tt_named){hdr[i], TT_ROLE_SIDE};
+	struct tt_file **at = pk_xcalloc(n + nh, sizeof(*at));
+	int rc = tt_files_load(&j->fs, nm, n + nh, o->emit.mode == PK_EMIT_INPLACE ? PK_LOAD_FOR_WRITE : 0, at);
 	if (rc == 0)
 		rc = check_unmarked(nm, at, n);
 	j->kf = at[0];
-	j->hf = ih ? at[ih] : NULL;
-	j->tf = it ? at[it] : NULL;
+	j->hf = o->host ? at[1] : NULL;
+	j->tf = o->test_script ? at[o->host ? 2 : 1] : NULL;
+	for (size_t i = 0; i < nh; i++)
+		free(hdr[i]);
+	free(hdr);
 	free(at);
 	free(nm);
 	return rc;
@@ -419,7 +439,7 @@ static int plan_reads(struct job *j)
 		if ((f->roles & TT_ROLE_EDIT) && tt_reads_plan(&f->t, &j->sp, 0, 0, &f->plan) < 0)
 			return -1;
 	}
-	return tt_sides_find(&j->fs, j->kt, &j->sp);
+	return tt_sides_plan(&j->fs, j->kt, &j->sp);
 }
 
 /* The other lane kernels of the kernel's mixed tasks passing scalars, named

@@ -144,43 +144,13 @@ int tt_reads_plan(const struct tt_tu *t, const struct tt_spec *sp, size_t skip_s
 
 /* ---- the kernel's local headers ---- */
 
-/* Parse side X and plan the renumbering of its args[] reads. */
-static int side_plan(struct tt_file *x, const struct tt_spec *sp)
+/* The quoted includes of B (named PATH), resolved against PATH's folder,
+ * that are regular files, in order: *OUT (malloc'd names); how many. */
+static size_t quoted_includes(const struct pk_buf *b, const char *path, char ***out)
 {
-	if (tt_parse(&x->t, &x->b, 0, NULL, NULL, 0) < 0)
-		return -1;
-	x->have_t = 1;
-	return tt_reads_plan(&x->t, sp, 0, 0, &x->plan) < 0 ? -1 : 0;
-}
-
-/* The header PATH found including: a file the set has already (in any
- * role: an --edit file has its own plan) is left alone; a new one is added
- * as a side, planned, and its own includes followed. */
-static int scan_includes(struct tt_files *fs, const struct pk_buf *b, const char *path, const struct tt_spec *sp,
-                         int depth);
-
-static int add_header(struct tt_files *fs, const char *path, const struct tt_spec *sp, int depth)
-{
-	struct stat st;
-	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) || tt_files_find(fs, path))
-		return 0;
-	int added;
-	struct tt_file *x = tt_files_add(fs, path, TT_ROLE_SIDE, &added);
-	if (!x)
-		return -1;
-	if (side_plan(x, sp) < 0)
-		return -1;
-	return scan_includes(fs, &x->b, path, sp, depth + 1);
-}
-
-/* Every `#include "X"` of B resolved against B's directory. */
-static int scan_includes(struct tt_files *fs, const struct pk_buf *b, const char *path, const struct tt_spec *sp,
-                         int depth)
-{
-	if (depth > 4)
-		return 0;
 	const char *slash = strrchr(path, '/');
-	size_t dl = slash ? (size_t)(slash - path + 1) : 0;
+	size_t dl = slash ? (size_t)(slash - path + 1) : 0, n = 0, cap = 0;
+	*out = NULL;
 	const char *d = b->data, *end = d + b->len;
 	for (const char *p = d; p < end;) {
 		const char *eol = memchr(p, '\n', (size_t)(end - p));
@@ -190,28 +160,140 @@ static int scan_includes(struct tt_files *fs, const struct pk_buf *b, const char
 		if (q < eol && *q == '#') {
 			q++;
 			q += strspn(q, " \t");
-			if ((size_t)(eol - q) > 9 && !strncmp(q, "include", 7)) {
-				const char *o = memchr(q, '"', (size_t)(eol - q));
-				const char *c = o ? memchr(o + 1, '"', (size_t)(eol - o - 1)) : NULL;
-				if (o && c && c > o + 1) {
-					struct pk_sb f = {0};
-					pk_sb_addn(&f, path, dl);
-					pk_sb_addn(&f, o + 1, (size_t)(c - o - 1));
-					int rc = add_header(fs, f.s, sp, depth);
-					pk_sb_free(&f);
-					if (rc < 0)
-						return -1;
-				}
+			const char *o = (size_t)(eol - q) > 9 && !strncmp(q, "include", 7)
+			                    ? memchr(q, '"', (size_t)(eol - q))
+			                    : NULL;
+			const char *c = o ? memchr(o + 1, '"', (size_t)(eol - o - 1)) : NULL;
+			struct stat st;
+			char *f = o && c && c > o + 1 ? pk_xasprintf("%.*s%.*s", (int)dl, path, (int)(c - o - 1), o + 1)
+			                              : NULL;
+			if (f && stat(f, &st) == 0 && S_ISREG(st.st_mode)) {
+				PK_GROW(*out, cap, n + 1);
+				(*out)[n++] = f;
+			} else {
+				free(f);
 			}
 		}
 		p = eol + 1;
 	}
+	return n;
+}
+
+static void free_names(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* Before loading: the files met so far (by device and inode), the headers
+ * among them from index FIRST on. */
+struct found {
+	char **v;
+	dev_t *dev;
+	ino_t *ino;
+	size_t n, cap, cap_d, cap_i, first;
+};
+
+static int met(struct found *f, const char *path, int keep)
+{
+	struct stat st;
+	if (stat(path, &st) < 0)
+		return 1; /* not there: whoever names it says so */
+	for (size_t i = 0; i < f->n; i++)
+		if (f->dev[i] == st.st_dev && f->ino[i] == st.st_ino)
+			return 1;
+	PK_GROW(f->v, f->cap, f->n + 1);
+	PK_GROW(f->dev, f->cap_d, f->n + 1);
+	PK_GROW(f->ino, f->cap_i, f->n + 1);
+	f->v[f->n] = keep ? pk_xstrdup(path) : NULL;
+	f->dev[f->n] = st.st_dev;
+	f->ino[f->n++] = st.st_ino;
 	return 0;
 }
 
-int tt_sides_find(struct tt_files *fs, const struct tt_tu *kt, const struct tt_spec *sp)
+static void discover(struct found *f, const struct pk_buf *b, const char *path, int depth)
 {
-	return scan_includes(fs, kt->b, kt->b->path, sp, 0);
+	if (depth > 4)
+		return;
+	char **inc;
+	size_t n = quoted_includes(b, path, &inc);
+	for (size_t i = 0; i < n; i++) {
+		struct pk_buf hb;
+		char msg[256];
+		if (met(f, inc[i], 1))
+			continue;
+		if (pk_buf_load_msg(&hb, inc[i], 0, msg, sizeof(msg)) == 0) /* failures: the set's load says */
+			discover(f, &hb, inc[i], depth + 1);
+		pk_buf_free(&hb);
+	}
+	free_names(inc, n);
+}
+
+size_t tt_sides_discover(const char *kernel, const char *const *named, size_t nnamed, char ***paths)
+{
+	struct found f = {0};
+	struct pk_buf kb;
+	char msg[256];
+	*paths = NULL;
+	for (size_t i = 0; i < nnamed; i++)
+		met(&f, named[i], 0);
+	f.first = f.n;
+	if (strcmp(kernel, "-") && pk_buf_load_msg(&kb, kernel, 0, msg, sizeof(msg)) == 0)
+		discover(&f, &kb, kernel, 0);
+	if (strcmp(kernel, "-"))
+		pk_buf_free(&kb);
+	size_t n = f.n - f.first;
+	if (n) {
+		*paths = pk_xcalloc(n, sizeof(char *));
+		memcpy(*paths, f.v + f.first, n * sizeof(char *));
+	}
+	for (size_t i = 0; i < f.first; i++)
+		free(f.v[i]);
+	free(f.v);
+	free(f.dev);
+	free(f.ino);
+	return n;
+}
+
+/* ---- after loading: the renumbering in the headers ---- */
+
+/* Parse side X and plan the renumbering of its args[] reads. */
+static int side_plan(struct tt_file *x, const struct tt_spec *sp)
+{
+	if (tt_parse(&x->t, &x->b, 0, NULL, NULL, 0) < 0)
+		return -1;
+	x->have_t = 1;
+	return tt_reads_plan(&x->t, sp, 0, 0, &x->plan) < 0 ? -1 : 0;
+}
+
+/* The headers B (named PATH) includes: each planned once; a file the run
+ * has in another role (an --edit file, with its own plan) is left alone;
+ * one not found before loading (a kernel read from standard input) joins
+ * the set now. */
+static int walk(struct tt_files *fs, const struct pk_buf *b, const char *path, const struct tt_spec *sp, int depth)
+{
+	if (depth > 4)
+		return 0;
+	char **inc;
+	size_t n = quoted_includes(b, path, &inc);
+	int rc = 0;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		struct tt_file *x = tt_files_find(fs, inc[i]);
+		if (x && (x->roles != TT_ROLE_SIDE || x->have_t))
+			continue;
+		int added;
+		if (!x)
+			x = tt_files_add(fs, inc[i], TT_ROLE_SIDE, &added);
+		rc = !x || side_plan(x, sp) < 0 ? -1 : walk(fs, &x->b, inc[i], sp, depth + 1);
+	}
+	free_names(inc, n);
+	return rc;
+}
+
+int tt_sides_plan(struct tt_files *fs, const struct tt_tu *kt, const struct tt_spec *sp)
+{
+	return walk(fs, kt->b, kt->b->path, sp, 0);
 }
 
 int tt_sides_add_lane(struct tt_files *fs, const char *path, const struct tt_spec *sp)
