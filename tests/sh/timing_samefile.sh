@@ -71,6 +71,14 @@ bounded 0 "the kernel as --host through a symbolic link" dl --timing-tensor --sl
 as_golden "the kernel as --host through a symbolic link" direct-launch dl
 [ -L dl/launch.asc ] && ok "the link stays a link" || fail "the link was replaced by a file"
 
+fresh direct-launch dl
+cp -r dl dl.orig
+bounded 2 "the kernel as --host with --host-out" dl --timing-tensor --slots 8 --host scale.asc --host-out h.asc \
+	-o out.asc scale.asc
+grep -q "leave out --host-out" err.txt && ok "the refusal says to leave out --host-out" ||
+	fail "the refusal does not say what to do: $(cat err.txt)"
+diff -r dl.orig dl >/dev/null && ok "the refused run wrote nothing" || fail "a refused run changed files"
+
 fresh pypto-callers pc
 ln -s norm_externs.py pc/ne.py
 bounded 0 "pypto --edit naming the --host file through a link" pc --timing-tensor --slots 8 \

@@ -1,7 +1,8 @@
 /* tt.h - the timing-tensor injector, inside the libclang module.
- * Layers: tt_util.c (strings, rules, parsing, tokens), tt_kernel.c (what the
- * kernel looks like), tt_gen.c (the kernel's edits), tt_host.c (the host
- * side's edits), tt_main.c (the command). Included only by tool/clang/tt_*.c,
+ * Layers: tt_util.c (strings, rules, parsing, tokens), tt_files.c (the
+ * run's files, each once, with its roles), tt_kernel.c (what the kernel
+ * looks like), tt_gen.c (the kernel's edits), tt_host.c (the host side's
+ * edits), tt_main.c (the command). Included only by tool/clang/tt_*.c,
  * tests/test_tt*.c and ast_inject.c (for the growing string). */
 #ifndef PK_TT_H
 #define PK_TT_H
