@@ -608,8 +608,10 @@ static int rank_of(unsigned roles)
 {
 	static const unsigned order[] = {
 	    TT_ROLE_KERNEL, TT_ROLE_HOST | TT_ROLE_EXTERN, TT_ROLE_TEST, TT_ROLE_SIDE, TT_ROLE_EDIT, TT_ROLE_CALLER};
+	if (roles == TT_ROLE_SIDE) /* a header found, not named: any named role comes first */
+		return 3;
 	for (int i = 0; i < 6; i++)
-		if (roles & order[i])
+		if (roles & order[i] & ~(unsigned)TT_ROLE_SIDE)
 			return i;
 	return 6;
 }
