@@ -240,7 +240,8 @@ static void plan_packed_read(const struct tt_tu *t, const struct tt_kernel *k, c
                              struct pk_plan *plan, const char *local, const char *what, int index)
 {
 	struct pk_sb sb = {0}, label = {0};
-	pk_sb_addf(&sb, "const uint64_t %s%s = static_cast<uint64_t>(%s[%d]);", sp->lay.prefix, local, k->args_name, index);
+	pk_sb_addf(&sb, "const uint64_t %s%s = static_cast<uint64_t>(%s[%d]);", sp->lay.prefix, local, k->args_name,
+	           index);
 	pk_sb_addf(&label, "%s %s[%d]", what, k->args_name, index);
 	tt_insert_before(t->b, plan, k->first_stmt, sb.s, label.s);
 	pk_sb_free(&sb);
@@ -468,7 +469,8 @@ static int mix_refused(const struct tt_tu *t, const struct tt_kernel *k, const s
 	                t->b->path, k->name, sp->target ? sp->target : "default");
 }
 
-int tt_gen_kernel(struct tt_tu *t, struct tt_kernel *k, struct tt_spec *sp, struct pk_plan *plan)
+int tt_gen_kernel(struct tt_tu *t, struct tt_kernel *k, struct tt_spec *sp, const struct tt_files *fs,
+                  struct pk_plan *plan)
 {
 	if (sp->slot_in_body && k->core == TT_MIX && mix_refused(t, k, sp) < 0)
 		return -1;
@@ -480,7 +482,7 @@ int tt_gen_kernel(struct tt_tu *t, struct tt_kernel *k, struct tt_spec *sp, stru
 			return -1;
 		tt_lint_event(t, sp, &sp->opt.ev[i]);
 	}
-	if (sp->lay.nhelper && tt_path_plan(t, k, sp, plan) < 0)
+	if (sp->lay.nhelper && tt_path_plan(t, k, sp, fs, plan) < 0)
 		return -1;
 	char *h = helpers(k, sp), *ss = sp->slot_in_body ? slot_stmt(k, sp) : NULL;
 	struct pk_sb all = {0};
@@ -590,8 +592,8 @@ char *tt_sidecar_json(const struct tt_kernel *k, const struct tt_spec *sp, size_
 	int lanes = sp->slot_in_body && k->core == TT_MIX && ratio;
 	if (lanes) {
 		pk_sb_addf(&sb, "  \"aiv_per_aic\": %s,\n", ratio);
-		if (sp->mix_blocks > 0)
-			pk_sb_addf(&sb, "  \"aic_rows\": %ld,\n", sp->mix_blocks);
+		if (sp->lay.mix_blocks > 0)
+			pk_sb_addf(&sb, "  \"aic_rows\": %ld,\n", sp->lay.mix_blocks);
 		else
 			pk_sb_add(&sb, "  \"aic_rows\": null,\n");
 	}

@@ -717,7 +717,7 @@ static int mixed_lanes(const struct tt_tu *t, const struct tt_spec *sp, const lo
 		                "task passing no scalars (when kernel %ld is built from the same source, give "
 		                "--test-script so probekit can tell)",
 		                t->b->path, line, id, other, other);
-	if (lanes > 1 && !sp->mix_blocks) /* else each lane owns rows (the mixed slot rule) */
+	if (lanes > 1 && !sp->lay.mix_blocks) /* else each lane owns rows (the mixed slot rule) */
 		pk_warning("%s:%u: kernel %ld runs on %d lanes of this mixed task, which write the same timing rows "
 		           "(the slot is the task's block index): a row holds the last lane to finish",
 		           t->b->path, line, id, lanes);

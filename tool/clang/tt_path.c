@@ -52,6 +52,8 @@ struct ref {
 struct graph {
 	struct tt_tu *t;
 	struct tt_spec *sp;
+	struct tt_file **ed; /* the --edit files of the kernel's translation unit */
+	size_t ned;
 	struct fn *f;
 	size_t nf, cap_f;
 	struct site *s;
@@ -84,20 +86,20 @@ static int file_of(const struct graph *g, CXSourceLocation loc, size_t *off, uns
 		return -2;
 	if (pk_cx_same_file(f, g->t->file))
 		return -1;
-	for (size_t i = 0; i < g->sp->nextra; i++)
-		if (g->sp->extra[i].have_view && pk_cx_same_file(f, g->sp->extra[i].view.file))
+	for (size_t i = 0; i < g->ned; i++)
+		if (pk_cx_same_file(f, g->ed[i]->t.file))
 			return (int)i;
 	return -2;
 }
 
 static struct tt_tu *tu_of(const struct graph *g, int file)
 {
-	return file == -1 ? g->t : &g->sp->extra[file].view;
+	return file == -1 ? g->t : &g->ed[file]->t;
 }
 
 static const char *path_of(const struct graph *g, int file)
 {
-	return file == -1 ? g->t->b->path : file >= 0 ? g->sp->extra[file].path : "?";
+	return file == -1 ? g->t->b->path : file >= 0 ? g->ed[file]->b.path : "?";
 }
 
 static int find_fn(const struct graph *g, const char *name, int *count)
@@ -314,8 +316,7 @@ static struct pk_plan *plan_of(struct graph *g, int file, struct pk_plan *kplan)
 {
 	if (file == -1)
 		return kplan;
-	g->sp->extra[file].edited = 1;
-	return &g->sp->extra[file].plan;
+	return &g->ed[file]->plan;
 }
 
 /* The trailing parameter, with its default, in the one declaration. */
@@ -439,6 +440,7 @@ static void graph_free(struct graph *g)
 	free(g->f);
 	free(g->s);
 	free(g->r);
+	free(g->ed);
 }
 
 static int resolve(struct graph *g, struct tt_kernel *k, int *kernel)
@@ -593,9 +595,14 @@ static int thread_array(struct graph *g, const struct tt_spec *sp, int kernel, s
 	return 0;
 }
 
-int tt_path_plan(struct tt_tu *t, struct tt_kernel *k, struct tt_spec *sp, struct pk_plan *plan)
+int tt_path_plan(struct tt_tu *t, struct tt_kernel *k, struct tt_spec *sp, const struct tt_files *fs,
+                 struct pk_plan *plan)
 {
 	struct graph g = {.t = t, .sp = sp, .cur = -1};
+	g.ed = pk_xcalloc(fs->n + 1, sizeof(*g.ed));
+	for (size_t i = 0; i < fs->n; i++)
+		if ((fs->v[i]->roles & TT_ROLE_EDIT) && fs->v[i]->have_t)
+			g.ed[g.ned++] = fs->v[i];
 	int kernel, rc = -1;
 	clang_visitChildren(clang_getTranslationUnitCursor(t->tu), top_visit, &g);
 	if (resolve(&g, k, &kernel) == 0) {

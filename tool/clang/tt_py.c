@@ -441,7 +441,7 @@ static size_t mixed_at(const struct pyt *p, size_t def)
 static void warn_mixed(const struct pyt *p, size_t def, const char *fname, const struct tt_spec *sp)
 {
 	size_t i = mixed_at(p, def);
-	if (i && !sp->mix_blocks)
+	if (i && !sp->lay.mix_blocks)
 		pk_warning("%s:%zu: extern '%s' is mixed: its AIC and AIV lanes run the entry and write the "
 		           "same timing rows (the slot is the task's block index); a row holds the last "
 		           "lane to finish",
@@ -449,11 +449,13 @@ static void warn_mixed(const struct pyt *p, size_t def, const char *fname, const
 }
 
 /* The callers named with --edit: each must call the extern. */
-static int plan_callers(const struct tt_spec *sp, const char *fname, long k, int *calls)
+static int plan_callers(const struct tt_spec *sp, const struct tt_files *fs, const char *fname, long k, int *calls)
 {
-	for (size_t i = 0; i < sp->npycallers; i++) {
-		struct ped c = {.plan = sp->pycallers[i].plan, .sp = sp};
-		if (pyt_scan(&c.p, sp->pycallers[i].b) < 0)
+	for (size_t i = 0; i < fs->n; i++) {
+		if (!(fs->v[i]->roles & TT_ROLE_CALLER))
+			continue;
+		struct ped c = {.plan = &fs->v[i]->plan, .sp = sp};
+		if (pyt_scan(&c.p, &fs->v[i]->b) < 0)
 			return -1;
 		int n = plan_calls(&c, (size_t)-2, fname, k);
 		int rc = n < 0    ? -1
@@ -469,7 +471,8 @@ static int plan_callers(const struct tt_spec *sp, const char *fname, long k, int
 	return 0;
 }
 
-int tt_py_plan_extern(const struct pk_buf *b, const char *name, const struct tt_spec *sp, struct pk_plan *plan)
+int tt_py_plan_extern(const struct pk_buf *b, const char *name, const struct tt_spec *sp, const struct tt_files *fs,
+                      struct pk_plan *plan)
 {
 	struct ped e = {.plan = plan, .sp = sp};
 	if (pyt_scan(&e.p, b) < 0)
@@ -494,7 +497,7 @@ int tt_py_plan_extern(const struct pk_buf *b, const char *name, const struct tt_
 		rc = calls < 0 ? -1 : verify(&e);
 	}
 	if (rc == 0)
-		rc = plan_callers(sp, fname, x.tensors, &calls);
+		rc = plan_callers(sp, fs, fname, x.tensors, &calls);
 	if (rc == 0 && !calls)
 		pk_warning("%s: extern '%s' is not called in this file: its callers must pass the timing tensor "
 		           "(name their files with --edit FILE.py)",
