@@ -157,7 +157,7 @@ static char *tail_call(const struct tt_spec *sp)
 }
 
 /* The timing tensor's data pointer, read as the kernel reads its own: the
- * raw address (the default), through the descriptor, or through the accessor. */
+ * raw address ([code] tensor), through the descriptor, or through the accessor. */
 static char *tensor_read(const struct tt_kernel *k, const struct tt_spec *sp)
 {
 	char idx[16];
@@ -167,8 +167,6 @@ static char *tensor_read(const struct tt_kernel *k, const struct tt_spec *sp)
 		tmpl = tt_prof(sp, "code", "tensor_by_accessor");
 	if (!tmpl)
 		tmpl = tt_prof(sp, "code", "tensor");
-	if (!tmpl)
-		tmpl = "reinterpret_cast<__gm__ int64_t *>({args}[{index}])";
 	const char *type = k->tensor_type ? k->tensor_type : tt_prof(sp, "code", "tensor_type");
 	const char *names[] = {"args", "index", "type", "accessor"};
 	const char *vals[] = {k->args_name, idx, type, k->tensor_accessor ? k->tensor_accessor : ""};
