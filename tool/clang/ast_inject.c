@@ -7,6 +7,7 @@
 #include "emit.h"
 #include "inject.h"
 #include "marks.h"
+#include "names.h"
 #include "pk.h"
 #include "probeset.h"
 
@@ -37,7 +38,8 @@ static void gen_print(struct pk_sb *t, const struct gen *g, const char *ind, con
                       const char *fields_args)
 {
 	struct pk_sb fmt = {0}, args = {0}, inner = {0};
-	pk_sb_addf(&fmt, "%s%s%s", g->all_blocks ? "block=%u " : "", g->iter ? "iter=%u " : "", fields_fmt);
+	pk_sb_addf(&fmt, "%s%s%s%s%s", g->all_blocks ? PK_NAME_LOG_BLOCK : "", g->all_blocks ? "%u " : "",
+	           g->iter ? PK_NAME_LOG_ITER : "", g->iter ? "%u " : "", fields_fmt);
 	pk_sb_addf(&args, "%s", "");
 	if (g->all_blocks)
 		pk_sb_addf(&args, "(unsigned)%s, ", g->block);
@@ -104,7 +106,7 @@ static char *gen_end(const struct gen *g, const char *ind)
 	if (!g->no_barrier)
 		pk_sb_addf(&t, "%s%s;%s", ind, g->barrier, g->eol);
 	gen_sample(&t, g, ind, g->ev, 0);
-	gen_print(&t, g, ind, "start=%lu end=%lu dur=%lu", args);
+	gen_print(&t, g, ind, PK_NAME_LOG_START "%lu " PK_NAME_LOG_END "%lu " PK_NAME_LOG_DUR "%lu", args);
 	pk_sb_addf(&t, "#endif%s", g->eol);
 	return t.s;
 }
@@ -374,8 +376,8 @@ static size_t file_scope_at(struct pk_ast *a, size_t off)
 
 static void unique_vars(struct pk_ast *a, struct gen *g, int base)
 {
-	const char *sp = base ? "probeBase_" : "probeStart_";
-	size_t cap = strlen(g->name) + 32;
+	const char *sp = base ? PK_NAME_PRINTF_BASE : PK_NAME_PRINTF_START; /* rules/names.ini */
+	size_t cap = strlen(g->name) + strlen(sp) + strlen(PK_NAME_PRINTF_END) + 16;
 	g->sv = pk_xmalloc(cap);
 	g->ev = pk_xmalloc(cap);
 	for (int k = 1;; k++) {
@@ -383,7 +385,7 @@ static void unique_vars(struct pk_ast *a, struct gen *g, int base)
 		if (k > 1)
 			snprintf(suf, sizeof(suf), "_%d", k);
 		snprintf(g->sv, cap, "%s%s%s", sp, g->name, suf);
-		snprintf(g->ev, cap, "probeEnd_%s%s", g->name, suf);
+		snprintf(g->ev, cap, "%s%s%s", PK_NAME_PRINTF_END, g->name, suf);
 		if (!pk_ast_word_used(a, g->sv) && (base || !pk_ast_word_used(a, g->ev)))
 			return;
 	}

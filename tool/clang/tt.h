@@ -12,6 +12,7 @@
 #include "ast.h"
 #include "buf.h"
 #include "edit.h"
+#include "names.h"
 
 /* ---- rules/timing.ini: "section.key" -> value ---- */
 struct tt_rules {
@@ -23,7 +24,7 @@ int tt_rules_parse(struct tt_rules *r, const char *origin, const char *text);
 const char *tt_rule(const struct tt_rules *r, const char *section, const char *key);
 void tt_rules_free(struct tt_rules *r);
 /* tt_schema.c: refuse rules missing a required key (naming ORIGIN, the
- * section and the key); tt_rules_load calls it. */
+ * section and the key); every run checks the rules it loaded. */
 int tt_rules_check(const struct tt_rules *r, const char *origin);
 /* The lines KEY_1, KEY_2, ... of SECTION joined with newlines (the first
  * missing number ends them); NULL when there is no KEY_1. */

@@ -61,7 +61,7 @@ static void slot_code(struct pk_sb *sb, const struct tt_kernel *k, const struct 
 static void cycle_helper(struct pk_sb *sb, const struct tt_spec *sp, const char *qual)
 {
 	char *dev = tt_cycle_read(sp);
-	pk_sb_addf(sb, "%s uint64_t %sread_cycle()\n{\n", qual, sp->prefix);
+	pk_sb_addf(sb, "%s uint64_t %s" PK_NAME_TIMING_READ_CYCLE "()\n{\n", qual, sp->prefix);
 	if (*sp->api->sim_macro)
 		pk_sb_addf(sb,
 		           "#if defined(%s)\n    return static_cast<uint64_t>(%s);\n#else\n    return "
@@ -95,7 +95,7 @@ static char *helpers(const struct tt_kernel *k, const struct tt_spec *sp)
 	const char *P = sp->prefix, *qual = tt_prof(sp, "code", "qualifiers");
 	const char *magic = tt_prof(sp, "code", "magic");
 	struct pk_sb sb = {0};
-	pk_sb_addf(&sb, "%s void %stail(__gm__ int64_t *out", qual, P);
+	pk_sb_addf(&sb, "%s void %s" PK_NAME_TIMING_TAIL "(__gm__ int64_t *out", qual, P);
 	if (sp->slot_in_body)
 		pk_sb_add(&sb, ", uint64_t slot");
 	if (sp->generation)
@@ -139,20 +139,20 @@ static char *tail_call(const struct tt_spec *sp)
 {
 	const char *P = sp->prefix;
 	struct pk_sb sb = {0};
-	pk_sb_addf(&sb, "%stail(%sout, ", P, P);
+	pk_sb_addf(&sb, "%s" PK_NAME_TIMING_TAIL "(%s" PK_NAME_TIMING_OUT ", ", P, P);
 	if (sp->slot_in_body)
-		pk_sb_addf(&sb, "%sslot, ", P);
+		pk_sb_addf(&sb, "%s" PK_NAME_TIMING_SLOT ", ", P);
 	if (sp->generation)
-		pk_sb_addf(&sb, "%sgen, ", P);
+		pk_sb_addf(&sb, "%s" PK_NAME_TIMING_GEN ", ", P);
 	if (sp->invocation)
-		pk_sb_addf(&sb, "%srow0, ", P);
-	pk_sb_addf(&sb, "%sentry", P);
+		pk_sb_addf(&sb, "%s" PK_NAME_TIMING_ROW0 ", ", P);
+	pk_sb_addf(&sb, "%s" PK_NAME_TIMING_ENTRY, P);
 	for (size_t i = 0; i < sp->nev; i++)
 		if (sp->ev[i].helper >= 0)
-			pk_sb_addf(&sb, ", %sev[%d]", P, sp->ev[i].helper);
+			pk_sb_addf(&sb, ", %s" PK_NAME_TIMING_EVENTS "[%d]", P, sp->ev[i].helper);
 		else
-			pk_sb_addf(&sb, ", %sev_%s", P, sp->ev[i].name);
-	pk_sb_addf(&sb, ", %sread_cycle());", P);
+			pk_sb_addf(&sb, ", %s" PK_NAME_TIMING_EVENT "%s", P, sp->ev[i].name);
+	pk_sb_addf(&sb, ", %s" PK_NAME_TIMING_READ_CYCLE "());", P);
 	return sb.s;
 }
 
@@ -182,24 +182,26 @@ static char *slot_stmt(const struct tt_kernel *k, const struct tt_spec *sp)
 		/* one row owner per task instance: task * block count + block index */
 		char *e = prof_expr(sp, k, "slot", slot_key(k->core));
 		char *bn = prof_expr(sp, k, "slot", "block_num"), task[64];
-		snprintf(task, sizeof(task), "%stask", P);
+		snprintf(task, sizeof(task), "%s" PK_NAME_TIMING_TASK, P);
 		const char *names[] = {"task", "block_num", "slot", "slots"},
 		           *vals[] = {task, bn, e, sp->slots ? sp->slots : "1"};
 		char *ts = tt_expand(tt_prof(sp, "slot", "task_slot"), names, vals, 4);
-		pk_sb_addf(&sb, "const uint64_t %sslot = %s;", P, ts);
+		pk_sb_addf(&sb, "const uint64_t %s" PK_NAME_TIMING_SLOT " = %s;", P, ts);
 		free(ts);
 		free(bn);
 		free(e);
 	} else if (k->core != TT_MIX) {
 		char *e = prof_expr(sp, k, "slot", slot_key(k->core));
-		pk_sb_addf(&sb, "const uint64_t %sslot = static_cast<uint64_t>(%s);", P, e);
+		pk_sb_addf(&sb, "const uint64_t %s" PK_NAME_TIMING_SLOT " = static_cast<uint64_t>(%s);", P, e);
 		free(e);
 	} else {
 		/* a C++ test: the runtime builds one source per core type (checked in tt_gen_kernel) */
 		char *is = prof_expr(sp, k, "slot", "mix_is_aic_expr");
 		char *c = prof_expr(sp, k, "slot", "mix_aic");
 		char *v = prof_expr(sp, k, "slot", "mix_aiv");
-		pk_sb_addf(&sb, "const uint64_t %sslot = (%s) ? static_cast<uint64_t>(%s) : static_cast<uint64_t>(%s);",
+		pk_sb_addf(&sb,
+		           "const uint64_t %s" PK_NAME_TIMING_SLOT
+		           " = (%s) ? static_cast<uint64_t>(%s) : static_cast<uint64_t>(%s);",
 		           P, is, c, v);
 		free(is);
 		free(c);
@@ -227,16 +229,19 @@ static void plan_entry(const struct tt_tu *t, const struct tt_kernel *k, const s
 {
 	const char *P = sp->prefix;
 	struct pk_sb sb = {0}, label = {0};
-	pk_sb_addf(&sb, "uint64_t %sentry = %sread_cycle();", P, P);
+	pk_sb_addf(&sb, "uint64_t %s" PK_NAME_TIMING_ENTRY " = %s" PK_NAME_TIMING_READ_CYCLE "();", P, P);
 	tt_insert_before(t->b, plan, k->first_stmt, sb.s, "entry");
 	sb.n = 0;
 	if (k->style == TT_EXTERN) {
 		char *rd = tensor_read(k, sp);
-		pk_sb_addf(&sb, "__gm__ int64_t *%sout = %s;", P, rd);
+		pk_sb_addf(&sb, "__gm__ int64_t *%s" PK_NAME_TIMING_OUT " = %s;", P, rd);
 		free(rd);
 		pk_sb_addf(&label, "tensor %s[%d]", k->args_name, sp->timing_index);
 	} else {
-		pk_sb_addf(&sb, "__gm__ int64_t *%sout = reinterpret_cast<__gm__ int64_t *>(%stiming);", P, P);
+		pk_sb_addf(&sb,
+		           "__gm__ int64_t *%s" PK_NAME_TIMING_OUT
+		           " = reinterpret_cast<__gm__ int64_t *>(%s" PK_NAME_TIMING_TIMING ");",
+		           P, P);
 		pk_sb_add(&label, "tensor");
 	}
 	tt_insert_before(t->b, plan, k->first_stmt, sb.s, label.s);
@@ -255,12 +260,12 @@ static void plan_entry(const struct tt_tu *t, const struct tt_kernel *k, const s
 		if (sp->ev[i].helper >= 0)
 			continue;
 		sb.n = 0;
-		pk_sb_addf(&sb, "uint64_t %sev_%s = 0;", P, sp->ev[i].name);
+		pk_sb_addf(&sb, "uint64_t %s" PK_NAME_TIMING_EVENT "%s = 0;", P, sp->ev[i].name);
 		tt_insert_before(t->b, plan, k->first_stmt, sb.s, "event local");
 	}
 	if (sp->nhelper) { /* the helpers' samples: the array the call path passes down */
 		sb.n = 0;
-		pk_sb_addf(&sb, "uint64_t %sev[%zu] = {};", P, sp->nhelper);
+		pk_sb_addf(&sb, "uint64_t %s" PK_NAME_TIMING_EVENTS "[%zu] = {};", P, sp->nhelper);
 		tt_insert_before(t->b, plan, k->first_stmt, sb.s, "helper event locals");
 	}
 	pk_sb_free(&sb);
@@ -386,11 +391,11 @@ static void plan_abi(const struct tt_tu *t, const struct tt_kernel *k, const str
 	}
 	struct pk_sb sb = {0}, gen = {0};
 	if (sp->generation) /* the last scalars (scalars come after every tensor) */
-		pk_sb_addf(&gen, ", uint64_t %sgen", P);
+		pk_sb_addf(&gen, ", uint64_t %s" PK_NAME_TIMING_GEN, P);
 	if (sp->invocation)
-		pk_sb_addf(&gen, ", uint64_t %srow0", P);
+		pk_sb_addf(&gen, ", uint64_t %s" PK_NAME_TIMING_ROW0, P);
 	if (k->ntensors > 0) {
-		pk_sb_addf(&sb, ", GM_ADDR %stiming", P);
+		pk_sb_addf(&sb, ", GM_ADDR %s" PK_NAME_TIMING_TIMING, P);
 		if (k->ntensors == (long)k->nparams) /* no scalars: one insertion */
 			pk_sb_add(&sb, gen.n ? gen.s : "");
 		else if (gen.n)
@@ -399,7 +404,7 @@ static void plan_abi(const struct tt_tu *t, const struct tt_kernel *k, const str
 		tt_insert_inline(plan, k->params[at - 1].end, sb.s);
 		other_decls(t, k, at, sb.s, gen.n ? gen.s : NULL, plan);
 	} else if (k->nparams > 0) {
-		pk_sb_addf(&sb, "GM_ADDR %stiming, ", P);
+		pk_sb_addf(&sb, "GM_ADDR %s" PK_NAME_TIMING_TIMING ", ", P);
 		tt_insert_inline(plan, k->params[0].start, sb.s);
 		if (gen.n)
 			tt_insert_inline(plan, k->params[k->nparams - 1].end, gen.s);
@@ -407,7 +412,7 @@ static void plan_abi(const struct tt_tu *t, const struct tt_kernel *k, const str
 		size_t i = tt_tok_at(t, k->decl_start);
 		while (i < t->ntok && !tt_tok_is(t, i, "("))
 			i++;
-		pk_sb_addf(&sb, "GM_ADDR %stiming%s", P, gen.n ? gen.s : "");
+		pk_sb_addf(&sb, "GM_ADDR %s" PK_NAME_TIMING_TIMING "%s", P, gen.n ? gen.s : "");
 		size_t s = t->tok[i].end, e = s;
 		if (tt_tok_is(t, i + 1, "void"))
 			e = t->tok[i + 1].end, s = t->tok[i + 1].start;
@@ -460,7 +465,8 @@ int tt_gen_kernel(struct tt_tu *t, struct tt_kernel *k, struct tt_spec *sp, stru
 		if (sp->ev[i].helper >= 0)
 			continue;
 		struct pk_sb sb = {0}, label = {0};
-		pk_sb_addf(&sb, "%sev_%s = %sread_cycle();", sp->prefix, sp->ev[i].name, sp->prefix);
+		pk_sb_addf(&sb, "%s" PK_NAME_TIMING_EVENT "%s = %s" PK_NAME_TIMING_READ_CYCLE "();", sp->prefix,
+		           sp->ev[i].name, sp->prefix);
 		pk_sb_addf(&label, "event %s (%s)", sp->ev[i].name, sp->ev[i].kind);
 		if (sp->ev[i].after)
 			tt_insert_after(t->b, plan, sp->ev[i].at, sp->ev[i].stmt, sb.s, label.s);

@@ -441,9 +441,9 @@ static int plan_launch(struct tt_tu *t, const struct tt_kernel *k, const struct 
 	struct pk_sb a = {0};
 	size_t at = l->skip + (size_t)(k->ntensors > 0 ? tt_direct_at(k) : 0);
 	if (at < n)
-		pk_sb_addf(&a, "%stiming, ", sp->prefix);
+		pk_sb_addf(&a, "%s" PK_NAME_TIMING_TIMING ", ", sp->prefix);
 	else
-		pk_sb_addf(&a, "%s%stiming", n ? ", " : "", sp->prefix);
+		pk_sb_addf(&a, "%s%s" PK_NAME_TIMING_TIMING, n ? ", " : "", sp->prefix);
 	tt_insert_inline(plan, at < n ? t->tok[starts[at]].start : t->tok[l->close].start, a.s);
 	pk_sb_free(&a);
 	char *extra[3];
@@ -473,9 +473,9 @@ static void plan_prototypes(struct tt_tu *t, const struct tt_kernel *k, const st
 		size_t at = (size_t)(k->ntensors > 0 ? tt_direct_at(k) : 0);
 		struct pk_sb a = {0};
 		if (at < n)
-			pk_sb_addf(&a, "GM_ADDR %stiming, ", sp->prefix);
+			pk_sb_addf(&a, "GM_ADDR %s" PK_NAME_TIMING_TIMING ", ", sp->prefix);
 		else
-			pk_sb_addf(&a, "%sGM_ADDR %stiming", n ? ", " : "", sp->prefix);
+			pk_sb_addf(&a, "%sGM_ADDR %s" PK_NAME_TIMING_TIMING, n ? ", " : "", sp->prefix);
 		tt_insert_inline(plan, at < n ? t->tok[starts[at]].start : t->tok[l.close].start, a.s);
 		pk_sb_free(&a);
 	}

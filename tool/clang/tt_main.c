@@ -107,11 +107,7 @@ static int resolve_events(struct tt_opts *o, const struct tt_rules *r, struct tt
 static const char *pick_prefix(const struct tt_tu *k, const struct tt_tu *h, const struct tt_spec *sp, char *buf,
                                size_t cap)
 {
-	const char *base = tt_rule(sp->rules, "names", "prefix");
-	if (!base) {
-		pk_error("rules/timing.ini: no 'prefix' in [names]: the generated names have no prefix");
-		return NULL;
-	}
+	const char *base = PK_NAME_TIMING_PREFIX; /* rules/names.ini */
 	for (int i = 0; i < 100; i++) {
 		if (i == 0)
 			snprintf(buf, cap, "%s_", base);
@@ -509,8 +505,8 @@ static int check_roles(const struct tt_opts *o)
 static int plan_all(struct job *j)
 {
 	struct tt_opts *o = &j->o;
-	if (check_roles(o) < 0 || tt_rules_load(&j->rules) < 0 || pk_ast_rules_load(&j->async) < 0 ||
-	    load_file(&j->kb, &j->have_kb, o->kernel, o, 0) < 0)
+	if (check_roles(o) < 0 || tt_rules_load(&j->rules) < 0 || tt_rules_check(&j->rules, "rules/timing.ini") < 0 ||
+	    pk_ast_rules_load(&j->async) < 0 || load_file(&j->kb, &j->have_kb, o->kernel, o, 0) < 0)
 		return -1;
 	j->sp.rules = &j->rules;
 	j->sp.async_issue = &j->async.issue;

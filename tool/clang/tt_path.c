@@ -345,13 +345,13 @@ static int add_param(struct graph *g, int i, struct pk_plan *kplan)
 	struct pk_sb sb = {0};
 	const char *P = g->sp->prefix;
 	if (f->nparams > 0) {
-		pk_sb_addf(&sb, ", uint64_t *%sev = nullptr", P);
+		pk_sb_addf(&sb, ", uint64_t *%s" PK_NAME_TIMING_EVENTS " = nullptr", P);
 		tt_insert_inline(plan_of(g, f->file, kplan), t->tok[j].start, sb.s);
 	} else if (j == i0 + 2 && tt_tok_is(t, i0 + 1, "void")) {
-		pk_sb_addf(&sb, "uint64_t *%sev = nullptr", P);
+		pk_sb_addf(&sb, "uint64_t *%s" PK_NAME_TIMING_EVENTS " = nullptr", P);
 		tt_replace_inline(t->b, plan_of(g, f->file, kplan), t->tok[i0 + 1].start, t->tok[i0 + 1].end, sb.s);
 	} else {
-		pk_sb_addf(&sb, "uint64_t *%sev = nullptr", P);
+		pk_sb_addf(&sb, "uint64_t *%s" PK_NAME_TIMING_EVENTS " = nullptr", P);
 		tt_insert_inline(plan_of(g, f->file, kplan), t->tok[j].start, sb.s);
 	}
 	pk_sb_free(&sb);
@@ -370,7 +370,7 @@ static int add_arg(struct graph *g, const struct site *s, struct pk_plan *kplan)
 		                "a trailing event-array argument would bind to the wrong parameter",
 		                path_of(g, s->file), s->line, s->name, s->nargs, callee->nparams);
 	struct pk_sb sb = {0};
-	pk_sb_addf(&sb, "%s%sev", s->nargs > 0 ? ", " : "", g->sp->prefix);
+	pk_sb_addf(&sb, "%s%s" PK_NAME_TIMING_EVENTS, s->nargs > 0 ? ", " : "", g->sp->prefix);
 	tt_insert_inline(plan_of(g, s->file, kplan), s->close, sb.s);
 	pk_sb_free(&sb);
 	return 0;
@@ -404,9 +404,14 @@ static int place_sample(struct graph *g, int i, struct tt_event *ev, struct pk_p
 	const struct pk_api *api = g->sp->api;
 	char *cy = tt_cycle_read(g->sp);
 	if (*api->sim_macro) { /* the simulation's counter under its macro, its header before the function */
-		pk_sb_addf(&sb, "#if defined(%s)\nif (%sev) %sev[%d] = static_cast<uint64_t>(%s);\n#else\n",
+		pk_sb_addf(&sb,
+		           "#if defined(%s)\nif (%s" PK_NAME_TIMING_EVENTS ") %s" PK_NAME_TIMING_EVENTS
+		           "[%d] = static_cast<uint64_t>(%s);\n#else\n",
 		           api->sim_macro, P, P, ev->helper, api->sim_cycle);
-		pk_sb_addf(&sb, "if (%sev) %sev[%d] = static_cast<uint64_t>(%s);\n#endif", P, P, ev->helper, cy);
+		pk_sb_addf(&sb,
+		           "if (%s" PK_NAME_TIMING_EVENTS ") %s" PK_NAME_TIMING_EVENTS
+		           "[%d] = static_cast<uint64_t>(%s);\n#endif",
+		           P, P, ev->helper, cy);
 		size_t at = hk_start(t, f->c);
 		if (*api->sim_include && !pk_api_includes(t->b, api->sim_include) && at) {
 			char *inc =
@@ -415,7 +420,10 @@ static int place_sample(struct graph *g, int i, struct tt_event *ev, struct pk_p
 			free(inc);
 		}
 	} else {
-		pk_sb_addf(&sb, "if (%sev) %sev[%d] = static_cast<uint64_t>(%s);", P, P, ev->helper, cy);
+		pk_sb_addf(&sb,
+		           "if (%s" PK_NAME_TIMING_EVENTS ") %s" PK_NAME_TIMING_EVENTS
+		           "[%d] = static_cast<uint64_t>(%s);",
+		           P, P, ev->helper, cy);
 	}
 	free(cy);
 	pk_sb_addf(&label, "event %s (%s)", ev->name, ev->kind);

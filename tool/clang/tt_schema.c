@@ -13,7 +13,6 @@
  * accessors, slot_in_body, block_num, task_slot, mix_is_aic_expr) are
  * optional: their absence says the runtime has no such thing. */
 static const char *const timing_schema[][24] = {
-    {"names", "prefix", NULL},
     {"code", "api", "qualifiers", "tensor_type", "tensor", "magic", NULL},
     {"slot", "aiv", "aic", "mix_is_aic", "mix_aic", "mix_aiv", NULL},
     {"kinds", "entry", "body_done", NULL},

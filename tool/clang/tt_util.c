@@ -44,9 +44,7 @@ int tt_rules_load(struct tt_rules *r)
 {
 	memset(r, 0, sizeof(*r));
 	struct tt_ini c = {r, "rules/timing.ini"};
-	if (pk_ini_parse_rules("timing.ini", on_timing_key, &c) < 0)
-		return -1;
-	return tt_rules_check(r, c.origin);
+	return pk_ini_parse_rules("timing.ini", on_timing_key, &c);
 }
 
 const char *tt_rule(const struct tt_rules *r, const char *section, const char *key)
