@@ -35,7 +35,11 @@ static char **api_field(struct pk_api *a, const char *key)
 	           {"block_include", &a->block_include},
 	           {"print", &a->print},
 	           {"writeback", &a->writeback},
-	           {"fence", &a->fence}};
+	           {"fence", &a->fence},
+	           {"sim_if", &a->sim_if},
+	           {"sim_else", &a->sim_else},
+	           {"sim_endif", &a->sim_endif},
+	           {"include", &a->include}};
 	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
 		if (!strcmp(map[i].key, key))
 			return map[i].field;
@@ -45,6 +49,7 @@ static char **api_field(struct pk_api *a, const char *key)
 static const char *const api_keys[] = {"includes",      "entry",       "namespace", "cycle", "sim_macro",
                                        "sim_cycle",     "sim_include", "barrier",   "block", "subblock",
                                        "block_include", "print",       "writeback", "fence"};
+static const char *const code_keys[] = {"sim_if", "sim_else", "sim_endif", "include"};
 
 static int on_api(void *user, const char *section, const char *key, const char *value, unsigned line)
 {
@@ -55,6 +60,19 @@ static int on_api(void *user, const char *section, const char *key, const char *
 			return pk_error(API_INI ":%u: [kinds] takes order and fallback, not '%s'", line, key);
 		free(*f);
 		*f = pk_xstrdup(value);
+		return 0;
+	}
+	if (!strcmp(section, "code")) {
+		size_t i = 0;
+		while (i < sizeof(code_keys) / sizeof(code_keys[0]) && strcmp(code_keys[i], key))
+			i++;
+		if (i == sizeof(code_keys) / sizeof(code_keys[0]))
+			return pk_error(API_INI ":%u: [code]: unknown key '%s'", line, key);
+		if (c->api) {
+			char **f = api_field(c->api, key);
+			free(*f);
+			*f = pk_xstrdup(value);
+		}
 		return 0;
 	}
 	if (!c->kind || strcmp(section, c->kind))
@@ -72,6 +90,11 @@ void pk_api_free(struct pk_api *a)
 {
 	for (size_t i = 0; i < sizeof(api_keys) / sizeof(api_keys[0]); i++) {
 		char **f = api_field(a, api_keys[i]);
+		free(*f);
+		*f = NULL;
+	}
+	for (size_t i = 0; i < sizeof(code_keys) / sizeof(code_keys[0]); i++) {
+		char **f = api_field(a, code_keys[i]);
 		free(*f);
 		*f = NULL;
 	}
@@ -97,6 +120,9 @@ int pk_api_load(const char *kind, struct pk_api *a)
 	for (size_t i = 0; rc == 0 && i < sizeof(api_keys) / sizeof(api_keys[0]); i++)
 		if (!*api_field(a, api_keys[i]))
 			rc = pk_error(API_INI ": [%s] needs '%s' (an empty value says none)", kind, api_keys[i]);
+	for (size_t i = 0; rc == 0 && i < sizeof(code_keys) / sizeof(code_keys[0]); i++)
+		if (!*api_field(a, code_keys[i]))
+			rc = pk_error(API_INI ": [code] needs '%s'", code_keys[i]);
 	free(c.order);
 	free(c.fallback);
 	if (rc < 0)
@@ -224,4 +250,29 @@ char *pk_api_call(const struct pk_api *a, const char *name, int qualify, const c
 	char *q = pk_xasprintf("%s::%s", a->ns, body);
 	free(body);
 	return q;
+}
+
+char *pk_api_read_lines(const struct pk_api *a, const char *sim_line, const char *dev_line, const char *eol)
+{
+	if (!*a->sim_macro)
+		return pk_xstrdup(dev_line);
+	const char *names[] = {"sim_macro"}, *vals[] = {a->sim_macro};
+	char *open = pk_api_fill(a->sim_if, names, vals, 1);
+	char *t =
+	    pk_xasprintf("%s%s%s%s%s%s%s%s%s", open, eol, sim_line, eol, a->sim_else, eol, dev_line, eol, a->sim_endif);
+	free(open);
+	return t;
+}
+
+char *pk_api_include_lines(const struct pk_api *a, const char *header, int sim, const char *eol)
+{
+	const char *names[] = {"header", "sim_macro"}, *vals[] = {header, a->sim_macro};
+	char *inc = pk_api_fill(a->include, names, vals, 2);
+	if (!sim)
+		return inc;
+	char *open = pk_api_fill(a->sim_if, names, vals, 2);
+	char *t = pk_xasprintf("%s%s%s%s%s", open, eol, inc, eol, a->sim_endif);
+	free(open);
+	free(inc);
+	return t;
 }

@@ -76,12 +76,13 @@ static void gen_sample(struct pk_sb *t, const struct gen *g, const char *ind, co
 	char note[64] = "";
 	if (say && strcmp(g->api->kind, "ascendc"))
 		snprintf(note, sizeof(note), "  // probe API: %s (--api KIND)", g->api->kind);
-	if (g->sim_cycle)
-		pk_sb_addf(t, "#if defined(%s)%s%suint64_t %s = %s;%s#else%s", g->api->sim_macro, g->eol, ind, var,
-		           g->sim_cycle, g->eol, g->eol);
-	pk_sb_addf(t, "%suint64_t %s = %s;%s%s", ind, var, g->cycle, note, g->eol);
-	if (g->sim_cycle)
-		pk_sb_addf(t, "#endif%s", g->eol);
+	char *sim = g->sim_cycle ? pk_xasprintf("%suint64_t %s = %s;", ind, var, g->sim_cycle) : NULL;
+	char *dev = pk_xasprintf("%suint64_t %s = %s;%s", ind, var, g->cycle, note);
+	char *lines = g->sim_cycle ? pk_api_read_lines(g->api, sim, dev, g->eol) : pk_xstrdup(dev);
+	pk_sb_addf(t, "%s%s", lines, g->eol);
+	free(lines);
+	free(dev);
+	free(sim);
 }
 
 static char *gen_start(const struct gen *g, const char *ind)
@@ -128,11 +129,17 @@ static char *gen_includes(struct pk_ast *a, const struct gen *g)
 {
 	const struct pk_api *api = g->api;
 	struct pk_sb t = {0};
-	if (g->sim_cycle && *api->sim_include && !pk_api_includes(a->b, api->sim_include))
-		pk_sb_addf(&t, "#if defined(%s)%s#include \"%s\"%s#endif%s", api->sim_macro, g->eol, api->sim_include,
-		           g->eol, g->eol);
-	if (*api->block_include && !g->no_block && !pk_api_includes(a->b, api->block_include))
-		pk_sb_addf(&t, "#include \"%s\"%s", api->block_include, g->eol);
+	char *inc = NULL;
+	if (g->sim_cycle && *api->sim_include && !pk_api_includes(a->b, api->sim_include)) {
+		inc = pk_api_include_lines(api, api->sim_include, 1, g->eol);
+		pk_sb_addf(&t, "%s%s", inc, g->eol);
+		free(inc);
+	}
+	if (*api->block_include && !g->no_block && !pk_api_includes(a->b, api->block_include)) {
+		inc = pk_api_include_lines(api, api->block_include, 0, g->eol);
+		pk_sb_addf(&t, "%s%s", inc, g->eol);
+		free(inc);
+	}
 	if (!t.n)
 		return NULL;
 	char *body = t.s;

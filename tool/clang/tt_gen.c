@@ -62,14 +62,13 @@ static void cycle_helper(struct pk_sb *sb, const struct tt_spec *sp, const char 
 {
 	char *dev = tt_cycle_read(sp);
 	pk_sb_addf(sb, "%s uint64_t %s" PK_NAME_TIMING_READ_CYCLE "()\n{\n", qual, sp->prefix);
-	if (*sp->api->sim_macro)
-		pk_sb_addf(sb,
-		           "#if defined(%s)\n    return static_cast<uint64_t>(%s);\n#else\n    return "
-		           "static_cast<uint64_t>(%s);\n#endif\n",
-		           sp->api->sim_macro, sp->api->sim_cycle, dev);
-	else
-		pk_sb_addf(sb, "    return static_cast<uint64_t>(%s);\n", dev);
-	pk_sb_add(sb, "}\n");
+	char *sim_line = pk_xasprintf("    return static_cast<uint64_t>(%s);", sp->api->sim_cycle);
+	char *dev_line = pk_xasprintf("    return static_cast<uint64_t>(%s);", dev);
+	char *lines = pk_api_read_lines(sp->api, sim_line, dev_line, "\n");
+	pk_sb_addf(sb, "%s\n}\n", lines);
+	free(lines);
+	free(dev_line);
+	free(sim_line);
 	free(dev);
 }
 
@@ -81,12 +80,19 @@ static char *needed_includes(const struct pk_buf *kb, const struct tt_spec *sp, 
 	const struct pk_api *a = sp->api;
 	struct pk_sb sb = {0};
 	pk_sb_add(&sb, "");
-	if (*a->sim_macro && *a->sim_include && !pk_api_includes(kb, a->sim_include))
-		pk_sb_addf(&sb, "#if defined(%s)\n#include \"%s\"\n#endif\n", a->sim_macro, a->sim_include);
+	char *inc = NULL;
+	if (*a->sim_macro && *a->sim_include && !pk_api_includes(kb, a->sim_include)) {
+		inc = pk_api_include_lines(a, a->sim_include, 1, "\n");
+		pk_sb_addf(&sb, "%s\n", inc);
+		free(inc);
+	}
 	size_t bl = strcspn(a->block, "(");
 	if (*a->block_include && bl && slot_text && memmem(slot_text, strlen(slot_text), a->block, bl) &&
-	    !pk_api_includes(kb, a->block_include))
-		pk_sb_addf(&sb, "#include \"%s\"\n", a->block_include);
+	    !pk_api_includes(kb, a->block_include)) {
+		inc = pk_api_include_lines(a, a->block_include, 0, "\n");
+		pk_sb_addf(&sb, "%s\n", inc);
+		free(inc);
+	}
 	return sb.s;
 }
 

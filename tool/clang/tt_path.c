@@ -403,27 +403,23 @@ static int place_sample(struct graph *g, int i, struct tt_event *ev, struct pk_p
 	struct pk_sb sb = {0}, label = {0};
 	const struct pk_api *api = g->sp->api;
 	char *cy = tt_cycle_read(g->sp);
-	if (*api->sim_macro) { /* the simulation's counter under its macro, its header before the function */
-		pk_sb_addf(&sb,
-		           "#if defined(%s)\nif (%s" PK_NAME_TIMING_EVENTS ") %s" PK_NAME_TIMING_EVENTS
-		           "[%d] = static_cast<uint64_t>(%s);\n#else\n",
-		           api->sim_macro, P, P, ev->helper, api->sim_cycle);
-		pk_sb_addf(&sb,
-		           "if (%s" PK_NAME_TIMING_EVENTS ") %s" PK_NAME_TIMING_EVENTS
-		           "[%d] = static_cast<uint64_t>(%s);\n#endif",
-		           P, P, ev->helper, cy);
-		size_t at = hk_start(t, f->c);
-		if (*api->sim_include && !pk_api_includes(t->b, api->sim_include) && at) {
-			char *inc =
-			    pk_xasprintf("#if defined(%s)\n#include \"%s\"\n#endif", api->sim_macro, api->sim_include);
-			tt_insert_before(t->b, plan_of(g, f->file, kplan), at, inc, "helper");
-			free(inc);
-		}
-	} else {
-		pk_sb_addf(&sb,
-		           "if (%s" PK_NAME_TIMING_EVENTS ") %s" PK_NAME_TIMING_EVENTS
-		           "[%d] = static_cast<uint64_t>(%s);",
-		           P, P, ev->helper, cy);
+	/* the simulation's counter under its macro, its header before the function */
+	char *sim = pk_xasprintf("if (%s" PK_NAME_TIMING_EVENTS ") %s" PK_NAME_TIMING_EVENTS
+	                         "[%d] = static_cast<uint64_t>(%s);",
+	                         P, P, ev->helper, api->sim_cycle);
+	char *dev = pk_xasprintf("if (%s" PK_NAME_TIMING_EVENTS ") %s" PK_NAME_TIMING_EVENTS
+	                         "[%d] = static_cast<uint64_t>(%s);",
+	                         P, P, ev->helper, cy);
+	char *lines = pk_api_read_lines(api, sim, dev, "\n");
+	pk_sb_add(&sb, lines);
+	free(lines);
+	free(sim);
+	free(dev);
+	size_t at = *api->sim_macro ? hk_start(t, f->c) : 0;
+	if (*api->sim_macro && *api->sim_include && !pk_api_includes(t->b, api->sim_include) && at) {
+		char *inc = pk_api_include_lines(api, api->sim_include, 1, "\n");
+		tt_insert_before(t->b, plan_of(g, f->file, kplan), at, inc, "helper");
+		free(inc);
 	}
 	free(cy);
 	pk_sb_addf(&label, "event %s (%s)", ev->name, ev->kind);
