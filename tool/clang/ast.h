@@ -40,6 +40,7 @@ struct pk_ast_rules {
  * kind is present (an empty value says none); names are unqualified. */
 struct pk_api {
 	char kind[16];
+	char dflt[16];          /* [kinds] default: the kind whose probes need no note */
 	char *includes, *entry; /* what marks the kind */
 	char *ns;               /* namespace of the names below, or "" */
 	char *cycle, *sim_macro, *sim_cycle, *sim_include;

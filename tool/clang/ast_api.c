@@ -13,7 +13,7 @@
 struct api_ctx {
 	const char *kind; /* the section wanted, or NULL for [kinds] only */
 	struct pk_api *api;
-	char *order, *fallback;
+	char *order, *fallback, *dflt;
 	int seen; /* the section exists */
 };
 
@@ -55,9 +55,12 @@ static int on_api(void *user, const char *section, const char *key, const char *
 {
 	struct api_ctx *c = user;
 	if (!strcmp(section, "kinds")) {
-		char **f = !strcmp(key, "order") ? &c->order : !strcmp(key, "fallback") ? &c->fallback : NULL;
+		char **f = !strcmp(key, "order")      ? &c->order
+		           : !strcmp(key, "fallback") ? &c->fallback
+		           : !strcmp(key, "default")  ? &c->dflt
+		                                      : NULL;
 		if (!f)
-			return pk_error(API_INI ":%u: [kinds] takes order and fallback, not '%s'", line, key);
+			return pk_error(API_INI ":%u: [kinds] takes order, fallback and default, not '%s'", line, key);
 		free(*f);
 		*f = pk_xstrdup(value);
 		return 0;
@@ -105,15 +108,16 @@ static int api_read(struct api_ctx *c)
 {
 	if (pk_ini_parse_rules("api.ini", on_api, c) < 0)
 		return -1;
-	if (!c->order || !c->fallback)
-		return pk_error(API_INI ": [kinds] needs order and fallback");
+	const char *missing = !c->order ? "order" : !c->fallback ? "fallback" : !c->dflt ? "default" : NULL;
+	if (missing)
+		return pk_error(API_INI ": [kinds] needs '%s'", missing);
 	return 0;
 }
 
 int pk_api_load(const char *kind, struct pk_api *a)
 {
 	memset(a, 0, sizeof(*a));
-	struct api_ctx c = {kind, a, NULL, NULL, 0};
+	struct api_ctx c = {kind, a, NULL, NULL, NULL, 0};
 	int rc = api_read(&c);
 	if (rc == 0 && !c.seen)
 		rc = pk_error("--api '%s': " API_INI " has no [%s] (kinds: %s %s)", kind, kind, c.order, c.fallback);
@@ -123,12 +127,15 @@ int pk_api_load(const char *kind, struct pk_api *a)
 	for (size_t i = 0; rc == 0 && i < sizeof(code_keys) / sizeof(code_keys[0]); i++)
 		if (!*api_field(a, code_keys[i]))
 			rc = pk_error(API_INI ": [code] needs '%s'", code_keys[i]);
+	if (rc == 0) {
+		snprintf(a->kind, sizeof(a->kind), "%s", kind);
+		snprintf(a->dflt, sizeof(a->dflt), "%s", c.dflt);
+	}
 	free(c.order);
 	free(c.fallback);
+	free(c.dflt);
 	if (rc < 0)
 		pk_api_free(a);
-	else
-		snprintf(a->kind, sizeof(a->kind), "%s", kind);
 	return rc;
 }
 
@@ -191,10 +198,11 @@ static int has_code_text(const struct pk_buf *b, const struct pk_scan *s, const 
 
 int pk_api_detect(const struct pk_buf *b, const struct pk_scan *s, char *kind, size_t cap)
 {
-	struct api_ctx c = {NULL, NULL, NULL, NULL, 0};
+	struct api_ctx c = {NULL, NULL, NULL, NULL, NULL, 0};
 	if (api_read(&c) < 0) {
 		free(c.order);
 		free(c.fallback);
+		free(c.dflt);
 		return -1;
 	}
 	int found = 0;
@@ -216,6 +224,7 @@ int pk_api_detect(const struct pk_buf *b, const struct pk_scan *s, char *kind, s
 	free(words);
 	free(c.order);
 	free(c.fallback);
+	free(c.dflt);
 	return found;
 }
 

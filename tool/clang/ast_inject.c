@@ -74,7 +74,7 @@ static void gen_print(struct pk_sb *t, const struct gen *g, const char *ind, con
 static void gen_sample(struct pk_sb *t, const struct gen *g, const char *ind, const char *var, int say)
 {
 	char note[64] = "";
-	if (say && strcmp(g->api->kind, "ascendc"))
+	if (say && strcmp(g->api->kind, g->api->dflt))
 		snprintf(note, sizeof(note), "  // probe API: %s (--api KIND)", g->api->kind);
 	char *sim = g->sim_cycle ? pk_xasprintf("%suint64_t %s = %s;", ind, var, g->sim_cycle) : NULL;
 	char *dev = pk_xasprintf("%suint64_t %s = %s;%s", ind, var, g->cycle, note);
@@ -283,7 +283,8 @@ static char *packed_args(const struct pk_ast *a, int f)
 }
 
 /* The kernel kind: --api, else the file's includes and entry, else the
- * Ascend C namespace visible at OFF, else the fallback kind. */
+ * namespace of the default kind ([kinds] default) visible at OFF, else the
+ * fallback kind. */
 static int pick_api(struct pk_ast *a, const struct pk_inject_opts *o, size_t off, struct pk_api *api)
 {
 	char kind[16];
@@ -293,8 +294,12 @@ static int pick_api(struct pk_ast *a, const struct pk_inject_opts *o, size_t off
 	if (found < 0)
 		return -1;
 	if (!found) {
-		struct pk_api asc;
-		if (pk_api_load("ascendc", &asc) < 0)
+		struct pk_api fb, asc; /* the fallback kind names the default */
+		if (pk_api_load(kind, &fb) < 0)
+			return -1;
+		int rc = pk_api_load(fb.dflt, &asc);
+		pk_api_free(&fb);
+		if (rc < 0)
 			return -1;
 		if (pk_ast_ns_visible(a, asc.ns, off))
 			snprintf(kind, sizeof(kind), "%s", asc.kind);

@@ -458,7 +458,7 @@ int tt_gen_kernel(struct tt_tu *t, struct tt_kernel *k, struct tt_spec *sp, stru
 	all.s[--all.n] = '\0'; /* the lines end where the chunk does */
 	/* the cycle read says its kind unless it is Ascend C's, the default */
 	char *label =
-	    strcmp(sp->api->kind, "ascendc") ? pk_xasprintf("helper, api %s", sp->api->kind) : pk_xstrdup("helper");
+	    strcmp(sp->api->kind, sp->api->dflt) ? pk_xasprintf("helper, api %s", sp->api->kind) : pk_xstrdup("helper");
 	tt_insert_before(t->b, plan, k->decl_start, all.s, label);
 	tt_insert_before(t->b, plan, k->decl_start, h, "helper");
 	free(label);
