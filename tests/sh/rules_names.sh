@@ -74,6 +74,7 @@ refused async.ini print guard probe-inject --base kernel_exp.cpp
 refused api.ini pto cycle probe-inject --base kernel_exp.cpp
 refused api.ini code sim_if probe-inject --base kernel_exp.cpp
 refused api.ini kinds default probe-inject --base kernel_exp.cpp
+refused api.ini code print_line probe-inject --base kernel_exp.cpp
 
 # a check rule naming a generated name that names.ini does not have
 printf '[x]\npattern = \\b{name:timing.no_such_name}\n' > "$scratch/own.ini"

@@ -49,6 +49,9 @@ struct pk_api {
 	/* [code], every kind alike: the lines around a read under the simulation
 	 * macro, and an #include */
 	char *sim_if, *sim_else, *sim_endif, *include;
+	/* [code]: a printf probe's lines */
+	char *sample, *barrier_line, *print_line, *guard_open, *core_open, *close;
+	char *cycles, *index, *block_arg, *iter_arg, *dur_arg, *kind_note;
 };
 /* Load [KIND]; refuses an unknown kind or a missing key. */
 int pk_api_load(const char *kind, struct pk_api *a);

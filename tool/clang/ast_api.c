@@ -39,7 +39,19 @@ static char **api_field(struct pk_api *a, const char *key)
 	           {"sim_if", &a->sim_if},
 	           {"sim_else", &a->sim_else},
 	           {"sim_endif", &a->sim_endif},
-	           {"include", &a->include}};
+	           {"include", &a->include},
+	           {"sample", &a->sample},
+	           {"barrier_line", &a->barrier_line},
+	           {"print_line", &a->print_line},
+	           {"guard_open", &a->guard_open},
+	           {"core_open", &a->core_open},
+	           {"close", &a->close},
+	           {"cycles", &a->cycles},
+	           {"index", &a->index},
+	           {"block_arg", &a->block_arg},
+	           {"iter_arg", &a->iter_arg},
+	           {"dur_arg", &a->dur_arg},
+	           {"kind_note", &a->kind_note}};
 	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
 		if (!strcmp(map[i].key, key))
 			return map[i].field;
@@ -49,7 +61,9 @@ static char **api_field(struct pk_api *a, const char *key)
 static const char *const api_keys[] = {"includes",      "entry",       "namespace", "cycle", "sim_macro",
                                        "sim_cycle",     "sim_include", "barrier",   "block", "subblock",
                                        "block_include", "print",       "writeback", "fence"};
-static const char *const code_keys[] = {"sim_if", "sim_else", "sim_endif", "include"};
+static const char *const code_keys[] = {"sim_if",     "sim_else",   "sim_endif", "include",  "sample", "barrier_line",
+                                        "print_line", "guard_open", "core_open", "close",    "cycles", "index",
+                                        "block_arg",  "iter_arg",   "dur_arg",   "kind_note"};
 
 static int on_api(void *user, const char *section, const char *key, const char *value, unsigned line)
 {
