@@ -70,6 +70,7 @@ refused timing.ini host orchestration $tt
 refused timing.ini code tensor $tt
 refused timing.ini slot mix_aiv $tt
 refused timing.ini python compare_def $tt
+refused timing.ini kernel tail_call $tt
 refused async.ini print guard probe-inject --base kernel_exp.cpp
 refused api.ini pto cycle probe-inject --base kernel_exp.cpp
 refused api.ini code sim_if probe-inject --base kernel_exp.cpp

@@ -30,6 +30,16 @@ static char *prof_expr(const struct tt_spec *sp, const struct tt_kernel *k, cons
 	return v ? slot_expand(sp, v, k->args_name ? k->args_name : "args") : NULL;
 }
 
+/* A [kernel] template of rules/timing.ini (required: tt_schema.c) with
+ * {prefix} and up to three more {NAME}s; malloc'd. */
+static char *kcode(const struct tt_spec *sp, const char *key, const char *n1, const char *v1, const char *n2,
+                   const char *v2, const char *n3, const char *v3)
+{
+	const char *names[] = {"prefix", n1, n2, n3}, *vals[] = {sp->prefix, v1, v2, v3};
+	size_t n = 1 + (n1 != NULL) + (n1 && n2) + (n1 && n2 && n3); /* the names given, in order */
+	return tt_expand(tt_rule(sp->rules, "kernel", key), names, vals, n);
+}
+
 static const char *slot_key(enum tt_core c)
 {
 	return c == TT_AIC ? "aic" : "aiv";
@@ -144,22 +154,22 @@ static char *helpers(const struct tt_kernel *k, const struct tt_spec *sp)
 static char *tail_call(const struct tt_spec *sp)
 {
 	const char *P = sp->prefix;
-	struct pk_sb sb = {0};
-	pk_sb_addf(&sb, "%s" PK_NAME_TIMING_TAIL "(%s" PK_NAME_TIMING_OUT ", ", P, P);
+	struct pk_sb v = {0};
 	if (sp->slot_in_body)
-		pk_sb_addf(&sb, "%s" PK_NAME_TIMING_SLOT ", ", P);
+		pk_sb_addf(&v, "%s" PK_NAME_TIMING_SLOT ", ", P);
 	if (sp->generation)
-		pk_sb_addf(&sb, "%s" PK_NAME_TIMING_GEN ", ", P);
+		pk_sb_addf(&v, "%s" PK_NAME_TIMING_GEN ", ", P);
 	if (sp->invocation)
-		pk_sb_addf(&sb, "%s" PK_NAME_TIMING_ROW0 ", ", P);
-	pk_sb_addf(&sb, "%s" PK_NAME_TIMING_ENTRY, P);
+		pk_sb_addf(&v, "%s" PK_NAME_TIMING_ROW0 ", ", P);
+	pk_sb_addf(&v, "%s" PK_NAME_TIMING_ENTRY, P);
 	for (size_t i = 0; i < sp->nev; i++)
 		if (sp->ev[i].helper >= 0)
-			pk_sb_addf(&sb, ", %s" PK_NAME_TIMING_EVENTS "[%d]", P, sp->ev[i].helper);
+			pk_sb_addf(&v, ", %s" PK_NAME_TIMING_EVENTS "[%d]", P, sp->ev[i].helper);
 		else
-			pk_sb_addf(&sb, ", %s" PK_NAME_TIMING_EVENT "%s", P, sp->ev[i].name);
-	pk_sb_addf(&sb, ", %s" PK_NAME_TIMING_READ_CYCLE "());", P);
-	return sb.s;
+			pk_sb_addf(&v, ", %s" PK_NAME_TIMING_EVENT "%s", P, sp->ev[i].name);
+	char *call = kcode(sp, "tail_call", "values", v.s, NULL, NULL, NULL, NULL);
+	pk_sb_free(&v);
+	return call;
 }
 
 /* The timing tensor's data pointer, read as the kernel reads its own: the
@@ -192,23 +202,26 @@ static char *slot_stmt(const struct tt_kernel *k, const struct tt_spec *sp)
 		const char *names[] = {"task", "block_num", "slot", "slots"},
 		           *vals[] = {task, bn, e, sp->slots ? sp->slots : "1"};
 		char *ts = tt_expand(tt_prof(sp, "slot", "task_slot"), names, vals, 4);
-		pk_sb_addf(&sb, "const uint64_t %s" PK_NAME_TIMING_SLOT " = %s;", P, ts);
+		char *st = kcode(sp, "slot_task", "expr", ts, NULL, NULL, NULL, NULL);
+		pk_sb_add(&sb, st);
+		free(st);
 		free(ts);
 		free(bn);
 		free(e);
 	} else if (k->core != TT_MIX) {
 		char *e = prof_expr(sp, k, "slot", slot_key(k->core));
-		pk_sb_addf(&sb, "const uint64_t %s" PK_NAME_TIMING_SLOT " = static_cast<uint64_t>(%s);", P, e);
+		char *st = kcode(sp, "slot", "expr", e, NULL, NULL, NULL, NULL);
+		pk_sb_add(&sb, st);
+		free(st);
 		free(e);
 	} else {
 		/* a C++ test: the runtime builds one source per core type (checked in tt_gen_kernel) */
 		char *is = prof_expr(sp, k, "slot", "mix_is_aic_expr");
 		char *c = prof_expr(sp, k, "slot", "mix_aic");
 		char *v = prof_expr(sp, k, "slot", "mix_aiv");
-		pk_sb_addf(&sb,
-		           "const uint64_t %s" PK_NAME_TIMING_SLOT
-		           " = (%s) ? static_cast<uint64_t>(%s) : static_cast<uint64_t>(%s);",
-		           P, is, c, v);
+		char *st = kcode(sp, "slot_mix", "is_aic", is, "aic", c, "aiv", v);
+		pk_sb_add(&sb, st);
+		free(st);
 		free(is);
 		free(c);
 		free(v);
@@ -221,11 +234,14 @@ static char *slot_stmt(const struct tt_kernel *k, const struct tt_spec *sp)
 static void plan_packed_read(const struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp,
                              struct pk_plan *plan, const char *local, const char *what, int index)
 {
-	struct pk_sb sb = {0}, label = {0};
-	pk_sb_addf(&sb, "const uint64_t %s%s = static_cast<uint64_t>(%s[%d]);", sp->prefix, local, k->args_name, index);
+	struct pk_sb label = {0};
+	char idx[16], *name = pk_xasprintf("%s%s", sp->prefix, local);
+	snprintf(idx, sizeof(idx), "%d", index);
+	char *read = kcode(sp, "packed_read", "name", name, "args", k->args_name, "index", idx);
 	pk_sb_addf(&label, "%s %s[%d]", what, k->args_name, index);
-	tt_insert_before(t->b, plan, k->first_stmt, sb.s, label.s);
-	pk_sb_free(&sb);
+	tt_insert_before(t->b, plan, k->first_stmt, read, label.s);
+	free(read);
+	free(name);
 	pk_sb_free(&label);
 }
 
@@ -233,48 +249,46 @@ static void plan_packed_read(const struct tt_tu *t, const struct tt_kernel *k, c
  * declared here so a sample in any nested scope reaches the tail. */
 static void plan_entry(const struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp, struct pk_plan *plan)
 {
-	const char *P = sp->prefix;
-	struct pk_sb sb = {0}, label = {0};
-	pk_sb_addf(&sb, "uint64_t %s" PK_NAME_TIMING_ENTRY " = %s" PK_NAME_TIMING_READ_CYCLE "();", P, P);
-	tt_insert_before(t->b, plan, k->first_stmt, sb.s, "entry");
-	sb.n = 0;
+	struct pk_sb label = {0};
+	char *line = kcode(sp, "entry", NULL, NULL, NULL, NULL, NULL, NULL);
+	tt_insert_before(t->b, plan, k->first_stmt, line, "entry");
+	free(line);
 	if (k->style == TT_EXTERN) {
 		char *rd = tensor_read(k, sp);
-		pk_sb_addf(&sb, "__gm__ int64_t *%s" PK_NAME_TIMING_OUT " = %s;", P, rd);
+		line = kcode(sp, "out", "tensor", rd, NULL, NULL, NULL, NULL);
 		free(rd);
 		pk_sb_addf(&label, "tensor %s[%d]", k->args_name, sp->timing_index);
 	} else {
-		pk_sb_addf(&sb,
-		           "__gm__ int64_t *%s" PK_NAME_TIMING_OUT
-		           " = reinterpret_cast<__gm__ int64_t *>(%s" PK_NAME_TIMING_TIMING ");",
-		           P, P);
+		line = kcode(sp, "out_param", NULL, NULL, NULL, NULL, NULL, NULL);
 		pk_sb_add(&label, "tensor");
 	}
-	tt_insert_before(t->b, plan, k->first_stmt, sb.s, label.s);
+	tt_insert_before(t->b, plan, k->first_stmt, line, label.s);
+	free(line);
 	if (sp->task_rows && k->style == TT_EXTERN) /* the slot below reads it */
-		plan_packed_read(t, k, sp, plan, "task", "task index", sp->task_index);
+		plan_packed_read(t, k, sp, plan, PK_NAME_TIMING_TASK, "task index", sp->task_index);
 	if (sp->slot_in_body) {
 		char *ss = slot_stmt(k, sp);
 		tt_insert_before(t->b, plan, k->first_stmt, ss, "slot");
 		free(ss);
 	}
 	if (sp->generation && k->style == TT_EXTERN) /* direct style: a parameter */
-		plan_packed_read(t, k, sp, plan, "gen", "generation", sp->generation_index);
+		plan_packed_read(t, k, sp, plan, PK_NAME_TIMING_GEN, "generation", sp->generation_index);
 	if (sp->invocation && k->style == TT_EXTERN)
-		plan_packed_read(t, k, sp, plan, "row0", "invocation rows", sp->row0_index);
+		plan_packed_read(t, k, sp, plan, PK_NAME_TIMING_ROW0, "invocation rows", sp->row0_index);
 	for (size_t i = 0; i < sp->nev; i++) {
 		if (sp->ev[i].helper >= 0)
 			continue;
-		sb.n = 0;
-		pk_sb_addf(&sb, "uint64_t %s" PK_NAME_TIMING_EVENT "%s = 0;", P, sp->ev[i].name);
-		tt_insert_before(t->b, plan, k->first_stmt, sb.s, "event local");
+		line = kcode(sp, "event_local", "event", sp->ev[i].name, NULL, NULL, NULL, NULL);
+		tt_insert_before(t->b, plan, k->first_stmt, line, "event local");
+		free(line);
 	}
 	if (sp->nhelper) { /* the helpers' samples: the array the call path passes down */
-		sb.n = 0;
-		pk_sb_addf(&sb, "uint64_t %s" PK_NAME_TIMING_EVENTS "[%zu] = {};", P, sp->nhelper);
-		tt_insert_before(t->b, plan, k->first_stmt, sb.s, "helper event locals");
+		char n[32];
+		snprintf(n, sizeof(n), "%zu", sp->nhelper);
+		line = kcode(sp, "events_local", "n", n, NULL, NULL, NULL, NULL);
+		tt_insert_before(t->b, plan, k->first_stmt, line, "helper event locals");
+		free(line);
 	}
-	pk_sb_free(&sb);
 	pk_sb_free(&label);
 }
 
@@ -396,12 +410,19 @@ static void plan_abi(const struct tt_tu *t, const struct tt_kernel *k, const str
 		return;
 	}
 	struct pk_sb sb = {0}, gen = {0};
-	if (sp->generation) /* the last scalars (scalars come after every tensor) */
-		pk_sb_addf(&gen, ", uint64_t %s" PK_NAME_TIMING_GEN, P);
-	if (sp->invocation)
-		pk_sb_addf(&gen, ", uint64_t %s" PK_NAME_TIMING_ROW0, P);
+	char *param = kcode(sp, "param", NULL, NULL, NULL, NULL, NULL, NULL);
+	const char *scalars[] = {sp->generation ? PK_NAME_TIMING_GEN : NULL,
+	                         sp->invocation ? PK_NAME_TIMING_ROW0 : NULL};
+	for (size_t i = 0; i < 2; i++) /* the last scalars (scalars come after every tensor) */
+		if (scalars[i]) {
+			char *name = pk_xasprintf("%s%s", P, scalars[i]);
+			char *sc = kcode(sp, "scalar_param", "name", name, NULL, NULL, NULL, NULL);
+			pk_sb_addf(&gen, ", %s", sc);
+			free(sc);
+			free(name);
+		}
 	if (k->ntensors > 0) {
-		pk_sb_addf(&sb, ", GM_ADDR %s" PK_NAME_TIMING_TIMING, P);
+		pk_sb_addf(&sb, ", %s", param);
 		if (k->ntensors == (long)k->nparams) /* no scalars: one insertion */
 			pk_sb_add(&sb, gen.n ? gen.s : "");
 		else if (gen.n)
@@ -410,7 +431,7 @@ static void plan_abi(const struct tt_tu *t, const struct tt_kernel *k, const str
 		tt_insert_inline(plan, k->params[at - 1].end, sb.s);
 		other_decls(t, k, at, sb.s, gen.n ? gen.s : NULL, plan);
 	} else if (k->nparams > 0) {
-		pk_sb_addf(&sb, "GM_ADDR %s" PK_NAME_TIMING_TIMING ", ", P);
+		pk_sb_addf(&sb, "%s, ", param);
 		tt_insert_inline(plan, k->params[0].start, sb.s);
 		if (gen.n)
 			tt_insert_inline(plan, k->params[k->nparams - 1].end, gen.s);
@@ -418,7 +439,7 @@ static void plan_abi(const struct tt_tu *t, const struct tt_kernel *k, const str
 		size_t i = tt_tok_at(t, k->decl_start);
 		while (i < t->ntok && !tt_tok_is(t, i, "("))
 			i++;
-		pk_sb_addf(&sb, "GM_ADDR %s" PK_NAME_TIMING_TIMING "%s", P, gen.n ? gen.s : "");
+		pk_sb_addf(&sb, "%s%s", param, gen.n ? gen.s : "");
 		size_t s = t->tok[i].end, e = s;
 		if (tt_tok_is(t, i + 1, "void"))
 			e = t->tok[i + 1].end, s = t->tok[i + 1].start;
@@ -427,6 +448,7 @@ static void plan_abi(const struct tt_tu *t, const struct tt_kernel *k, const str
 		else
 			tt_insert_inline(plan, s, sb.s);
 	}
+	free(param);
 	pk_sb_free(&sb);
 	pk_sb_free(&gen);
 }
@@ -471,8 +493,9 @@ int tt_gen_kernel(struct tt_tu *t, struct tt_kernel *k, struct tt_spec *sp, stru
 		if (sp->ev[i].helper >= 0)
 			continue;
 		struct pk_sb sb = {0}, label = {0};
-		pk_sb_addf(&sb, "%s" PK_NAME_TIMING_EVENT "%s = %s" PK_NAME_TIMING_READ_CYCLE "();", sp->prefix,
-		           sp->ev[i].name, sp->prefix);
+		char *sample = kcode(sp, "event_sample", "event", sp->ev[i].name, NULL, NULL, NULL, NULL);
+		pk_sb_add(&sb, sample);
+		free(sample);
 		pk_sb_addf(&label, "event %s (%s)", sp->ev[i].name, sp->ev[i].kind);
 		if (sp->ev[i].after)
 			tt_insert_after(t->b, plan, sp->ev[i].at, sp->ev[i].stmt, sb.s, label.s);

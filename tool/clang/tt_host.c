@@ -472,10 +472,13 @@ static void plan_prototypes(struct tt_tu *t, const struct tt_kernel *k, const st
 		size_t n = launch_args(t, &l, starts, 64);
 		size_t at = (size_t)(k->ntensors > 0 ? tt_direct_at(k) : 0);
 		struct pk_sb a = {0};
+		const char *names[] = {"prefix"}, *vals[] = {sp->prefix};
+		char *param = tt_expand(tt_rule(sp->rules, "kernel", "param"), names, vals, 1);
 		if (at < n)
-			pk_sb_addf(&a, "GM_ADDR %s" PK_NAME_TIMING_TIMING ", ", sp->prefix);
+			pk_sb_addf(&a, "%s, ", param);
 		else
-			pk_sb_addf(&a, "%sGM_ADDR %s" PK_NAME_TIMING_TIMING, n ? ", " : "", sp->prefix);
+			pk_sb_addf(&a, "%s%s", n ? ", " : "", param);
+		free(param);
 		tt_insert_inline(plan, at < n ? t->tok[starts[at]].start : t->tok[l.close].start, a.s);
 		pk_sb_free(&a);
 	}

@@ -343,17 +343,16 @@ static int add_param(struct graph *g, int i, struct pk_plan *kplan)
 	if (j >= t->ntok || t->tok[j].start >= e)
 		return pk_error("%s: cannot find the parameter list of '%s'", path_of(g, f->file), f->name);
 	struct pk_sb sb = {0};
-	const char *P = g->sp->prefix;
-	if (f->nparams > 0) {
-		pk_sb_addf(&sb, ", uint64_t *%s" PK_NAME_TIMING_EVENTS " = nullptr", P);
+	const char *names[] = {"prefix"}, *vals[] = {g->sp->prefix};
+	char *param = tt_expand(tt_rule(g->sp->rules, "kernel", "events_param"), names, vals, 1);
+	pk_sb_addf(&sb, "%s%s", f->nparams > 0 ? ", " : "", param);
+	free(param);
+	if (f->nparams > 0)
 		tt_insert_inline(plan_of(g, f->file, kplan), t->tok[j].start, sb.s);
-	} else if (j == i0 + 2 && tt_tok_is(t, i0 + 1, "void")) {
-		pk_sb_addf(&sb, "uint64_t *%s" PK_NAME_TIMING_EVENTS " = nullptr", P);
+	else if (j == i0 + 2 && tt_tok_is(t, i0 + 1, "void"))
 		tt_replace_inline(t->b, plan_of(g, f->file, kplan), t->tok[i0 + 1].start, t->tok[i0 + 1].end, sb.s);
-	} else {
-		pk_sb_addf(&sb, "uint64_t *%s" PK_NAME_TIMING_EVENTS " = nullptr", P);
+	else
 		tt_insert_inline(plan_of(g, f->file, kplan), t->tok[j].start, sb.s);
-	}
 	pk_sb_free(&sb);
 	return 0;
 }
@@ -404,12 +403,11 @@ static int place_sample(struct graph *g, int i, struct tt_event *ev, struct pk_p
 	const struct pk_api *api = g->sp->api;
 	char *cy = tt_cycle_read(g->sp);
 	/* the simulation's counter under its macro, its header before the function */
-	char *sim = pk_xasprintf("if (%s" PK_NAME_TIMING_EVENTS ") %s" PK_NAME_TIMING_EVENTS
-	                         "[%d] = static_cast<uint64_t>(%s);",
-	                         P, P, ev->helper, api->sim_cycle);
-	char *dev = pk_xasprintf("if (%s" PK_NAME_TIMING_EVENTS ") %s" PK_NAME_TIMING_EVENTS
-	                         "[%d] = static_cast<uint64_t>(%s);",
-	                         P, P, ev->helper, cy);
+	char n[16];
+	snprintf(n, sizeof(n), "%d", ev->helper);
+	const char *names[] = {"prefix", "n", "cycle"}, *sv[] = {P, n, api->sim_cycle}, *dv[] = {P, n, cy};
+	const char *tmpl = tt_rule(g->sp->rules, "kernel", "helper_sample");
+	char *sim = tt_expand(tmpl, names, sv, 3), *dev = tt_expand(tmpl, names, dv, 3);
 	char *lines = pk_api_read_lines(api, sim, dev, "\n");
 	pk_sb_add(&sb, lines);
 	free(lines);

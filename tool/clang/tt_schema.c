@@ -19,6 +19,8 @@ static const char *const timing_schema[][24] = {
     {"host", "orchestration", "packed_declare", "packed_element", "scalar", "packed_scalar", "launch_declare_1",
      "cpu_launch_declare_1", "simpler_external", "simpler_add", "id_probe", "simpler_helper_param",
      "simpler_helper_arg", "simpler_pad", "simpler_scalar", "simpler_task_counter", "simpler_task_value", NULL},
+    {"kernel", "entry", "out", "out_param", "packed_read", "event_local", "events_local", "event_sample", "slot",
+     "slot_task", "slot_mix", "tail_call", "param", "scalar_param", "events_param", "helper_sample", NULL},
     {"python",         "extern_param",      "extern_arg",      "extern_create",      "test_tensorarg",
      "signature_out",  "signature_pad",     "compare_filter",  "compare_def",        "compare_super",
      "capture_1",      "mark_extern_param", "mark_extern_arg", "mark_extern_create", "mark_tensorarg",
