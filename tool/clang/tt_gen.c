@@ -35,7 +35,7 @@ static char *prof_expr(const struct tt_spec *sp, const struct tt_kernel *k, cons
 static char *kcode(const struct tt_spec *sp, const char *key, const char *n1, const char *v1, const char *n2,
                    const char *v2, const char *n3, const char *v3)
 {
-	const char *names[] = {"prefix", n1, n2, n3}, *vals[] = {sp->prefix, v1, v2, v3};
+	const char *names[] = {"prefix", n1, n2, n3}, *vals[] = {sp->lay.prefix, v1, v2, v3};
 	size_t n = 1 + (n1 != NULL) + (n1 && n2) + (n1 && n2 && n3); /* the names given, in order */
 	return tt_expand(tt_rule(sp->rules, "kernel", key), names, vals, n);
 }
@@ -71,7 +71,7 @@ static void slot_code(struct pk_sb *sb, const struct tt_kernel *k, const struct 
 static void cycle_helper(struct pk_sb *sb, const struct tt_spec *sp, const char *qual)
 {
 	char *dev = tt_cycle_read(sp);
-	pk_sb_addf(sb, "%s uint64_t %s" PK_NAME_TIMING_READ_CYCLE "()\n{\n", qual, sp->prefix);
+	pk_sb_addf(sb, "%s uint64_t %s" PK_NAME_TIMING_READ_CYCLE "()\n{\n", qual, sp->lay.prefix);
 	char *sim_line = pk_xasprintf("    return static_cast<uint64_t>(%s);", sp->api->sim_cycle);
 	char *dev_line = pk_xasprintf("    return static_cast<uint64_t>(%s);", dev);
 	char *lines = pk_api_read_lines(sp->api, sim_line, dev_line, "\n");
@@ -108,34 +108,34 @@ static char *needed_includes(const struct pk_buf *kb, const struct tt_spec *sp, 
 
 static char *helpers(const struct tt_kernel *k, const struct tt_spec *sp)
 {
-	const char *P = sp->prefix, *qual = tt_prof(sp, "code", "qualifiers");
+	const char *P = sp->lay.prefix, *qual = tt_prof(sp, "code", "qualifiers");
 	const char *magic = tt_prof(sp, "code", "magic");
 	struct pk_sb sb = {0};
 	pk_sb_addf(&sb, "%s void %s" PK_NAME_TIMING_TAIL "(__gm__ int64_t *out", qual, P);
 	if (sp->slot_in_body)
 		pk_sb_add(&sb, ", uint64_t slot");
-	if (sp->generation)
+	if (sp->opt.generation)
 		pk_sb_add(&sb, ", uint64_t gen");
-	if (sp->invocation)
+	if (sp->opt.invocation)
 		pk_sb_add(&sb, ", uint64_t row0");
-	for (int i = 0; i < sp->columns; i++)
+	for (int i = 0; i < sp->lay.columns; i++)
 		pk_sb_addf(&sb, ", uint64_t v%d", i);
 	pk_sb_add(&sb, ")\n{\n");
 	slot_code(&sb, k, sp);
-	if (sp->invocation) /* this invocation's rows start at row0 = invocation * slots */
-		pk_sb_addf(&sb, "    __gm__ int64_t *row = out + (row0 + slot) * %d;\n", sp->row_words);
+	if (sp->opt.invocation) /* this invocation's rows start at row0 = invocation * slots */
+		pk_sb_addf(&sb, "    __gm__ int64_t *row = out + (row0 + slot) * %d;\n", sp->lay.row_words);
 	else
-		pk_sb_addf(&sb, "    __gm__ int64_t *row = out + slot * %d;\n", sp->row_words);
-	for (int i = 0; i < sp->columns; i++)
+		pk_sb_addf(&sb, "    __gm__ int64_t *row = out + slot * %d;\n", sp->lay.row_words);
+	for (int i = 0; i < sp->lay.columns; i++)
 		pk_sb_addf(&sb, "    row[%d] = static_cast<int64_t>(v%d);\n", i, i);
-	if (sp->generation) /* the marker word: magic | generation << 16 | slot */
+	if (sp->opt.generation) /* the marker word: magic | generation << 16 | slot */
 		pk_sb_addf(
 		    &sb,
 		    "    row[%d] = static_cast<int64_t>(%sULL + ((gen & 0xFFFFULL) << 16) + (slot & 0xFFFFULL));\n",
-		    sp->row_words - 1, magic);
+		    sp->lay.row_words - 1, magic);
 	else
-		pk_sb_addf(&sb, "    row[%d] = static_cast<int64_t>(%sULL + slot);\n", sp->row_words - 1, magic);
-	for (int l = 0; l < sp->row_words / 8; l++) {
+		pk_sb_addf(&sb, "    row[%d] = static_cast<int64_t>(%sULL + slot);\n", sp->lay.row_words - 1, magic);
+	for (int l = 0; l < sp->lay.row_words / 8; l++) {
 		char line[32];
 		snprintf(line, sizeof(line), "row + %d", l * 8);
 		const char *names[] = {"line"}, *vals[] = {line};
@@ -153,20 +153,20 @@ static char *helpers(const struct tt_kernel *k, const struct tt_spec *sp)
 
 static char *tail_call(const struct tt_spec *sp)
 {
-	const char *P = sp->prefix;
+	const char *P = sp->lay.prefix;
 	struct pk_sb v = {0};
 	if (sp->slot_in_body)
 		pk_sb_addf(&v, "%s" PK_NAME_TIMING_SLOT ", ", P);
-	if (sp->generation)
+	if (sp->opt.generation)
 		pk_sb_addf(&v, "%s" PK_NAME_TIMING_GEN ", ", P);
-	if (sp->invocation)
+	if (sp->opt.invocation)
 		pk_sb_addf(&v, "%s" PK_NAME_TIMING_ROW0 ", ", P);
 	pk_sb_addf(&v, "%s" PK_NAME_TIMING_ENTRY, P);
-	for (size_t i = 0; i < sp->nev; i++)
-		if (sp->ev[i].helper >= 0)
-			pk_sb_addf(&v, ", %s" PK_NAME_TIMING_EVENTS "[%d]", P, sp->ev[i].helper);
+	for (size_t i = 0; i < sp->opt.nev; i++)
+		if (sp->opt.ev[i].helper >= 0)
+			pk_sb_addf(&v, ", %s" PK_NAME_TIMING_EVENTS "[%d]", P, sp->opt.ev[i].helper);
 		else
-			pk_sb_addf(&v, ", %s" PK_NAME_TIMING_EVENT "%s", P, sp->ev[i].name);
+			pk_sb_addf(&v, ", %s" PK_NAME_TIMING_EVENT "%s", P, sp->opt.ev[i].name);
 	char *call = kcode(sp, "tail_call", "values", v.s, NULL, NULL, NULL, NULL);
 	pk_sb_free(&v);
 	return call;
@@ -177,7 +177,7 @@ static char *tail_call(const struct tt_spec *sp)
 static char *tensor_read(const struct tt_kernel *k, const struct tt_spec *sp)
 {
 	char idx[16];
-	snprintf(idx, sizeof(idx), "%d", sp->timing_index);
+	snprintf(idx, sizeof(idx), "%d", sp->lay.timing_index);
 	const char *tmpl = NULL;
 	if (k->tensor_accessor)
 		tmpl = tt_prof(sp, "code", "tensor_by_accessor");
@@ -193,14 +193,14 @@ static char *tensor_read(const struct tt_kernel *k, const struct tt_spec *sp)
 static char *slot_stmt(const struct tt_kernel *k, const struct tt_spec *sp)
 {
 	struct pk_sb sb = {0};
-	const char *P = sp->prefix;
-	if (k->core != TT_MIX && sp->task_rows) {
+	const char *P = sp->lay.prefix;
+	if (k->core != TT_MIX && sp->lay.task_rows) {
 		/* one row owner per task instance: task * block count + block index */
 		char *e = prof_expr(sp, k, "slot", slot_key(k->core));
 		char *bn = prof_expr(sp, k, "slot", "block_num"), task[64];
 		snprintf(task, sizeof(task), "%s" PK_NAME_TIMING_TASK, P);
 		const char *names[] = {"task", "block_num", "slot", "slots"},
-		           *vals[] = {task, bn, e, sp->slots ? sp->slots : "1"};
+		           *vals[] = {task, bn, e, sp->opt.slots ? sp->opt.slots : "1"};
 		char *ts = tt_expand(tt_prof(sp, "slot", "task_slot"), names, vals, 4);
 		char *st = kcode(sp, "slot_task", "expr", ts, NULL, NULL, NULL, NULL);
 		pk_sb_add(&sb, st);
@@ -235,7 +235,7 @@ static void plan_packed_read(const struct tt_tu *t, const struct tt_kernel *k, c
                              struct pk_plan *plan, const char *local, const char *what, int index)
 {
 	struct pk_sb label = {0};
-	char idx[16], *name = pk_xasprintf("%s%s", sp->prefix, local);
+	char idx[16], *name = pk_xasprintf("%s%s", sp->lay.prefix, local);
 	snprintf(idx, sizeof(idx), "%d", index);
 	char *read = kcode(sp, "packed_read", "name", name, "args", k->args_name, "index", idx);
 	pk_sb_addf(&label, "%s %s[%d]", what, k->args_name, index);
@@ -257,34 +257,34 @@ static void plan_entry(const struct tt_tu *t, const struct tt_kernel *k, const s
 		char *rd = tensor_read(k, sp);
 		line = kcode(sp, "out", "tensor", rd, NULL, NULL, NULL, NULL);
 		free(rd);
-		pk_sb_addf(&label, "tensor %s[%d]", k->args_name, sp->timing_index);
+		pk_sb_addf(&label, "tensor %s[%d]", k->args_name, sp->lay.timing_index);
 	} else {
 		line = kcode(sp, "out_param", NULL, NULL, NULL, NULL, NULL, NULL);
 		pk_sb_add(&label, "tensor");
 	}
 	tt_insert_before(t->b, plan, k->first_stmt, line, label.s);
 	free(line);
-	if (sp->task_rows && k->style == TT_EXTERN) /* the slot below reads it */
-		plan_packed_read(t, k, sp, plan, PK_NAME_TIMING_TASK, "task index", sp->task_index);
+	if (sp->lay.task_rows && k->style == TT_EXTERN) /* the slot below reads it */
+		plan_packed_read(t, k, sp, plan, PK_NAME_TIMING_TASK, "task index", sp->lay.task_index);
 	if (sp->slot_in_body) {
 		char *ss = slot_stmt(k, sp);
 		tt_insert_before(t->b, plan, k->first_stmt, ss, "slot");
 		free(ss);
 	}
-	if (sp->generation && k->style == TT_EXTERN) /* direct style: a parameter */
-		plan_packed_read(t, k, sp, plan, PK_NAME_TIMING_GEN, "generation", sp->generation_index);
-	if (sp->invocation && k->style == TT_EXTERN)
-		plan_packed_read(t, k, sp, plan, PK_NAME_TIMING_ROW0, "invocation rows", sp->row0_index);
-	for (size_t i = 0; i < sp->nev; i++) {
-		if (sp->ev[i].helper >= 0)
+	if (sp->opt.generation && k->style == TT_EXTERN) /* direct style: a parameter */
+		plan_packed_read(t, k, sp, plan, PK_NAME_TIMING_GEN, "generation", sp->lay.generation_index);
+	if (sp->opt.invocation && k->style == TT_EXTERN)
+		plan_packed_read(t, k, sp, plan, PK_NAME_TIMING_ROW0, "invocation rows", sp->lay.row0_index);
+	for (size_t i = 0; i < sp->opt.nev; i++) {
+		if (sp->opt.ev[i].helper >= 0)
 			continue;
-		line = kcode(sp, "event_local", "event", sp->ev[i].name, NULL, NULL, NULL, NULL);
+		line = kcode(sp, "event_local", "event", sp->opt.ev[i].name, NULL, NULL, NULL, NULL);
 		tt_insert_before(t->b, plan, k->first_stmt, line, "event local");
 		free(line);
 	}
-	if (sp->nhelper) { /* the helpers' samples: the array the call path passes down */
+	if (sp->lay.nhelper) { /* the helpers' samples: the array the call path passes down */
 		char n[32];
-		snprintf(n, sizeof(n), "%zu", sp->nhelper);
+		snprintf(n, sizeof(n), "%zu", sp->lay.nhelper);
 		line = kcode(sp, "events_local", "n", n, NULL, NULL, NULL, NULL);
 		tt_insert_before(t->b, plan, k->first_stmt, line, "helper event locals");
 		free(line);
@@ -397,11 +397,11 @@ long tt_direct_at(const struct tt_kernel *k)
 
 static void plan_abi(const struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp, struct pk_plan *plan)
 {
-	const char *P = sp->prefix;
+	const char *P = sp->lay.prefix;
 	if (k->style == TT_EXTERN) {
 		for (size_t i = 0; i < k->nuses; i++) {
 			const struct tt_use *u = &k->uses[i];
-			if (u->index < sp->timing_index)
+			if (u->index < sp->lay.timing_index)
 				continue;
 			char num[32];
 			snprintf(num, sizeof(num), "%ld", u->index + 1);
@@ -411,8 +411,8 @@ static void plan_abi(const struct tt_tu *t, const struct tt_kernel *k, const str
 	}
 	struct pk_sb sb = {0}, gen = {0};
 	char *param = kcode(sp, "param", NULL, NULL, NULL, NULL, NULL, NULL);
-	const char *scalars[] = {sp->generation ? PK_NAME_TIMING_GEN : NULL,
-	                         sp->invocation ? PK_NAME_TIMING_ROW0 : NULL};
+	const char *scalars[] = {sp->opt.generation ? PK_NAME_TIMING_GEN : NULL,
+	                         sp->opt.invocation ? PK_NAME_TIMING_ROW0 : NULL};
 	for (size_t i = 0; i < 2; i++) /* the last scalars (scalars come after every tensor) */
 		if (scalars[i]) {
 			char *name = pk_xasprintf("%s%s", P, scalars[i]);
@@ -453,22 +453,23 @@ static void plan_abi(const struct tt_tu *t, const struct tt_kernel *k, const str
 	pk_sb_free(&gen);
 }
 
-int tt_gen_kernel(struct tt_tu *t, struct tt_kernel *k, struct tt_spec *sp, struct pk_plan *plan)
+int tt_gen_kernel(struct tt_tu *t, struct tt_kernel *k, struct tt_spec *sp, const struct tt_files *fs,
+                  struct pk_plan *plan)
 {
 	if (sp->slot_in_body && k->core == TT_MIX && !tt_prof(sp, "slot", "mix_is_aic_expr"))
 		return pk_error("%s: kernel '%s' runs on AIC and AIV, and the %s profile has no C++ test telling "
 		                "them apart (mix_is_aic_expr in rules/timing.ini): instrument each core's build "
 		                "with --core-type aic or --core-type aiv",
 		                t->b->path, k->name, sp->target ? sp->target : "default");
-	for (size_t i = 0; i < sp->nev; i++) {
-		if (sp->ev[i].helper >= 0)
+	for (size_t i = 0; i < sp->opt.nev; i++) {
+		if (sp->opt.ev[i].helper >= 0)
 			continue;
-		sp->ev[i].file = t->b->path;
-		if (tt_place_event(t, k, &sp->ev[i]) < 0)
+		sp->opt.ev[i].file = t->b->path;
+		if (tt_place_event(t, k, &sp->opt.ev[i]) < 0)
 			return -1;
-		tt_lint_event(t, sp, &sp->ev[i]);
+		tt_lint_event(t, sp, &sp->opt.ev[i]);
 	}
-	if (sp->nhelper && tt_path_plan(t, k, sp, plan) < 0)
+	if (sp->lay.nhelper && tt_path_plan(t, k, sp, fs, plan) < 0)
 		return -1;
 	char *h = helpers(k, sp), *ss = sp->slot_in_body ? slot_stmt(k, sp) : NULL;
 	struct pk_sb all = {0};
@@ -489,18 +490,18 @@ int tt_gen_kernel(struct tt_tu *t, struct tt_kernel *k, struct tt_spec *sp, stru
 	free(ss);
 	free(h);
 	plan_entry(t, k, sp, plan);
-	for (size_t i = 0; i < sp->nev; i++) {
-		if (sp->ev[i].helper >= 0)
+	for (size_t i = 0; i < sp->opt.nev; i++) {
+		if (sp->opt.ev[i].helper >= 0)
 			continue;
 		struct pk_sb sb = {0}, label = {0};
-		char *sample = kcode(sp, "event_sample", "event", sp->ev[i].name, NULL, NULL, NULL, NULL);
+		char *sample = kcode(sp, "event_sample", "event", sp->opt.ev[i].name, NULL, NULL, NULL, NULL);
 		pk_sb_add(&sb, sample);
 		free(sample);
-		pk_sb_addf(&label, "event %s (%s)", sp->ev[i].name, sp->ev[i].kind);
-		if (sp->ev[i].after)
-			tt_insert_after(t->b, plan, sp->ev[i].at, sp->ev[i].stmt, sb.s, label.s);
+		pk_sb_addf(&label, "event %s (%s)", sp->opt.ev[i].name, sp->opt.ev[i].kind);
+		if (sp->opt.ev[i].after)
+			tt_insert_after(t->b, plan, sp->opt.ev[i].at, sp->opt.ev[i].stmt, sb.s, label.s);
 		else
-			tt_insert_before(t->b, plan, sp->ev[i].at, sb.s, label.s);
+			tt_insert_before(t->b, plan, sp->opt.ev[i].at, sb.s, label.s);
 		pk_sb_free(&sb);
 		pk_sb_free(&label);
 	}
@@ -552,49 +553,49 @@ char *tt_sidecar_json(const struct tt_kernel *k, const struct tt_spec *sp, size_
 	unsigned long long magic = strtoull(tt_prof(sp, "code", "magic"), NULL, 0);
 	pk_sb_addf(&sb, "{\n  \"kernel\": \"%s\",\n  \"style\": \"%s\",\n  \"core_type\": \"%s\",\n", k->name,
 	           k->style == TT_EXTERN ? "extern" : "direct", cores[k->core]);
-	if (sp->slots && strspn(sp->slots, "0123456789") == strlen(sp->slots))
-		pk_sb_addf(&sb, "  \"slots\": %s,\n", sp->slots);
+	if (sp->opt.slots && strspn(sp->opt.slots, "0123456789") == strlen(sp->opt.slots))
+		pk_sb_addf(&sb, "  \"slots\": %s,\n", sp->opt.slots);
 	else
 		pk_sb_add(&sb, "  \"slots\": null,\n");
-	pk_sb_addf(&sb, "  \"row_words\": %d,\n  \"magic\": %llu,\n  \"magic_column\": %d,\n", sp->row_words, magic,
-	           sp->row_words - 1);
-	if (sp->generation)
+	pk_sb_addf(&sb, "  \"row_words\": %d,\n  \"magic\": %llu,\n  \"magic_column\": %d,\n", sp->lay.row_words, magic,
+	           sp->lay.row_words - 1);
+	if (sp->opt.generation)
 		pk_sb_add(&sb,
 		          "  \"generation\": true,\n  \"magic_rule\": \"row[magic_column] == magic + ((generation & "
 		          "0xFFFF) << 16) + (slot & 0xFFFF)\",\n");
 	else
 		pk_sb_add(&sb, "  \"magic_rule\": \"row[magic_column] == magic + slot\",\n");
 	if (k->style == TT_EXTERN)
-		pk_sb_addf(&sb, "  \"timing_arg\": %d,\n", sp->timing_index);
-	if (k->style == TT_EXTERN && sp->generation)
-		pk_sb_addf(&sb, "  \"generation_arg\": %d,\n", sp->generation_index);
-	if (sp->invocation) {
-		int num = strspn(sp->invocations, "0123456789") == strlen(sp->invocations);
+		pk_sb_addf(&sb, "  \"timing_arg\": %d,\n", sp->lay.timing_index);
+	if (k->style == TT_EXTERN && sp->opt.generation)
+		pk_sb_addf(&sb, "  \"generation_arg\": %d,\n", sp->lay.generation_index);
+	if (sp->opt.invocation) {
+		int num = strspn(sp->opt.invocations, "0123456789") == strlen(sp->opt.invocations);
 		pk_sb_addf(&sb, "  \"invocations\": %s,\n  \"row_rule\": \"row = invocation * slots + slot\",\n",
-		           num ? sp->invocations : "null");
+		           num ? sp->opt.invocations : "null");
 		if (k->style == TT_EXTERN)
-			pk_sb_addf(&sb, "  \"row0_arg\": %d,\n", sp->row0_index);
+			pk_sb_addf(&sb, "  \"row0_arg\": %d,\n", sp->lay.row0_index);
 	}
-	if (sp->task_rows) { /* several tasks: each writes its own rows */
-		if (sp->tasks >= 0)
-			pk_sb_addf(&sb, "  \"tasks\": %ld,\n", sp->tasks);
+	if (sp->lay.task_rows) { /* several tasks: each writes its own rows */
+		if (sp->lay.tasks >= 0)
+			pk_sb_addf(&sb, "  \"tasks\": %ld,\n", sp->lay.tasks);
 		else
 			pk_sb_add(&sb, "  \"tasks\": null,\n");
 		pk_sb_add(&sb, "  \"slot_rule\": \"slot = task * block_num + block_idx\",\n");
 		if (k->style == TT_EXTERN)
-			pk_sb_addf(&sb, "  \"task_arg\": %d,\n", sp->task_index);
+			pk_sb_addf(&sb, "  \"task_arg\": %d,\n", sp->lay.task_index);
 	}
 	pk_sb_add(&sb, "  \"events\": [\n");
-	json_event(&sb, "entry", 0, tt_prof(sp, "kinds", "entry"), "entry", k->name, sp->kernel_file);
-	for (size_t i = 0; i < sp->nev; i++) {
-		const struct tt_event *e = &sp->ev[i];
+	json_event(&sb, "entry", 0, tt_prof(sp, "kinds", "entry"), "entry", k->name, sp->opt.kernel_file);
+	for (size_t i = 0; i < sp->opt.nev; i++) {
+		const struct tt_event *e = &sp->opt.ev[i];
 		pk_sb_add(&sb, ",\n");
 		json_event(&sb, e->name, e->column, e->kind, e->spec, e->func ? e->func : k->name,
-		           e->file ? e->file : sp->kernel_file);
+		           e->file ? e->file : sp->opt.kernel_file);
 	}
 	pk_sb_add(&sb, ",\n");
-	json_event(&sb, "body_done", sp->columns - 1, tt_prof(sp, "kinds", "body_done"), "exit", k->name,
-	           sp->kernel_file);
+	json_event(&sb, "body_done", sp->lay.columns - 1, tt_prof(sp, "kinds", "body_done"), "exit", k->name,
+	           sp->opt.kernel_file);
 	pk_sb_add(&sb, "\n  ]\n}\n");
 	*len = sb.n;
 	return sb.s;

@@ -605,7 +605,7 @@ static char *host_text(const struct tt_spec *sp, const char *key, const char *re
 	char idx[32];
 	snprintf(idx, sizeof(idx), "%ld", index);
 	const char *names[] = {"recv", "orch", "index", "prefix"};
-	const char *vals[] = {recv ? recv : "", orch ? orch : "", idx, sp->prefix};
+	const char *vals[] = {recv ? recv : "", orch ? orch : "", idx, sp->lay.prefix};
 	return tt_expand(tt_rule(sp->rules, "host", key), names, vals, 4);
 }
 
@@ -632,8 +632,8 @@ static int plan_config(const struct tt_tu *t, long ext, struct pk_plan *plan)
 /* ID built from the kernel's own source too (the test script says so). */
 static int is_twin(const struct tt_spec *sp, long id)
 {
-	for (size_t i = 0; i < sp->ntwins; i++)
-		if (sp->twins[i] == id)
+	for (size_t i = 0; i < sp->lay.ntwins; i++)
+		if (sp->lay.twins[i] == id)
 			return 1;
 	return 0;
 }
@@ -641,8 +641,8 @@ static int is_twin(const struct tt_spec *sp, long id)
 /* ID is another lane's kernel whose reads are renumbered with the kernel's. */
 static int is_lane(const struct tt_spec *sp, long id)
 {
-	for (size_t i = 0; i < sp->nlanes; i++)
-		if (sp->lanes[i] == id)
+	for (size_t i = 0; i < sp->lay.nlanes; i++)
+		if (sp->lay.lanes[i] == id)
 			return 1;
 	return 0;
 }
@@ -776,7 +776,7 @@ static int pad_task(const struct tt_tu *t, const struct tt_kernel *k, const stru
 	if (!tmpl)
 		return pk_error("rules/timing.ini: [host] simpler_pad is missing");
 	const char *names[] = {"prefix", "recv"};
-	const char *vals[] = {sp->prefix, "{recv}"};
+	const char *vals[] = {sp->lay.prefix, "{recv}"};
 	char *one = tt_expand(tmpl, names, vals, 2);
 	struct pk_sb sb = {0};
 	for (long i = a->tensors; i < k->ntensors; i++)
@@ -836,7 +836,7 @@ static int helper_tasks(const struct tt_tu *t, const struct tt_spec *sp, const s
 		if (rc == 0 && (!param || !arg))
 			rc = pk_error("rules/timing.ini: [host] simpler_helper_param / simpler_helper_arg are missing");
 		const char *names[] = {"prefix"};
-		const char *vals[] = {sp->prefix};
+		const char *vals[] = {sp->lay.prefix};
 		char *p = rc ? NULL : tt_expand(param, names, vals, 1), *a = rc ? NULL : tt_expand(arg, names, vals, 1);
 		if (rc == 0 && !planned_at(plan, t->tok[fn->rparen].start))
 			tt_insert_inline(plan, t->tok[fn->rparen].start, p);
@@ -875,7 +875,7 @@ int tt_orch_plan(struct tt_tu *t, const struct tt_kernel *k, const struct tt_spe
 	snprintf(label, sizeof(label), "external tensor %ld", ext);
 	tt_insert_before(t->b, plan, body, decl, label);
 	free(decl);
-	if (sp->task_rows) { /* the task index each submit passes: a counter of the run */
+	if (sp->lay.task_rows) { /* the task index each submit passes: a counter of the run */
 		decl = host_text(sp, "simpler_task_counter", NULL, oname, ext);
 		tt_insert_before(t->b, plan, body, decl, "task counter");
 		free(decl);

@@ -52,6 +52,8 @@ struct ref {
 struct graph {
 	struct tt_tu *t;
 	struct tt_spec *sp;
+	struct tt_file **ed; /* the --edit files of the kernel's translation unit */
+	size_t ned;
 	struct fn *f;
 	size_t nf, cap_f;
 	struct site *s;
@@ -84,20 +86,20 @@ static int file_of(const struct graph *g, CXSourceLocation loc, size_t *off, uns
 		return -2;
 	if (pk_cx_same_file(f, g->t->file))
 		return -1;
-	for (size_t i = 0; i < g->sp->nextra; i++)
-		if (g->sp->extra[i].have_view && pk_cx_same_file(f, g->sp->extra[i].view.file))
+	for (size_t i = 0; i < g->ned; i++)
+		if (pk_cx_same_file(f, g->ed[i]->t.file))
 			return (int)i;
 	return -2;
 }
 
 static struct tt_tu *tu_of(const struct graph *g, int file)
 {
-	return file == -1 ? g->t : &g->sp->extra[file].view;
+	return file == -1 ? g->t : &g->ed[file]->t;
 }
 
 static const char *path_of(const struct graph *g, int file)
 {
-	return file == -1 ? g->t->b->path : file >= 0 ? g->sp->extra[file].path : "?";
+	return file == -1 ? g->t->b->path : file >= 0 ? g->ed[file]->b.path : "?";
 }
 
 static int find_fn(const struct graph *g, const char *name, int *count)
@@ -314,8 +316,7 @@ static struct pk_plan *plan_of(struct graph *g, int file, struct pk_plan *kplan)
 {
 	if (file == -1)
 		return kplan;
-	g->sp->extra[file].edited = 1;
-	return &g->sp->extra[file].plan;
+	return &g->ed[file]->plan;
 }
 
 /* The trailing parameter, with its default, in the one declaration. */
@@ -343,7 +344,7 @@ static int add_param(struct graph *g, int i, struct pk_plan *kplan)
 	if (j >= t->ntok || t->tok[j].start >= e)
 		return pk_error("%s: cannot find the parameter list of '%s'", path_of(g, f->file), f->name);
 	struct pk_sb sb = {0};
-	const char *names[] = {"prefix"}, *vals[] = {g->sp->prefix};
+	const char *names[] = {"prefix"}, *vals[] = {g->sp->lay.prefix};
 	char *param = tt_expand(tt_rule(g->sp->rules, "kernel", "events_param"), names, vals, 1);
 	pk_sb_addf(&sb, "%s%s", f->nparams > 0 ? ", " : "", param);
 	free(param);
@@ -369,7 +370,7 @@ static int add_arg(struct graph *g, const struct site *s, struct pk_plan *kplan)
 		                "a trailing event-array argument would bind to the wrong parameter",
 		                path_of(g, s->file), s->line, s->name, s->nargs, callee->nparams);
 	struct pk_sb sb = {0};
-	pk_sb_addf(&sb, "%s%s" PK_NAME_TIMING_EVENTS, s->nargs > 0 ? ", " : "", g->sp->prefix);
+	pk_sb_addf(&sb, "%s%s" PK_NAME_TIMING_EVENTS, s->nargs > 0 ? ", " : "", g->sp->lay.prefix);
 	tt_insert_inline(plan_of(g, s->file, kplan), s->close, sb.s);
 	pk_sb_free(&sb);
 	return 0;
@@ -398,7 +399,7 @@ static int place_sample(struct graph *g, int i, struct tt_event *ev, struct pk_p
 		return -1;
 	ev->file = path_of(g, f->file);
 	tt_lint_event(t, g->sp, ev);
-	const char *P = g->sp->prefix;
+	const char *P = g->sp->lay.prefix;
 	struct pk_sb sb = {0}, label = {0};
 	const struct pk_api *api = g->sp->api;
 	char *cy = tt_cycle_read(g->sp);
@@ -441,6 +442,7 @@ static void graph_free(struct graph *g)
 	free(g->f);
 	free(g->s);
 	free(g->r);
+	free(g->ed);
 }
 
 static int resolve(struct graph *g, struct tt_kernel *k, int *kernel)
@@ -482,8 +484,8 @@ static int not_editable(struct graph *g, int d, const struct tt_event *ev)
 /* TARGETS[e]: the one definition of each helper event's function. */
 static int find_targets(struct graph *g, const struct tt_spec *sp, int *targets)
 {
-	for (size_t e = 0; e < sp->nev; e++) {
-		struct tt_event *ev = &sp->ev[e];
+	for (size_t e = 0; e < sp->opt.nev; e++) {
+		struct tt_event *ev = &sp->opt.ev[e];
 		if (ev->helper < 0)
 			continue;
 		int n, d = unique_def(g, ev->func, &n);
@@ -513,13 +515,13 @@ static int find_targets(struct graph *g, const struct tt_spec *sp, int *targets)
 static int check_paths(struct graph *g, const struct tt_kernel *k, const struct tt_spec *sp, const int *targets,
                        int kernel)
 {
-	for (size_t e = 0; e < sp->nev; e++) {
-		if (sp->ev[e].helper < 0)
+	for (size_t e = 0; e < sp->opt.nev; e++) {
+		if (sp->opt.ev[e].helper < 0)
 			continue;
 		if (!on_path(g, targets[e]) || targets[e] == kernel)
 			return pk_error("event '%s': no call path from kernel '%s' to '%s' through files that may be "
 			                "edited%s",
-			                sp->ev[e].name, k->name, sp->ev[e].func,
+			                sp->opt.ev[e].name, k->name, sp->opt.ev[e].func,
 			                targets[e] == kernel ? " (it is the kernel: leave out @FUNC)" : "");
 	}
 	for (size_t i = 0; i < g->nf; i++)
@@ -529,8 +531,8 @@ static int check_paths(struct graph *g, const struct tt_kernel *k, const struct 
 		const struct site *s = &g->s[j];
 		if (s->callee > -2 || !on_path(g, s->caller))
 			continue;
-		for (size_t e = 0; e < sp->nev; e++)
-			if (sp->ev[e].helper >= 0 && !strcmp(sp->ev[e].func, s->name))
+		for (size_t e = 0; e < sp->opt.nev; e++)
+			if (sp->opt.ev[e].helper >= 0 && !strcmp(sp->opt.ev[e].func, s->name))
 				return pk_error("%s:%u: call to '%s': several functions carry that name; the path "
 				                "cannot be told",
 				                path_of(g, s->file), s->line, s->name);
@@ -585,24 +587,29 @@ static int thread_array(struct graph *g, const struct tt_spec *sp, int kernel, s
 	for (size_t i = 0; i < g->nf; i++)
 		if (on_path(g, (int)i) && (int)i != kernel && add_param(g, (int)i, plan) < 0)
 			return -1;
-	for (size_t e = 0; e < sp->nev; e++) {
-		if (sp->ev[e].helper < 0)
+	for (size_t e = 0; e < sp->opt.nev; e++) {
+		if (sp->opt.ev[e].helper < 0)
 			continue;
 		int n;
-		if (place_sample(g, unique_def(g, sp->ev[e].func, &n), &sp->ev[e], plan) < 0)
+		if (place_sample(g, unique_def(g, sp->opt.ev[e].func, &n), &sp->opt.ev[e], plan) < 0)
 			return -1;
 	}
 	return 0;
 }
 
-int tt_path_plan(struct tt_tu *t, struct tt_kernel *k, struct tt_spec *sp, struct pk_plan *plan)
+int tt_path_plan(struct tt_tu *t, struct tt_kernel *k, struct tt_spec *sp, const struct tt_files *fs,
+                 struct pk_plan *plan)
 {
 	struct graph g = {.t = t, .sp = sp, .cur = -1};
+	g.ed = pk_xcalloc(fs->n + 1, sizeof(*g.ed));
+	for (size_t i = 0; i < fs->n; i++)
+		if ((fs->v[i]->roles & TT_ROLE_EDIT) && fs->v[i]->have_t)
+			g.ed[g.ned++] = fs->v[i];
 	int kernel, rc = -1;
 	clang_visitChildren(clang_getTranslationUnitCursor(t->tu), top_visit, &g);
 	if (resolve(&g, k, &kernel) == 0) {
 		/* ambiguous callees take part in no path; say so if a target has that name */
-		int *targets = pk_xcalloc(sp->nev + 1, sizeof(int));
+		int *targets = pk_xcalloc(sp->opt.nev + 1, sizeof(int));
 		if (find_targets(&g, sp, targets) == 0) {
 			mark_reach(&g, kernel);
 			rc = check_paths(&g, k, sp, targets, kernel);
