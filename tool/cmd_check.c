@@ -59,6 +59,8 @@ static void add_finding(struct item *it, struct pk_buf *b, size_t off, const str
 	size_t ls, le;
 	pk_buf_line_bounds(b, off < b->len ? off : (b->len ? b->len - 1 : 0), &ls, &le);
 	const char *allow = memmem(b->data + ls, le - ls, "probe-check: allow(", 19);
+	if (allow && r->alone) /* a line made deliberate: a catch-all says nothing */
+		return;
 	if (allow) {
 		const char *ids = allow + 19, *close = memchr(ids, ')', (size_t)(b->data + le - ids));
 		size_t il = strlen(r->id);
@@ -558,6 +560,19 @@ static void one_per_line(struct item *it)
 	if (it->n > 1)
 		qsort(it->f, it->n, sizeof(*it->f), cmp_finding);
 	size_t w = 0;
+	for (size_t i = 0; i < it->n; i++) { /* a rule that speaks alone: silent beside another */
+		int beside = 0;
+		for (size_t k = 0; k < it->n && it->f[i].rule->alone && !beside; k++)
+			beside = it->f[k].line == it->f[i].line && !it->f[k].rule->alone;
+		if (beside) {
+			free(it->f[i].msg);
+			free(it->f[i].text);
+		} else {
+			it->f[w++] = it->f[i];
+		}
+	}
+	it->n = w;
+	w = 0;
 	for (size_t i = 0, j; i < it->n; i = j) {
 		struct finding keep = it->f[i];
 		size_t extra = 0;

@@ -2,6 +2,7 @@
  * turn: enable it (and T_BASE) with probe-inject's own rewrite, run the
  * user's command with its output captured to DIR/<probe>.log, put the
  * sources back byte for byte; then one probe-report over all the logs. */
+#include "names.h"
 #include "pk.h"
 #include "probeset.h"
 #include "sweep.h"
@@ -373,7 +374,7 @@ static int put_back(struct sweep *sw)
  * *LEN; NULL for any other output. */
 static const char *probe_line_name(const char *p, const char *end, size_t *len)
 {
-	static const char *const keys[] = {"start=", "end=", "dur=", "block=", "iter=", "run="};
+	static const char *const keys[] = {PK_NAME_LOG_ALL}; /* rules/names.ini [log] */
 	for (; (p = memchr(p, '[', (size_t)(end - p))) != NULL; p++) {
 		const char *q = p + 1, *v;
 		if (q == end || !(isalpha((unsigned char)*q) || *q == '_'))

@@ -81,7 +81,9 @@ static int read_file(const char *path, char **data, size_t *len)
 
 int pk_rules_file(const char *name, const char **data, size_t *len, int *owned)
 {
-	const char *dir = pk_rules_dir();
+	/* names.ini is compiled in (names.h is made from it): a copy elsewhere
+	 * would make probe-check look for names the binary does not write */
+	const char *dir = strcmp(name, "names.ini") ? pk_rules_dir() : NULL;
 	*owned = 0;
 	if (dir) {
 		char path[PATH_MAX];

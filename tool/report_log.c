@@ -2,6 +2,7 @@
  * series. Streams a log once through read(); keeps per (probe, block, iter)
  * the int64 numbers the statistics need, so memory grows with probe lines,
  * never with the other output. */
+#include "names.h"
 #include "report.h"
 
 #include <errno.h>
@@ -136,39 +137,20 @@ static const char *skip_blank(const char *s, const char *end)
 
 enum field { F_START, F_END, F_DUR, F_BLOCK, F_ITER, F_RUN, F_NONE };
 
-/* The field at S, if any; *LEN: its key's length. */
+/* The field at S, if any; *LEN: its key's length. The keys are
+ * rules/names.ini [log], in the order of enum field. */
 static enum field field_at(const char *s, const char *end, size_t *len)
 {
-	static const char *const keys[] = {"start=", "end=", "dur=", "block=", "iter=", "run="};
-	static const unsigned char lens[] = {6, 4, 4, 6, 5, 4};
-	enum field f;
-	switch (s < end ? *s : 0) {
-	case 's':
-		f = F_START;
-		break;
-	case 'e':
-		f = F_END;
-		break;
-	case 'd':
-		f = F_DUR;
-		break;
-	case 'b':
-		f = F_BLOCK;
-		break;
-	case 'i':
-		f = F_ITER;
-		break;
-	case 'r':
-		f = F_RUN;
-		break;
-	default:
-		return F_NONE;
+	static const char *const keys[] = {PK_NAME_LOG_START, PK_NAME_LOG_END,  PK_NAME_LOG_DUR,
+	                                   PK_NAME_LOG_BLOCK, PK_NAME_LOG_ITER, PK_NAME_LOG_RUN};
+	for (size_t f = 0; f < sizeof(keys) / sizeof(keys[0]); f++) {
+		size_t l = strlen(keys[f]);
+		if ((size_t)(end - s) >= l && !memcmp(s, keys[f], l)) {
+			*len = l;
+			return (enum field)f;
+		}
 	}
-	*len = lens[f];
-	for (size_t i = 1; i < *len; i++)
-		if (s + i >= end || s[i] != keys[f][i])
-			return F_NONE;
-	return f;
+	return F_NONE;
 }
 
 /* After "[NAME]" of a probe: key=value fields, all of start, end, dur. */
@@ -239,7 +221,7 @@ enum rp_line_kind rp_log_parse_line(const char *s, size_t len, struct rp_line *o
 		out->name = name;
 		out->name_len = (size_t)(p - name);
 		p++;
-		if (out->name_len == 6 && !memcmp(name, "T_BASE", 6))
+		if (out->name_len == strlen(PK_NAME_PROBE_BASE) && !memcmp(name, PK_NAME_PROBE_BASE, out->name_len))
 			return parse_tbase(p, end, out);
 		enum rp_line_kind kind = parse_fields(p, end, out);
 		if (kind != RP_LINE_OTHER)
@@ -330,7 +312,7 @@ static uint32_t run_of(struct rp_log *lg, int64_t run_field)
 	int64_t k[4] = {(int64_t)lg->segment, run_field, 0, K_RUN};
 	uint32_t r = rp_hash_get(&lg->map, k);
 	if (r == NONE) {
-		r = new_run(lg, with_number(lg->seg_label, " run=%lld", run_field));
+		r = new_run(lg, with_number(lg->seg_label, " " PK_NAME_LOG_RUN "%lld", run_field));
 		rp_hash_put(&lg->map, k, r);
 	}
 	lg->last_run_seg = lg->segment;

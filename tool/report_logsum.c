@@ -1,6 +1,7 @@
 /* report_logsum.c - from a parsed probe log to tables, a timeline and the
  * findings: several probes in one run, blocks that all print, no T_BASE,
  * leaked warmup output, and the gaps between phases. */
+#include "names.h"
 #include "report.h"
 
 #include <stdint.h>
@@ -217,7 +218,7 @@ static int nested_in_parent(const struct rp_log *lg, const struct tl_entry *tl, 
 }
 
 /* Lane groups name their origin: a report may hold logs and a tensor. */
-#define LOG_GROUP "probes (from T_BASE)"
+#define LOG_GROUP "probes (from " PK_NAME_PROBE_BASE ")"
 
 /* The lane of SE's probe and block, made at its first span; LANES maps
  * (probe, block) to lane indexes in D (a log with thousands of probes and
@@ -310,7 +311,7 @@ static struct rp_table *timeline_new(const struct rp_log *lg, struct rp_doc *d, 
 		cols[nc++] = "rel_end_us";
 		cols[nc++] = "gap_us";
 	}
-	return rp_table_newv(d, "timeline", "timeline (median cycles relative to T_BASE)", nc, cols);
+	return rp_table_newv(d, "timeline", "timeline (median cycles relative to " PK_NAME_PROBE_BASE ")", nc, cols);
 }
 
 static void timeline_row(struct rp_doc *d, struct rp_table *t, size_t c, const struct rp_log *lg,
@@ -348,7 +349,7 @@ static void timeline_table(const struct rp_log *lg, struct rp_doc *d, const stru
 	}
 	struct rp_table *t = timeline_new(lg, d, &c_probe);
 	rp_table_reserve(t, n);
-	d->origin = pk_xstrdup("T_BASE of each run");
+	d->origin = pk_xstrdup(PK_NAME_PROBE_BASE " of each run");
 	const struct tl_entry *prev = NULL; /* the previous stage of the same chain */
 	struct rp_hash lanes = {0};
 	for (size_t i = 0; i < n; i++) {

@@ -167,6 +167,111 @@ static char *expand_refs(const struct rule_ctx *c, unsigned line, const char *va
 	return sb.s;
 }
 
+/* A pattern may name the identifiers the tool generates (rules/names.ini):
+ * `{name:SECTION.KEY}` is a pattern of one, `{names:SECTION}` of every one
+ * of a section (its prefix aside): {prefix} becomes the prefix, maybe
+ * numbered, and '_'; {name} and {event} a word. So the check rules find
+ * every name the tool writes, and a name added there is found at once. */
+struct names_ctx {
+	const char *section, *key; /* KEY NULL: every key of SECTION */
+	char *prefix;
+	struct pk_sb out;
+};
+
+static void name_pattern(struct pk_sb *sb, const char *prefix, const char *v)
+{
+	while (*v) {
+		if (!strncmp(v, "{prefix}", 8)) {
+			pk_sb_addf(sb, "%s\\d*_", prefix);
+			v += 8;
+		} else if (!strncmp(v, "{name}", 6) || !strncmp(v, "{event}", 7)) {
+			pk_sb_add(sb, "\\w+");
+			v += v[1] == 'n' ? 6 : 7;
+		} else {
+			if (!pk_is_ident((unsigned char)*v))
+				pk_sb_add(sb, "\\");
+			pk_sb_addn(sb, v++, 1);
+		}
+	}
+}
+
+static int on_name_key(void *user, const char *section, const char *key, const char *value, unsigned line)
+{
+	struct names_ctx *c = user;
+	(void)line;
+	if (!strcmp(section, "timing") && !strcmp(key, "prefix")) {
+		free(c->prefix);
+		c->prefix = pk_xstrdup(value);
+	}
+	return 0;
+}
+
+static int on_name_value(void *user, const char *section, const char *key, const char *value, unsigned line)
+{
+	struct names_ctx *c = user;
+	(void)line;
+	if (strcmp(section, c->section) || !strcmp(key, "prefix") || (c->key && strcmp(key, c->key)))
+		return 0;
+	pk_sb_add(&c->out, c->out.n ? "|" : "(?:");
+	name_pattern(&c->out, c->prefix ? c->prefix : "", value);
+	return 0;
+}
+
+/* The pattern of `{name:S.K}` or `{names:S}` (REF is what is between the
+ * braces); NULL after an error that names the rule file's line. */
+static char *names_pattern(const struct rule_ctx *c, unsigned line, const char *ref)
+{
+	int all = !strncmp(ref, "names:", 6);
+	char *sec = pk_xstrdup(ref + (all ? 6 : 5)), *dot = strchr(sec, '.');
+	if (dot)
+		*dot = '\0';
+	struct names_ctx n = {sec, dot ? dot + 1 : NULL, NULL, {0}};
+	if ((all ? dot != NULL : dot == NULL) || pk_ini_parse_rules("names.ini", on_name_key, &n) < 0 ||
+	    pk_ini_parse_rules("names.ini", on_name_value, &n) < 0) {
+		if (all ? dot != NULL : dot == NULL)
+			pk_error("%s:%u: '{%s}': write {name:SECTION.KEY} or {names:SECTION}", c->origin, line, ref);
+		free(n.prefix);
+		free(sec);
+		pk_sb_free(&n.out);
+		return NULL;
+	}
+	if (!n.out.n)
+		pk_error("%s:%u: '{%s}': rules/names.ini has no such %s", c->origin, line, ref,
+		         all ? "section" : "key");
+	else
+		pk_sb_add(&n.out, ")");
+	free(n.prefix);
+	free(sec);
+	if (!n.out.n)
+		return NULL;
+	return n.out.s;
+}
+
+static char *expand_names(const struct rule_ctx *c, unsigned line, const char *value)
+{
+	struct pk_sb sb = {0};
+	pk_sb_add(&sb, "");
+	for (const char *p = value; *p;) {
+		const char *close = NULL;
+		if (*p == '{' && (!strncmp(p + 1, "name:", 5) || !strncmp(p + 1, "names:", 6)))
+			close = strchr(p, '}');
+		if (!close) {
+			pk_sb_addn(&sb, p++, 1);
+			continue;
+		}
+		char *ref = pk_xstrndup(p + 1, (size_t)(close - p - 1)), *pat = names_pattern(c, line, ref);
+		free(ref);
+		if (!pat) {
+			pk_sb_free(&sb);
+			return NULL;
+		}
+		pk_sb_add(&sb, pat);
+		free(pat);
+		p = close + 1;
+	}
+	return sb.s;
+}
+
 static int set_field(struct rule_ctx *c, struct pk_rule *r, const char *key, const char *value)
 {
 	unsigned line = c->line;
@@ -214,12 +319,14 @@ static int set_field(struct rule_ctx *c, struct pk_rule *r, const char *key, con
 		r->description = pk_xstrdup(value);
 	} else if (!strcmp(key, "strict") || !strcmp(key, "comments") || !strcmp(key, "enabled") ||
 	           !strcmp(key, "added-only") || !strcmp(key, "needs-sign") || !strcmp(key, "python") ||
-	           !strcmp(key, "fallback")) {
+	           !strcmp(key, "fallback") || !strcmp(key, "alone")) {
 		int v;
 		if (parse_bool(value, &v) < 0)
 			return pk_error("%s:%u: rule '%s': '%s' must be yes or no, not '%s'", c->origin, line, r->id,
 			                key, value);
-		if (key[0] == 'a')
+		if (!strcmp(key, "alone"))
+			r->alone = v;
+		else if (key[0] == 'a')
 			r->added_only = v;
 		else if (key[0] == 'f')
 			r->fallback = v;
@@ -287,9 +394,15 @@ static int on_rule_key(void *user, const char *section, const char *name, const 
 	c->line = line;
 	if (!*section)
 		return pk_error("%s:%u: '%s' outside a [rule-id] section", c->origin, line, name);
-	if (!strstr(value, ".ini:"))
+	int refs = strstr(value, ".ini:") != NULL, names = strstr(value, "{name:") || strstr(value, "{names:");
+	if (!refs && !names)
 		return set_field(c, get_rule(c->rs, section), name, value);
-	char *v = expand_refs(c, line, value);
+	char *v = names ? expand_names(c, line, value) : pk_xstrdup(value);
+	if (v && refs) {
+		char *e = expand_refs(c, line, v);
+		free(v);
+		v = e;
+	}
 	int rc = v ? set_field(c, get_rule(c->rs, section), name, v) : -1;
 	free(v);
 	return rc;

@@ -35,6 +35,7 @@ struct pk_rule {
 	int needs_sign;    /* full run: a note unless its function shows probe work */
 	int python;        /* also runs on Python files (test scripts, pypto models) */
 	int fallback;      /* on a line another rule also flags, the other one speaks */
+	int alone;         /* silent on a line another rule flags or an allow comment names */
 	char *sign;        /* a pattern that, on the finding's line, is such a sign */
 	pcre2_code *sign_re;
 	char **lits; /* prefilter: the pattern cannot match without one of these */

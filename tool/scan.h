@@ -9,11 +9,12 @@
 #define PK_SCAN_H
 
 #include "buf.h"
+#include "names.h"
 
 #define PK_MARKER "TIMING_PROBE:"
 /* The base-alignment probe: printed once at entry, every other probe
  * is read relative to it, so it runs together with the one probe enabled. */
-#define PK_BASE_PROBE "T_BASE"
+#define PK_BASE_PROBE PK_NAME_PROBE_BASE
 
 struct pk_block {
 	char *name;         /* probe NAME */

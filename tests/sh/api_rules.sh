@@ -30,7 +30,7 @@ cp "$src/rules/api.ini" "$rules/api.ini"
 
 # the timing profile's kind missing from timing.ini
 sed -i '/^\[code\]/,/^\[/{/^api =/d}' "$rules/timing.ini"
-run 2 "[code] needs api" probe-inject --timing-tensor --slots 4 --target ascendc kernel_exp.cpp
+run 2 "[code] needs 'api'" probe-inject --timing-tensor --slots 4 --target ascendc kernel_exp.cpp
 cp "$src/rules/timing.ini" "$rules/timing.ini"
 
 # a spelling changed in the rules is what both forms write

@@ -5,6 +5,8 @@
 #   above it says why ("longer than 80 lines because ...");
 # - no two C files of tool/ call each other through a loop (a circle is a
 #   function living in the wrong file; tests/sh/file_graph.py names it);
+# - no API spelling or generated name in a string literal of tool/ (rules/
+#   is their one home: tests/sh/rules_text.py takes the list from rules/);
 # - tool/ never points at issue numbers or numbered spec sections that a
 #   reader of the repository cannot open.
 # The length check is first run on made-up functions, so that it is known to
@@ -74,6 +76,19 @@ if circles=$(python3 "$src/tests/sh/file_graph.py" tool tool/clang); then ok "no
 # and no core file includes a header of tool/clang/
 leaks=$(grep -nE '#include [<"](clang-c/|ast\.h|tt\.h)' tool/*.c tool/*.h || true)
 if [ -z "$leaks" ]; then ok "libclang and the front end's headers are included only under tool/clang/"; else fail "core files that include the front end:"$'\n'"$leaks"; fi
+
+# rules/ is the only home of generated text: no API spelling (the calls of
+# rules/api.ini), qualifier or generated name (rules/names.ini) in a string
+# literal of tool/; first on a made-up file, so the check is known to work
+printf 'static void f(struct pk_sb *sb)\n{\n\tpk_sb_add(sb, "AscendC::GetBlockIdx()");\n\tpk_error("a message may say GetBlockIdx()");\n}\n' > "$scratch/planted.c"
+if python3 "$src/tests/sh/rules_text.py" rules "$scratch/planted.c" > "$scratch/planted.out"; then
+	fail "rules-text check missed a planted GetBlockIdx() template"
+elif [ "$(wc -l < "$scratch/planted.out")" != 1 ]; then
+	fail "rules-text check: one finding expected (the message is not code): $(cat "$scratch/planted.out")"
+else
+	ok "rules-text check catches a planted API spelling and lets a message name it"
+fi
+if spell=$(python3 "$src/tests/sh/rules_text.py" rules tool/*.c tool/clang/*.c); then ok "no API spelling or generated name in a string of tool/ (rules/ holds them)"; else fail "spelled in C, not in rules/:"$'\n'"$spell"; fi
 
 refs=$(grep -nE 'issue #[0-9]|\bS[0-9]\.[0-9]+\b|\(S[0-9]\)' tool/*.c tool/*.h tool/clang/*.c tool/clang/*.h || true)
 if [ -z "$refs" ]; then ok "tool/ cites no issue numbers or spec sections"; else fail "references a reader cannot open:"$'\n'"$refs"; fi

@@ -40,11 +40,18 @@ struct pk_ast_rules {
  * kind is present (an empty value says none); names are unqualified. */
 struct pk_api {
 	char kind[16];
+	char dflt[16];          /* [kinds] default: the kind whose probes need no note */
 	char *includes, *entry; /* what marks the kind */
 	char *ns;               /* namespace of the names below, or "" */
 	char *cycle, *sim_macro, *sim_cycle, *sim_include;
 	char *barrier, *block, *subblock, *block_include, *print;
 	char *writeback, *fence; /* the timing row's writeback of {line}, then the fence */
+	/* [code], every kind alike: the lines around a read under the simulation
+	 * macro, and an #include */
+	char *sim_if, *sim_else, *sim_endif, *include;
+	/* [code]: a printf probe's lines */
+	char *sample, *barrier_line, *print_line, *guard_open, *core_open, *close;
+	char *cycles, *index, *block_arg, *iter_arg, *dur_arg, *kind_note;
 };
 /* Load [KIND]; refuses an unknown kind or a missing key. */
 int pk_api_load(const char *kind, struct pk_api *a);
@@ -60,6 +67,13 @@ char *pk_api_fill(const char *tmpl, const char *const *names, const char *const 
 /* NAME (an API spelling) with {args} replaced by ARGS, written NS::NAME when
  * QUALIFY and the kind has a namespace. Returns malloc'd text. */
 char *pk_api_call(const struct pk_api *a, const char *name, int qualify, const char *args);
+/* A line that reads the clock: DEV_LINE, or with a simulation macro
+ * SIM_LINE and DEV_LINE between [code] sim_if, sim_else and sim_endif;
+ * lines joined by EOL, none after the last (malloc'd). */
+char *pk_api_read_lines(const struct pk_api *a, const char *sim_line, const char *dev_line, const char *eol);
+/* The #include of HEADER, under the simulation macro when SIM; joined by
+ * EOL, none after the last (malloc'd). */
+char *pk_api_include_lines(const struct pk_api *a, const char *header, int sim, const char *eol);
 
 int pk_ast_rules_load(struct pk_ast_rules *r);
 void pk_ast_rules_free(struct pk_ast_rules *r);

@@ -13,7 +13,7 @@
 struct api_ctx {
 	const char *kind; /* the section wanted, or NULL for [kinds] only */
 	struct pk_api *api;
-	char *order, *fallback;
+	char *order, *fallback, *dflt;
 	int seen; /* the section exists */
 };
 
@@ -35,7 +35,23 @@ static char **api_field(struct pk_api *a, const char *key)
 	           {"block_include", &a->block_include},
 	           {"print", &a->print},
 	           {"writeback", &a->writeback},
-	           {"fence", &a->fence}};
+	           {"fence", &a->fence},
+	           {"sim_if", &a->sim_if},
+	           {"sim_else", &a->sim_else},
+	           {"sim_endif", &a->sim_endif},
+	           {"include", &a->include},
+	           {"sample", &a->sample},
+	           {"barrier_line", &a->barrier_line},
+	           {"print_line", &a->print_line},
+	           {"guard_open", &a->guard_open},
+	           {"core_open", &a->core_open},
+	           {"close", &a->close},
+	           {"cycles", &a->cycles},
+	           {"index", &a->index},
+	           {"block_arg", &a->block_arg},
+	           {"iter_arg", &a->iter_arg},
+	           {"dur_arg", &a->dur_arg},
+	           {"kind_note", &a->kind_note}};
 	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
 		if (!strcmp(map[i].key, key))
 			return map[i].field;
@@ -45,16 +61,35 @@ static char **api_field(struct pk_api *a, const char *key)
 static const char *const api_keys[] = {"includes",      "entry",       "namespace", "cycle", "sim_macro",
                                        "sim_cycle",     "sim_include", "barrier",   "block", "subblock",
                                        "block_include", "print",       "writeback", "fence"};
+static const char *const code_keys[] = {"sim_if",     "sim_else",   "sim_endif", "include",  "sample", "barrier_line",
+                                        "print_line", "guard_open", "core_open", "close",    "cycles", "index",
+                                        "block_arg",  "iter_arg",   "dur_arg",   "kind_note"};
 
 static int on_api(void *user, const char *section, const char *key, const char *value, unsigned line)
 {
 	struct api_ctx *c = user;
 	if (!strcmp(section, "kinds")) {
-		char **f = !strcmp(key, "order") ? &c->order : !strcmp(key, "fallback") ? &c->fallback : NULL;
+		char **f = !strcmp(key, "order")      ? &c->order
+		           : !strcmp(key, "fallback") ? &c->fallback
+		           : !strcmp(key, "default")  ? &c->dflt
+		                                      : NULL;
 		if (!f)
-			return pk_error(API_INI ":%u: [kinds] takes order and fallback, not '%s'", line, key);
+			return pk_error(API_INI ":%u: [kinds] takes order, fallback and default, not '%s'", line, key);
 		free(*f);
 		*f = pk_xstrdup(value);
+		return 0;
+	}
+	if (!strcmp(section, "code")) {
+		size_t i = 0;
+		while (i < sizeof(code_keys) / sizeof(code_keys[0]) && strcmp(code_keys[i], key))
+			i++;
+		if (i == sizeof(code_keys) / sizeof(code_keys[0]))
+			return pk_error(API_INI ":%u: [code]: unknown key '%s'", line, key);
+		if (c->api) {
+			char **f = api_field(c->api, key);
+			free(*f);
+			*f = pk_xstrdup(value);
+		}
 		return 0;
 	}
 	if (!c->kind || strcmp(section, c->kind))
@@ -75,6 +110,11 @@ void pk_api_free(struct pk_api *a)
 		free(*f);
 		*f = NULL;
 	}
+	for (size_t i = 0; i < sizeof(code_keys) / sizeof(code_keys[0]); i++) {
+		char **f = api_field(a, code_keys[i]);
+		free(*f);
+		*f = NULL;
+	}
 }
 
 /* Read [kinds] (and the section KIND when given). */
@@ -82,27 +122,34 @@ static int api_read(struct api_ctx *c)
 {
 	if (pk_ini_parse_rules("api.ini", on_api, c) < 0)
 		return -1;
-	if (!c->order || !c->fallback)
-		return pk_error(API_INI ": [kinds] needs order and fallback");
+	const char *missing = !c->order ? "order" : !c->fallback ? "fallback" : !c->dflt ? "default" : NULL;
+	if (missing)
+		return pk_error(API_INI ": [kinds] needs '%s'", missing);
 	return 0;
 }
 
 int pk_api_load(const char *kind, struct pk_api *a)
 {
 	memset(a, 0, sizeof(*a));
-	struct api_ctx c = {kind, a, NULL, NULL, 0};
+	struct api_ctx c = {kind, a, NULL, NULL, NULL, 0};
 	int rc = api_read(&c);
 	if (rc == 0 && !c.seen)
 		rc = pk_error("--api '%s': " API_INI " has no [%s] (kinds: %s %s)", kind, kind, c.order, c.fallback);
 	for (size_t i = 0; rc == 0 && i < sizeof(api_keys) / sizeof(api_keys[0]); i++)
 		if (!*api_field(a, api_keys[i]))
 			rc = pk_error(API_INI ": [%s] needs '%s' (an empty value says none)", kind, api_keys[i]);
+	for (size_t i = 0; rc == 0 && i < sizeof(code_keys) / sizeof(code_keys[0]); i++)
+		if (!*api_field(a, code_keys[i]))
+			rc = pk_error(API_INI ": [code] needs '%s'", code_keys[i]);
+	if (rc == 0) {
+		snprintf(a->kind, sizeof(a->kind), "%s", kind);
+		snprintf(a->dflt, sizeof(a->dflt), "%s", c.dflt);
+	}
 	free(c.order);
 	free(c.fallback);
+	free(c.dflt);
 	if (rc < 0)
 		pk_api_free(a);
-	else
-		snprintf(a->kind, sizeof(a->kind), "%s", kind);
 	return rc;
 }
 
@@ -165,10 +212,11 @@ static int has_code_text(const struct pk_buf *b, const struct pk_scan *s, const 
 
 int pk_api_detect(const struct pk_buf *b, const struct pk_scan *s, char *kind, size_t cap)
 {
-	struct api_ctx c = {NULL, NULL, NULL, NULL, 0};
+	struct api_ctx c = {NULL, NULL, NULL, NULL, NULL, 0};
 	if (api_read(&c) < 0) {
 		free(c.order);
 		free(c.fallback);
+		free(c.dflt);
 		return -1;
 	}
 	int found = 0;
@@ -190,6 +238,7 @@ int pk_api_detect(const struct pk_buf *b, const struct pk_scan *s, char *kind, s
 	free(words);
 	free(c.order);
 	free(c.fallback);
+	free(c.dflt);
 	return found;
 }
 
@@ -224,4 +273,29 @@ char *pk_api_call(const struct pk_api *a, const char *name, int qualify, const c
 	char *q = pk_xasprintf("%s::%s", a->ns, body);
 	free(body);
 	return q;
+}
+
+char *pk_api_read_lines(const struct pk_api *a, const char *sim_line, const char *dev_line, const char *eol)
+{
+	if (!*a->sim_macro)
+		return pk_xstrdup(dev_line);
+	const char *names[] = {"sim_macro"}, *vals[] = {a->sim_macro};
+	char *open = pk_api_fill(a->sim_if, names, vals, 1);
+	char *t =
+	    pk_xasprintf("%s%s%s%s%s%s%s%s%s", open, eol, sim_line, eol, a->sim_else, eol, dev_line, eol, a->sim_endif);
+	free(open);
+	return t;
+}
+
+char *pk_api_include_lines(const struct pk_api *a, const char *header, int sim, const char *eol)
+{
+	const char *names[] = {"header", "sim_macro"}, *vals[] = {header, a->sim_macro};
+	char *inc = pk_api_fill(a->include, names, vals, 2);
+	if (!sim)
+		return inc;
+	char *open = pk_api_fill(a->sim_if, names, vals, 2);
+	char *t = pk_xasprintf("%s%s%s%s%s", open, eol, inc, eol, a->sim_endif);
+	free(open);
+	free(inc);
+	return t;
 }

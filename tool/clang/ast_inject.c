@@ -7,6 +7,7 @@
 #include "emit.h"
 #include "inject.h"
 #include "marks.h"
+#include "names.h"
 #include "pk.h"
 #include "probeset.h"
 
@@ -31,35 +32,62 @@ struct gen {
 	const struct pk_ast_rules *r;
 };
 
+/* TMPL (a [code] line of rules/api.ini) with {NAME} replaced by VALUE, for
+ * up to three pairs; malloc'd. */
+static char *code_line(const char *tmpl, const char *n1, const char *v1, const char *n2, const char *v2, const char *n3,
+                       const char *v3)
+{
+	const char *names[] = {n1, n2 ? n2 : "", n3 ? n3 : ""}, *vals[] = {v1, v2 ? v2 : "", v3 ? v3 : ""};
+	return pk_api_fill(tmpl, names, vals, n3 ? 3 : n2 ? 2 : 1);
+}
+
+/* IND, TEXT (freed) and the line end. */
+static void add_line(struct pk_sb *t, const struct gen *g, const char *ind, char *text)
+{
+	pk_sb_addf(t, "%s%s%s", ind, text, g->eol);
+	free(text);
+}
+
 /* The print of an end (or base) part: FIELDS_FMT / FIELDS_ARGS after the
  * block= and iter= fields, under the guard the rules give for this code. */
 static void gen_print(struct pk_sb *t, const struct gen *g, const char *ind, const char *fields_fmt,
                       const char *fields_args)
 {
+	const struct pk_api *a = g->api;
 	struct pk_sb fmt = {0}, args = {0}, inner = {0};
-	pk_sb_addf(&fmt, "%s%s%s", g->all_blocks ? "block=%u " : "", g->iter ? "iter=%u " : "", fields_fmt);
-	pk_sb_addf(&args, "%s", "");
-	if (g->all_blocks)
-		pk_sb_addf(&args, "(unsigned)%s, ", g->block);
-	if (g->iter)
-		pk_sb_addf(&args, "(unsigned)(%s), ", g->iter);
-	pk_sb_addf(&args, "%s", fields_args);
+	pk_sb_add(&fmt, "");
+	pk_sb_add(&args, "");
+	if (g->all_blocks) {
+		char *v = code_line(a->block_arg, "value", g->block, NULL, NULL, NULL, NULL);
+		pk_sb_addf(&fmt, "%s%s ", PK_NAME_LOG_BLOCK, a->index);
+		pk_sb_addf(&args, "%s, ", v);
+		free(v);
+	}
+	if (g->iter) {
+		char *v = code_line(a->iter_arg, "value", g->iter, NULL, NULL, NULL, NULL);
+		pk_sb_addf(&fmt, "%s%s ", PK_NAME_LOG_ITER, a->index);
+		pk_sb_addf(&args, "%s, ", v);
+		free(v);
+	}
+	pk_sb_add(&fmt, fields_fmt);
+	pk_sb_add(&args, fields_args);
+	const char *names[] = {"print", "name", "format", "args"}, *vals[] = {g->print, g->name, fmt.s, args.s};
+	char *print = pk_api_fill(a->print_line, names, vals, 4);
 	if (g->all_blocks || g->no_block) {
-		pk_sb_addf(t, "%s%s(\"[%s] %s\\n\", %s);%s", ind, g->print, g->name, fmt.s, args.s, g->eol);
+		add_line(t, g, ind, print);
 	} else {
 		const char *core = g->core == 2 ? g->r->aic_core : g->r->aiv_core;
 		const char *cond = g->core == 0 ? g->r->guard : g->core == 2 ? g->r->aic_guard : g->r->aiv_guard;
-		const char *names[] = {"block", "subblock"}, *vals[] = {g->block, g->subblock};
-		char *qc = pk_api_fill(cond, names, vals, 2);
+		char *qc = code_line(cond, "block", g->block, "subblock", g->subblock, NULL, NULL);
 		pk_sb_addf(&inner, "%s%s", ind, g->core ? g->unit : "");
 		if (g->core)
-			pk_sb_addf(t, "%sif %s {%s", ind, core, g->eol);
-		pk_sb_addf(t, "%sif (%s) {%s", inner.s, qc, g->eol);
-		pk_sb_addf(t, "%s%s%s(\"[%s] %s\\n\", %s);%s", inner.s, g->unit, g->print, g->name, fmt.s, args.s,
-		           g->eol);
-		pk_sb_addf(t, "%s}%s", inner.s, g->eol);
+			add_line(t, g, ind, code_line(a->core_open, "core", core, NULL, NULL, NULL, NULL));
+		add_line(t, g, inner.s, code_line(a->guard_open, "cond", qc, NULL, NULL, NULL, NULL));
+		pk_sb_addf(t, "%s%s", inner.s, g->unit);
+		add_line(t, g, "", print);
+		add_line(t, g, inner.s, pk_xstrdup(a->close));
 		if (g->core)
-			pk_sb_addf(t, "%s}%s", ind, g->eol);
+			add_line(t, g, ind, pk_xstrdup(a->close));
 		free(qc);
 	}
 	free(fmt.s);
@@ -67,19 +95,25 @@ static void gen_print(struct pk_sb *t, const struct gen *g, const char *ind, con
 	free(inner.s);
 }
 
-/* `uint64_t VAR = <cycle read>;`, under the kind's simulation macro the
+/* The sample VAR = <cycle read>, under the kind's simulation macro the
  * simulation's counter; the first sample of a probe says the kind. */
 static void gen_sample(struct pk_sb *t, const struct gen *g, const char *ind, const char *var, int say)
 {
-	char note[64] = "";
-	if (say && strcmp(g->api->kind, "ascendc"))
-		snprintf(note, sizeof(note), "  // probe API: %s (--api KIND)", g->api->kind);
-	if (g->sim_cycle)
-		pk_sb_addf(t, "#if defined(%s)%s%suint64_t %s = %s;%s#else%s", g->api->sim_macro, g->eol, ind, var,
-		           g->sim_cycle, g->eol, g->eol);
-	pk_sb_addf(t, "%suint64_t %s = %s;%s%s", ind, var, g->cycle, note, g->eol);
-	if (g->sim_cycle)
-		pk_sb_addf(t, "#endif%s", g->eol);
+	const struct pk_api *a = g->api;
+	char *note =
+	    say && strcmp(a->kind, a->dflt) ? code_line(a->kind_note, "kind", a->kind, NULL, NULL, NULL, NULL) : NULL;
+	char *s_sim = g->sim_cycle ? code_line(a->sample, "var", var, "cycle", g->sim_cycle, NULL, NULL) : NULL;
+	char *s_dev = code_line(a->sample, "var", var, "cycle", g->cycle, NULL, NULL);
+	char *sim = s_sim ? pk_xasprintf("%s%s", ind, s_sim) : NULL;
+	char *dev = pk_xasprintf("%s%s%s%s", ind, s_dev, note ? "  " : "", note ? note : "");
+	char *lines = g->sim_cycle ? pk_api_read_lines(a, sim, dev, g->eol) : pk_xstrdup(dev);
+	pk_sb_addf(t, "%s%s", lines, g->eol);
+	free(lines);
+	free(dev);
+	free(sim);
+	free(s_dev);
+	free(s_sim);
+	free(note);
 }
 
 static char *gen_start(const struct gen *g, const char *ind)
@@ -89,7 +123,7 @@ static char *gen_start(const struct gen *g, const char *ind)
 	if (g->note)
 		pk_sb_addf(&t, "%s%s%s", ind, g->note, g->eol);
 	if (!g->no_barrier)
-		pk_sb_addf(&t, "%s%s;%s", ind, g->barrier, g->eol);
+		add_line(&t, g, ind, code_line(g->api->barrier_line, "barrier", g->barrier, NULL, NULL, NULL, NULL));
 	gen_sample(&t, g, ind, g->sv, 1);
 	pk_sb_addf(&t, "#endif%s", g->eol);
 	return t.s;
@@ -97,15 +131,21 @@ static char *gen_start(const struct gen *g, const char *ind)
 
 static char *gen_end(const struct gen *g, const char *ind)
 {
-	struct pk_sb t = {0};
-	char args[512];
-	snprintf(args, sizeof(args), "%s, %s, %s - %s", g->sv, g->ev, g->ev, g->sv);
+	const struct pk_api *a = g->api;
+	struct pk_sb t = {0}, fmt = {0};
+	char *dur = code_line(a->dur_arg, "start", g->sv, "end", g->ev, NULL, NULL);
+	char *args = pk_xasprintf("%s, %s, %s", g->sv, g->ev, dur);
+	pk_sb_addf(&fmt, "%s%s %s%s %s%s", PK_NAME_LOG_START, a->cycles, PK_NAME_LOG_END, a->cycles, PK_NAME_LOG_DUR,
+	           a->cycles);
 	pk_sb_addf(&t, "%s%s", g->dir, g->eol);
 	if (!g->no_barrier)
-		pk_sb_addf(&t, "%s%s;%s", ind, g->barrier, g->eol);
+		add_line(&t, g, ind, code_line(a->barrier_line, "barrier", g->barrier, NULL, NULL, NULL, NULL));
 	gen_sample(&t, g, ind, g->ev, 0);
-	gen_print(&t, g, ind, "start=%lu end=%lu dur=%lu", args);
+	gen_print(&t, g, ind, fmt.s, args);
 	pk_sb_addf(&t, "#endif%s", g->eol);
+	free(fmt.s);
+	free(args);
+	free(dur);
 	return t.s;
 }
 
@@ -114,7 +154,7 @@ static char *gen_base(const struct gen *g, const char *ind)
 	struct pk_sb t = {0};
 	pk_sb_addf(&t, "%s%s", g->dir, g->eol);
 	gen_sample(&t, g, ind, g->sv, 1);
-	gen_print(&t, g, ind, "%lu", g->sv);
+	gen_print(&t, g, ind, g->api->cycles, g->sv);
 	pk_sb_addf(&t, "#endif%s", g->eol);
 	return t.s;
 }
@@ -126,11 +166,17 @@ static char *gen_includes(struct pk_ast *a, const struct gen *g)
 {
 	const struct pk_api *api = g->api;
 	struct pk_sb t = {0};
-	if (g->sim_cycle && *api->sim_include && !pk_api_includes(a->b, api->sim_include))
-		pk_sb_addf(&t, "#if defined(%s)%s#include \"%s\"%s#endif%s", api->sim_macro, g->eol, api->sim_include,
-		           g->eol, g->eol);
-	if (*api->block_include && !g->no_block && !pk_api_includes(a->b, api->block_include))
-		pk_sb_addf(&t, "#include \"%s\"%s", api->block_include, g->eol);
+	char *inc = NULL;
+	if (g->sim_cycle && *api->sim_include && !pk_api_includes(a->b, api->sim_include)) {
+		inc = pk_api_include_lines(api, api->sim_include, 1, g->eol);
+		pk_sb_addf(&t, "%s%s", inc, g->eol);
+		free(inc);
+	}
+	if (*api->block_include && !g->no_block && !pk_api_includes(a->b, api->block_include)) {
+		inc = pk_api_include_lines(api, api->block_include, 0, g->eol);
+		pk_sb_addf(&t, "%s%s", inc, g->eol);
+		free(inc);
+	}
 	if (!t.n)
 		return NULL;
 	char *body = t.s;
@@ -274,7 +320,8 @@ static char *packed_args(const struct pk_ast *a, int f)
 }
 
 /* The kernel kind: --api, else the file's includes and entry, else the
- * Ascend C namespace visible at OFF, else the fallback kind. */
+ * namespace of the default kind ([kinds] default) visible at OFF, else the
+ * fallback kind. */
 static int pick_api(struct pk_ast *a, const struct pk_inject_opts *o, size_t off, struct pk_api *api)
 {
 	char kind[16];
@@ -284,8 +331,12 @@ static int pick_api(struct pk_ast *a, const struct pk_inject_opts *o, size_t off
 	if (found < 0)
 		return -1;
 	if (!found) {
-		struct pk_api asc;
-		if (pk_api_load("ascendc", &asc) < 0)
+		struct pk_api fb, asc; /* the fallback kind names the default */
+		if (pk_api_load(kind, &fb) < 0)
+			return -1;
+		int rc = pk_api_load(fb.dflt, &asc);
+		pk_api_free(&fb);
+		if (rc < 0)
 			return -1;
 		if (pk_ast_ns_visible(a, asc.ns, off))
 			snprintf(kind, sizeof(kind), "%s", asc.kind);
@@ -374,8 +425,8 @@ static size_t file_scope_at(struct pk_ast *a, size_t off)
 
 static void unique_vars(struct pk_ast *a, struct gen *g, int base)
 {
-	const char *sp = base ? "probeBase_" : "probeStart_";
-	size_t cap = strlen(g->name) + 32;
+	const char *sp = base ? PK_NAME_PRINTF_BASE : PK_NAME_PRINTF_START; /* rules/names.ini */
+	size_t cap = strlen(g->name) + strlen(sp) + strlen(PK_NAME_PRINTF_END) + 16;
 	g->sv = pk_xmalloc(cap);
 	g->ev = pk_xmalloc(cap);
 	for (int k = 1;; k++) {
@@ -383,7 +434,7 @@ static void unique_vars(struct pk_ast *a, struct gen *g, int base)
 		if (k > 1)
 			snprintf(suf, sizeof(suf), "_%d", k);
 		snprintf(g->sv, cap, "%s%s%s", sp, g->name, suf);
-		snprintf(g->ev, cap, "probeEnd_%s%s", g->name, suf);
+		snprintf(g->ev, cap, "%s%s%s", PK_NAME_PRINTF_END, g->name, suf);
 		if (!pk_ast_word_used(a, g->sv) && (base || !pk_ast_word_used(a, g->ev)))
 			return;
 	}

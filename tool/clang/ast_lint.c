@@ -99,14 +99,21 @@ int pk_ast_rules_load(struct pk_ast_rules *r)
 		pk_ast_rules_free(r);
 		return -1;
 	}
-	const char *need[] = {r->guard,     r->aiv_core,       r->aiv_guard,      r->aic_core,
-	                      r->aic_guard, r->wait_same_note, r->wait_cross_note};
+	const struct {
+		const char *v, *section, *key;
+	} need[] = {{r->guard, "print", "guard"},
+	            {r->aiv_core, "print", "aiv_core"},
+	            {r->aiv_guard, "print", "aiv_guard"},
+	            {r->aic_core, "print", "aic_core"},
+	            {r->aic_guard, "print", "aic_guard"},
+	            {r->wait_same_note, "wait", "same_core_comment"},
+	            {r->wait_cross_note, "wait", "cross_core_comment"}};
 	for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++)
-		if (!need[i]) {
+		if (!need[i].v) {
 			pk_ast_rules_free(r);
-			return pk_error(
-			    "rules/async.ini: [print] needs guard, aiv_core, aiv_guard, aic_core and aic_guard; "
-			    "[wait] needs same_core_comment and cross_core_comment");
+			return pk_error("rules/async.ini: [%s] needs '%s' (docs/rules.md lists the keys of every rule "
+			                "file)",
+			                need[i].section, need[i].key);
 		}
 	return 0;
 }

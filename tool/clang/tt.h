@@ -13,6 +13,7 @@
 #include "ast.h"
 #include "buf.h"
 #include "edit.h"
+#include "names.h"
 
 /* ---- rules/timing.ini: "section.key" -> value ---- */
 struct tt_rules {
@@ -23,6 +24,12 @@ int tt_rules_load(struct tt_rules *r);
 int tt_rules_parse(struct tt_rules *r, const char *origin, const char *text);
 const char *tt_rule(const struct tt_rules *r, const char *section, const char *key);
 void tt_rules_free(struct tt_rules *r);
+/* tt_schema.c: refuse rules missing a required key (naming ORIGIN, the
+ * section and the key); every run checks the rules it loaded. */
+int tt_rules_check(const struct tt_rules *r, const char *origin);
+/* The lines KEY_1, KEY_2, ... of SECTION joined with newlines (the first
+ * missing number ends them); NULL when there is no KEY_1. */
+char *tt_rule_lines(const struct tt_rules *r, const char *section, const char *key);
 /* TEMPLATE with {name} replaced by the value of NAMES[i] == VALS[i]. */
 char *tt_expand(const char *tmpl, const char *const *names, const char *const *vals, size_t n);
 
@@ -399,9 +406,8 @@ struct tt_tasks {
 int tt_orch_tasks(struct tt_tu *t, const struct tt_spec *sp, long func_id, struct tt_tasks *out);
 /* The host's adds of the generation id and the first row (--generation,
  * --invocation: scalars after every other), one line each from the [host]
- * template KEY (DFLT when the rules have none; {recv} and {value}); NULL
- * when the spec has neither. */
-char *tt_host_extra_scalar_adds(const struct tt_spec *sp, const char *recv, const char *key, const char *dflt);
+ * template KEY ({recv} and {value}); NULL when the spec has neither. */
+char *tt_host_extra_scalar_adds(const struct tt_spec *sp, const char *recv, const char *key);
 /* The kernels sharing a mixed task that passes scalars with FUNC_ID (up to
  * CAP ids in IDS); -1 on error. */
 long tt_orch_lane_ids(struct tt_tu *t, const struct tt_spec *sp, long func_id, long *ids, size_t cap);

@@ -32,6 +32,16 @@ static char *prof_expr(const struct tt_spec *sp, const struct tt_kernel *k, cons
 	return v ? slot_expand(sp, v, k->args_name ? k->args_name : "args") : NULL;
 }
 
+/* A [kernel] template of rules/timing.ini (required: tt_schema.c) with
+ * {prefix} and up to three more {NAME}s; malloc'd. */
+static char *kcode(const struct tt_spec *sp, const char *key, const char *n1, const char *v1, const char *n2,
+                   const char *v2, const char *n3, const char *v3)
+{
+	const char *names[] = {"prefix", n1, n2, n3}, *vals[] = {sp->lay.prefix, v1, v2, v3};
+	size_t n = 1 + (n1 != NULL) + (n1 && n2) + (n1 && n2 && n3); /* the names given, in order */
+	return tt_expand(tt_rule(sp->rules, "kernel", key), names, vals, n);
+}
+
 static const char *slot_key(enum tt_core c)
 {
 	return c == TT_AIC ? "aic" : "aiv";
@@ -63,15 +73,14 @@ static void slot_code(struct pk_sb *sb, const struct tt_kernel *k, const struct 
 static void cycle_helper(struct pk_sb *sb, const struct tt_spec *sp, const char *qual)
 {
 	char *dev = tt_cycle_read(sp);
-	pk_sb_addf(sb, "%s uint64_t %sread_cycle()\n{\n", qual, sp->lay.prefix);
-	if (*sp->api->sim_macro)
-		pk_sb_addf(sb,
-		           "#if defined(%s)\n    return static_cast<uint64_t>(%s);\n#else\n    return "
-		           "static_cast<uint64_t>(%s);\n#endif\n",
-		           sp->api->sim_macro, sp->api->sim_cycle, dev);
-	else
-		pk_sb_addf(sb, "    return static_cast<uint64_t>(%s);\n", dev);
-	pk_sb_add(sb, "}\n");
+	pk_sb_addf(sb, "%s uint64_t %s" PK_NAME_TIMING_READ_CYCLE "()\n{\n", qual, sp->lay.prefix);
+	char *sim_line = pk_xasprintf("    return static_cast<uint64_t>(%s);", sp->api->sim_cycle);
+	char *dev_line = pk_xasprintf("    return static_cast<uint64_t>(%s);", dev);
+	char *lines = pk_api_read_lines(sp->api, sim_line, dev_line, "\n");
+	pk_sb_addf(sb, "%s\n}\n", lines);
+	free(lines);
+	free(dev_line);
+	free(sim_line);
 	free(dev);
 }
 
@@ -83,12 +92,19 @@ static char *needed_includes(const struct pk_buf *kb, const struct tt_spec *sp, 
 	const struct pk_api *a = sp->api;
 	struct pk_sb sb = {0};
 	pk_sb_add(&sb, "");
-	if (*a->sim_macro && *a->sim_include && !pk_api_includes(kb, a->sim_include))
-		pk_sb_addf(&sb, "#if defined(%s)\n#include \"%s\"\n#endif\n", a->sim_macro, a->sim_include);
+	char *inc = NULL;
+	if (*a->sim_macro && *a->sim_include && !pk_api_includes(kb, a->sim_include)) {
+		inc = pk_api_include_lines(a, a->sim_include, 1, "\n");
+		pk_sb_addf(&sb, "%s\n", inc);
+		free(inc);
+	}
 	size_t bl = strcspn(a->block, "(");
 	if (*a->block_include && bl && slot_text && memmem(slot_text, strlen(slot_text), a->block, bl) &&
-	    !pk_api_includes(kb, a->block_include))
-		pk_sb_addf(&sb, "#include \"%s\"\n", a->block_include);
+	    !pk_api_includes(kb, a->block_include)) {
+		inc = pk_api_include_lines(a, a->block_include, 0, "\n");
+		pk_sb_addf(&sb, "%s\n", inc);
+		free(inc);
+	}
 	return sb.s;
 }
 
@@ -97,7 +113,7 @@ static char *helpers(const struct tt_kernel *k, const struct tt_spec *sp)
 	const char *P = sp->lay.prefix, *qual = tt_prof(sp, "code", "qualifiers");
 	const char *magic = tt_prof(sp, "code", "magic");
 	struct pk_sb sb = {0};
-	pk_sb_addf(&sb, "%s void %stail(__gm__ int64_t *out", qual, P);
+	pk_sb_addf(&sb, "%s void %s" PK_NAME_TIMING_TAIL "(__gm__ int64_t *out", qual, P);
 	if (sp->slot_in_body)
 		pk_sb_add(&sb, ", uint64_t slot");
 	if (sp->opt.generation)
@@ -140,26 +156,26 @@ static char *helpers(const struct tt_kernel *k, const struct tt_spec *sp)
 static char *tail_call(const struct tt_spec *sp)
 {
 	const char *P = sp->lay.prefix;
-	struct pk_sb sb = {0};
-	pk_sb_addf(&sb, "%stail(%sout, ", P, P);
+	struct pk_sb v = {0};
 	if (sp->slot_in_body)
-		pk_sb_addf(&sb, "%sslot, ", P);
+		pk_sb_addf(&v, "%s" PK_NAME_TIMING_SLOT ", ", P);
 	if (sp->opt.generation)
-		pk_sb_addf(&sb, "%sgen, ", P);
+		pk_sb_addf(&v, "%s" PK_NAME_TIMING_GEN ", ", P);
 	if (sp->opt.invocation)
-		pk_sb_addf(&sb, "%srow0, ", P);
-	pk_sb_addf(&sb, "%sentry", P);
+		pk_sb_addf(&v, "%s" PK_NAME_TIMING_ROW0 ", ", P);
+	pk_sb_addf(&v, "%s" PK_NAME_TIMING_ENTRY, P);
 	for (size_t i = 0; i < sp->opt.nev; i++)
 		if (sp->opt.ev[i].helper >= 0)
-			pk_sb_addf(&sb, ", %sev[%d]", P, sp->opt.ev[i].helper);
+			pk_sb_addf(&v, ", %s" PK_NAME_TIMING_EVENTS "[%d]", P, sp->opt.ev[i].helper);
 		else
-			pk_sb_addf(&sb, ", %sev_%s", P, sp->opt.ev[i].name);
-	pk_sb_addf(&sb, ", %sread_cycle());", P);
-	return sb.s;
+			pk_sb_addf(&v, ", %s" PK_NAME_TIMING_EVENT "%s", P, sp->opt.ev[i].name);
+	char *call = kcode(sp, "tail_call", "values", v.s, NULL, NULL, NULL, NULL);
+	pk_sb_free(&v);
+	return call;
 }
 
 /* The timing tensor's data pointer, read as the kernel reads its own: the
- * raw address (the default), through the descriptor, or through the accessor. */
+ * raw address ([code] tensor), through the descriptor, or through the accessor. */
 static char *tensor_read(const struct tt_kernel *k, const struct tt_spec *sp)
 {
 	char idx[16];
@@ -169,8 +185,6 @@ static char *tensor_read(const struct tt_kernel *k, const struct tt_spec *sp)
 		tmpl = tt_prof(sp, "code", "tensor_by_accessor");
 	if (!tmpl)
 		tmpl = tt_prof(sp, "code", "tensor");
-	if (!tmpl)
-		tmpl = "reinterpret_cast<__gm__ int64_t *>({args}[{index}])";
 	const char *type = k->tensor_type ? k->tensor_type : tt_prof(sp, "code", "tensor_type");
 	const char *names[] = {"args", "index", "type", "accessor"};
 	const char *vals[] = {k->args_name, idx, type, k->tensor_accessor ? k->tensor_accessor : ""};
@@ -212,21 +226,24 @@ static char *slot_expr(const struct tt_kernel *k, const struct tt_spec *sp, cons
  * (marked #if lines) or by a C++ test (checked in tt_gen_kernel). */
 static char *slot_stmt(const struct tt_kernel *k, const struct tt_spec *sp)
 {
-	const char *P = sp->lay.prefix, *mac = tt_prof(sp, "slot", "mix_is_aic_macro");
+	const char *mac = tt_prof(sp, "slot", "mix_is_aic_macro");
 	char *s;
 	if (k->core != TT_MIX) {
 		char *e = slot_expr(k, sp, slot_key(k->core), 0);
-		s = pk_xasprintf("const uint64_t %sslot = %s;", P, e);
+		s = kcode(sp, "slot", "expr", e, NULL, NULL, NULL, NULL);
 		free(e);
 		return s;
 	}
 	char *c = slot_expr(k, sp, "mix_aic", 1), *v = slot_expr(k, sp, "mix_aiv", 1);
-	if (mac) {
-		s = pk_xasprintf("#if %s\nconst uint64_t %sslot = %s;\n#else\nconst uint64_t %sslot = %s;\n#endif", mac,
-		                 P, c, P, v);
+	if (mac) { /* the builds told apart by the preprocessor: marked #if lines */
+		char *sc = kcode(sp, "slot", "expr", c, NULL, NULL, NULL, NULL);
+		char *sv = kcode(sp, "slot", "expr", v, NULL, NULL, NULL, NULL);
+		s = pk_xasprintf("#if %s\n%s\n#else\n%s\n#endif", mac, sc, sv);
+		free(sc);
+		free(sv);
 	} else {
 		char *is = prof_expr(sp, k, "slot", "mix_is_aic_expr");
-		s = pk_xasprintf("const uint64_t %sslot = (%s) ? %s : %s;", P, is, c, v);
+		s = kcode(sp, "slot_mix", "is_aic", is, "aic", c, "aiv", v);
 		free(is);
 	}
 	free(c);
@@ -239,12 +256,14 @@ static char *slot_stmt(const struct tt_kernel *k, const struct tt_spec *sp)
 static void plan_packed_read(const struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp,
                              struct pk_plan *plan, const char *local, const char *what, int index)
 {
-	struct pk_sb sb = {0}, label = {0};
-	pk_sb_addf(&sb, "const uint64_t %s%s = static_cast<uint64_t>(%s[%d]);", sp->lay.prefix, local, k->args_name,
-	           index);
+	struct pk_sb label = {0};
+	char idx[16], *name = pk_xasprintf("%s%s", sp->lay.prefix, local);
+	snprintf(idx, sizeof(idx), "%d", index);
+	char *read = kcode(sp, "packed_read", "name", name, "args", k->args_name, "index", idx);
 	pk_sb_addf(&label, "%s %s[%d]", what, k->args_name, index);
-	tt_insert_before(t->b, plan, k->first_stmt, sb.s, label.s);
-	pk_sb_free(&sb);
+	tt_insert_before(t->b, plan, k->first_stmt, read, label.s);
+	free(read);
+	free(name);
 	pk_sb_free(&label);
 }
 
@@ -252,45 +271,46 @@ static void plan_packed_read(const struct tt_tu *t, const struct tt_kernel *k, c
  * declared here so a sample in any nested scope reaches the tail. */
 static void plan_entry(const struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp, struct pk_plan *plan)
 {
-	const char *P = sp->lay.prefix;
-	struct pk_sb sb = {0}, label = {0};
-	pk_sb_addf(&sb, "uint64_t %sentry = %sread_cycle();", P, P);
-	tt_insert_before(t->b, plan, k->first_stmt, sb.s, "entry");
-	sb.n = 0;
+	struct pk_sb label = {0};
+	char *line = kcode(sp, "entry", NULL, NULL, NULL, NULL, NULL, NULL);
+	tt_insert_before(t->b, plan, k->first_stmt, line, "entry");
+	free(line);
 	if (k->style == TT_EXTERN) {
 		char *rd = tensor_read(k, sp);
-		pk_sb_addf(&sb, "__gm__ int64_t *%sout = %s;", P, rd);
+		line = kcode(sp, "out", "tensor", rd, NULL, NULL, NULL, NULL);
 		free(rd);
 		pk_sb_addf(&label, "tensor %s[%d]", k->args_name, sp->lay.timing_index);
 	} else {
-		pk_sb_addf(&sb, "__gm__ int64_t *%sout = reinterpret_cast<__gm__ int64_t *>(%stiming);", P, P);
+		line = kcode(sp, "out_param", NULL, NULL, NULL, NULL, NULL, NULL);
 		pk_sb_add(&label, "tensor");
 	}
-	tt_insert_before(t->b, plan, k->first_stmt, sb.s, label.s);
+	tt_insert_before(t->b, plan, k->first_stmt, line, label.s);
+	free(line);
 	if (sp->lay.task_rows && k->style == TT_EXTERN) /* the slot below reads it */
-		plan_packed_read(t, k, sp, plan, "task", "task index", sp->lay.task_index);
+		plan_packed_read(t, k, sp, plan, PK_NAME_TIMING_TASK, "task index", sp->lay.task_index);
 	if (sp->slot_in_body) {
 		char *ss = slot_stmt(k, sp);
 		tt_insert_before(t->b, plan, k->first_stmt, ss, "slot");
 		free(ss);
 	}
 	if (sp->opt.generation && k->style == TT_EXTERN) /* direct style: a parameter */
-		plan_packed_read(t, k, sp, plan, "gen", "generation", sp->lay.generation_index);
+		plan_packed_read(t, k, sp, plan, PK_NAME_TIMING_GEN, "generation", sp->lay.generation_index);
 	if (sp->opt.invocation && k->style == TT_EXTERN)
-		plan_packed_read(t, k, sp, plan, "row0", "invocation rows", sp->lay.row0_index);
+		plan_packed_read(t, k, sp, plan, PK_NAME_TIMING_ROW0, "invocation rows", sp->lay.row0_index);
 	for (size_t i = 0; i < sp->opt.nev; i++) {
 		if (sp->opt.ev[i].helper >= 0)
 			continue;
-		sb.n = 0;
-		pk_sb_addf(&sb, "uint64_t %sev_%s = 0;", P, sp->opt.ev[i].name);
-		tt_insert_before(t->b, plan, k->first_stmt, sb.s, "event local");
+		line = kcode(sp, "event_local", "event", sp->opt.ev[i].name, NULL, NULL, NULL, NULL);
+		tt_insert_before(t->b, plan, k->first_stmt, line, "event local");
+		free(line);
 	}
 	if (sp->lay.nhelper) { /* the helpers' samples: the array the call path passes down */
-		sb.n = 0;
-		pk_sb_addf(&sb, "uint64_t %sev[%zu] = {};", P, sp->lay.nhelper);
-		tt_insert_before(t->b, plan, k->first_stmt, sb.s, "helper event locals");
+		char n[32];
+		snprintf(n, sizeof(n), "%zu", sp->lay.nhelper);
+		line = kcode(sp, "events_local", "n", n, NULL, NULL, NULL, NULL);
+		tt_insert_before(t->b, plan, k->first_stmt, line, "helper event locals");
+		free(line);
 	}
-	pk_sb_free(&sb);
 	pk_sb_free(&label);
 }
 
@@ -412,12 +432,19 @@ static void plan_abi(const struct tt_tu *t, const struct tt_kernel *k, const str
 		return;
 	}
 	struct pk_sb sb = {0}, gen = {0};
-	if (sp->opt.generation) /* the last scalars (scalars come after every tensor) */
-		pk_sb_addf(&gen, ", uint64_t %sgen", P);
-	if (sp->opt.invocation)
-		pk_sb_addf(&gen, ", uint64_t %srow0", P);
+	char *param = kcode(sp, "param", NULL, NULL, NULL, NULL, NULL, NULL);
+	const char *scalars[] = {sp->opt.generation ? PK_NAME_TIMING_GEN : NULL,
+	                         sp->opt.invocation ? PK_NAME_TIMING_ROW0 : NULL};
+	for (size_t i = 0; i < 2; i++) /* the last scalars (scalars come after every tensor) */
+		if (scalars[i]) {
+			char *name = pk_xasprintf("%s%s", P, scalars[i]);
+			char *sc = kcode(sp, "scalar_param", "name", name, NULL, NULL, NULL, NULL);
+			pk_sb_addf(&gen, ", %s", sc);
+			free(sc);
+			free(name);
+		}
 	if (k->ntensors > 0) {
-		pk_sb_addf(&sb, ", GM_ADDR %stiming", P);
+		pk_sb_addf(&sb, ", %s", param);
 		if (k->ntensors == (long)k->nparams) /* no scalars: one insertion */
 			pk_sb_add(&sb, gen.n ? gen.s : "");
 		else if (gen.n)
@@ -426,7 +453,7 @@ static void plan_abi(const struct tt_tu *t, const struct tt_kernel *k, const str
 		tt_insert_inline(plan, k->params[at - 1].end, sb.s);
 		other_decls(t, k, at, sb.s, gen.n ? gen.s : NULL, plan);
 	} else if (k->nparams > 0) {
-		pk_sb_addf(&sb, "GM_ADDR %stiming, ", P);
+		pk_sb_addf(&sb, "%s, ", param);
 		tt_insert_inline(plan, k->params[0].start, sb.s);
 		if (gen.n)
 			tt_insert_inline(plan, k->params[k->nparams - 1].end, gen.s);
@@ -434,7 +461,7 @@ static void plan_abi(const struct tt_tu *t, const struct tt_kernel *k, const str
 		size_t i = tt_tok_at(t, k->decl_start);
 		while (i < t->ntok && !tt_tok_is(t, i, "("))
 			i++;
-		pk_sb_addf(&sb, "GM_ADDR %stiming%s", P, gen.n ? gen.s : "");
+		pk_sb_addf(&sb, "%s%s", param, gen.n ? gen.s : "");
 		size_t s = t->tok[i].end, e = s;
 		if (tt_tok_is(t, i + 1, "void"))
 			e = t->tok[i + 1].end, s = t->tok[i + 1].start;
@@ -443,6 +470,7 @@ static void plan_abi(const struct tt_tu *t, const struct tt_kernel *k, const str
 		else
 			tt_insert_inline(plan, s, sb.s);
 	}
+	free(param);
 	pk_sb_free(&sb);
 	pk_sb_free(&gen);
 }
@@ -494,7 +522,7 @@ int tt_gen_kernel(struct tt_tu *t, struct tt_kernel *k, struct tt_spec *sp, cons
 	all.s[--all.n] = '\0'; /* the lines end where the chunk does */
 	/* the cycle read says its kind unless it is Ascend C's, the default */
 	char *label =
-	    strcmp(sp->api->kind, "ascendc") ? pk_xasprintf("helper, api %s", sp->api->kind) : pk_xstrdup("helper");
+	    strcmp(sp->api->kind, sp->api->dflt) ? pk_xasprintf("helper, api %s", sp->api->kind) : pk_xstrdup("helper");
 	tt_insert_before(t->b, plan, k->decl_start, all.s, label);
 	tt_insert_before(t->b, plan, k->decl_start, h, "helper");
 	free(label);
@@ -507,7 +535,9 @@ int tt_gen_kernel(struct tt_tu *t, struct tt_kernel *k, struct tt_spec *sp, cons
 		if (sp->opt.ev[i].helper >= 0)
 			continue;
 		struct pk_sb sb = {0}, label = {0};
-		pk_sb_addf(&sb, "%sev_%s = %sread_cycle();", sp->lay.prefix, sp->opt.ev[i].name, sp->lay.prefix);
+		char *sample = kcode(sp, "event_sample", "event", sp->opt.ev[i].name, NULL, NULL, NULL, NULL);
+		pk_sb_add(&sb, sample);
+		free(sample);
 		pk_sb_addf(&label, "event %s (%s)", sp->opt.ev[i].name, sp->opt.ev[i].kind);
 		if (sp->opt.ev[i].after)
 			tt_insert_after(t->b, plan, sp->opt.ev[i].at, sp->opt.ev[i].stmt, sb.s, label.s);

@@ -18,10 +18,10 @@ struct add_call {
 	size_t after;                /* just past ';' when the statement ends there, else 0 */
 };
 
-static const char *host_rule(const struct tt_spec *sp, const char *key, const char *dflt)
+/* A [host] template: required by the schema (tt_schema.c), so present. */
+static const char *host_rule(const struct tt_spec *sp, const char *key)
 {
-	const char *v = tt_rule(sp->rules, "host", key);
-	return v ? v : dflt;
+	return tt_rule(sp->rules, "host", key);
 }
 
 /* The slots expression of the matrix: with concurrent invocations, K of them. */
@@ -136,7 +136,7 @@ static int tensors_first(const struct tt_tu *t, const struct tt_kernel *k, const
 	return 0;
 }
 
-char *tt_host_extra_scalar_adds(const struct tt_spec *sp, const char *recv, const char *key, const char *dflt)
+char *tt_host_extra_scalar_adds(const struct tt_spec *sp, const char *recv, const char *key)
 {
 	char *xv[3];
 	size_t nx = extra_scalars(sp, xv);
@@ -146,7 +146,7 @@ char *tt_host_extra_scalar_adds(const struct tt_spec *sp, const char *recv, cons
 	for (size_t i = 0; i < nx; i++) {
 		const char *gnames[] = {"recv", "value"};
 		const char *gvals[] = {recv, xv[i]};
-		char *one = tt_expand(host_rule(sp, key, dflt), gnames, gvals, 2);
+		char *one = tt_expand(host_rule(sp, key), gnames, gvals, 2);
 		pk_sb_addf(&gs, "%s%s", i ? "\n" : "", one);
 		free(one);
 		free(xv[i]);
@@ -195,12 +195,10 @@ static int plan_orchestration(struct tt_tu *t, const struct tt_kernel *k, const 
 	char *mslots = matrix_slots(sp);
 	const char *names[] = {"recv", "slots", "row_words", "prefix"};
 	const char *vals[] = {recv, mslots, rw, pre};
-	char *line = tt_expand(
-	    host_rule(sp, "orchestration", "{recv}add_output({recv}make_timing_tensor({slots}, {row_words}));"), names,
-	    vals, 4);
+	char *line = tt_expand(host_rule(sp, "orchestration"), names, vals, 4);
 	struct pk_sb label = {0};
 	pk_sb_addf(&label, "output (args[%ld])", k->ntensors);
-	char *g = tt_host_extra_scalar_adds(sp, recv, "scalar", "{recv}add_scalar({value});");
+	char *g = tt_host_extra_scalar_adds(sp, recv, "scalar");
 	int rc = g ? place_extra_scalars(t, k, a, n, &line, g, plan) : 0;
 	free(g);
 	if (rc < 0)
@@ -282,12 +280,8 @@ static int plan_packed(struct tt_tu *t, const struct tt_kernel *k, const struct 
 	char *mslots = matrix_slots(sp);
 	const char *names[] = {"slots", "row_words", "prefix"};
 	const char *vals[] = {mslots, rw, pre};
-	char *decl =
-	    tt_expand(host_rule(sp, "packed_declare",
-	                        "std::vector<int64_t> {prefix}timing(static_cast<size_t>({slots}) * {row_words});"),
-	              names, vals, 3);
-	char *elem = tt_expand(host_rule(sp, "packed_element", "reinterpret_cast<int64_t>({prefix}timing.data())"),
-	                       names, vals, 3);
+	char *decl = tt_expand(host_rule(sp, "packed_declare"), names, vals, 3);
+	char *elem = tt_expand(host_rule(sp, "packed_element"), names, vals, 3);
 	tt_insert_before(b, plan, p->stmt_start, decl, "tensor");
 	struct pk_sb sb = {0}, gen = {0};
 	char *xv[3];
@@ -295,7 +289,7 @@ static int plan_packed(struct tt_tu *t, const struct tt_kernel *k, const struct 
 	for (size_t i = 0; i < nx; i++) { /* generation id, first row: more elements, the last */
 		const char *gnames[] = {"value"};
 		const char *gvals[] = {xv[i]};
-		char *g = tt_expand(host_rule(sp, "packed_scalar", "static_cast<int64_t>({value})"), gnames, gvals, 1);
+		char *g = tt_expand(host_rule(sp, "packed_scalar"), gnames, gvals, 1);
 		pk_sb_addf(&gen, ", %s", g);
 		free(g);
 		free(xv[i]);
@@ -438,27 +432,18 @@ static int plan_launch(struct tt_tu *t, const struct tt_kernel *k, const struct 
 	char *slots = matrix_slots(sp);
 	const char *names[] = {"slots", "row_bytes", "prefix"};
 	const char *vals[] = {slots, row_bytes, sp->lay.prefix};
-	const char *tmpl =
-	    l->cpu ? host_rule(sp, "cpu_launch_declare",
-	                       "uint8_t *{prefix}timing = reinterpret_cast<uint8_t *>(AscendC::GmAlloc("
-	                       "static_cast<size_t>({slots}) * {row_bytes}));\n"
-	                       "memset({prefix}timing, 0, static_cast<size_t>({slots}) * {row_bytes});")
-	           : host_rule(sp, "launch_declare",
-	                       "uint8_t *{prefix}timing = nullptr;\n"
-	                       "aclrtMalloc(reinterpret_cast<void **>(&{prefix}timing), static_cast<size_t>({slots}) "
-	                       "* {row_bytes}, ACL_MEM_MALLOC_HUGE_FIRST);\n"
-	                       "aclrtMemset({prefix}timing, static_cast<size_t>({slots}) * {row_bytes}, 0, "
-	                       "static_cast<size_t>({slots}) * {row_bytes});");
+	char *tmpl = tt_rule_lines(sp->rules, "host", l->cpu ? "cpu_launch_declare" : "launch_declare");
 	char *decl = tt_expand(tmpl, names, vals, 3);
+	free(tmpl);
 	tt_insert_before(t->b, plan, t->tok[s].start, decl, "launch buffer");
 	free(decl);
 	free(slots);
 	struct pk_sb a = {0};
 	size_t at = l->skip + (size_t)(k->ntensors > 0 ? tt_direct_at(k) : 0);
 	if (at < n)
-		pk_sb_addf(&a, "%stiming, ", sp->lay.prefix);
+		pk_sb_addf(&a, "%s" PK_NAME_TIMING_TIMING ", ", sp->lay.prefix);
 	else
-		pk_sb_addf(&a, "%s%stiming", n ? ", " : "", sp->lay.prefix);
+		pk_sb_addf(&a, "%s%s" PK_NAME_TIMING_TIMING, n ? ", " : "", sp->lay.prefix);
 	tt_insert_inline(plan, at < n ? t->tok[starts[at]].start : t->tok[l->close].start, a.s);
 	pk_sb_free(&a);
 	char *extra[3];
@@ -487,10 +472,13 @@ static void plan_prototypes(struct tt_tu *t, const struct tt_kernel *k, const st
 		size_t n = launch_args(t, &l, starts, 64);
 		size_t at = (size_t)(k->ntensors > 0 ? tt_direct_at(k) : 0);
 		struct pk_sb a = {0};
+		const char *names[] = {"prefix"}, *vals[] = {sp->lay.prefix};
+		char *param = tt_expand(tt_rule(sp->rules, "kernel", "param"), names, vals, 1);
 		if (at < n)
-			pk_sb_addf(&a, "GM_ADDR %stiming, ", sp->lay.prefix);
+			pk_sb_addf(&a, "%s, ", param);
 		else
-			pk_sb_addf(&a, "%sGM_ADDR %stiming", n ? ", " : "", sp->lay.prefix);
+			pk_sb_addf(&a, "%s%s", n ? ", " : "", param);
+		free(param);
 		tt_insert_inline(plan, at < n ? t->tok[starts[at]].start : t->tok[l.close].start, a.s);
 		pk_sb_free(&a);
 	}

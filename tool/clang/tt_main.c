@@ -103,13 +103,9 @@ static int resolve_events(struct tt_opts *o, const struct tt_rules *r, struct tt
 
 /* A prefix no identifier of the files starts with, so names never clash:
  * the kernel's, the host's and the --edit files' tokens. */
-static const char *pick_prefix(const struct tt_files *fs, const struct tt_spec *sp, char *buf, size_t cap)
+static const char *pick_prefix(const struct tt_files *fs, char *buf, size_t cap)
 {
-	const char *base = tt_rule(sp->rules, "names", "prefix");
-	if (!base) {
-		pk_error("rules/timing.ini: no 'prefix' in [names]: the generated names have no prefix");
-		return NULL;
-	}
+	const char *base = PK_NAME_TIMING_PREFIX; /* rules/names.ini */
 	for (int i = 0; i < 100; i++) {
 		if (i == 0)
 			snprintf(buf, cap, "%s_", base);
@@ -574,7 +570,7 @@ static int lay_out(struct job *j)
 	l->generation_index = (int)(j->k.ntensors + 1 + j->k.nscalars);
 	l->row0_index = l->generation_index + (j->o.generation ? 1 : 0);
 	l->task_index = l->row0_index + (j->o.invocation ? 1 : 0);
-	l->prefix = pick_prefix(&j->fs, &j->sp, j->prefix, sizeof(j->prefix));
+	l->prefix = pick_prefix(&j->fs, j->prefix, sizeof(j->prefix));
 	if (!l->prefix)
 		return pk_error("%s: no free generated-name prefix ([names] prefix of rules/timing.ini, then 1..99)",
 		                j->o.kernel);
@@ -593,8 +589,8 @@ static int plan_all(struct job *j)
 	                              .generation = o->generation,
 	                              .invocation = o->invocation,
 	                              .invocations = o->invocations};
-	if (tt_rules_load(&j->rules) < 0 || pk_ast_rules_load(&j->async) < 0 || load_files(j) < 0 ||
-	    resolve_roles(j) < 0)
+	if (tt_rules_load(&j->rules) < 0 || tt_rules_check(&j->rules, "rules/timing.ini") < 0 ||
+	    pk_ast_rules_load(&j->async) < 0 || load_files(j) < 0 || resolve_roles(j) < 0)
 		return -1;
 	j->sp.rules = &j->rules;
 	j->sp.async_issue = &j->async.issue;

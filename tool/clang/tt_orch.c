@@ -615,17 +615,14 @@ static long next_external(const struct tt_tu *t, size_t orch)
 	return max + 1;
 }
 
-static char *host_text(const struct tt_spec *sp, const char *key, const char *dflt, const char *recv, const char *orch,
-                       long index)
+/* A [host] template (required: tt_schema.c) with {recv} {orch} {index} {prefix}. */
+static char *host_text(const struct tt_spec *sp, const char *key, const char *recv, const char *orch, long index)
 {
 	char idx[32];
 	snprintf(idx, sizeof(idx), "%ld", index);
 	const char *names[] = {"recv", "orch", "index", "prefix"};
 	const char *vals[] = {recv ? recv : "", orch ? orch : "", idx, sp->lay.prefix};
-	const char *tmpl = tt_rule(sp->rules, "host", key);
-	if (!tmpl && !dflt)
-		return NULL;
-	return tt_expand(tmpl ? tmpl : dflt, names, vals, 4);
+	return tt_expand(tt_rule(sp->rules, "host", key), names, vals, 4);
 }
 
 static int plan_config(const struct tt_tu *t, long ext, struct pk_plan *plan)
@@ -731,8 +728,7 @@ static int plan_launch_scalars(const struct tt_tu *t, const struct tt_kernel *k,
                                const struct adds *a, const char *recv, char **add, struct pk_plan *plan)
 {
 	char *dot = pk_xasprintf("%s.", recv);
-	char *g =
-	    tt_host_extra_scalar_adds(sp, dot, "simpler_scalar", "{recv}add_scalar(static_cast<uint64_t>({value}));");
+	char *g = tt_host_extra_scalar_adds(sp, dot, "simpler_scalar");
 	free(dot);
 	if (!g)
 		return 0;
@@ -919,14 +915,13 @@ int tt_orch_plan(struct tt_tu *t, const struct tt_kernel *k, const struct tt_spe
 	char *oname = pk_xstrndup(t->b->data + t->tok[orch].start, t->tok[orch].end - t->tok[orch].start);
 	long ext = next_external(t, orch);
 	*external = ext;
-	char *decl = host_text(sp, "simpler_external", "const auto &{prefix}timing = {orch}.tensor({index}).ref();",
-	                       NULL, oname, ext);
+	char *decl = host_text(sp, "simpler_external", NULL, oname, ext);
 	char label[64];
 	snprintf(label, sizeof(label), "external tensor %ld", ext);
 	tt_insert_before(t->b, plan, body, decl, label);
 	free(decl);
 	if (sp->lay.task_rows) { /* the task index each submit passes: a counter of the run */
-		decl = host_text(sp, "simpler_task_counter", NULL, NULL, oname, ext);
+		decl = host_text(sp, "simpler_task_counter", NULL, oname, ext);
 		tt_insert_before(t->b, plan, body, decl, "task counter");
 		free(decl);
 	}
@@ -948,7 +943,7 @@ int tt_orch_plan(struct tt_tu *t, const struct tt_kernel *k, const struct tt_spe
 			break;
 		char *recv =
 		    pk_xstrndup(t->b->data + t->tok[s[j].recv].start, t->tok[s[j].recv].end - t->tok[s[j].recv].start);
-		char *add = host_text(sp, "simpler_add", "{recv}.add_output({prefix}timing);", recv, oname, ext);
+		char *add = host_text(sp, "simpler_add", recv, oname, ext);
 		if (pad) {
 			char *padded = tt_expand(pad, (const char *[]){"recv"}, (const char *[]){recv}, 1);
 			char *joined = pk_xasprintf("%s\n%s", padded, add);

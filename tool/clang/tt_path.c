@@ -344,17 +344,16 @@ static int add_param(struct graph *g, int i, struct pk_plan *kplan)
 	if (j >= t->ntok || t->tok[j].start >= e)
 		return pk_error("%s: cannot find the parameter list of '%s'", path_of(g, f->file), f->name);
 	struct pk_sb sb = {0};
-	const char *P = g->sp->lay.prefix;
-	if (f->nparams > 0) {
-		pk_sb_addf(&sb, ", uint64_t *%sev = nullptr", P);
+	const char *names[] = {"prefix"}, *vals[] = {g->sp->lay.prefix};
+	char *param = tt_expand(tt_rule(g->sp->rules, "kernel", "events_param"), names, vals, 1);
+	pk_sb_addf(&sb, "%s%s", f->nparams > 0 ? ", " : "", param);
+	free(param);
+	if (f->nparams > 0)
 		tt_insert_inline(plan_of(g, f->file, kplan), t->tok[j].start, sb.s);
-	} else if (j == i0 + 2 && tt_tok_is(t, i0 + 1, "void")) {
-		pk_sb_addf(&sb, "uint64_t *%sev = nullptr", P);
+	else if (j == i0 + 2 && tt_tok_is(t, i0 + 1, "void"))
 		tt_replace_inline(t->b, plan_of(g, f->file, kplan), t->tok[i0 + 1].start, t->tok[i0 + 1].end, sb.s);
-	} else {
-		pk_sb_addf(&sb, "uint64_t *%sev = nullptr", P);
+	else
 		tt_insert_inline(plan_of(g, f->file, kplan), t->tok[j].start, sb.s);
-	}
 	pk_sb_free(&sb);
 	return 0;
 }
@@ -371,7 +370,7 @@ static int add_arg(struct graph *g, const struct site *s, struct pk_plan *kplan)
 		                "a trailing event-array argument would bind to the wrong parameter",
 		                path_of(g, s->file), s->line, s->name, s->nargs, callee->nparams);
 	struct pk_sb sb = {0};
-	pk_sb_addf(&sb, "%s%sev", s->nargs > 0 ? ", " : "", g->sp->lay.prefix);
+	pk_sb_addf(&sb, "%s%s" PK_NAME_TIMING_EVENTS, s->nargs > 0 ? ", " : "", g->sp->lay.prefix);
 	tt_insert_inline(plan_of(g, s->file, kplan), s->close, sb.s);
 	pk_sb_free(&sb);
 	return 0;
@@ -404,19 +403,22 @@ static int place_sample(struct graph *g, int i, struct tt_event *ev, struct pk_p
 	struct pk_sb sb = {0}, label = {0};
 	const struct pk_api *api = g->sp->api;
 	char *cy = tt_cycle_read(g->sp);
-	if (*api->sim_macro) { /* the simulation's counter under its macro, its header before the function */
-		pk_sb_addf(&sb, "#if defined(%s)\nif (%sev) %sev[%d] = static_cast<uint64_t>(%s);\n#else\n",
-		           api->sim_macro, P, P, ev->helper, api->sim_cycle);
-		pk_sb_addf(&sb, "if (%sev) %sev[%d] = static_cast<uint64_t>(%s);\n#endif", P, P, ev->helper, cy);
-		size_t at = hk_start(t, f->c);
-		if (*api->sim_include && !pk_api_includes(t->b, api->sim_include) && at) {
-			char *inc =
-			    pk_xasprintf("#if defined(%s)\n#include \"%s\"\n#endif", api->sim_macro, api->sim_include);
-			tt_insert_before(t->b, plan_of(g, f->file, kplan), at, inc, "helper");
-			free(inc);
-		}
-	} else {
-		pk_sb_addf(&sb, "if (%sev) %sev[%d] = static_cast<uint64_t>(%s);", P, P, ev->helper, cy);
+	/* the simulation's counter under its macro, its header before the function */
+	char n[16];
+	snprintf(n, sizeof(n), "%d", ev->helper);
+	const char *names[] = {"prefix", "n", "cycle"}, *sv[] = {P, n, api->sim_cycle}, *dv[] = {P, n, cy};
+	const char *tmpl = tt_rule(g->sp->rules, "kernel", "helper_sample");
+	char *sim = tt_expand(tmpl, names, sv, 3), *dev = tt_expand(tmpl, names, dv, 3);
+	char *lines = pk_api_read_lines(api, sim, dev, "\n");
+	pk_sb_add(&sb, lines);
+	free(lines);
+	free(sim);
+	free(dev);
+	size_t at = *api->sim_macro ? hk_start(t, f->c) : 0;
+	if (*api->sim_macro && *api->sim_include && !pk_api_includes(t->b, api->sim_include) && at) {
+		char *inc = pk_api_include_lines(api, api->sim_include, 1, "\n");
+		tt_insert_before(t->b, plan_of(g, f->file, kplan), at, inc, "helper");
+		free(inc);
 	}
 	free(cy);
 	pk_sb_addf(&label, "event %s (%s)", ev->name, ev->kind);

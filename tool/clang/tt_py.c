@@ -838,7 +838,7 @@ static int plan_compare(struct ped *e, size_t orch)
 	if (cls == p->n)
 		return pk_error("%s: no test class", p->b->path);
 	struct pk_sb name = {0};
-	pk_sb_addf(&name, "%stiming", e->sp->lay.prefix);
+	pk_sb_addf(&name, "%s" PK_NAME_TIMING_TIMING, e->sp->lay.prefix);
 	size_t def = p->n;
 	for (size_t i = cls + 1; i < p->n && !(p->t[i].kind == PYT_DEDENT && p->t[i].level == 0); i++)
 		if (p->t[i].level == 1 && defines(p, i, "def", "compare_outputs"))

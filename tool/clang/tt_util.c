@@ -395,9 +395,12 @@ static int includes_name(const struct pk_buf *b, const char *list)
 
 const char *tt_detect_target(const struct tt_rules *r, const struct pk_buf *kernel, char *buf, size_t cap)
 {
-	const char *order[] = {"simpler", "ascendc"};
-	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
-		snprintf(buf, cap, "target.%s", order[i]);
+	/* the profiles in the order rules/timing.ini lists them */
+	for (size_t i = 0; i < r->n; i++) {
+		size_t l = strlen(r->keys[i]);
+		if (strncmp(r->keys[i], "target.", 7) || l < 7 + 7 || strcmp(r->keys[i] + l - 7, ".detect"))
+			continue;
+		snprintf(buf, cap, "%.*s", (int)(l - 7), r->keys[i]);
 		const char *det = tt_rule(r, buf, "detect");
 		if (det && includes_name(kernel, det))
 			return buf;
