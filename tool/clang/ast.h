@@ -124,14 +124,15 @@ struct pk_ast {
 	struct pk_parse_error *errs; /* errors inside the main file */
 	size_t nerrs, cap_errs;
 	struct pk_scan scan; /* existing probe blocks, comments */
-	struct pk_tok *toks; /* the main file's tokens, comments left out */
-	size_t ntoks;
+	struct pk_tok *tok;  /* the file's tokens, comments left out */
+	size_t ntok;
 	struct pk_range *skipped; /* regions the preprocessor skipped */
 	size_t nskipped;
 	char *unit;           /* a header parsed in this source file's unit, or NULL */
 	char *cpath;          /* the file's path as clang was given it */
 	char *branch_flags;   /* a refused target's branch: the -D/-U that select it */
 	unsigned branch_line; /* and the line of that target */
+	int borrowed;         /* a view: tu and index belong to another pk_ast */
 };
 
 struct pk_parse_opts {
@@ -144,6 +145,12 @@ struct pk_parse_opts {
 /* Parse B (its bytes in memory, not the file on disk) and index the main
  * file's functions, statements and calls. Returns 0 or -1 (message). */
 int pk_ast_parse(struct pk_ast *a, struct pk_buf *b, const struct pk_parse_opts *o);
+/* The file B alone (its includes skipped), for its tokens and their flags:
+ * no functions, nodes or calls. Returns 0 or -1 (message). */
+int pk_ast_parse_alone(struct pk_ast *a, struct pk_buf *b, char **extra, int nextra);
+/* A view of FILE, an included file of MAIN's unit holding B's bytes: that
+ * file's tokens and offsets, MAIN's cursors. Freed with pk_ast_free. */
+void pk_ast_view(struct pk_ast *view, const struct pk_ast *main, CXFile file, struct pk_buf *b);
 void pk_ast_free(struct pk_ast *a);
 /* Parse again with DATA as the file's bytes (same flags, stubs and unit):
  * its errors, as a->errs holds the first parse's. The first parse's cursors
@@ -168,6 +175,12 @@ void pk_ast_args_free(char **argv, int argc);
 
 /* ast_tree.c */
 int pk_ast_index(struct pk_ast *a);
+/* Byte offset of a location (its expansion) in A's file; -1 elsewhere. */
+long pk_ast_offset(const struct pk_ast *a, CXSourceLocation loc);
+/* The cursor's extent in A's file: 0, or -1 when it is not all there. */
+int pk_ast_extent(const struct pk_ast *a, CXCursor c, size_t *start, size_t *end);
+/* Is the cursor's text produced by a macro expansion? */
+int pk_ast_from_macro(CXCursor c);
 unsigned pk_ast_line(struct pk_ast *a, size_t off);
 int pk_ast_find_func(const struct pk_ast *a, const char *name);
 int pk_ast_stmt_of(const struct pk_ast *a, int node);
@@ -181,8 +194,19 @@ int pk_ast_last_child(const struct pk_ast *a, int p);
 void pk_ast_tokens(struct pk_ast *a);
 void pk_ast_fix_starts(struct pk_ast *a);
 void pk_ast_token_calls(struct pk_ast *a);
+/* Is token I (0 past the last) spelled S? */
 int pk_tok_is(const struct pk_ast *a, size_t i, const char *s);
+/* Index of the first token starting at or after OFF (ntok if none). */
 size_t pk_tok_at(const struct pk_ast *a, size_t off);
+/* The first token of the statement holding token I: after the previous
+ * ';', '{' or '}' (read on the tokens alone). */
+size_t pk_tok_stmt_first(const struct pk_ast *a, size_t i);
+/* Where token I starts together with the comment lines written right
+ * before it (since the previous token's line): code put there goes above
+ * the comment that introduces the statement. */
+size_t pk_tok_lead(const struct pk_ast *a, size_t i);
+/* Does an identifier token start with PREFIX? */
+int pk_tok_prefix_used(const struct pk_ast *a, const char *prefix);
 /* In the N records of SIZE bytes at V, sorted by the size_t at byte
  * START_FIELD of each (a start offset), the index of the first one starting
  * at or after OFF (N if none). Any token array of the module can use it. */

@@ -27,6 +27,37 @@ static size_t offset_of(const struct pk_ast *a, CXSourceLocation loc, int *in_ma
 	return off;
 }
 
+long pk_ast_offset(const struct pk_ast *a, CXSourceLocation loc)
+{
+	CXFile f;
+	unsigned line, col, off;
+	clang_getExpansionLocation(loc, &f, &line, &col, &off);
+	if (!f || !pk_cx_same_file(f, a->file) || off > a->b->len)
+		return -1;
+	return (long)off;
+}
+
+int pk_ast_extent(const struct pk_ast *a, CXCursor c, size_t *start, size_t *end)
+{
+	CXSourceRange r = clang_getCursorExtent(c);
+	long s = pk_ast_offset(a, clang_getRangeStart(r)), e = pk_ast_offset(a, clang_getRangeEnd(r));
+	if (s < 0 || e < s)
+		return -1;
+	*start = (size_t)s;
+	*end = (size_t)e;
+	return 0;
+}
+
+int pk_ast_from_macro(CXCursor c)
+{
+	CXSourceLocation loc = clang_getCursorLocation(c);
+	CXFile f1, f2;
+	unsigned l1, c1, o1, l2, c2, o2;
+	clang_getExpansionLocation(loc, &f1, &l1, &c1, &o1);
+	clang_getSpellingLocation(loc, &f2, &l2, &c2, &o2);
+	return o1 != o2 || !pk_cx_same_file(f1, f2);
+}
+
 unsigned pk_ast_line(struct pk_ast *a, size_t off)
 {
 	return pk_buf_line_of(a->b, off);

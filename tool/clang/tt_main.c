@@ -104,7 +104,7 @@ static int resolve_events(struct tt_opts *o, const struct tt_rules *r, struct tt
 }
 
 /* A prefix no identifier of the files starts with, so names never clash. */
-static const char *pick_prefix(const struct tt_tu *k, const struct tt_tu *h, const struct tt_spec *sp, char *buf,
+static const char *pick_prefix(const struct pk_ast *k, const struct pk_ast *h, const struct tt_spec *sp, char *buf,
                                size_t cap)
 {
 	const char *base = tt_rule(sp->rules, "names", "prefix");
@@ -117,9 +117,9 @@ static const char *pick_prefix(const struct tt_tu *k, const struct tt_tu *h, con
 			snprintf(buf, cap, "%s_", base);
 		else
 			snprintf(buf, cap, "%s%d_", base, i);
-		int used = tt_ident_prefix_used(k, buf) || (h && tt_ident_prefix_used(h, buf));
+		int used = pk_tok_prefix_used(k, buf) || (h && pk_tok_prefix_used(h, buf));
 		for (size_t x = 0; x < sp->nextra && !used; x++)
-			used = tt_ident_prefix_used(&sp->extra[x].view, buf);
+			used = pk_tok_prefix_used(&sp->extra[x].view, buf);
 		if (!used)
 			return buf;
 	}
@@ -132,7 +132,7 @@ struct job {
 	struct pk_ast_rules async;
 	struct pk_buf kb, hb;
 	int have_kb, have_hb;
-	struct tt_tu kt, ht;
+	struct pk_ast kt, ht;
 	struct tt_kernel k;
 	struct pk_plan kp, hp;
 	struct tt_spec sp;
@@ -195,7 +195,7 @@ static int load_extras(struct job *j)
 		for (size_t k = 0; k < i; k++)
 			if (pk_cx_same_file(f, j->sp.extra[k].view.file))
 				return pk_error("--edit %s given twice", x->path);
-		tt_tu_view(&x->view, &j->kt, f, &x->b);
+		pk_ast_view(&x->view, &j->kt, f, &x->b);
 		x->have_view = 1;
 		if (o->emit.mode == PK_EMIT_OUTFILE) {
 			/* next to -o, under the file's own name */
@@ -686,7 +686,7 @@ static void free_job(struct job *j)
 	for (size_t i = 0; i < j->sp.nextra; i++) {
 		struct tt_extra *x = &j->sp.extra[i];
 		if (x->have_view)
-			tt_tu_free(&x->view);
+			pk_ast_free(&x->view);
 		pk_plan_free(&x->plan);
 		if (x->have_b)
 			pk_buf_free(&x->b);
@@ -700,8 +700,8 @@ static void free_job(struct job *j)
 			pk_buf_free(&j->pyb[i]);
 	}
 	tt_kernel_free(&j->k);
-	tt_tu_free(&j->kt);
-	tt_tu_free(&j->ht);
+	pk_ast_free(&j->kt);
+	pk_ast_free(&j->ht);
 	pk_plan_free(&j->kp);
 	pk_plan_free(&j->hp);
 	if (j->have_kb)

@@ -14,9 +14,9 @@
 #include <string.h>
 #include <unistd.h>
 
-static int find_call(const struct tt_tu *t, const struct tt_kernel *k, struct tt_event *ev, const char *callee,
+static int find_call(const struct pk_ast *t, const struct tt_kernel *k, struct tt_event *ev, const char *callee,
                      int nth);
-static int find_line(const struct tt_tu *t, const struct tt_kernel *k, struct tt_event *ev, unsigned line);
+static int find_line(const struct pk_ast *t, const struct tt_kernel *k, struct tt_event *ev, unsigned line);
 
 struct fn {
 	char *name;
@@ -50,7 +50,7 @@ struct ref {
 };
 
 struct graph {
-	struct tt_tu *t;
+	struct pk_ast *t;
 	struct tt_spec *sp;
 	struct fn *f;
 	size_t nf, cap_f;
@@ -90,7 +90,7 @@ static int file_of(const struct graph *g, CXSourceLocation loc, size_t *off, uns
 	return -2;
 }
 
-static struct tt_tu *tu_of(const struct graph *g, int file)
+static struct pk_ast *tu_of(const struct graph *g, int file)
 {
 	return file == -1 ? g->t : &g->sp->extra[file].view;
 }
@@ -124,21 +124,21 @@ static enum CXChildVisitResult count_params(CXCursor c, CXCursor parent, CXClien
 /* ---- the body walk: calls and references ---- */
 
 /* Arguments of the call whose ')' is at CLOSE, counted on the tokens. */
-static int count_args(const struct tt_tu *t, size_t close)
+static int count_args(const struct pk_ast *t, size_t close)
 {
-	size_t i = tt_tok_at(t, close);
-	if (!tt_tok_is(t, i, ")"))
+	size_t i = pk_tok_at(t, close);
+	if (!pk_tok_is(t, i, ")"))
 		return -1;
 	int depth = 0, commas = 0;
 	size_t j = i;
 	while (j-- > 0) {
-		if (tt_tok_is(t, j, ")") || tt_tok_is(t, j, "]") || tt_tok_is(t, j, "}"))
+		if (pk_tok_is(t, j, ")") || pk_tok_is(t, j, "]") || pk_tok_is(t, j, "}"))
 			depth++;
-		else if (tt_tok_is(t, j, "(") || tt_tok_is(t, j, "[") || tt_tok_is(t, j, "{")) {
+		else if (pk_tok_is(t, j, "(") || pk_tok_is(t, j, "[") || pk_tok_is(t, j, "{")) {
 			if (depth == 0)
 				return j + 1 == i ? 0 : commas + 1;
 			depth--;
-		} else if (depth == 0 && tt_tok_is(t, j, ","))
+		} else if (depth == 0 && pk_tok_is(t, j, ","))
 			commas++;
 	}
 	return -1;
@@ -162,19 +162,19 @@ static void note_site(struct graph *g, CXCursor c)
 	s.file = file_of(g, clang_getRangeEnd(r), &end, NULL);
 	int sfile = file_of(g, clang_getRangeStart(r), &start, NULL);
 	file_of(g, clang_getCursorLocation(c), NULL, &s.line);
-	s.macro = tt_from_macro(c);
+	s.macro = pk_ast_from_macro(c);
 	s.name_off = (size_t)-1;
 	s.nargs = -1;
 	if (s.file != -2 && sfile == s.file && !s.macro) {
 		/* the text must start with the callee's name (ns:: qualifiers aside):
 		 * a macro's invocation maps to its own name and parentheses */
-		const struct tt_tu *t = tu_of(g, s.file);
-		size_t i = tt_tok_at(t, start);
-		if (tt_tok_is(t, i, "::"))
+		const struct pk_ast *t = tu_of(g, s.file);
+		size_t i = pk_tok_at(t, start);
+		if (pk_tok_is(t, i, "::"))
 			i++;
-		while (i + 1 < t->ntok && t->tok[i].kind == CXToken_Identifier && tt_tok_is(t, i + 1, "::"))
+		while (i + 1 < t->ntok && t->tok[i].kind == CXToken_Identifier && pk_tok_is(t, i + 1, "::"))
 			i += 2;
-		if (!tt_tok_is(t, i, s.name))
+		if (!pk_tok_is(t, i, s.name))
 			s.macro = 1;
 		s.name_off = s.macro ? start : t->tok[i].start; /* a macro's names expand at its own */
 	} else if (sfile == s.file) {
@@ -322,22 +322,22 @@ static struct pk_plan *plan_of(struct graph *g, int file, struct pk_plan *kplan)
 static int add_param(struct graph *g, int i, struct pk_plan *kplan)
 {
 	struct fn *f = &g->f[i];
-	struct tt_tu *t = tu_of(g, f->file);
+	struct pk_ast *t = tu_of(g, f->file);
 	size_t s, e;
-	if (tt_extent(t, f->c, &s, &e) < 0)
+	if (pk_ast_extent(t, f->c, &s, &e) < 0)
 		return pk_error("%s: cannot find the text of '%s'", path_of(g, f->file), f->name);
 	/* the parameter list: the first '(' after the name at top level */
 	size_t nameoff;
 	file_of(g, clang_getCursorLocation(f->c), &nameoff, NULL);
-	size_t i0 = tt_tok_at(t, nameoff);
-	while (i0 < t->ntok && t->tok[i0].start < e && !tt_tok_is(t, i0, "("))
+	size_t i0 = pk_tok_at(t, nameoff);
+	while (i0 < t->ntok && t->tok[i0].start < e && !pk_tok_is(t, i0, "("))
 		i0++;
 	int depth = 0;
 	size_t j = i0;
 	for (; j < t->ntok && t->tok[j].start < e; j++) {
-		if (tt_tok_is(t, j, "("))
+		if (pk_tok_is(t, j, "("))
 			depth++;
-		else if (tt_tok_is(t, j, ")") && --depth == 0)
+		else if (pk_tok_is(t, j, ")") && --depth == 0)
 			break;
 	}
 	if (j >= t->ntok || t->tok[j].start >= e)
@@ -347,7 +347,7 @@ static int add_param(struct graph *g, int i, struct pk_plan *kplan)
 	if (f->nparams > 0) {
 		pk_sb_addf(&sb, ", uint64_t *%sev = nullptr", P);
 		tt_insert_inline(plan_of(g, f->file, kplan), t->tok[j].start, sb.s);
-	} else if (j == i0 + 2 && tt_tok_is(t, i0 + 1, "void")) {
+	} else if (j == i0 + 2 && pk_tok_is(t, i0 + 1, "void")) {
 		pk_sb_addf(&sb, "uint64_t *%sev = nullptr", P);
 		tt_replace_inline(t->b, plan_of(g, f->file, kplan), t->tok[i0 + 1].start, t->tok[i0 + 1].end, sb.s);
 	} else {
@@ -377,7 +377,7 @@ static int add_arg(struct graph *g, const struct site *s, struct pk_plan *kplan)
 }
 
 /* The first byte of function C's declaration. */
-static size_t hk_start(struct tt_tu *t, CXCursor c)
+static size_t hk_start(struct pk_ast *t, CXCursor c)
 {
 	struct tt_kernel hk;
 	size_t at = tt_func_describe(t, c, &hk) == 0 ? hk.decl_start : 0;
@@ -389,7 +389,7 @@ static size_t hk_start(struct tt_tu *t, CXCursor c)
 static int place_sample(struct graph *g, int i, struct tt_event *ev, struct pk_plan *kplan)
 {
 	struct fn *f = &g->f[i];
-	struct tt_tu *t = tu_of(g, f->file);
+	struct pk_ast *t = tu_of(g, f->file);
 	struct tt_kernel hk;
 	int rc = tt_func_describe(t, f->c, &hk);
 	if (rc == 0)
@@ -593,7 +593,7 @@ static int thread_array(struct graph *g, const struct tt_spec *sp, int kernel, s
 	return 0;
 }
 
-int tt_path_plan(struct tt_tu *t, struct tt_kernel *k, struct tt_spec *sp, struct pk_plan *plan)
+int tt_path_plan(struct pk_ast *t, struct tt_kernel *k, struct tt_spec *sp, struct pk_plan *plan)
 {
 	struct graph g = {.t = t, .sp = sp, .cur = -1};
 	int kernel, rc = -1;
@@ -622,7 +622,7 @@ char *tt_cycle_read(const struct tt_spec *sp)
 
 /* SPEC: after:CALLEE[#n] | before:CALLEE[#n] | line:N, read by the parser of
  * probe-inject's --begin and --end. */
-int tt_place_event(const struct tt_tu *t, const struct tt_kernel *k, struct tt_event *ev)
+int tt_place_event(const struct pk_ast *t, const struct tt_kernel *k, struct tt_event *ev)
 {
 	struct pk_spec s;
 	if (pk_spec_parse(&s, ev->spec) < 0)
@@ -644,7 +644,7 @@ int tt_place_event(const struct tt_tu *t, const struct tt_kernel *k, struct tt_e
 
 /* A completion event right after an asynchronous issue records
  * the issue, not the completion. */
-void tt_lint_event(const struct tt_tu *t, const struct tt_spec *sp, const struct tt_event *ev)
+void tt_lint_event(const struct pk_ast *t, const struct tt_spec *sp, const struct tt_event *ev)
 {
 	/* arrival and release are collective events: after a flag set is right */
 	if (!sp->async_issue || !ev->after || (strcmp(ev->kind, "drain") && strcmp(ev->kind, "phase")))
@@ -657,7 +657,8 @@ void tt_lint_event(const struct tt_tu *t, const struct tt_spec *sp, const struct
 	pk_spec_free(&s);
 }
 
-static int find_call(const struct tt_tu *t, const struct tt_kernel *k, struct tt_event *ev, const char *callee, int nth)
+static int find_call(const struct pk_ast *t, const struct tt_kernel *k, struct tt_event *ev, const char *callee,
+                     int nth)
 {
 	int seen = 0;
 	for (size_t i = 0; i < k->ncalls; i++) {
@@ -679,7 +680,7 @@ static int find_call(const struct tt_tu *t, const struct tt_kernel *k, struct tt
 	                ev->helper >= 0 ? "function" : "kernel", k->name);
 }
 
-static int find_line(const struct tt_tu *t, const struct tt_kernel *k, struct tt_event *ev, unsigned line)
+static int find_line(const struct pk_ast *t, const struct tt_kernel *k, struct tt_event *ev, unsigned line)
 {
 	for (size_t i = 0; i < k->nstmts; i++)
 		if (k->stmts[i].line == line && pk_buf_line_of(t->b, k->stmts[i].start) == line &&
