@@ -78,11 +78,12 @@ struct pk_node {
 };
 
 struct pk_func {
+	CXCursor cursor, parent; /* the definition and the declaration holding it */
 	char *name;
 	int body;     /* node index of the body CompoundStmt */
 	size_t start; /* offset of the declaration's first byte */
 	unsigned line;
-	int entry;        /* looks like a kernel entry (__global__, or extern "C" __aicore__) */
+	int entry;        /* a kernel entry by pk_entry_rule */
 	int bad_line;     /* first line with a parse error inside, or 0 */
 	int is_constexpr; /* probe code cannot go in a constexpr function */
 };
@@ -162,18 +163,25 @@ void pk_parse_errors_free(struct pk_parse_error *v, size_t n);
 int pk_ast_verify(struct pk_ast *a, const struct pk_plan *plan, const char *name);
 /* Report parse errors in the main file as warnings ("could not see"). */
 void pk_ast_warn_errors(const struct pk_ast *a);
-/* Build the compiler arguments (exposed for tests). *argv is malloc'd. */
 /* Is PATH a header by its suffix; the source file that includes HEADER
  * (tool/clang/ast_unit.c), or NULL. */
 int pk_ast_is_header(const char *path);
-/* Are A and B the same file? clang_File_isEqual alone says yes for any two
- * in-memory files (the buffer, the stubs): their names decide then. */
-int pk_cx_same_file(CXFile a, CXFile b);
 char *pk_ast_includer(const char *header);
+/* Build the compiler arguments (exposed for tests). *argv is malloc'd. */
 int pk_ast_args(const char *path, const struct pk_parse_opts *o, char ***argv, int *argc);
 void pk_ast_args_free(char **argv, int argc);
 
 /* ast_tree.c */
+/* The kernel-entry rule, the one every part of the tool applies: a function
+ * is a kernel entry when the words of its declaration before its name,
+ * TEXT[0, LEN) (qualifier macros that expand to nothing included), hold
+ * `__global__`, or `__aicore__` in an extern "C" declaration (EXTERN_C), or
+ * when NAME is `kernel_entry` (pypto's incore entry, whatever macro spells
+ * its qualifiers). NAME may be NULL: then TEXT alone decides. */
+int pk_entry_rule(const char *text, size_t len, int extern_c, const char *name);
+/* Are A and B the same file? clang_File_isEqual alone says yes for any two
+ * in-memory files (the buffer, the stubs): their names decide then. */
+int pk_cx_same_file(CXFile a, CXFile b);
 int pk_ast_index(struct pk_ast *a);
 /* Byte offset of a location (its expansion) in A's file; -1 elsewhere. */
 long pk_ast_offset(const struct pk_ast *a, CXSourceLocation loc);

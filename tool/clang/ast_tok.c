@@ -479,34 +479,50 @@ int pk_ast_whole_macro_use(const struct pk_ast *a, size_t s, size_t e)
 	return j > 0 && a->tok[j - 1].end >= e;
 }
 
-/* Kernel entries read from the tokens, skipped code included: `__global__`
- * then NAME(...) and a body. Counts those named WANT (any when NULL or
- * empty); *open and *close are the last one's braces. */
+/* The first token of the declaration whose name is token NAME: after the
+ * previous ';', '{', '}' or directive line. *EXTERN_C: the declaration, or
+ * the block it opens into, is extern "C". */
+static size_t decl_words(const struct pk_ast *a, size_t name, int *extern_c)
+{
+	size_t s = name;
+	while (s > 0 && !(a->tok[s - 1].flags & PK_TOK_DIRECTIVE) && !pk_tok_is(a, s - 1, ";") &&
+	       !pk_tok_is(a, s - 1, "{") && !pk_tok_is(a, s - 1, "}"))
+		s--;
+	*extern_c = 0;
+	for (size_t i = s >= 3 && pk_tok_is(a, s - 1, "{") ? s - 3 : s; i + 1 < name; i++)
+		if (pk_tok_is(a, i, "extern") && pk_tok_is(a, i + 1, "\"C\""))
+			*extern_c = 1;
+	return s;
+}
+
+/* Kernel entries read from the tokens, skipped code included: NAME(...)
+ * and a body, an entry by pk_entry_rule. Counts those named WANT (any when
+ * NULL or empty); *open and *close are the last one's braces. */
 int pk_ast_text_entries(const struct pk_ast *a, const char *want, size_t *open, size_t *close)
 {
 	int n = 0;
-	for (size_t i = 0; i < a->ntok; i++) {
-		if ((a->tok[i].flags & PK_TOK_DIRECTIVE) || !pk_tok_is(a, i, "__global__"))
+	for (size_t i = 0; i + 1 < a->ntok; i++) {
+		if ((a->tok[i].flags & PK_TOK_DIRECTIVE) || a->tok[i].kind != CXToken_Identifier ||
+		    !pk_tok_is(a, i + 1, "("))
 			continue;
-		size_t j = i + 1;
-		while (j < a->ntok && !pk_tok_is(a, j, "(") && !pk_tok_is(a, j, ";") && !pk_tok_is(a, j, "{"))
-			j++;
-		if (j >= a->ntok || !pk_tok_is(a, j, "(") || a->tok[j - 1].kind != CXToken_Identifier)
-			continue;
-		size_t name = j - 1, k = skip_group_over(a, j, PK_TOK_DIRECTIVE);
-		while (k < a->ntok && !pk_tok_is(a, k, "{") && !pk_tok_is(a, k, ";"))
+		size_t k = skip_group_over(a, i + 1, PK_TOK_DIRECTIVE);
+		while (k < a->ntok && !pk_tok_is(a, k, "{") && !pk_tok_is(a, k, ";") && !pk_tok_is(a, k, "}"))
 			k++;
-		if (k >= a->ntok || !pk_tok_is(a, k, "{"))
+		if (k >= a->ntok || !pk_tok_is(a, k, "{") || (want && *want && !pk_tok_is(a, i, want)))
 			continue;
-		if (want && *want && !pk_tok_is(a, name, want))
-			continue;
+		int extern_c;
+		size_t s = decl_words(a, i, &extern_c);
+		char *name = pk_xstrndup(a->b->data + a->tok[i].start, a->tok[i].end - a->tok[i].start);
+		int entry =
+		    pk_entry_rule(a->b->data + a->tok[s].start, a->tok[i].start - a->tok[s].start, extern_c, name);
+		free(name);
 		size_t c = skip_group_over(a, k, PK_TOK_DIRECTIVE);
-		if (c > a->ntok || c == 0)
+		if (!entry || c > a->ntok || c == 0)
 			continue;
 		*open = a->tok[k].start;
 		*close = a->tok[c - 1].start;
 		n++;
-		i = k;
+		i = c - 1;
 	}
 	return n;
 }

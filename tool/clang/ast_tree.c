@@ -18,6 +18,20 @@ struct walk {
 	int level;
 };
 
+int pk_cx_same_file(CXFile a, CXFile b)
+{
+	if (!a || !b)
+		return a == b;
+	if (!clang_File_isEqual(a, b))
+		return 0;
+	CXString na = clang_getFileName(a), nb = clang_getFileName(b);
+	const char *sa = clang_getCString(na), *sb = clang_getCString(nb);
+	int same = sa && sb && !strcmp(sa, sb);
+	clang_disposeString(na);
+	clang_disposeString(nb);
+	return same;
+}
+
 static size_t offset_of(const struct pk_ast *a, CXSourceLocation loc, int *in_main)
 {
 	CXFile f;
@@ -261,15 +275,24 @@ static size_t words_before(const struct pk_ast *a, size_t start)
 	}
 }
 
-/* Kernel entry: __global__ before the name, or __aicore__ in extern "C". */
-static int looks_like_entry(struct pk_ast *a, size_t start, size_t name_off, int extern_c)
+static int has_word(const char *text, size_t len, const char *w)
 {
-	start = words_before(a, start);
-	return word_before(a, start, name_off, "__global__") ||
-	       (extern_c && word_before(a, start, name_off, "__aicore__"));
+	size_t l = strlen(w);
+	for (size_t o = 0; o + l <= len; o++)
+		if (!memcmp(text + o, w, l) && (o + l == len || !pk_is_ident(text[o + l])) &&
+		    (o == 0 || !pk_is_ident(text[o - 1])))
+			return 1;
+	return 0;
 }
 
-static void add_func(struct pk_ast *a, CXCursor c, int extern_c)
+int pk_entry_rule(const char *text, size_t len, int extern_c, const char *name)
+{
+	if (name && !strcmp(name, "kernel_entry"))
+		return 1;
+	return has_word(text, len, "__global__") || (extern_c && has_word(text, len, "__aicore__"));
+}
+
+static void add_func(struct pk_ast *a, CXCursor c, CXCursor parent, int extern_c)
 {
 	struct walk w = {a, -1, (int)a->nfuncs, NULL, 0, 0};
 	size_t from = a->nnodes;
@@ -298,15 +321,20 @@ static void add_func(struct pk_ast *a, CXCursor c, int extern_c)
 			add_call(a, (int)i, w.depth);
 	free(w.depth);
 	CXString s = clang_getCursorSpelling(c);
+	const char *name = clang_getCString(s);
+	size_t words = words_before(a, start);
 	PK_GROW(a->funcs, a->cap_funcs, a->nfuncs + 1);
 	struct pk_func *f = &a->funcs[a->nfuncs++];
-	*f = (struct pk_func){pk_xstrdup(clang_getCString(s)),
-	                      body,
-	                      start,
-	                      pk_ast_line(a, name_off),
-	                      looks_like_entry(a, start, name_off, extern_c),
-	                      0,
-	                      word_before(a, start, name_off, "constexpr")};
+	*f =
+	    (struct pk_func){c,
+	                     parent,
+	                     pk_xstrdup(name),
+	                     body,
+	                     start,
+	                     pk_ast_line(a, name_off),
+	                     pk_entry_rule(a->b->data + words, name_off > words ? name_off - words : 0, extern_c, name),
+	                     0,
+	                     word_before(a, start, name_off, "constexpr")};
 	clang_disposeString(s);
 	for (size_t i = 0; i < a->nerrs; i++)
 		if (a->errs[i].line && a->errs[i].off >= start && a->errs[i].off < a->nodes[body].end) {
@@ -348,7 +376,6 @@ struct top {
 
 static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientData data)
 {
-	(void)parent;
 	struct top *t = data;
 	int in;
 	offset_of(t->a, clang_getCursorLocation(c), &in);
@@ -356,7 +383,7 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientDa
 		return CXChildVisit_Continue;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	if (is_function(k) && clang_isCursorDefinition(c)) {
-		add_func(t->a, c, t->extern_c);
+		add_func(t->a, c, parent, t->extern_c);
 	} else if (is_container(k)) {
 		struct top inner = {t->a, t->extern_c || k == CXCursor_LinkageSpec || is_extern_c(t->a, c)};
 		clang_visitChildren(c, visit_top, &inner);

@@ -77,14 +77,6 @@ char *tt_callee_name(CXCursor call)
 
 /* ---- finding the kernel ---- */
 
-struct finder {
-	const struct pk_ast *t;
-	const char *want;
-	CXCursor found[16];
-	CXCursor parent[16];
-	int n;
-};
-
 /* A statement's extent starts at its first token that produced code: a
  * qualifier macro expanding to nothing (`__gm__ float *x = ...`) sits before
  * it. Walk back over identifiers on the same line. */
@@ -112,48 +104,6 @@ static size_t decl_start(const struct pk_ast *t, CXCursor fn, CXCursor parent)
 			s = ps;
 	}
 	return snap_start(t, s);
-}
-
-/* A kernel is named on the command line, is `kernel_entry`, or is declared
- * __global__ (the macro is a token, so we look at the text). */
-static int looks_like_kernel(struct finder *f, CXCursor c, CXCursor parent, const char *name)
-{
-	if (f->want)
-		return !strcmp(name, f->want);
-	if (!strcmp(name, "kernel_entry"))
-		return 1;
-	size_t s = decl_start(f->t, c, parent), fs, fe;
-	if (pk_ast_extent(f->t, c, &fs, &fe) < 0)
-		return 0;
-	for (size_t i = pk_tok_at(f->t, s); i < f->t->ntok && f->t->tok[i].start < fe; i++) {
-		if (pk_tok_is(f->t, i, "{"))
-			break;
-		if (pk_tok_is(f->t, i, "__global__"))
-			return 1;
-	}
-	return 0;
-}
-
-static enum CXChildVisitResult find_visit(CXCursor c, CXCursor parent, CXClientData data)
-{
-	struct finder *f = data;
-	enum CXCursorKind k = clang_getCursorKind(c);
-	if (!clang_Location_isFromMainFile(clang_getCursorLocation(c)))
-		return CXChildVisit_Continue;
-	/* libclang 14 shows extern "C" as an unexposed declaration */
-	if (k == CXCursor_LinkageSpec || k == CXCursor_Namespace || k == CXCursor_UnexposedDecl)
-		return CXChildVisit_Recurse;
-	/* a template kernel (template <typename T> __global__ ...) is one too */
-	if ((k != CXCursor_FunctionDecl && k != CXCursor_FunctionTemplate) || !clang_isCursorDefinition(c))
-		return CXChildVisit_Continue;
-	char *name = spelling(c);
-	if (looks_like_kernel(f, c, parent, name) && f->n < 16) {
-		f->found[f->n] = c;
-		f->parent[f->n] = parent;
-		f->n++;
-	}
-	free(name);
-	return CXChildVisit_Continue;
 }
 
 /* ---- walking the body with a parent stack ---- */
@@ -765,26 +715,31 @@ int tt_kernel_find_prof(struct pk_ast *t, const char *name, struct tt_kernel *k,
 	return rc;
 }
 
+/* The kernel: the function named NAME, else the one kernel entry of the
+ * front end's rule (pk_entry_rule); a free function or a template. */
 int tt_kernel_find(struct pk_ast *t, const char *name, struct tt_kernel *k)
 {
 	memset(k, 0, sizeof(*k));
 	k->host_tensors = -1;
-	struct finder f = {.t = t, .want = name};
-	clang_visitChildren(clang_getTranslationUnitCursor(t->tu), find_visit, &f);
-	if (f.n == 0)
-		return name ? pk_error("%s: no definition of kernel '%s'", t->b->path, name)
-		            : pk_error("%s: no kernel found (neither 'kernel_entry' nor a __global__ "
-		                       "function); name it with --kernel",
-		                       t->b->path);
-	if (f.n > 1) {
-		char *a = spelling(f.found[0]), *b = spelling(f.found[1]);
-		pk_error("%s: several kernels ('%s', '%s'%s); choose one with --kernel", t->b->path, a, b,
-		         f.n > 2 ? ", ..." : "");
-		free(a);
-		free(b);
-		return -1;
+	int found[2], n = 0;
+	for (size_t i = 0; i < t->nfuncs; i++) {
+		enum CXCursorKind ck = clang_getCursorKind(t->funcs[i].cursor);
+		if ((ck != CXCursor_FunctionDecl && ck != CXCursor_FunctionTemplate) ||
+		    !(name ? !strcmp(t->funcs[i].name, name) : t->funcs[i].entry))
+			continue;
+		if (n < 2)
+			found[n] = (int)i;
+		n++;
 	}
-	return describe(t, f.found[0], f.parent[0], k, 0);
+	if (n == 0)
+		return name ? pk_error("%s: no definition of kernel '%s'", t->b->path, name)
+		            : pk_error("%s: no kernel found (no __global__ function, extern \"C\" __aicore__ "
+		                       "function or kernel_entry); name it with --kernel",
+		                       t->b->path);
+	if (n > 1)
+		return pk_error("%s: several kernels ('%s', '%s'%s); choose one with --kernel", t->b->path,
+		                t->funcs[found[0]].name, t->funcs[found[1]].name, n > 2 ? ", ..." : "");
+	return describe(t, t->funcs[found[0]].cursor, t->funcs[found[0]].parent, k, 0);
 }
 
 int tt_func_describe(struct pk_ast *t, CXCursor fn, struct tt_kernel *k)
