@@ -256,6 +256,11 @@ void pk_spec_free(struct pk_spec *s);
 /* An anchor on the line after the '{' at OPEN of a body ending at CLOSE
  * (scope: body node BODY, or -1 for a body the AST does not hold). */
 int pk_ast_place_brace(struct pk_ast *a, size_t open, size_t close, int body, const char *what, struct pk_anchor *out);
+/* The anchor before or after the statement holding call CALL (an index of
+ * a->calls): the one placement rule of --begin/--end and --event; a
+ * braceless body gets its braces (out->brace). Returns 0 or -1 (message,
+ * nothing left allocated in *OUT). */
+int pk_ast_place_call(struct pk_ast *a, size_t call, enum pk_where where, const char *what, struct pk_anchor *out);
 /* Resolve SPEC as the start (is_end 0) or end part into anchors. */
 int pk_ast_place(struct pk_ast *a, const struct pk_spec *s, int is_end, struct pk_anchor **out, size_t *nout);
 /* One indentation step for code indented by IND (tab, 2 or 4 spaces). */

@@ -63,6 +63,7 @@ struct tt_return {
 
 struct tt_call {
 	char *callee;
+	size_t start, end;           /* the call's extent */
 	size_t stmt_start, stmt_end; /* the statement holding it, ';' included */
 	int placeable;               /* that statement sits directly inside { } */
 	unsigned line;
@@ -132,6 +133,11 @@ struct tt_event {
 	size_t at;   /* where the sample goes */
 	size_t stmt; /* start of the statement it is placed against */
 	int after;   /* after the statement (else before) */
+	/* the statement is a braceless body: braces go around it, as
+	 * --begin/--end put them (the front end's placement) */
+	int brace;
+	size_t brace_open, brace_close; /* the line starts of the '{' and '}' lines */
+	char *brace_indent;             /* their indentation (the owner's), malloc'd */
 };
 
 /* A file besides the kernel's that may be edited (--edit): a helper's. */
@@ -228,6 +234,10 @@ void tt_sides_free(struct tt_sides *s);
 int tt_path_plan(struct pk_ast *t, struct tt_kernel *k, struct tt_spec *sp, struct pk_plan *plan);
 /* Place event EV in function K of file T (after:/before:/line:). */
 int tt_place_event(const struct pk_ast *t, const struct tt_kernel *k, struct tt_event *ev);
+/* Write the sample CODE of event I of SP (placed) into PLAN of B, with the
+ * braces of its braceless body (once per body among SP's events). */
+void tt_event_write(const struct pk_buf *b, struct pk_plan *plan, const struct tt_spec *sp, size_t i, const char *code,
+                    const char *label);
 /* Warn about a completion event placed right after an asynchronous issue. */
 void tt_lint_event(const struct pk_ast *t, const struct tt_spec *sp, const struct tt_event *ev);
 

@@ -466,10 +466,7 @@ int tt_gen_kernel(struct pk_ast *t, struct tt_kernel *k, struct tt_spec *sp, str
 		struct pk_sb sb = {0}, label = {0};
 		pk_sb_addf(&sb, "%sev_%s = %sread_cycle();", sp->prefix, sp->ev[i].name, sp->prefix);
 		pk_sb_addf(&label, "event %s (%s)", sp->ev[i].name, sp->ev[i].kind);
-		if (sp->ev[i].after)
-			tt_insert_after(t->b, plan, sp->ev[i].at, sp->ev[i].stmt, sb.s, label.s);
-		else
-			tt_insert_before(t->b, plan, sp->ev[i].at, sb.s, label.s);
+		tt_event_write(t->b, plan, sp, i, sb.s, label.s);
 		pk_sb_free(&sb);
 		pk_sb_free(&label);
 	}

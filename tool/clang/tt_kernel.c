@@ -308,6 +308,8 @@ static void note_call(struct walk *w, CXCursor c)
 	size_t s = 0, e = 0;
 	pk_ast_extent(w->t, c, &s, &e);
 	call.line = line_of(w->t, s);
+	call.start = s;
+	call.end = e;
 	CXCursor stmt = c;
 	for (int j = w->depth - 1; j >= 0; j--) {
 		enum CXCursorKind pk = clang_getCursorKind(w->stack[j]);

@@ -681,6 +681,7 @@ static void free_job(struct job *j)
 		free(j->o.ev[i].kind);
 		free(j->o.ev[i].spec);
 		free(j->o.ev[i].func);
+		free(j->o.ev[i].brace_indent);
 	}
 	free(j->o.ev);
 	for (size_t i = 0; i < j->sp.nextra; i++) {

@@ -9,6 +9,7 @@
  * arguments are refused. */
 #include "tt.h"
 #include "pk.h"
+#include "timing_strip.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -386,7 +387,7 @@ static size_t hk_start(struct pk_ast *t, CXCursor c)
 }
 
 /* The sample inside the helper: through the pointer, when it is passed. */
-static int place_sample(struct graph *g, int i, struct tt_event *ev, struct pk_plan *kplan)
+static int place_helper_event(struct graph *g, int i, struct tt_event *ev)
 {
 	struct fn *f = &g->f[i];
 	struct pk_ast *t = tu_of(g, f->file);
@@ -399,6 +400,13 @@ static int place_sample(struct graph *g, int i, struct tt_event *ev, struct pk_p
 		return -1;
 	ev->file = path_of(g, f->file);
 	tt_lint_event(t, g->sp, ev);
+	return 0;
+}
+
+static int place_sample(struct graph *g, int i, struct tt_event *ev, struct pk_plan *kplan)
+{
+	struct fn *f = &g->f[i];
+	struct pk_ast *t = tu_of(g, f->file);
 	const char *P = g->sp->prefix;
 	struct pk_sb sb = {0}, label = {0};
 	const struct pk_api *api = g->sp->api;
@@ -419,10 +427,7 @@ static int place_sample(struct graph *g, int i, struct tt_event *ev, struct pk_p
 	}
 	free(cy);
 	pk_sb_addf(&label, "event %s (%s)", ev->name, ev->kind);
-	if (ev->after)
-		tt_insert_after(t->b, plan_of(g, f->file, kplan), ev->at, ev->stmt, sb.s, label.s);
-	else
-		tt_insert_before(t->b, plan_of(g, f->file, kplan), ev->at, sb.s, label.s);
+	tt_event_write(t->b, plan_of(g, f->file, kplan), g->sp, (size_t)(ev - g->sp->ev), sb.s, label.s);
 	pk_sb_free(&sb);
 	pk_sb_free(&label);
 	return 0;
@@ -583,13 +588,13 @@ static int thread_array(struct graph *g, const struct tt_spec *sp, int kernel, s
 	for (size_t i = 0; i < g->nf; i++)
 		if (on_path(g, (int)i) && (int)i != kernel && add_param(g, (int)i, plan) < 0)
 			return -1;
-	for (size_t e = 0; e < sp->nev; e++) {
-		if (sp->ev[e].helper < 0)
-			continue;
-		int n;
-		if (place_sample(g, unique_def(g, sp->ev[e].func, &n), &sp->ev[e], plan) < 0)
+	int n; /* every helper event placed before any is written: braces are shared */
+	for (size_t e = 0; e < sp->nev; e++)
+		if (sp->ev[e].helper >= 0 && place_helper_event(g, unique_def(g, sp->ev[e].func, &n), &sp->ev[e]) < 0)
 			return -1;
-	}
+	for (size_t e = 0; e < sp->nev; e++)
+		if (sp->ev[e].helper >= 0 && place_sample(g, unique_def(g, sp->ev[e].func, &n), &sp->ev[e], plan) < 0)
+			return -1;
 	return 0;
 }
 
@@ -642,6 +647,38 @@ int tt_place_event(const struct pk_ast *t, const struct tt_kernel *k, struct tt_
 	return rc;
 }
 
+static int same_body(const struct tt_event *x, const struct tt_event *y)
+{
+	return x->brace && y->brace && x->brace_open == y->brace_open && x->file && y->file &&
+	       !strcmp(x->file, y->file);
+}
+
+/* A whole '{' or '}' line at AT, marked like every line the timing tensor adds. */
+static void brace_line(const struct pk_buf *b, struct pk_plan *plan, size_t at, const char *indent, char brace)
+{
+	char *text = pk_xasprintf("%s%c  " PK_TT_LINE_MARK " brace%s", indent, brace, pk_buf_eol(b));
+	pk_plan_add(plan, at, at, text, strlen(text));
+	free(text);
+}
+
+void tt_event_write(const struct pk_buf *b, struct pk_plan *plan, const struct tt_spec *sp, size_t i, const char *code,
+                    const char *label)
+{
+	const struct tt_event *ev = &sp->ev[i];
+	int first = 1, last = 1; /* among the events in the same braceless body */
+	for (size_t j = 0; j < sp->nev; j++)
+		if (j != i && same_body(ev, &sp->ev[j]))
+			*(j < i ? &first : &last) = 0;
+	if (ev->brace && first)
+		brace_line(b, plan, ev->brace_open, ev->brace_indent, '{');
+	if (ev->after)
+		tt_insert_after(b, plan, ev->at, ev->stmt, code, label);
+	else
+		tt_insert_before(b, plan, ev->at, code, label);
+	if (ev->brace && last)
+		brace_line(b, plan, ev->brace_close, ev->brace_indent, '}');
+}
+
 /* A completion event right after an asynchronous issue records
  * the issue, not the completion. */
 void tt_lint_event(const struct pk_ast *t, const struct tt_spec *sp, const struct tt_event *ev)
@@ -657,6 +694,54 @@ void tt_lint_event(const struct pk_ast *t, const struct tt_spec *sp, const struc
 	pk_spec_free(&s);
 }
 
+static void anchor_free(struct pk_anchor *an)
+{
+	free(an->indent);
+	free(an->brace_indent);
+	free(an->body_indent);
+}
+
+/* A call that is no statement directly inside braces: the front end's
+ * placement (that of --begin/--end) braces the braceless body holding it;
+ * a call in a condition is refused. */
+static int place_braced(const struct pk_ast *t, const struct tt_call *c, struct tt_event *ev)
+{
+	struct pk_ast *a = (struct pk_ast *)t; /* the placement reads the model only */
+	size_t call = a->ncalls;
+	for (size_t i = 0; i < a->ncalls && call == a->ncalls; i++)
+		if (!a->calls[i].inactive && a->calls[i].node >= 0 && !strcmp(a->calls[i].name, c->callee) &&
+		    a->calls[i].off >= c->start && a->calls[i].off < c->end)
+			call = i;
+	if (call == a->ncalls) /* a file read for its tokens only */
+		return pk_error("%s:%u: event '%s': the call to '%s' is not a statement directly inside braces (a "
+		                "braceless body or a condition); add braces",
+		                t->b->path, c->line, ev->name, c->callee);
+	struct pk_anchor an;
+	if (pk_ast_place_call(a, call, ev->after ? PK_AFTER : PK_BEFORE, ev->spec, &an) < 0)
+		return -1;
+	if (an.brace < 0 || an.brace_split) {
+		int split = an.brace >= 0;
+		anchor_free(&an);
+		if (split)
+			return pk_error("%s:%u: event '%s': the braceless body holding the call to '%s' shares its "
+			                "line with its if/for/while; put the body on its own line",
+			                t->b->path, c->line, ev->name, c->callee);
+		return pk_error("%s:%u: event '%s': the call to '%s' is not a statement directly inside braces (a "
+		                "condition); move it into a statement of its own",
+		                t->b->path, c->line, ev->name, c->callee);
+	}
+	const struct pk_node *n = &a->nodes[an.node];
+	ev->brace = 1;
+	ev->brace_open = an.brace_open;
+	ev->brace_close = an.brace_close;
+	free(ev->brace_indent);
+	ev->brace_indent = pk_xstrdup(an.brace_indent);
+	ev->stmt = n->start;
+	ev->at = ev->after ? an.brace_close : n->start;
+	anchor_free(&an);
+	return 0;
+}
+
 static int find_call(const struct pk_ast *t, const struct tt_kernel *k, struct tt_event *ev, const char *callee,
                      int nth)
 {
@@ -666,9 +751,7 @@ static int find_call(const struct pk_ast *t, const struct tt_kernel *k, struct t
 		if (strcmp(c->callee, callee) || ++seen != nth)
 			continue;
 		if (!c->placeable)
-			return pk_error("%s:%u: event '%s': the call to '%s' is not a statement directly "
-			                "inside braces (a braceless body or a condition); add braces",
-			                t->b->path, c->line, ev->name, callee);
+			return place_braced(t, c, ev);
 		ev->at = ev->after ? c->stmt_end : c->stmt_start;
 		ev->stmt = c->stmt_start;
 		return 0;
