@@ -150,7 +150,8 @@ int pk_ast_parse(struct pk_ast *a, struct pk_buf *b, const struct pk_parse_opts 
  * no functions, nodes or calls. Returns 0 or -1 (message). */
 int pk_ast_parse_alone(struct pk_ast *a, struct pk_buf *b, char **extra, int nextra);
 /* A view of FILE, an included file of MAIN's unit holding B's bytes: that
- * file's tokens and offsets, MAIN's cursors. Freed with pk_ast_free. */
+ * file's tokens, functions, nodes and calls, MAIN's cursors. Freed with
+ * pk_ast_free. */
 void pk_ast_view(struct pk_ast *view, const struct pk_ast *main, CXFile file, struct pk_buf *b);
 void pk_ast_free(struct pk_ast *a);
 /* Parse again with DATA as the file's bytes (same flags, stubs and unit):

@@ -795,7 +795,11 @@ void pk_ast_view(struct pk_ast *view, const struct pk_ast *main, CXFile file, st
 	view->b = b;
 	view->borrowed = 1;
 	pk_buf_lines(b);
+	pk_scan_buf(b, &view->scan, PK_SCAN_COMMENTS);
 	pk_ast_tokens(view);
+	pk_ast_index(view);
+	pk_ast_fix_starts(view);
+	pk_ast_token_calls(view);
 }
 
 void pk_ast_free(struct pk_ast *a)

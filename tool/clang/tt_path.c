@@ -712,7 +712,7 @@ static int place_braced(const struct pk_ast *t, const struct tt_call *c, struct 
 		if (!a->calls[i].inactive && a->calls[i].node >= 0 && !strcmp(a->calls[i].name, c->callee) &&
 		    a->calls[i].off >= c->start && a->calls[i].off < c->end)
 			call = i;
-	if (call == a->ncalls) /* a file read for its tokens only */
+	if (call == a->ncalls) /* a file read for its tokens only, or a call the index lacks */
 		return pk_error("%s:%u: event '%s': the call to '%s' is not a statement directly inside braces (a "
 		                "braceless body or a condition); add braces",
 		                t->b->path, c->line, ev->name, c->callee);
