@@ -431,34 +431,13 @@ static int passed_whole(struct walk *w, CXCursor ref)
 	return 1;
 }
 
-static enum CXChildVisitResult walk_visit(CXCursor c, CXCursor parent, CXClientData data);
-
-static void walk_children(struct walk *w, CXCursor c)
+/* One cursor of the body, its ancestors on the stack: 1 to go into its
+ * children, 0 to leave them (or on an error, in w->err). */
+static int visit_one(struct walk *w, CXCursor c)
 {
-	if (w->err)
-		return;
-	if (w->depth >= (int)(sizeof(w->stack) / sizeof(w->stack[0]))) {
-		/* a read or an exit we did not see would be renumbered wrongly */
-		size_t s = 0, e = 0;
-		pk_ast_extent(w->t, c, &s, &e);
-		w->err = pk_error("%s:%u: kernel '%s' is nested too deeply to analyse", w->t->b->path, line_of(w->t, s),
-		                  w->k->name);
-		return;
-	}
-	w->stack[w->depth++] = c;
-	clang_visitChildren(c, walk_visit, w);
-	w->depth--;
-}
-
-static enum CXChildVisitResult walk_visit(CXCursor c, CXCursor parent, CXClientData data)
-{
-	struct walk *w = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
-	(void)parent;
-	if (w->err)
-		return CXChildVisit_Break;
 	if (k == CXCursor_LambdaExpr)
-		return CXChildVisit_Continue; /* its returns are not the kernel's exits */
+		return 0; /* its returns are not the kernel's exits */
 	if (clang_getCursorKind(parent_of(w, 0)) == CXCursor_CompoundStmt)
 		note_stmt(w, c);
 	if (k == CXCursor_ReturnStmt)
@@ -468,10 +447,8 @@ static enum CXChildVisitResult walk_visit(CXCursor c, CXCursor parent, CXClientD
 	if (w->k->style == TT_EXTERN) {
 		if (k == CXCursor_ArraySubscriptExpr) {
 			int r = subscript(w, c);
-			if (r < 0)
-				return CXChildVisit_Break;
-			if (r > 0)
-				return CXChildVisit_Continue; /* base and literal: nothing more */
+			if (r != 0)
+				return 0; /* an error, or base and literal: nothing more */
 		}
 		if (k == CXCursor_DeclRefExpr) {
 			char *name = spelling(c);
@@ -481,12 +458,40 @@ static enum CXChildVisitResult walk_visit(CXCursor c, CXCursor parent, CXClientD
 			 * used in arithmetic, or subscripted inside a macro */
 			if (mine && !passed_whole(w, c)) {
 				escaping_ref(w, c);
-				return CXChildVisit_Break;
+				return 0;
 			}
 		}
 	}
-	walk_children(w, c);
-	return w->err ? CXChildVisit_Break : CXChildVisit_Continue;
+	return 1;
+}
+
+/* The body BODY as the front end indexed it: its subtree in visiting order
+ * (parents first), each node's ancestors on the walk's stack. */
+static void walk_nodes(struct walk *w, int body)
+{
+	const struct pk_ast *a = w->t;
+	int up[sizeof(w->stack) / sizeof(w->stack[0])]; /* the nodes of the stack */
+	int skip = -1;
+	w->depth = 0;
+	up[w->depth] = body;
+	w->stack[w->depth++] = a->nodes[body].c;
+	for (size_t j = (size_t)body + 1; j < a->nnodes && !w->err && pk_ast_in_subtree(a, (int)j, body); j++) {
+		const struct pk_node *n = &a->nodes[j];
+		if (skip >= 0 && pk_ast_in_subtree(a, (int)j, skip))
+			continue;
+		skip = -1;
+		while (w->depth > 1 && up[w->depth - 1] != n->parent)
+			w->depth--;
+		if (!visit_one(w, n->c)) {
+			skip = (int)j;
+		} else if (w->depth < (int)(sizeof(up) / sizeof(up[0]))) {
+			up[w->depth] = (int)j;
+			w->stack[w->depth++] = n->c;
+		} else { /* a read or an exit we did not see would be renumbered wrongly */
+			w->err = pk_error("%s:%u: kernel '%s' is nested too deeply to analyse", a->b->path,
+			                  line_of(a, n->start), w->k->name);
+		}
+	}
 }
 
 /* ---- signature ---- */
@@ -679,8 +684,11 @@ static int describe(struct pk_ast *t, CXCursor fn, CXCursor parent, struct tt_ke
 	else
 		k->style = TT_DIRECT;
 	core_type(t, k);
-	CXCursor body = clang_getNullCursor();
-	clang_visitChildren(fn, find_body, &body);
+	int f = -1; /* the function as the front end indexed it */
+	for (size_t i = 0; i < t->nfuncs && f < 0; i++)
+		if (clang_equalCursors(t->funcs[i].cursor, fn))
+			f = (int)i;
+	CXCursor body = f >= 0 ? t->nodes[t->funcs[f].body].c : clang_getNullCursor();
 	size_t bs, be;
 	if (clang_Cursor_isNull(body) || pk_ast_extent(t, body, &bs, &be) < 0 || be == 0)
 		return pk_error("%s: kernel '%s' has no body libclang could read", t->b->path, k->name);
@@ -688,8 +696,7 @@ static int describe(struct pk_ast *t, CXCursor fn, CXCursor parent, struct tt_ke
 	k->body_close = be - 1;
 	struct walk w = {
 	    .t = t, .k = k, .accessors = helper ? NULL : g_accessors, .descriptors = !helper && g_descriptors};
-	w.stack[w.depth++] = body;
-	clang_visitChildren(body, walk_visit, &w);
+	walk_nodes(&w, t->funcs[f].body);
 	if (w.err)
 		return -1;
 	if (k->style == TT_EXTERN)
