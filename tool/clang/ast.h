@@ -146,8 +146,8 @@ struct pk_parse_opts {
 /* Parse B (its bytes in memory, not the file on disk) and index the main
  * file's functions, statements and calls. Returns 0 or -1 (message). */
 int pk_ast_parse(struct pk_ast *a, struct pk_buf *b, const struct pk_parse_opts *o);
-/* The file B alone (its includes skipped), for its tokens and their flags:
- * no functions, nodes or calls. Returns 0 or -1 (message). */
+/* The file B alone (its includes skipped): the same model, from a parse
+ * that sees no declaration of another file. Returns 0 or -1 (message). */
 int pk_ast_parse_alone(struct pk_ast *a, struct pk_buf *b, char **extra, int nextra);
 /* A view of FILE, an included file of MAIN's unit holding B's bytes: that
  * file's tokens, functions, nodes and calls, MAIN's cursors. Freed with

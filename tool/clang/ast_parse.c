@@ -783,7 +783,11 @@ int pk_ast_parse_alone(struct pk_ast *a, struct pk_buf *b, char **extra, int nex
 	if (ec != CXError_Success || !a->tu)
 		return pk_error("%s: libclang could not read the file (error %d)", b->path, (int)ec);
 	a->file = clang_getFile(a->tu, name);
+	pk_scan_buf(b, &a->scan, PK_SCAN_COMMENTS);
 	pk_ast_tokens(a);
+	pk_ast_index(a);
+	pk_ast_fix_starts(a);
+	pk_ast_token_calls(a);
 	return 0;
 }
 

@@ -569,58 +569,17 @@ static void read_params(const struct pk_ast *t, CXCursor fn, struct tt_kernel *k
 	}
 }
 
-static enum CXChildVisitResult find_body(CXCursor c, CXCursor parent, CXClientData data)
-{
-	(void)parent;
-	if (clang_getCursorKind(c) == CXCursor_CompoundStmt) {
-		*(CXCursor *)data = c;
-		return CXChildVisit_Break;
-	}
-	return CXChildVisit_Continue;
-}
-
-struct unterminated {
-	const struct pk_ast *t;
-	CXCursor fn; /* the first function whose body does not end with its '}' */
-	int found;
-};
-
-static enum CXChildVisitResult find_unterminated(CXCursor c, CXCursor parent, CXClientData data)
-{
-	(void)parent;
-	struct unterminated *u = data;
-	enum CXCursorKind kind = clang_getCursorKind(c);
-	if (kind == CXCursor_Namespace || kind == CXCursor_LinkageSpec || kind == CXCursor_UnexposedDecl ||
-	    kind == CXCursor_ClassDecl || kind == CXCursor_StructDecl) /* extern "C" is an UnexposedDecl */
-		return CXChildVisit_Recurse;
-	if (kind != CXCursor_FunctionDecl && kind != CXCursor_CXXMethod && kind != CXCursor_FunctionTemplate)
-		return CXChildVisit_Continue;
-	CXCursor body = clang_getNullCursor();
-	clang_visitChildren(c, find_body, &body);
-	size_t bs, be;
-	if (clang_Cursor_isNull(body) || pk_ast_extent(u->t, body, &bs, &be) < 0 || be == 0)
-		return CXChildVisit_Continue; /* a declaration, or another file's */
-	if (u->t->b->data[be - 1] == '}')
-		return CXChildVisit_Continue;
-	u->fn = c;
-	u->found = 1;
-	return CXChildVisit_Break;
-}
-
 int tt_check_terminated(const struct pk_ast *t)
 {
-	struct unterminated u = {t, clang_getNullCursor(), 0};
-	clang_visitChildren(clang_getTranslationUnitCursor(t->tu), find_unterminated, &u);
-	if (!u.found)
-		return 0;
-	char *name = spelling(u.fn);
-	size_t s, e;
-	unsigned line = pk_ast_extent(t, u.fn, &s, &e) == 0 ? line_of(t, s) : 0;
-	pk_error("%s:%u: function '%s' has no closing '}': the file ends inside it (cut short?); nothing "
-	         "written: give the whole file",
-	         t->b->path, line, name);
-	free(name);
-	return -1;
+	for (size_t f = 0; f < t->nfuncs; f++) {
+		size_t be = t->nodes[t->funcs[f].body].end;
+		if (be == 0 || t->b->data[be - 1] == '}')
+			continue;
+		return pk_error("%s:%u: function '%s' has no closing '}': the file ends inside it (cut short?); "
+		                "nothing written: give the whole file",
+		                t->b->path, line_of(t, t->funcs[f].start), t->funcs[f].name);
+	}
+	return 0;
 }
 
 static void core_type(const struct pk_ast *t, struct tt_kernel *k)
