@@ -32,13 +32,8 @@ static void sidecar_is_json_with_the_row_layout(void **state)
 	memset(&k, 0, sizeof(k));
 	k.name = "kernel_entry";
 	k.style = TT_EXTERN;
-	struct tt_spec sp = {.ev = ev,
-	                     .nev = 8,
-	                     .prefix = "pk_tt_",
-	                     .row_words = 16,
-	                     .columns = 10,
-	                     .slots = "48",
-	                     .timing_index = 3,
+	struct tt_spec sp = {.opt = {.ev = ev, .nev = 8, .slots = "48"},
+	                     .lay = {.prefix = "pk_tt_", .row_words = 16, .columns = 10, .timing_index = 3},
 	                     .rules = &r};
 	size_t len;
 	char *text = tt_sidecar_json(&k, &sp, &len);
@@ -84,21 +79,21 @@ static void sidecar_names_helpers_generation_and_invocations(void **state)
 	memset(&k, 0, sizeof(k));
 	k.name = "kernel_entry";
 	k.style = TT_EXTERN;
-	struct tt_spec sp = {.ev = ev,
-	                     .nev = 2,
-	                     .nhelper = 1,
-	                     .prefix = "pk_tt_",
-	                     .row_words = 8,
-	                     .columns = 4,
-	                     .slots = "blockDim",
-	                     .timing_index = 2,
-	                     .rules = &r,
-	                     .kernel_file = "k.cpp",
-	                     .generation = "gen",
-	                     .generation_index = 5,
-	                     .invocation = "i",
-	                     .invocations = "3",
-	                     .row0_index = 6};
+	struct tt_spec sp = {.opt = {.ev = ev,
+	                             .nev = 2,
+	                             .kernel_file = "k.cpp",
+	                             .slots = "blockDim",
+	                             .generation = "gen",
+	                             .invocation = "i",
+	                             .invocations = "3"},
+	                     .lay = {.prefix = "pk_tt_",
+	                             .columns = 4,
+	                             .row_words = 8,
+	                             .nhelper = 1,
+	                             .timing_index = 2,
+	                             .generation_index = 5,
+	                             .row0_index = 6},
+	                     .rules = &r};
 	size_t len;
 	char *text = tt_sidecar_json(&k, &sp, &len);
 	json_error_t err;
@@ -121,7 +116,7 @@ static void sidecar_names_helpers_generation_and_invocations(void **state)
 	json_decref(root);
 	free(text);
 	/* without --invocations as a number the count is unknown */
-	sp.invocations = "n_inv";
+	sp.opt.invocations = "n_inv";
 	text = tt_sidecar_json(&k, &sp, &len);
 	root = json_loadb(text, len, 0, &err);
 	assert_non_null(root);

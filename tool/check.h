@@ -1,6 +1,7 @@
 /* check.h - probe-check's shared state: the files to check, their findings,
  * and the three parts that fill and read it (cmd_check.c checks and prints
- * text, check_walk.c collects files, check_sarif.c writes SARIF). */
+ * text, check_walk.c collects files, check_sarif.c writes SARIF); probe-list
+ * and probe-strip use its directory walk (pk_check_expand_dirs). */
 #ifndef PK_CHECK_H
 #define PK_CHECK_H
 

@@ -9,7 +9,6 @@
 #include "probeset.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 static int inject_blocks(const struct pk_inject_opts *o);
 
@@ -28,39 +27,6 @@ static const struct inject_form {
     [PK_INJECT_PLACE] = {"placement", NULL, "pk_ast_inject", PK_NEEDS_AST},
     [PK_INJECT_TIMING] = {"timing-tensor", NULL, "pk_tt_inject", PK_NEEDS_AST},
 };
-
-static void plan_value(struct pk_file *f, const struct pk_block *b, int value)
-{
-	if (b->enabled != value)
-		pk_plan_add(&f->plan, b->value_off, b->value_off + 1, value ? "1" : "0", 1);
-}
-
-/* One probe per run: a probe other than NAME already on anywhere in the set? */
-static int refuse_others(struct pk_fileset *fs, const char *name, int allow)
-{
-	const char **paths = pk_xcalloc(fs->n + 1, sizeof(*paths));
-	const struct pk_scan **scans = pk_xcalloc(fs->n + 1, sizeof(*scans));
-	for (size_t i = 0; i < fs->n; i++) {
-		paths[i] = fs->f[i].src.buf.path;
-		scans[i] = &fs->f[i].src.scan;
-	}
-	int rc = pk_refuse_others(fs->n, paths, scans, name, allow);
-	free(paths);
-	free(scans);
-	return rc;
-}
-
-/* Is a probe other than NAME and the base probe on? Then the base stays on. */
-static int others_on(const struct pk_fileset *fs, const char *name)
-{
-	for (size_t i = 0; i < fs->n; i++)
-		for (size_t k = 0; k < fs->f[i].src.scan.nblocks; k++) {
-			const struct pk_block *b = &fs->f[i].src.scan.blocks[k];
-			if (b->enabled && strcmp(b->name, name) && strcmp(b->name, PK_BASE_PROBE))
-				return 1;
-		}
-	return 0;
-}
 
 int cmd_inject(int argc, char **argv)
 {
@@ -82,24 +48,10 @@ static int inject_blocks(const struct pk_inject_opts *o)
 	int rc = PK_EXIT_ERROR;
 	if (pk_fileset_load(&fs, o->files, (size_t)o->nfiles, load_flags, 0) < 0)
 		goto out;
-	if (o->name && !pk_fileset_has(&fs, o->name)) {
-		pk_fileset_unknown(&fs, o->name);
+	unsigned flags = (o->allow_multiple ? PK_SWITCH_ALLOW_MULTIPLE : 0) | (o->no_base ? PK_SWITCH_NO_BASE : 0);
+	const char *name = o->action == PK_BLOCK_DISABLE_ALL ? NULL : o->name;
+	if (pk_fileset_plan_switch(&fs, name, o->action == PK_BLOCK_ENABLE, flags) < 0)
 		goto out;
-	}
-	int enable = o->action == PK_BLOCK_ENABLE;
-	if (enable && strcmp(o->name, PK_BASE_PROBE) && refuse_others(&fs, o->name, o->allow_multiple) < 0)
-		goto out;
-	int base =
-	    (enable && !o->no_base) || (o->action == PK_BLOCK_DISABLE && !o->no_base && !others_on(&fs, o->name));
-	for (size_t i = 0; i < fs.n; i++) {
-		struct pk_file *f = &fs.f[i];
-		for (size_t k = 0; k < f->src.scan.nblocks; k++) {
-			const struct pk_block *b = &f->src.scan.blocks[k];
-			if (o->action == PK_BLOCK_DISABLE_ALL || !strcmp(b->name, o->name) ||
-			    (base && !strcmp(b->name, PK_BASE_PROBE)))
-				plan_value(f, b, enable);
-		}
-	}
 	size_t changed;
 	if (pk_fileset_emit(&fs, &o->emit, &changed) < 0)
 		goto out;

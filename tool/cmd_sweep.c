@@ -317,18 +317,20 @@ static double now_s(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-/* Enable NAME (and T_BASE) with probe-inject itself, then check that exactly
- * those are on and nothing else changed. */
+/* Enable NAME (and T_BASE) through the block planner, as probe-inject
+ * --probe does, then check that exactly those are on and nothing else
+ * changed. */
 static int enable_probe(struct sweep *sw, const char *name)
 {
-	char **argv = pk_xcalloc(sw->nfiles + 4, sizeof(*argv));
-	argv[0] = (char *)"probe-inject";
-	argv[1] = (char *)"--probe";
-	argv[2] = (char *)name;
-	memcpy(argv + 3, sw->files, sw->nfiles * sizeof(*argv));
-	optind = 0; /* getopt starts afresh */
-	int rc = cmd_inject((int)sw->nfiles + 3, argv) == PK_EXIT_OK ? 0 : -1;
-	free(argv);
+	struct pk_fileset set;
+	const struct pk_emit_opts in_place = {PK_EMIT_INPLACE, NULL};
+	size_t changed;
+	int rc = pk_fileset_load(&set, sw->files, sw->nfiles, PK_LOAD_FOR_WRITE, 0);
+	if (rc == 0)
+		rc = pk_fileset_plan_switch(&set, name, 1, 0);
+	if (rc == 0)
+		rc = pk_fileset_emit(&set, &in_place, &changed);
+	pk_fileset_free(&set);
 	struct pk_fileset now = {0};
 	if (rc == 0 && pk_fileset_load(&now, sw->files, sw->nfiles, 0, 0) < 0)
 		rc = -1;
@@ -502,15 +504,17 @@ static void progress(const struct sweep *sw, size_t k)
 	const struct probe_run *r = &sw->p[k];
 	if (sw->o.quiet)
 		return;
-	fprintf(stderr, "probe-sweep: [%zu/%zu] %s: ", k + 1, sw->np, r->name);
+	struct pk_sb line = {0};
+	pk_sb_addf(&line, "probe-sweep: [%zu/%zu] %s: ", k + 1, sw->np, r->name);
 	if (r->status < 0)
-		fprintf(stderr, "not run");
+		pk_sb_add(&line, "not run");
 	else
-		fprintf(stderr, "exit %d", r->status);
-	fprintf(stderr, ", %.2f s, %zu line(s)", r->seconds, r->lines);
+		pk_sb_addf(&line, "exit %d", r->status);
+	pk_sb_addf(&line, ", %.2f s, %zu line(s)", r->seconds, r->lines);
 	if (r->foreign)
-		fprintf(stderr, ", %zu of other probes", r->foreign);
-	fprintf(stderr, " -> %s\n", r->log);
+		pk_sb_addf(&line, ", %zu of other probes", r->foreign);
+	pk_note("%s -> %s", line.s, r->log);
+	pk_sb_free(&line);
 }
 
 /* One probe: enable, run, put back (whatever happened), read its log. */
@@ -523,7 +527,7 @@ static int sweep_probe(struct sweep *sw, size_t k)
 	size_t marks = 0;
 	int rc = enable_probe(sw, r->name) < 0 ? PROBE_FATAL : PROBE_OK;
 	if (rc == PROBE_OK && !sw->o.quiet)
-		fprintf(stderr, "probe-sweep: [%zu/%zu] %s: on, running the command\n", k + 1, sw->np, r->name);
+		pk_note("probe-sweep: [%zu/%zu] %s: on, running the command", k + 1, sw->np, r->name);
 	if (rc == PROBE_OK && run_command(sw, r, &marks) < 0)
 		rc = PROBE_FATAL;
 	if (put_back(sw) < 0)
@@ -624,37 +628,40 @@ static void summary(struct sweep *sw, int report_rc, int not_back)
 	char st[32];
 	size_t ok = 0;
 	if (!sw->o.quiet) {
-		fprintf(stderr, "probe-sweep: summary\n  %-24s %-10s %4s %7s %9s\n", "probe", "status", "runs", "lines",
+		pk_note("probe-sweep: summary\n  %-24s %-10s %4s %7s %9s", "probe", "status", "runs", "lines",
 		        "seconds");
 		for (size_t k = 0; k < sw->np; k++) {
 			const struct probe_run *r = &sw->p[k];
-			fprintf(stderr, "  %-24s %-10s %4d %7zu %9.2f\n", r->name, status_text(r, st, sizeof(st)),
-			        r->runs, r->lines, r->seconds);
+			pk_note("  %-24s %-10s %4d %7zu %9.2f", r->name, status_text(r, st, sizeof(st)), r->runs,
+			        r->lines, r->seconds);
 		}
 	}
 	for (size_t k = 0; k < sw->np; k++)
 		ok += sw->p[k].status == 0;
-	fprintf(stderr, "probe-sweep: %zu of %zu probe(s) ok", ok, sw->np);
+	struct pk_sb line = {0};
+	pk_sb_addf(&line, "probe-sweep: %zu of %zu probe(s) ok", ok, sw->np);
 	const char *sep = "; not in the report: ";
 	for (size_t k = 0; k < sw->np; k++)
 		if (sw->p[k].status != 0) {
-			fprintf(stderr, "%s%s (%s)", sep, sw->p[k].name, status_text(&sw->p[k], st, sizeof(st)));
+			pk_sb_addf(&line, "%s%s (%s)", sep, sw->p[k].name, status_text(&sw->p[k], st, sizeof(st)));
 			sep = ", ";
 		}
 	sep = "; other probes' lines in the log of: ";
 	for (size_t k = 0; k < sw->np; k++)
 		if (sw->p[k].foreign) {
-			fprintf(stderr, "%s%s", sep, sw->p[k].name);
+			pk_sb_addf(&line, "%s%s", sep, sw->p[k].name);
 			sep = ", ";
 		}
 	if (report_rc == PK_EXIT_OK || report_rc == PK_EXIT_FINDINGS)
-		fprintf(stderr, "; report %s/report.txt%s", sw->o.out, report_rc ? " (with findings)" : "");
+		pk_sb_addf(&line, "; report %s/report.txt%s", sw->o.out, report_rc ? " (with findings)" : "");
 	if (not_back)
-		fprintf(stderr,
-		        "; the files are NOT as before: a command changed them, their originals are in %s/.journal\n",
-		        sw->o.out);
+		pk_sb_addf(&line,
+		           "; the files are NOT as before: a command changed them, their originals are in %s/.journal",
+		           sw->o.out);
 	else
-		fprintf(stderr, "; the files are as before\n");
+		pk_sb_add(&line, "; the files are as before");
+	pk_note("%s", line.s);
+	pk_sb_free(&line);
 }
 
 /* ---- the command ------------------------------------------------------ */

@@ -59,68 +59,6 @@ static int check_writable(const char *shown, const char *target, const char *dir
 	return 0;
 }
 
-/* The temporary file beside TARGET is ".probekit.BASE.PID." followed by
- * mkstemp's six random characters, so that a later run can tell whose it
- * is. BASE is cut to TEMP_BASE_MAX bytes so that the name stays within
- * NAME_MAX (255) for the longest file names too. */
-#define TEMP_RANDOM   6
-#define TEMP_BASE_MAX (NAME_MAX - 10 - 1 - 20 - 1 - TEMP_RANDOM)
-
-static int temp_base_len(const char *base)
-{
-	size_t n = strlen(base);
-	return (int)(n < TEMP_BASE_MAX ? n : TEMP_BASE_MAX);
-}
-
-static int temp_template(char *out, size_t size, const char *dir, const char *base)
-{
-	int n = snprintf(out, size, "%s/.probekit.%.*s.%ld.", dir, temp_base_len(base), base, (long)getpid());
-	if (n < 0 || (size_t)n + TEMP_RANDOM >= size)
-		return -1;
-	memset(out + n, 'X', TEMP_RANDOM); /* the template mkstemp requires */
-	out[n + TEMP_RANDOM] = '\0';
-	return 0;
-}
-
-/* A run killed between mkstemp and rename (kill -9, power loss) leaves its
- * temporary file behind. Remove those of BASE whose process is gone: the
- * name carries the writer's pid, and a pid that kill(2) cannot find has no
- * rename pending. A live pid (even a reused one) keeps its file. Writers on
- * another host sharing the directory are not told apart. */
-static void sweep_stale(const char *dir, const char *base)
-{
-	DIR *d = opendir(dir);
-	if (!d)
-		return;
-	char prefix[PATH_MAX];
-	int plen = snprintf(prefix, sizeof(prefix), ".probekit.%.*s.", temp_base_len(base), base);
-	if (plen < 0 || (size_t)plen >= sizeof(prefix)) {
-		closedir(d);
-		return;
-	}
-	struct dirent *e;
-	while ((e = readdir(d)) != NULL) {
-		const char *name = e->d_name;
-		if (strncmp(name, prefix, (size_t)plen) != 0)
-			continue;
-		char *end;
-		errno = 0;
-		long pid = strtol(name + plen, &end, 10);
-		if (errno || end == name + plen || *end != '.' || strlen(end + 1) != TEMP_RANDOM || pid <= 0 ||
-		    (pid_t)pid != pid)
-			continue;
-		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
-			continue;
-		char full[PATH_MAX];
-		if ((size_t)snprintf(full, sizeof(full), "%s/%s", dir, name) < sizeof(full)) {
-			struct stat st;
-			if (lstat(full, &st) == 0 && S_ISREG(st.st_mode))
-				unlink(full);
-		}
-	}
-	closedir(d);
-}
-
 /* ---- temporary files removed on SIGTERM, SIGINT and SIGHUP ---------
  * The handlers are in place only while a temporary file exists, and the
  * caller's own handlers (probe-sweep's, when it rewrites in-process) are put
@@ -348,10 +286,9 @@ static int stage(struct pk_txn *t, const char *path, const char *data, size_t le
 	if (check_writable(path, target, dir) < 0)
 		return -1;
 
-	pk_journal_recover_dir(dir); /* before the stale temporaries: a journal needs its own */
-	sweep_stale(dir, base);
+	pk_txn_recover(target);
 	char tmp[PATH_MAX];
-	if (temp_template(tmp, sizeof(tmp), dir, base) < 0)
+	if (pk_temp_template(tmp, sizeof(tmp), dir, base) < 0)
 		return pk_error("%s: path too long", path);
 	int fd = temp_create(tmp);
 	if (fd < 0)

@@ -82,8 +82,10 @@ int pk_txn_commit(struct pk_txn *t);
  * directory whose writer died between two renames (its journal: rolled
  * forward, or its temporary files removed). Each directory once a run. */
 void pk_txn_recover(const char *path);
-/* Replay the journals in DIR whose writers are gone (journal.c). */
-void pk_journal_recover_dir(const char *dir);
+/* The name of a temporary file beside DIR/BASE, as a mkstemp template in
+ * OUT: ".probekit.BASE.PID.XXXXXX", so that a later run can tell whose it
+ * is (BASE cut so that the name stays within NAME_MAX). -1 if too long. */
+int pk_temp_template(char *out, size_t size, const char *dir, const char *base);
 void pk_txn_abort(struct pk_txn *t);
 /* pk_emit with its file writes (in place, -o) staged in TXN, not done. */
 int pk_emit_txn(const struct pk_emit_opts *o, struct pk_buf *b, const struct pk_plan *plan, int *changed,

@@ -73,18 +73,36 @@ static void journal_replay(const char *path)
 	fclose(f);
 }
 
-/* Replay the journals in DIR whose writers are gone. */
+#define TEMP_RANDOM   6
+#define TEMP_BASE_MAX (NAME_MAX - 10 - 1 - 20 - 1 - TEMP_RANDOM)
+
+static int temp_base_len(const char *base)
+{
+	size_t n = strlen(base);
+	return (int)(n < TEMP_BASE_MAX ? n : TEMP_BASE_MAX);
+}
+
+int pk_temp_template(char *out, size_t size, const char *dir, const char *base)
+{
+	int n = snprintf(out, size, "%s/.probekit.%.*s.%ld.", dir, temp_base_len(base), base, (long)getpid());
+	if (n < 0 || (size_t)n + TEMP_RANDOM >= size)
+		return -1;
+	memset(out + n, 'X', TEMP_RANDOM); /* the template mkstemp requires */
+	out[n + TEMP_RANDOM] = '\0';
+	return 0;
+}
+
 /* The pid in a temporary file's name, ".probekit.BASE.PID.XXXXXX", or 0
  * when NAME is not one. */
 static long temp_pid(const char *name)
 {
 	size_t n = strlen(name);
-	if (strncmp(name, ".probekit.", 10) != 0 || n < 10 + 1 + 2 + 6 || name[n - 7] != '.')
+	if (strncmp(name, ".probekit.", 10) != 0 || n < 10 + 1 + 2 + TEMP_RANDOM || name[n - TEMP_RANDOM - 1] != '.')
 		return 0;
-	size_t d = n - 7;
+	size_t d = n - TEMP_RANDOM - 1;
 	while (d > 10 && name[d - 1] >= '0' && name[d - 1] <= '9')
 		d--;
-	if (d == n - 7 || name[d - 1] != '.')
+	if (d == n - TEMP_RANDOM - 1 || name[d - 1] != '.')
 		return 0;
 	return strtol(name + d, NULL, 10);
 }
@@ -103,15 +121,19 @@ static void note_dead_temp(const char *dir, const char *name)
 	dead[ndead++] = pk_xasprintf("%s/%s", dir, name);
 }
 
-/* Remove the dead writers' temporary files of TARGET (DIR/BASE). */
+/* Remove the dead writers' temporary files of TARGET (DIR/BASE). A run
+ * killed between mkstemp and rename (kill -9, power loss) leaves one behind;
+ * its name carries the writer's pid, and a pid that kill(2) cannot find has
+ * no rename pending. Writers on another host sharing the directory are not
+ * told apart. */
 static void remove_dead_temps(const char *dir, const char *base)
 {
-	char *prefix = pk_xasprintf("%s/.probekit.%s.", dir, base);
+	char *prefix = pk_xasprintf("%s/.probekit.%.*s.", dir, temp_base_len(base), base);
 	size_t n = strlen(prefix);
 	for (size_t i = 0; i < ndead; i++) {
 		struct stat st;
-		if (dead[i] && !strncmp(dead[i], prefix, n) && !strchr(dead[i] + n, '/') && strlen(dead[i] + n) > 7 &&
-		    lstat(dead[i], &st) == 0 && S_ISREG(st.st_mode)) {
+		if (dead[i] && !strncmp(dead[i], prefix, n) && !strchr(dead[i] + n, '/') &&
+		    strlen(dead[i] + n) > TEMP_RANDOM + 1 && lstat(dead[i], &st) == 0 && S_ISREG(st.st_mode)) {
 			unlink(dead[i]);
 			free(dead[i]);
 			dead[i] = NULL;
@@ -120,7 +142,9 @@ static void remove_dead_temps(const char *dir, const char *base)
 	free(prefix);
 }
 
-void pk_journal_recover_dir(const char *dir)
+/* Replay the journals in DIR whose writers are gone, and note the dead
+ * writers' temporary files. */
+static void journal_recover_dir(const char *dir)
 {
 	DIR *dp = opendir(dir);
 	if (!dp)
@@ -156,7 +180,7 @@ void pk_txn_recover(const char *path)
 	if (i == (size_t)-1) {
 		PK_GROW(seen, cap_seen, nseen + 1);
 		seen[nseen++] = pk_xstrdup(dir);
-		pk_journal_recover_dir(dir);
+		journal_recover_dir(dir);
 	}
 	remove_dead_temps(dir, base);
 }

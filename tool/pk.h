@@ -27,6 +27,10 @@ enum pk_exit {
 int pk_error(const char *fmt, ...) PK_PRINTF(1, 2);
 /* "probekit: warning: <msg>" on stderr. */
 void pk_warning(const char *fmt, ...) PK_PRINTF(1, 2);
+/* A status line of a command as it goes ("probe-sweep: [2/6] ..."), on the
+ * message stream as it is, without the "probekit: " prefix (the command
+ * decides whether -q drops it). */
+void pk_note(const char *fmt, ...) PK_PRINTF(1, 2);
 /* -1 (-q: pk_warning prints nothing), 0, or 1 (--verbose: every detail) */
 void pk_set_verbosity(int v);
 int pk_verbosity(void);

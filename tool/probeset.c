@@ -207,3 +207,55 @@ int pk_refuse_others(size_t n, const char *const *paths, const struct pk_scan *c
 	free(files.s);
 	return rc;
 }
+
+static void plan_value(struct pk_file *f, const struct pk_block *b, int value)
+{
+	if (b->enabled != value)
+		pk_plan_add(&f->plan, b->value_off, b->value_off + 1, value ? "1" : "0", 1);
+}
+
+/* One probe per run: a probe other than NAME already on anywhere in the set? */
+static int refuse_others(struct pk_fileset *fs, const char *name, int allow)
+{
+	const char **paths = pk_xcalloc(fs->n + 1, sizeof(*paths));
+	const struct pk_scan **scans = pk_xcalloc(fs->n + 1, sizeof(*scans));
+	for (size_t i = 0; i < fs->n; i++) {
+		paths[i] = fs->f[i].src.buf.path;
+		scans[i] = &fs->f[i].src.scan;
+	}
+	int rc = pk_refuse_others(fs->n, paths, scans, name, allow);
+	free(paths);
+	free(scans);
+	return rc;
+}
+
+/* Is a probe other than NAME and the base probe on? Then the base stays on. */
+static int others_on(const struct pk_fileset *fs, const char *name)
+{
+	for (size_t i = 0; i < fs->n; i++)
+		for (size_t k = 0; k < fs->f[i].src.scan.nblocks; k++) {
+			const struct pk_block *b = &fs->f[i].src.scan.blocks[k];
+			if (b->enabled && strcmp(b->name, name) && strcmp(b->name, PK_BASE_PROBE))
+				return 1;
+		}
+	return 0;
+}
+
+int pk_fileset_plan_switch(struct pk_fileset *fs, const char *name, int enable, unsigned flags)
+{
+	if (name && !pk_fileset_has(fs, name))
+		return pk_fileset_unknown(fs, name);
+	if (enable && strcmp(name, PK_BASE_PROBE) &&
+	    refuse_others(fs, name, (flags & PK_SWITCH_ALLOW_MULTIPLE) != 0) < 0)
+		return -1;
+	int base = !(flags & PK_SWITCH_NO_BASE) && name && (enable || !others_on(fs, name));
+	for (size_t i = 0; i < fs->n; i++) {
+		struct pk_file *f = &fs->f[i];
+		for (size_t k = 0; k < f->src.scan.nblocks; k++) {
+			const struct pk_block *b = &f->src.scan.blocks[k];
+			if (!name || !strcmp(b->name, name) || (base && !strcmp(b->name, PK_BASE_PROBE)))
+				plan_value(f, b, enable);
+		}
+	}
+	return 0;
+}

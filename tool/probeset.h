@@ -40,6 +40,14 @@ int pk_fileset_unknown(const struct pk_fileset *fs, const char *name);
  * and what to do), or with ALLOW warn that they run together (0). */
 int pk_refuse_others(size_t n, const char *const *paths, const struct pk_scan *const *scans, const char *name,
                      int allow);
+/* Plan the switch of probe NAME in every file of FS: on (ENABLE) or off;
+ * NAME NULL with ENABLE 0 turns every probe off. The base probe follows
+ * unless PK_SWITCH_NO_BASE: on with any probe, off with the last one on.
+ * Enabling refuses while another probe is on (pk_refuse_others), unless
+ * PK_SWITCH_ALLOW_MULTIPLE. An unknown NAME is refused with the known ones.
+ * Returns 0 or -1 (message printed, nothing planned). */
+enum { PK_SWITCH_ALLOW_MULTIPLE = 1, PK_SWITCH_NO_BASE = 2 };
+int pk_fileset_plan_switch(struct pk_fileset *fs, const char *name, int enable, unsigned flags);
 /* Check every plan, then emit every file. When a later write fails, files
  * already rewritten are put back. *changed counts files that differ. */
 int pk_fileset_emit(struct pk_fileset *fs, const struct pk_emit_opts *o, size_t *changed);

@@ -1,5 +1,6 @@
 /* rules.h - probe-check rules: data from rules/check*.ini and --rules files.
- * Included by cmd_check.c and the rule tests. */
+ * Included by check.h (probe-check's files, and probe-list and probe-strip,
+ * which walk directories as probe-check does), rules.c and the rule tests. */
 #ifndef PK_RULES_H
 #define PK_RULES_H
 

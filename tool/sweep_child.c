@@ -73,7 +73,7 @@ static void child_exec(char *const argv[], char *const env[], int out_fd, int er
 	for (size_t i = 0; env && env[i]; i++)
 		putenv(env[i]);
 	execv(argv[0], argv);
-	fprintf(stderr, "probekit: cannot run %s: %s\n", argv[0], strerror(errno));
+	pk_error("cannot run %s: %s", argv[0], strerror(errno));
 	_exit(127);
 }
 

@@ -253,9 +253,8 @@ int sw_journal_recover(const char *dir)
 	if (rc == 0)
 		rc = sw_put_back(orig, scans, n, where, &restored);
 	if (rc == 0) {
-		fprintf(stderr,
-		        "probe-sweep: %s: an earlier sweep did not finish; %zu of %zu file(s) put back from its "
-		        "journal, the others were already as before\n",
+		pk_note("probe-sweep: %s: an earlier sweep did not finish; %zu of %zu file(s) put back from its "
+		        "journal, the others were already as before",
 		        dir, restored, n);
 		sw_journal_remove(dir);
 	} else {

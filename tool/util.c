@@ -77,6 +77,14 @@ void pk_warning(const char *fmt, ...)
 	va_end(ap);
 }
 
+void pk_note(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	message("", fmt, ap);
+	va_end(ap);
+}
+
 char *pk_xvasprintf(const char *fmt, va_list ap)
 {
 	va_list again;

@@ -1,46 +1,104 @@
 #!/usr/bin/env bash
 # timing_samefile.sh - a timing-tensor run that names one file in two roles
-# (the same path twice, a symbolic link, a hard link, a pypto --host
-# model.py:EXTERN with --edit model.py) ends at once with exit 2, naming both
-# roles, and changes nothing; it used to wait for ever on its own lock. Each
-# run is bounded by timeout(1), so a hang fails the test instead of hanging it.
+# (the same path twice, a symbolic link, a hard link) loads it once, as one
+# input: it used to wait for ever on its own lock, then was refused. Each
+# case runs bounded by timeout(1), so a hang fails the test instead of
+# hanging it, and its files must come out as the run naming each file once
+# writes them (the golden case's expected/ tree). Roles that read one file as
+# C++ and as Python (an orchestration given as the test script) are refused,
+# naming both, and nothing changes.
 #   bash tests/sh/timing_samefile.sh BIN_DIR SRC_DIR
 source "$(dirname "$0")/block-lib.bash" "$@"
 command -v timeout >/dev/null || skip "no timeout(1)"
 cd "$scratch" || exit 1
-cp -r "$src/testdata/timing/simpler-tasks" st
-cp -r "$src/testdata/timing/pypto-callers" pc
-cp -r st st.orig
-cp -r pc pc.orig
-# bounded WHAT DIR ARGS...: probe-inject ARGS in DIR ends within 30 s with exit 2
+# bounded WANT WHAT DIR ARGS...: probe-inject ARGS in DIR ends within 30 s with exit WANT
 bounded() {
-	local what=$1 dir=$2
-	shift 2
+	local want=$1 what=$2 dir=$3
+	shift 3
 	local rc=0
 	(cd "$dir" && timeout 30 "$bin/probe-inject" "$@") >out.txt 2>err.txt || rc=$?
 	case $rc in
-	2) grep -q "are one file" err.txt && ok "$what: refused, naming the roles" ||
-		fail "$what: exit 2 without naming the roles: $(cat err.txt)" ;;
+	"$want") ok "$what: exit $want" ;;
 	124) fail "$what: still running after 30 s (waits on its own lock)" ;;
-	*) fail "$what: exit $rc: $(cat err.txt)" ;;
+	*) fail "$what: exit $rc, expected $want: $(cat err.txt)" ;;
 	esac
 }
-tt=(--timing-tensor --slots 8 --host kernels/orchestration/scale_orch.cpp)
-bounded "--host and --test-script the same path" st "${tt[@]}" \
-	--test-script kernels/orchestration/scale_orch.cpp kernels/aiv/kernel_scale.cpp
+# fresh CASE DIR: a copy of golden case CASE's inputs in DIR
+fresh() {
+	rm -rf "$2"
+	cp -r "$src/testdata/timing/$1" "$2"
+	rm -rf "$2/expected" "$2/args" "$2/expected.err" "$2/exit"
+}
+# as_golden WHAT CASE DIR [FILE=AS...]: every file of CASE's expected/ tree
+# is in DIR as expected (FILE=AS: expected/FILE is checked as DIR/AS)
+as_golden() {
+	local what=$1 case=$2 exp=$src/testdata/timing/$2/expected dir=$3 bad=0 f
+	shift 3
+	while IFS= read -r f; do
+		local got=$f m
+		for m in "$@"; do [ "${m%%=*}" = "$f" ] && got=${m#*=}; done
+		cmp -s "$exp/$f" "$dir/$got" || { bad=1; fail "$what: $got differs from the golden $case/expected/$f"; }
+	done < <(cd "$exp" && find . -type f | sed 's|^\./||')
+	[ "$bad" = 0 ] && ok "$what: files as the golden case $case writes them"
+}
+st=(--timing-tensor --slots 8 --host kernels/orchestration/scale_orch.cpp)
+k=kernels/aiv/kernel_scale.cpp
+
+fresh simpler-tasks st
 ln -s test_scale.py st/t2.py
-bounded "--edit a symbolic link to the test script" st "${tt[@]}" --test-script test_scale.py --edit t2.py \
-	kernels/aiv/kernel_scale.cpp
+bounded 0 "--edit a symbolic link to the test script" st "${st[@]}" --test-script test_scale.py --edit t2.py "$k"
+as_golden "--edit a symbolic link to the test script" simpler-tasks st
+
+fresh simpler-tasks st
 ln st/test_scale.py st/t3.py
-bounded "--test-script a hard link of an --edit file" st "${tt[@]}" --test-script t3.py --edit test_scale.py \
-	kernels/aiv/kernel_scale.cpp
-bounded "--edit the kernel itself" st "${tt[@]}" --test-script test_scale.py --edit kernels/aiv/kernel_scale.cpp \
-	kernels/aiv/kernel_scale.cpp
-bounded "pypto --host model.py:EXTERN with --edit model.py" pc --timing-tensor --slots 8 \
-	--host norm_externs.py:row_norm_cce --edit norm_externs.py kernels/norm_cce/entry/entry.cpp
-rm -f st/t2.py st/t3.py
-diff -r st.orig st >/dev/null && ok "the simpler files are unchanged" || fail "a refused run changed files: $(diff -r st.orig st)"
-diff -r pc.orig pc >/dev/null && ok "the pypto files are unchanged" || fail "a refused run changed files"
+bounded 0 "--test-script a hard link of an --edit file" st "${st[@]}" --test-script t3.py --edit test_scale.py "$k"
+# the run writes the file under its first name (atomic rename: the other link keeps the old bytes)
+as_golden "--test-script a hard link of an --edit file" simpler-tasks st test_scale.py=t3.py
+
+fresh simpler-tasks st
+bounded 0 "--edit the kernel itself" st "${st[@]}" --test-script test_scale.py --edit "$k" "$k"
+as_golden "--edit the kernel itself" simpler-tasks st
+
+fresh simpler-tasks st
+ln -s "$k" st/same.cpp
+bounded 0 "--edit the kernel through a link, twice" st "${st[@]}" --test-script test_scale.py --edit same.cpp \
+	--edit "$k" "$k"
+as_golden "--edit the kernel through a link, twice" simpler-tasks st
+
+fresh direct-launch dl
+ln -s scale.asc dl/launch.asc
+bounded 0 "the kernel as --host through a symbolic link" dl --timing-tensor --slots 8 --host launch.asc scale.asc
+as_golden "the kernel as --host through a symbolic link" direct-launch dl
+[ -L dl/launch.asc ] && ok "the link stays a link" || fail "the link was replaced by a file"
+
+fresh direct-launch dl
+cp -r dl dl.orig
+bounded 2 "the kernel as --host with --host-out" dl --timing-tensor --slots 8 --host scale.asc --host-out h.asc \
+	-o out.asc scale.asc
+grep -q "leave out --host-out" err.txt && ok "the refusal says to leave out --host-out" ||
+	fail "the refusal does not say what to do: $(cat err.txt)"
+diff -r dl.orig dl >/dev/null && ok "the refused run wrote nothing" || fail "a refused run changed files"
+
+fresh pypto-callers pc
+ln -s norm_externs.py pc/ne.py
+bounded 0 "pypto --edit naming the --host file through a link" pc --timing-tensor --slots 8 \
+	--host norm_externs.py:row_norm_cce --edit layer.py --edit ne.py kernels/norm_cce/entry/entry.cpp
+as_golden "pypto --edit naming the --host file through a link" pypto-callers pc
+
+fresh pypto-callers pc
+bounded 0 "pypto --edit naming the --host file and a caller twice" pc --timing-tensor --slots 8 \
+	--host norm_externs.py:row_norm_cce --edit norm_externs.py --edit layer.py --edit ./layer.py \
+	kernels/norm_cce/entry/entry.cpp
+as_golden "pypto --edit naming the --host file and a caller twice" pypto-callers pc
+
+fresh simpler-tasks st
+cp -r st st.orig
+bounded 2 "--host and --test-script the same path" st "${st[@]}" \
+	--test-script kernels/orchestration/scale_orch.cpp "$k"
+grep -q "named as --host and as --test-script" err.txt && ok "the refusal names both roles" ||
+	fail "the refusal does not name both roles: $(cat err.txt)"
+diff -r st.orig st >/dev/null && ok "the refused run changed nothing" || fail "a refused run changed files"
 no_temp_files st
 no_temp_files pc
+no_temp_files dl
 finish

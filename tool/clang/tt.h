@@ -1,8 +1,9 @@
 /* tt.h - the timing-tensor injector, inside the libclang module. It reads
  * every file through the front end's model (struct pk_ast, ast.h).
- * Layers: tt_util.c (strings, rules, parsing), tt_kernel.c (what the
- * kernel looks like), tt_gen.c (the kernel's edits), tt_host.c (the host
- * side's edits), tt_main.c (the command). Included only by tool/clang/tt_*.c,
+ * Layers: tt_util.c (strings, rules, parsing), tt_files.c (the
+ * run's files, each once, with its roles), tt_kernel.c (what the kernel
+ * looks like), tt_gen.c (the kernel's edits), tt_host.c (the host side's
+ * edits), tt_main.c (the command). Included only by tool/clang/tt_*.c,
  * tests/test_tt*.c and ast_inject.c (for the growing string). */
 #ifndef PK_TT_H
 #define PK_TT_H
@@ -30,8 +31,8 @@ char *tt_expand(const char *tmpl, const char *const *names, const char *const *v
 /* Parse B (bytes as held, not as on disk). SEMANTIC: through the front end
  * as probe-inject --begin does (stub headers, BUILD_DIR's
  * compile_commands.json, $ASCEND_HOME_PATH, EXTRA compiler arguments), what
- * it could not see reported; else the file alone, for its tokens (includes
- * skipped). Freed with pk_ast_free; views of included files: pk_ast_view. */
+ * it could not see reported; else the file alone (includes skipped). Freed
+ * with pk_ast_free; views of included files: pk_ast_view. */
 int tt_parse(struct pk_ast *t, struct pk_buf *b, int semantic, const char *build_dir, char **extra, int nextra);
 /* The token of the callee of the call whose '(' is token OPEN (template
  * arguments skipped). */
@@ -140,59 +141,103 @@ struct tt_event {
 	char *brace_indent;             /* their indentation (the owner's), malloc'd */
 };
 
-/* A file besides the kernel's that may be edited (--edit): a helper's. */
-struct tt_extra {
-	const char *path;
+/* ---- the files of one run: each once, with every role it plays ----
+ * The command line's files are loaded as one set (pk_buf_load_set), so a
+ * file named twice, or once more through a link, is one entry; files found
+ * later (headers reading packed args, lanes' sources) join through the same
+ * identity (device and inode). Each entry has one plan, which every role's
+ * planner adds to, and is written once. */
+enum tt_role {
+	TT_ROLE_KERNEL = 1,  /* the kernel's source */
+	TT_ROLE_HOST = 2,    /* --host: a C++ launch, packed array or simpler orchestration */
+	TT_ROLE_EXTERN = 4,  /* --host FILE.py[:NAME]: a pypto extern */
+	TT_ROLE_TEST = 8,    /* --test-script: simpler's Python test */
+	TT_ROLE_EDIT = 16,   /* --edit: a helper file of the kernel's translation unit */
+	TT_ROLE_CALLER = 32, /* --edit FILE.py with a pypto extern: a file calling it */
+	TT_ROLE_SIDE = 64,   /* found: a header the kernel includes, a lane's source */
+};
+#define TT_ROLES_PY (TT_ROLE_EXTERN | TT_ROLE_TEST | TT_ROLE_CALLER)
+
+struct tt_file {
 	struct pk_buf b;
-	int have_b;
-	struct pk_ast view; /* its tokens, cursors of the kernel's translation unit */
-	int have_view;
-	struct pk_plan plan;
-	int edited;
+	struct pk_plan plan; /* the edits of every role it plays */
+	unsigned roles;
+	struct pk_ast t; /* its parse: the kernel's, its own tokens, or a view of the kernel's */
+	int have_t;
+	char *out; /* with -o: where its result goes (NULL: the kernel's output options) */
 };
 
-struct tt_pycaller { /* --edit FILE.py with a pypto extern: a file calling it */
-	const struct pk_buf *b;
-	struct pk_plan *plan;
+struct tt_files {
+	struct tt_file **v;
+	size_t n, cap;
+	int flags; /* pk_buf_load flags of every file of the run */
 };
 
-struct tt_spec {
-	struct tt_pycaller *pycallers;
-	size_t npycallers;
-	struct tt_event *ev; /* user events, in row order */
+struct tt_named { /* a file the command line names */
+	const char *path;
+	unsigned role;
+};
+
+/* Load the named files as one set with FLAGS. AT[i] gets the entry of
+ * NAMED[i]'s file, which holds NAMED[i].role. -1 when any failed (messages
+ * printed; AT[i] NULL for those). */
+int tt_files_load(struct tt_files *fs, const struct tt_named *named, size_t n, int flags, struct tt_file **at);
+/* The entry holding PATH's file (the same device and inode), or NULL. */
+struct tt_file *tt_files_find(const struct tt_files *fs, const char *path);
+/* A file found while planning: its entry when the set has it, else loaded
+ * now; ROLE is added to it. *ADDED: loaded now. NULL on error (printed). */
+struct tt_file *tt_files_add(struct tt_files *fs, const char *path, unsigned role, int *added);
+/* The name of the first role of ROLES as the command line says it. */
+const char *tt_role_name(unsigned roles);
+void tt_files_free(struct tt_files *fs);
+
+/* What the user asked for: the options the planners read (the files are
+ * the set's, tt_files). */
+struct tt_given {
+	struct tt_event *ev; /* --event, in row order (placed by the planners) */
 	size_t nev;
-	size_t nhelper; /* events placed in helper functions */
+	const char *kernel_file; /* the kernel as named on the command line */
+	const char *slots;       /* --slots, or the rows counted from the orchestration, or NULL */
+	const char *generation;  /* --generation EXPR (host), or NULL */
+	const char *invocation;  /* --invocation EXPR (host): this launch's invocation index */
+	const char *invocations; /* --invocations K (host): how many share the matrix */
+};
+
+/* The layout the tool derives from the kernel, the host and the rules: the
+ * row, the args[] indices, the generated names, the task instances. */
+struct tt_layout {
+	const char *prefix;   /* "pk_tt_" or a free variant */
+	int columns;          /* entry + events + body_done */
+	int row_words;        /* 8 per cache line */
+	size_t nhelper;       /* events placed in helper functions */
+	int timing_index;     /* extern: args[] index of the timing tensor */
+	int generation_index; /* extern: args[] index of the generation scalar */
+	int row0_index;       /* extern: args[] index of the first-row scalar */
+	int task_index;       /* extern: args[] index of the task index scalar */
 	/* other kernel ids the test script gives the kernel's own source (one
 	 * source built under several ids, as the lanes of a mixed task) */
 	long twins[8];
 	size_t ntwins;
-	struct tt_extra *extra;
-	size_t nextra;
-	const char *kernel_file; /* as named on the command line */
-	const char *generation;  /* --generation EXPR (host), or NULL */
-	int generation_index;    /* extern: args[] index of the generation scalar */
-	const char *invocation;  /* --invocation EXPR (host): this launch's invocation index */
-	const char *invocations; /* --invocations K (host): how many share the matrix */
-	int row0_index;          /* extern: args[] index of the first-row scalar */
-	const char *prefix;      /* "pk_tt_" or a free variant */
-	int row_words;           /* 8 per cache line */
-	int columns;             /* entry + events + body_done */
-	const char *slots;       /* --slots, or NULL */
-	int timing_index;        /* extern: args[] index of the timing tensor */
-	const struct tt_rules *rules;
-	const struct pk_namelist *async_issue; /* rules/async.ini: calls that only issue work */
-	const char *target;                    /* the profile's section ("target.simpler"), or NULL */
-	int slot_in_body;                      /* the profile reads the slot in the kernel body */
 	/* kernels sharing a mixed task (passing scalars) with the kernel whose
 	 * own files are renumbered too (their scalar reads shift alike) */
 	long lanes[8];
 	size_t nlanes;
-	const struct pk_api *api; /* rules/api.ini: the kernel kind's spellings */
 	/* several task instances submit the kernel (a simpler orchestration):
 	 * each passes its task index, slot = task * block count + block index */
 	int task_rows;
-	int task_index; /* extern: args[] index of the task index scalar */
-	long tasks;     /* task instances of one run, -1 when the tool cannot count them */
+	long tasks; /* task instances of one run, -1 when the tool cannot count them */
+};
+
+/* What every planner reads: the options, the layout, and the rules they are
+ * planned by. */
+struct tt_spec {
+	struct tt_given opt;
+	struct tt_layout lay;
+	const struct tt_rules *rules;
+	const struct pk_namelist *async_issue; /* rules/async.ini: calls that only issue work */
+	const char *target;                    /* the profile's section ("target.simpler"), or NULL */
+	int slot_in_body;                      /* the profile reads the slot in the kernel body */
+	const struct pk_api *api;              /* rules/api.ini: the kernel kind's spellings */
 };
 
 /* tt_path.c: the device cycle read of the kernel's kind, qualified (malloc'd); a kind
@@ -206,32 +251,25 @@ const char *tt_detect_target(const struct tt_rules *r, const struct pk_buf *kern
 /* tt_reads.c: packed args[] reads outside the kernel's body (helpers in the
  * kernel file, headers it includes with quotes): every literal index at or
  * after the timing tensor's is renumbered there too. */
-struct tt_side {
-	char *path;
-	struct pk_buf b;
-	struct pk_ast t;
-	int have_b, have_t;
-	struct pk_plan plan;
-	int edited;
-};
-struct tt_sides {
-	struct tt_side *v;
-	size_t n, cap;
-};
 /* Another lane kernel of the kernel's mixed tasks (PATH): its packed reads
  * at or after the timing tensor's index renumbered like the kernel's. */
-int tt_sides_add_lane(struct tt_sides *s, const char *path, const struct tt_spec *sp, int for_write);
-/* Find the quoted includes of the kernel (recursively) that read packed args. */
-int tt_sides_find(struct tt_sides *s, const struct pk_ast *kt, const struct tt_spec *sp, int for_write);
+int tt_sides_add_lane(struct tt_files *fs, const char *path, const struct tt_spec *sp);
+/* Before any file is loaded: the headers KERNEL includes with quotes,
+ * recursively (read without locks, each once, none of the NAMED files), so
+ * they are loaded with the named files as one set. *PATHS malloc'd. */
+size_t tt_sides_discover(const char *kernel, const char *const *named, size_t nnamed, char ***paths);
+/* Plan the renumbering of packed reads in the headers the kernel includes
+ * (those the set holds as headers only). */
+int tt_sides_plan(struct tt_files *fs, const struct pk_ast *kt, const struct tt_spec *sp);
 /* Plan the renumbering in file T (kernel: skip [skip_s, skip_e)). Returns the
  * number of reads renumbered, -1 on error. */
 int tt_reads_plan(const struct pk_ast *t, const struct tt_spec *sp, size_t skip_s, size_t skip_e, struct pk_plan *plan);
-void tt_sides_free(struct tt_sides *s);
 
 /* tt_path.c: events inside helpers. The call paths kernel -> ... -> FUNC of
  * every helper event, the pointer to the kernel's event array threaded down
  * them, the samples in the helpers. -1 on error (message printed). */
-int tt_path_plan(struct pk_ast *t, struct tt_kernel *k, struct tt_spec *sp, struct pk_plan *plan);
+int tt_path_plan(struct pk_ast *t, struct tt_kernel *k, struct tt_spec *sp, const struct tt_files *fs,
+                 struct pk_plan *plan);
 /* Place event EV in function K of file T (after:/before:/line:). */
 int tt_place_event(const struct pk_ast *t, const struct tt_kernel *k, struct tt_event *ev);
 /* Write the sample CODE of event I of SP (placed) into PLAN of B, with the
@@ -241,8 +279,10 @@ void tt_event_write(const struct pk_buf *b, struct pk_plan *plan, const struct t
 /* Warn about a completion event placed right after an asynchronous issue. */
 void tt_lint_event(const struct pk_ast *t, const struct tt_spec *sp, const struct tt_event *ev);
 
-/* Plan every kernel edit. -1 on error (message printed). */
-int tt_gen_kernel(struct pk_ast *t, struct tt_kernel *k, struct tt_spec *sp, struct pk_plan *plan);
+/* Plan every kernel edit (FS: the --edit files events in helpers may reach).
+ * -1 on error (message printed). */
+int tt_gen_kernel(struct pk_ast *t, struct tt_kernel *k, struct tt_spec *sp, const struct tt_files *fs,
+                  struct pk_plan *plan);
 /* Plan the host edits (orchestration or packed array). */
 /* Direct style: the position of the added parameter (after the last tensor,
  * before a trailing workspace / tiling). */
@@ -275,7 +315,9 @@ size_t pyt_line_end(const struct pyt *p, size_t line);                 /* before
 size_t pyt_line_of(const struct pyt *p, size_t pos);
 /* tt_py.c: the Python sides. The tensor count of extern NAME (NULL: the only one). */
 long tt_py_extern_tensors(const struct pk_buf *b, const char *name);
-int tt_py_plan_extern(const struct pk_buf *b, const char *name, const struct tt_spec *sp, struct pk_plan *plan);
+/* The extern's edits in B, and its calls in FS's caller files. */
+int tt_py_plan_extern(const struct pk_buf *b, const char *name, const struct tt_spec *sp, const struct tt_files *fs,
+                      struct pk_plan *plan);
 /* The kernel's func_id: ID when >= 0, else the test script's incore whose
  * source is KERNEL's file, or -1. Unless *NTWINS is set already, the other
  * ids (up to CAP) whose incores have the same source go to TWINS. One read

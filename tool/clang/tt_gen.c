@@ -61,7 +61,7 @@ static void slot_code(struct pk_sb *sb, const struct tt_kernel *k, const struct 
 static void cycle_helper(struct pk_sb *sb, const struct tt_spec *sp, const char *qual)
 {
 	char *dev = tt_cycle_read(sp);
-	pk_sb_addf(sb, "%s uint64_t %sread_cycle()\n{\n", qual, sp->prefix);
+	pk_sb_addf(sb, "%s uint64_t %sread_cycle()\n{\n", qual, sp->lay.prefix);
 	if (*sp->api->sim_macro)
 		pk_sb_addf(sb,
 		           "#if defined(%s)\n    return static_cast<uint64_t>(%s);\n#else\n    return "
@@ -92,34 +92,34 @@ static char *needed_includes(const struct pk_buf *kb, const struct tt_spec *sp, 
 
 static char *helpers(const struct tt_kernel *k, const struct tt_spec *sp)
 {
-	const char *P = sp->prefix, *qual = tt_prof(sp, "code", "qualifiers");
+	const char *P = sp->lay.prefix, *qual = tt_prof(sp, "code", "qualifiers");
 	const char *magic = tt_prof(sp, "code", "magic");
 	struct pk_sb sb = {0};
 	pk_sb_addf(&sb, "%s void %stail(__gm__ int64_t *out", qual, P);
 	if (sp->slot_in_body)
 		pk_sb_add(&sb, ", uint64_t slot");
-	if (sp->generation)
+	if (sp->opt.generation)
 		pk_sb_add(&sb, ", uint64_t gen");
-	if (sp->invocation)
+	if (sp->opt.invocation)
 		pk_sb_add(&sb, ", uint64_t row0");
-	for (int i = 0; i < sp->columns; i++)
+	for (int i = 0; i < sp->lay.columns; i++)
 		pk_sb_addf(&sb, ", uint64_t v%d", i);
 	pk_sb_add(&sb, ")\n{\n");
 	slot_code(&sb, k, sp);
-	if (sp->invocation) /* this invocation's rows start at row0 = invocation * slots */
-		pk_sb_addf(&sb, "    __gm__ int64_t *row = out + (row0 + slot) * %d;\n", sp->row_words);
+	if (sp->opt.invocation) /* this invocation's rows start at row0 = invocation * slots */
+		pk_sb_addf(&sb, "    __gm__ int64_t *row = out + (row0 + slot) * %d;\n", sp->lay.row_words);
 	else
-		pk_sb_addf(&sb, "    __gm__ int64_t *row = out + slot * %d;\n", sp->row_words);
-	for (int i = 0; i < sp->columns; i++)
+		pk_sb_addf(&sb, "    __gm__ int64_t *row = out + slot * %d;\n", sp->lay.row_words);
+	for (int i = 0; i < sp->lay.columns; i++)
 		pk_sb_addf(&sb, "    row[%d] = static_cast<int64_t>(v%d);\n", i, i);
-	if (sp->generation) /* the marker word: magic | generation << 16 | slot */
+	if (sp->opt.generation) /* the marker word: magic | generation << 16 | slot */
 		pk_sb_addf(
 		    &sb,
 		    "    row[%d] = static_cast<int64_t>(%sULL + ((gen & 0xFFFFULL) << 16) + (slot & 0xFFFFULL));\n",
-		    sp->row_words - 1, magic);
+		    sp->lay.row_words - 1, magic);
 	else
-		pk_sb_addf(&sb, "    row[%d] = static_cast<int64_t>(%sULL + slot);\n", sp->row_words - 1, magic);
-	for (int l = 0; l < sp->row_words / 8; l++) {
+		pk_sb_addf(&sb, "    row[%d] = static_cast<int64_t>(%sULL + slot);\n", sp->lay.row_words - 1, magic);
+	for (int l = 0; l < sp->lay.row_words / 8; l++) {
 		char line[32];
 		snprintf(line, sizeof(line), "row + %d", l * 8);
 		const char *names[] = {"line"}, *vals[] = {line};
@@ -137,21 +137,21 @@ static char *helpers(const struct tt_kernel *k, const struct tt_spec *sp)
 
 static char *tail_call(const struct tt_spec *sp)
 {
-	const char *P = sp->prefix;
+	const char *P = sp->lay.prefix;
 	struct pk_sb sb = {0};
 	pk_sb_addf(&sb, "%stail(%sout, ", P, P);
 	if (sp->slot_in_body)
 		pk_sb_addf(&sb, "%sslot, ", P);
-	if (sp->generation)
+	if (sp->opt.generation)
 		pk_sb_addf(&sb, "%sgen, ", P);
-	if (sp->invocation)
+	if (sp->opt.invocation)
 		pk_sb_addf(&sb, "%srow0, ", P);
 	pk_sb_addf(&sb, "%sentry", P);
-	for (size_t i = 0; i < sp->nev; i++)
-		if (sp->ev[i].helper >= 0)
-			pk_sb_addf(&sb, ", %sev[%d]", P, sp->ev[i].helper);
+	for (size_t i = 0; i < sp->opt.nev; i++)
+		if (sp->opt.ev[i].helper >= 0)
+			pk_sb_addf(&sb, ", %sev[%d]", P, sp->opt.ev[i].helper);
 		else
-			pk_sb_addf(&sb, ", %sev_%s", P, sp->ev[i].name);
+			pk_sb_addf(&sb, ", %sev_%s", P, sp->opt.ev[i].name);
 	pk_sb_addf(&sb, ", %sread_cycle());", P);
 	return sb.s;
 }
@@ -161,7 +161,7 @@ static char *tail_call(const struct tt_spec *sp)
 static char *tensor_read(const struct tt_kernel *k, const struct tt_spec *sp)
 {
 	char idx[16];
-	snprintf(idx, sizeof(idx), "%d", sp->timing_index);
+	snprintf(idx, sizeof(idx), "%d", sp->lay.timing_index);
 	const char *tmpl = NULL;
 	if (k->tensor_accessor)
 		tmpl = tt_prof(sp, "code", "tensor_by_accessor");
@@ -179,14 +179,14 @@ static char *tensor_read(const struct tt_kernel *k, const struct tt_spec *sp)
 static char *slot_stmt(const struct tt_kernel *k, const struct tt_spec *sp)
 {
 	struct pk_sb sb = {0};
-	const char *P = sp->prefix;
-	if (k->core != TT_MIX && sp->task_rows) {
+	const char *P = sp->lay.prefix;
+	if (k->core != TT_MIX && sp->lay.task_rows) {
 		/* one row owner per task instance: task * block count + block index */
 		char *e = prof_expr(sp, k, "slot", slot_key(k->core));
 		char *bn = prof_expr(sp, k, "slot", "block_num"), task[64];
 		snprintf(task, sizeof(task), "%stask", P);
 		const char *names[] = {"task", "block_num", "slot", "slots"},
-		           *vals[] = {task, bn, e, sp->slots ? sp->slots : "1"};
+		           *vals[] = {task, bn, e, sp->opt.slots ? sp->opt.slots : "1"};
 		char *ts = tt_expand(tt_prof(sp, "slot", "task_slot"), names, vals, 4);
 		pk_sb_addf(&sb, "const uint64_t %sslot = %s;", P, ts);
 		free(ts);
@@ -216,7 +216,8 @@ static void plan_packed_read(const struct pk_ast *t, const struct tt_kernel *k, 
                              struct pk_plan *plan, const char *local, const char *what, int index)
 {
 	struct pk_sb sb = {0}, label = {0};
-	pk_sb_addf(&sb, "const uint64_t %s%s = static_cast<uint64_t>(%s[%d]);", sp->prefix, local, k->args_name, index);
+	pk_sb_addf(&sb, "const uint64_t %s%s = static_cast<uint64_t>(%s[%d]);", sp->lay.prefix, local, k->args_name,
+	           index);
 	pk_sb_addf(&label, "%s %s[%d]", what, k->args_name, index);
 	tt_insert_before(t->b, plan, k->first_stmt, sb.s, label.s);
 	pk_sb_free(&sb);
@@ -228,7 +229,7 @@ static void plan_packed_read(const struct pk_ast *t, const struct tt_kernel *k, 
 static void plan_entry(const struct pk_ast *t, const struct tt_kernel *k, const struct tt_spec *sp,
                        struct pk_plan *plan)
 {
-	const char *P = sp->prefix;
+	const char *P = sp->lay.prefix;
 	struct pk_sb sb = {0}, label = {0};
 	pk_sb_addf(&sb, "uint64_t %sentry = %sread_cycle();", P, P);
 	tt_insert_before(t->b, plan, k->first_stmt, sb.s, "entry");
@@ -237,33 +238,33 @@ static void plan_entry(const struct pk_ast *t, const struct tt_kernel *k, const 
 		char *rd = tensor_read(k, sp);
 		pk_sb_addf(&sb, "__gm__ int64_t *%sout = %s;", P, rd);
 		free(rd);
-		pk_sb_addf(&label, "tensor %s[%d]", k->args_name, sp->timing_index);
+		pk_sb_addf(&label, "tensor %s[%d]", k->args_name, sp->lay.timing_index);
 	} else {
 		pk_sb_addf(&sb, "__gm__ int64_t *%sout = reinterpret_cast<__gm__ int64_t *>(%stiming);", P, P);
 		pk_sb_add(&label, "tensor");
 	}
 	tt_insert_before(t->b, plan, k->first_stmt, sb.s, label.s);
-	if (sp->task_rows && k->style == TT_EXTERN) /* the slot below reads it */
-		plan_packed_read(t, k, sp, plan, "task", "task index", sp->task_index);
+	if (sp->lay.task_rows && k->style == TT_EXTERN) /* the slot below reads it */
+		plan_packed_read(t, k, sp, plan, "task", "task index", sp->lay.task_index);
 	if (sp->slot_in_body) {
 		char *ss = slot_stmt(k, sp);
 		tt_insert_before(t->b, plan, k->first_stmt, ss, "slot");
 		free(ss);
 	}
-	if (sp->generation && k->style == TT_EXTERN) /* direct style: a parameter */
-		plan_packed_read(t, k, sp, plan, "gen", "generation", sp->generation_index);
-	if (sp->invocation && k->style == TT_EXTERN)
-		plan_packed_read(t, k, sp, plan, "row0", "invocation rows", sp->row0_index);
-	for (size_t i = 0; i < sp->nev; i++) {
-		if (sp->ev[i].helper >= 0)
+	if (sp->opt.generation && k->style == TT_EXTERN) /* direct style: a parameter */
+		plan_packed_read(t, k, sp, plan, "gen", "generation", sp->lay.generation_index);
+	if (sp->opt.invocation && k->style == TT_EXTERN)
+		plan_packed_read(t, k, sp, plan, "row0", "invocation rows", sp->lay.row0_index);
+	for (size_t i = 0; i < sp->opt.nev; i++) {
+		if (sp->opt.ev[i].helper >= 0)
 			continue;
 		sb.n = 0;
-		pk_sb_addf(&sb, "uint64_t %sev_%s = 0;", P, sp->ev[i].name);
+		pk_sb_addf(&sb, "uint64_t %sev_%s = 0;", P, sp->opt.ev[i].name);
 		tt_insert_before(t->b, plan, k->first_stmt, sb.s, "event local");
 	}
-	if (sp->nhelper) { /* the helpers' samples: the array the call path passes down */
+	if (sp->lay.nhelper) { /* the helpers' samples: the array the call path passes down */
 		sb.n = 0;
-		pk_sb_addf(&sb, "uint64_t %sev[%zu] = {};", P, sp->nhelper);
+		pk_sb_addf(&sb, "uint64_t %sev[%zu] = {};", P, sp->lay.nhelper);
 		tt_insert_before(t->b, plan, k->first_stmt, sb.s, "helper event locals");
 	}
 	pk_sb_free(&sb);
@@ -376,11 +377,11 @@ long tt_direct_at(const struct tt_kernel *k)
 
 static void plan_abi(const struct pk_ast *t, const struct tt_kernel *k, const struct tt_spec *sp, struct pk_plan *plan)
 {
-	const char *P = sp->prefix;
+	const char *P = sp->lay.prefix;
 	if (k->style == TT_EXTERN) {
 		for (size_t i = 0; i < k->nuses; i++) {
 			const struct tt_use *u = &k->uses[i];
-			if (u->index < sp->timing_index)
+			if (u->index < sp->lay.timing_index)
 				continue;
 			char num[32];
 			snprintf(num, sizeof(num), "%ld", u->index + 1);
@@ -389,9 +390,9 @@ static void plan_abi(const struct pk_ast *t, const struct tt_kernel *k, const st
 		return;
 	}
 	struct pk_sb sb = {0}, gen = {0};
-	if (sp->generation) /* the last scalars (scalars come after every tensor) */
+	if (sp->opt.generation) /* the last scalars (scalars come after every tensor) */
 		pk_sb_addf(&gen, ", uint64_t %sgen", P);
-	if (sp->invocation)
+	if (sp->opt.invocation)
 		pk_sb_addf(&gen, ", uint64_t %srow0", P);
 	if (k->ntensors > 0) {
 		pk_sb_addf(&sb, ", GM_ADDR %stiming", P);
@@ -424,22 +425,23 @@ static void plan_abi(const struct pk_ast *t, const struct tt_kernel *k, const st
 	pk_sb_free(&gen);
 }
 
-int tt_gen_kernel(struct pk_ast *t, struct tt_kernel *k, struct tt_spec *sp, struct pk_plan *plan)
+int tt_gen_kernel(struct pk_ast *t, struct tt_kernel *k, struct tt_spec *sp, const struct tt_files *fs,
+                  struct pk_plan *plan)
 {
 	if (sp->slot_in_body && k->core == TT_MIX && !tt_prof(sp, "slot", "mix_is_aic_expr"))
 		return pk_error("%s: kernel '%s' runs on AIC and AIV, and the %s profile has no C++ test telling "
 		                "them apart (mix_is_aic_expr in rules/timing.ini): instrument each core's build "
 		                "with --core-type aic or --core-type aiv",
 		                t->b->path, k->name, sp->target ? sp->target : "default");
-	for (size_t i = 0; i < sp->nev; i++) {
-		if (sp->ev[i].helper >= 0)
+	for (size_t i = 0; i < sp->opt.nev; i++) {
+		if (sp->opt.ev[i].helper >= 0)
 			continue;
-		sp->ev[i].file = t->b->path;
-		if (tt_place_event(t, k, &sp->ev[i]) < 0)
+		sp->opt.ev[i].file = t->b->path;
+		if (tt_place_event(t, k, &sp->opt.ev[i]) < 0)
 			return -1;
-		tt_lint_event(t, sp, &sp->ev[i]);
+		tt_lint_event(t, sp, &sp->opt.ev[i]);
 	}
-	if (sp->nhelper && tt_path_plan(t, k, sp, plan) < 0)
+	if (sp->lay.nhelper && tt_path_plan(t, k, sp, fs, plan) < 0)
 		return -1;
 	char *h = helpers(k, sp), *ss = sp->slot_in_body ? slot_stmt(k, sp) : NULL;
 	struct pk_sb all = {0};
@@ -460,12 +462,12 @@ int tt_gen_kernel(struct pk_ast *t, struct tt_kernel *k, struct tt_spec *sp, str
 	free(ss);
 	free(h);
 	plan_entry(t, k, sp, plan);
-	for (size_t i = 0; i < sp->nev; i++) {
-		if (sp->ev[i].helper >= 0)
+	for (size_t i = 0; i < sp->opt.nev; i++) {
+		if (sp->opt.ev[i].helper >= 0)
 			continue;
 		struct pk_sb sb = {0}, label = {0};
-		pk_sb_addf(&sb, "%sev_%s = %sread_cycle();", sp->prefix, sp->ev[i].name, sp->prefix);
-		pk_sb_addf(&label, "event %s (%s)", sp->ev[i].name, sp->ev[i].kind);
+		pk_sb_addf(&sb, "%sev_%s = %sread_cycle();", sp->lay.prefix, sp->opt.ev[i].name, sp->lay.prefix);
+		pk_sb_addf(&label, "event %s (%s)", sp->opt.ev[i].name, sp->opt.ev[i].kind);
 		tt_event_write(t->b, plan, sp, i, sb.s, label.s);
 		pk_sb_free(&sb);
 		pk_sb_free(&label);
@@ -518,49 +520,49 @@ char *tt_sidecar_json(const struct tt_kernel *k, const struct tt_spec *sp, size_
 	unsigned long long magic = strtoull(tt_prof(sp, "code", "magic"), NULL, 0);
 	pk_sb_addf(&sb, "{\n  \"kernel\": \"%s\",\n  \"style\": \"%s\",\n  \"core_type\": \"%s\",\n", k->name,
 	           k->style == TT_EXTERN ? "extern" : "direct", cores[k->core]);
-	if (sp->slots && strspn(sp->slots, "0123456789") == strlen(sp->slots))
-		pk_sb_addf(&sb, "  \"slots\": %s,\n", sp->slots);
+	if (sp->opt.slots && strspn(sp->opt.slots, "0123456789") == strlen(sp->opt.slots))
+		pk_sb_addf(&sb, "  \"slots\": %s,\n", sp->opt.slots);
 	else
 		pk_sb_add(&sb, "  \"slots\": null,\n");
-	pk_sb_addf(&sb, "  \"row_words\": %d,\n  \"magic\": %llu,\n  \"magic_column\": %d,\n", sp->row_words, magic,
-	           sp->row_words - 1);
-	if (sp->generation)
+	pk_sb_addf(&sb, "  \"row_words\": %d,\n  \"magic\": %llu,\n  \"magic_column\": %d,\n", sp->lay.row_words, magic,
+	           sp->lay.row_words - 1);
+	if (sp->opt.generation)
 		pk_sb_add(&sb,
 		          "  \"generation\": true,\n  \"magic_rule\": \"row[magic_column] == magic + ((generation & "
 		          "0xFFFF) << 16) + (slot & 0xFFFF)\",\n");
 	else
 		pk_sb_add(&sb, "  \"magic_rule\": \"row[magic_column] == magic + slot\",\n");
 	if (k->style == TT_EXTERN)
-		pk_sb_addf(&sb, "  \"timing_arg\": %d,\n", sp->timing_index);
-	if (k->style == TT_EXTERN && sp->generation)
-		pk_sb_addf(&sb, "  \"generation_arg\": %d,\n", sp->generation_index);
-	if (sp->invocation) {
-		int num = strspn(sp->invocations, "0123456789") == strlen(sp->invocations);
+		pk_sb_addf(&sb, "  \"timing_arg\": %d,\n", sp->lay.timing_index);
+	if (k->style == TT_EXTERN && sp->opt.generation)
+		pk_sb_addf(&sb, "  \"generation_arg\": %d,\n", sp->lay.generation_index);
+	if (sp->opt.invocation) {
+		int num = strspn(sp->opt.invocations, "0123456789") == strlen(sp->opt.invocations);
 		pk_sb_addf(&sb, "  \"invocations\": %s,\n  \"row_rule\": \"row = invocation * slots + slot\",\n",
-		           num ? sp->invocations : "null");
+		           num ? sp->opt.invocations : "null");
 		if (k->style == TT_EXTERN)
-			pk_sb_addf(&sb, "  \"row0_arg\": %d,\n", sp->row0_index);
+			pk_sb_addf(&sb, "  \"row0_arg\": %d,\n", sp->lay.row0_index);
 	}
-	if (sp->task_rows) { /* several tasks: each writes its own rows */
-		if (sp->tasks >= 0)
-			pk_sb_addf(&sb, "  \"tasks\": %ld,\n", sp->tasks);
+	if (sp->lay.task_rows) { /* several tasks: each writes its own rows */
+		if (sp->lay.tasks >= 0)
+			pk_sb_addf(&sb, "  \"tasks\": %ld,\n", sp->lay.tasks);
 		else
 			pk_sb_add(&sb, "  \"tasks\": null,\n");
 		pk_sb_add(&sb, "  \"slot_rule\": \"slot = task * block_num + block_idx\",\n");
 		if (k->style == TT_EXTERN)
-			pk_sb_addf(&sb, "  \"task_arg\": %d,\n", sp->task_index);
+			pk_sb_addf(&sb, "  \"task_arg\": %d,\n", sp->lay.task_index);
 	}
 	pk_sb_add(&sb, "  \"events\": [\n");
-	json_event(&sb, "entry", 0, tt_prof(sp, "kinds", "entry"), "entry", k->name, sp->kernel_file);
-	for (size_t i = 0; i < sp->nev; i++) {
-		const struct tt_event *e = &sp->ev[i];
+	json_event(&sb, "entry", 0, tt_prof(sp, "kinds", "entry"), "entry", k->name, sp->opt.kernel_file);
+	for (size_t i = 0; i < sp->opt.nev; i++) {
+		const struct tt_event *e = &sp->opt.ev[i];
 		pk_sb_add(&sb, ",\n");
 		json_event(&sb, e->name, e->column, e->kind, e->spec, e->func ? e->func : k->name,
-		           e->file ? e->file : sp->kernel_file);
+		           e->file ? e->file : sp->opt.kernel_file);
 	}
 	pk_sb_add(&sb, ",\n");
-	json_event(&sb, "body_done", sp->columns - 1, tt_prof(sp, "kinds", "body_done"), "exit", k->name,
-	           sp->kernel_file);
+	json_event(&sb, "body_done", sp->lay.columns - 1, tt_prof(sp, "kinds", "body_done"), "exit", k->name,
+	           sp->opt.kernel_file);
 	pk_sb_add(&sb, "\n  ]\n}\n");
 	*len = sb.n;
 	return sb.s;

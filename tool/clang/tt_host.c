@@ -28,10 +28,10 @@ static const char *host_rule(const struct tt_spec *sp, const char *key, const ch
 static char *matrix_slots(const struct tt_spec *sp)
 {
 	struct pk_sb sb = {0};
-	if (sp->invocations)
-		pk_sb_addf(&sb, "(%s) * (%s)", sp->slots, sp->invocations);
+	if (sp->opt.invocations)
+		pk_sb_addf(&sb, "(%s) * (%s)", sp->opt.slots, sp->opt.invocations);
 	else
-		pk_sb_add(&sb, sp->slots);
+		pk_sb_add(&sb, sp->opt.slots);
 	return sb.s;
 }
 
@@ -41,16 +41,16 @@ static char *matrix_slots(const struct tt_spec *sp)
 static size_t extra_scalars(const struct tt_spec *sp, char *vals[3])
 {
 	size_t n = 0;
-	if (sp->generation)
-		vals[n++] = pk_xstrdup(sp->generation);
-	if (sp->invocation) {
+	if (sp->opt.generation)
+		vals[n++] = pk_xstrdup(sp->opt.generation);
+	if (sp->opt.invocation) {
 		struct pk_sb sb = {0};
-		pk_sb_addf(&sb, "(%s) * (%s)", sp->invocation, sp->slots);
+		pk_sb_addf(&sb, "(%s) * (%s)", sp->opt.invocation, sp->opt.slots);
 		vals[n++] = sb.s;
 	}
-	const char *task = sp->task_rows ? tt_rule(sp->rules, "host", "simpler_task_value") : NULL;
+	const char *task = sp->lay.task_rows ? tt_rule(sp->rules, "host", "simpler_task_value") : NULL;
 	if (task) {
-		const char *names[] = {"prefix"}, *pv[] = {sp->prefix};
+		const char *names[] = {"prefix"}, *pv[] = {sp->lay.prefix};
 		vals[n++] = tt_expand(task, names, pv, 1);
 	}
 	return n;
@@ -183,8 +183,8 @@ static int plan_orchestration(struct pk_ast *t, const struct tt_kernel *k, const
 	const struct add_call *at = last >= 0 ? &a[last] : &a[0];
 	char *recv = pk_xstrndup(b->data + at->recv_start, at->recv_end - at->recv_start);
 	char rw[16], pre[64];
-	snprintf(rw, sizeof(rw), "%d", sp->row_words);
-	snprintf(pre, sizeof(pre), "%s", sp->prefix);
+	snprintf(rw, sizeof(rw), "%d", sp->lay.row_words);
+	snprintf(pre, sizeof(pre), "%s", sp->lay.prefix);
 	char *mslots = matrix_slots(sp);
 	const char *names[] = {"recv", "slots", "row_words", "prefix"};
 	const char *vals[] = {recv, mslots, rw, pre};
@@ -270,8 +270,8 @@ static int plan_packed(struct pk_ast *t, const struct tt_kernel *k, const struct
 		return pk_error("%s: the packed array holds %zu values but kernel '%s' reads %ld tensors", b->path, nel,
 		                k->name, k->ntensors);
 	char rw[16], pre[64];
-	snprintf(rw, sizeof(rw), "%d", sp->row_words);
-	snprintf(pre, sizeof(pre), "%s", sp->prefix);
+	snprintf(rw, sizeof(rw), "%d", sp->lay.row_words);
+	snprintf(pre, sizeof(pre), "%s", sp->lay.prefix);
 	char *mslots = matrix_slots(sp);
 	const char *names[] = {"slots", "row_words", "prefix"};
 	const char *vals[] = {mslots, rw, pre};
@@ -425,10 +425,10 @@ static int plan_launch(struct pk_ast *t, const struct tt_kernel *k, const struct
 		return pk_error("%s:%u: the launch is the body of an if/for/while without braces; add braces",
 		                t->b->path, line);
 	char row_bytes[32];
-	snprintf(row_bytes, sizeof(row_bytes), "%d", sp->row_words * 8);
+	snprintf(row_bytes, sizeof(row_bytes), "%d", sp->lay.row_words * 8);
 	char *slots = matrix_slots(sp);
 	const char *names[] = {"slots", "row_bytes", "prefix"};
-	const char *vals[] = {slots, row_bytes, sp->prefix};
+	const char *vals[] = {slots, row_bytes, sp->lay.prefix};
 	const char *tmpl =
 	    l->cpu ? host_rule(sp, "cpu_launch_declare",
 	                       "uint8_t *{prefix}timing = reinterpret_cast<uint8_t *>(AscendC::GmAlloc("
@@ -447,9 +447,9 @@ static int plan_launch(struct pk_ast *t, const struct tt_kernel *k, const struct
 	struct pk_sb a = {0};
 	size_t at = l->skip + (size_t)(k->ntensors > 0 ? tt_direct_at(k) : 0);
 	if (at < n)
-		pk_sb_addf(&a, "%stiming, ", sp->prefix);
+		pk_sb_addf(&a, "%stiming, ", sp->lay.prefix);
 	else
-		pk_sb_addf(&a, "%s%stiming", n ? ", " : "", sp->prefix);
+		pk_sb_addf(&a, "%s%stiming", n ? ", " : "", sp->lay.prefix);
 	tt_insert_inline(plan, at < n ? t->tok[starts[at]].start : t->tok[l->close].start, a.s);
 	pk_sb_free(&a);
 	char *extra[3];
@@ -479,9 +479,9 @@ static void plan_prototypes(struct pk_ast *t, const struct tt_kernel *k, const s
 		size_t at = (size_t)(k->ntensors > 0 ? tt_direct_at(k) : 0);
 		struct pk_sb a = {0};
 		if (at < n)
-			pk_sb_addf(&a, "GM_ADDR %stiming, ", sp->prefix);
+			pk_sb_addf(&a, "GM_ADDR %stiming, ", sp->lay.prefix);
 		else
-			pk_sb_addf(&a, "%sGM_ADDR %stiming", n ? ", " : "", sp->prefix);
+			pk_sb_addf(&a, "%sGM_ADDR %stiming", n ? ", " : "", sp->lay.prefix);
 		tt_insert_inline(plan, at < n ? t->tok[starts[at]].start : t->tok[l.close].start, a.s);
 		pk_sb_free(&a);
 	}
@@ -504,14 +504,14 @@ static int direct_launch(struct pk_ast *t, const struct tt_kernel *k, const stru
 	for (size_t i = 0; i < n; i++)
 		if (plan_launch(t, k, sp, &l[i], plan) < 0)
 			return -1;
-	if (n && strcmp(t->b->path, sp->kernel_file)) /* the kernel's own file has its declarations done */
+	if (n && strcmp(t->b->path, sp->opt.kernel_file)) /* the kernel's own file has its declarations done */
 		plan_prototypes(t, k, sp, plan);
 	return n ? 1 : 0;
 }
 
 int tt_gen_host(struct pk_ast *t, const struct tt_kernel *k, const struct tt_spec *sp, struct pk_plan *plan)
 {
-	if (!sp->slots)
+	if (!sp->opt.slots)
 		return pk_error("%s: --host needs --slots EXPR, the number of core slots of the real "
 		                "launch",
 		                t->b->path);

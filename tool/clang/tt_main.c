@@ -94,18 +94,16 @@ static int resolve_events(struct tt_opts *o, const struct tt_rules *r, struct tt
 	for (size_t i = 0; i < o->nev; i++)
 		if (o->ev[i].func && strcmp(o->ev[i].func, kernel_name))
 			o->ev[i].helper = (int)nh++;
-	sp->nhelper = nh;
-	sp->ev = o->ev;
-	sp->nev = o->nev;
-	sp->columns = (int)o->nev + 2;
+	sp->lay.nhelper = nh;
+	sp->lay.columns = (int)o->nev + 2;
 	/* the magic word takes the row's last slot; more values take more lines */
-	sp->row_words = 8 * ((sp->columns + 1 + 7) / 8);
+	sp->lay.row_words = 8 * ((sp->lay.columns + 1 + 7) / 8);
 	return 0;
 }
 
-/* A prefix no identifier of the files starts with, so names never clash. */
-static const char *pick_prefix(const struct pk_ast *k, const struct pk_ast *h, const struct tt_spec *sp, char *buf,
-                               size_t cap)
+/* A prefix no identifier of the files starts with, so names never clash:
+ * the kernel's, the host's and the --edit files' tokens. */
+static const char *pick_prefix(const struct tt_files *fs, const struct tt_spec *sp, char *buf, size_t cap)
 {
 	const char *base = tt_rule(sp->rules, "names", "prefix");
 	if (!base) {
@@ -117,9 +115,10 @@ static const char *pick_prefix(const struct pk_ast *k, const struct pk_ast *h, c
 			snprintf(buf, cap, "%s_", base);
 		else
 			snprintf(buf, cap, "%s%d_", base, i);
-		int used = pk_tok_prefix_used(k, buf) || (h && pk_tok_prefix_used(h, buf));
-		for (size_t x = 0; x < sp->nextra && !used; x++)
-			used = pk_tok_prefix_used(&sp->extra[x].view, buf);
+		int used = 0;
+		for (size_t x = 0; x < fs->n && !used; x++)
+			used = fs->v[x]->have_t && (fs->v[x]->roles & (TT_ROLE_KERNEL | TT_ROLE_HOST | TT_ROLE_EDIT)) &&
+			       pk_tok_prefix_used(&fs->v[x]->t, buf);
 		if (!used)
 			return buf;
 	}
@@ -130,108 +129,169 @@ struct job {
 	struct tt_opts o;
 	struct tt_rules rules;
 	struct pk_ast_rules async;
-	struct pk_buf kb, hb;
-	int have_kb, have_hb;
-	struct pk_ast kt, ht;
+	struct pk_api api;  /* the kernel kind's spellings (rules/api.ini) */
+	struct tt_files fs; /* every file of the run, each once, with its roles and its one plan */
+	struct tt_file *kf; /* the kernel's entry */
+	struct tt_file *hf; /* --host's (the kernel's when one source holds kernel and launch), or NULL */
+	struct tt_file *tf; /* --test-script's, or NULL */
+	struct pk_ast *kt;  /* the kernel's parse */
+	struct pk_ast *ht;  /* the host's (C++), or NULL */
 	struct tt_kernel k;
-	struct pk_plan kp, hp;
 	struct tt_spec sp;
 	char prefix[32];
-	char **extra_out; /* where each --edit file's result goes with -o */
 	char target[64];
 	char *host_path, *extern_name; /* --host FILE[:EXTERN] */
-	int host_py, host_orch, host_self;
-	struct pk_buf pyb[8]; /* --edit FILE.py: callers of the pypto extern */
-	struct pk_plan pyp[8];
-	int have_pyb[8];
-	struct tt_pycaller pyc[8];
-	struct pk_buf tb; /* the test script */
-	int have_tb;
-	struct pk_plan tp;
+	int host_py, host_orch;
 	long func_id, external;
-	struct tt_sides sides; /* headers holding packed reads */
-	struct pk_api api;     /* the kernel kind's spellings (rules/api.ini) */
-	char slots_buf[32];    /* the rows counted from the orchestration */
+	char slots_buf[32]; /* the rows counted from the orchestration */
 };
 
-static int load_file(struct pk_buf *b, int *have, const char *path, const struct tt_opts *o, int host);
+static int ends_py(const char *path)
+{
+	size_t n = strlen(path);
+	return n > 3 && !strcmp(path + n - 3, ".py");
+}
 
-/* The --edit files: read, unmarked, part of the kernel's translation unit. */
-static int load_extras(struct job *j)
+/* Refuse a named file that already holds a timing tensor. */
+static int check_unmarked(const struct tt_named *nm, struct tt_file *const *at, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (at[i] && pk_timing_marked(&at[i]->b))
+			return pk_error("%s: already has a timing tensor (TIMING_PROBE: @timing marks); remove it "
+			                "first with probe-strip --timing-tensor",
+			                nm[i].path);
+	return 0;
+}
+
+/* The files the command line names: the kernel, --host (FILE.py[:EXTERN] a
+ * pypto extern), the test script, the --edit files (callers of the extern
+ * when it is Python), in this order. */
+static size_t name_files(struct job *j, struct tt_named **out)
 {
 	struct tt_opts *o = &j->o;
-	j->sp.extra = pk_xcalloc(o->nedit + 1, sizeof(*j->sp.extra));
-	j->extra_out = pk_xcalloc(o->nedit + 1, sizeof(char *));
-	j->sp.nextra = 0;
-	j->sp.pycallers = j->pyc;
-	for (size_t e = 0; e < o->nedit; e++) {
-		size_t pl = strlen(o->edit[e]);
-		if (j->host_py && pl > 3 && !strcmp(o->edit[e] + pl - 3, ".py")) { /* a caller of the extern */
-			size_t n = j->sp.npycallers;
-			if (n == 8)
-				return pk_error("--edit %s: at most 8 Python caller files", o->edit[e]);
-			pk_plan_init(&j->pyp[n]);
-			if (load_file(&j->pyb[n], &j->have_pyb[n], o->edit[e], o, 1) < 0)
-				return -1;
-			j->pyc[n].b = &j->pyb[n];
-			j->pyc[n].plan = &j->pyp[n];
-			j->sp.npycallers++;
-			continue;
-		}
-		size_t i = j->sp.nextra++;
-		struct tt_extra *x = &j->sp.extra[i];
-		x->path = o->edit[e];
-		pk_plan_init(&x->plan);
-		if (load_file(&x->b, &x->have_b, x->path, o, 0) < 0)
+	const char *colon = o->host ? strstr(o->host, ".py:") : NULL;
+	if (o->host) {
+		j->host_path = colon ? pk_xstrndup(o->host, (size_t)(colon - o->host + 3)) : pk_xstrdup(o->host);
+		j->extern_name = colon ? pk_xstrdup(colon + 4) : NULL;
+		j->host_py = ends_py(j->host_path);
+	}
+	struct tt_named *nm = pk_xcalloc(o->nedit + 4, sizeof(*nm));
+	size_t n = 0;
+	nm[n++] = (struct tt_named){o->kernel, TT_ROLE_KERNEL};
+	if (o->host)
+		nm[n++] = (struct tt_named){j->host_path, j->host_py ? TT_ROLE_EXTERN : TT_ROLE_HOST};
+	if (o->test_script)
+		nm[n++] = (struct tt_named){o->test_script, TT_ROLE_TEST};
+	for (size_t e = 0; e < o->nedit; e++)
+		nm[n++] =
+		    (struct tt_named){o->edit[e], j->host_py && ends_py(o->edit[e]) ? TT_ROLE_CALLER : TT_ROLE_EDIT};
+	*out = nm;
+	return n;
+}
+
+/* Every file of the run found first, then loaded as one set (locks in one
+ * order) before anything is parsed: the named files and the headers the
+ * kernel includes with quotes, where packed reads may be renumbered. */
+static int load_files(struct job *j)
+{
+	struct tt_opts *o = &j->o;
+	struct tt_named *nm;
+	size_t n = name_files(j, &nm);
+	const char **names = pk_xcalloc(n, sizeof(*names));
+	for (size_t i = 0; i < n; i++)
+		names[i] = nm[i].path;
+	char **hdr;
+	size_t nh = tt_sides_discover(o->kernel, names, n, &hdr);
+	free(names);
+	nm = pk_xrealloc(nm, (n + nh) * sizeof(*nm));
+	for (size_t i = 0; i < nh; i++)
+		nm[n + i] = (struct tt_named){hdr[i], TT_ROLE_SIDE};
+	struct tt_file **at = pk_xcalloc(n + nh, sizeof(*at));
+	int rc = tt_files_load(&j->fs, nm, n + nh, o->emit.mode == PK_EMIT_INPLACE ? PK_LOAD_FOR_WRITE : 0, at);
+	if (rc == 0)
+		rc = check_unmarked(nm, at, n);
+	j->kf = at[0];
+	j->hf = o->host ? at[1] : NULL;
+	j->tf = o->test_script ? at[o->host ? 2 : 1] : NULL;
+	for (size_t i = 0; i < nh; i++)
+		free(hdr[i]);
+	free(hdr);
+	free(at);
+	free(nm);
+	return rc;
+}
+
+/* With -o a further file's result goes next to OUT under its own name. */
+static char *beside_out(const struct tt_opts *o, const char *path)
+{
+	const char *out = o->emit.out_path, *slash = strrchr(out, '/');
+	const char *base = strrchr(path, '/');
+	struct pk_sb sb = {0};
+	if (slash)
+		pk_sb_addn(&sb, out, (size_t)(slash - out + 1));
+	pk_sb_add(&sb, base ? base + 1 : path);
+	return sb.s;
+}
+
+/* With -o an --edit file's result goes next to OUT: never onto OUT, nor
+ * onto the file itself. */
+static int place_edit(const struct tt_opts *o, struct tt_file *f)
+{
+	const char *out = o->emit.out_path;
+	f->out = beside_out(o, f->b.path);
+	struct stat a, b;
+	if (!strcmp(f->out, out))
+		return pk_error("--edit %s: its result would overwrite -o %s", f->b.path, out);
+	if (stat(f->out, &a) == 0 && stat(f->b.path, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+		return pk_error("--edit %s: its result goes next to -o %s, which is the file itself; "
+		                "write -o into another directory",
+		                f->b.path, out);
+	return 0;
+}
+
+/* One file in several roles is one input with one plan. An --edit naming
+ * a file another role edits adds nothing (the kernel's reads outside its
+ * body, the extern file's own calls are planned by those roles); a host
+ * that is the kernel file is one source holding kernel and launch. Roles
+ * that read a file as C++ and as Python cannot share it. */
+static int resolve_roles(struct job *j)
+{
+	const unsigned named = TT_ROLE_KERNEL | TT_ROLE_HOST | TT_ROLE_EXTERN | TT_ROLE_TEST;
+	for (size_t i = 0; i < j->fs.n; i++) {
+		struct tt_file *f = j->fs.v[i];
+		if (f->roles & named)
+			f->roles &= ~(unsigned)(TT_ROLE_EDIT | TT_ROLE_CALLER);
+		if ((f->roles & TT_ROLES_PY) && (f->roles & ~(unsigned)TT_ROLES_PY))
+			return pk_error("%s: named as %s and as %s, which read it as C++ and as Python; a file is one "
+			                "or the other: name the right file in each role",
+			                f->b.path, tt_role_name(f->roles & ~(unsigned)TT_ROLES_PY),
+			                tt_role_name(f->roles & TT_ROLES_PY));
+		if ((f->roles & TT_ROLE_KERNEL) && (f->roles & TT_ROLE_HOST) && j->o.host_out)
+			return pk_error("--host %s is the kernel's own file: its one result goes where the kernel's "
+			                "goes; leave out --host-out",
+			                j->o.host);
+		if ((f->roles & TT_ROLE_EDIT) && j->o.emit.mode == PK_EMIT_OUTFILE && place_edit(&j->o, f) < 0)
 			return -1;
-		CXFile f = clang_getFile(j->kt.tu, x->path);
-		if (!f)
-			return pk_error(
-			    "--edit %s: the file is not part of the kernel's translation unit (not included "
-			    "by %s)",
-			    x->path, o->kernel);
-		if (pk_cx_same_file(f, j->kt.file))
-			return pk_error("--edit %s: that is the kernel file itself", x->path);
-		for (size_t k = 0; k < i; k++)
-			if (pk_cx_same_file(f, j->sp.extra[k].view.file))
-				return pk_error("--edit %s given twice", x->path);
-		pk_ast_view(&x->view, &j->kt, f, &x->b);
-		x->have_view = 1;
-		if (o->emit.mode == PK_EMIT_OUTFILE) {
-			/* next to -o, under the file's own name */
-			const char *out = o->emit.out_path, *slash = strrchr(out, '/');
-			const char *base = strrchr(x->path, '/');
-			base = base ? base + 1 : x->path;
-			struct pk_sb sb = {0};
-			if (slash)
-				pk_sb_addn(&sb, out, (size_t)(slash - out + 1));
-			pk_sb_add(&sb, base);
-			j->extra_out[i] = sb.s;
-			struct stat a, b;
-			if (!strcmp(sb.s, out))
-				return pk_error("--edit %s: its result would overwrite -o %s", x->path, out);
-			if (stat(sb.s, &a) == 0 && stat(x->path, &b) == 0 && a.st_dev == b.st_dev &&
-			    a.st_ino == b.st_ino)
-				return pk_error("--edit %s: its result goes next to -o %s, which is the file itself; "
-				                "write -o into another directory",
-				                x->path, out);
-		}
 	}
 	return 0;
 }
 
-static int load_file(struct pk_buf *b, int *have, const char *path, const struct tt_opts *o, int host)
+/* The --edit files: parts of the kernel's translation unit, seen through it. */
+static int view_edits(struct job *j)
 {
-	int in_place = o->emit.mode == PK_EMIT_INPLACE && !(host && o->host_out);
-	if (pk_buf_load(b, path, in_place ? PK_LOAD_FOR_WRITE : 0) < 0) {
-		pk_buf_free(b); /* what was read before the failure */
-		return -1;
+	for (size_t i = 0; i < j->fs.n; i++) {
+		struct tt_file *f = j->fs.v[i];
+		if (!(f->roles & TT_ROLE_EDIT))
+			continue;
+		CXFile cf = clang_getFile(j->kt->tu, f->b.path);
+		if (!cf)
+			return pk_error(
+			    "--edit %s: the file is not part of the kernel's translation unit (not included "
+			    "by %s)",
+			    f->b.path, j->o.kernel);
+		pk_ast_view(&f->t, j->kt, cf, &f->b);
+		f->have_t = 1;
 	}
-	*have = 1;
-	if (pk_timing_marked(b))
-		return pk_error("%s: already has a timing tensor (TIMING_PROBE: @timing marks); remove it "
-		                "first with probe-strip --timing-tensor",
-		                path);
 	return 0;
 }
 
@@ -245,7 +305,7 @@ static int pick_target(struct job *j)
 			return pk_error("--target '%s': rules/timing.ini has no [%s] section", j->o.target, j->target);
 		j->sp.target = j->target;
 	} else {
-		j->sp.target = tt_detect_target(&j->rules, &j->kb, j->target, sizeof(j->target));
+		j->sp.target = tt_detect_target(&j->rules, &j->kf->b, j->target, sizeof(j->target));
 	}
 	static const char *need[][2] = {{"code", "qualifiers"}, {"code", "magic"},   {"code", "tensor_type"},
 	                                {"slot", "aiv"},        {"slot", "aic"},     {"slot", "mix_is_aic"},
@@ -269,47 +329,39 @@ static int pick_target(struct job *j)
 /* The host: a pypto extern (.py[:NAME]), a simpler orchestration, or the
  * seed's forms (add_* sequence, packed array). The host's tensor count,
  * where it says one, decides the kernel's split. */
-static int load_host(struct job *j)
+static int read_host(struct job *j)
 {
 	struct tt_opts *o = &j->o;
 	j->func_id = o->func_id;
-	memcpy(j->sp.twins, o->func_twins, o->nfunc_twins * sizeof(long));
-	j->sp.ntwins = o->nfunc_twins;
+	memcpy(j->sp.lay.twins, o->func_twins, o->nfunc_twins * sizeof(long));
+	j->sp.lay.ntwins = o->nfunc_twins;
 	j->k.host_tensors = -1;
-	if (!o->host)
+	if (!j->hf)
 		return 0;
-	const char *colon = strstr(o->host, ".py:");
-	j->host_path = colon ? pk_xstrndup(o->host, (size_t)(colon - o->host + 3)) : pk_xstrdup(o->host);
-	j->extern_name = colon ? pk_xstrdup(colon + 4) : NULL;
-	size_t hl = strlen(j->host_path);
-	j->host_py = hl > 3 && !strcmp(j->host_path + hl - 3, ".py");
-	struct stat hs, ks;
-	if (!j->host_py && !o->host_out && stat(j->host_path, &hs) == 0 && stat(o->kernel, &ks) == 0 &&
-	    hs.st_dev == ks.st_dev && hs.st_ino == ks.st_ino) {
-		j->host_self = 1; /* one source holds kernel and launch (an .asc file): one plan */
+	if (j->hf == j->kf) { /* one source holds kernel and launch (an .asc file): one plan */
+		j->ht = j->kt;
 		return 0;
 	}
-	if (load_file(&j->hb, &j->have_hb, j->host_path, o, 1) < 0)
-		return -1;
 	if (j->host_py) {
-		j->k.host_tensors = tt_py_extern_tensors(&j->hb, j->extern_name);
+		j->k.host_tensors = tt_py_extern_tensors(&j->hf->b, j->extern_name);
 		return j->k.host_tensors < 0 ? -1 : 0;
 	}
-	if (tt_parse(&j->ht, &j->hb, 0, NULL, o->extra, o->nextra) < 0 || tt_check_terminated(&j->ht) < 0)
+	j->ht = &j->hf->t;
+	j->hf->have_t = 1;
+	if (tt_parse(j->ht, &j->hf->b, 0, NULL, o->extra, o->nextra) < 0 || tt_check_terminated(j->ht) < 0)
 		return -1;
-	j->host_orch = tt_orch_is(&j->ht);
+	j->host_orch = tt_orch_is(j->ht);
 	if (o->test_script && !j->host_orch)
 		return pk_error("--test-script goes with a simpler orchestration (rt_submit_*_task) as --host");
 	if (!j->host_orch)
 		return 0;
-	if (o->test_script) {
-		if (load_file(&j->tb, &j->have_tb, o->test_script, o, 0) < 0)
-			return -1;
-		j->func_id = tt_py_test_func_id(&j->tb, o->kernel, j->func_id, j->sp.twins, 8, &j->sp.ntwins);
+	if (j->tf) {
+		j->func_id =
+		    tt_py_test_func_id(&j->tf->b, o->kernel, j->func_id, j->sp.lay.twins, 8, &j->sp.lay.ntwins);
 		if (j->func_id < -1) /* a script the tool cannot read: refused */
 			return -1;
 	}
-	j->k.host_tensors = tt_orch_tensors(&j->ht, &j->rules, j->func_id);
+	j->k.host_tensors = tt_orch_tensors(j->ht, &j->rules, j->func_id);
 	return j->k.host_tensors < 0 ? -1 : 0;
 }
 
@@ -320,7 +372,7 @@ static int load_host(struct job *j)
 static int plan_tasks(struct job *j)
 {
 	struct tt_tasks ts;
-	if (!j->host_orch || !j->sp.slot_in_body || tt_orch_tasks(&j->ht, &j->sp, j->func_id, &ts) < 0)
+	if (!j->host_orch || !j->sp.slot_in_body || tt_orch_tasks(j->ht, &j->sp, j->func_id, &ts) < 0)
 		return 0; /* no orchestration read, or its errors come from planning it */
 	if ((ts.sites < 2 && !ts.in_loop) || ts.tasks == 0 || ts.tasks == 1)
 		return 0;    /* one task instance at most: its rows are its own */
@@ -341,8 +393,8 @@ static int plan_tasks(struct job *j)
 			                "several tasks submitting the kernel cannot be written",
 			                need[i][1], need[i][0], j->sp.target ? j->sp.target : "default");
 	const char *orch = j->host_path, *slots = j->o.slots;
-	j->sp.task_rows = 1;
-	j->sp.tasks = ts.tasks;
+	j->sp.lay.task_rows = 1;
+	j->sp.lay.tasks = ts.tasks;
 	long rows = ts.tasks >= 0 && ts.blocks > 0 ? ts.tasks * ts.blocks : -1;
 	char why[96];
 	if (ts.loop_line)
@@ -361,16 +413,16 @@ static int plan_tasks(struct job *j)
 		                strchr(ts.lines, ',') ? "s" : "", ts.lines, rows, rows);
 	if (rows >= 0 && !slots) {
 		snprintf(j->slots_buf, sizeof(j->slots_buf), "%ld", rows);
-		j->o.slots = j->slots_buf;
+		j->sp.opt.slots = j->slots_buf;
 	}
 	if (rows >= 0)
 		pk_warning("%s: %ld tasks submit kernel %ld (line%s %s): each passes its task index and writes its own "
 		           "row (task * block count + block index); the timing tensor has %s rows",
-		           orch, ts.tasks, ts.id, strchr(ts.lines, ',') ? "s" : "", ts.lines, j->o.slots);
+		           orch, ts.tasks, ts.id, strchr(ts.lines, ',') ? "s" : "", ts.lines, j->sp.opt.slots);
 	else
 		pk_warning("%s: many tasks submit kernel %ld (%s): each passes its task index and writes its own row "
 		           "(task * block count + block index); --slots %s must cover every task and block of one run",
-		           orch, ts.id, why, j->o.slots);
+		           orch, ts.id, why, j->sp.opt.slots);
 	return 0;
 }
 
@@ -380,15 +432,14 @@ static int plan_reads(struct job *j)
 {
 	if (!j->k.passes_args || j->k.style != TT_EXTERN)
 		return 0;
-	if (tt_reads_plan(&j->kt, &j->sp, j->k.body_open, j->k.body_close + 1, &j->kp) < 0)
+	if (tt_reads_plan(j->kt, &j->sp, j->k.body_open, j->k.body_close + 1, &j->kf->plan) < 0)
 		return -1;
-	for (size_t i = 0; i < j->sp.nextra; i++) {
-		int n = tt_reads_plan(&j->sp.extra[i].view, &j->sp, 0, 0, &j->sp.extra[i].plan);
-		if (n < 0)
+	for (size_t i = 0; i < j->fs.n; i++) {
+		struct tt_file *f = j->fs.v[i];
+		if ((f->roles & TT_ROLE_EDIT) && tt_reads_plan(&f->t, &j->sp, 0, 0, &f->plan) < 0)
 			return -1;
-		j->sp.extra[i].edited |= n > 0;
 	}
-	return tt_sides_find(&j->sides, &j->kt, &j->sp, j->o.emit.mode == PK_EMIT_INPLACE);
+	return tt_sides_plan(&j->fs, j->kt, &j->sp);
 }
 
 /* The other lane kernels of the kernel's mixed tasks passing scalars, named
@@ -396,126 +447,59 @@ static int plan_reads(struct job *j)
 static int plan_lanes(struct job *j)
 {
 	long ids[8];
-	long n = tt_orch_lane_ids(&j->ht, &j->sp, j->func_id, ids, 8);
+	long n = tt_orch_lane_ids(j->ht, &j->sp, j->func_id, ids, 8);
 	if (n < 0)
 		return -1;
-	const char *slash = strrchr(j->tb.path, '/');
+	const struct pk_buf *tb = &j->tf->b;
+	const char *slash = strrchr(tb->path, '/');
 	for (long i = 0; i < n; i++) {
-		char *src = tt_py_incore_source(&j->tb, ids[i]);
+		char *src = tt_py_incore_source(tb, ids[i]);
 		if (!src)
 			continue; /* refused by the planner, naming the lane */
-		char *path =
-		    slash ? pk_xasprintf("%.*s/%s", (int)(slash - j->tb.path), j->tb.path, src) : pk_xstrdup(src);
-		int rc = tt_sides_add_lane(&j->sides, path, &j->sp, j->o.emit.mode == PK_EMIT_INPLACE);
+		char *path = slash ? pk_xasprintf("%.*s/%s", (int)(slash - tb->path), tb->path, src) : pk_xstrdup(src);
+		int rc = tt_sides_add_lane(&j->fs, path, &j->sp);
 		free(path);
 		free(src);
 		if (rc < 0)
 			return -1;
-		j->sp.lanes[j->sp.nlanes++] = ids[i];
+		j->sp.lay.lanes[j->sp.lay.nlanes++] = ids[i];
 	}
 	return 0;
 }
 
 static int plan_host(struct job *j)
 {
-	if (!j->o.host)
+	if (!j->hf)
 		return 0;
-	if (!j->sp.slots)
+	if (!j->sp.opt.slots)
 		return pk_error("%s: --host needs --slots EXPR, the number of core slots of the real launch",
 		                j->host_path);
 	if (j->host_py)
-		return tt_py_plan_extern(&j->hb, j->extern_name, &j->sp, &j->hp);
-	if (j->host_self)
-		return tt_gen_host(&j->kt, &j->k, &j->sp, &j->kp);
-	if (!j->host_orch)
-		return tt_gen_host(&j->ht, &j->k, &j->sp, &j->hp);
-	if (j->have_tb && plan_lanes(j) < 0)
+		return tt_py_plan_extern(&j->hf->b, j->extern_name, &j->sp, &j->fs, &j->hf->plan);
+	if (!j->host_orch) /* a launch, a packed array, or the kernel's own file */
+		return tt_gen_host(j->ht, &j->k, &j->sp, &j->hf->plan);
+	if (j->tf && plan_lanes(j) < 0)
 		return -1;
-	if (tt_orch_plan(&j->ht, &j->k, &j->sp, j->func_id, &j->external, &j->hp) < 0)
+	if (tt_orch_plan(j->ht, &j->k, &j->sp, j->func_id, &j->external, &j->hf->plan) < 0)
 		return -1;
-	if (j->have_tb && tt_py_plan_test(&j->tb, &j->k, &j->sp, j->func_id, j->external, &j->tp) < 0)
+	if (j->tf && tt_py_plan_test(&j->tf->b, &j->k, &j->sp, j->func_id, j->external, &j->tf->plan) < 0)
 		return -1;
 	return 0;
 }
 
-static int check_plans(struct job *j)
+static int check_plans(const struct tt_files *fs)
 {
-	if (pk_plan_check(&j->kp, j->kb.path, j->kb.len) < 0)
-		return -1;
-	if (j->have_hb && pk_plan_check(&j->hp, j->hb.path, j->hb.len) < 0)
-		return -1;
-	if (j->have_tb && pk_plan_check(&j->tp, j->tb.path, j->tb.len) < 0)
-		return -1;
-	for (size_t i = 0; i < j->sp.nextra; i++)
-		if (pk_plan_check(&j->sp.extra[i].plan, j->sp.extra[i].b.path, j->sp.extra[i].b.len) < 0)
-			return -1;
-	for (size_t i = 0; i < j->sp.npycallers; i++)
-		if (pk_plan_check(&j->pyp[i], j->pyb[i].path, j->pyb[i].len) < 0)
-			return -1;
-	for (size_t i = 0; i < j->sides.n; i++)
-		if (pk_plan_check(&j->sides.v[i].plan, j->sides.v[i].b.path, j->sides.v[i].b.len) < 0)
+	for (size_t i = 0; i < fs->n; i++)
+		if (pk_plan_check(&fs->v[i]->plan, fs->v[i]->b.path, fs->v[i]->b.len) < 0)
 			return -1;
 	return 0;
 }
 
-/* One file, one role: the files the run names, by identity (device and
- * inode, so a link or a hard link is the file it names), before any is
- * loaded or locked. A host that is the kernel file itself (a source holding
- * kernel and launch) is the one pair allowed. */
-struct role {
-	const char *opt, *path;
-	struct stat st;
-};
-
-static void add_role(struct role *r, size_t *n, const char *opt, const char *path, size_t len)
-{
-	char *p = pk_xstrndup(path, len);
-	int rc = stat(p, &r[*n].st);
-	free(p);
-	if (rc == 0) { /* a file that is not there is refused when it is loaded */
-		r[*n].opt = opt;
-		r[*n].path = path;
-		++*n;
-	}
-}
-
-static int check_roles(const struct tt_opts *o)
-{
-	struct role *r = pk_xcalloc(o->nedit + 4, sizeof(*r));
-	size_t n = 0;
-	add_role(r, &n, "the kernel", o->kernel, strlen(o->kernel));
-	const char *colon = o->host ? strstr(o->host, ".py:") : NULL;
-	if (o->host)
-		add_role(r, &n, "--host", o->host, colon ? (size_t)(colon - o->host + 3) : strlen(o->host));
-	if (o->test_script)
-		add_role(r, &n, "--test-script", o->test_script, strlen(o->test_script));
-	for (size_t e = 0; e < o->nedit; e++)
-		add_role(r, &n, "--edit", o->edit[e], strlen(o->edit[e]));
-	int rc = 0;
-	for (size_t a = 0; a < n && !rc; a++)
-		for (size_t b = a + 1; b < n && !rc; b++) {
-			if (r[a].st.st_dev != r[b].st.st_dev || r[a].st.st_ino != r[b].st.st_ino)
-				continue;
-			if (a == 0 && !strcmp(r[b].opt, "--host") && !colon)
-				continue; /* kernel and launch in one source */
-			rc = pk_error("%s %s and %s %s are one file (the same device and inode): a file takes one "
-			              "role in a timing-tensor run; name it once, in the role it plays",
-			              r[a].opt, r[a].path, r[b].opt, r[b].path);
-		}
-	free(r);
-	return rc;
-}
-
-static int plan_all(struct job *j)
+/* The kernel: its semantic parse (the profile's parse arguments unless the
+ * user gave a build folder or compiler arguments), the entry, its ABI. */
+static int read_kernel(struct job *j)
 {
 	struct tt_opts *o = &j->o;
-	if (check_roles(o) < 0 || tt_rules_load(&j->rules) < 0 || pk_ast_rules_load(&j->async) < 0 ||
-	    load_file(&j->kb, &j->have_kb, o->kernel, o, 0) < 0)
-		return -1;
-	j->sp.rules = &j->rules;
-	j->sp.async_issue = &j->async.issue;
-	if (pick_target(j) < 0)
-		return -1;
 	const char *acc = j->sp.target ? tt_rule(&j->rules, j->sp.target, "tensor_accessors") : NULL;
 	int desc = j->sp.target && tt_rule(&j->rules, j->sp.target, "tensor");
 	char *pa_buf = NULL, *pa[16];
@@ -527,42 +511,63 @@ static int plan_all(struct job *j)
 		     w = strtok_r(NULL, " \t", &save))
 			pa[npa++] = w;
 	}
-	int prc = tt_parse(&j->kt, &j->kb, 1, o->build_dir, npa ? pa : o->extra, npa ? npa : o->nextra);
+	j->kt = &j->kf->t;
+	j->kf->have_t = 1;
+	int prc = tt_parse(j->kt, &j->kf->b, 1, o->build_dir, npa ? pa : o->extra, npa ? npa : o->nextra);
 	free(pa_buf);
-	if (prc < 0 || tt_check_terminated(&j->kt) < 0 ||
-	    tt_kernel_find_prof(&j->kt, o->kernel_name, &j->k, acc, desc) < 0 || load_host(j) < 0 ||
-	    tt_kernel_abi(&j->kt, &j->k) < 0)
+	if (prc < 0 || tt_check_terminated(j->kt) < 0 ||
+	    tt_kernel_find_prof(j->kt, o->kernel_name, &j->k, acc, desc) < 0 || read_host(j) < 0 ||
+	    tt_kernel_abi(j->kt, &j->k) < 0)
 		return -1;
 	if (o->core)
 		j->k.core = !strcmp(o->core, "mix") ? TT_MIX : !strcmp(o->core, "aic") ? TT_AIC : TT_AIV;
-	if (plan_tasks(j) < 0)
-		return -1;
-	j->sp.slots = o->slots;
-	j->sp.timing_index = (int)j->k.ntensors;
-	j->sp.generation = o->generation;
-	j->sp.generation_index = (int)(j->k.ntensors + 1 + j->k.nscalars);
-	j->sp.invocation = o->invocation;
-	j->sp.invocations = o->invocations;
-	j->sp.row0_index = j->sp.generation_index + (o->generation ? 1 : 0);
-	j->sp.task_index = j->sp.row0_index + (o->invocation ? 1 : 0);
-	j->sp.kernel_file = o->kernel;
-	if (load_extras(j) < 0)
-		return -1;
-	j->sp.prefix =
-	    pick_prefix(&j->kt, j->have_hb && !j->host_py ? &j->ht : NULL, &j->sp, j->prefix, sizeof(j->prefix));
-	if (!j->sp.prefix)
+	return 0;
+}
+
+/* The layout: the args[] indices after the kernel's tensors and scalars,
+ * a free name prefix, the events' columns and the row. */
+static int lay_out(struct job *j)
+{
+	struct tt_layout *l = &j->sp.lay;
+	l->timing_index = (int)j->k.ntensors;
+	l->generation_index = (int)(j->k.ntensors + 1 + j->k.nscalars);
+	l->row0_index = l->generation_index + (j->o.generation ? 1 : 0);
+	l->task_index = l->row0_index + (j->o.invocation ? 1 : 0);
+	l->prefix = pick_prefix(&j->fs, &j->sp, j->prefix, sizeof(j->prefix));
+	if (!l->prefix)
 		return pk_error("%s: no free generated-name prefix ([names] prefix of rules/timing.ini, then 1..99)",
-		                o->kernel);
-	if (resolve_events(o, &j->rules, &j->sp, j->k.name) < 0 || tt_gen_kernel(&j->kt, &j->k, &j->sp, &j->kp) < 0 ||
-	    plan_reads(j) < 0 || plan_host(j) < 0)
+		                j->o.kernel);
+	return resolve_events(&j->o, &j->rules, &j->sp, j->k.name);
+}
+
+/* Discover and load every file, then parse, then plan per role; every plan
+ * is checked before anything is written. */
+static int plan_all(struct job *j)
+{
+	struct tt_opts *o = &j->o;
+	j->sp.opt = (struct tt_given){.ev = o->ev,
+	                              .nev = o->nev,
+	                              .kernel_file = o->kernel,
+	                              .slots = o->slots,
+	                              .generation = o->generation,
+	                              .invocation = o->invocation,
+	                              .invocations = o->invocations};
+	if (tt_rules_load(&j->rules) < 0 || pk_ast_rules_load(&j->async) < 0 || load_files(j) < 0 ||
+	    resolve_roles(j) < 0)
 		return -1;
-	return check_plans(j);
+	j->sp.rules = &j->rules;
+	j->sp.async_issue = &j->async.issue;
+	if (pick_target(j) < 0 || read_kernel(j) < 0 || plan_tasks(j) < 0 || view_edits(j) < 0 || lay_out(j) < 0)
+		return -1;
+	if (tt_gen_kernel(j->kt, &j->k, &j->sp, &j->fs, &j->kf->plan) < 0 || plan_reads(j) < 0 || plan_host(j) < 0)
+		return -1;
+	return check_plans(&j->fs);
 }
 
 static int write_sidecar(struct job *j, struct pk_txn *txn)
 {
 	const struct tt_opts *o = &j->o;
-	int to_file = o->emit.mode == PK_EMIT_OUTFILE || (o->emit.mode == PK_EMIT_INPLACE && !j->kb.from_stdin);
+	int to_file = o->emit.mode == PK_EMIT_OUTFILE || (o->emit.mode == PK_EMIT_INPLACE && !j->kf->b.from_stdin);
 	if (!to_file && !o->events_out)
 		return 0; /* --stdout, --diff, --check and standard input write no file */
 	struct pk_sb path = {0};
@@ -578,89 +583,60 @@ static int write_sidecar(struct job *j, struct pk_txn *txn)
 	return rc;
 }
 
-/* With -o a further file's result goes next to OUT under its own name. */
-static char *beside_out(const struct tt_opts *o, const char *path)
+/* Where file F's result goes: the kernel's as the user said, the host's to
+ * --host-out when given, an --edit file's as placed, any other next to -o. */
+static char *destination(const struct job *j, const struct tt_file *f, struct pk_emit_opts *xo)
 {
-	const char *out = o->emit.out_path, *slash = strrchr(out, '/');
-	const char *base = strrchr(path, '/');
-	struct pk_sb sb = {0};
-	if (slash)
-		pk_sb_addn(&sb, out, (size_t)(slash - out + 1));
-	pk_sb_add(&sb, base ? base + 1 : path);
-	return sb.s;
+	*xo = j->o.emit;
+	if (f->roles & TT_ROLE_KERNEL)
+		return NULL;
+	if ((f->roles & (TT_ROLE_HOST | TT_ROLE_EXTERN)) && j->o.host_out) {
+		xo->mode = PK_EMIT_OUTFILE;
+		xo->out_path = j->o.host_out;
+		return NULL;
+	}
+	if (xo->mode != PK_EMIT_OUTFILE || (f->roles & (TT_ROLE_HOST | TT_ROLE_EXTERN)))
+		return NULL;
+	char *out = f->out ? pk_xstrdup(f->out) : beside_out(&j->o, f->b.path);
+	xo->out_path = out;
+	return out;
 }
 
-/* The test script and the headers whose packed reads were renumbered. */
-static int emit_more(struct job *j, struct pk_txn *txn, int *any)
+/* The order files are written (and --diff shows them) in: kernel, host,
+ * test script, headers, --edit files, Python callers. */
+static int rank_of(unsigned roles)
 {
-	int changed = 0, rc = 0;
-	struct pk_emit_opts xo = j->o.emit;
-	char *out = NULL;
-	if (j->have_tb) {
-		if (xo.mode == PK_EMIT_OUTFILE)
-			xo.out_path = out = beside_out(&j->o, j->tb.path);
-		rc = pk_emit_txn(&xo, &j->tb, &j->tp, &changed, txn);
-		*any |= changed;
-		free(out);
-		out = NULL;
-	}
-	for (size_t i = 0; i < j->sides.n && rc == 0; i++) {
-		struct tt_side *x = &j->sides.v[i];
-		if (!x->edited)
-			continue;
-		xo = j->o.emit;
-		if (xo.mode == PK_EMIT_OUTFILE)
-			xo.out_path = out = beside_out(&j->o, x->b.path);
-		rc = pk_emit_txn(&xo, &x->b, &x->plan, &changed, txn);
-		*any |= changed;
-		free(out);
-		out = NULL;
-	}
-	return rc;
+	static const unsigned order[] = {
+	    TT_ROLE_KERNEL, TT_ROLE_HOST | TT_ROLE_EXTERN, TT_ROLE_TEST, TT_ROLE_SIDE, TT_ROLE_EDIT, TT_ROLE_CALLER};
+	if (roles == TT_ROLE_SIDE) /* a header found, not named: any named role comes first */
+		return 3;
+	for (int i = 0; i < 6; i++)
+		if (roles & order[i] & ~(unsigned)TT_ROLE_SIDE)
+			return i;
+	return 6;
 }
 
-/* Kernel, host, edited helper files and event map go together: each is
- * written beside itself first and all are replaced only once every one is,
- * so an error never leaves half an ABI change. */
+/* Every file of the set (a found header only when it changes) and the event
+ * map go together: each is written beside itself first and all are
+ * replaced only once every one is, so an error never leaves half an ABI
+ * change. */
 static int emit_all(struct job *j)
 {
 	int changed = 0, any = 0;
 	struct pk_txn txn = {0};
-	struct pk_emit_opts ho = j->o.emit;
-	if (j->o.host_out) {
-		ho.mode = PK_EMIT_OUTFILE;
-		ho.out_path = j->o.host_out;
-	}
-	if (pk_emit_txn(&j->o.emit, &j->kb, &j->kp, &changed, &txn) < 0)
-		goto fail;
-	any |= changed;
-	if (j->have_hb && pk_emit_txn(&ho, &j->hb, &j->hp, &changed, &txn) < 0)
-		goto fail;
-	any |= changed;
-	if (j->have_tb || j->sides.n) {
-		if (emit_more(j, &txn, &any) < 0)
-			goto fail;
-	}
-	for (size_t i = 0; i < j->sp.nextra; i++) {
-		struct tt_extra *x = &j->sp.extra[i];
-		struct pk_emit_opts xo = j->o.emit;
-		if (j->extra_out[i])
-			xo.out_path = j->extra_out[i];
-		if (pk_emit_txn(&xo, &x->b, &x->plan, &changed, &txn) < 0)
-			goto fail;
-		any |= changed;
-	}
-	for (size_t i = 0; i < j->sp.npycallers; i++) {
-		struct pk_emit_opts xo = j->o.emit;
-		char *out = xo.mode == PK_EMIT_OUTFILE ? beside_out(&j->o, j->pyb[i].path) : NULL;
-		if (out)
-			xo.out_path = out;
-		int rc = pk_emit_txn(&xo, &j->pyb[i], &j->pyp[i], &changed, &txn);
-		free(out);
-		if (rc < 0)
-			goto fail;
-		any |= changed;
-	}
+	for (int r = 0; r < 6; r++)
+		for (size_t i = 0; i < j->fs.n; i++) {
+			struct tt_file *f = j->fs.v[i];
+			if (rank_of(f->roles) != r || (f->roles == TT_ROLE_SIDE && !f->plan.n))
+				continue;
+			struct pk_emit_opts xo;
+			char *out = destination(j, f, &xo);
+			int rc = pk_emit_txn(&xo, &f->b, &f->plan, &changed, &txn);
+			free(out);
+			if (rc < 0)
+				goto fail;
+			any |= changed;
+		}
 	if (write_sidecar(j, &txn) < 0)
 		goto fail;
 	if (pk_txn_commit(&txn) < 0)
@@ -684,35 +660,8 @@ static void free_job(struct job *j)
 		free(j->o.ev[i].brace_indent);
 	}
 	free(j->o.ev);
-	for (size_t i = 0; i < j->sp.nextra; i++) {
-		struct tt_extra *x = &j->sp.extra[i];
-		if (x->have_view)
-			pk_ast_free(&x->view);
-		pk_plan_free(&x->plan);
-		if (x->have_b)
-			pk_buf_free(&x->b);
-		free(j->extra_out[i]);
-	}
-	free(j->sp.extra);
-	free(j->extra_out);
-	for (size_t i = 0; i < j->sp.npycallers; i++) {
-		pk_plan_free(&j->pyp[i]);
-		if (j->have_pyb[i])
-			pk_buf_free(&j->pyb[i]);
-	}
 	tt_kernel_free(&j->k);
-	pk_ast_free(&j->kt);
-	pk_ast_free(&j->ht);
-	pk_plan_free(&j->kp);
-	pk_plan_free(&j->hp);
-	if (j->have_kb)
-		pk_buf_free(&j->kb);
-	if (j->have_hb)
-		pk_buf_free(&j->hb);
-	if (j->have_tb)
-		pk_buf_free(&j->tb);
-	pk_plan_free(&j->tp);
-	tt_sides_free(&j->sides);
+	tt_files_free(&j->fs);
 	free(j->host_path);
 	free(j->extern_name);
 	tt_rules_free(&j->rules);
@@ -725,9 +674,6 @@ int pk_tt_inject(const struct pk_inject_opts *o)
 		return PK_EXIT_ERROR;
 	struct job j;
 	memset(&j, 0, sizeof(j));
-	pk_plan_init(&j.kp);
-	pk_plan_init(&j.hp);
-	pk_plan_init(&j.tp);
 	take_opts(&j.o, o);
 	int rc = PK_EXIT_ERROR;
 	if (plan_all(&j) == 0)

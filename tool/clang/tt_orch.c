@@ -603,7 +603,7 @@ static char *host_text(const struct tt_spec *sp, const char *key, const char *df
 	char idx[32];
 	snprintf(idx, sizeof(idx), "%ld", index);
 	const char *names[] = {"recv", "orch", "index", "prefix"};
-	const char *vals[] = {recv ? recv : "", orch ? orch : "", idx, sp->prefix};
+	const char *vals[] = {recv ? recv : "", orch ? orch : "", idx, sp->lay.prefix};
 	const char *tmpl = tt_rule(sp->rules, "host", key);
 	if (!tmpl && !dflt)
 		return NULL;
@@ -633,8 +633,8 @@ static int plan_config(const struct pk_ast *t, long ext, struct pk_plan *plan)
 /* ID built from the kernel's own source too (the test script says so). */
 static int is_twin(const struct tt_spec *sp, long id)
 {
-	for (size_t i = 0; i < sp->ntwins; i++)
-		if (sp->twins[i] == id)
+	for (size_t i = 0; i < sp->lay.ntwins; i++)
+		if (sp->lay.twins[i] == id)
 			return 1;
 	return 0;
 }
@@ -642,8 +642,8 @@ static int is_twin(const struct tt_spec *sp, long id)
 /* ID is another lane's kernel whose reads are renumbered with the kernel's. */
 static int is_lane(const struct tt_spec *sp, long id)
 {
-	for (size_t i = 0; i < sp->nlanes; i++)
-		if (sp->lanes[i] == id)
+	for (size_t i = 0; i < sp->lay.nlanes; i++)
+		if (sp->lay.lanes[i] == id)
 			return 1;
 	return 0;
 }
@@ -778,7 +778,7 @@ static int pad_task(const struct pk_ast *t, const struct tt_kernel *k, const str
 	if (!tmpl)
 		return pk_error("rules/timing.ini: [host] simpler_pad is missing");
 	const char *names[] = {"prefix", "recv"};
-	const char *vals[] = {sp->prefix, "{recv}"};
+	const char *vals[] = {sp->lay.prefix, "{recv}"};
 	char *one = tt_expand(tmpl, names, vals, 2);
 	struct pk_sb sb = {0};
 	for (long i = a->tensors; i < k->ntensors; i++)
@@ -838,7 +838,7 @@ static int helper_tasks(const struct pk_ast *t, const struct tt_spec *sp, const 
 		if (rc == 0 && (!param || !arg))
 			rc = pk_error("rules/timing.ini: [host] simpler_helper_param / simpler_helper_arg are missing");
 		const char *names[] = {"prefix"};
-		const char *vals[] = {sp->prefix};
+		const char *vals[] = {sp->lay.prefix};
 		char *p = rc ? NULL : tt_expand(param, names, vals, 1), *a = rc ? NULL : tt_expand(arg, names, vals, 1);
 		if (rc == 0 && !planned_at(plan, t->tok[fn->rparen].start))
 			tt_insert_inline(plan, t->tok[fn->rparen].start, p);
@@ -878,7 +878,7 @@ int tt_orch_plan(struct pk_ast *t, const struct tt_kernel *k, const struct tt_sp
 	snprintf(label, sizeof(label), "external tensor %ld", ext);
 	tt_insert_before(t->b, plan, body, decl, label);
 	free(decl);
-	if (sp->task_rows) { /* the task index each submit passes: a counter of the run */
+	if (sp->lay.task_rows) { /* the task index each submit passes: a counter of the run */
 		decl = host_text(sp, "simpler_task_counter", NULL, NULL, oname, ext);
 		tt_insert_before(t->b, plan, body, decl, "task counter");
 		free(decl);

@@ -53,6 +53,8 @@ struct ref {
 struct graph {
 	struct pk_ast *t;
 	struct tt_spec *sp;
+	struct tt_file **ed; /* the --edit files of the kernel's translation unit */
+	size_t ned;
 	struct fn *f;
 	size_t nf, cap_f;
 	struct site *s;
@@ -85,20 +87,20 @@ static int file_of(const struct graph *g, CXSourceLocation loc, size_t *off, uns
 		return -2;
 	if (pk_cx_same_file(f, g->t->file))
 		return -1;
-	for (size_t i = 0; i < g->sp->nextra; i++)
-		if (g->sp->extra[i].have_view && pk_cx_same_file(f, g->sp->extra[i].view.file))
+	for (size_t i = 0; i < g->ned; i++)
+		if (pk_cx_same_file(f, g->ed[i]->t.file))
 			return (int)i;
 	return -2;
 }
 
 static struct pk_ast *tu_of(const struct graph *g, int file)
 {
-	return file == -1 ? g->t : &g->sp->extra[file].view;
+	return file == -1 ? g->t : &g->ed[file]->t;
 }
 
 static const char *path_of(const struct graph *g, int file)
 {
-	return file == -1 ? g->t->b->path : file >= 0 ? g->sp->extra[file].path : "?";
+	return file == -1 ? g->t->b->path : file >= 0 ? g->ed[file]->b.path : "?";
 }
 
 static int find_fn(const struct graph *g, const char *name, int *count)
@@ -315,8 +317,7 @@ static struct pk_plan *plan_of(struct graph *g, int file, struct pk_plan *kplan)
 {
 	if (file == -1)
 		return kplan;
-	g->sp->extra[file].edited = 1;
-	return &g->sp->extra[file].plan;
+	return &g->ed[file]->plan;
 }
 
 /* The trailing parameter, with its default, in the one declaration. */
@@ -344,7 +345,7 @@ static int add_param(struct graph *g, int i, struct pk_plan *kplan)
 	if (j >= t->ntok || t->tok[j].start >= e)
 		return pk_error("%s: cannot find the parameter list of '%s'", path_of(g, f->file), f->name);
 	struct pk_sb sb = {0};
-	const char *P = g->sp->prefix;
+	const char *P = g->sp->lay.prefix;
 	if (f->nparams > 0) {
 		pk_sb_addf(&sb, ", uint64_t *%sev = nullptr", P);
 		tt_insert_inline(plan_of(g, f->file, kplan), t->tok[j].start, sb.s);
@@ -371,7 +372,7 @@ static int add_arg(struct graph *g, const struct site *s, struct pk_plan *kplan)
 		                "a trailing event-array argument would bind to the wrong parameter",
 		                path_of(g, s->file), s->line, s->name, s->nargs, callee->nparams);
 	struct pk_sb sb = {0};
-	pk_sb_addf(&sb, "%s%sev", s->nargs > 0 ? ", " : "", g->sp->prefix);
+	pk_sb_addf(&sb, "%s%sev", s->nargs > 0 ? ", " : "", g->sp->lay.prefix);
 	tt_insert_inline(plan_of(g, s->file, kplan), s->close, sb.s);
 	pk_sb_free(&sb);
 	return 0;
@@ -407,7 +408,7 @@ static int place_sample(struct graph *g, int i, struct tt_event *ev, struct pk_p
 {
 	struct fn *f = &g->f[i];
 	struct pk_ast *t = tu_of(g, f->file);
-	const char *P = g->sp->prefix;
+	const char *P = g->sp->lay.prefix;
 	struct pk_sb sb = {0}, label = {0};
 	const struct pk_api *api = g->sp->api;
 	char *cy = tt_cycle_read(g->sp);
@@ -427,7 +428,7 @@ static int place_sample(struct graph *g, int i, struct tt_event *ev, struct pk_p
 	}
 	free(cy);
 	pk_sb_addf(&label, "event %s (%s)", ev->name, ev->kind);
-	tt_event_write(t->b, plan_of(g, f->file, kplan), g->sp, (size_t)(ev - g->sp->ev), sb.s, label.s);
+	tt_event_write(t->b, plan_of(g, f->file, kplan), g->sp, (size_t)(ev - g->sp->opt.ev), sb.s, label.s);
 	pk_sb_free(&sb);
 	pk_sb_free(&label);
 	return 0;
@@ -444,6 +445,7 @@ static void graph_free(struct graph *g)
 	free(g->f);
 	free(g->s);
 	free(g->r);
+	free(g->ed);
 }
 
 static int resolve(struct graph *g, struct tt_kernel *k, int *kernel)
@@ -485,8 +487,8 @@ static int not_editable(struct graph *g, int d, const struct tt_event *ev)
 /* TARGETS[e]: the one definition of each helper event's function. */
 static int find_targets(struct graph *g, const struct tt_spec *sp, int *targets)
 {
-	for (size_t e = 0; e < sp->nev; e++) {
-		struct tt_event *ev = &sp->ev[e];
+	for (size_t e = 0; e < sp->opt.nev; e++) {
+		struct tt_event *ev = &sp->opt.ev[e];
 		if (ev->helper < 0)
 			continue;
 		int n, d = unique_def(g, ev->func, &n);
@@ -516,13 +518,13 @@ static int find_targets(struct graph *g, const struct tt_spec *sp, int *targets)
 static int check_paths(struct graph *g, const struct tt_kernel *k, const struct tt_spec *sp, const int *targets,
                        int kernel)
 {
-	for (size_t e = 0; e < sp->nev; e++) {
-		if (sp->ev[e].helper < 0)
+	for (size_t e = 0; e < sp->opt.nev; e++) {
+		if (sp->opt.ev[e].helper < 0)
 			continue;
 		if (!on_path(g, targets[e]) || targets[e] == kernel)
 			return pk_error("event '%s': no call path from kernel '%s' to '%s' through files that may be "
 			                "edited%s",
-			                sp->ev[e].name, k->name, sp->ev[e].func,
+			                sp->opt.ev[e].name, k->name, sp->opt.ev[e].func,
 			                targets[e] == kernel ? " (it is the kernel: leave out @FUNC)" : "");
 	}
 	for (size_t i = 0; i < g->nf; i++)
@@ -532,8 +534,8 @@ static int check_paths(struct graph *g, const struct tt_kernel *k, const struct 
 		const struct site *s = &g->s[j];
 		if (s->callee > -2 || !on_path(g, s->caller))
 			continue;
-		for (size_t e = 0; e < sp->nev; e++)
-			if (sp->ev[e].helper >= 0 && !strcmp(sp->ev[e].func, s->name))
+		for (size_t e = 0; e < sp->opt.nev; e++)
+			if (sp->opt.ev[e].helper >= 0 && !strcmp(sp->opt.ev[e].func, s->name))
 				return pk_error("%s:%u: call to '%s': several functions carry that name; the path "
 				                "cannot be told",
 				                path_of(g, s->file), s->line, s->name);
@@ -589,23 +591,30 @@ static int thread_array(struct graph *g, const struct tt_spec *sp, int kernel, s
 		if (on_path(g, (int)i) && (int)i != kernel && add_param(g, (int)i, plan) < 0)
 			return -1;
 	int n; /* every helper event placed before any is written: braces are shared */
-	for (size_t e = 0; e < sp->nev; e++)
-		if (sp->ev[e].helper >= 0 && place_helper_event(g, unique_def(g, sp->ev[e].func, &n), &sp->ev[e]) < 0)
+	for (size_t e = 0; e < sp->opt.nev; e++)
+		if (sp->opt.ev[e].helper >= 0 &&
+		    place_helper_event(g, unique_def(g, sp->opt.ev[e].func, &n), &sp->opt.ev[e]) < 0)
 			return -1;
-	for (size_t e = 0; e < sp->nev; e++)
-		if (sp->ev[e].helper >= 0 && place_sample(g, unique_def(g, sp->ev[e].func, &n), &sp->ev[e], plan) < 0)
+	for (size_t e = 0; e < sp->opt.nev; e++)
+		if (sp->opt.ev[e].helper >= 0 &&
+		    place_sample(g, unique_def(g, sp->opt.ev[e].func, &n), &sp->opt.ev[e], plan) < 0)
 			return -1;
 	return 0;
 }
 
-int tt_path_plan(struct pk_ast *t, struct tt_kernel *k, struct tt_spec *sp, struct pk_plan *plan)
+int tt_path_plan(struct pk_ast *t, struct tt_kernel *k, struct tt_spec *sp, const struct tt_files *fs,
+                 struct pk_plan *plan)
 {
 	struct graph g = {.t = t, .sp = sp, .cur = -1};
+	g.ed = pk_xcalloc(fs->n + 1, sizeof(*g.ed));
+	for (size_t i = 0; i < fs->n; i++)
+		if ((fs->v[i]->roles & TT_ROLE_EDIT) && fs->v[i]->have_t)
+			g.ed[g.ned++] = fs->v[i];
 	int kernel, rc = -1;
 	clang_visitChildren(clang_getTranslationUnitCursor(t->tu), top_visit, &g);
 	if (resolve(&g, k, &kernel) == 0) {
 		/* ambiguous callees take part in no path; say so if a target has that name */
-		int *targets = pk_xcalloc(sp->nev + 1, sizeof(int));
+		int *targets = pk_xcalloc(sp->opt.nev + 1, sizeof(int));
 		if (find_targets(&g, sp, targets) == 0) {
 			mark_reach(&g, kernel);
 			rc = check_paths(&g, k, sp, targets, kernel);
@@ -664,10 +673,10 @@ static void brace_line(const struct pk_buf *b, struct pk_plan *plan, size_t at, 
 void tt_event_write(const struct pk_buf *b, struct pk_plan *plan, const struct tt_spec *sp, size_t i, const char *code,
                     const char *label)
 {
-	const struct tt_event *ev = &sp->ev[i];
+	const struct tt_event *ev = &sp->opt.ev[i];
 	int first = 1, last = 1; /* among the events in the same braceless body */
-	for (size_t j = 0; j < sp->nev; j++)
-		if (j != i && same_body(ev, &sp->ev[j]))
+	for (size_t j = 0; j < sp->opt.nev; j++)
+		if (j != i && same_body(ev, &sp->opt.ev[j]))
 			*(j < i ? &first : &last) = 0;
 	if (ev->brace && first)
 		brace_line(b, plan, ev->brace_open, ev->brace_indent, '{');

@@ -76,9 +76,9 @@ static char *py_text(const struct tt_spec *sp, const char *key, const char *name
 		return NULL;
 	}
 	char rw[16];
-	snprintf(rw, sizeof(rw), "%d", sp->row_words);
+	snprintf(rw, sizeof(rw), "%d", sp->lay.row_words);
 	const char *names[] = {"prefix", "slots", "row_words", name ? name : "-"};
-	const char *vals[] = {sp->prefix, sp->slots ? sp->slots : "", rw, value ? value : ""};
+	const char *vals[] = {sp->lay.prefix, sp->opt.slots ? sp->opt.slots : "", rw, value ? value : ""};
 	return tt_expand(tmpl, names, vals, 4);
 }
 
@@ -434,11 +434,13 @@ static void warn_mixed(const struct pyt *p, size_t def, const char *fname)
 }
 
 /* The callers named with --edit: each must call the extern. */
-static int plan_callers(const struct tt_spec *sp, const char *fname, long k, int *calls)
+static int plan_callers(const struct tt_spec *sp, const struct tt_files *fs, const char *fname, long k, int *calls)
 {
-	for (size_t i = 0; i < sp->npycallers; i++) {
-		struct ped c = {.plan = sp->pycallers[i].plan, .sp = sp};
-		if (pyt_scan(&c.p, sp->pycallers[i].b) < 0)
+	for (size_t i = 0; i < fs->n; i++) {
+		if (!(fs->v[i]->roles & TT_ROLE_CALLER))
+			continue;
+		struct ped c = {.plan = &fs->v[i]->plan, .sp = sp};
+		if (pyt_scan(&c.p, &fs->v[i]->b) < 0)
 			return -1;
 		int n = plan_calls(&c, (size_t)-2, fname, k);
 		int rc = n < 0    ? -1
@@ -454,7 +456,8 @@ static int plan_callers(const struct tt_spec *sp, const char *fname, long k, int
 	return 0;
 }
 
-int tt_py_plan_extern(const struct pk_buf *b, const char *name, const struct tt_spec *sp, struct pk_plan *plan)
+int tt_py_plan_extern(const struct pk_buf *b, const char *name, const struct tt_spec *sp, const struct tt_files *fs,
+                      struct pk_plan *plan)
 {
 	struct ped e = {.plan = plan, .sp = sp};
 	if (pyt_scan(&e.p, b) < 0)
@@ -479,7 +482,7 @@ int tt_py_plan_extern(const struct pk_buf *b, const char *name, const struct tt_
 		rc = calls < 0 ? -1 : verify(&e);
 	}
 	if (rc == 0)
-		rc = plan_callers(sp, fname, x.tensors, &calls);
+		rc = plan_callers(sp, fs, fname, x.tensors, &calls);
 	if (rc == 0 && !calls)
 		pk_warning("%s: extern '%s' is not called in this file: its callers must pass the timing tensor "
 		           "(name their files with --edit FILE.py)",
@@ -820,7 +823,7 @@ static int plan_compare(struct ped *e, size_t orch)
 	if (cls == p->n)
 		return pk_error("%s: no test class", p->b->path);
 	struct pk_sb name = {0};
-	pk_sb_addf(&name, "%stiming", e->sp->prefix);
+	pk_sb_addf(&name, "%stiming", e->sp->lay.prefix);
 	size_t def = p->n;
 	for (size_t i = cls + 1; i < p->n && !(p->t[i].kind == PYT_DEDENT && p->t[i].level == 0); i++)
 		if (p->t[i].level == 1 && defines(p, i, "def", "compare_outputs"))
@@ -845,9 +848,9 @@ int tt_py_plan_test(const struct pk_buf *b, const struct tt_kernel *k, const str
 			orch = i;
 	if (rc == 0 && orch < p->n && (s = sig_list(p, orch + 2)))
 		rc = plan_signature(&e, s, external, "the orchestration's");
-	for (size_t t = 0; t <= sp->ntwins && rc == 0; t++) { /* the kernel's incore and its twins' */
-		long id = t ? sp->twins[t - 1] : func_id;
-		size_t inc = incore_at(p, &id, sp->kernel_file), d = inc < p->n ? enclosing(p, inc) : (size_t)-1;
+	for (size_t t = 0; t <= sp->lay.ntwins && rc == 0; t++) { /* the kernel's incore and its twins' */
+		long id = t ? sp->lay.twins[t - 1] : func_id;
+		size_t inc = incore_at(p, &id, sp->opt.kernel_file), d = inc < p->n ? enclosing(p, inc) : (size_t)-1;
 		char who[64];
 		snprintf(who, sizeof(who), "the incore's (func_id %ld)", id);
 		if (d != (size_t)-1 && (s = sig_list(p, d)))

@@ -8,7 +8,6 @@
 #include "pk.h"
 
 #include <ctype.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -57,7 +56,7 @@ static long literal(const struct pk_ast *t, size_t i)
 
 static void renumber(const struct pk_ast *t, const struct tt_spec *sp, size_t i, long v, struct pk_plan *plan, int *n)
 {
-	if (v < sp->timing_index)
+	if (v < sp->lay.timing_index)
 		return;
 	char num[32];
 	snprintf(num, sizeof(num), "%ld", v + 1);
@@ -145,24 +144,13 @@ int tt_reads_plan(const struct pk_ast *t, const struct tt_spec *sp, size_t skip_
 
 /* ---- the kernel's local headers ---- */
 
-static int known(const struct tt_sides *s, const char *real)
+/* The quoted includes of B (named PATH), resolved against PATH's folder,
+ * that are regular files, in order: *OUT (malloc'd names); how many. */
+static size_t quoted_includes(const struct pk_buf *b, const char *path, char ***out)
 {
-	for (size_t i = 0; i < s->n; i++)
-		if (!strcmp(s->v[i].path, real))
-			return 1;
-	return 0;
-}
-
-static int add_side(struct tt_sides *s, const char *path, int for_write, const struct tt_spec *sp);
-
-/* Every `#include "X"` of B resolved against B's directory. */
-static int scan_includes(struct tt_sides *s, const struct pk_buf *b, const char *path, int for_write,
-                         const struct tt_spec *sp, int depth)
-{
-	if (depth > 4)
-		return 0;
 	const char *slash = strrchr(path, '/');
-	size_t dl = slash ? (size_t)(slash - path + 1) : 0;
+	size_t dl = slash ? (size_t)(slash - path + 1) : 0, n = 0, cap = 0;
+	*out = NULL;
 	const char *d = b->data, *end = d + b->len;
 	for (const char *p = d; p < end;) {
 		const char *eol = memchr(p, '\n', (size_t)(end - p));
@@ -172,107 +160,150 @@ static int scan_includes(struct tt_sides *s, const struct pk_buf *b, const char 
 		if (q < eol && *q == '#') {
 			q++;
 			q += strspn(q, " \t");
-			if ((size_t)(eol - q) > 9 && !strncmp(q, "include", 7)) {
-				const char *o = memchr(q, '"', (size_t)(eol - q));
-				const char *c = o ? memchr(o + 1, '"', (size_t)(eol - o - 1)) : NULL;
-				if (o && c && c > o + 1) {
-					struct pk_sb f = {0};
-					pk_sb_addn(&f, path, dl);
-					pk_sb_addn(&f, o + 1, (size_t)(c - o - 1));
-					char real[PATH_MAX];
-					struct stat st;
-					size_t before = s->n;
-					if (stat(f.s, &st) == 0 && S_ISREG(st.st_mode) && realpath(f.s, real) &&
-					    !known(s, real)) {
-						if (add_side(s, f.s, for_write, sp) < 0) {
-							pk_sb_free(&f);
-							return -1;
-						}
-						if (s->n > before && scan_includes(s, &s->v[s->n - 1].b, f.s, for_write,
-						                                   sp, depth + 1) < 0) {
-							pk_sb_free(&f);
-							return -1;
-						}
-					}
-					pk_sb_free(&f);
-				}
+			const char *o = (size_t)(eol - q) > 9 && !strncmp(q, "include", 7)
+			                    ? memchr(q, '"', (size_t)(eol - q))
+			                    : NULL;
+			const char *c = o ? memchr(o + 1, '"', (size_t)(eol - o - 1)) : NULL;
+			struct stat st;
+			char *f = o && c && c > o + 1 ? pk_xasprintf("%.*s%.*s", (int)dl, path, (int)(c - o - 1), o + 1)
+			                              : NULL;
+			if (f && stat(f, &st) == 0 && S_ISREG(st.st_mode)) {
+				PK_GROW(*out, cap, n + 1);
+				(*out)[n++] = f;
+			} else {
+				free(f);
 			}
 		}
 		p = eol + 1;
 	}
+	return n;
+}
+
+static void free_names(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* Before loading: the files met so far (by device and inode), the headers
+ * among them from index FIRST on. */
+struct found {
+	char **v;
+	dev_t *dev;
+	ino_t *ino;
+	size_t n, cap, cap_d, cap_i, first;
+};
+
+static int met(struct found *f, const char *path, int keep)
+{
+	struct stat st;
+	if (stat(path, &st) < 0)
+		return 1; /* not there: whoever names it says so */
+	for (size_t i = 0; i < f->n; i++)
+		if (f->dev[i] == st.st_dev && f->ino[i] == st.st_ino)
+			return 1;
+	PK_GROW(f->v, f->cap, f->n + 1);
+	PK_GROW(f->dev, f->cap_d, f->n + 1);
+	PK_GROW(f->ino, f->cap_i, f->n + 1);
+	f->v[f->n] = keep ? pk_xstrdup(path) : NULL;
+	f->dev[f->n] = st.st_dev;
+	f->ino[f->n++] = st.st_ino;
 	return 0;
 }
 
-static int add_side(struct tt_sides *s, const char *path, int for_write, const struct tt_spec *sp)
+static void discover(struct found *f, const struct pk_buf *b, const char *path, int depth)
 {
-	for (size_t i = 0; i < sp->nextra; i++) { /* --edit files have their own plan */
-		char a[PATH_MAX], b[PATH_MAX];
-		if (realpath(path, a) && realpath(sp->extra[i].path, b) && !strcmp(a, b))
-			return 0;
+	if (depth > 4)
+		return;
+	char **inc;
+	size_t n = quoted_includes(b, path, &inc);
+	for (size_t i = 0; i < n; i++) {
+		struct pk_buf hb;
+		char msg[256];
+		if (met(f, inc[i], 1))
+			continue;
+		if (pk_buf_load_msg(&hb, inc[i], 0, msg, sizeof(msg)) == 0) /* failures: the set's load says */
+			discover(f, &hb, inc[i], depth + 1);
+		pk_buf_free(&hb);
 	}
-	PK_GROW(s->v, s->cap, s->n + 1);
-	struct tt_side *x = &s->v[s->n];
-	memset(x, 0, sizeof(*x));
-	char real[PATH_MAX];
-	x->path = pk_xstrdup(realpath(path, real) ? real : path);
-	pk_plan_init(&x->plan);
-	s->n++;
-	if (pk_buf_load(&x->b, path, for_write ? PK_LOAD_FOR_WRITE : 0) < 0) {
-		pk_buf_free(&x->b);
-		return -1;
-	}
-	x->have_b = 1;
-	return 0;
+	free_names(inc, n);
 }
+
+size_t tt_sides_discover(const char *kernel, const char *const *named, size_t nnamed, char ***paths)
+{
+	struct found f = {0};
+	struct pk_buf kb;
+	char msg[256];
+	*paths = NULL;
+	for (size_t i = 0; i < nnamed; i++)
+		met(&f, named[i], 0);
+	f.first = f.n;
+	if (strcmp(kernel, "-") && pk_buf_load_msg(&kb, kernel, 0, msg, sizeof(msg)) == 0)
+		discover(&f, &kb, kernel, 0);
+	if (strcmp(kernel, "-"))
+		pk_buf_free(&kb);
+	size_t n = f.n - f.first;
+	if (n) {
+		*paths = pk_xcalloc(n, sizeof(char *));
+		memcpy(*paths, f.v + f.first, n * sizeof(char *));
+	}
+	for (size_t i = 0; i < f.first; i++)
+		free(f.v[i]);
+	free(f.v);
+	free(f.dev);
+	free(f.ino);
+	return n;
+}
+
+/* ---- after loading: the renumbering in the headers ---- */
 
 /* Parse side X and plan the renumbering of its args[] reads. */
-static int side_plan(struct tt_side *x, const struct tt_spec *sp)
+static int side_plan(struct tt_file *x, const struct tt_spec *sp)
 {
 	if (tt_parse(&x->t, &x->b, 0, NULL, NULL, 0) < 0)
 		return -1;
 	x->have_t = 1;
-	int n = tt_reads_plan(&x->t, sp, 0, 0, &x->plan);
-	if (n < 0)
-		return -1;
-	x->edited = n > 0;
-	return 0;
+	return tt_reads_plan(&x->t, sp, 0, 0, &x->plan) < 0 ? -1 : 0;
 }
 
-int tt_sides_find(struct tt_sides *s, const struct pk_ast *kt, const struct tt_spec *sp, int for_write)
+/* The headers B (named PATH) includes: each planned once; a file the run
+ * has in another role (an --edit file, with its own plan) is left alone;
+ * one not found before loading (a kernel read from standard input) joins
+ * the set now. */
+static int walk(struct tt_files *fs, const struct pk_buf *b, const char *path, const struct tt_spec *sp, int depth)
 {
-	if (scan_includes(s, kt->b, kt->b->path, for_write, sp, 0) < 0)
-		return -1;
-	for (size_t i = 0; i < s->n; i++)
-		if (side_plan(&s->v[i], sp) < 0)
-			return -1;
-	return 0;
-}
-
-int tt_sides_add_lane(struct tt_sides *s, const char *path, const struct tt_spec *sp, int for_write)
-{
-	char real[PATH_MAX];
-	if (!realpath(path, real))
-		return pk_error("%s: the source of a lane sharing the kernel's mixed task cannot be read", path);
-	if (known(s, real))
+	if (depth > 4)
 		return 0;
-	size_t before = s->n;
-	if (add_side(s, path, for_write, sp) < 0)
-		return -1;
-	if (s->n == before)
-		return 0;
-	return side_plan(&s->v[s->n - 1], sp);
-}
-
-void tt_sides_free(struct tt_sides *s)
-{
-	for (size_t i = 0; i < s->n; i++) {
-		if (s->v[i].have_t)
-			pk_ast_free(&s->v[i].t);
-		pk_plan_free(&s->v[i].plan);
-		if (s->v[i].have_b)
-			pk_buf_free(&s->v[i].b);
-		free(s->v[i].path);
+	char **inc;
+	size_t n = quoted_includes(b, path, &inc);
+	int rc = 0;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		struct tt_file *x = tt_files_find(fs, inc[i]);
+		if (x && (x->roles != TT_ROLE_SIDE || x->have_t))
+			continue;
+		int added;
+		if (!x)
+			x = tt_files_add(fs, inc[i], TT_ROLE_SIDE, &added);
+		rc = !x || side_plan(x, sp) < 0 ? -1 : walk(fs, &x->b, inc[i], sp, depth + 1);
 	}
-	free(s->v);
-	memset(s, 0, sizeof(*s));
+	free_names(inc, n);
+	return rc;
+}
+
+int tt_sides_plan(struct tt_files *fs, const struct pk_ast *kt, const struct tt_spec *sp)
+{
+	return walk(fs, kt->b, kt->b->path, sp, 0);
+}
+
+int tt_sides_add_lane(struct tt_files *fs, const char *path, const struct tt_spec *sp)
+{
+	struct stat st;
+	if (stat(path, &st) < 0)
+		return pk_error("%s: the source of a lane sharing the kernel's mixed task cannot be read", path);
+	if (tt_files_find(fs, path))
+		return 0; /* the kernel's own source, or a file planned already */
+	int added;
+	struct tt_file *x = tt_files_add(fs, path, TT_ROLE_SIDE, &added);
+	return x ? side_plan(x, sp) : -1;
 }
