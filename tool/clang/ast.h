@@ -262,6 +262,8 @@ int pk_ast_place_brace(struct pk_ast *a, size_t open, size_t close, int body, co
  * braceless body gets its braces (out->brace). Returns 0 or -1 (message,
  * nothing left allocated in *OUT). */
 int pk_ast_place_call(struct pk_ast *a, size_t call, enum pk_where where, const char *what, struct pk_anchor *out);
+/* The same for statement NODE (a node with stmt set). */
+int pk_ast_place_stmt(struct pk_ast *a, int node, enum pk_where where, const char *what, struct pk_anchor *out);
 /* Resolve SPEC as the start (is_end 0) or end part into anchors. */
 int pk_ast_place(struct pk_ast *a, const struct pk_spec *s, int is_end, struct pk_anchor **out, size_t *nout);
 /* One indentation step for code indented by IND (tab, 2 or 4 spaces). */

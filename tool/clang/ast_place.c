@@ -901,6 +901,11 @@ int pk_ast_place_call(struct pk_ast *a, size_t call, enum pk_where where, const 
 	return make_anchor(a, stmt, where, what, out);
 }
 
+int pk_ast_place_stmt(struct pk_ast *a, int node, enum pk_where where, const char *what, struct pk_anchor *out)
+{
+	return make_anchor(a, node, where, what, out);
+}
+
 static int place_line(struct pk_ast *a, const struct pk_spec *s, int is_end, struct pk_anchor *out)
 {
 	for (size_t i = 0; i < a->nnodes; i++) {

@@ -713,6 +713,43 @@ static void anchor_free(struct pk_anchor *an)
 /* A call that is no statement directly inside braces: the front end's
  * placement (that of --begin/--end) braces the braceless body holding it;
  * a call in a condition is refused. */
+static void take_anchor(const struct pk_ast *a, struct pk_anchor *an, struct tt_event *ev)
+{
+	const struct pk_node *n = &a->nodes[an->node];
+	ev->brace = 1;
+	ev->brace_open = an->brace_open;
+	ev->brace_close = an->brace_close;
+	free(ev->brace_indent);
+	ev->brace_indent = pk_xstrdup(an->brace_indent);
+	ev->stmt = n->start;
+	ev->at = ev->after ? an->brace_close : n->start;
+	anchor_free(an);
+}
+
+/* line:N on a braceless body of function K: braced as --begin line:N does. */
+static int line_braced(const struct pk_ast *t, const struct tt_kernel *k, struct tt_event *ev, unsigned line)
+{
+	struct pk_ast *a = (struct pk_ast *)t; /* the placement reads the model only */
+	for (size_t i = 0; i < a->nnodes; i++) {
+		const struct pk_node *n = &a->nodes[i];
+		if (!n->braceless || n->func < 0 || n->start <= k->body_open || n->start >= k->body_close ||
+		    pk_buf_line_of(t->b, n->start) != line)
+			continue;
+		struct pk_anchor an;
+		if (pk_ast_place_stmt(a, (int)i, PK_BEFORE, ev->spec, &an) < 0)
+			return -1;
+		if (an.brace_split) {
+			anchor_free(&an);
+			return pk_error("%s:%u: event '%s': the braceless body shares its line with its if/for/while; "
+			                "put the body on its own line",
+			                t->b->path, line, ev->name);
+		}
+		take_anchor(a, &an, ev);
+		return 0;
+	}
+	return 1;
+}
+
 static int place_braced(const struct pk_ast *t, const struct tt_call *c, struct tt_event *ev)
 {
 	struct pk_ast *a = (struct pk_ast *)t; /* the placement reads the model only */
@@ -739,15 +776,7 @@ static int place_braced(const struct pk_ast *t, const struct tt_call *c, struct 
 		                "condition); move it into a statement of its own",
 		                t->b->path, c->line, ev->name, c->callee);
 	}
-	const struct pk_node *n = &a->nodes[an.node];
-	ev->brace = 1;
-	ev->brace_open = an.brace_open;
-	ev->brace_close = an.brace_close;
-	free(ev->brace_indent);
-	ev->brace_indent = pk_xstrdup(an.brace_indent);
-	ev->stmt = n->start;
-	ev->at = ev->after ? an.brace_close : n->start;
-	anchor_free(&an);
+	take_anchor(a, &an, ev);
 	return 0;
 }
 
@@ -780,6 +809,9 @@ static int find_line(const struct pk_ast *t, const struct tt_kernel *k, struct t
 			ev->at = ev->stmt = k->stmts[i].start;
 			return 0;
 		}
+	int rc = line_braced(t, k, ev, line);
+	if (rc <= 0)
+		return rc;
 	return pk_error("%s: event '%s': no statement of %s '%s' starts on line %u", t->b->path, ev->name,
 	                ev->helper >= 0 ? "function" : "kernel", k->name, line);
 }
