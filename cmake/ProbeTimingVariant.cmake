@@ -13,6 +13,16 @@
 #                                        # events in helpers may edit (--edit)
 #       [INJECT_ARGS arg ...]            # more probe-inject options (--generation,
 #                                        # --invocation EXPR --invocations K)
+#       [KERNEL_BUILDS NAME=DEF[,DEF...] ...]  # the kernel source compiled once
+#                                        # per entry with those definitions (a
+#                                        # lane per core type: __DAV_CUBE__ and
+#                                        # kernel_entry=NAME_aic, ...)
+#       [TEST_SCRIPT test_x.py]          # simpler's test script (--test-script): its
+#                                        # incores name the other lanes' sources
+#       [LANE_BUILDS lane.cpp=DEF[,DEF...] ...]  # another kernel of the kernel's mixed
+#                                        # task, renumbered by the tool: compiled
+#                                        # from its generated copy (or, clean, the
+#                                        # source) with those definitions
 #       [LIBS lib ...] [INCLUDES dir ...] [FLAGS flag ...]
 #       [RUN_ARGS arg ...]               # harness arguments of the test runs
 #       [TEST_PREFIX prefix])            # default kernel/<name>
@@ -56,8 +66,9 @@ if(CMAKE_SCRIPT_MODE_FILE AND DEFINED PT_MODE)
   return()
 endif()
 
-include_guard(GLOBAL)
+# set before the guard: each directory that includes this file sees it
 set(_PROBE_TIMING_FILE "${CMAKE_CURRENT_LIST_FILE}")
+include_guard(GLOBAL)
 
 # The probekit tool: the in-tree targets, or an installed probe-inject.
 function(_probe_timing_tools out_prefix out_deps)
@@ -80,8 +91,8 @@ function(_probe_timing_tools out_prefix out_deps)
 endfunction()
 
 function(probe_add_timing_variant)
-  cmake_parse_arguments(PT "" "TARGET;SOURCE;HOST;SLOTS;TEST_PREFIX"
-    "HARNESS;EVENTS;EDITS;INJECT_ARGS;LIBS;INCLUDES;FLAGS;RUN_ARGS" ${ARGN})
+  cmake_parse_arguments(PT "" "TARGET;SOURCE;HOST;SLOTS;TEST_PREFIX;TEST_SCRIPT"
+    "HARNESS;EVENTS;EDITS;INJECT_ARGS;KERNEL_BUILDS;LANE_BUILDS;LIBS;INCLUDES;FLAGS;RUN_ARGS" ${ARGN})
   foreach(req TARGET SOURCE HOST HARNESS)
     if(NOT PT_${req})
       message(FATAL_ERROR "probe_add_timing_variant: ${req} is required")
@@ -117,6 +128,27 @@ function(probe_add_timing_variant)
     list(APPEND edit_outs "${gen}/${fb}")
     list(APPEND edit_srcs "${f}")
   endforeach()
+  # the test script and the other lanes' sources: generated next to the entry
+  set(ts_args "")
+  if(PT_TEST_SCRIPT)
+    get_filename_component(ts "${PT_TEST_SCRIPT}" ABSOLUTE)
+    get_filename_component(tsb "${ts}" NAME)
+    set(ts_args --test-script ${ts})
+    list(APPEND edit_outs "${gen}/${tsb}")
+    list(APPEND edit_srcs "${ts}")
+  endif()
+  set(lane_srcs "")
+  foreach(b IN LISTS PT_LANE_BUILDS)
+    string(FIND "${b}" "=" eq)
+    string(SUBSTRING "${b}" 0 ${eq} lsrc)
+    get_filename_component(lsrc "${lsrc}" ABSOLUTE)
+    get_filename_component(lb "${lsrc}" NAME)
+    if(NOT lsrc IN_LIST lane_srcs) # one lane source may have several builds
+      list(APPEND lane_srcs "${lsrc}")
+      list(APPEND edit_outs "${gen}/${lb}")
+      list(APPEND edit_srcs "${lsrc}")
+    endif()
+  endforeach()
   set(clang_args -x c++ -std=c++17 -I${srcdir} -I${hostdir})
   foreach(d IN LISTS PT_INCLUDES)
     get_filename_component(d "${d}" ABSOLUTE)
@@ -124,7 +156,7 @@ function(probe_add_timing_variant)
   endforeach()
   add_custom_command(OUTPUT ${gen}/${sbase} ${gen}/${hbase} ${gen}/${sbase}.timing.json ${edit_outs}
     COMMAND ${CMAKE_COMMAND} -E make_directory ${gen}
-    COMMAND ${tool}inject --timing-tensor ${event_args} ${edit_args} ${PT_INJECT_ARGS} ${src} -o ${gen}/${sbase}
+    COMMAND ${tool}inject --timing-tensor ${event_args} ${edit_args} ${ts_args} ${PT_INJECT_ARGS} ${src} -o ${gen}/${sbase}
             --host ${host} --host-out ${gen}/${hbase} --slots ${PT_SLOTS} -- ${clang_args}
     DEPENDS ${src} ${host} ${edit_srcs} ${tool_deps}
     COMMENT "probe-inject --timing-tensor ${sbase} -> ${PT_TARGET}" VERBATIM)
@@ -132,11 +164,51 @@ function(probe_add_timing_variant)
   foreach(kind timing clean)
     if(kind STREQUAL "timing")
       set(exe ${PT_TARGET})
-      set(files ${gen}/${sbase} ${gen}/${hbase})
+      set(ksrc ${gen}/${sbase})
+      set(hsrc ${gen}/${hbase})
     else()
       set(exe ${PT_TARGET}_clean)
-      set(files ${src} ${host})
+      set(ksrc ${src})
+      set(hsrc ${host})
     endif()
+    set(files ${ksrc} ${hsrc})
+    if(PT_KERNEL_BUILDS)
+      # one object of the kernel per build, each with its own definitions
+      set(files ${hsrc})
+      foreach(b IN LISTS PT_KERNEL_BUILDS)
+        string(FIND "${b}" "=" eq)
+        string(SUBSTRING "${b}" 0 ${eq} bname)
+        math(EXPR eq "${eq} + 1")
+        string(SUBSTRING "${b}" ${eq} -1 bdefs)
+        string(REPLACE "," ";" bdefs "${bdefs}")
+        add_library(${exe}_${bname} OBJECT ${ksrc})
+        target_compile_definitions(${exe}_${bname} PRIVATE ${bdefs})
+        target_include_directories(${exe}_${bname} PRIVATE ${srcdir} ${hostdir} ${PT_INCLUDES})
+        target_link_libraries(${exe}_${bname} PRIVATE ${PT_LIBS})
+        target_compile_options(${exe}_${bname} PRIVATE ${PT_FLAGS})
+        list(APPEND files $<TARGET_OBJECTS:${exe}_${bname}>)
+      endforeach()
+    endif()
+    set(li 0)
+    foreach(b IN LISTS PT_LANE_BUILDS)
+      string(FIND "${b}" "=" eq)
+      string(SUBSTRING "${b}" 0 ${eq} lsrc)
+      math(EXPR eq "${eq} + 1")
+      string(SUBSTRING "${b}" ${eq} -1 ldefs)
+      string(REPLACE "," ";" ldefs "${ldefs}")
+      get_filename_component(lsrc "${lsrc}" ABSOLUTE)
+      get_filename_component(lb "${lsrc}" NAME)
+      if(kind STREQUAL "timing")
+        set(lsrc ${gen}/${lb})
+      endif()
+      math(EXPR li "${li} + 1")
+      add_library(${exe}_lane${li} OBJECT ${lsrc})
+      target_compile_definitions(${exe}_lane${li} PRIVATE ${ldefs})
+      target_include_directories(${exe}_lane${li} PRIVATE ${srcdir} ${hostdir} ${PT_INCLUDES})
+      target_link_libraries(${exe}_lane${li} PRIVATE ${PT_LIBS})
+      target_compile_options(${exe}_lane${li} PRIVATE ${PT_FLAGS})
+      list(APPEND files $<TARGET_OBJECTS:${exe}_lane${li}>)
+    endforeach()
     add_executable(${exe} ${files} ${PT_HARNESS})
     if(kind STREQUAL "timing" AND edit_outs)
       # the instrumented helpers first, whatever the include form

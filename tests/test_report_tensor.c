@@ -271,6 +271,35 @@ static void merged_vs_split(void **state)
 	rp_matrix_free(&m);
 }
 
+/* The lane of each row of a mixed kernel: per task aic_rows AIC rows, then
+ * aic_rows * aiv_per_aic AIV rows (block-major, sub-block minor). */
+static void mixed_lanes(void **state)
+{
+	(void)state;
+	struct rp_event_map em;
+	char buf[64];
+	rp_events_default(&em);
+	rp_events_lane(&em, 0, buf, sizeof(buf));
+	assert_string_equal(buf, ""); /* the map does not say */
+	em.aiv_per_aic = 2;
+	em.aic_rows = 2;
+	static const char *const one[] = {
+	    "AIC 0", "AIC 1", "AIV 0.0", "AIV 0.1", "AIV 1.0", "AIV 1.1", "past the task's rows"};
+	for (size_t s = 0; s < 7; s++) {
+		rp_events_lane(&em, s, buf, sizeof(buf));
+		assert_string_equal(buf, one[s]);
+	}
+	em.task_rows = 1;
+	rp_events_lane(&em, 7, buf, sizeof(buf));
+	assert_string_equal(buf, "task 1 AIC 1");
+	rp_events_lane(&em, 11, buf, sizeof(buf));
+	assert_string_equal(buf, "task 1 AIV 1.1");
+	em.aic_rows = 0; /* a block count read at run time: no lane named */
+	rp_events_lane(&em, 3, buf, sizeof(buf));
+	assert_string_equal(buf, "");
+	rp_events_free(&em);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -278,7 +307,7 @@ int main(void)
 	    cmocka_unit_test(npy_refusals),           cmocka_unit_test(bin_and_csv),
 	    cmocka_unit_test(partition_identity),     cmocka_unit_test(collective_diagnostics),
 	    cmocka_unit_test(invalid_slots_excluded), cmocka_unit_test(l2_ordering),
-	    cmocka_unit_test(merged_vs_split),
+	    cmocka_unit_test(merged_vs_split),        cmocka_unit_test(mixed_lanes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -266,7 +266,15 @@ struct rp_event_map {
 	/* "generation": true: the marker word is magic + ((generation & 0xFFFF)
 	 * << 16) + (slot & 0xFFFF) (probe-inject --generation) */
 	int generation;
+	/* a mixed kernel's lanes own rows: per task, aic_rows AIC rows (block
+	 * index), then aic_rows * aiv_per_aic AIV rows; 0 when not said */
+	int aiv_per_aic;
+	long aic_rows;
+	int task_rows; /* several tasks: aic_rows * (1 + aiv_per_aic) rows each */
 };
+/* The lane that owns row SLOT ("AIC 0", "AIV 1.0", "task 2 AIV 0.1") into
+ * BUF; "" when the map does not say. */
+void rp_events_lane(const struct rp_event_map *em, size_t slot, char *buf, size_t cap);
 /* The default column order of a timing row: entry, producer_done, collective_arrival,
  * collective_release, body_done in columns 0..4. */
 void rp_events_default(struct rp_event_map *em);

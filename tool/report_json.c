@@ -115,6 +115,45 @@ static int magic_fields(json_t *root, const char *path, struct rp_event_map *em)
 	return 0;
 }
 
+/* Optional "aiv_per_aic" and "aic_rows": a mixed kernel whose AIC and AIV
+ * lanes own rows (AIC: block index; AIV: AIC rows + block * aiv_per_aic +
+ * sub-block), per task; aic_rows null when the block count is not known. */
+static int lane_fields(json_t *root, const char *path, struct rp_event_map *em)
+{
+	json_t *ratio = json_object_get(root, "aiv_per_aic"), *aic = json_object_get(root, "aic_rows");
+	if (!ratio)
+		return 0;
+	if (!json_is_integer(ratio) || json_integer_value(ratio) < 1 || json_integer_value(ratio) > 64 ||
+	    (aic && !json_is_null(aic) && (!json_is_integer(aic) || json_integer_value(aic) < 1)))
+		return pk_error("%s: \"aiv_per_aic\" must be a count from 1 to 64 and \"aic_rows\" a positive "
+		                "count or null",
+		                path);
+	em->aiv_per_aic = (int)json_integer_value(ratio);
+	em->aic_rows = aic && json_is_integer(aic) ? (long)json_integer_value(aic) : 0;
+	em->task_rows = json_object_get(root, "tasks") != NULL;
+	return 0;
+}
+
+void rp_events_lane(const struct rp_event_map *em, size_t slot, char *buf, size_t cap)
+{
+	buf[0] = '\0';
+	if (em->aiv_per_aic < 1 || em->aic_rows < 1)
+		return;
+	size_t aic = (size_t)em->aic_rows, ratio = (size_t)em->aiv_per_aic, per = aic * (1 + ratio);
+	size_t task = slot / per, w = slot % per;
+	char where[64];
+	if (w < aic)
+		snprintf(where, sizeof(where), "AIC %zu", w);
+	else
+		snprintf(where, sizeof(where), "AIV %zu.%zu", (w - aic) / ratio, (w - aic) % ratio);
+	if (em->task_rows)
+		snprintf(buf, cap, "task %zu %s", task, where);
+	else if (task == 0)
+		snprintf(buf, cap, "%s", where);
+	else
+		snprintf(buf, cap, "past the task's rows");
+}
+
 int rp_events_load(const char *path, struct rp_event_map *em)
 {
 	em_clear(em);
@@ -129,6 +168,8 @@ int rp_events_load(const char *path, struct rp_event_map *em)
 		rc = event_entry(json_array_get(events, i), i, path, em);
 	if (rc == 0)
 		rc = magic_fields(root, path, em);
+	if (rc == 0)
+		rc = lane_fields(root, path, em);
 	json_decref(root);
 	if (rc < 0)
 		rp_events_free(em);

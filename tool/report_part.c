@@ -102,8 +102,10 @@ static void validate_slot(struct tensor_ctx *c, size_t s, const char *path)
 		if (c->m->v[s * c->m->cols + k])
 			all_zero = 0;
 	if (all_zero) {
-		rp_warn(c->d, "%s: slot %zu: not written (all zero); stale or inactive? exclude it with --active", path,
-		        s);
+		char lane[64];
+		rp_events_lane(c->em, s, lane, sizeof(lane));
+		rp_warn(c->d, "%s: slot %zu%s%s%s: not written (all zero); stale or inactive? exclude it with --active",
+		        path, s, lane[0] ? " (" : "", lane, lane[0] ? ")" : "");
 		return;
 	}
 	ok = magic_ok(c, s, path);
@@ -135,24 +137,33 @@ static void validate_slot(struct tensor_ctx *c, size_t s, const char *path)
 
 static void slots_table(struct tensor_ctx *c)
 {
-	/* columns: slot, role, one per event of the map, status */
-	size_t ncols = c->em->n + 3;
+	/* columns: slot, role, one per event of the map, status; the lane
+	 * owning each row after the slot when the map says (a mixed kernel) */
+	char lane[64];
+	int lanes = (rp_events_lane(c->em, 0, lane, sizeof(lane)), lane[0] != '\0');
+	size_t ncols = c->em->n + 3 + (size_t)lanes, ev0 = 2 + (size_t)lanes;
 	const char **cols = pk_xcalloc(ncols, sizeof(char *));
 	cols[0] = "slot";
-	cols[1] = "role";
+	if (lanes)
+		cols[1] = "lane";
+	cols[ev0 - 1] = "role";
 	for (size_t i = 0; i < c->em->n; i++)
-		cols[2 + i] = c->em->names[i];
+		cols[ev0 + i] = c->em->names[i];
 	cols[ncols - 1] = "status";
 	struct rp_table *t = rp_table_newv(c->d, "slots", "slots (absolute cycles)", ncols, cols);
 	free(cols);
 	for (size_t s = 0; s < c->m->rows; s++) {
 		size_t r = rp_row(t);
 		rp_set_int(t, r, 0, (int64_t)s);
+		if (lanes) {
+			rp_events_lane(c->em, s, lane, sizeof(lane));
+			rp_set_str(t, r, 1, lane);
+		}
 		int producer = c->producer[s] && c->em->column[RP_EV_PRODUCER_DONE] >= 0;
-		rp_set_str(t, r, 1, !c->active[s] ? "inactive" : producer ? "producer" : "participant");
+		rp_set_str(t, r, ev0 - 1, !c->active[s] ? "inactive" : producer ? "producer" : "participant");
 		for (size_t i = 0; i < c->em->n; i++)
 			if (!c->m->bad[s * c->m->cols + (size_t)c->em->cols[i]])
-				rp_set_int(t, r, 2 + i, at(c, s, c->em->cols[i]));
+				rp_set_int(t, r, ev0 + i, at(c, s, c->em->cols[i]));
 		rp_set_str(t, r, ncols - 1, !c->active[s] ? "excluded" : c->valid[s] ? "ok" : "invalid");
 	}
 }
@@ -319,8 +330,12 @@ static void slot_lanes(struct tensor_ctx *c, int64_t origin)
 	for (size_t s = 0; s < c->m->rows; s++) {
 		if (!c->valid[s])
 			continue;
-		char name[32];
-		snprintf(name, sizeof(name), "slot %zu", s);
+		char name[96], lane[64];
+		rp_events_lane(c->em, s, lane, sizeof(lane));
+		if (lane[0])
+			snprintf(name, sizeof(name), "slot %zu (%s)", s, lane);
+		else
+			snprintf(name, sizeof(name), "slot %zu", s);
 		struct rp_lane *l = rp_lane_new(
 		    c->d, c->o->l2 && c->o->same_epoch ? "in-core slots (from M0)" : "in-core slots (from E)", name);
 		int64_t prev = 0;

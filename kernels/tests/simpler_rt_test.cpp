@@ -41,9 +41,26 @@ extern "C" __aicore__ void probe_kernel(__gm__ int64_t *args)
 	dsb(DSB_DDR);
 }
 
+// a mixed task's lane: out[block * 3 + lane] = { block_idx, block_num, sub_block_id, lane + 1 }
+template <int kLane>
+void LaneKernel(__gm__ int64_t *args)
+{
+	__gm__ ChipTensor *out_t = reinterpret_cast<__gm__ ChipTensor *>(args[0]);
+	__gm__ int64_t *out = reinterpret_cast<__gm__ int64_t *>(out_t->buffer.addr) + out_t->start_offset;
+	const int lane = kLane == 0 ? 0 : 1 + get_sub_block_id(args);
+	__gm__ int64_t *row = out + (get_block_idx(args) * 3 + lane) * 8;
+	row[0] = get_block_idx(args);
+	row[1] = get_block_num(args);
+	row[2] = kLane == 0 ? 0 : get_sub_block_id(args);
+	row[3] = lane + 1;
+}
+
 int g_expected = 1;
 int g_funcId = 7;
 bool g_scalarFirst = false;
+// 0: an AIV task; 1: a mixed task {9, 10, 10} of 2 blocks; 2: {7, -1, -1}
+// (an AIV kernel on the AIC lane); 3: no lane; 4: 33 tensors; 5: block_num 0
+int g_mode = 0;
 
 PTO2OrchestrationConfig Config(const ChipTaskArgs &)
 {
@@ -54,6 +71,18 @@ void Entry(const ChipTaskArgs &orch_args)
 {
 	const ChipTensor &out = orch_args.tensor(0).ref();
 	CoreTaskArgs params;
+	if (g_mode > 0) {
+		MixedKernels mk;
+		if (g_mode == 1 || g_mode == 5)
+			mk = MixedKernels{ 9, 10, 10 };
+		else if (g_mode == 2)
+			mk.aic_kernel_id = 7;
+		for (int i = 0; i < (g_mode == 4 ? 33 : 1); i++)
+			params.add_output(out);
+		params.launch_spec.set_block_num(g_mode == 5 ? 0 : 2);
+		rt_submit_task(mk, params);
+		return;
+	}
 	if (g_scalarFirst)
 		params.add_scalar(1);
 	params.add_output(out);
@@ -116,6 +145,43 @@ int main()
 	err = pksimpler::RunOrchestration(Config, Entry, args, stream, blocks);
 	Expect(err.find("added after a scalar") != std::string::npos, ("tensor after a scalar: " + err).c_str());
 
+	g_scalarFirst = false;
+
+	// a mixed task: 2 blocks (launch_spec), each an AIC lane and two AIV lanes
+	pksimpler::RegisterKernel(9, LaneKernel<0>, pksimpler::CoreType::AIC);
+	pksimpler::RegisterKernel(10, LaneKernel<1>, pksimpler::CoreType::AIV);
+	std::vector<int64_t> lanes(2 * 3 * 8, -1);
+	void *ldev = nullptr;
+	aclrtMalloc(&ldev, lanes.size() * 8, ACL_MEM_MALLOC_HUGE_FIRST);
+	aclrtMemcpy(ldev, lanes.size() * 8, lanes.data(), lanes.size() * 8, ACL_MEMCPY_HOST_TO_DEVICE);
+	ChipTaskArgs largs;
+	largs.add_tensor(pksimpler::MakeTensor(ldev, lanes.size() * 8, DataType::INT64, { 6, 8 }));
+	g_mode = 1;
+	err = pksimpler::RunOrchestration(Config, Entry, largs, stream, blocks);
+	Expect(err.empty(), ("a mixed task: " + err).c_str());
+	aclrtSynchronizeStream(stream);
+	aclrtMemcpy(lanes.data(), lanes.size() * 8, ldev, lanes.size() * 8, ACL_MEMCPY_DEVICE_TO_HOST);
+	for (int b = 0; b < 2; b++)
+		for (int l = 0; l < 3; l++) {
+			const int64_t *r = &lanes[static_cast<size_t>(b * 3 + l) * 8];
+			Expect(r[0] == b && r[1] == 2, "a mixed task's lanes see the block and launch_spec's block count");
+			Expect(r[2] == (l == 2 ? 1 : 0) && r[3] == l + 1, "AIC, AIV0 (sub-block 0), AIV1 (sub-block 1)");
+		}
+	g_mode = 2;
+	err = pksimpler::RunOrchestration(Config, Entry, largs, stream, blocks);
+	Expect(err.find("kernel 7 is built for AIV, submitted on the AIC lane") != std::string::npos,
+	       ("a kernel on the other core type's lane: " + err).c_str());
+	g_mode = 3;
+	err = pksimpler::RunOrchestration(Config, Entry, largs, stream, blocks);
+	Expect(err.find("at least one active slot") != std::string::npos, ("a task with no lane: " + err).c_str());
+	g_mode = 4;
+	err = pksimpler::RunOrchestration(Config, Entry, largs, stream, blocks);
+	Expect(err.find("Too many tensor args (max 32)") != std::string::npos, ("33 tensors: " + err).c_str());
+	g_mode = 5;
+	err = pksimpler::RunOrchestration(Config, Entry, largs, stream, blocks);
+	Expect(err.find("block_num must be >= 1") != std::string::npos, ("block_num 0: " + err).c_str());
+	aclrtFree(ldev);
+
 	aclrtSynchronizeStream(stream);
 	aclrtFree(dev);
 	aclrtDestroyStream(stream);
@@ -123,6 +189,6 @@ int main()
 	aclFinalize();
 	if (failures)
 		return 1;
-	std::printf("simpler_rt_test: descriptor, context slots, cycle counter and run checks pass\n");
+	std::printf("simpler_rt_test: descriptor, context slots, cycle counter, mixed tasks and run checks pass\n");
 	return 0;
 }

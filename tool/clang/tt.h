@@ -226,6 +226,10 @@ struct tt_layout {
 	 * each passes its task index, slot = task * block count + block index */
 	int task_rows;
 	long tasks; /* task instances of one run, -1 when the tool cannot count them */
+	/* a mixed kernel's AIC and AIV lanes own rows of their own: the block
+	 * count (AIC rows) of each of its tasks, -1 when not one constant; 0
+	 * when the lanes do not (one lane, or no macro telling them apart) */
+	long mix_blocks;
 };
 
 /* What every planner reads: the options, the layout, and the rules they are
@@ -313,8 +317,9 @@ int pyt_is(const struct pyt *p, size_t i, int kind, const char *text); /* text N
 int pyt_string_is(const struct pyt *p, size_t i, const char *text);    /* a plain "TEXT" or 'TEXT' */
 size_t pyt_line_end(const struct pyt *p, size_t line);                 /* before its newline */
 size_t pyt_line_of(const struct pyt *p, size_t pos);
-/* tt_py.c: the Python sides. The tensor count of extern NAME (NULL: the only one). */
-long tt_py_extern_tensors(const struct pk_buf *b, const char *name);
+/* tt_py.c: the Python sides. The tensor count of extern NAME (NULL: the only
+ * one); *MIXED: it is declared core_type="mixed" (built for AIC and AIV lanes). */
+long tt_py_extern_tensors(const struct pk_buf *b, const char *name, int *mixed);
 /* The extern's edits in B, and its calls in FS's caller files. */
 int tt_py_plan_extern(const struct pk_buf *b, const char *name, const struct tt_spec *sp, const struct tt_files *fs,
                       struct pk_plan *plan);
@@ -370,6 +375,7 @@ struct tt_tasks {
 	int in_loop;        /* some submit sits in a loop */
 	int via_helper;     /* some submit is made by a helper function the orchestration calls */
 	unsigned loop_line; /* the first loop whose count is not a constant (0: none) */
+	int lanes;          /* most lanes of one task running the kernel (2, 3: a mixed task's) */
 	char lines[96];     /* the submits' lines, "38, 48" */
 };
 int tt_orch_tasks(struct pk_ast *t, const struct tt_spec *sp, long func_id, struct tt_tasks *out);

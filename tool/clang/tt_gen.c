@@ -16,8 +16,10 @@ static char *slot_expand(const struct tt_spec *sp, const char *tmpl, const char 
 {
 	char *blk = pk_api_call(sp->api, sp->api->block, 1, args);
 	char *sub = pk_api_call(sp->api, sp->api->subblock, 1, args);
-	const char *names[] = {"block", "subblock", "args"}, *vals[] = {blk, sub, args ? args : "args"};
-	char *e = tt_expand(tmpl, names, vals, 3);
+	const char *ratio = tt_prof(sp, "slot", "aiv_per_aic");
+	const char *names[] = {"block", "subblock", "args", "ratio"},
+	           *vals[] = {blk, sub, args ? args : "args", ratio ? ratio : "{ratio}"};
+	char *e = tt_expand(tmpl, names, vals, 4);
 	free(blk);
 	free(sub);
 	return e;
@@ -175,39 +177,61 @@ static char *tensor_read(const struct tt_kernel *k, const struct tt_spec *sp)
 	return tt_expand(tmpl, names, vals, 4);
 }
 
-/* The slot, read in the body with the runtime's accessors (they take args). */
+/* The slot from the formula KEY of [slot]; with several tasks inside the
+ * task slot, whose rows per task are the block count (MIXED: the AIC and
+ * AIV rows of a mixed task's blocks). */
+static char *slot_expr(const struct tt_kernel *k, const struct tt_spec *sp, const char *key, int mixed)
+{
+	char *e = prof_expr(sp, k, "slot", key), *x;
+	if (!sp->lay.task_rows) {
+		x = pk_xasprintf("static_cast<uint64_t>(%s)", e);
+		free(e);
+		return x;
+	}
+	/* one row owner per task instance: task * rows of a task + the slot in it */
+	char *bn = prof_expr(sp, k, "slot", "block_num"), task[64];
+	if (mixed) {
+		char *rows = prof_expr(sp, k, "slot", "mix_block_num");
+		const char *names[] = {"block_num"}, *vals[] = {bn};
+		x = tt_expand(rows, names, vals, 1);
+		free(rows);
+		free(bn);
+		bn = x;
+	}
+	snprintf(task, sizeof(task), "%stask", sp->lay.prefix);
+	const char *names[] = {"task", "block_num", "slot", "slots"},
+	           *vals[] = {task, bn, e, sp->opt.slots ? sp->opt.slots : "1"};
+	x = tt_expand(tt_prof(sp, "slot", "task_slot"), names, vals, 4);
+	free(bn);
+	free(e);
+	return x;
+}
+
+/* The slot, read in the body with the runtime's accessors (they take args).
+ * A mixed kernel: the AIC and AIV builds told apart by the profile's macro
+ * (marked #if lines) or by a C++ test (checked in tt_gen_kernel). */
 static char *slot_stmt(const struct tt_kernel *k, const struct tt_spec *sp)
 {
-	struct pk_sb sb = {0};
-	const char *P = sp->lay.prefix;
-	if (k->core != TT_MIX && sp->lay.task_rows) {
-		/* one row owner per task instance: task * block count + block index */
-		char *e = prof_expr(sp, k, "slot", slot_key(k->core));
-		char *bn = prof_expr(sp, k, "slot", "block_num"), task[64];
-		snprintf(task, sizeof(task), "%stask", P);
-		const char *names[] = {"task", "block_num", "slot", "slots"},
-		           *vals[] = {task, bn, e, sp->opt.slots ? sp->opt.slots : "1"};
-		char *ts = tt_expand(tt_prof(sp, "slot", "task_slot"), names, vals, 4);
-		pk_sb_addf(&sb, "const uint64_t %sslot = %s;", P, ts);
-		free(ts);
-		free(bn);
+	const char *P = sp->lay.prefix, *mac = tt_prof(sp, "slot", "mix_is_aic_macro");
+	char *s;
+	if (k->core != TT_MIX) {
+		char *e = slot_expr(k, sp, slot_key(k->core), 0);
+		s = pk_xasprintf("const uint64_t %sslot = %s;", P, e);
 		free(e);
-	} else if (k->core != TT_MIX) {
-		char *e = prof_expr(sp, k, "slot", slot_key(k->core));
-		pk_sb_addf(&sb, "const uint64_t %sslot = static_cast<uint64_t>(%s);", P, e);
-		free(e);
-	} else {
-		/* a C++ test: the runtime builds one source per core type (checked in tt_gen_kernel) */
-		char *is = prof_expr(sp, k, "slot", "mix_is_aic_expr");
-		char *c = prof_expr(sp, k, "slot", "mix_aic");
-		char *v = prof_expr(sp, k, "slot", "mix_aiv");
-		pk_sb_addf(&sb, "const uint64_t %sslot = (%s) ? static_cast<uint64_t>(%s) : static_cast<uint64_t>(%s);",
-		           P, is, c, v);
-		free(is);
-		free(c);
-		free(v);
+		return s;
 	}
-	return sb.s;
+	char *c = slot_expr(k, sp, "mix_aic", 1), *v = slot_expr(k, sp, "mix_aiv", 1);
+	if (mac) {
+		s = pk_xasprintf("#if %s\nconst uint64_t %sslot = %s;\n#else\nconst uint64_t %sslot = %s;\n#endif", mac,
+		                 P, c, P, v);
+	} else {
+		char *is = prof_expr(sp, k, "slot", "mix_is_aic_expr");
+		s = pk_xasprintf("const uint64_t %sslot = (%s) ? %s : %s;", P, is, c, v);
+		free(is);
+	}
+	free(c);
+	free(v);
+	return s;
 }
 
 /* `const uint64_t <prefix>LOCAL = args[INDEX];` at the top of the body: a
@@ -425,14 +449,33 @@ static void plan_abi(const struct pk_ast *t, const struct tt_kernel *k, const st
 	pk_sb_free(&gen);
 }
 
+/* A mixed kernel's slot tells its AIC and AIV builds apart: by the
+ * profile's macro on #if lines of their own (the body's first statement must
+ * start its line), or by a C++ test. */
+static int mix_refused(const struct pk_ast *t, const struct tt_kernel *k, const struct tt_spec *sp)
+{
+	size_t ls;
+	if (tt_prof(sp, "slot", "mix_is_aic_macro")) {
+		if (starts_line(t->b, k->first_stmt, &ls))
+			return 0;
+		return pk_error("%s:%u: kernel '%s' runs on AIC and AIV lanes, whose rows differ by a #if line "
+		                "before its first statement, which shares its line with other code: put the first "
+		                "statement on a line of its own",
+		                t->b->path, pk_buf_line_of(t->b, k->first_stmt), k->name);
+	}
+	if (tt_prof(sp, "slot", "mix_is_aic_expr"))
+		return 0;
+	return pk_error("%s: kernel '%s' runs on AIC and AIV, and the %s profile has no test telling them apart "
+	                "(mix_is_aic_macro or mix_is_aic_expr in rules/timing.ini): instrument each core's build "
+	                "with --core-type aic or --core-type aiv",
+	                t->b->path, k->name, sp->target ? sp->target : "default");
+}
+
 int tt_gen_kernel(struct pk_ast *t, struct tt_kernel *k, struct tt_spec *sp, const struct tt_files *fs,
                   struct pk_plan *plan)
 {
-	if (sp->slot_in_body && k->core == TT_MIX && !tt_prof(sp, "slot", "mix_is_aic_expr"))
-		return pk_error("%s: kernel '%s' runs on AIC and AIV, and the %s profile has no C++ test telling "
-		                "them apart (mix_is_aic_expr in rules/timing.ini): instrument each core's build "
-		                "with --core-type aic or --core-type aiv",
-		                t->b->path, k->name, sp->target ? sp->target : "default");
+	if (sp->slot_in_body && k->core == TT_MIX && mix_refused(t, k, sp) < 0)
+		return -1;
 	for (size_t i = 0; i < sp->opt.nev; i++) {
 		if (sp->opt.ev[i].helper >= 0)
 			continue;
@@ -543,14 +586,31 @@ char *tt_sidecar_json(const struct tt_kernel *k, const struct tt_spec *sp, size_
 		if (k->style == TT_EXTERN)
 			pk_sb_addf(&sb, "  \"row0_arg\": %d,\n", sp->lay.row0_index);
 	}
+	/* AIC and AIV lanes in rows of their own: the lane of each row */
+	const char *ratio = tt_prof(sp, "slot", "aiv_per_aic");
+	int lanes = sp->slot_in_body && k->core == TT_MIX && ratio;
+	if (lanes) {
+		pk_sb_addf(&sb, "  \"aiv_per_aic\": %s,\n", ratio);
+		if (sp->lay.mix_blocks > 0)
+			pk_sb_addf(&sb, "  \"aic_rows\": %ld,\n", sp->lay.mix_blocks);
+		else
+			pk_sb_add(&sb, "  \"aic_rows\": null,\n");
+	}
+	const char *lane_rule = "AIC: block_idx; AIV: block_num + block_idx * aiv_per_aic + sub_block_idx";
 	if (sp->lay.task_rows) { /* several tasks: each writes its own rows */
 		if (sp->lay.tasks >= 0)
 			pk_sb_addf(&sb, "  \"tasks\": %ld,\n", sp->lay.tasks);
 		else
 			pk_sb_add(&sb, "  \"tasks\": null,\n");
-		pk_sb_add(&sb, "  \"slot_rule\": \"slot = task * block_num + block_idx\",\n");
+		if (lanes)
+			pk_sb_addf(&sb, "  \"slot_rule\": \"slot = task * block_num * (1 + aiv_per_aic) + (%s)\",\n",
+			           lane_rule);
+		else
+			pk_sb_add(&sb, "  \"slot_rule\": \"slot = task * block_num + block_idx\",\n");
 		if (k->style == TT_EXTERN)
 			pk_sb_addf(&sb, "  \"task_arg\": %d,\n", sp->lay.task_index);
+	} else if (lanes) {
+		pk_sb_addf(&sb, "  \"slot_rule\": \"slot = %s\",\n", lane_rule);
 	}
 	pk_sb_add(&sb, "  \"events\": [\n");
 	json_event(&sb, "entry", 0, tt_prof(sp, "kinds", "entry"), "entry", k->name, sp->opt.kernel_file);

@@ -142,6 +142,7 @@ struct job {
 	char target[64];
 	char *host_path, *extern_name; /* --host FILE[:EXTERN] */
 	int host_py, host_orch;
+	int py_mixed; /* the pypto extern is declared core_type="mixed" */
 	long func_id, external;
 	char slots_buf[32]; /* the rows counted from the orchestration */
 };
@@ -343,7 +344,7 @@ static int read_host(struct job *j)
 		return 0;
 	}
 	if (j->host_py) {
-		j->k.host_tensors = tt_py_extern_tensors(&j->hf->b, j->extern_name);
+		j->k.host_tensors = tt_py_extern_tensors(&j->hf->b, j->extern_name, &j->py_mixed);
 		return j->k.host_tensors < 0 ? -1 : 0;
 	}
 	j->ht = &j->hf->t;
@@ -365,24 +366,59 @@ static int read_host(struct job *j)
 	return j->k.host_tensors < 0 ? -1 : 0;
 }
 
+/* AIC and AIV lanes of a mixed task running the kernel (or a kernel its
+ * source marks mixed, or a pypto extern declared core_type="mixed") own rows of their own when the profile tells the
+ * builds apart by a macro: AIC slot = block index, AIV slot = AIC count +
+ * block index * AIV lanes per AIC + sub-block index. Returns the rows of one
+ * block (1 + AIV lanes per AIC), 1 when the lanes do not own rows. */
+static long lane_rows(struct job *j, const struct tt_tasks *ts)
+{
+	const char *ratio = tt_prof(&j->sp, "slot", "aiv_per_aic");
+	if (!j->sp.slot_in_body || !tt_prof(&j->sp, "slot", "mix_is_aic_macro") || !ratio)
+		return 1;
+	if (((ts && ts->lanes > 1) || j->py_mixed) && !j->o.core)
+		j->k.core = TT_MIX;
+	if (j->k.core != TT_MIX)
+		return 1;
+	j->sp.lay.mix_blocks = ts && ts->blocks > 0 ? ts->blocks : -1;
+	return 1 + strtol(ratio, NULL, 10);
+}
+
+/* One task instance of a mixed kernel: its lanes' rows, blocks * PER. */
+static int size_one_task(struct job *j, const struct tt_tasks *ts, long per)
+{
+	if (per == 1 || ts->blocks <= 0 || ts->tasks < 0)
+		return 0;
+	long rows = ts->blocks * per;
+	const char *slots = j->sp.opt.slots;
+	if (slots && strspn(slots, "0123456789") == strlen(slots) && strtol(slots, NULL, 10) < rows)
+		return pk_error("%s: --slots %s, but the AIC and AIV lanes of the mixed task submitting kernel %ld "
+		                "(line %s) write %ld rows (%ld block%s, each an AIC row and %ld AIV rows); pass "
+		                "--slots %ld or leave it out",
+		                j->host_path, slots, ts->id, ts->lines, rows, ts->blocks, ts->blocks == 1 ? "" : "s",
+		                per - 1, rows);
+	if (!slots) {
+		snprintf(j->slots_buf, sizeof(j->slots_buf), "%ld", rows);
+		j->sp.opt.slots = j->slots_buf;
+	}
+	return 0;
+}
+
 /* Several task instances submit the kernel (several submits, or a submit
- * in a loop): each passes its task index and owns rows task * block count +
- * block index. The rows of one run: counted from the orchestration when the
- * loops and block counts are constants, else --slots (required then). */
+ * in a loop): each passes its task index and owns rows task * rows of a task
+ * + its slot in the task (a submit through a helper gets the run's counter
+ * by reference). The rows of one run: counted from the orchestration when
+ * the loops and block counts are constants, else --slots (required then). */
 static int plan_tasks(struct job *j)
 {
 	struct tt_tasks ts;
-	if (!j->host_orch || !j->sp.slot_in_body || tt_orch_tasks(j->ht, &j->sp, j->func_id, &ts) < 0)
+	if (!j->host_orch || !j->sp.slot_in_body || tt_orch_tasks(j->ht, &j->sp, j->func_id, &ts) < 0) {
+		lane_rows(j, NULL);
 		return 0; /* no orchestration read, or its errors come from planning it */
-	if ((ts.sites < 2 && !ts.in_loop) || ts.tasks == 0 || ts.tasks == 1)
-		return 0;    /* one task instance at most: its rows are its own */
-	if (ts.via_helper) { /* the run's task counter is not in the helper's scope */
-		pk_warning(
-		    "%s: kernel %ld is submitted through a helper function by several tasks: they write the same "
-		    "rows (the block index); measure one task at a time, or submit it from the orchestration entry",
-		    j->host_path, ts.id);
-		return 0;
 	}
+	long per = lane_rows(j, &ts);
+	if ((ts.sites < 2 && !ts.in_loop) || ts.tasks == 0 || ts.tasks == 1)
+		return size_one_task(j, &ts, per); /* one task instance at most: its rows are its own */
 	static const char *const need[][2] = {{"slot", "task_slot"},
 	                                      {"slot", "block_num"},
 	                                      {"host", "simpler_task_counter"},
@@ -392,10 +428,15 @@ static int plan_tasks(struct job *j)
 			return pk_error("rules/timing.ini: no '%s' in [%s] (or the %s profile): the task index of "
 			                "several tasks submitting the kernel cannot be written",
 			                need[i][1], need[i][0], j->sp.target ? j->sp.target : "default");
-	const char *orch = j->host_path, *slots = j->o.slots;
+	if (per > 1 && !tt_prof(&j->sp, "slot", "mix_block_num"))
+		return pk_error("rules/timing.ini: no 'mix_block_num' in [slot] (or the %s profile): the rows of "
+		                "one mixed task cannot be written",
+		                j->sp.target ? j->sp.target : "default");
+	const char *orch = j->host_path, *slots = j->sp.opt.slots;
 	j->sp.lay.task_rows = 1;
 	j->sp.lay.tasks = ts.tasks;
-	long rows = ts.tasks >= 0 && ts.blocks > 0 ? ts.tasks * ts.blocks : -1;
+	long rows = ts.tasks >= 0 && ts.blocks > 0 ? ts.tasks * ts.blocks * per : -1;
+	const char *rule = per > 1 ? "task * rows of a task + lane slot" : "task * block count + block index";
 	char why[96];
 	if (ts.loop_line)
 		snprintf(why, sizeof(why), "a loop at line %u runs a count the tool cannot read", ts.loop_line);
@@ -403,9 +444,9 @@ static int plan_tasks(struct job *j)
 		snprintf(why, sizeof(why), "their block counts are not one constant");
 	if (rows < 0 && !slots)
 		return pk_error("%s: kernel %ld is submitted by more tasks than the tool can count (%s): each writes "
-		                "its own rows (task index * block count + block index); pass --slots ROWS, one row "
-		                "per task and block of one run",
-		                orch, ts.id, why);
+		                "its own rows (task index * %s); pass --slots ROWS, one row per task and block%s of "
+		                "one run",
+		                orch, ts.id, why, strchr(rule, '*') + 2, per > 1 ? " lane" : "");
 	if (rows >= 0 && slots && strspn(slots, "0123456789") == strlen(slots) && strtol(slots, NULL, 10) < rows)
 		return pk_error("%s: --slots %s, but %ld tasks of %ld block%s submit kernel %ld (line%s %s): the "
 		                "tensor needs %ld rows; pass --slots %ld or leave it out",
@@ -417,12 +458,12 @@ static int plan_tasks(struct job *j)
 	}
 	if (rows >= 0)
 		pk_warning("%s: %ld tasks submit kernel %ld (line%s %s): each passes its task index and writes its own "
-		           "row (task * block count + block index); the timing tensor has %s rows",
-		           orch, ts.tasks, ts.id, strchr(ts.lines, ',') ? "s" : "", ts.lines, j->sp.opt.slots);
+		           "row (%s); the timing tensor has %s rows",
+		           orch, ts.tasks, ts.id, strchr(ts.lines, ',') ? "s" : "", ts.lines, rule, j->sp.opt.slots);
 	else
 		pk_warning("%s: many tasks submit kernel %ld (%s): each passes its task index and writes its own row "
-		           "(task * block count + block index); --slots %s must cover every task and block of one run",
-		           orch, ts.id, why, j->sp.opt.slots);
+		           "(%s); --slots %s must cover every task and block of one run",
+		           orch, ts.id, why, rule, j->sp.opt.slots);
 	return 0;
 }
 

@@ -363,6 +363,7 @@ long tt_orch_tensors(struct pk_ast *t, const struct tt_rules *r, long func_id)
 }
 
 static int runs_kernel(const struct tt_spec *sp, const struct submit *s, long id);
+static int is_twin(const struct tt_spec *sp, long id);
 
 /* ---- how many task instances run the kernel ---- */
 
@@ -493,7 +494,8 @@ static long site_trips(const struct loop *l, size_t nl, size_t s, int *in_loop, 
 }
 
 /* The task's block count: RECV.launch_spec.set_block_num(N) before the
- * submit (1 without one), -1 when not a constant. */
+ * submit (1 without one; N a literal, #define or NAME = N constant), -1
+ * when not a constant. */
 static long site_blocks(const struct pk_ast *t, const struct submit *all, size_t k)
 {
 	size_t from = 0;
@@ -504,7 +506,7 @@ static long site_blocks(const struct pk_ast *t, const struct submit *all, size_t
 	for (size_t i = from; i + 5 < all[k].tok; i++)
 		if (same(t, i, all[k].recv) && pk_tok_is(t, i + 1, ".") && pk_tok_is(t, i + 2, "launch_spec") &&
 		    pk_tok_is(t, i + 4, "set_block_num") && pk_tok_is(t, i + 5, "("))
-			blocks = pk_tok_is(t, i + 7, ")") ? lit(t, i + 6) : -1;
+			blocks = pk_tok_is(t, i + 7, ")") ? bound_value(t, i + 6) : -1;
 	return blocks;
 }
 
@@ -524,17 +526,31 @@ int tt_orch_tasks(struct pk_ast *t, const struct tt_spec *sp, long func_id, stru
 		if (!runs_kernel(sp, &s[k], id))
 			continue;
 		long trips = site_trips(loops, nl, s[k].tok, &out->in_loop, &loop), blocks = site_blocks(t, s, k);
-		if (s[k].nsites) { /* through a helper, once per call (its callers' loops are not read) */
+		if (s[k].nsites) { /* through a helper: once per call, times the loops around each call */
 			out->via_helper = 1;
 			out->sites += (int)s[k].nsites - 1;
-			trips = trips < 0 ? -1 : trips * (long)s[k].nsites;
+			long calls = 0;
+			for (size_t c = 0; c < s[k].nsites && calls >= 0; c++) {
+				long ct = site_trips(loops, nl, sites[s[k].site0 + c].call, &out->in_loop, &loop);
+				calls = ct < 0 ? -1 : calls + ct;
+			}
+			trips = trips < 0 || calls < 0 ? -1 : trips * calls;
+		}
+		for (size_t i = 0; i < nsets(&s[k]); i++) {
+			int lanes = 0;
+			for (int l = 0; l < 3; l++)
+				lanes += set_ids(&s[k], i)[l] >= 0 &&
+				         (set_ids(&s[k], i)[l] == id || is_twin(sp, set_ids(&s[k], i)[l]));
+			if (lanes > out->lanes)
+				out->lanes = lanes;
 		}
 		if (trips < 0 && !out->loop_line)
 			out->loop_line = pk_buf_line_of(t->b, t->tok[loop].start);
-		if (out->sites++ == 0 || out->blocks == blocks)
+		if (!out->lines[0] || out->blocks == blocks) /* the first submit, or one more alike */
 			out->blocks = blocks;
 		else
 			out->blocks = -1;
+		out->sites++;
 		if (trips < 0 || blocks < 0 || out->tasks < 0)
 			out->tasks = -1;
 		else
@@ -669,8 +685,9 @@ static int runs_kernel(const struct tt_spec *sp, const struct submit *s, long id
  * timing tensor after its last tensor shifts only the task's scalars, so
  * another kernel of a task passing scalars is refused unless its reads are
  * renumbered too (a lane of SP); lanes running the instrumented source
- * (under its id or a twin's) share its rows (the slot is the task's block
- * index; a warning). */
+ * (under its id or a twin's) own rows of their own by the mixed slot rule
+ * (AIC and AIV builds told apart by the profile's macro), else share the
+ * task's block rows (a warning). */
 static int mixed_lanes(const struct pk_ast *t, const struct tt_spec *sp, const long *ids, size_t at, long id,
                        long scalars)
 {
@@ -698,7 +715,7 @@ static int mixed_lanes(const struct pk_ast *t, const struct tt_spec *sp, const l
 		                "task passing no scalars (when kernel %ld is built from the same source, give "
 		                "--test-script so probekit can tell)",
 		                t->b->path, line, id, other, other);
-	if (lanes > 1)
+	if (lanes > 1 && !sp->lay.mix_blocks) /* else each lane owns rows (the mixed slot rule) */
 		pk_warning("%s:%u: kernel %ld runs on %d lanes of this mixed task, which write the same timing rows "
 		           "(the slot is the task's block index): a row holds the last lane to finish",
 		           t->b->path, line, id, lanes);
@@ -797,6 +814,38 @@ static int planned_at(const struct pk_plan *plan, size_t off)
 	return 0;
 }
 
+/* The parameter a helper submitting the kernel gets, and the argument each
+ * call passes: the timing tensor, then (several tasks) the run's task
+ * counter by reference ([host] simpler_helper_*). */
+static int helper_texts(const struct tt_spec *sp, char **param, char **arg)
+{
+	const char *p = tt_rule(sp->rules, "host", "simpler_helper_param");
+	const char *a = tt_rule(sp->rules, "host", "simpler_helper_arg");
+	const char *tp = tt_rule(sp->rules, "host", "simpler_helper_task_param");
+	const char *ta = tt_rule(sp->rules, "host", "simpler_helper_task_arg");
+	if (!p || !a)
+		return pk_error("rules/timing.ini: [host] simpler_helper_param / simpler_helper_arg are missing");
+	if (sp->lay.task_rows && (!tp || !ta))
+		return pk_error("rules/timing.ini: [host] simpler_helper_task_param / simpler_helper_task_arg are "
+		                "missing: several tasks submitted through a helper cannot get their task index");
+	const char *names[] = {"prefix"};
+	const char *vals[] = {sp->lay.prefix};
+	char *pp = tt_expand(p, names, vals, 1), *aa = tt_expand(a, names, vals, 1);
+	if (sp->lay.task_rows) {
+		char *x = tt_expand(tp, names, vals, 1), *y = tt_expand(ta, names, vals, 1);
+		*param = pk_xasprintf("%s%s", pp, x);
+		*arg = pk_xasprintf("%s%s", aa, y);
+		free(x);
+		free(y);
+		free(pp);
+		free(aa);
+	} else {
+		*param = pp;
+		*arg = aa;
+	}
+	return 0;
+}
+
 /* Every id set of submit S runs the kernel alone (or with its twins) on its
  * lanes; a helper's submit not in the orchestration's entry gets the timing
  * tensor as one more parameter, passed at each call. ORCH: the entry's
@@ -833,13 +882,9 @@ static int helper_tasks(const struct pk_ast *t, const struct tt_spec *sp, const 
 				    "orchestration's entry, which declares the timing tensor; call the helper "
 				    "from the entry",
 				    t->b->path, pk_buf_line_of(t->b, t->tok[sites[s->site0 + i].call].start), id);
-		const char *param = tt_rule(sp->rules, "host", "simpler_helper_param");
-		const char *arg = tt_rule(sp->rules, "host", "simpler_helper_arg");
-		if (rc == 0 && (!param || !arg))
-			rc = pk_error("rules/timing.ini: [host] simpler_helper_param / simpler_helper_arg are missing");
-		const char *names[] = {"prefix"};
-		const char *vals[] = {sp->lay.prefix};
-		char *p = rc ? NULL : tt_expand(param, names, vals, 1), *a = rc ? NULL : tt_expand(arg, names, vals, 1);
+		char *p = NULL, *a = NULL;
+		if (rc == 0)
+			rc = helper_texts(sp, &p, &a);
 		if (rc == 0 && !planned_at(plan, t->tok[fn->rparen].start))
 			tt_insert_inline(plan, t->tok[fn->rparen].start, p);
 		for (size_t i = 0; i < s->nsites && rc == 0; i++) {

@@ -353,7 +353,9 @@ static int find_extern(const struct pyt *p, const char *name, size_t *def)
 	return rc;
 }
 
-long tt_py_extern_tensors(const struct pk_buf *b, const char *name)
+static size_t mixed_at(const struct pyt *p, size_t def);
+
+long tt_py_extern_tensors(const struct pk_buf *b, const char *name, int *mixed)
 {
 	struct pyt p;
 	if (pyt_scan(&p, b) < 0)
@@ -361,6 +363,7 @@ long tt_py_extern_tensors(const struct pk_buf *b, const char *name)
 	size_t def = 0;
 	struct ext x;
 	long rc = find_extern(&p, name, &def) < 0 || read_extern(&p, def, &x) < 0 ? -1 : x.tensors;
+	*mixed = rc >= 0 && mixed_at(&p, def) != 0;
 	pyt_free(&p);
 	return rc;
 }
@@ -419,18 +422,30 @@ static int plan_calls(struct ped *e, size_t def, const char *name, long k)
 	return calls;
 }
 
-static void warn_mixed(const struct pyt *p, size_t def, const char *fname)
+/* The decorator token of `core_type="mixed"` of the extern at DEF (built for
+ * the AIC and the AIV lanes), 0 when it has none. */
+static size_t mixed_at(const struct pyt *p, size_t def)
 {
-	for (size_t i = def; i-- > 0;) { /* its decorators */
-		if (p->t[i].kind == PYT_NEWLINE && !pyt_is(p, i + 1, PYT_OP, "@"))
+	for (size_t i = def; i-- > 0;) { /* its decorators: the lines above that start with '@' */
+		if (p->t[i].kind == PYT_NEWLINE && i + 1 != def && !pyt_is(p, i + 1, PYT_OP, "@"))
 			break;
 		if (pyt_is(p, i, PYT_NAME, "core_type") && pyt_is(p, i + 1, PYT_OP, "=") &&
 		    pyt_string_is(p, i + 2, "mixed"))
-			pk_warning("%s:%zu: extern '%s' is mixed: its AIC and AIV lanes run the entry and write the "
-			           "same timing rows (the slot is the task's block index); a row holds the last "
-			           "lane to finish",
-			           p->b->path, p->t[i].line + 1, fname);
+			return i;
 	}
+	return 0;
+}
+
+/* A mixed extern whose lanes cannot be told apart (no macro in the profile,
+ * or --core-type): they write the same rows. */
+static void warn_mixed(const struct pyt *p, size_t def, const char *fname, const struct tt_spec *sp)
+{
+	size_t i = mixed_at(p, def);
+	if (i && !sp->lay.mix_blocks)
+		pk_warning("%s:%zu: extern '%s' is mixed: its AIC and AIV lanes run the entry and write the "
+		           "same timing rows (the slot is the task's block index); a row holds the last "
+		           "lane to finish",
+		           p->b->path, p->t[i].line + 1, fname);
 }
 
 /* The callers named with --edit: each must call the extern. */
@@ -477,7 +492,7 @@ int tt_py_plan_extern(const struct pk_buf *b, const char *name, const struct tt_
 	}
 	int calls = 0;
 	if (rc == 0) {
-		warn_mixed(&e.p, def, fname);
+		warn_mixed(&e.p, def, fname, sp);
 		calls = plan_calls(&e, def, fname, x.tensors);
 		rc = calls < 0 ? -1 : verify(&e);
 	}

@@ -1,20 +1,26 @@
 // simpler_rt.cpp - the simpler runtime layer of the simulation
 // (include/simpler/pto_orchestration_api.h): argument lists, the config
-// check, and rt_submit_aiv_task as a pksim launch whose every block gets the
-// packed arguments followed by its context slots.
+// check, and rt_submit_task as a pksim launch whose every block and lane gets
+// the packed arguments followed by its context slots.
 #include "pto_orchestration_api.h"
 
 #include <map>
 #include <memory>
 #include <mutex>
+#include <utility>
 
 #include "intrinsic.h"
 #include "pksim/host.h"
 
 namespace {
 
+struct Registered {
+	pksimpler::KernelEntry entry;
+	pksimpler::CoreType type;
+};
+
 std::mutex g_mu;
-std::map<int32_t, pksimpler::KernelEntry> g_kernels;
+std::map<int32_t, Registered> g_kernels;
 
 // The orchestration being run (one at a time, on the calling thread).
 struct Run {
@@ -52,33 +58,82 @@ void CoreTaskArgs::AddTensor(const ChipTensor &t)
 	// tensors first: a tensor after a scalar would shift every scalar the kernel reads
 	if (!scalars_.empty() && error_.empty())
 		error_ = "task tensor " + std::to_string(tensors_.size()) + " added after a scalar";
+	if (tensors_.size() >= static_cast<size_t>(MAX_TENSOR_ARGS)) {
+		if (error_.empty())
+			error_ = "Too many tensor args (max " + std::to_string(MAX_TENSOR_ARGS) + ")";
+		return;
+	}
 	tensors_.push_back(t);
 }
 
-TaskOutputTensors rt_submit_aiv_task(int32_t func_id, const CoreTaskArgs &params)
+namespace {
+
+// One lane of a task: its kernel and the sub-block its AIV core reports.
+struct Lane {
+	pksimpler::KernelEntry entry;
+	int32_t sub_block;
+};
+
+// The kernel of FUNC_ID for a lane of core type TYPE (LANE names it), or
+// nullptr with the run's error noted.
+pksimpler::KernelEntry LaneKernel(int32_t func_id, pksimpler::CoreType type, const char *lane)
+{
+	std::lock_guard<std::mutex> lock(g_mu);
+	auto it = g_kernels.find(func_id);
+	if (it == g_kernels.end()) {
+		Note(std::string("rt_submit_task: no kernel registered as func_id ") + std::to_string(func_id));
+		return nullptr;
+	}
+	if (it->second.type != type) {
+		Note(std::string("rt_submit_task: kernel ") + std::to_string(func_id) + " is built for " +
+		     (it->second.type == pksimpler::CoreType::AIC ? "AIC" : "AIV") + ", submitted on the " + lane +
+		     " lane");
+		return nullptr;
+	}
+	return it->second.entry;
+}
+
+} // namespace
+
+TaskOutputTensors rt_submit_task(const MixedKernels &mk, const CoreTaskArgs &params)
 {
 	if (!g_run.active) {
-		Note("rt_submit_aiv_task outside pksimpler::RunOrchestration");
-		return {};
-	}
-	pksimpler::KernelEntry entry = nullptr;
-	{
-		std::lock_guard<std::mutex> lock(g_mu);
-		auto it = g_kernels.find(func_id);
-		if (it != g_kernels.end())
-			entry = it->second;
-	}
-	if (!entry) {
-		Note("rt_submit_aiv_task: no kernel registered as func_id " + std::to_string(func_id));
+		Note("rt_submit_task outside pksimpler::RunOrchestration");
 		return {};
 	}
 	if (!params.error().empty()) {
-		Note("rt_submit_aiv_task(" + std::to_string(func_id) + "): " + params.error());
+		Note("rt_submit_task: " + params.error());
+		return {};
+	}
+	MixedKernels m = mk;
+	// as the runtime: a lone AIV1 kernel runs on the AIV0 lane
+	if (m.aic_kernel_id == INVALID_KERNEL_ID && m.aiv0_kernel_id == INVALID_KERNEL_ID)
+		std::swap(m.aiv0_kernel_id, m.aiv1_kernel_id);
+	std::vector<Lane> lanes;
+	const int32_t ids[3] = { m.aic_kernel_id, m.aiv0_kernel_id, m.aiv1_kernel_id };
+	static const char *const names[3] = { "AIC", "AIV0", "AIV1" };
+	for (int l = 0; l < 3; l++) {
+		if (ids[l] == INVALID_KERNEL_ID)
+			continue;
+		const auto type = l == 0 ? pksimpler::CoreType::AIC : pksimpler::CoreType::AIV;
+		pksimpler::KernelEntry e = LaneKernel(ids[l], type, names[l]);
+		if (!e)
+			return {};
+		lanes.push_back(Lane{ e, l == 2 ? 1 : 0 });
+	}
+	if (lanes.empty()) {
+		Note("rt_submit_task: MixedKernels must have at least one active slot");
+		return {};
+	}
+	const bool set = params.launch_spec.block_num_set();
+	const int32_t want = set ? params.launch_spec.block_num() : static_cast<int32_t>(g_run.blockDim);
+	if (want < 1) {
+		Note("rt_submit_task: block_num must be >= 1");
 		return {};
 	}
 	const size_t n = params.tensors().size() + params.scalars().size();
 	if (n > static_cast<size_t>(SPMD_LOCAL_CONTEXT_INDEX)) {
-		Note("rt_submit_aiv_task: " + std::to_string(n) + " arguments overlap the context slots");
+		Note("rt_submit_task: " + std::to_string(n) + " arguments overlap the context slots");
 		return {};
 	}
 	auto p = std::make_shared<Payload>();
@@ -87,28 +142,46 @@ TaskOutputTensors rt_submit_aiv_task(int32_t func_id, const CoreTaskArgs &params
 		p->packed.push_back(static_cast<int64_t>(reinterpret_cast<uintptr_t>(&t)));
 	for (uint64_t s : params.scalars())
 		p->packed.push_back(static_cast<int64_t>(s));
-	const uint32_t blockDim = g_run.blockDim;
-	const aclError rc = pksim::EnqueueLaunch(g_run.stream, blockDim, [p, entry, blockDim]() {
-		int64_t args[PKSIMPLER_PAYLOAD_WORDS] = {};
-		for (size_t i = 0; i < p->packed.size(); i++)
-			args[i] = p->packed[i];
-		LocalContext local{ static_cast<int32_t>(pksim::BlockIdx()), static_cast<int32_t>(blockDim) };
-		GlobalContext global{ 0 };
-		args[SPMD_LOCAL_CONTEXT_INDEX] = static_cast<int64_t>(reinterpret_cast<uintptr_t>(&local));
-		args[SPMD_GLOBAL_CONTEXT_INDEX] = static_cast<int64_t>(reinterpret_cast<uintptr_t>(&global));
-		entry(args);
-	});
+	const uint32_t blocks = static_cast<uint32_t>(want);
+	// one simulated block per (block, lane): block-major, each lane its own payload
+	const aclError rc = pksim::EnqueueLaunch(
+		g_run.stream, blocks * static_cast<uint32_t>(lanes.size()), [p, lanes, blocks]() {
+			const uint32_t i = pksim::BlockIdx();
+			const Lane &lane = lanes[i % lanes.size()];
+			int64_t args[PKSIMPLER_PAYLOAD_WORDS] = {};
+			for (size_t k = 0; k < p->packed.size(); k++)
+				args[k] = p->packed[k];
+			LocalContext local{ static_cast<int32_t>(i / lanes.size()), static_cast<int32_t>(blocks) };
+			GlobalContext global{ lane.sub_block };
+			args[SPMD_LOCAL_CONTEXT_INDEX] = static_cast<int64_t>(reinterpret_cast<uintptr_t>(&local));
+			args[SPMD_GLOBAL_CONTEXT_INDEX] = static_cast<int64_t>(reinterpret_cast<uintptr_t>(&global));
+			lane.entry(args);
+		});
 	if (rc != ACL_SUCCESS)
-		Note("rt_submit_aiv_task: launch failed: " + std::to_string(rc));
+		Note("rt_submit_task: launch failed: " + std::to_string(rc));
 	return {};
+}
+
+TaskOutputTensors rt_submit_aiv_task(int32_t func_id, const CoreTaskArgs &params)
+{
+	MixedKernels mk;
+	mk.aiv0_kernel_id = func_id;
+	return rt_submit_task(mk, params);
+}
+
+TaskOutputTensors rt_submit_aic_task(int32_t func_id, const CoreTaskArgs &params)
+{
+	MixedKernels mk;
+	mk.aic_kernel_id = func_id;
+	return rt_submit_task(mk, params);
 }
 
 namespace pksimpler {
 
-void RegisterKernel(int32_t func_id, KernelEntry entry)
+void RegisterKernel(int32_t func_id, KernelEntry entry, CoreType type)
 {
 	std::lock_guard<std::mutex> lock(g_mu);
-	g_kernels[func_id] = entry;
+	g_kernels[func_id] = Registered{ entry, type };
 }
 
 ChipTensor MakeTensor(void *addr, uint64_t bytes, DataType dtype, const std::vector<uint32_t> &shapes)

@@ -19,7 +19,7 @@ aicpu_orchestration_config(const ChipTaskArgs &orch_args) {
 }
 
 static void submit_scale(int32_t kernel_id, const ChipTensor &in, const ChipTensor &bias, const ChipTensor &out,
-                         float factor/* TIMING_PROBE: @timing-was "" */, const ChipTensor &pk_tt_timing/* TIMING_PROBE: @timing-end */) {
+                         float factor/* TIMING_PROBE: @timing-was "" */, const ChipTensor &pk_tt_timing, uint64_t &pk_tt_task/* TIMING_PROBE: @timing-end */) {
     CoreTaskArgs args;
     args.add_input(in);
     args.add_input(bias);
@@ -27,11 +27,13 @@ static void submit_scale(int32_t kernel_id, const ChipTensor &in, const ChipTens
     args.add_output(pk_tt_timing);  // TIMING_PROBE: @timing output (args[3])
     args.add_scalar(static_cast<uint64_t>(0));
     args.add_scalar(factor);
+    args.add_scalar(static_cast<uint64_t>(pk_tt_task++));  // TIMING_PROBE: @timing launch scalars (args[6])
     rt_submit_aiv_task(kernel_id, args);
 }
 
 __attribute__((visibility("default"))) void aicpu_orchestration_entry(const ChipTaskArgs &orch_args) {
     const auto &pk_tt_timing = orch_args.tensor(3).ref();  // TIMING_PROBE: @timing external tensor 3
+    uint64_t pk_tt_task = 0;  // TIMING_PROBE: @timing task counter
     const ChipTensor &ext_x = orch_args.tensor(0).ref();
     const ChipTensor &ext_bias = orch_args.tensor(1).ref();
     const ChipTensor &ext_y = orch_args.tensor(2).ref();
@@ -45,8 +47,8 @@ __attribute__((visibility("default"))) void aicpu_orchestration_entry(const Chip
     TaskOutputTensors outs_t0 = rt_submit_aiv_task(FUNC_COPY, params_t0);
     const ChipTensor &copy = outs_t0.get_ref(0);
 
-    submit_scale(FUNC_SCALE, copy, ext_bias, ext_y, 2.0f/* TIMING_PROBE: @timing-was "" */, pk_tt_timing/* TIMING_PROBE: @timing-end */);
-    submit_scale(FUNC_SCALE, ext_y, ext_bias, ext_y, 0.5f/* TIMING_PROBE: @timing-was "" */, pk_tt_timing/* TIMING_PROBE: @timing-end */);
+    submit_scale(FUNC_SCALE, copy, ext_bias, ext_y, 2.0f/* TIMING_PROBE: @timing-was "" */, pk_tt_timing, pk_tt_task/* TIMING_PROBE: @timing-end */);
+    submit_scale(FUNC_SCALE, ext_y, ext_bias, ext_y, 0.5f/* TIMING_PROBE: @timing-was "" */, pk_tt_timing, pk_tt_task/* TIMING_PROBE: @timing-end */);
 }
 
 }  // extern "C"

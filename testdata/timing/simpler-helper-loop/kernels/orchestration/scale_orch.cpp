@@ -1,0 +1,52 @@
+// A copy (func 0), then four scaling tasks (func 1) through a helper that
+// receives the kernel id: one call, and one in a loop of three.
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pto_orchestration_api.h"
+
+#define FUNC_COPY 0
+#define FUNC_SCALE 1
+
+extern "C" {
+
+__attribute__((visibility("default"))) PTO2OrchestrationConfig
+aicpu_orchestration_config(const ChipTaskArgs &orch_args) {
+    (void)orch_args;
+    return PTO2OrchestrationConfig{
+        .expected_arg_count = 3,
+    };
+}
+
+static void submit_scale(int32_t kernel_id, const ChipTensor &in, const ChipTensor &bias, const ChipTensor &out,
+                         float factor) {
+    CoreTaskArgs args;
+    args.add_input(in);
+    args.add_input(bias);
+    args.add_inout(out);
+    args.add_scalar(static_cast<uint64_t>(0));
+    args.add_scalar(factor);
+    rt_submit_aiv_task(kernel_id, args);
+}
+
+__attribute__((visibility("default"))) void aicpu_orchestration_entry(const ChipTaskArgs &orch_args) {
+    const ChipTensor &ext_x = orch_args.tensor(0).ref();
+    const ChipTensor &ext_bias = orch_args.tensor(1).ref();
+    const ChipTensor &ext_y = orch_args.tensor(2).ref();
+
+    uint32_t shapes[1] = {ext_x.shapes[0]};
+    TensorCreateInfo ci(shapes, 1, DataType::FLOAT32);
+
+    CoreTaskArgs params_t0;
+    params_t0.add_input(ext_x);
+    params_t0.add_output(ci);
+    TaskOutputTensors outs_t0 = rt_submit_aiv_task(FUNC_COPY, params_t0);
+    const ChipTensor &copy = outs_t0.get_ref(0);
+
+    submit_scale(FUNC_SCALE, copy, ext_bias, ext_y, 2.0f);
+    for (int step = 0; step < 3; step++) {
+        submit_scale(FUNC_SCALE, ext_y, ext_bias, ext_y, 0.5f);
+    }
+}
+
+}  // extern "C"

@@ -1,0 +1,30 @@
+// One mixed task whose cube lane (func 0) and vector lanes (func 1) run the
+// same kernel source, built twice.
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pto_orchestration_api.h"
+
+extern "C" {
+
+__attribute__((visibility("default"))) PTO2OrchestrationConfig
+aicpu_orchestration_config(const ChipTaskArgs &orch_args) {
+    (void)orch_args;
+    return PTO2OrchestrationConfig{
+        .expected_arg_count = 2,
+    };
+}
+
+__attribute__((visibility("default"))) void aicpu_orchestration_entry(const ChipTaskArgs &orch_args) {
+    const ChipTensor &ext_q = orch_args.tensor(0).ref();
+    const ChipTensor &ext_s = orch_args.tensor(1).ref();
+
+    CoreTaskArgs params_t0;
+    params_t0.add_input(ext_q);
+    params_t0.add_output(ext_s);
+    params_t0.add_scalar(static_cast<uint64_t>(64));
+    MixedKernels mixed_0 = {0, 1, 1};
+    rt_submit_task(mixed_0, params_t0);
+}
+
+}  // extern "C"
