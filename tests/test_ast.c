@@ -282,6 +282,56 @@ static void parse_text(struct pk_ast *a, struct pk_buf *b, const char *path, con
 	assert_int_equal(pk_ast_parse(a, b, o), 0);
 }
 
+/* The one kernel-entry rule: the words before the name, extern "C", the name. */
+static void test_entry_rule(void **state)
+{
+	(void)state;
+	const char *g = "template <typename T> __global__ __aicore__ void ";
+	assert_true(pk_entry_rule(g, strlen(g), 0, "k"));
+	const char *c = "__aicore__ void ";
+	assert_false(pk_entry_rule(c, strlen(c), 0, "k"));
+	assert_true(pk_entry_rule(c, strlen(c), 1, "k"));
+	const char *m = "AICORE void ";
+	assert_false(pk_entry_rule(m, strlen(m), 1, "incore_0"));
+	assert_true(pk_entry_rule(m, strlen(m), 1, "kernel_entry"));
+	const char *w = "__global__x void "; /* a word, not a prefix */
+	assert_false(pk_entry_rule(w, strlen(w), 0, NULL));
+}
+
+/* Every parse gives the one model: a file alone has its functions, its
+ * entries by the rule and its tokens; the statement around a token and the
+ * comment above it. */
+static void test_model_alone(void **state)
+{
+	(void)state;
+	const char *text = "void helper(int *p) { *p = 1; }\n"
+	                   "extern \"C\" __aicore__ void kernel_entry(long *args)\n"
+	                   "{\n"
+	                   "    helper(0); // trailing\n"
+	                   "    // about run\n"
+	                   "    run(args);\n"
+	                   "}\n";
+	struct pk_buf b;
+	struct pk_ast a;
+	pk_buf_from_mem(&b, "alone.cpp", pk_xstrdup(text), strlen(text));
+	assert_int_equal(pk_ast_parse_alone(&a, &b, NULL, 0), 0);
+	int f = pk_ast_find_func(&a, "kernel_entry");
+	assert_true(f >= 0);
+	assert_true(a.funcs[f].entry);
+	assert_false(a.funcs[pk_ast_find_func(&a, "helper")].entry);
+	size_t run = pk_tok_at(&a, (size_t)(strstr(text, "run(") - text));
+	assert_true(pk_tok_is(&a, run, "run"));
+	assert_false(pk_tok_is(&a, a.ntok, "run"));
+	assert_int_equal(pk_tok_stmt_first(&a, run + 1), run);
+	assert_int_equal(pk_tok_lead(&a, run), (size_t)(strstr(text, "// about") - text));
+	size_t helper = pk_tok_at(&a, (size_t)(strstr(text, "helper(0)") - text));
+	assert_int_equal(pk_tok_lead(&a, helper), a.tok[helper].start);
+	size_t open, close;
+	assert_int_equal(pk_ast_text_entries(&a, NULL, &open, &close), 1);
+	pk_ast_free(&a);
+	pk_buf_free(&b);
+}
+
 static void test_parse_memory_not_disk(void **state)
 {
 	(void)state;
@@ -471,6 +521,8 @@ int main(void)
 	    cmocka_unit_test(test_marks_damaged),
 	    cmocka_unit_test(test_marks_inside_block),
 	    cmocka_unit_test(test_args_compile_commands),
+	    cmocka_unit_test(test_entry_rule),
+	    cmocka_unit_test(test_model_alone),
 	    cmocka_unit_test(test_parse_memory_not_disk),
 	    cmocka_unit_test(test_compile_commands_flags_used),
 	    cmocka_unit_test(test_stubs_parse_clean),

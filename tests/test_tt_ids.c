@@ -37,7 +37,7 @@ static const char orch[] = "#include \"pto_orchestration_api.h\"\n"
 
 struct fixture {
 	struct pk_buf b;
-	struct tt_tu t;
+	struct pk_ast t;
 	struct tt_rules r;
 };
 
@@ -54,7 +54,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct fixture *f = *state;
-	tt_tu_free(&f->t);
+	pk_ast_free(&f->t);
 	tt_rules_free(&f->r);
 	pk_buf_free(&f->b);
 	free(f);
@@ -62,12 +62,12 @@ static int teardown(void **state)
 }
 
 /* The first argument of every `NAME (` call in the file, in order. */
-static size_t first_args(const struct tt_tu *t, const char *name, struct tt_idexpr *x, size_t cap)
+static size_t first_args(const struct pk_ast *t, const char *name, struct tt_idexpr *x, size_t cap)
 {
 	size_t n = 0;
 	for (size_t i = 0; i + 1 < t->ntok && n < cap; i++) {
 		size_t s[4], e[4];
-		if (!tt_tok_is(t, i, name) || !tt_tok_is(t, i + 1, "(") || tt_call_args(t, i + 1, s, e, 4) < 1)
+		if (!pk_tok_is(t, i, name) || !pk_tok_is(t, i + 1, "(") || tt_call_args(t, i + 1, s, e, 4) < 1)
 			continue;
 		x[n++] = (struct tt_idexpr){s[0], e[0], tt_ids_stmt_start(t, i), -1};
 	}
@@ -99,7 +99,7 @@ static void a_helper_parameter_and_its_call_argument(void **state)
 	assert_int_equal(first_args(&f->t, "rt_submit_aiv_task", x, 8), 6);
 	const struct tt_fn *h = tt_fn_holding(fns, nf, x[0].s);
 	assert_non_null(h);
-	assert_true(tt_tok_is(&f->t, h->name, "helper"));
+	assert_true(pk_tok_is(&f->t, h->name, "helper"));
 	assert_int_equal(h->orch_param, -1);
 	assert_int_equal(tt_fn_param_of(&f->t, h, x[0].s, x[0].e), 0);
 	const struct tt_fn *entry = tt_fn_holding(fns, nf, x[1].s);

@@ -92,11 +92,12 @@ struct pk_node {
 };
 
 struct pk_func {
+	CXCursor cursor, parent; /* the definition and the declaration holding it */
 	char *name;
 	int body;     /* node index of the body CompoundStmt */
 	size_t start; /* offset of the declaration's first byte */
 	unsigned line;
-	int entry;        /* looks like a kernel entry (__global__, or extern "C" __aicore__) */
+	int entry;        /* a kernel entry by pk_entry_rule */
 	int bad_line;     /* first line with a parse error inside, or 0 */
 	int is_constexpr; /* probe code cannot go in a constexpr function */
 };
@@ -138,14 +139,15 @@ struct pk_ast {
 	struct pk_parse_error *errs; /* errors inside the main file */
 	size_t nerrs, cap_errs;
 	struct pk_scan scan; /* existing probe blocks, comments */
-	struct pk_tok *toks; /* the main file's tokens, comments left out */
-	size_t ntoks;
+	struct pk_tok *tok;  /* the file's tokens, comments left out */
+	size_t ntok;
 	struct pk_range *skipped; /* regions the preprocessor skipped */
 	size_t nskipped;
 	char *unit;           /* a header parsed in this source file's unit, or NULL */
 	char *cpath;          /* the file's path as clang was given it */
 	char *branch_flags;   /* a refused target's branch: the -D/-U that select it */
 	unsigned branch_line; /* and the line of that target */
+	int borrowed;         /* a view: tu and index belong to another pk_ast */
 };
 
 struct pk_parse_opts {
@@ -158,6 +160,13 @@ struct pk_parse_opts {
 /* Parse B (its bytes in memory, not the file on disk) and index the main
  * file's functions, statements and calls. Returns 0 or -1 (message). */
 int pk_ast_parse(struct pk_ast *a, struct pk_buf *b, const struct pk_parse_opts *o);
+/* The file B alone (its includes skipped): the same model, from a parse
+ * that sees no declaration of another file. Returns 0 or -1 (message). */
+int pk_ast_parse_alone(struct pk_ast *a, struct pk_buf *b, char **extra, int nextra);
+/* A view of FILE, an included file of MAIN's unit holding B's bytes: that
+ * file's tokens, functions, nodes and calls, MAIN's cursors. Freed with
+ * pk_ast_free. */
+void pk_ast_view(struct pk_ast *view, const struct pk_ast *main, CXFile file, struct pk_buf *b);
 void pk_ast_free(struct pk_ast *a);
 /* Parse again with DATA as the file's bytes (same flags, stubs and unit):
  * its errors, as a->errs holds the first parse's. The first parse's cursors
@@ -169,19 +178,34 @@ void pk_parse_errors_free(struct pk_parse_error *v, size_t n);
 int pk_ast_verify(struct pk_ast *a, const struct pk_plan *plan, const char *name);
 /* Report parse errors in the main file as warnings ("could not see"). */
 void pk_ast_warn_errors(const struct pk_ast *a);
-/* Build the compiler arguments (exposed for tests). *argv is malloc'd. */
 /* Is PATH a header by its suffix; the source file that includes HEADER
  * (tool/clang/ast_unit.c), or NULL. */
 int pk_ast_is_header(const char *path);
-/* Are A and B the same file? clang_File_isEqual alone says yes for any two
- * in-memory files (the buffer, the stubs): their names decide then. */
-int pk_cx_same_file(CXFile a, CXFile b);
 char *pk_ast_includer(const char *header);
+/* Build the compiler arguments (exposed for tests). *argv is malloc'd. */
 int pk_ast_args(const char *path, const struct pk_parse_opts *o, char ***argv, int *argc);
 void pk_ast_args_free(char **argv, int argc);
 
 /* ast_tree.c */
+/* The kernel-entry rule, the one every part of the tool applies: a function
+ * is a kernel entry when the words of its declaration before its name,
+ * TEXT[0, LEN) (qualifier macros that expand to nothing included), hold a
+ * word of rules/api.ini [entry] qualifiers (`__global__`), or of
+ * extern_c_qualifiers (`__aicore__`) in an extern "C" declaration
+ * (EXTERN_C), or when NAME is one of its names (`kernel_entry`, pypto's
+ * incore entry, whatever macro spells its qualifiers). NAME may be NULL:
+ * then TEXT alone decides. */
+int pk_entry_rule(const char *text, size_t len, int extern_c, const char *name);
+/* Are A and B the same file? clang_File_isEqual alone says yes for any two
+ * in-memory files (the buffer, the stubs): their names decide then. */
+int pk_cx_same_file(CXFile a, CXFile b);
 int pk_ast_index(struct pk_ast *a);
+/* Byte offset of a location (its expansion) in A's file; -1 elsewhere. */
+long pk_ast_offset(const struct pk_ast *a, CXSourceLocation loc);
+/* The cursor's extent in A's file: 0, or -1 when it is not all there. */
+int pk_ast_extent(const struct pk_ast *a, CXCursor c, size_t *start, size_t *end);
+/* Is the cursor's text produced by a macro expansion? */
+int pk_ast_from_macro(CXCursor c);
 unsigned pk_ast_line(struct pk_ast *a, size_t off);
 int pk_ast_find_func(const struct pk_ast *a, const char *name);
 int pk_ast_stmt_of(const struct pk_ast *a, int node);
@@ -195,8 +219,19 @@ int pk_ast_last_child(const struct pk_ast *a, int p);
 void pk_ast_tokens(struct pk_ast *a);
 void pk_ast_fix_starts(struct pk_ast *a);
 void pk_ast_token_calls(struct pk_ast *a);
+/* Is token I (0 past the last) spelled S? */
 int pk_tok_is(const struct pk_ast *a, size_t i, const char *s);
+/* Index of the first token starting at or after OFF (ntok if none). */
 size_t pk_tok_at(const struct pk_ast *a, size_t off);
+/* The first token of the statement holding token I: after the previous
+ * ';', '{' or '}' (read on the tokens alone). */
+size_t pk_tok_stmt_first(const struct pk_ast *a, size_t i);
+/* Where token I starts together with the comment lines written right
+ * before it (since the previous token's line): code put there goes above
+ * the comment that introduces the statement. */
+size_t pk_tok_lead(const struct pk_ast *a, size_t i);
+/* Does an identifier token start with PREFIX? */
+int pk_tok_prefix_used(const struct pk_ast *a, const char *prefix);
 /* In the N records of SIZE bytes at V, sorted by the size_t at byte
  * START_FIELD of each (a start offset), the index of the first one starting
  * at or after OFF (N if none). Any token array of the module can use it. */
@@ -238,6 +273,13 @@ void pk_spec_free(struct pk_spec *s);
 /* An anchor on the line after the '{' at OPEN of a body ending at CLOSE
  * (scope: body node BODY, or -1 for a body the AST does not hold). */
 int pk_ast_place_brace(struct pk_ast *a, size_t open, size_t close, int body, const char *what, struct pk_anchor *out);
+/* The anchor before or after the statement holding call CALL (an index of
+ * a->calls): the one placement rule of --begin/--end and --event; a
+ * braceless body gets its braces (out->brace). Returns 0 or -1 (message,
+ * nothing left allocated in *OUT). */
+int pk_ast_place_call(struct pk_ast *a, size_t call, enum pk_where where, const char *what, struct pk_anchor *out);
+/* The same for statement NODE (a node with stmt set). */
+int pk_ast_place_stmt(struct pk_ast *a, int node, enum pk_where where, const char *what, struct pk_anchor *out);
 /* Resolve SPEC as the start (is_end 0) or end part into anchors. */
 int pk_ast_place(struct pk_ast *a, const struct pk_spec *s, int is_end, struct pk_anchor **out, size_t *nout);
 /* One indentation step for code indented by IND (tab, 2 or 4 spaces). */

@@ -762,6 +762,50 @@ void pk_ast_warn_errors(const struct pk_ast *a)
 	}
 }
 
+int pk_ast_parse_alone(struct pk_ast *a, struct pk_buf *b, char **extra, int nextra)
+{
+	memset(a, 0, sizeof(*a));
+	a->b = b;
+	pk_buf_lines(b);
+	const char *name = b->from_stdin ? "stdin.cpp" : b->path;
+	const char **args = pk_xcalloc((size_t)nextra + 4, sizeof(char *));
+	int n = 0;
+	args[n++] = "-x";
+	args[n++] = "c++";
+	args[n++] = "-std=c++17";
+	for (int i = 0; i < nextra; i++)
+		args[n++] = extra[i];
+	struct CXUnsavedFile u = {name, b->data, (unsigned long)b->len};
+	a->index = clang_createIndex(0, 0);
+	enum CXErrorCode ec = clang_parseTranslationUnit2(
+	    a->index, name, args, n, &u, 1, CXTranslationUnit_KeepGoing | CXTranslationUnit_SingleFileParse, &a->tu);
+	free(args);
+	if (ec != CXError_Success || !a->tu)
+		return pk_error("%s: libclang could not read the file (error %d)", b->path, (int)ec);
+	a->file = clang_getFile(a->tu, name);
+	pk_scan_buf(b, &a->scan, PK_SCAN_COMMENTS);
+	pk_ast_tokens(a);
+	pk_ast_index(a);
+	pk_ast_fix_starts(a);
+	pk_ast_token_calls(a);
+	return 0;
+}
+
+void pk_ast_view(struct pk_ast *view, const struct pk_ast *main, CXFile file, struct pk_buf *b)
+{
+	memset(view, 0, sizeof(*view));
+	view->tu = main->tu;
+	view->file = file;
+	view->b = b;
+	view->borrowed = 1;
+	pk_buf_lines(b);
+	pk_scan_buf(b, &view->scan, PK_SCAN_COMMENTS);
+	pk_ast_tokens(view);
+	pk_ast_index(view);
+	pk_ast_fix_starts(view);
+	pk_ast_token_calls(view);
+}
+
 void pk_ast_free(struct pk_ast *a)
 {
 	free(a->branch_flags);
@@ -775,14 +819,14 @@ void pk_ast_free(struct pk_ast *a)
 	free(a->calls);
 	free(a->errs);
 	free(a->nodes);
-	free(a->toks);
+	free(a->tok);
 	free(a->skipped);
 	free(a->unit);
 	free(a->cpath);
 	pk_scan_free(&a->scan);
-	if (a->tu)
+	if (a->tu && !a->borrowed)
 		clang_disposeTranslationUnit(a->tu);
-	if (a->index)
+	if (a->index && !a->borrowed)
 		clang_disposeIndex(a->index);
 	memset(a, 0, sizeof(*a));
 }

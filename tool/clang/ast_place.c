@@ -888,12 +888,22 @@ static int place_call(struct pk_ast *a, const struct pk_spec *s, struct pk_ancho
 		return pk_error("%s:%u: %s: the call to '%s' comes from a macro expansion; probekit does "
 		                "not edit inside macros",
 		                a->b->path, pk_ast_line(a, c->off), s->text, s->name);
-	int stmt = pk_ast_stmt_of(a, c->node);
+	return pk_ast_place_call(a, (size_t)pick, s->kind == PK_SPEC_AFTER ? PK_AFTER : PK_BEFORE, s->text, out);
+}
+
+int pk_ast_place_call(struct pk_ast *a, size_t call, enum pk_where where, const char *what, struct pk_anchor *out)
+{
+	const struct pk_call *c = &a->calls[call];
+	int stmt = c->node >= 0 ? pk_ast_stmt_of(a, c->node) : -1;
 	if (stmt < 0)
 		return pk_error("%s:%u: %s: the call is not inside a statement", a->b->path, pk_ast_line(a, c->off),
-		                s->text);
-	enum pk_where w = s->kind == PK_SPEC_AFTER ? PK_AFTER : PK_BEFORE;
-	return make_anchor(a, stmt, w, s->text, out);
+		                what);
+	return make_anchor(a, stmt, where, what, out);
+}
+
+int pk_ast_place_stmt(struct pk_ast *a, int node, enum pk_where where, const char *what, struct pk_anchor *out)
+{
+	return make_anchor(a, node, where, what, out);
 }
 
 static int place_line(struct pk_ast *a, const struct pk_spec *s, int is_end, struct pk_anchor *out)

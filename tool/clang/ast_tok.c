@@ -65,7 +65,7 @@ void pk_ast_tokens(struct pk_ast *a)
 	unsigned n = 0;
 	clang_tokenize(a->tu, clang_getRange(b, e), &t, &n);
 	unsigned char *dir = directive_lines(a->b);
-	a->toks = pk_xcalloc(n + 1, sizeof(*a->toks));
+	a->tok = pk_xcalloc(n + 1, sizeof(*a->tok));
 	for (unsigned i = 0; i < n; i++) {
 		CXSourceRange r = clang_getTokenExtent(a->tu, t[i]);
 		size_t s = file_offset(clang_getRangeStart(r)), en = file_offset(clang_getRangeEnd(r));
@@ -79,7 +79,7 @@ void pk_ast_tokens(struct pk_ast *a)
 			fl |= PK_TOK_DIRECTIVE;
 		if (in_ranges(a->skipped, a->nskipped, s) >= 0)
 			fl |= PK_TOK_INACTIVE;
-		a->toks[a->ntoks++] = (struct pk_tok){s, en, (unsigned char)k, fl};
+		a->tok[a->ntok++] = (struct pk_tok){s, en, (unsigned char)k, fl};
 	}
 	free(dir);
 	if (t)
@@ -88,7 +88,9 @@ void pk_ast_tokens(struct pk_ast *a)
 
 int pk_tok_is(const struct pk_ast *a, size_t i, const char *s)
 {
-	const struct pk_tok *t = &a->toks[i];
+	if (i >= a->ntok)
+		return 0;
+	const struct pk_tok *t = &a->tok[i];
 	size_t l = strlen(s);
 	return t->end - t->start == l && !memcmp(a->b->data + t->start, s, l);
 }
@@ -108,15 +110,56 @@ size_t pk_first_at(const void *v, size_t n, size_t size, size_t start_field, siz
 	return lo;
 }
 
-/* Index of the first token starting at or after OFF. */
 size_t pk_tok_at(const struct pk_ast *a, size_t off)
 {
-	return pk_first_at(a->toks, a->ntoks, sizeof(*a->toks), offsetof(struct pk_tok, start), off);
+	return pk_first_at(a->tok, a->ntok, sizeof(*a->tok), offsetof(struct pk_tok, start), off);
+}
+
+size_t pk_tok_stmt_first(const struct pk_ast *a, size_t i)
+{
+	while (i > 0 && !pk_tok_is(a, i - 1, ";") && !pk_tok_is(a, i - 1, "{") && !pk_tok_is(a, i - 1, "}"))
+		i--;
+	return i;
+}
+
+size_t pk_tok_lead(const struct pk_ast *a, size_t i)
+{
+	if (i >= a->ntok)
+		return a->b->len;
+	const char *d = a->b->data;
+	size_t o = i > 0 ? a->tok[i - 1].end : 0, end = a->tok[i].start, lead = end;
+	int prev_line = i > 0; /* a comment ending the previous token's line stays with it */
+	while (o < end) {
+		if (d[o] == '\n') {
+			prev_line = 0;
+			o++;
+		} else if (d[o] == ' ' || d[o] == '\t' || d[o] == '\r' || d[o] == '\f' || d[o] == '\v') {
+			o++;
+		} else if (o + 1 < end && d[o] == '/' && (d[o + 1] == '/' || d[o + 1] == '*')) {
+			if (!prev_line && lead == end)
+				lead = o;
+			const char *c = d[o + 1] == '/' ? memchr(d + o, '\n', end - o) : strstr(d + o + 2, "*/");
+			o = !c || (size_t)(c - d) >= end ? end : (size_t)(c - d) + (d[o + 1] == '*' ? 2 : 0);
+		} else {
+			break;
+		}
+	}
+	return lead;
+}
+
+int pk_tok_prefix_used(const struct pk_ast *a, const char *prefix)
+{
+	size_t pl = strlen(prefix);
+	for (size_t i = 0; i < a->ntok; i++)
+		if (a->tok[i].kind == CXToken_Identifier && a->tok[i].end - a->tok[i].start >= pl &&
+		    !memcmp(a->b->data + a->tok[i].start, prefix, pl))
+			return 1;
+	return 0;
 }
 
 static int live(const struct pk_ast *a, size_t i)
 {
-	return !(a->toks[i].flags & (PK_TOK_DIRECTIVE | PK_TOK_INACTIVE));
+	return !(a->tok[i].flags & (PK_TOK_DIRECTIVE | PK_TOK_INACTIVE));
 }
 
 static int is_open(const struct pk_ast *a, size_t i)
@@ -129,20 +172,20 @@ static int is_close(const struct pk_ast *a, size_t i)
 	return pk_tok_is(a, i, ")") || pk_tok_is(a, i, "]") || pk_tok_is(a, i, "}");
 }
 
-/* Past the bracket that closes the one at token I (or ntoks), counting the
+/* Past the bracket that closes the one at token I (or ntok), counting the
  * tokens with none of the flags SKIP (PK_TOK_*). */
 static size_t skip_group_over(const struct pk_ast *a, size_t i, unsigned skip)
 {
 	int depth = 0;
-	for (; i < a->ntoks; i++) {
-		if (a->toks[i].flags & skip)
+	for (; i < a->ntok; i++) {
+		if (a->tok[i].flags & skip)
 			continue;
 		if (is_open(a, i))
 			depth++;
 		else if (is_close(a, i) && --depth == 0)
 			return i + 1;
 	}
-	return a->ntoks;
+	return a->ntok;
 }
 
 /* Past the bracket that closes the one at token I, in the code compiled. */
@@ -160,18 +203,18 @@ void pk_ast_fix_starts(struct pk_ast *a)
 		if (!n->stmt || n->parent < 0 || a->nodes[n->parent].kind != CXCursor_CompoundStmt)
 			continue;
 		size_t k = pk_tok_at(a, n->start);
-		while (k > 0 && live(a, k - 1) && a->toks[k - 1].kind == CXToken_Identifier &&
-		       a->toks[k - 1].start > a->nodes[n->parent].start)
+		while (k > 0 && live(a, k - 1) && a->tok[k - 1].kind == CXToken_Identifier &&
+		       a->tok[k - 1].start > a->nodes[n->parent].start)
 			k--;
-		if (k < a->ntoks && a->toks[k].start < n->start)
-			n->start = a->toks[k].start;
+		if (k < a->ntok && a->tok[k].start < n->start)
+			n->start = a->tok[k].start;
 		/* NAME(...) whose expansion ends inside its own parentheses (a
 		 * macro making several statements): it ends at its ')' */
 		k = pk_tok_at(a, n->start);
-		if (k + 1 < a->ntoks && a->toks[k].kind == CXToken_Identifier && pk_tok_is(a, k + 1, "(")) {
+		if (k + 1 < a->ntok && a->tok[k].kind == CXToken_Identifier && pk_tok_is(a, k + 1, "(")) {
 			size_t j = skip_group(a, k + 1);
-			if (j > 0 && j <= a->ntoks && a->toks[j - 1].end > n->end)
-				n->end = a->toks[j - 1].end;
+			if (j > 0 && j <= a->ntok && a->tok[j - 1].end > n->end)
+				n->end = a->tok[j - 1].end;
 		}
 	}
 }
@@ -198,7 +241,7 @@ static int token_stmt(const struct pk_ast *a, size_t open, size_t k, size_t *s, 
 	while (i < k && !live(a, i))
 		i++;
 	*s = i;
-	for (i = k; i < a->ntoks; i++) {
+	for (i = k; i < a->ntok; i++) {
 		if (!live(a, i))
 			continue;
 		if (pk_tok_is(a, i, ";")) {
@@ -209,9 +252,9 @@ static int token_stmt(const struct pk_ast *a, size_t open, size_t k, size_t *s, 
 			return -1; /* the block ends first: not a statement of its own */
 		if (pk_tok_is(a, i, "{") && i > k) {
 			size_t j = skip_group(a, i);
-			if (j >= a->ntoks)
+			if (j >= a->ntok)
 				return -1;
-			if (j < a->ntoks && (pk_tok_is(a, j, "else") || pk_tok_is(a, j, "while"))) {
+			if (j < a->ntok && (pk_tok_is(a, j, "else") || pk_tok_is(a, j, "while"))) {
 				i = j;
 				continue;
 			}
@@ -220,7 +263,7 @@ static int token_stmt(const struct pk_ast *a, size_t open, size_t k, size_t *s, 
 		}
 		if (is_open(a, i)) {
 			i = skip_group(a, i) - 1;
-			if (i + 1 >= a->ntoks)
+			if (i + 1 >= a->ntok)
 				return -1;
 		}
 	}
@@ -258,8 +301,8 @@ static int add_token_stmt(struct pk_ast *a, int p, size_t i, size_t j)
 	                                CXCursor_UnexposedStmt,
 	                                p,
 	                                a->nodes[p].func,
-	                                a->toks[i].start,
-	                                a->toks[j].end,
+	                                a->tok[i].start,
+	                                a->tok[j].end,
 	                                1,
 	                                0,
 	                                0};
@@ -269,7 +312,7 @@ static int add_token_stmt(struct pk_ast *a, int p, size_t i, size_t j)
 /* The statement for a call at token K that the AST does not have. */
 static int stmt_for_token(struct pk_ast *a, int f, size_t k)
 {
-	int st = deepest(a, f, a->toks[k].start);
+	int st = deepest(a, f, a->tok[k].start);
 	while (st >= 0 && !a->nodes[st].stmt && a->nodes[st].kind != CXCursor_CompoundStmt)
 		st = a->nodes[st].parent;
 	if (st < 0)
@@ -281,7 +324,7 @@ static int stmt_for_token(struct pk_ast *a, int f, size_t k)
 		return -1;
 	for (size_t i = 0; i < a->nnodes; i++) { /* the same statement, seen by the AST after all */
 		const struct pk_node *n = &a->nodes[i];
-		if (n->parent == st && n->stmt && n->start == a->toks[s].start)
+		if (n->parent == st && n->stmt && n->start == a->tok[s].start)
 			return (int)i;
 	}
 	return add_token_stmt(a, st, s, e);
@@ -322,12 +365,12 @@ static int named_in_ast(const struct pk_ast *a, int f, size_t off, size_t len)
  * something that is not a type (so `T x(1);` is not a call of x)? */
 static int token_call(const struct pk_ast *a, size_t i)
 {
-	if (a->toks[i].kind != CXToken_Identifier || (a->toks[i].flags & PK_TOK_DIRECTIVE) || i + 1 >= a->ntoks)
+	if (a->tok[i].kind != CXToken_Identifier || (a->tok[i].flags & PK_TOK_DIRECTIVE) || i + 1 >= a->ntok)
 		return 0;
 	size_t j = i + 1;
 	if (pk_tok_is(a, j, "<")) {
 		int depth = 0;
-		for (; j < a->ntoks; j++) {
+		for (; j < a->ntok; j++) {
 			if (pk_tok_is(a, j, "<"))
 				depth++;
 			else if (pk_tok_is(a, j, ">") && --depth == 0)
@@ -339,11 +382,11 @@ static int token_call(const struct pk_ast *a, size_t i)
 		}
 		j++;
 	}
-	if (j >= a->ntoks || !pk_tok_is(a, j, "("))
+	if (j >= a->ntok || !pk_tok_is(a, j, "("))
 		return 0;
-	if (i == 0 || (a->toks[i - 1].flags & PK_TOK_DIRECTIVE)) /* first after a directive line */
+	if (i == 0 || (a->tok[i - 1].flags & PK_TOK_DIRECTIVE)) /* first after a directive line */
 		return 1;
-	const struct pk_tok *p = &a->toks[i - 1];
+	const struct pk_tok *p = &a->tok[i - 1];
 	if (p->kind == CXToken_Identifier)
 		return 0;
 	if (p->kind == CXToken_Keyword)
@@ -366,18 +409,18 @@ static int cmp_call(const void *x, const void *y)
 void pk_ast_token_calls(struct pk_ast *a)
 {
 	size_t nast = a->ncalls;
-	for (size_t i = 0; i < a->ntoks; i++) {
+	for (size_t i = 0; i < a->ntok; i++) {
 		if (!token_call(a, i))
 			continue;
-		size_t off = a->toks[i].start;
+		size_t off = a->tok[i].start;
 		int f = func_at(a, off);
-		char *name = pk_xstrndup(a->b->data + off, a->toks[i].end - off);
+		char *name = pk_xstrndup(a->b->data + off, a->tok[i].end - off);
 		if (f >= 0 && !live(a, i)) { /* counted for CALLEE#n, refused when picked */
 			PK_GROW(a->calls, a->cap_calls, a->ncalls + 1);
 			a->calls[a->ncalls++] = (struct pk_call){name, off, -1, 0, 1};
 			continue;
 		}
-		if (f < 0 || has_call(a, nast, name, off) || named_in_ast(a, f, off, a->toks[i].end - off) ||
+		if (f < 0 || has_call(a, nast, name, off) || named_in_ast(a, f, off, a->tok[i].end - off) ||
 		    pk_scan_block_at(&a->scan, off) >= 0) {
 			free(name);
 			continue;
@@ -398,10 +441,10 @@ void pk_ast_token_calls(struct pk_ast *a)
  * offset, or (size_t)-1. */
 size_t pk_ast_inactive_call(const struct pk_ast *a, const char *name)
 {
-	for (size_t i = 0; i + 1 < a->ntoks; i++)
-		if ((a->toks[i].flags & PK_TOK_INACTIVE) && !(a->toks[i].flags & PK_TOK_DIRECTIVE) &&
+	for (size_t i = 0; i + 1 < a->ntok; i++)
+		if ((a->tok[i].flags & PK_TOK_INACTIVE) && !(a->tok[i].flags & PK_TOK_DIRECTIVE) &&
 		    pk_tok_is(a, i, name) && (pk_tok_is(a, i + 1, "(") || pk_tok_is(a, i + 1, "<")))
-			return a->toks[i].start;
+			return a->tok[i].start;
 	return (size_t)-1;
 }
 
@@ -427,43 +470,59 @@ char *pk_ast_skip_reason(const struct pk_ast *a, size_t off, unsigned *line)
 int pk_ast_whole_macro_use(const struct pk_ast *a, size_t s, size_t e)
 {
 	size_t i = pk_tok_at(a, s);
-	if (i + 1 >= a->ntoks || a->toks[i].start != s || a->toks[i].kind != CXToken_Identifier ||
+	if (i + 1 >= a->ntok || a->tok[i].start != s || a->tok[i].kind != CXToken_Identifier ||
 	    !pk_tok_is(a, i + 1, "("))
 		return 0;
 	size_t j = skip_group(a, i + 1);
-	if (j < a->ntoks && pk_tok_is(a, j, ";")) /* a declaration's extent holds its ';' */
-		return e <= a->toks[j].end;
-	return j > 0 && a->toks[j - 1].end >= e;
+	if (j < a->ntok && pk_tok_is(a, j, ";")) /* a declaration's extent holds its ';' */
+		return e <= a->tok[j].end;
+	return j > 0 && a->tok[j - 1].end >= e;
 }
 
-/* Kernel entries read from the tokens, skipped code included: `__global__`
- * then NAME(...) and a body. Counts those named WANT (any when NULL or
- * empty); *open and *close are the last one's braces. */
+/* The first token of the declaration whose name is token NAME: after the
+ * previous ';', '{', '}' or directive line. *EXTERN_C: the declaration, or
+ * the block it opens into, is extern "C". */
+static size_t decl_words(const struct pk_ast *a, size_t name, int *extern_c)
+{
+	size_t s = name;
+	while (s > 0 && !(a->tok[s - 1].flags & PK_TOK_DIRECTIVE) && !pk_tok_is(a, s - 1, ";") &&
+	       !pk_tok_is(a, s - 1, "{") && !pk_tok_is(a, s - 1, "}"))
+		s--;
+	*extern_c = 0;
+	for (size_t i = s >= 3 && pk_tok_is(a, s - 1, "{") ? s - 3 : s; i + 1 < name; i++)
+		if (pk_tok_is(a, i, "extern") && pk_tok_is(a, i + 1, "\"C\""))
+			*extern_c = 1;
+	return s;
+}
+
+/* Kernel entries read from the tokens, skipped code included: NAME(...)
+ * and a body, an entry by pk_entry_rule. Counts those named WANT (any when
+ * NULL or empty); *open and *close are the last one's braces. */
 int pk_ast_text_entries(const struct pk_ast *a, const char *want, size_t *open, size_t *close)
 {
 	int n = 0;
-	for (size_t i = 0; i < a->ntoks; i++) {
-		if ((a->toks[i].flags & PK_TOK_DIRECTIVE) || !pk_tok_is(a, i, "__global__"))
+	for (size_t i = 0; i + 1 < a->ntok; i++) {
+		if ((a->tok[i].flags & PK_TOK_DIRECTIVE) || a->tok[i].kind != CXToken_Identifier ||
+		    !pk_tok_is(a, i + 1, "("))
 			continue;
-		size_t j = i + 1;
-		while (j < a->ntoks && !pk_tok_is(a, j, "(") && !pk_tok_is(a, j, ";") && !pk_tok_is(a, j, "{"))
-			j++;
-		if (j >= a->ntoks || !pk_tok_is(a, j, "(") || a->toks[j - 1].kind != CXToken_Identifier)
-			continue;
-		size_t name = j - 1, k = skip_group_over(a, j, PK_TOK_DIRECTIVE);
-		while (k < a->ntoks && !pk_tok_is(a, k, "{") && !pk_tok_is(a, k, ";"))
+		size_t k = skip_group_over(a, i + 1, PK_TOK_DIRECTIVE);
+		while (k < a->ntok && !pk_tok_is(a, k, "{") && !pk_tok_is(a, k, ";") && !pk_tok_is(a, k, "}"))
 			k++;
-		if (k >= a->ntoks || !pk_tok_is(a, k, "{"))
+		if (k >= a->ntok || !pk_tok_is(a, k, "{") || (want && *want && !pk_tok_is(a, i, want)))
 			continue;
-		if (want && *want && !pk_tok_is(a, name, want))
-			continue;
+		int extern_c;
+		size_t s = decl_words(a, i, &extern_c);
+		char *name = pk_xstrndup(a->b->data + a->tok[i].start, a->tok[i].end - a->tok[i].start);
+		int entry =
+		    pk_entry_rule(a->b->data + a->tok[s].start, a->tok[i].start - a->tok[s].start, extern_c, name);
+		free(name);
 		size_t c = skip_group_over(a, k, PK_TOK_DIRECTIVE);
-		if (c > a->ntoks || c == 0)
+		if (!entry || c > a->ntok || c == 0)
 			continue;
-		*open = a->toks[k].start;
-		*close = a->toks[c - 1].start;
+		*open = a->tok[k].start;
+		*close = a->tok[c - 1].start;
 		n++;
-		i = k;
+		i = c - 1;
 	}
 	return n;
 }
@@ -474,25 +533,25 @@ int pk_ast_text_entries(const struct pk_ast *a, const char *want, size_t *open, 
 char *pk_ast_macro_calling(struct pk_ast *a, const char *name, unsigned *def_line, char *uses, size_t cap)
 {
 	uses[0] = 0;
-	for (size_t i = 0; i + 1 < a->ntoks; i++) {
-		if (!(a->toks[i].flags & PK_TOK_DIRECTIVE) || !pk_tok_is(a, i, name) ||
+	for (size_t i = 0; i + 1 < a->ntok; i++) {
+		if (!(a->tok[i].flags & PK_TOK_DIRECTIVE) || !pk_tok_is(a, i, name) ||
 		    !(pk_tok_is(a, i + 1, "(") || pk_tok_is(a, i + 1, "<")))
 			continue;
 		size_t j = i;
-		while (j > 0 && (a->toks[j - 1].flags & PK_TOK_DIRECTIVE) &&
+		while (j > 0 && (a->tok[j - 1].flags & PK_TOK_DIRECTIVE) &&
 		       !(pk_tok_is(a, j - 1, "#") && pk_tok_is(a, j, "define")))
 			j--;
 		if (j == 0 || !pk_tok_is(a, j - 1, "#") || !pk_tok_is(a, j, "define") || j + 1 >= i)
 			continue;
-		const struct pk_tok *m = &a->toks[j + 1];
+		const struct pk_tok *m = &a->tok[j + 1];
 		char *macro = pk_xstrndup(a->b->data + m->start, m->end - m->start);
 		*def_line = pk_ast_line(a, m->start);
 		size_t len = 0;
 		unsigned last = 0;
-		for (size_t k = 0; k < a->ntoks && len + 16 < cap; k++) {
-			if ((a->toks[k].flags & PK_TOK_DIRECTIVE) || !pk_tok_is(a, k, macro))
+		for (size_t k = 0; k < a->ntok && len + 16 < cap; k++) {
+			if ((a->tok[k].flags & PK_TOK_DIRECTIVE) || !pk_tok_is(a, k, macro))
 				continue;
-			unsigned l = pk_ast_line(a, a->toks[k].start);
+			unsigned l = pk_ast_line(a, a->tok[k].start);
 			if (l != last)
 				len += (size_t)snprintf(uses + len, cap - len, "%s%u", len ? ", " : "", l);
 			last = l;

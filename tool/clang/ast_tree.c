@@ -4,6 +4,7 @@
  * Only the edited file's cursors are visited: the main file, or a header
  * parsed in the unit of a source file that includes it. */
 #include "ast.h"
+#include "embed.h"
 #include "pk.h"
 
 #include <stdlib.h>
@@ -18,6 +19,20 @@ struct walk {
 	int level;
 };
 
+int pk_cx_same_file(CXFile a, CXFile b)
+{
+	if (!a || !b)
+		return a == b;
+	if (!clang_File_isEqual(a, b))
+		return 0;
+	CXString na = clang_getFileName(a), nb = clang_getFileName(b);
+	const char *sa = clang_getCString(na), *sb = clang_getCString(nb);
+	int same = sa && sb && !strcmp(sa, sb);
+	clang_disposeString(na);
+	clang_disposeString(nb);
+	return same;
+}
+
 static size_t offset_of(const struct pk_ast *a, CXSourceLocation loc, int *in_main)
 {
 	CXFile f;
@@ -25,6 +40,37 @@ static size_t offset_of(const struct pk_ast *a, CXSourceLocation loc, int *in_ma
 	clang_getExpansionLocation(loc, &f, &line, &col, &off);
 	*in_main = pk_cx_same_file(f, a->file) && off <= a->b->len;
 	return off;
+}
+
+long pk_ast_offset(const struct pk_ast *a, CXSourceLocation loc)
+{
+	CXFile f;
+	unsigned line, col, off;
+	clang_getExpansionLocation(loc, &f, &line, &col, &off);
+	if (!f || !pk_cx_same_file(f, a->file) || off > a->b->len)
+		return -1;
+	return (long)off;
+}
+
+int pk_ast_extent(const struct pk_ast *a, CXCursor c, size_t *start, size_t *end)
+{
+	CXSourceRange r = clang_getCursorExtent(c);
+	long s = pk_ast_offset(a, clang_getRangeStart(r)), e = pk_ast_offset(a, clang_getRangeEnd(r));
+	if (s < 0 || e < s)
+		return -1;
+	*start = (size_t)s;
+	*end = (size_t)e;
+	return 0;
+}
+
+int pk_ast_from_macro(CXCursor c)
+{
+	CXSourceLocation loc = clang_getCursorLocation(c);
+	CXFile f1, f2;
+	unsigned l1, c1, o1, l2, c2, o2;
+	clang_getExpansionLocation(loc, &f1, &l1, &c1, &o1);
+	clang_getSpellingLocation(loc, &f2, &l2, &c2, &o2);
+	return o1 != o2 || !pk_cx_same_file(f1, f2);
 }
 
 unsigned pk_ast_line(struct pk_ast *a, size_t off)
@@ -230,15 +276,86 @@ static size_t words_before(const struct pk_ast *a, size_t start)
 	}
 }
 
-/* Kernel entry: __global__ before the name, or __aicore__ in extern "C". */
-static int looks_like_entry(struct pk_ast *a, size_t start, size_t name_off, int extern_c)
+static int has_word(const char *text, size_t len, const char *w)
 {
-	start = words_before(a, start);
-	return word_before(a, start, name_off, "__global__") ||
-	       (extern_c && word_before(a, start, name_off, "__aicore__"));
+	size_t l = strlen(w);
+	for (size_t o = 0; o + l <= len; o++)
+		if (!memcmp(text + o, w, l) && (o + l == len || !pk_is_ident(text[o + l])) &&
+		    (o == 0 || !pk_is_ident(text[o - 1])))
+			return 1;
+	return 0;
 }
 
-static void add_func(struct pk_ast *a, CXCursor c, int extern_c)
+/* The words of rules/api.ini [entry], read once a run. */
+static struct {
+	char *qualifiers, *extern_c, *names;
+	int state; /* 0 unread, 1 read, -1 refused (said once) */
+} entry_words;
+
+static int on_entry(void *user, const char *section, const char *key, const char *value, unsigned line)
+{
+	(void)user;
+	(void)line;
+	if (strcmp(section, "entry"))
+		return 0;
+	char **f = !strcmp(key, "qualifiers")            ? &entry_words.qualifiers
+	           : !strcmp(key, "extern_c_qualifiers") ? &entry_words.extern_c
+	           : !strcmp(key, "names")               ? &entry_words.names
+	                                                 : NULL;
+	if (!f)
+		return pk_error("rules/api.ini:%u: [entry] takes qualifiers, extern_c_qualifiers and names, not '%s'",
+		                line, key);
+	free(*f);
+	*f = pk_xstrdup(value);
+	return 0;
+}
+
+static int entry_words_load(void)
+{
+	if (entry_words.state)
+		return entry_words.state;
+	entry_words.state = -1;
+	if (pk_ini_parse_rules("api.ini", on_entry, NULL) < 0)
+		return -1;
+	const char *missing = !entry_words.qualifiers ? "qualifiers"
+	                      : !entry_words.extern_c ? "extern_c_qualifiers"
+	                      : !entry_words.names    ? "names"
+	                                              : NULL;
+	if (missing)
+		return pk_error("rules/api.ini: [entry] needs '%s'; no function counts as a kernel entry", missing);
+	entry_words.state = 1;
+	return 1;
+}
+
+/* Does TEXT hold a word of the blank-separated LIST? */
+static int has_any_word(const char *text, size_t len, const char *list)
+{
+	char w[64];
+	for (const char *p = list; *p;) {
+		size_t n = strcspn(p, " \t,");
+		if (n && n < sizeof(w)) {
+			memcpy(w, p, n);
+			w[n] = '\0';
+			if (has_word(text, len, w))
+				return 1;
+		}
+		p += n;
+		p += strspn(p, " \t,");
+	}
+	return 0;
+}
+
+int pk_entry_rule(const char *text, size_t len, int extern_c, const char *name)
+{
+	if (entry_words_load() < 0)
+		return 0;
+	if (name && pk_word_in(entry_words.names, name, strlen(name)))
+		return 1;
+	return has_any_word(text, len, entry_words.qualifiers) ||
+	       (extern_c && has_any_word(text, len, entry_words.extern_c));
+}
+
+static void add_func(struct pk_ast *a, CXCursor c, CXCursor parent, int extern_c)
 {
 	struct walk w = {a, -1, (int)a->nfuncs, NULL, 0, 0};
 	size_t from = a->nnodes;
@@ -267,15 +384,20 @@ static void add_func(struct pk_ast *a, CXCursor c, int extern_c)
 			add_call(a, (int)i, w.depth);
 	free(w.depth);
 	CXString s = clang_getCursorSpelling(c);
+	const char *name = clang_getCString(s);
+	size_t words = words_before(a, start);
 	PK_GROW(a->funcs, a->cap_funcs, a->nfuncs + 1);
 	struct pk_func *f = &a->funcs[a->nfuncs++];
-	*f = (struct pk_func){pk_xstrdup(clang_getCString(s)),
-	                      body,
-	                      start,
-	                      pk_ast_line(a, name_off),
-	                      looks_like_entry(a, start, name_off, extern_c),
-	                      0,
-	                      word_before(a, start, name_off, "constexpr")};
+	*f =
+	    (struct pk_func){c,
+	                     parent,
+	                     pk_xstrdup(name),
+	                     body,
+	                     start,
+	                     pk_ast_line(a, name_off),
+	                     pk_entry_rule(a->b->data + words, name_off > words ? name_off - words : 0, extern_c, name),
+	                     0,
+	                     word_before(a, start, name_off, "constexpr")};
 	clang_disposeString(s);
 	for (size_t i = 0; i < a->nerrs; i++)
 		if (a->errs[i].line && a->errs[i].off >= start && a->errs[i].off < a->nodes[body].end) {
@@ -317,7 +439,6 @@ struct top {
 
 static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientData data)
 {
-	(void)parent;
 	struct top *t = data;
 	int in;
 	offset_of(t->a, clang_getCursorLocation(c), &in);
@@ -325,7 +446,7 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientDa
 		return CXChildVisit_Continue;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	if (is_function(k) && clang_isCursorDefinition(c)) {
-		add_func(t->a, c, t->extern_c);
+		add_func(t->a, c, parent, t->extern_c);
 	} else if (is_container(k)) {
 		struct top inner = {t->a, t->extern_c || k == CXCursor_LinkageSpec || is_extern_c(t->a, c)};
 		clang_visitChildren(c, visit_top, &inner);

@@ -116,7 +116,7 @@ static int reaches(struct search *s, const char *file, int depth, int *entry)
 		return 0;
 	s->reads++;
 	if (entry)
-		*entry = strstr(d, "__global__") != NULL || strstr(d, "__aicore__") != NULL;
+		*entry = pk_entry_rule(d, len, strstr(d, "extern \"C\"") != NULL, NULL);
 	char *dir = dir_of(file);
 	int found = 0;
 	size_t pos = 0;
@@ -221,18 +221,4 @@ char *pk_ast_includer(const char *header)
 		free(s.seen[k]);
 	free(s.seen);
 	return found;
-}
-
-int pk_cx_same_file(CXFile a, CXFile b)
-{
-	if (!a || !b)
-		return a == b;
-	if (!clang_File_isEqual(a, b))
-		return 0;
-	CXString na = clang_getFileName(a), nb = clang_getFileName(b);
-	const char *sa = clang_getCString(na), *sb = clang_getCString(nb);
-	int same = sa && sb && !strcmp(sa, sb);
-	clang_disposeString(na);
-	clang_disposeString(nb);
-	return same;
 }

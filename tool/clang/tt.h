@@ -1,5 +1,6 @@
-/* tt.h - the timing-tensor injector, inside the libclang module.
- * Layers: tt_util.c (strings, rules, parsing, tokens), tt_files.c (the
+/* tt.h - the timing-tensor injector, inside the libclang module. It reads
+ * every file through the front end's model (struct pk_ast, ast.h).
+ * Layers: tt_util.c (strings, rules, parsing), tt_files.c (the
  * run's files, each once, with its roles), tt_kernel.c (what the kernel
  * looks like), tt_gen.c (the kernel's edits), tt_host.c (the host side's
  * edits), tt_main.c (the command). Included only by tool/clang/tt_*.c,
@@ -33,46 +34,16 @@ char *tt_rule_lines(const struct tt_rules *r, const char *section, const char *k
 /* TEMPLATE with {name} replaced by the value of NAMES[i] == VALS[i]. */
 char *tt_expand(const char *tmpl, const char *const *names, const char *const *vals, size_t n);
 
-/* ---- one file parsed by libclang, with its tokens ---- */
-struct tt_tok {
-	CXTokenKind kind;
-	size_t start, end; /* byte offsets in the buffer */
-};
-
-struct tt_tu {
-	CXIndex index; /* ours, for a tokens-only parse */
-	CXTranslationUnit tu;
-	CXFile file;
-	struct pk_buf *b;
-	struct tt_tok *tok;
-	size_t ntok;
-	struct pk_ast ast; /* a semantic parse is the AST layer's (stubs, -p, SDK) */
-	int have_ast;
-	int borrowed; /* a view of another file of someone else's translation unit */
-};
-
-/* Parse B (bytes as held, not as on disk). SEMANTIC: through the AST layer
- * of probe-inject --begin (stub headers, BUILD_DIR's compile_commands.json,
- * $ASCEND_HOME_PATH, EXTRA compiler arguments); else the file alone, for its
- * tokens (includes skipped). */
-int tt_parse(struct tt_tu *t, struct pk_buf *b, int semantic, const char *build_dir, char **extra, int nextra);
-void tt_tu_free(struct tt_tu *t);
-/* A view of FILE (an included file of MAIN's translation unit) holding B's
- * bytes: tokens and offsets of that file, cursors of MAIN. */
-void tt_tu_view(struct tt_tu *view, const struct tt_tu *main, CXFile file, struct pk_buf *b);
-/* Byte offset of a location / extent in the main file; -1 elsewhere. */
-long tt_offset(const struct tt_tu *t, CXSourceLocation loc);
-int tt_extent(const struct tt_tu *t, CXCursor c, size_t *start, size_t *end);
-/* Is the cursor's text produced by a macro expansion? */
-int tt_from_macro(CXCursor c);
-/* Index of the first token starting at or after OFF (ntok if none). */
-size_t tt_tok_at(const struct tt_tu *t, size_t off);
-int tt_tok_is(const struct tt_tu *t, size_t i, const char *s);
+/* ---- one file: the front end's model (ast.h), tokens included ---- */
+/* Parse B (bytes as held, not as on disk). SEMANTIC: through the front end
+ * as probe-inject --begin does (stub headers, BUILD_DIR's
+ * compile_commands.json, $ASCEND_HOME_PATH, EXTRA compiler arguments), what
+ * it could not see reported; else the file alone (includes skipped). Freed
+ * with pk_ast_free; views of included files: pk_ast_view. */
+int tt_parse(struct pk_ast *t, struct pk_buf *b, int semantic, const char *build_dir, char **extra, int nextra);
 /* The token of the callee of the call whose '(' is token OPEN (template
  * arguments skipped). */
-size_t tt_callee_tok(const struct tt_tu *t, size_t open);
-/* Does any identifier token of the file start with PREFIX? */
-int tt_ident_prefix_used(const struct tt_tu *t, const char *prefix);
+size_t tt_callee_tok(const struct pk_ast *t, size_t open);
 
 /* ---- the kernel ---- */
 enum tt_style { TT_EXTERN, TT_DIRECT };
@@ -100,6 +71,7 @@ struct tt_return {
 
 struct tt_call {
 	char *callee;
+	size_t start, end;           /* the call's extent */
 	size_t stmt_start, stmt_end; /* the statement holding it, ';' included */
 	int placeable;               /* that statement sits directly inside { } */
 	unsigned line;
@@ -141,22 +113,23 @@ struct tt_kernel {
 };
 
 /* Find and describe the kernel (NAME or the only candidate). -1 on error. */
-int tt_kernel_find(struct tt_tu *t, const char *name, struct tt_kernel *k);
+int tt_kernel_find(struct pk_ast *t, const char *name, struct tt_kernel *k);
 /* The same under a profile: ACCESSORS (tensor accessors, space-separated, or
  * NULL) read tensors; with DESCRIPTORS only a cast to a ...Tensor pointer is a
  * tensor (a pointer-valued scalar is not). */
 /* Refuse a file whose parse shows a function without its closing '}' (a
  * file cut short inside it): 0, or -1 with the function named. */
-int tt_check_terminated(const struct tt_tu *t);
-int tt_kernel_find_prof(struct tt_tu *t, const char *name, struct tt_kernel *k, const char *accessors, int descriptors);
+int tt_check_terminated(const struct pk_ast *t);
+int tt_kernel_find_prof(struct pk_ast *t, const char *name, struct tt_kernel *k, const char *accessors,
+                        int descriptors);
 /* Check the tensors-first / scalars-last order and count both. */
-int tt_kernel_abi(const struct tt_tu *t, struct tt_kernel *k);
+int tt_kernel_abi(const struct pk_ast *t, struct tt_kernel *k);
 void tt_kernel_free(struct tt_kernel *k);
 /* The callee's name of a call, also of a dependent call in a template (the
  * name under its unresolved lookup); NULL for a member call or none. */
 char *tt_callee_name(CXCursor call);
 /* Describe any function (a helper): body, statements, calls, returns; no ABI. */
-int tt_func_describe(struct tt_tu *t, CXCursor fn, struct tt_kernel *k);
+int tt_func_describe(struct pk_ast *t, CXCursor fn, struct tt_kernel *k);
 
 /* ---- what to inject ---- */
 struct tt_event {
@@ -168,6 +141,11 @@ struct tt_event {
 	size_t at;   /* where the sample goes */
 	size_t stmt; /* start of the statement it is placed against */
 	int after;   /* after the statement (else before) */
+	/* the statement is a braceless body: braces go around it, as
+	 * --begin/--end put them (the front end's placement) */
+	int brace;
+	size_t brace_open, brace_close; /* the line starts of the '{' and '}' lines */
+	char *brace_indent;             /* their indentation (the owner's), malloc'd */
 };
 
 /* ---- the files of one run: each once, with every role it plays ----
@@ -191,7 +169,7 @@ struct tt_file {
 	struct pk_buf b;
 	struct pk_plan plan; /* the edits of every role it plays */
 	unsigned roles;
-	struct tt_tu t; /* its parse: the kernel's, its own tokens, or a view of the kernel's */
+	struct pk_ast t; /* its parse: the kernel's, its own tokens, or a view of the kernel's */
 	int have_t;
 	char *out; /* with -o: where its result goes (NULL: the kernel's output options) */
 };
@@ -293,30 +271,34 @@ int tt_sides_add_lane(struct tt_files *fs, const char *path, const struct tt_spe
 size_t tt_sides_discover(const char *kernel, const char *const *named, size_t nnamed, char ***paths);
 /* Plan the renumbering of packed reads in the headers the kernel includes
  * (those the set holds as headers only). */
-int tt_sides_plan(struct tt_files *fs, const struct tt_tu *kt, const struct tt_spec *sp);
+int tt_sides_plan(struct tt_files *fs, const struct pk_ast *kt, const struct tt_spec *sp);
 /* Plan the renumbering in file T (kernel: skip [skip_s, skip_e)). Returns the
  * number of reads renumbered, -1 on error. */
-int tt_reads_plan(const struct tt_tu *t, const struct tt_spec *sp, size_t skip_s, size_t skip_e, struct pk_plan *plan);
+int tt_reads_plan(const struct pk_ast *t, const struct tt_spec *sp, size_t skip_s, size_t skip_e, struct pk_plan *plan);
 
 /* tt_path.c: events inside helpers. The call paths kernel -> ... -> FUNC of
  * every helper event, the pointer to the kernel's event array threaded down
  * them, the samples in the helpers. -1 on error (message printed). */
-int tt_path_plan(struct tt_tu *t, struct tt_kernel *k, struct tt_spec *sp, const struct tt_files *fs,
+int tt_path_plan(struct pk_ast *t, struct tt_kernel *k, struct tt_spec *sp, const struct tt_files *fs,
                  struct pk_plan *plan);
 /* Place event EV in function K of file T (after:/before:/line:). */
-int tt_place_event(const struct tt_tu *t, const struct tt_kernel *k, struct tt_event *ev);
+int tt_place_event(const struct pk_ast *t, const struct tt_kernel *k, struct tt_event *ev);
+/* Write the sample CODE of event I of SP (placed) into PLAN of B, with the
+ * braces of its braceless body (once per body among SP's events). */
+void tt_event_write(const struct pk_buf *b, struct pk_plan *plan, const struct tt_spec *sp, size_t i, const char *code,
+                    const char *label);
 /* Warn about a completion event placed right after an asynchronous issue. */
-void tt_lint_event(const struct tt_tu *t, const struct tt_spec *sp, const struct tt_event *ev);
+void tt_lint_event(const struct pk_ast *t, const struct tt_spec *sp, const struct tt_event *ev);
 
 /* Plan every kernel edit (FS: the --edit files events in helpers may reach).
  * -1 on error (message printed). */
-int tt_gen_kernel(struct tt_tu *t, struct tt_kernel *k, struct tt_spec *sp, const struct tt_files *fs,
+int tt_gen_kernel(struct pk_ast *t, struct tt_kernel *k, struct tt_spec *sp, const struct tt_files *fs,
                   struct pk_plan *plan);
 /* Plan the host edits (orchestration or packed array). */
 /* Direct style: the position of the added parameter (after the last tensor,
  * before a trailing workspace / tiling). */
 long tt_direct_at(const struct tt_kernel *k);
-int tt_gen_host(struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp, struct pk_plan *plan);
+int tt_gen_host(struct pk_ast *t, const struct tt_kernel *k, const struct tt_spec *sp, struct pk_plan *plan);
 /* tt_pytok.c: Python's tokens (refusing, with the line, what it cannot read). */
 enum { PYT_NAME = 1, PYT_NUMBER, PYT_STRING, PYT_OP, PYT_NEWLINE, PYT_INDENT, PYT_DEDENT };
 enum { PYT_LINE_STR = 1, PYT_LINE_CONT = 2, PYT_LINE_BRK = 4 }; /* a physical line ends inside a string, ... */
@@ -358,9 +340,9 @@ char *tt_py_incore_source(const struct pk_buf *b, long id);
 int tt_py_plan_test(const struct pk_buf *b, const struct tt_kernel *k, const struct tt_spec *sp, long func_id,
                     long external, struct pk_plan *plan);
 /* tt_orch.c: a simpler orchestration (rt_submit_*_task). */
-int tt_orch_is(const struct tt_tu *t);
+int tt_orch_is(const struct pk_ast *t);
 /* The tensors the tasks submitting FUNC_ID (-1: the only kernel) pass; -1 on error. */
-long tt_orch_tensors(struct tt_tu *t, const struct tt_rules *r, long func_id);
+long tt_orch_tensors(struct pk_ast *t, const struct tt_rules *r, long func_id);
 /* tt_ids.c: kernel ids and functions of a simpler orchestration. An id
  * expression: tokens [S, E), its probe declaration put at byte ANCHOR (the
  * start of a statement in its scope); VALUE its value, -1 when not constant. */
@@ -369,9 +351,9 @@ struct tt_idexpr {
 	long value;
 };
 /* Evaluate every expression (one more parse of a copy of T's file). */
-int tt_ids_eval(const struct tt_tu *t, const struct tt_rules *r, struct tt_idexpr *x, size_t n);
+int tt_ids_eval(const struct pk_ast *t, const struct tt_rules *r, struct tt_idexpr *x, size_t n);
 /* The first byte of the statement holding token I. */
-size_t tt_ids_stmt_start(const struct tt_tu *t, size_t i);
+size_t tt_ids_stmt_start(const struct pk_ast *t, size_t i);
 #define TT_FN_PARAMS 24
 struct tt_param_at {
 	size_t first, name; /* tokens: the parameter's first, its name */
@@ -382,12 +364,12 @@ struct tt_fn { /* a function defined in the file (tokens) */
 	size_t nparams;
 	int orch_param; /* the `ChipTaskArgs &` parameter, or -1 */
 };
-size_t tt_fns_find(const struct tt_tu *t, struct tt_fn **out);
+size_t tt_fns_find(const struct pk_ast *t, struct tt_fn **out);
 const struct tt_fn *tt_fn_holding(const struct tt_fn *f, size_t n, size_t tok);
 /* Which parameter of F the expression [S, E) is (a lone identifier), or -1. */
-int tt_fn_param_of(const struct tt_tu *t, const struct tt_fn *f, size_t s, size_t e);
+int tt_fn_param_of(const struct pk_ast *t, const struct tt_fn *f, size_t s, size_t e);
 /* The token ranges [S, E) of the arguments of the call whose '(' is OPEN. */
-size_t tt_call_args(const struct tt_tu *t, size_t open, size_t *s, size_t *e, size_t cap);
+size_t tt_call_args(const struct pk_ast *t, size_t open, size_t *s, size_t *e, size_t cap);
 /* The task instances that run the kernel in one orchestration run: submit
  * statements times the trip counts of the loops around them (constant
  * bounds only), each with its block count (launch_spec.set_block_num, 1 by
@@ -403,16 +385,16 @@ struct tt_tasks {
 	int lanes;          /* most lanes of one task running the kernel (2, 3: a mixed task's) */
 	char lines[96];     /* the submits' lines, "38, 48" */
 };
-int tt_orch_tasks(struct tt_tu *t, const struct tt_spec *sp, long func_id, struct tt_tasks *out);
+int tt_orch_tasks(struct pk_ast *t, const struct tt_spec *sp, long func_id, struct tt_tasks *out);
 /* The host's adds of the generation id and the first row (--generation,
  * --invocation: scalars after every other), one line each from the [host]
  * template KEY ({recv} and {value}); NULL when the spec has neither. */
 char *tt_host_extra_scalar_adds(const struct tt_spec *sp, const char *recv, const char *key);
 /* The kernels sharing a mixed task that passes scalars with FUNC_ID (up to
  * CAP ids in IDS); -1 on error. */
-long tt_orch_lane_ids(struct tt_tu *t, const struct tt_spec *sp, long func_id, long *ids, size_t cap);
+long tt_orch_lane_ids(struct pk_ast *t, const struct tt_spec *sp, long func_id, long *ids, size_t cap);
 /* The external timing tensor, its add to every such task, the arg count; *EXTERNAL gets K. */
-int tt_orch_plan(struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp, long func_id, long *external,
+int tt_orch_plan(struct pk_ast *t, const struct tt_kernel *k, const struct tt_spec *sp, long func_id, long *external,
                  struct pk_plan *plan);
 /* The sidecar JSON probe-report reads with --events. */
 char *tt_sidecar_json(const struct tt_kernel *k, const struct tt_spec *sp, size_t *len);

@@ -109,7 +109,7 @@ void tt_files_free(struct tt_files *fs)
 		for (size_t i = 0; i < fs->n; i++) {
 			struct tt_file *f = fs->v[i];
 			if (f->have_t && f->t.borrowed == !pass) {
-				tt_tu_free(&f->t);
+				pk_ast_free(&f->t);
 				f->have_t = 0;
 			}
 		}

@@ -253,7 +253,7 @@ static char *slot_stmt(const struct tt_kernel *k, const struct tt_spec *sp)
 
 /* `const uint64_t <prefix>LOCAL = args[INDEX];` at the top of the body: a
  * launch field the host packs among the scalars (labelled WHAT). */
-static void plan_packed_read(const struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp,
+static void plan_packed_read(const struct pk_ast *t, const struct tt_kernel *k, const struct tt_spec *sp,
                              struct pk_plan *plan, const char *local, const char *what, int index)
 {
 	struct pk_sb label = {0};
@@ -269,7 +269,8 @@ static void plan_packed_read(const struct tt_tu *t, const struct tt_kernel *k, c
 
 /* Entry sample first, then the tensor pointer, then the event locals:
  * declared here so a sample in any nested scope reaches the tail. */
-static void plan_entry(const struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp, struct pk_plan *plan)
+static void plan_entry(const struct pk_ast *t, const struct tt_kernel *k, const struct tt_spec *sp,
+                       struct pk_plan *plan)
 {
 	struct pk_sb label = {0};
 	char *line = kcode(sp, "entry", NULL, NULL, NULL, NULL, NULL, NULL);
@@ -327,7 +328,7 @@ static int starts_line(const struct pk_buf *b, size_t off, size_t *ls)
 
 /* The tail before a closing brace on its own line is indented like the
  * body's first statement, not like the brace. */
-static void plan_closing_tail(const struct tt_tu *t, const struct tt_kernel *k, const char *tail, struct pk_plan *plan)
+static void plan_closing_tail(const struct pk_ast *t, const struct tt_kernel *k, const char *tail, struct pk_plan *plan)
 {
 	size_t ls, fs;
 	if (!starts_line(t->b, k->body_close, &ls) || k->first_stmt >= k->body_close ||
@@ -342,7 +343,8 @@ static void plan_closing_tail(const struct tt_tu *t, const struct tt_kernel *k, 
 	pk_sb_free(&sb);
 }
 
-static void plan_exits(const struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp, struct pk_plan *plan)
+static void plan_exits(const struct pk_ast *t, const struct tt_kernel *k, const struct tt_spec *sp,
+                       struct pk_plan *plan)
 {
 	char *tail = tail_call(sp);
 	for (size_t i = 0; i < k->nrets; i++) {
@@ -370,37 +372,37 @@ static void plan_exits(const struct tt_tu *t, const struct tt_kernel *k, const s
 /* Other declarations of a direct-signature kernel in its file (a forward
  * declaration, an explicit template instantiation): the same parameter after
  * the same AT-th parameter, the extra scalars last, so they keep matching. */
-static void other_decls(const struct tt_tu *t, const struct tt_kernel *k, long at, const char *param, const char *tail,
+static void other_decls(const struct pk_ast *t, const struct tt_kernel *k, long at, const char *param, const char *tail,
                         struct pk_plan *plan)
 {
 	for (size_t i = 0; i + 1 < t->ntok; i++) {
-		if (!tt_tok_is(t, i, k->name) || (t->tok[i].start >= k->decl_start && t->tok[i].start <= k->body_close))
+		if (!pk_tok_is(t, i, k->name) || (t->tok[i].start >= k->decl_start && t->tok[i].start <= k->body_close))
 			continue;
 		size_t o = i + 1;
-		if (tt_tok_is(t, o, "<")) { /* scale_kernel<float>( */
+		if (pk_tok_is(t, o, "<")) { /* scale_kernel<float>( */
 			int d = 0;
 			for (; o < t->ntok; o++)
-				if (tt_tok_is(t, o, "<"))
+				if (pk_tok_is(t, o, "<"))
 					d++;
-				else if (tt_tok_is(t, o, ">") && --d == 0)
+				else if (pk_tok_is(t, o, ">") && --d == 0)
 					break;
 			o++;
 		}
-		if (!tt_tok_is(t, o, "("))
+		if (!pk_tok_is(t, o, "("))
 			continue;
 		size_t c = o, comma = 0;
 		long seen = 0;
 		int d = 0;
 		for (; c < t->ntok; c++) {
-			if (tt_tok_is(t, c, "(") || tt_tok_is(t, c, "<"))
+			if (pk_tok_is(t, c, "(") || pk_tok_is(t, c, "<"))
 				d++;
-			else if ((tt_tok_is(t, c, ")") || tt_tok_is(t, c, ">")) && --d == 0)
+			else if ((pk_tok_is(t, c, ")") || pk_tok_is(t, c, ">")) && --d == 0)
 				break;
-			else if (d == 1 && tt_tok_is(t, c, ",") && ++seen == at)
+			else if (d == 1 && pk_tok_is(t, c, ",") && ++seen == at)
 				comma = c;
 		}
 		/* a declaration ends with ';' and names parameter types: a call would not be one here */
-		if (c + 1 >= t->ntok || !tt_tok_is(t, c + 1, ";") || seen + 1 != (long)k->nparams)
+		if (c + 1 >= t->ntok || !pk_tok_is(t, c + 1, ";") || seen + 1 != (long)k->nparams)
 			continue;
 		size_t after = comma ? t->tok[comma - 1].end : t->tok[c - 1].end;
 		tt_insert_inline(plan, after, param);
@@ -417,7 +419,7 @@ long tt_direct_at(const struct tt_kernel *k)
 	return at;
 }
 
-static void plan_abi(const struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp, struct pk_plan *plan)
+static void plan_abi(const struct pk_ast *t, const struct tt_kernel *k, const struct tt_spec *sp, struct pk_plan *plan)
 {
 	const char *P = sp->lay.prefix;
 	if (k->style == TT_EXTERN) {
@@ -458,12 +460,12 @@ static void plan_abi(const struct tt_tu *t, const struct tt_kernel *k, const str
 		if (gen.n)
 			tt_insert_inline(plan, k->params[k->nparams - 1].end, gen.s);
 	} else {
-		size_t i = tt_tok_at(t, k->decl_start);
-		while (i < t->ntok && !tt_tok_is(t, i, "("))
+		size_t i = pk_tok_at(t, k->decl_start);
+		while (i < t->ntok && !pk_tok_is(t, i, "("))
 			i++;
 		pk_sb_addf(&sb, "%s%s", param, gen.n ? gen.s : "");
 		size_t s = t->tok[i].end, e = s;
-		if (tt_tok_is(t, i + 1, "void"))
+		if (pk_tok_is(t, i + 1, "void"))
 			e = t->tok[i + 1].end, s = t->tok[i + 1].start;
 		if (e > s)
 			tt_replace_inline(t->b, plan, s, e, sb.s);
@@ -478,7 +480,7 @@ static void plan_abi(const struct tt_tu *t, const struct tt_kernel *k, const str
 /* A mixed kernel's slot tells its AIC and AIV builds apart: by the
  * profile's macro on #if lines of their own (the body's first statement must
  * start its line), or by a C++ test. */
-static int mix_refused(const struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp)
+static int mix_refused(const struct pk_ast *t, const struct tt_kernel *k, const struct tt_spec *sp)
 {
 	size_t ls;
 	if (tt_prof(sp, "slot", "mix_is_aic_macro")) {
@@ -497,7 +499,7 @@ static int mix_refused(const struct tt_tu *t, const struct tt_kernel *k, const s
 	                t->b->path, k->name, sp->target ? sp->target : "default");
 }
 
-int tt_gen_kernel(struct tt_tu *t, struct tt_kernel *k, struct tt_spec *sp, const struct tt_files *fs,
+int tt_gen_kernel(struct pk_ast *t, struct tt_kernel *k, struct tt_spec *sp, const struct tt_files *fs,
                   struct pk_plan *plan)
 {
 	if (sp->slot_in_body && k->core == TT_MIX && mix_refused(t, k, sp) < 0)
@@ -539,19 +541,16 @@ int tt_gen_kernel(struct tt_tu *t, struct tt_kernel *k, struct tt_spec *sp, cons
 		pk_sb_add(&sb, sample);
 		free(sample);
 		pk_sb_addf(&label, "event %s (%s)", sp->opt.ev[i].name, sp->opt.ev[i].kind);
-		if (sp->opt.ev[i].after)
-			tt_insert_after(t->b, plan, sp->opt.ev[i].at, sp->opt.ev[i].stmt, sb.s, label.s);
-		else
-			tt_insert_before(t->b, plan, sp->opt.ev[i].at, sb.s, label.s);
+		tt_event_write(t->b, plan, sp, i, sb.s, label.s);
 		pk_sb_free(&sb);
 		pk_sb_free(&label);
 	}
 	plan_exits(t, k, sp, plan);
 	if (k->style == TT_DIRECT && k->nparams == 0) {
-		size_t i = tt_tok_at(t, k->decl_start);
-		while (i < t->ntok && !tt_tok_is(t, i, "("))
+		size_t i = pk_tok_at(t, k->decl_start);
+		while (i < t->ntok && !pk_tok_is(t, i, "("))
 			i++;
-		if (!tt_tok_is(t, i + 1, ")") && !(tt_tok_is(t, i + 1, "void") && tt_tok_is(t, i + 2, ")")))
+		if (!pk_tok_is(t, i + 1, ")") && !(pk_tok_is(t, i + 1, "void") && pk_tok_is(t, i + 2, ")")))
 			return pk_error(
 			    "%s:%u: the parameters of kernel '%s' could not be read (the parse failed on its "
 			    "declaration): give the qualifier macros with -- -DNAME= or -p BUILD_DIR",

@@ -56,47 +56,40 @@ static size_t extra_scalars(const struct tt_spec *sp, char *vals[3])
 	return n;
 }
 
-static size_t match_paren(const struct tt_tu *t, size_t open)
+static size_t match_paren(const struct pk_ast *t, size_t open)
 {
 	int depth = 0;
 	for (size_t i = open; i < t->ntok; i++) {
-		if (tt_tok_is(t, i, "(") || tt_tok_is(t, i, "[") || tt_tok_is(t, i, "{"))
+		if (pk_tok_is(t, i, "(") || pk_tok_is(t, i, "[") || pk_tok_is(t, i, "{"))
 			depth++;
-		else if ((tt_tok_is(t, i, ")") || tt_tok_is(t, i, "]") || tt_tok_is(t, i, "}")) && --depth == 0)
+		else if ((pk_tok_is(t, i, ")") || pk_tok_is(t, i, "]") || pk_tok_is(t, i, "}")) && --depth == 0)
 			return i;
 	}
 	return t->ntok;
 }
 
-static size_t stmt_begin(const struct tt_tu *t, size_t i)
-{
-	while (i > 0 && !tt_tok_is(t, i - 1, ";") && !tt_tok_is(t, i - 1, "{") && !tt_tok_is(t, i - 1, "}"))
-		i--;
-	return i;
-}
-
-static size_t find_adds(const struct tt_tu *t, struct add_call **out)
+static size_t find_adds(const struct pk_ast *t, struct add_call **out)
 {
 	struct add_call *v = NULL;
 	size_t n = 0, cap = 0;
 	for (size_t i = 1; i + 1 < t->ntok; i++) {
-		int tensor = tt_tok_is(t, i, "add_input") || tt_tok_is(t, i, "add_output");
-		if (!tensor && !tt_tok_is(t, i, "add_scalar"))
+		int tensor = pk_tok_is(t, i, "add_input") || pk_tok_is(t, i, "add_output");
+		if (!tensor && !pk_tok_is(t, i, "add_scalar"))
 			continue;
-		if (!(tt_tok_is(t, i - 1, ".") || tt_tok_is(t, i - 1, "->")) || !tt_tok_is(t, i + 1, "("))
+		if (!(pk_tok_is(t, i - 1, ".") || pk_tok_is(t, i - 1, "->")) || !pk_tok_is(t, i + 1, "("))
 			continue;
 		size_t close = match_paren(t, i + 1);
 		if (close >= t->ntok)
 			continue;
 		struct add_call a = {tensor, 0, 0, 0, 0, 0, 0, 0};
-		size_t sb = stmt_begin(t, i);
-		a.stmt_start = t->tok[sb].start;
+		size_t sb = pk_tok_stmt_first(t, i);
+		a.stmt_start = pk_tok_lead(t, sb);
 		a.recv_start = t->tok[sb].start;
 		a.recv_end = t->tok[i - 1].end;
 		a.arg_start = t->tok[i + 1].end;
 		a.arg_end = t->tok[close].start;
 		a.close = t->tok[close].end;
-		if (tt_tok_is(t, close + 1, ";"))
+		if (pk_tok_is(t, close + 1, ";"))
 			a.after = t->tok[close + 1].end;
 		PK_GROW(v, cap, n + 1);
 		v[n++] = a;
@@ -107,7 +100,7 @@ static size_t find_adds(const struct tt_tu *t, struct add_call **out)
 
 /* The adds are all tensors, then all scalars, and as many tensors as the
  * kernel reads; *LAST is the last tensor add, or -1. */
-static int tensors_first(const struct tt_tu *t, const struct tt_kernel *k, const struct add_call *a, size_t n,
+static int tensors_first(const struct pk_ast *t, const struct tt_kernel *k, const struct add_call *a, size_t n,
                          long *last)
 {
 	const struct pk_buf *b = t->b;
@@ -156,7 +149,7 @@ char *tt_host_extra_scalar_adds(const struct tt_spec *sp, const char *recv, cons
 
 /* The scalars G go after the last scalar add, or else right after the
  * timing output, in the same lines as *LINE. */
-static int place_extra_scalars(const struct tt_tu *t, const struct tt_kernel *k, const struct add_call *a, size_t n,
+static int place_extra_scalars(const struct pk_ast *t, const struct tt_kernel *k, const struct add_call *a, size_t n,
                                char **line, const char *g, struct pk_plan *plan)
 {
 	const struct pk_buf *b = t->b;
@@ -180,7 +173,7 @@ static int place_extra_scalars(const struct tt_tu *t, const struct tt_kernel *k,
 	return 0;
 }
 
-static int plan_orchestration(struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp, struct add_call *a,
+static int plan_orchestration(struct pk_ast *t, const struct tt_kernel *k, const struct tt_spec *sp, struct add_call *a,
                               size_t n, struct pk_plan *plan)
 {
 	const struct pk_buf *b = t->b;
@@ -225,21 +218,21 @@ struct packed {
 	long size_tok; /* the literal size in [N], or -1 */
 };
 
-static int find_packed(const struct tt_tu *t, struct packed *p)
+static int find_packed(const struct pk_ast *t, struct packed *p)
 {
 	int found = 0;
 	for (size_t i = 1; i + 4 < t->ntok; i++) {
-		if (t->tok[i].kind != CXToken_Identifier || !tt_tok_is(t, i + 1, "["))
+		if (t->tok[i].kind != CXToken_Identifier || !pk_tok_is(t, i + 1, "["))
 			continue;
 		size_t rb = i + 2, size = (size_t)-1;
-		if (!tt_tok_is(t, rb, "]"))
+		if (!pk_tok_is(t, rb, "]"))
 			size = rb++;
-		if (!tt_tok_is(t, rb, "]") || !tt_tok_is(t, rb + 1, "=") || !tt_tok_is(t, rb + 2, "{"))
+		if (!pk_tok_is(t, rb, "]") || !pk_tok_is(t, rb + 1, "=") || !pk_tok_is(t, rb + 2, "{"))
 			continue;
-		size_t sb = stmt_begin(t, i);
+		size_t sb = pk_tok_stmt_first(t, i);
 		int is64 = 0;
 		for (size_t j = sb; j < i; j++)
-			is64 |= tt_tok_is(t, j, "int64_t") || tt_tok_is(t, j, "uint64_t");
+			is64 |= pk_tok_is(t, j, "int64_t") || pk_tok_is(t, j, "uint64_t");
 		if (!is64)
 			continue;
 		if (found++)
@@ -248,13 +241,13 @@ static int find_packed(const struct tt_tu *t, struct packed *p)
 		p->name_tok = i;
 		p->open_tok = rb + 2;
 		p->close_tok = match_paren(t, rb + 2);
-		p->stmt_start = t->tok[sb].start;
+		p->stmt_start = pk_tok_lead(t, sb);
 		p->size_tok = size == (size_t)-1 ? -1 : (long)size;
 	}
 	return found;
 }
 
-static int plan_packed(struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp, const struct packed *p,
+static int plan_packed(struct pk_ast *t, const struct tt_kernel *k, const struct tt_spec *sp, const struct packed *p,
                        struct pk_plan *plan)
 {
 	const struct pk_buf *b = t->b;
@@ -262,14 +255,14 @@ static int plan_packed(struct tt_tu *t, const struct tt_kernel *k, const struct 
 	size_t ends[1024], nel = 0, depth = 0;
 	size_t first = t->tok[p->open_tok + 1].start;
 	for (size_t i = p->open_tok + 1; i < p->close_tok && nel < 1023; i++) {
-		if (tt_tok_is(t, i, "(") || tt_tok_is(t, i, "{") || tt_tok_is(t, i, "["))
+		if (pk_tok_is(t, i, "(") || pk_tok_is(t, i, "{") || pk_tok_is(t, i, "["))
 			depth++;
-		else if (tt_tok_is(t, i, ")") || tt_tok_is(t, i, "}") || tt_tok_is(t, i, "]"))
+		else if (pk_tok_is(t, i, ")") || pk_tok_is(t, i, "}") || pk_tok_is(t, i, "]"))
 			depth--;
-		else if (depth == 0 && tt_tok_is(t, i, ","))
+		else if (depth == 0 && pk_tok_is(t, i, ","))
 			ends[nel++] = t->tok[i - 1].end;
 	}
-	if (p->close_tok > p->open_tok + 1 && !tt_tok_is(t, p->close_tok - 1, ","))
+	if (p->close_tok > p->open_tok + 1 && !pk_tok_is(t, p->close_tok - 1, ","))
 		ends[nel++] = t->tok[p->close_tok - 1].end;
 	if ((long)nel < k->ntensors)
 		return pk_error("%s: the packed array holds %zu values but kernel '%s' reads %ld tensors", b->path, nel,
@@ -311,7 +304,7 @@ static int plan_packed(struct tt_tu *t, const struct tt_kernel *k, const struct 
 	}
 	if (p->size_tok >= 0) {
 		char num[32];
-		const struct tt_tok *st = &t->tok[p->size_tok];
+		const struct pk_tok *st = &t->tok[p->size_tok];
 		snprintf(num, sizeof(num), "%ld", strtol(b->data + st->start, NULL, 10) + 1 + (long)nx);
 		tt_replace_inline(b, plan, st->start, st->end, num);
 	}
@@ -337,52 +330,52 @@ struct launch {
 };
 
 /* After NAME at I: its template arguments, `<<<...>>>`, then '('; the '(' or 0. */
-static size_t chevron_args(const struct tt_tu *t, size_t i)
+static size_t chevron_args(const struct pk_ast *t, size_t i)
 {
 	i++;
-	if (tt_tok_is(t, i, "<")) { /* template arguments */
+	if (pk_tok_is(t, i, "<")) { /* template arguments */
 		int d = 0;
 		for (; i < t->ntok; i++) {
-			d += tt_tok_is(t, i, "<") - tt_tok_is(t, i, ">") - 2 * tt_tok_is(t, i, ">>");
-			if (tt_tok_is(t, i, "(") || tt_tok_is(t, i, ";") || d <= 0)
+			d += pk_tok_is(t, i, "<") - pk_tok_is(t, i, ">") - 2 * pk_tok_is(t, i, ">>");
+			if (pk_tok_is(t, i, "(") || pk_tok_is(t, i, ";") || d <= 0)
 				break;
 		}
 		if (d != 0)
 			return 0;
 		i++;
 	}
-	if (!tt_tok_is(t, i, "<<") || !tt_tok_is(t, i + 1, "<"))
+	if (!pk_tok_is(t, i, "<<") || !pk_tok_is(t, i + 1, "<"))
 		return 0;
 	for (i += 2; i + 2 < t->ntok; i++) {
-		if (tt_tok_is(t, i, ";"))
+		if (pk_tok_is(t, i, ";"))
 			return 0;
-		if (tt_tok_is(t, i, ">>") && tt_tok_is(t, i + 1, ">"))
-			return tt_tok_is(t, i + 2, "(") ? i + 2 : 0;
+		if (pk_tok_is(t, i, ">>") && pk_tok_is(t, i + 1, ">"))
+			return pk_tok_is(t, i + 2, "(") ? i + 2 : 0;
 	}
 	return 0;
 }
 
-static size_t find_launches(const struct tt_tu *t, const char *name, struct launch *l, size_t cap)
+static size_t find_launches(const struct pk_ast *t, const char *name, struct launch *l, size_t cap)
 {
 	size_t n = 0;
 	for (size_t i = 0; i + 3 < t->ntok && n < cap; i++) {
 		size_t open = 0, skip = 0;
-		if (tt_tok_is(t, i, "ACLRT_LAUNCH_KERNEL") && tt_tok_is(t, i + 1, "(") && tt_tok_is(t, i + 2, name) &&
-		    tt_tok_is(t, i + 3, ")") && i + 4 < t->ntok && tt_tok_is(t, i + 4, "("))
+		if (pk_tok_is(t, i, "ACLRT_LAUNCH_KERNEL") && pk_tok_is(t, i + 1, "(") && pk_tok_is(t, i + 2, name) &&
+		    pk_tok_is(t, i + 3, ")") && i + 4 < t->ntok && pk_tok_is(t, i + 4, "("))
 			open = i + 4, skip = 2;
-		else if (tt_tok_is(t, i, "ICPU_RUN_KF") && tt_tok_is(t, i + 1, "(") && tt_tok_is(t, i + 2, name) &&
-		         tt_tok_is(t, i + 3, ","))
+		else if (pk_tok_is(t, i, "ICPU_RUN_KF") && pk_tok_is(t, i + 1, "(") && pk_tok_is(t, i + 2, name) &&
+		         pk_tok_is(t, i + 3, ","))
 			open = i + 1, skip = 2;
-		else if (tt_tok_is(t, i, name) && (i == 0 || !tt_tok_is(t, i - 1, "ACLRT_LAUNCH_KERNEL")))
+		else if (pk_tok_is(t, i, name) && (i == 0 || !pk_tok_is(t, i - 1, "ACLRT_LAUNCH_KERNEL")))
 			open = chevron_args(t, i);
 		if (!open)
 			continue;
-		struct launch x = {i, open, match_paren(t, open), skip, tt_tok_is(t, i, "ICPU_RUN_KF"), 0};
+		struct launch x = {i, open, match_paren(t, open), skip, pk_tok_is(t, i, "ICPU_RUN_KF"), 0};
 		int d = 0;
 		for (size_t j = i; j-- > 0;) { /* the enclosing '{' */
-			if (tt_tok_is(t, j, "}"))
+			if (pk_tok_is(t, j, "}"))
 				d++;
-			else if (tt_tok_is(t, j, "{") && d-- == 0) {
+			else if (pk_tok_is(t, j, "{") && d-- == 0) {
 				x.scope = j;
 				break;
 			}
@@ -394,7 +387,7 @@ static size_t find_launches(const struct tt_tu *t, const char *name, struct laun
 }
 
 /* The argument starts of the list opened at OPEN (top-level commas). */
-static size_t launch_args(const struct tt_tu *t, const struct launch *l, size_t *starts, size_t cap)
+static size_t launch_args(const struct pk_ast *t, const struct launch *l, size_t *starts, size_t cap)
 {
 	size_t n = 0;
 	int d = 0;
@@ -402,15 +395,15 @@ static size_t launch_args(const struct tt_tu *t, const struct launch *l, size_t 
 		return 0;
 	starts[n++] = l->open + 1;
 	for (size_t i = l->open + 1; i < l->close && n < cap; i++) {
-		d += tt_tok_is(t, i, "(") + tt_tok_is(t, i, "[") + tt_tok_is(t, i, "{") - tt_tok_is(t, i, ")") -
-		     tt_tok_is(t, i, "]") - tt_tok_is(t, i, "}");
-		if (d == 0 && tt_tok_is(t, i, ","))
+		d += pk_tok_is(t, i, "(") + pk_tok_is(t, i, "[") + pk_tok_is(t, i, "{") - pk_tok_is(t, i, ")") -
+		     pk_tok_is(t, i, "]") - pk_tok_is(t, i, "}");
+		if (d == 0 && pk_tok_is(t, i, ","))
 			starts[n++] = i + 1;
 	}
 	return n;
 }
 
-static int plan_launch(struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp, const struct launch *l,
+static int plan_launch(struct pk_ast *t, const struct tt_kernel *k, const struct tt_spec *sp, const struct launch *l,
                        struct pk_plan *plan)
 {
 	size_t starts[64];
@@ -420,11 +413,9 @@ static int plan_launch(struct tt_tu *t, const struct tt_kernel *k, const struct 
 		return pk_error("%s:%u: this launch passes %zu arguments but kernel '%s' takes %zu; fix the launch "
 		                "or leave out --host",
 		                t->b->path, line, n - l->skip, k->name, k->nparams);
-	size_t s = l->tok; /* the launch's statement */
-	while (s > 0 && !tt_tok_is(t, s - 1, ";") && !tt_tok_is(t, s - 1, "{") && !tt_tok_is(t, s - 1, "}"))
-		s--;
+	size_t s = pk_tok_stmt_first(t, l->tok); /* the launch's statement */
 	if (s > 0 && s < l->tok &&
-	    (tt_tok_is(t, s, "if") || tt_tok_is(t, s, "for") || tt_tok_is(t, s, "while") || tt_tok_is(t, s, "else")))
+	    (pk_tok_is(t, s, "if") || pk_tok_is(t, s, "for") || pk_tok_is(t, s, "while") || pk_tok_is(t, s, "else")))
 		return pk_error("%s:%u: the launch is the body of an if/for/while without braces; add braces",
 		                t->b->path, line);
 	char row_bytes[32];
@@ -435,7 +426,7 @@ static int plan_launch(struct tt_tu *t, const struct tt_kernel *k, const struct 
 	char *tmpl = tt_rule_lines(sp->rules, "host", l->cpu ? "cpu_launch_declare" : "launch_declare");
 	char *decl = tt_expand(tmpl, names, vals, 3);
 	free(tmpl);
-	tt_insert_before(t->b, plan, t->tok[s].start, decl, "launch buffer");
+	tt_insert_before(t->b, plan, pk_tok_lead(t, s), decl, "launch buffer");
 	free(decl);
 	free(slots);
 	struct pk_sb a = {0};
@@ -460,13 +451,13 @@ static int plan_launch(struct tt_tu *t, const struct tt_kernel *k, const struct 
 
 /* The host file's own declarations of the kernel (`... void NAME(...);`)
  * take the new parameter too, at the kernel's place. */
-static void plan_prototypes(struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp, struct pk_plan *plan)
+static void plan_prototypes(struct pk_ast *t, const struct tt_kernel *k, const struct tt_spec *sp, struct pk_plan *plan)
 {
 	for (size_t i = 1; i + 1 < t->ntok; i++) {
-		if (!tt_tok_is(t, i, k->name) || !tt_tok_is(t, i - 1, "void") || !tt_tok_is(t, i + 1, "("))
+		if (!pk_tok_is(t, i, k->name) || !pk_tok_is(t, i - 1, "void") || !pk_tok_is(t, i + 1, "("))
 			continue;
 		struct launch l = {i, i + 1, match_paren(t, i + 1), 0, 0, 0};
-		if (l.close + 1 >= t->ntok || !tt_tok_is(t, l.close + 1, ";"))
+		if (l.close + 1 >= t->ntok || !pk_tok_is(t, l.close + 1, ";"))
 			continue;
 		size_t starts[64];
 		size_t n = launch_args(t, &l, starts, 64);
@@ -486,7 +477,7 @@ static void plan_prototypes(struct tt_tu *t, const struct tt_kernel *k, const st
 
 /* Direct style: 1 when the host file launches the kernel (planned), 0 when
  * it does not, -1 on error. */
-static int direct_launch(struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp, struct pk_plan *plan)
+static int direct_launch(struct pk_ast *t, const struct tt_kernel *k, const struct tt_spec *sp, struct pk_plan *plan)
 {
 	struct launch l[64];
 	size_t n = find_launches(t, k->name, l, 64);
@@ -506,7 +497,7 @@ static int direct_launch(struct tt_tu *t, const struct tt_kernel *k, const struc
 	return n ? 1 : 0;
 }
 
-int tt_gen_host(struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp, struct pk_plan *plan)
+int tt_gen_host(struct pk_ast *t, const struct tt_kernel *k, const struct tt_spec *sp, struct pk_plan *plan)
 {
 	if (!sp->opt.slots)
 		return pk_error("%s: --host needs --slots EXPR, the number of core slots of the real "

@@ -18,11 +18,9 @@
 
 /* The first byte of the statement holding token I: after the previous ';',
  * '{' or '}'. */
-size_t tt_ids_stmt_start(const struct tt_tu *t, size_t i)
+size_t tt_ids_stmt_start(const struct pk_ast *t, size_t i)
 {
-	while (i > 0 && !tt_tok_is(t, i - 1, ";") && !tt_tok_is(t, i - 1, "{") && !tt_tok_is(t, i - 1, "}"))
-		i--;
-	return t->tok[i].start;
+	return pk_tok_lead(t, pk_tok_stmt_first(t, i));
 }
 
 static int by_anchor(const void *a, const void *b)
@@ -32,7 +30,7 @@ static int by_anchor(const void *a, const void *b)
 }
 
 struct probe_walk {
-	struct tt_tu *pt;
+	struct pk_ast *pt;
 	struct tt_idexpr **order;
 	size_t *at; /* where each probe starts in the copy */
 	size_t n;
@@ -51,7 +49,7 @@ static enum CXChildVisitResult probe_visit(CXCursor c, CXCursor parent, CXClient
 		return CXChildVisit_Continue;
 	}
 	size_t s, e;
-	if (tt_extent(w->pt, c, &s, &e) < 0)
+	if (pk_ast_extent(w->pt, c, &s, &e) < 0)
 		return CXChildVisit_Continue;
 	for (size_t i = 0; i < w->n; i++) {
 		if (w->at[i] != s || w->order[i]->value >= 0)
@@ -67,7 +65,7 @@ static enum CXChildVisitResult probe_visit(CXCursor c, CXCursor parent, CXClient
 
 /* The copy of T's file with one probe declaration per expression (in
  * anchor order; AT gets where each starts). */
-static char *probe_copy(const struct tt_tu *t, const char *tmpl, struct tt_idexpr **order, size_t n, size_t *at)
+static char *probe_copy(const struct pk_ast *t, const char *tmpl, struct tt_idexpr **order, size_t n, size_t *at)
 {
 	struct pk_sb sb = {0};
 	size_t from = 0;
@@ -100,7 +98,7 @@ static char *probe_copy(const struct tt_tu *t, const char *tmpl, struct tt_idexp
 /* The copy parsed where the file is, its includes followed when found (the
  * standard integer types of a constexpr come from <stdint.h>; the runtime's
  * headers are usually missing, which leaves the constants of the file). */
-static int probe_parse(const struct tt_tu *t, const char *copy, struct tt_tu *pt)
+static int probe_parse(const struct pk_ast *t, const char *copy, struct pk_ast *pt)
 {
 	const char *name = t->b->from_stdin ? "stdin.cpp" : t->b->path;
 	const char *args[6] = {"-x", "c++", "-std=c++17", "-ferror-limit=0"};
@@ -123,7 +121,7 @@ static int probe_parse(const struct tt_tu *t, const char *copy, struct tt_tu *pt
 	return 0;
 }
 
-static int eval_round(const struct tt_tu *t, const struct tt_rules *r, struct tt_idexpr *x, size_t n)
+static int eval_round(const struct pk_ast *t, const struct tt_rules *r, struct tt_idexpr *x, size_t n)
 {
 	size_t todo = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -148,7 +146,7 @@ static int eval_round(const struct tt_tu *t, const struct tt_rules *r, struct tt
 			order[m++] = &x[i];
 	qsort(order, m, sizeof(*order), by_anchor);
 	char *copy = probe_copy(t, tmpl, order, m, at);
-	struct tt_tu pt;
+	struct pk_ast pt;
 	memset(&pt, 0, sizeof(pt));
 	int rc = probe_parse(t, copy, &pt);
 	if (rc == 0) {
@@ -156,7 +154,7 @@ static int eval_round(const struct tt_tu *t, const struct tt_rules *r, struct tt
 		clang_visitChildren(clang_getTranslationUnitCursor(pt.tu), probe_visit, &w);
 	}
 	struct pk_buf *pb = pt.b;
-	tt_tu_free(&pt);
+	pk_ast_free(&pt);
 	free(pb);
 	free(copy);
 	free(order);
@@ -167,25 +165,25 @@ static int eval_round(const struct tt_tu *t, const struct tt_rules *r, struct tt
 /* ---- the functions of the file ---- */
 
 struct fn_walk {
-	const struct tt_tu *t;
+	const struct pk_ast *t;
 	struct tt_fn *v;
 	size_t n, cap;
 };
 
-static void fn_params(const struct tt_tu *t, CXCursor c, struct tt_fn *f)
+static void fn_params(const struct pk_ast *t, CXCursor c, struct tt_fn *f)
 {
 	int np = clang_Cursor_getNumArguments(c);
 	for (int i = 0; i < np && f->nparams < TT_FN_PARAMS; i++) {
 		CXCursor p = clang_Cursor_getArgument(c, (unsigned)i);
-		long off = tt_offset(t, clang_getCursorLocation(p));
+		long off = pk_ast_offset(t, clang_getCursorLocation(p));
 		size_t s, e;
-		if (off < 0 || tt_extent(t, p, &s, &e) < 0)
+		if (off < 0 || pk_ast_extent(t, p, &s, &e) < 0)
 			break;
 		struct tt_param_at *pa = &f->params[f->nparams++];
-		pa->name = tt_tok_at(t, (size_t)off);
-		pa->first = tt_tok_at(t, s);
+		pa->name = pk_tok_at(t, (size_t)off);
+		pa->first = pk_tok_at(t, s);
 		for (size_t k = pa->first; k < t->ntok && t->tok[k].start < e; k++)
-			if (tt_tok_is(t, k, "ChipTaskArgs"))
+			if (pk_tok_is(t, k, "ChipTaskArgs"))
 				f->orch_param = (int)f->nparams - 1;
 	}
 }
@@ -203,25 +201,25 @@ static enum CXChildVisitResult fn_visit(CXCursor c, CXCursor parent, CXClientDat
 	if ((k != CXCursor_FunctionDecl && k != CXCursor_CXXMethod) || !clang_isCursorDefinition(c))
 		return CXChildVisit_Continue;
 	size_t s, e;
-	long name = tt_offset(w->t, clang_getCursorLocation(c));
-	if (name < 0 || tt_extent(w->t, c, &s, &e) < 0 || e == 0)
+	long name = pk_ast_offset(w->t, clang_getCursorLocation(c));
+	if (name < 0 || pk_ast_extent(w->t, c, &s, &e) < 0 || e == 0)
 		return CXChildVisit_Continue;
 	struct tt_fn f;
 	memset(&f, 0, sizeof(f));
 	f.orch_param = -1;
-	f.name = tt_tok_at(w->t, (size_t)name);
-	f.close = tt_tok_at(w->t, e - 1);
+	f.name = pk_tok_at(w->t, (size_t)name);
+	f.close = pk_tok_at(w->t, e - 1);
 	f.lparen = f.name + 1;
-	if (!tt_tok_is(w->t, f.close, "}") || !tt_tok_is(w->t, f.lparen, "("))
+	if (!pk_tok_is(w->t, f.close, "}") || !pk_tok_is(w->t, f.lparen, "("))
 		return CXChildVisit_Continue;
 	int d = 0;
 	for (f.rparen = f.lparen; f.rparen < f.close; f.rparen++)
-		if (tt_tok_is(w->t, f.rparen, "("))
+		if (pk_tok_is(w->t, f.rparen, "("))
 			d++;
-		else if (tt_tok_is(w->t, f.rparen, ")") && --d == 0)
+		else if (pk_tok_is(w->t, f.rparen, ")") && --d == 0)
 			break;
 	f.open = f.rparen;
-	while (f.open < f.close && !tt_tok_is(w->t, f.open, "{"))
+	while (f.open < f.close && !pk_tok_is(w->t, f.open, "{"))
 		f.open++;
 	fn_params(w->t, c, &f);
 	PK_GROW(w->v, w->cap, w->n + 1);
@@ -229,7 +227,7 @@ static enum CXChildVisitResult fn_visit(CXCursor c, CXCursor parent, CXClientDat
 	return CXChildVisit_Continue;
 }
 
-size_t tt_fns_find(const struct tt_tu *t, struct tt_fn **out)
+size_t tt_fns_find(const struct pk_ast *t, struct tt_fn **out)
 {
 	struct fn_walk w = {t, NULL, 0, 0};
 	clang_visitChildren(clang_getTranslationUnitCursor(t->tu), fn_visit, &w);
@@ -245,7 +243,7 @@ const struct tt_fn *tt_fn_holding(const struct tt_fn *f, size_t n, size_t tok)
 	return NULL;
 }
 
-int tt_fn_param_of(const struct tt_tu *t, const struct tt_fn *f, size_t s, size_t e)
+int tt_fn_param_of(const struct pk_ast *t, const struct tt_fn *f, size_t s, size_t e)
 {
 	if (!f || e != s + 1 || t->tok[s].kind != CXToken_Identifier)
 		return -1;
@@ -260,16 +258,16 @@ int tt_fn_param_of(const struct tt_tu *t, const struct tt_fn *f, size_t s, size_
 }
 
 /* Token ranges of the top-level arguments of the call whose '(' is OPEN. */
-size_t tt_call_args(const struct tt_tu *t, size_t open, size_t *s, size_t *e, size_t cap)
+size_t tt_call_args(const struct pk_ast *t, size_t open, size_t *s, size_t *e, size_t cap)
 {
 	size_t n = 0, from = open + 1;
 	int d = 0;
 	for (size_t i = open; i < t->ntok; i++) {
-		int o = tt_tok_is(t, i, "(") || tt_tok_is(t, i, "{") || tt_tok_is(t, i, "[");
-		int c = tt_tok_is(t, i, ")") || tt_tok_is(t, i, "}") || tt_tok_is(t, i, "]");
+		int o = pk_tok_is(t, i, "(") || pk_tok_is(t, i, "{") || pk_tok_is(t, i, "[");
+		int c = pk_tok_is(t, i, ")") || pk_tok_is(t, i, "}") || pk_tok_is(t, i, "]");
 		if (o) {
 			d++;
-		} else if ((c && --d == 0) || (d == 1 && tt_tok_is(t, i, ","))) {
+		} else if ((c && --d == 0) || (d == 1 && pk_tok_is(t, i, ","))) {
 			if (n < cap && i > from) {
 				s[n] = from;
 				e[n++] = i;
@@ -285,7 +283,7 @@ size_t tt_call_args(const struct tt_tu *t, size_t open, size_t *s, size_t *e, si
 /* Before its statement first (a local constexpr, a helper's parameter); what
  * that leaves unread (a statement the parse dropped, as the block after an
  * unknown scope macro) once more at the end of the file. */
-int tt_ids_eval(const struct tt_tu *t, const struct tt_rules *r, struct tt_idexpr *x, size_t n)
+int tt_ids_eval(const struct pk_ast *t, const struct tt_rules *r, struct tt_idexpr *x, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		x[i].value = -1;

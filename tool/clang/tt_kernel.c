@@ -20,7 +20,7 @@ static char *spelling(CXCursor c)
 	return r;
 }
 
-static unsigned line_of(const struct tt_tu *t, size_t off)
+static unsigned line_of(const struct pk_ast *t, size_t off)
 {
 	return pk_buf_line_of(t->b, off);
 }
@@ -77,20 +77,12 @@ char *tt_callee_name(CXCursor call)
 
 /* ---- finding the kernel ---- */
 
-struct finder {
-	const struct tt_tu *t;
-	const char *want;
-	CXCursor found[16];
-	CXCursor parent[16];
-	int n;
-};
-
 /* A statement's extent starts at its first token that produced code: a
  * qualifier macro expanding to nothing (`__gm__ float *x = ...`) sits before
  * it. Walk back over identifiers on the same line. */
-static size_t snap_start(const struct tt_tu *t, size_t s)
+static size_t snap_start(const struct pk_ast *t, size_t s)
 {
-	size_t i = tt_tok_at(t, s);
+	size_t i = pk_tok_at(t, s);
 	unsigned line = pk_buf_line_of(t->b, s);
 	while (i > 0 && t->tok[i - 1].kind == CXToken_Identifier && pk_buf_line_of(t->b, t->tok[i - 1].start) == line)
 		i--;
@@ -98,68 +90,26 @@ static size_t snap_start(const struct tt_tu *t, size_t s)
 }
 
 /* extern "C" written before the declaration belongs to it: helpers go above. */
-static size_t decl_start(const struct tt_tu *t, CXCursor fn, CXCursor parent)
+static size_t decl_start(const struct pk_ast *t, CXCursor fn, CXCursor parent)
 {
 	size_t s, e, ps, pe;
-	if (tt_extent(t, fn, &s, &e) < 0)
+	if (pk_ast_extent(t, fn, &s, &e) < 0)
 		return 0;
 	enum CXCursorKind pk = clang_getCursorKind(parent);
-	if ((pk == CXCursor_LinkageSpec || pk == CXCursor_UnexposedDecl) && tt_extent(t, parent, &ps, &pe) == 0 &&
-	    tt_tok_is(t, tt_tok_at(t, ps), "extern")) {
-		size_t i = tt_tok_at(t, ps);
-		int braced = i + 2 < t->ntok && tt_tok_is(t, i + 2, "{");
+	if ((pk == CXCursor_LinkageSpec || pk == CXCursor_UnexposedDecl) && pk_ast_extent(t, parent, &ps, &pe) == 0 &&
+	    pk_tok_is(t, pk_tok_at(t, ps), "extern")) {
+		size_t i = pk_tok_at(t, ps);
+		int braced = i + 2 < t->ntok && pk_tok_is(t, i + 2, "{");
 		if (!braced && ps < s)
 			s = ps;
 	}
 	return snap_start(t, s);
 }
 
-/* A kernel is named on the command line, is `kernel_entry`, or is declared
- * __global__ (the macro is a token, so we look at the text). */
-static int looks_like_kernel(struct finder *f, CXCursor c, CXCursor parent, const char *name)
-{
-	if (f->want)
-		return !strcmp(name, f->want);
-	if (!strcmp(name, "kernel_entry"))
-		return 1;
-	size_t s = decl_start(f->t, c, parent), fs, fe;
-	if (tt_extent(f->t, c, &fs, &fe) < 0)
-		return 0;
-	for (size_t i = tt_tok_at(f->t, s); i < f->t->ntok && f->t->tok[i].start < fe; i++) {
-		if (tt_tok_is(f->t, i, "{"))
-			break;
-		if (tt_tok_is(f->t, i, "__global__"))
-			return 1;
-	}
-	return 0;
-}
-
-static enum CXChildVisitResult find_visit(CXCursor c, CXCursor parent, CXClientData data)
-{
-	struct finder *f = data;
-	enum CXCursorKind k = clang_getCursorKind(c);
-	if (!clang_Location_isFromMainFile(clang_getCursorLocation(c)))
-		return CXChildVisit_Continue;
-	/* libclang 14 shows extern "C" as an unexposed declaration */
-	if (k == CXCursor_LinkageSpec || k == CXCursor_Namespace || k == CXCursor_UnexposedDecl)
-		return CXChildVisit_Recurse;
-	/* a template kernel (template <typename T> __global__ ...) is one too */
-	if ((k != CXCursor_FunctionDecl && k != CXCursor_FunctionTemplate) || !clang_isCursorDefinition(c))
-		return CXChildVisit_Continue;
-	char *name = spelling(c);
-	if (looks_like_kernel(f, c, parent, name) && f->n < 16) {
-		f->found[f->n] = c;
-		f->parent[f->n] = parent;
-		f->n++;
-	}
-	free(name);
-	return CXChildVisit_Continue;
-}
-
 /* ---- walking the body with a parent stack ---- */
 
 struct walk {
-	const struct tt_tu *t;
+	const struct pk_ast *t;
 	struct tt_kernel *k;
 	CXCursor stack[256];
 	int depth;
@@ -187,15 +137,15 @@ static int type_is_pointer(CXType ty)
 }
 
 /* Does the cursor's written text hold a '*'? (types a bare parse could not resolve) */
-static int text_has_star(const struct tt_tu *t, CXCursor c, size_t limit)
+static int text_has_star(const struct pk_ast *t, CXCursor c, size_t limit)
 {
 	size_t a, b;
-	if (tt_extent(t, c, &a, &b) < 0)
+	if (pk_ast_extent(t, c, &a, &b) < 0)
 		return 0;
 	if (limit && limit < b)
 		b = limit;
-	for (size_t i = tt_tok_at(t, a); i < t->ntok && t->tok[i].start < b; i++)
-		if (tt_tok_is(t, i, "*") || tt_tok_is(t, i, "GM_ADDR"))
+	for (size_t i = pk_tok_at(t, a); i < t->ntok && t->tok[i].start < b; i++)
+		if (pk_tok_is(t, i, "*") || pk_tok_is(t, i, "GM_ADDR"))
 			return 1;
 	return 0;
 }
@@ -224,7 +174,7 @@ static void classify(struct walk *w, size_t lit_start, struct tt_use *u)
 		}
 }
 
-static int read_index(const struct tt_tu *t, size_t open, size_t close, long *val, size_t *ls, size_t *le)
+static int read_index(const struct pk_ast *t, size_t open, size_t close, long *val, size_t *ls, size_t *le)
 {
 	if (close != open + 2 || t->tok[open + 1].kind != CXToken_Literal)
 		return t->tok[open + 1].kind == CXToken_Identifier && close == open + 2 ? -2 : -1;
@@ -246,14 +196,14 @@ static int read_index(const struct tt_tu *t, size_t open, size_t close, long *va
  * I is the token of `args`. The first such T is kept for the timing tensor. */
 static int written_descriptor(struct walk *w, size_t i)
 {
-	const struct tt_tu *t = w->t;
-	if (i < 5 || !tt_tok_is(t, i - 1, "(") || !tt_tok_is(t, i - 2, ">") || !tt_tok_is(t, i - 3, "*"))
+	const struct pk_ast *t = w->t;
+	if (i < 5 || !pk_tok_is(t, i - 1, "(") || !pk_tok_is(t, i - 2, ">") || !pk_tok_is(t, i - 3, "*"))
 		return 0;
 	size_t lt = i - 3;
-	while (lt > 0 && !tt_tok_is(t, lt, "<") && !tt_tok_is(t, lt, ";"))
+	while (lt > 0 && !pk_tok_is(t, lt, "<") && !pk_tok_is(t, lt, ";"))
 		lt--;
-	if (!tt_tok_is(t, lt, "<") || lt == 0 ||
-	    !(tt_tok_is(t, lt - 1, "reinterpret_cast") || tt_tok_is(t, lt - 1, "static_cast")))
+	if (!pk_tok_is(t, lt, "<") || lt == 0 ||
+	    !(pk_tok_is(t, lt - 1, "reinterpret_cast") || pk_tok_is(t, lt - 1, "static_cast")))
 		return 0;
 	size_t n = t->tok[i - 4].end - t->tok[i - 4].start;
 	const char *name = t->b->data + t->tok[i - 4].start;
@@ -269,24 +219,24 @@ static int written_descriptor(struct walk *w, size_t i)
 static int at_args(const struct walk *w, CXCursor c, size_t *i, size_t *e)
 {
 	size_t s;
-	if (tt_extent(w->t, c, &s, e) < 0)
+	if (pk_ast_extent(w->t, c, &s, e) < 0)
 		return 0;
-	*i = tt_tok_at(w->t, s);
-	return tt_tok_is(w->t, *i, w->k->args_name);
+	*i = pk_tok_at(w->t, s);
+	return pk_tok_is(w->t, *i, w->k->args_name);
 }
 
 static int subscript(struct walk *w, CXCursor c)
 {
-	const struct tt_tu *t = w->t;
+	const struct pk_ast *t = w->t;
 	size_t i, e;
-	if (!at_args(w, c, &i, &e) || !tt_tok_is(t, i + 1, "["))
+	if (!at_args(w, c, &i, &e) || !pk_tok_is(t, i + 1, "["))
 		return 0; /* not a read of the packed array (or written by a macro: see ref) */
 	size_t close = i + 1;
 	int nest = 0;
 	for (; close < t->ntok && t->tok[close].start < e; close++) {
-		if (tt_tok_is(t, close, "["))
+		if (pk_tok_is(t, close, "["))
 			nest++;
-		else if (tt_tok_is(t, close, "]") && --nest == 0)
+		else if (pk_tok_is(t, close, "]") && --nest == 0)
 			break;
 	}
 	struct tt_use u = {0};
@@ -318,9 +268,9 @@ static int subscript(struct walk *w, CXCursor c)
 static void escaping_ref(struct walk *w, CXCursor c)
 {
 	size_t s = 0, e = 0;
-	tt_extent(w->t, c, &s, &e);
+	pk_ast_extent(w->t, c, &s, &e);
 	unsigned line = line_of(w->t, s);
-	if (tt_from_macro(c))
+	if (pk_ast_from_macro(c))
 		w->err = pk_error("%s:%u: '%s' is read inside a macro expansion: its indices cannot be "
 		                  "renumbered; expand the macro by hand",
 		                  w->t->b->path, line, w->k->args_name);
@@ -337,12 +287,12 @@ static CXCursor parent_of(struct walk *w, int up)
 
 /* Just past the ';' ending the statement that ends at END (expression
  * statements and returns leave it out of their extent). */
-static size_t past_semicolon(const struct tt_tu *t, size_t end)
+static size_t past_semicolon(const struct pk_ast *t, size_t end)
 {
 	if (end > 0 && (t->b->data[end - 1] == ';' || t->b->data[end - 1] == '}'))
 		return end;
-	size_t i = tt_tok_at(t, end);
-	return tt_tok_is(t, i, ";") ? t->tok[i].end : end;
+	size_t i = pk_tok_at(t, end);
+	return pk_tok_is(t, i, ";") ? t->tok[i].end : end;
 }
 
 /* The statement holding the cursor at the top of the stack: the ancestor
@@ -351,13 +301,15 @@ static void note_call(struct walk *w, CXCursor c)
 {
 	struct tt_call call = {0};
 	call.callee = tt_callee_name(c);
-	if (!call.callee || tt_from_macro(c)) {
+	if (!call.callee || pk_ast_from_macro(c)) {
 		free(call.callee);
 		return;
 	}
 	size_t s = 0, e = 0;
-	tt_extent(w->t, c, &s, &e);
+	pk_ast_extent(w->t, c, &s, &e);
 	call.line = line_of(w->t, s);
+	call.start = s;
+	call.end = e;
 	CXCursor stmt = c;
 	for (int j = w->depth - 1; j >= 0; j--) {
 		enum CXCursorKind pk = clang_getCursorKind(w->stack[j]);
@@ -370,7 +322,7 @@ static void note_call(struct walk *w, CXCursor c)
 		stmt = w->stack[j];
 	}
 	size_t ss, se;
-	if (call.placeable && tt_extent(w->t, stmt, &ss, &se) == 0) {
+	if (call.placeable && pk_ast_extent(w->t, stmt, &ss, &se) == 0) {
 		call.stmt_start = snap_start(w->t, ss);
 		call.stmt_end = past_semicolon(w->t, se);
 	} else {
@@ -383,7 +335,7 @@ static void note_call(struct walk *w, CXCursor c)
 static void note_stmt(struct walk *w, CXCursor c)
 {
 	size_t s, e;
-	if (tt_extent(w->t, c, &s, &e) < 0)
+	if (pk_ast_extent(w->t, c, &s, &e) < 0)
 		return;
 	s = snap_start(w->t, s);
 	PK_GROW(w->k->stmts, w->k->cap_stmts, w->k->nstmts + 1);
@@ -394,7 +346,7 @@ static void note_stmt(struct walk *w, CXCursor c)
 static void note_return(struct walk *w, CXCursor c)
 {
 	size_t s, e;
-	if (tt_extent(w->t, c, &s, &e) < 0)
+	if (pk_ast_extent(w->t, c, &s, &e) < 0)
 		return;
 	struct tt_return r = {s, past_semicolon(w->t, e),
 	                      clang_getCursorKind(parent_of(w, 0)) == CXCursor_CompoundStmt};
@@ -406,9 +358,9 @@ static void note_return(struct walk *w, CXCursor c)
  * at K, renumbered like a subscript. I is the token of `args`. */
 static int accessor_read(struct walk *w, size_t i, const char *callee)
 {
-	const struct tt_tu *t = w->t;
-	if (!w->accessors || !pk_word_in(w->accessors, callee, strlen(callee)) || !tt_tok_is(t, i + 1, ",") ||
-	    i + 3 >= t->ntok || !tt_tok_is(t, i + 3, ")"))
+	const struct pk_ast *t = w->t;
+	if (!w->accessors || !pk_word_in(w->accessors, callee, strlen(callee)) || !pk_tok_is(t, i + 1, ",") ||
+	    i + 3 >= t->ntok || !pk_tok_is(t, i + 3, ")"))
 		return 0;
 	struct tt_use u = {0};
 	u.line = line_of(t, t->tok[i].start);
@@ -431,10 +383,10 @@ static int accessor_read(struct walk *w, size_t i, const char *callee)
  * function the parse did not know (a runtime header it could not find). */
 static int call_argument_tokens(struct walk *w, CXCursor ref)
 {
-	const struct tt_tu *t = w->t;
+	const struct pk_ast *t = w->t;
 	size_t i, e;
-	if (!at_args(w, ref, &i, &e) || i < 2 || !tt_tok_is(t, i - 1, "(") ||
-	    !(tt_tok_is(t, i + 1, ")") || tt_tok_is(t, i + 1, ",")))
+	if (!at_args(w, ref, &i, &e) || i < 2 || !pk_tok_is(t, i - 1, "(") ||
+	    !(pk_tok_is(t, i + 1, ")") || pk_tok_is(t, i + 1, ",")))
 		return 0;
 	size_t c = tt_callee_tok(t, i - 1);
 	if (t->tok[c].kind != CXToken_Identifier)
@@ -451,7 +403,7 @@ static int call_argument_tokens(struct walk *w, CXCursor ref)
  * renumbered in its file), or discarded with (void)args: not a packed read. */
 static int passed_whole(struct walk *w, CXCursor ref)
 {
-	if (tt_from_macro(ref))
+	if (pk_ast_from_macro(ref))
 		return 0;
 	int i = w->depth - 1;
 	while (i >= 0 && is_transparent(clang_getCursorKind(w->stack[i])))
@@ -466,47 +418,26 @@ static int passed_whole(struct walk *w, CXCursor ref)
 		return call_argument_tokens(w, ref);
 	char *callee = tt_callee_name(p);
 	size_t s, e;
-	if (!callee || tt_extent(w->t, ref, &s, &e) < 0) {
+	if (!callee || pk_ast_extent(w->t, ref, &s, &e) < 0) {
 		free(callee);
 		return 0;
 	}
-	size_t ti = tt_tok_at(w->t, s);
-	if (ti > 0 && tt_tok_is(w->t, ti - 1, "(") && tt_tok_is(w->t, ti, w->k->args_name) &&
-	    w->t->tok[ti].start == s && (ti < 2 || !tt_tok_is(w->t, ti - 2, w->k->args_name)))
+	size_t ti = pk_tok_at(w->t, s);
+	if (ti > 0 && pk_tok_is(w->t, ti - 1, "(") && pk_tok_is(w->t, ti, w->k->args_name) &&
+	    w->t->tok[ti].start == s && (ti < 2 || !pk_tok_is(w->t, ti - 2, w->k->args_name)))
 		accessor_read(w, ti, callee);
 	w->k->passes_args = 1;
 	free(callee);
 	return 1;
 }
 
-static enum CXChildVisitResult walk_visit(CXCursor c, CXCursor parent, CXClientData data);
-
-static void walk_children(struct walk *w, CXCursor c)
+/* One cursor of the body, its ancestors on the stack: 1 to go into its
+ * children, 0 to leave them (or on an error, in w->err). */
+static int visit_one(struct walk *w, CXCursor c)
 {
-	if (w->err)
-		return;
-	if (w->depth >= (int)(sizeof(w->stack) / sizeof(w->stack[0]))) {
-		/* a read or an exit we did not see would be renumbered wrongly */
-		size_t s = 0, e = 0;
-		tt_extent(w->t, c, &s, &e);
-		w->err = pk_error("%s:%u: kernel '%s' is nested too deeply to analyse", w->t->b->path, line_of(w->t, s),
-		                  w->k->name);
-		return;
-	}
-	w->stack[w->depth++] = c;
-	clang_visitChildren(c, walk_visit, w);
-	w->depth--;
-}
-
-static enum CXChildVisitResult walk_visit(CXCursor c, CXCursor parent, CXClientData data)
-{
-	struct walk *w = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
-	(void)parent;
-	if (w->err)
-		return CXChildVisit_Break;
 	if (k == CXCursor_LambdaExpr)
-		return CXChildVisit_Continue; /* its returns are not the kernel's exits */
+		return 0; /* its returns are not the kernel's exits */
 	if (clang_getCursorKind(parent_of(w, 0)) == CXCursor_CompoundStmt)
 		note_stmt(w, c);
 	if (k == CXCursor_ReturnStmt)
@@ -516,10 +447,8 @@ static enum CXChildVisitResult walk_visit(CXCursor c, CXCursor parent, CXClientD
 	if (w->k->style == TT_EXTERN) {
 		if (k == CXCursor_ArraySubscriptExpr) {
 			int r = subscript(w, c);
-			if (r < 0)
-				return CXChildVisit_Break;
-			if (r > 0)
-				return CXChildVisit_Continue; /* base and literal: nothing more */
+			if (r != 0)
+				return 0; /* an error, or base and literal: nothing more */
 		}
 		if (k == CXCursor_DeclRefExpr) {
 			char *name = spelling(c);
@@ -529,12 +458,40 @@ static enum CXChildVisitResult walk_visit(CXCursor c, CXCursor parent, CXClientD
 			 * used in arithmetic, or subscripted inside a macro */
 			if (mine && !passed_whole(w, c)) {
 				escaping_ref(w, c);
-				return CXChildVisit_Break;
+				return 0;
 			}
 		}
 	}
-	walk_children(w, c);
-	return w->err ? CXChildVisit_Break : CXChildVisit_Continue;
+	return 1;
+}
+
+/* The body BODY as the front end indexed it: its subtree in visiting order
+ * (parents first), each node's ancestors on the walk's stack. */
+static void walk_nodes(struct walk *w, int body)
+{
+	const struct pk_ast *a = w->t;
+	int up[sizeof(w->stack) / sizeof(w->stack[0])]; /* the nodes of the stack */
+	int skip = -1;
+	w->depth = 0;
+	up[w->depth] = body;
+	w->stack[w->depth++] = a->nodes[body].c;
+	for (size_t j = (size_t)body + 1; j < a->nnodes && !w->err && pk_ast_in_subtree(a, (int)j, body); j++) {
+		const struct pk_node *n = &a->nodes[j];
+		if (skip >= 0 && pk_ast_in_subtree(a, (int)j, skip))
+			continue;
+		skip = -1;
+		while (w->depth > 1 && up[w->depth - 1] != n->parent)
+			w->depth--;
+		if (!visit_one(w, n->c)) {
+			skip = (int)j;
+		} else if (w->depth < (int)(sizeof(up) / sizeof(up[0]))) {
+			up[w->depth] = (int)j;
+			w->stack[w->depth++] = n->c;
+		} else { /* a read or an exit we did not see would be renumbered wrongly */
+			w->err = pk_error("%s:%u: kernel '%s' is nested too deeply to analyse", a->b->path,
+			                  line_of(a, n->start), w->k->name);
+		}
+	}
 }
 
 /* ---- signature ---- */
@@ -579,25 +536,25 @@ static int params_of(CXCursor fn, struct parm_list *l)
 
 /* `int64_t *NAME` as written: the type the parse could not resolve when a
  * qualifier macro (__gm__) is defined only in a branch it did not take. */
-static int packed_param_text(const struct tt_tu *t, const struct tt_kernel *k)
+static int packed_param_text(const struct pk_ast *t, const struct tt_kernel *k)
 {
 	if (k->nparams != 1)
 		return 0;
-	size_t i = tt_tok_at(t, k->params[0].start), n = 0, last = t->ntok;
+	size_t i = pk_tok_at(t, k->params[0].start), n = 0, last = t->ntok;
 	for (; i < t->ntok && t->tok[i].start < k->params[0].end; i++, n++)
 		last = i;
-	return n >= 3 && tt_tok_is(t, last - 1, "*") &&
-	       (tt_tok_is(t, last - 2, "int64_t") || tt_tok_is(t, last - 2, "uint64_t"));
+	return n >= 3 && pk_tok_is(t, last - 1, "*") &&
+	       (pk_tok_is(t, last - 2, "int64_t") || pk_tok_is(t, last - 2, "uint64_t"));
 }
 
-static void read_params(const struct tt_tu *t, CXCursor fn, struct tt_kernel *k)
+static void read_params(const struct pk_ast *t, CXCursor fn, struct tt_kernel *k)
 {
 	struct parm_list pl;
 	int n = params_of(fn, &pl);
 	for (int i = 0; i < n; i++) {
 		CXCursor p = pl.v[i];
 		struct tt_param tp = {0};
-		if (tt_extent(t, p, &tp.start, &tp.end) < 0)
+		if (pk_ast_extent(t, p, &tp.start, &tp.end) < 0)
 			continue;
 		tp.name = spelling(p);
 		tp.is_tensor = type_is_pointer(clang_getCursorType(p)) || text_has_star(t, p, 0);
@@ -612,61 +569,20 @@ static void read_params(const struct tt_tu *t, CXCursor fn, struct tt_kernel *k)
 	}
 }
 
-static enum CXChildVisitResult find_body(CXCursor c, CXCursor parent, CXClientData data)
+int tt_check_terminated(const struct pk_ast *t)
 {
-	(void)parent;
-	if (clang_getCursorKind(c) == CXCursor_CompoundStmt) {
-		*(CXCursor *)data = c;
-		return CXChildVisit_Break;
+	for (size_t f = 0; f < t->nfuncs; f++) {
+		size_t be = t->nodes[t->funcs[f].body].end;
+		if (be == 0 || t->b->data[be - 1] == '}')
+			continue;
+		return pk_error("%s:%u: function '%s' has no closing '}': the file ends inside it (cut short?); "
+		                "nothing written: give the whole file",
+		                t->b->path, line_of(t, t->funcs[f].start), t->funcs[f].name);
 	}
-	return CXChildVisit_Continue;
+	return 0;
 }
 
-struct unterminated {
-	const struct tt_tu *t;
-	CXCursor fn; /* the first function whose body does not end with its '}' */
-	int found;
-};
-
-static enum CXChildVisitResult find_unterminated(CXCursor c, CXCursor parent, CXClientData data)
-{
-	(void)parent;
-	struct unterminated *u = data;
-	enum CXCursorKind kind = clang_getCursorKind(c);
-	if (kind == CXCursor_Namespace || kind == CXCursor_LinkageSpec || kind == CXCursor_UnexposedDecl ||
-	    kind == CXCursor_ClassDecl || kind == CXCursor_StructDecl) /* extern "C" is an UnexposedDecl */
-		return CXChildVisit_Recurse;
-	if (kind != CXCursor_FunctionDecl && kind != CXCursor_CXXMethod && kind != CXCursor_FunctionTemplate)
-		return CXChildVisit_Continue;
-	CXCursor body = clang_getNullCursor();
-	clang_visitChildren(c, find_body, &body);
-	size_t bs, be;
-	if (clang_Cursor_isNull(body) || tt_extent(u->t, body, &bs, &be) < 0 || be == 0)
-		return CXChildVisit_Continue; /* a declaration, or another file's */
-	if (u->t->b->data[be - 1] == '}')
-		return CXChildVisit_Continue;
-	u->fn = c;
-	u->found = 1;
-	return CXChildVisit_Break;
-}
-
-int tt_check_terminated(const struct tt_tu *t)
-{
-	struct unterminated u = {t, clang_getNullCursor(), 0};
-	clang_visitChildren(clang_getTranslationUnitCursor(t->tu), find_unterminated, &u);
-	if (!u.found)
-		return 0;
-	char *name = spelling(u.fn);
-	size_t s, e;
-	unsigned line = tt_extent(t, u.fn, &s, &e) == 0 ? line_of(t, s) : 0;
-	pk_error("%s:%u: function '%s' has no closing '}': the file ends inside it (cut short?); nothing "
-	         "written: give the whole file",
-	         t->b->path, line, name);
-	free(name);
-	return -1;
-}
-
-static void core_type(const struct tt_tu *t, struct tt_kernel *k)
+static void core_type(const struct pk_ast *t, struct tt_kernel *k)
 {
 	int aic = 0, aiv = 0, mix = 0, aic_only = 0;
 	for (size_t i = 0; i < t->ntok; i++) {
@@ -674,15 +590,15 @@ static void core_type(const struct tt_tu *t, struct tt_kernel *k)
 			continue;
 		const char *s = t->b->data + t->tok[i].start;
 		size_t n = t->tok[i].end - t->tok[i].start;
-		if ((n > 16 && !strncmp(s, "KERNEL_TYPE_MIX_", 16)) || tt_tok_is(t, i, "__mix__"))
+		if ((n > 16 && !strncmp(s, "KERNEL_TYPE_MIX_", 16)) || pk_tok_is(t, i, "__mix__"))
 			mix = 1;
-		else if (tt_tok_is(t, i, "__cube__"))
+		else if (pk_tok_is(t, i, "__cube__"))
 			aic_only = 1;
-		else if (tt_tok_is(t, i, "KERNEL_TYPE_AIC_ONLY"))
+		else if (pk_tok_is(t, i, "KERNEL_TYPE_AIC_ONLY"))
 			aic_only = 1;
-		else if (tt_tok_is(t, i, "ASCEND_IS_AIC"))
+		else if (pk_tok_is(t, i, "ASCEND_IS_AIC"))
 			aic = 1;
-		else if (tt_tok_is(t, i, "ASCEND_IS_AIV"))
+		else if (pk_tok_is(t, i, "ASCEND_IS_AIV"))
 			aiv = 1;
 	}
 	k->core = (mix || (aic && aiv)) ? TT_MIX : aic_only ? TT_AIC : TT_AIV;
@@ -693,12 +609,12 @@ static void core_type(const struct tt_tu *t, struct tt_kernel *k)
  * read, classified by its written cast. Missing one would leave it unshifted. */
 static void token_reads(struct walk *w)
 {
-	const struct tt_tu *t = w->t;
+	const struct pk_ast *t = w->t;
 	struct tt_kernel *k = w->k;
-	for (size_t i = tt_tok_at(t, k->body_open); i + 3 < t->ntok && t->tok[i].start < k->body_close; i++) {
-		if (!tt_tok_is(t, i, k->args_name) || !tt_tok_is(t, i + 1, "[") || !tt_tok_is(t, i + 3, "]"))
+	for (size_t i = pk_tok_at(t, k->body_open); i + 3 < t->ntok && t->tok[i].start < k->body_close; i++) {
+		if (!pk_tok_is(t, i, k->args_name) || !pk_tok_is(t, i + 1, "[") || !pk_tok_is(t, i + 3, "]"))
 			continue;
-		if (i > 0 && (tt_tok_is(t, i - 1, ".") || tt_tok_is(t, i - 1, "->")))
+		if (i > 0 && (pk_tok_is(t, i - 1, ".") || pk_tok_is(t, i - 1, "->")))
 			continue;
 		struct tt_use u = {0};
 		if (read_index(t, i + 1, i + 3, &u.index, &u.lit_start, &u.lit_end) < 0)
@@ -710,14 +626,14 @@ static void token_reads(struct walk *w)
 			continue;
 		u.line = line_of(t, t->tok[i].start);
 		u.is_tensor = w->descriptors ? written_descriptor(w, i)
-		                             : i >= 3 && tt_tok_is(t, i - 1, "(") && tt_tok_is(t, i - 2, ">") &&
-		                                   tt_tok_is(t, i - 3, "*");
+		                             : i >= 3 && pk_tok_is(t, i - 1, "(") && pk_tok_is(t, i - 2, ">") &&
+		                                   pk_tok_is(t, i - 3, "*");
 		PK_GROW(k->uses, k->cap_uses, k->nuses + 1);
 		k->uses[k->nuses++] = u;
 	}
 }
 
-static int describe(struct tt_tu *t, CXCursor fn, CXCursor parent, struct tt_kernel *k, int helper)
+static int describe(struct pk_ast *t, CXCursor fn, CXCursor parent, struct tt_kernel *k, int helper)
 {
 	k->cursor = fn;
 	k->name = spelling(fn);
@@ -727,24 +643,26 @@ static int describe(struct tt_tu *t, CXCursor fn, CXCursor parent, struct tt_ker
 	else
 		k->style = TT_DIRECT;
 	core_type(t, k);
-	CXCursor body = clang_getNullCursor();
-	clang_visitChildren(fn, find_body, &body);
+	int f = -1; /* the function as the front end indexed it */
+	for (size_t i = 0; i < t->nfuncs && f < 0; i++)
+		if (clang_equalCursors(t->funcs[i].cursor, fn))
+			f = (int)i;
+	CXCursor body = f >= 0 ? t->nodes[t->funcs[f].body].c : clang_getNullCursor();
 	size_t bs, be;
-	if (clang_Cursor_isNull(body) || tt_extent(t, body, &bs, &be) < 0 || be == 0)
+	if (clang_Cursor_isNull(body) || pk_ast_extent(t, body, &bs, &be) < 0 || be == 0)
 		return pk_error("%s: kernel '%s' has no body libclang could read", t->b->path, k->name);
 	k->body_open = bs;
 	k->body_close = be - 1;
 	struct walk w = {
 	    .t = t, .k = k, .accessors = helper ? NULL : g_accessors, .descriptors = !helper && g_descriptors};
-	w.stack[w.depth++] = body;
-	clang_visitChildren(body, walk_visit, &w);
+	walk_nodes(&w, t->funcs[f].body);
 	if (w.err)
 		return -1;
 	if (k->style == TT_EXTERN)
 		token_reads(&w);
 	/* the first token of the body, not the first statement libclang saw: a
 	 * macro such as KERNEL_TASK_TYPE_DEFAULT(...) may expand to nothing */
-	size_t ft = tt_tok_at(t, k->body_open + 1);
+	size_t ft = pk_tok_at(t, k->body_open + 1);
 	k->first_stmt = ft < t->ntok && t->tok[ft].start < k->body_close ? t->tok[ft].start : k->body_close;
 	const struct tt_stmt *last = NULL;
 	for (size_t i = 0; i < k->nstmts; i++)
@@ -755,7 +673,7 @@ static int describe(struct tt_tu *t, CXCursor fn, CXCursor parent, struct tt_ker
 	return 0;
 }
 
-int tt_kernel_find_prof(struct tt_tu *t, const char *name, struct tt_kernel *k, const char *accessors, int descriptors)
+int tt_kernel_find_prof(struct pk_ast *t, const char *name, struct tt_kernel *k, const char *accessors, int descriptors)
 {
 	g_accessors = accessors;
 	g_descriptors = descriptors;
@@ -765,29 +683,34 @@ int tt_kernel_find_prof(struct tt_tu *t, const char *name, struct tt_kernel *k, 
 	return rc;
 }
 
-int tt_kernel_find(struct tt_tu *t, const char *name, struct tt_kernel *k)
+/* The kernel: the function named NAME, else the one kernel entry of the
+ * front end's rule (pk_entry_rule); a free function or a template. */
+int tt_kernel_find(struct pk_ast *t, const char *name, struct tt_kernel *k)
 {
 	memset(k, 0, sizeof(*k));
 	k->host_tensors = -1;
-	struct finder f = {.t = t, .want = name};
-	clang_visitChildren(clang_getTranslationUnitCursor(t->tu), find_visit, &f);
-	if (f.n == 0)
-		return name ? pk_error("%s: no definition of kernel '%s'", t->b->path, name)
-		            : pk_error("%s: no kernel found (neither 'kernel_entry' nor a __global__ "
-		                       "function); name it with --kernel",
-		                       t->b->path);
-	if (f.n > 1) {
-		char *a = spelling(f.found[0]), *b = spelling(f.found[1]);
-		pk_error("%s: several kernels ('%s', '%s'%s); choose one with --kernel", t->b->path, a, b,
-		         f.n > 2 ? ", ..." : "");
-		free(a);
-		free(b);
-		return -1;
+	int found[2], n = 0;
+	for (size_t i = 0; i < t->nfuncs; i++) {
+		enum CXCursorKind ck = clang_getCursorKind(t->funcs[i].cursor);
+		if ((ck != CXCursor_FunctionDecl && ck != CXCursor_FunctionTemplate) ||
+		    !(name ? !strcmp(t->funcs[i].name, name) : t->funcs[i].entry))
+			continue;
+		if (n < 2)
+			found[n] = (int)i;
+		n++;
 	}
-	return describe(t, f.found[0], f.parent[0], k, 0);
+	if (n == 0)
+		return name ? pk_error("%s: no definition of kernel '%s'", t->b->path, name)
+		            : pk_error("%s: no kernel found (no __global__ function, extern \"C\" __aicore__ "
+		                       "function or kernel_entry); name it with --kernel",
+		                       t->b->path);
+	if (n > 1)
+		return pk_error("%s: several kernels ('%s', '%s'%s); choose one with --kernel", t->b->path,
+		                t->funcs[found[0]].name, t->funcs[found[1]].name, n > 2 ? ", ..." : "");
+	return describe(t, t->funcs[found[0]].cursor, t->funcs[found[0]].parent, k, 0);
 }
 
-int tt_func_describe(struct tt_tu *t, CXCursor fn, struct tt_kernel *k)
+int tt_func_describe(struct pk_ast *t, CXCursor fn, struct tt_kernel *k)
 {
 	memset(k, 0, sizeof(*k));
 	k->host_tensors = -1;
@@ -801,7 +724,7 @@ static const char *use_name(const struct tt_use *u)
 	return u->name ? u->name : "?";
 }
 
-static int abi_extern(const struct tt_tu *t, struct tt_kernel *k)
+static int abi_extern(const struct pk_ast *t, struct tt_kernel *k)
 {
 	long max = -1;
 	for (size_t i = 0; i < k->nuses; i++)
@@ -857,7 +780,7 @@ static int abi_extern(const struct tt_tu *t, struct tt_kernel *k)
 	return rc;
 }
 
-static int abi_direct(const struct tt_tu *t, struct tt_kernel *k)
+static int abi_direct(const struct pk_ast *t, struct tt_kernel *k)
 {
 	long last_tensor = -1;
 	for (size_t i = 0; i < k->nparams; i++)
@@ -874,7 +797,7 @@ static int abi_direct(const struct tt_tu *t, struct tt_kernel *k)
 	return 0;
 }
 
-int tt_kernel_abi(const struct tt_tu *t, struct tt_kernel *k)
+int tt_kernel_abi(const struct pk_ast *t, struct tt_kernel *k)
 {
 	return k->style == TT_EXTERN ? abi_extern(t, k) : abi_direct(t, k);
 }

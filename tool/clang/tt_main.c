@@ -114,7 +114,7 @@ static const char *pick_prefix(const struct tt_files *fs, char *buf, size_t cap)
 		int used = 0;
 		for (size_t x = 0; x < fs->n && !used; x++)
 			used = fs->v[x]->have_t && (fs->v[x]->roles & (TT_ROLE_KERNEL | TT_ROLE_HOST | TT_ROLE_EDIT)) &&
-			       tt_ident_prefix_used(&fs->v[x]->t, buf);
+			       pk_tok_prefix_used(&fs->v[x]->t, buf);
 		if (!used)
 			return buf;
 	}
@@ -130,8 +130,8 @@ struct job {
 	struct tt_file *kf; /* the kernel's entry */
 	struct tt_file *hf; /* --host's (the kernel's when one source holds kernel and launch), or NULL */
 	struct tt_file *tf; /* --test-script's, or NULL */
-	struct tt_tu *kt;   /* the kernel's parse */
-	struct tt_tu *ht;   /* the host's (C++), or NULL */
+	struct pk_ast *kt;  /* the kernel's parse */
+	struct pk_ast *ht;  /* the host's (C++), or NULL */
 	struct tt_kernel k;
 	struct tt_spec sp;
 	char prefix[32];
@@ -286,7 +286,7 @@ static int view_edits(struct job *j)
 			    "--edit %s: the file is not part of the kernel's translation unit (not included "
 			    "by %s)",
 			    f->b.path, j->o.kernel);
-		tt_tu_view(&f->t, j->kt, cf, &f->b);
+		pk_ast_view(&f->t, j->kt, cf, &f->b);
 		f->have_t = 1;
 	}
 	return 0;
@@ -694,6 +694,7 @@ static void free_job(struct job *j)
 		free(j->o.ev[i].kind);
 		free(j->o.ev[i].spec);
 		free(j->o.ev[i].func);
+		free(j->o.ev[i].brace_indent);
 	}
 	free(j->o.ev);
 	tt_kernel_free(&j->k);

@@ -26,19 +26,19 @@ struct submit {
 	size_t site0, nsites;        /* a helper's submit: its calls (sites[]) */
 };
 
-static int ident(const struct tt_tu *t, size_t i)
+static int ident(const struct pk_ast *t, size_t i)
 {
 	return i < t->ntok && t->tok[i].kind == CXToken_Identifier;
 }
 
-static int same(const struct tt_tu *t, size_t i, size_t j)
+static int same(const struct pk_ast *t, size_t i, size_t j)
 {
 	size_t n = t->tok[i].end - t->tok[i].start;
 	return n == t->tok[j].end - t->tok[j].start &&
 	       !memcmp(t->b->data + t->tok[i].start, t->b->data + t->tok[j].start, n);
 }
 
-static long lit(const struct tt_tu *t, size_t i)
+static long lit(const struct pk_ast *t, size_t i)
 {
 	if (i >= t->ntok || t->tok[i].kind != CXToken_Literal)
 		return -1;
@@ -47,13 +47,13 @@ static long lit(const struct tt_tu *t, size_t i)
 	return end == t->b->data + t->tok[i].start ? -1 : v;
 }
 
-static size_t close_of(const struct tt_tu *t, size_t open)
+static size_t close_of(const struct pk_ast *t, size_t open)
 {
 	int d = 0;
 	for (size_t i = open; i < t->ntok; i++) {
-		if (tt_tok_is(t, i, "(") || tt_tok_is(t, i, "{") || tt_tok_is(t, i, "["))
+		if (pk_tok_is(t, i, "(") || pk_tok_is(t, i, "{") || pk_tok_is(t, i, "["))
 			d++;
-		else if ((tt_tok_is(t, i, ")") || tt_tok_is(t, i, "}") || tt_tok_is(t, i, "]")) && --d == 0)
+		else if ((pk_tok_is(t, i, ")") || pk_tok_is(t, i, "}") || pk_tok_is(t, i, "]")) && --d == 0)
 			return i;
 	}
 	return t->ntok;
@@ -62,7 +62,7 @@ static size_t close_of(const struct tt_tu *t, size_t open)
 /* A submit's kernel ids: its id argument, or a mixed task's lanes (`MK =
  * {aic, aiv0, aiv1}`, or the last `MK.LANE_kernel_id = X` before it in its
  * function); X[0..2] get the expressions (empty when unused). */
-static void lane_exprs(const struct tt_tu *t, const struct submit *sub, const struct tt_fn *fns, size_t nf,
+static void lane_exprs(const struct pk_ast *t, const struct submit *sub, const struct tt_fn *fns, size_t nf,
                        struct tt_idexpr x[3])
 {
 	static const char *const lanes[3] = {"aic_kernel_id", "aiv0_kernel_id", "aiv1_kernel_id"};
@@ -70,7 +70,7 @@ static void lane_exprs(const struct tt_tu *t, const struct submit *sub, const st
 	size_t anchor = tt_ids_stmt_start(t, sub->tok), mk = sub->tok + 2;
 	for (int l = 0; l < 3; l++)
 		x[l] = (struct tt_idexpr){0, 0, anchor, -1};
-	if (!tt_tok_is(t, sub->tok, "rt_submit_task")) {
+	if (!pk_tok_is(t, sub->tok, "rt_submit_task")) {
 		size_t as[1], ae[1];
 		if (tt_call_args(t, sub->tok + 1, as, ae, 1) == 1)
 			x[0].s = as[0], x[0].e = ae[0];
@@ -78,22 +78,22 @@ static void lane_exprs(const struct tt_tu *t, const struct submit *sub, const st
 	}
 	size_t from = fn ? fn->open : 0, to = sub->tok;
 	int any_var = 0; /* `rt_submit_task(make_mk(), P)`: the lanes that function sets */
-	for (size_t i = 0; i < nf && tt_tok_is(t, mk + 1, "(") && tt_tok_is(t, mk + 2, ")"); i++)
+	for (size_t i = 0; i < nf && pk_tok_is(t, mk + 1, "(") && pk_tok_is(t, mk + 2, ")"); i++)
 		if (same(t, fns[i].name, mk))
 			from = fns[i].open, to = fns[i].close, any_var = 1;
 	for (size_t j = from; j + 4 < to; j++) {
 		if (!any_var && (j == mk || !same(t, j, mk)))
 			continue;
-		if (!any_var && tt_tok_is(t, j + 1, "=") && tt_tok_is(t, j + 2, "{")) {
+		if (!any_var && pk_tok_is(t, j + 1, "=") && pk_tok_is(t, j + 2, "{")) {
 			size_t as[3], ae[3], na = tt_call_args(t, j + 2, as, ae, 3);
 			for (size_t l = 0; l < na; l++)
 				x[l].s = as[l], x[l].e = ae[l], x[l].anchor = tt_ids_stmt_start(t, j);
-		} else if (ident(t, j) && tt_tok_is(t, j + 1, ".") && tt_tok_is(t, j + 3, "=")) {
+		} else if (ident(t, j) && pk_tok_is(t, j + 1, ".") && pk_tok_is(t, j + 3, "=")) {
 			size_t e = j + 4;
-			while (e < to && !tt_tok_is(t, e, ";"))
+			while (e < to && !pk_tok_is(t, e, ";"))
 				e++;
 			for (int l = 0; l < 3; l++)
-				if (tt_tok_is(t, j + 2, lanes[l]))
+				if (pk_tok_is(t, j + 2, lanes[l]))
 					x[l].s = j + 4, x[l].e = e, x[l].anchor = tt_ids_stmt_start(t, j);
 		}
 	}
@@ -109,13 +109,13 @@ static struct site sites[MAX_SUBMITS];
 static size_t nsites;
 
 /* The calls of helper FN: every `NAME (` inside another function's body. */
-static size_t helper_calls(const struct tt_tu *t, const struct tt_fn *fns, size_t nf, const struct tt_fn *fn,
+static size_t helper_calls(const struct pk_ast *t, const struct tt_fn *fns, size_t nf, const struct tt_fn *fn,
                            size_t *calls, size_t cap)
 {
 	size_t n = 0;
 	for (size_t i = 0; i + 1 < t->ntok && n < cap; i++)
-		if (i != fn->name && same(t, i, fn->name) && tt_tok_is(t, i + 1, "(") && tt_fn_holding(fns, nf, i) &&
-		    (i == 0 || !tt_tok_is(t, i - 1, ".")))
+		if (i != fn->name && same(t, i, fn->name) && pk_tok_is(t, i + 1, "(") && tt_fn_holding(fns, nf, i) &&
+		    (i == 0 || !pk_tok_is(t, i - 1, ".")))
 			calls[n++] = i + 1;
 	return n;
 }
@@ -123,7 +123,7 @@ static size_t helper_calls(const struct tt_tu *t, const struct tt_fn *fns, size_
 /* A submit in a helper (a function not taking the orchestration's
  * arguments, or receiving a lane's id as a parameter): one site per call of
  * the helper, with the ids the call passes or the helper's own. */
-static int resolve_sites(const struct tt_tu *t, const struct tt_rules *r, struct submit *s, size_t k,
+static int resolve_sites(const struct pk_ast *t, const struct tt_rules *r, struct submit *s, size_t k,
                          struct tt_idexpr x[3], const struct tt_fn *fns, size_t nf)
 {
 	const struct tt_fn *fn = tt_fn_holding(fns, nf, s[k].tok);
@@ -160,7 +160,7 @@ static int resolve_sites(const struct tt_tu *t, const struct tt_rules *r, struct
 
 /* Every submit's ids: evaluated in one probe parse, then followed into the
  * calls of a helper that receives them as a parameter. */
-static int resolve_ids(const struct tt_tu *t, const struct tt_rules *r, struct submit *s, size_t n)
+static int resolve_ids(const struct pk_ast *t, const struct tt_rules *r, struct submit *s, size_t n)
 {
 	struct tt_fn *fns = NULL;
 	size_t nf = tt_fns_find(t, &fns);
@@ -182,16 +182,16 @@ static int resolve_ids(const struct tt_tu *t, const struct tt_rules *r, struct s
 	return rc;
 }
 
-static size_t find_submits(const struct tt_tu *t, const struct tt_rules *r, struct submit *s)
+static size_t find_submits(const struct pk_ast *t, const struct tt_rules *r, struct submit *s)
 {
 	size_t n = 0;
 	for (size_t i = 0; i + 1 < t->ntok && n < MAX_SUBMITS; i++) {
-		if (!ident(t, i) || !tt_tok_is(t, i + 1, "("))
+		if (!ident(t, i) || !pk_tok_is(t, i + 1, "("))
 			continue;
 		size_t len = t->tok[i].end - t->tok[i].start;
 		const char *p = t->b->data + t->tok[i].start;
 		if (len < 14 || strncmp(p, "rt_submit_", 10) || strncmp(p + len - 5, "_task", 5) ||
-		    tt_tok_is(t, i, "rt_submit_dummy_task"))
+		    pk_tok_is(t, i, "rt_submit_dummy_task"))
 			continue;
 		size_t c = close_of(t, i + 1);
 		if (c >= t->ntok || !ident(t, c - 1))
@@ -225,7 +225,7 @@ static int submits_id(const struct submit *s, long id)
 }
 
 /* No task submits ID that the tool can read: name the ids it cannot. */
-static int unread_ids(const struct tt_tu *t, const struct submit *s, size_t n, long id)
+static int unread_ids(const struct pk_ast *t, const struct submit *s, size_t n, long id)
 {
 	for (size_t k = 0; k < n; k++)
 		for (size_t i = 0; i < nsets(&s[k]); i++)
@@ -260,17 +260,17 @@ struct adds {
 
 /* The task's arguments start at the latest `CoreTaskArgs RECV` declaration
  * or dummy submit of RECV in [FROM, TO) (the same name reused in blocks). */
-static size_t args_decl(const struct tt_tu *t, size_t recv, size_t from, size_t to)
+static size_t args_decl(const struct pk_ast *t, size_t recv, size_t from, size_t to)
 {
 	for (size_t i = to; i-- > from && i > 1;)
 		if (same(t, i, recv) && i != recv &&
-		    (tt_tok_is(t, i - 1, "CoreTaskArgs") ||
-		     (tt_tok_is(t, i - 1, "(") && tt_tok_is(t, i - 2, "rt_submit_dummy_task"))))
+		    (pk_tok_is(t, i - 1, "CoreTaskArgs") ||
+		     (pk_tok_is(t, i - 1, "(") && pk_tok_is(t, i - 2, "rt_submit_dummy_task"))))
 			return i;
 	return from;
 }
 
-static void task_adds(const struct tt_tu *t, const struct submit *all, size_t n, size_t k, struct adds *a)
+static void task_adds(const struct pk_ast *t, const struct submit *all, size_t n, size_t k, struct adds *a)
 {
 	size_t from = 0;
 	for (size_t j = 0; j < k; j++)
@@ -280,31 +280,29 @@ static void task_adds(const struct tt_tu *t, const struct submit *all, size_t n,
 	memset(a, 0, sizeof(*a));
 	(void)n;
 	for (size_t i = from; i + 3 < all[k].tok; i++) {
-		if (!same(t, i, all[k].recv) || !tt_tok_is(t, i + 1, ".") || !tt_tok_is(t, i + 3, "("))
+		if (!same(t, i, all[k].recv) || !pk_tok_is(t, i + 1, ".") || !pk_tok_is(t, i + 3, "("))
 			continue;
-		int tensor = tt_tok_is(t, i + 2, "add_input") || tt_tok_is(t, i + 2, "add_output") ||
-		             tt_tok_is(t, i + 2, "add_inout");
-		int scalar = tt_tok_is(t, i + 2, "add_scalar");
+		int tensor = pk_tok_is(t, i + 2, "add_input") || pk_tok_is(t, i + 2, "add_output") ||
+		             pk_tok_is(t, i + 2, "add_inout");
+		int scalar = pk_tok_is(t, i + 2, "add_scalar");
 		if (!tensor && !scalar)
 			continue;
 		size_t c = close_of(t, i + 3);
-		size_t s = i;
-		while (s > 0 && !tt_tok_is(t, s - 1, ";") && !tt_tok_is(t, s - 1, "{") && !tt_tok_is(t, s - 1, "}"))
-			s--;
-		size_t end = tt_tok_is(t, c + 1, ";") ? t->tok[c + 1].end : 0;
+		size_t s = pk_tok_stmt_first(t, i);
+		size_t end = pk_tok_is(t, c + 1, ";") ? t->tok[c + 1].end : 0;
 		if (scalar) {
 			a->scalars++;
-			a->last_scalar_stmt = t->tok[s].start;
+			a->last_scalar_stmt = pk_tok_lead(t, s);
 			a->last_scalar_stmt_end = end;
 			continue;
 		}
 		a->tensors++;
-		a->last_tensor_stmt = t->tok[s].start;
+		a->last_tensor_stmt = pk_tok_lead(t, s);
 		a->last_tensor_stmt_end = end;
 	}
 }
 
-int tt_orch_is(const struct tt_tu *t)
+int tt_orch_is(const struct pk_ast *t)
 {
 	for (size_t i = 0; i < t->ntok; i++)
 		if (ident(t, i) && t->tok[i].end - t->tok[i].start > 10 &&
@@ -315,7 +313,7 @@ int tt_orch_is(const struct tt_tu *t)
 
 /* Which kernel id the tasks to change submit: --func-id, the test script's,
  * or the only one. */
-static int pick_id(const struct tt_tu *t, const struct submit *s, size_t n, long want, long *id)
+static int pick_id(const struct pk_ast *t, const struct submit *s, size_t n, long want, long *id)
 {
 	if (want >= 0) {
 		*id = want;
@@ -344,7 +342,7 @@ static int pick_id(const struct tt_tu *t, const struct submit *s, size_t n, long
 
 /* The tensor count the host passes to the kernel (every task submitting it
  * must agree), -1 on error. */
-long tt_orch_tensors(struct tt_tu *t, const struct tt_rules *r, long func_id)
+long tt_orch_tensors(struct pk_ast *t, const struct tt_rules *r, long func_id)
 {
 	static struct submit s[MAX_SUBMITS];
 	size_t n = find_submits(t, r, s);
@@ -370,28 +368,28 @@ static int is_twin(const struct tt_spec *sp, long id);
 /* ---- how many task instances run the kernel ---- */
 
 /* The body of the loop at token F (for, while, do): tokens [*B, *E]. */
-static int loop_body(const struct tt_tu *t, size_t f, size_t *b, size_t *e)
+static int loop_body(const struct pk_ast *t, size_t f, size_t *b, size_t *e)
 {
 	size_t open = f + 1;
-	if (!tt_tok_is(t, f, "do")) {
-		if (!tt_tok_is(t, f + 1, "("))
+	if (!pk_tok_is(t, f, "do")) {
+		if (!pk_tok_is(t, f + 1, "("))
 			return 0;
 		open = close_of(t, f + 1) + 1;
 	}
 	if (open >= t->ntok)
 		return 0;
 	*b = open;
-	if (tt_tok_is(t, open, "{")) {
+	if (pk_tok_is(t, open, "{")) {
 		*e = close_of(t, open);
 		return 1;
 	}
 	int d = 0; /* a braceless body: one statement, up to its ';' */
 	for (size_t i = open; i < t->ntok; i++) {
-		if (tt_tok_is(t, i, "(") || tt_tok_is(t, i, "[") || tt_tok_is(t, i, "{"))
+		if (pk_tok_is(t, i, "(") || pk_tok_is(t, i, "[") || pk_tok_is(t, i, "{"))
 			d++;
-		else if (tt_tok_is(t, i, ")") || tt_tok_is(t, i, "]") || tt_tok_is(t, i, "}"))
+		else if (pk_tok_is(t, i, ")") || pk_tok_is(t, i, "]") || pk_tok_is(t, i, "}"))
 			d--;
-		else if (d == 0 && tt_tok_is(t, i, ";")) {
+		else if (d == 0 && pk_tok_is(t, i, ";")) {
 			*e = i;
 			return 1;
 		}
@@ -403,7 +401,7 @@ static int loop_body(const struct tt_tu *t, size_t f, size_t *b, size_t *e)
  * once (`NAME = N`) and never changes (no other assignment, ++, --, or
  * address taken); -1 otherwise: a count read too low would let tasks write
  * past the tensor. */
-static long bound_value(const struct tt_tu *t, size_t i)
+static long bound_value(const struct pk_ast *t, size_t i)
 {
 	long v = lit(t, i);
 	if (v >= 0 || !ident(t, i))
@@ -414,41 +412,41 @@ static long bound_value(const struct tt_tu *t, size_t i)
 	for (size_t j = 0; j + 1 < t->ntok; j++) {
 		if (j == i || !same(t, j, i))
 			continue;
-		if (j > 0 && tt_tok_is(t, j - 1, "define"))
+		if (j > 0 && pk_tok_is(t, j - 1, "define"))
 			return lit(t, j + 1);
-		int set = j > 0 && (tt_tok_is(t, j - 1, "++") || tt_tok_is(t, j - 1, "--") || tt_tok_is(t, j - 1, "&"));
+		int set = j > 0 && (pk_tok_is(t, j - 1, "++") || pk_tok_is(t, j - 1, "--") || pk_tok_is(t, j - 1, "&"));
 		for (size_t c = 0; c < sizeof(change) / sizeof(change[0]) && !set; c++)
-			set = tt_tok_is(t, j + 1, change[c]);
+			set = pk_tok_is(t, j + 1, change[c]);
 		if (!set)
 			continue;
 		sets++;
-		found = tt_tok_is(t, j + 1, "=") && j + 3 < t->ntok && tt_tok_is(t, j + 3, ";") ? lit(t, j + 2) : -1;
+		found = pk_tok_is(t, j + 1, "=") && j + 3 < t->ntok && pk_tok_is(t, j + 3, ";") ? lit(t, j + 2) : -1;
 	}
 	return sets == 1 ? found : -1;
 }
 
 /* The trip count of `for (T V = A; V < B; V++)` (also <=, !=, ++V, V += 1)
  * with A and B constants (literals, #define, NAME = N); -1 otherwise. */
-static long for_trips(const struct tt_tu *t, size_t f)
+static long for_trips(const struct pk_ast *t, size_t f)
 {
-	if (!tt_tok_is(t, f, "for") || !tt_tok_is(t, f + 1, "("))
+	if (!pk_tok_is(t, f, "for") || !pk_tok_is(t, f + 1, "("))
 		return -1;
 	size_t c = close_of(t, f + 1), semi[2], ns = 0;
 	for (size_t i = f + 2; i < c && ns < 2; i++)
-		if (tt_tok_is(t, i, ";"))
+		if (pk_tok_is(t, i, ";"))
 			semi[ns++] = i;
-	if (ns < 2 || semi[0] < f + 5 || !tt_tok_is(t, semi[0] - 2, "="))
+	if (ns < 2 || semi[0] < f + 5 || !pk_tok_is(t, semi[0] - 2, "="))
 		return -1;
 	size_t v = semi[0] - 3, s1 = semi[0], s2 = semi[1];
 	long a = bound_value(t, s1 - 1), b = bound_value(t, s1 + 3);
 	if (!ident(t, v) || s2 != s1 + 4 || !same(t, s1 + 1, v) || a < 0 || b < 0)
 		return -1;
-	int le = tt_tok_is(t, s1 + 2, "<=");
-	if (!le && !tt_tok_is(t, s1 + 2, "<") && !tt_tok_is(t, s1 + 2, "!="))
+	int le = pk_tok_is(t, s1 + 2, "<=");
+	if (!le && !pk_tok_is(t, s1 + 2, "<") && !pk_tok_is(t, s1 + 2, "!="))
 		return -1;
-	int step = (c == s2 + 3 && ((same(t, s2 + 1, v) && tt_tok_is(t, s2 + 2, "++")) ||
-	                            (tt_tok_is(t, s2 + 1, "++") && same(t, s2 + 2, v)))) ||
-	           (c == s2 + 4 && same(t, s2 + 1, v) && tt_tok_is(t, s2 + 2, "+=") && lit(t, s2 + 3) == 1);
+	int step = (c == s2 + 3 && ((same(t, s2 + 1, v) && pk_tok_is(t, s2 + 2, "++")) ||
+	                            (pk_tok_is(t, s2 + 1, "++") && same(t, s2 + 2, v)))) ||
+	           (c == s2 + 4 && same(t, s2 + 1, v) && pk_tok_is(t, s2 + 2, "+=") && lit(t, s2 + 3) == 1);
 	if (!step)
 		return -1;
 	long n = b - a + (le ? 1 : 0);
@@ -461,12 +459,12 @@ struct loop {
 	long trips;
 };
 
-static size_t find_loops(const struct tt_tu *t, struct loop **out)
+static size_t find_loops(const struct pk_ast *t, struct loop **out)
 {
 	struct loop *v = NULL;
 	size_t n = 0, cap = 0, b, e;
 	for (size_t f = 0; f < t->ntok; f++)
-		if ((tt_tok_is(t, f, "for") || tt_tok_is(t, f, "while") || tt_tok_is(t, f, "do")) &&
+		if ((pk_tok_is(t, f, "for") || pk_tok_is(t, f, "while") || pk_tok_is(t, f, "do")) &&
 		    loop_body(t, f, &b, &e)) {
 			PK_GROW(v, cap, n + 1);
 			v[n++] = (struct loop){f, b, e, for_trips(t, f)};
@@ -498,7 +496,7 @@ static long site_trips(const struct loop *l, size_t nl, size_t s, int *in_loop, 
 /* The task's block count: RECV.launch_spec.set_block_num(N) before the
  * submit (1 without one; N a literal, #define or NAME = N constant), -1
  * when not a constant. */
-static long site_blocks(const struct tt_tu *t, const struct submit *all, size_t k)
+static long site_blocks(const struct pk_ast *t, const struct submit *all, size_t k)
 {
 	size_t from = 0;
 	for (size_t j = 0; j < k; j++)
@@ -506,13 +504,13 @@ static long site_blocks(const struct tt_tu *t, const struct submit *all, size_t 
 			from = all[j].close_tok;
 	long blocks = 1;
 	for (size_t i = from; i + 5 < all[k].tok; i++)
-		if (same(t, i, all[k].recv) && tt_tok_is(t, i + 1, ".") && tt_tok_is(t, i + 2, "launch_spec") &&
-		    tt_tok_is(t, i + 4, "set_block_num") && tt_tok_is(t, i + 5, "("))
-			blocks = tt_tok_is(t, i + 7, ")") ? bound_value(t, i + 6) : -1;
+		if (same(t, i, all[k].recv) && pk_tok_is(t, i + 1, ".") && pk_tok_is(t, i + 2, "launch_spec") &&
+		    pk_tok_is(t, i + 4, "set_block_num") && pk_tok_is(t, i + 5, "("))
+			blocks = pk_tok_is(t, i + 7, ")") ? bound_value(t, i + 6) : -1;
 	return blocks;
 }
 
-int tt_orch_tasks(struct tt_tu *t, const struct tt_spec *sp, long func_id, struct tt_tasks *out)
+int tt_orch_tasks(struct pk_ast *t, const struct tt_spec *sp, long func_id, struct tt_tasks *out)
 {
 	static struct submit s[MAX_SUBMITS];
 	size_t n = find_submits(t, sp->rules, s), loop = 0;
@@ -568,11 +566,11 @@ int tt_orch_tasks(struct tt_tu *t, const struct tt_spec *sp, long func_id, struc
 /* The orchestration entry: the function taking `const ChipTaskArgs &NAME`
  * whose body holds the submit at token SUB (aicpu_orchestration_entry, or
  * the name the test script gives). NAME's token and the first byte of the body. */
-static int find_entry(const struct tt_tu *t, size_t sub, size_t *orch, size_t *body)
+static int find_entry(const struct pk_ast *t, size_t sub, size_t *orch, size_t *body)
 {
 	for (size_t i = 0; i + 4 < t->ntok; i++) {
-		if (!tt_tok_is(t, i, "ChipTaskArgs") || !tt_tok_is(t, i + 1, "&") || !ident(t, i + 2) ||
-		    !tt_tok_is(t, i + 3, ")") || !tt_tok_is(t, i + 4, "{"))
+		if (!pk_tok_is(t, i, "ChipTaskArgs") || !pk_tok_is(t, i + 1, "&") || !ident(t, i + 2) ||
+		    !pk_tok_is(t, i + 3, ")") || !pk_tok_is(t, i + 4, "{"))
 			continue;
 		size_t c = close_of(t, i + 4);
 		if (sub <= i + 4 || sub >= c)
@@ -586,7 +584,7 @@ static int find_entry(const struct tt_tu *t, size_t sub, size_t *orch, size_t *b
 
 /* Where the entry is looked for: the submit, or, in a helper not taking the
  * orchestration's arguments, its first call submitting ID. */
-static size_t entry_tok(const struct tt_tu *t, const struct submit *s, long id)
+static size_t entry_tok(const struct pk_ast *t, const struct submit *s, long id)
 {
 	if (!s->nsites)
 		return s->tok;
@@ -605,12 +603,12 @@ static size_t entry_tok(const struct tt_tu *t, const struct submit *s, long id)
 }
 
 /* K: the next external tensor, one past the highest orch.tensor(N). */
-static long next_external(const struct tt_tu *t, size_t orch)
+static long next_external(const struct pk_ast *t, size_t orch)
 {
 	long max = -1;
 	for (size_t i = 0; i + 4 < t->ntok; i++)
-		if (same(t, i, orch) && i != orch && tt_tok_is(t, i + 1, ".") && tt_tok_is(t, i + 2, "tensor") &&
-		    tt_tok_is(t, i + 3, "(") && lit(t, i + 4) > max)
+		if (same(t, i, orch) && i != orch && pk_tok_is(t, i + 1, ".") && pk_tok_is(t, i + 2, "tensor") &&
+		    pk_tok_is(t, i + 3, "(") && lit(t, i + 4) > max)
 			max = lit(t, i + 4);
 	return max + 1;
 }
@@ -625,10 +623,10 @@ static char *host_text(const struct tt_spec *sp, const char *key, const char *re
 	return tt_expand(tt_rule(sp->rules, "host", key), names, vals, 4);
 }
 
-static int plan_config(const struct tt_tu *t, long ext, struct pk_plan *plan)
+static int plan_config(const struct pk_ast *t, long ext, struct pk_plan *plan)
 {
 	for (size_t i = 0; i + 2 < t->ntok; i++) {
-		if (!tt_tok_is(t, i, "expected_arg_count") || !tt_tok_is(t, i + 1, "=") || lit(t, i + 2) < 0)
+		if (!pk_tok_is(t, i, "expected_arg_count") || !pk_tok_is(t, i + 1, "=") || lit(t, i + 2) < 0)
 			continue;
 		long v = lit(t, i + 2);
 		if (v != ext)
@@ -687,7 +685,7 @@ static int runs_kernel(const struct tt_spec *sp, const struct submit *s, long id
  * (under its id or a twin's) own rows of their own by the mixed slot rule
  * (AIC and AIV builds told apart by the profile's macro), else share the
  * task's block rows (a warning). */
-static int mixed_lanes(const struct tt_tu *t, const struct tt_spec *sp, const long *ids, size_t at, long id,
+static int mixed_lanes(const struct pk_ast *t, const struct tt_spec *sp, const long *ids, size_t at, long id,
                        long scalars)
 {
 	int lanes = 0;
@@ -724,7 +722,7 @@ static int mixed_lanes(const struct tt_tu *t, const struct tt_spec *sp, const lo
 /* --generation / --invocation: the generation id and the first row travel as
  * the last scalars of the task, after its own (or, with none, after the
  * timing output: appended to *ADD). */
-static int plan_launch_scalars(const struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp,
+static int plan_launch_scalars(const struct pk_ast *t, const struct tt_kernel *k, const struct tt_spec *sp,
                                const struct adds *a, const char *recv, char **add, struct pk_plan *plan)
 {
 	char *dot = pk_xasprintf("%s.", recv);
@@ -751,7 +749,7 @@ static int plan_launch_scalars(const struct tt_tu *t, const struct tt_kernel *k,
 
 /* The task submitting the kernel that passes the most tensors (its count is
  * the kernel's: the timing tensor's index compiled into the kernel). */
-static size_t widest_task(const struct tt_tu *t, const struct tt_spec *sp, const struct submit *s, size_t n, long id)
+static size_t widest_task(const struct pk_ast *t, const struct tt_spec *sp, const struct submit *s, size_t n, long id)
 {
 	size_t w = n;
 	long most = -1;
@@ -770,7 +768,7 @@ static size_t widest_task(const struct tt_tu *t, const struct tt_spec *sp, const
  * timing tensor goes at the same index in it, after padding tensors
  * ([host] simpler_pad, in *PAD), when the kernel reads nothing at or after
  * the task's own count there. */
-static int pad_task(const struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp, const struct submit *s,
+static int pad_task(const struct pk_ast *t, const struct tt_kernel *k, const struct tt_spec *sp, const struct submit *s,
                     size_t n, size_t j, long id, const struct adds *a, char **pad)
 {
 	long max = -1;
@@ -848,7 +846,7 @@ static int helper_texts(const struct tt_spec *sp, char **param, char **arg)
  * lanes; a helper's submit not in the orchestration's entry gets the timing
  * tensor as one more parameter, passed at each call. ORCH: the entry's
  * ChipTaskArgs. */
-static int helper_tasks(const struct tt_tu *t, const struct tt_spec *sp, const struct submit *s, long id, size_t orch,
+static int helper_tasks(const struct pk_ast *t, const struct tt_spec *sp, const struct submit *s, long id, size_t orch,
                         long scalars, struct pk_plan *plan)
 {
 	for (size_t i = 0; i < nsets(s); i++) {
@@ -897,7 +895,7 @@ static int helper_tasks(const struct tt_tu *t, const struct tt_spec *sp, const s
 	return rc;
 }
 
-int tt_orch_plan(struct tt_tu *t, const struct tt_kernel *k, const struct tt_spec *sp, long func_id, long *external,
+int tt_orch_plan(struct pk_ast *t, const struct tt_kernel *k, const struct tt_spec *sp, long func_id, long *external,
                  struct pk_plan *plan)
 {
 	static struct submit s[MAX_SUBMITS];
@@ -966,7 +964,7 @@ int tt_orch_plan(struct tt_tu *t, const struct tt_kernel *k, const struct tt_spe
 
 /* A lane kernel renumbered for the kernel's tasks must get the timing tensor
  * in every task submitting it: none submits it without the kernel. */
-static int lane_alone(const struct tt_tu *t, const struct tt_spec *sp, const struct submit *s, size_t n, long id,
+static int lane_alone(const struct pk_ast *t, const struct tt_spec *sp, const struct submit *s, size_t n, long id,
                       long lane)
 {
 	for (size_t j = 0; j < n; j++)
@@ -983,7 +981,7 @@ static int lane_alone(const struct tt_tu *t, const struct tt_spec *sp, const str
 	return 0;
 }
 
-long tt_orch_lane_ids(struct tt_tu *t, const struct tt_spec *sp, long func_id, long *out, size_t cap)
+long tt_orch_lane_ids(struct pk_ast *t, const struct tt_spec *sp, long func_id, long *out, size_t cap)
 {
 	static struct submit s[MAX_SUBMITS];
 	size_t n = find_submits(t, sp->rules, s), m = 0;

@@ -9,14 +9,15 @@
  * arguments are refused. */
 #include "tt.h"
 #include "pk.h"
+#include "timing_strip.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-static int find_call(const struct tt_tu *t, const struct tt_kernel *k, struct tt_event *ev, const char *callee,
+static int find_call(const struct pk_ast *t, const struct tt_kernel *k, struct tt_event *ev, const char *callee,
                      int nth);
-static int find_line(const struct tt_tu *t, const struct tt_kernel *k, struct tt_event *ev, unsigned line);
+static int find_line(const struct pk_ast *t, const struct tt_kernel *k, struct tt_event *ev, unsigned line);
 
 struct fn {
 	char *name;
@@ -50,7 +51,7 @@ struct ref {
 };
 
 struct graph {
-	struct tt_tu *t;
+	struct pk_ast *t;
 	struct tt_spec *sp;
 	struct tt_file **ed; /* the --edit files of the kernel's translation unit */
 	size_t ned;
@@ -92,7 +93,7 @@ static int file_of(const struct graph *g, CXSourceLocation loc, size_t *off, uns
 	return -2;
 }
 
-static struct tt_tu *tu_of(const struct graph *g, int file)
+static struct pk_ast *tu_of(const struct graph *g, int file)
 {
 	return file == -1 ? g->t : &g->ed[file]->t;
 }
@@ -126,21 +127,21 @@ static enum CXChildVisitResult count_params(CXCursor c, CXCursor parent, CXClien
 /* ---- the body walk: calls and references ---- */
 
 /* Arguments of the call whose ')' is at CLOSE, counted on the tokens. */
-static int count_args(const struct tt_tu *t, size_t close)
+static int count_args(const struct pk_ast *t, size_t close)
 {
-	size_t i = tt_tok_at(t, close);
-	if (!tt_tok_is(t, i, ")"))
+	size_t i = pk_tok_at(t, close);
+	if (!pk_tok_is(t, i, ")"))
 		return -1;
 	int depth = 0, commas = 0;
 	size_t j = i;
 	while (j-- > 0) {
-		if (tt_tok_is(t, j, ")") || tt_tok_is(t, j, "]") || tt_tok_is(t, j, "}"))
+		if (pk_tok_is(t, j, ")") || pk_tok_is(t, j, "]") || pk_tok_is(t, j, "}"))
 			depth++;
-		else if (tt_tok_is(t, j, "(") || tt_tok_is(t, j, "[") || tt_tok_is(t, j, "{")) {
+		else if (pk_tok_is(t, j, "(") || pk_tok_is(t, j, "[") || pk_tok_is(t, j, "{")) {
 			if (depth == 0)
 				return j + 1 == i ? 0 : commas + 1;
 			depth--;
-		} else if (depth == 0 && tt_tok_is(t, j, ","))
+		} else if (depth == 0 && pk_tok_is(t, j, ","))
 			commas++;
 	}
 	return -1;
@@ -164,19 +165,19 @@ static void note_site(struct graph *g, CXCursor c)
 	s.file = file_of(g, clang_getRangeEnd(r), &end, NULL);
 	int sfile = file_of(g, clang_getRangeStart(r), &start, NULL);
 	file_of(g, clang_getCursorLocation(c), NULL, &s.line);
-	s.macro = tt_from_macro(c);
+	s.macro = pk_ast_from_macro(c);
 	s.name_off = (size_t)-1;
 	s.nargs = -1;
 	if (s.file != -2 && sfile == s.file && !s.macro) {
 		/* the text must start with the callee's name (ns:: qualifiers aside):
 		 * a macro's invocation maps to its own name and parentheses */
-		const struct tt_tu *t = tu_of(g, s.file);
-		size_t i = tt_tok_at(t, start);
-		if (tt_tok_is(t, i, "::"))
+		const struct pk_ast *t = tu_of(g, s.file);
+		size_t i = pk_tok_at(t, start);
+		if (pk_tok_is(t, i, "::"))
 			i++;
-		while (i + 1 < t->ntok && t->tok[i].kind == CXToken_Identifier && tt_tok_is(t, i + 1, "::"))
+		while (i + 1 < t->ntok && t->tok[i].kind == CXToken_Identifier && pk_tok_is(t, i + 1, "::"))
 			i += 2;
-		if (!tt_tok_is(t, i, s.name))
+		if (!pk_tok_is(t, i, s.name))
 			s.macro = 1;
 		s.name_off = s.macro ? start : t->tok[i].start; /* a macro's names expand at its own */
 	} else if (sfile == s.file) {
@@ -323,22 +324,22 @@ static struct pk_plan *plan_of(struct graph *g, int file, struct pk_plan *kplan)
 static int add_param(struct graph *g, int i, struct pk_plan *kplan)
 {
 	struct fn *f = &g->f[i];
-	struct tt_tu *t = tu_of(g, f->file);
+	struct pk_ast *t = tu_of(g, f->file);
 	size_t s, e;
-	if (tt_extent(t, f->c, &s, &e) < 0)
+	if (pk_ast_extent(t, f->c, &s, &e) < 0)
 		return pk_error("%s: cannot find the text of '%s'", path_of(g, f->file), f->name);
 	/* the parameter list: the first '(' after the name at top level */
 	size_t nameoff;
 	file_of(g, clang_getCursorLocation(f->c), &nameoff, NULL);
-	size_t i0 = tt_tok_at(t, nameoff);
-	while (i0 < t->ntok && t->tok[i0].start < e && !tt_tok_is(t, i0, "("))
+	size_t i0 = pk_tok_at(t, nameoff);
+	while (i0 < t->ntok && t->tok[i0].start < e && !pk_tok_is(t, i0, "("))
 		i0++;
 	int depth = 0;
 	size_t j = i0;
 	for (; j < t->ntok && t->tok[j].start < e; j++) {
-		if (tt_tok_is(t, j, "("))
+		if (pk_tok_is(t, j, "("))
 			depth++;
-		else if (tt_tok_is(t, j, ")") && --depth == 0)
+		else if (pk_tok_is(t, j, ")") && --depth == 0)
 			break;
 	}
 	if (j >= t->ntok || t->tok[j].start >= e)
@@ -350,7 +351,7 @@ static int add_param(struct graph *g, int i, struct pk_plan *kplan)
 	free(param);
 	if (f->nparams > 0)
 		tt_insert_inline(plan_of(g, f->file, kplan), t->tok[j].start, sb.s);
-	else if (j == i0 + 2 && tt_tok_is(t, i0 + 1, "void"))
+	else if (j == i0 + 2 && pk_tok_is(t, i0 + 1, "void"))
 		tt_replace_inline(t->b, plan_of(g, f->file, kplan), t->tok[i0 + 1].start, t->tok[i0 + 1].end, sb.s);
 	else
 		tt_insert_inline(plan_of(g, f->file, kplan), t->tok[j].start, sb.s);
@@ -377,7 +378,7 @@ static int add_arg(struct graph *g, const struct site *s, struct pk_plan *kplan)
 }
 
 /* The first byte of function C's declaration. */
-static size_t hk_start(struct tt_tu *t, CXCursor c)
+static size_t hk_start(struct pk_ast *t, CXCursor c)
 {
 	struct tt_kernel hk;
 	size_t at = tt_func_describe(t, c, &hk) == 0 ? hk.decl_start : 0;
@@ -386,10 +387,10 @@ static size_t hk_start(struct tt_tu *t, CXCursor c)
 }
 
 /* The sample inside the helper: through the pointer, when it is passed. */
-static int place_sample(struct graph *g, int i, struct tt_event *ev, struct pk_plan *kplan)
+static int place_helper_event(struct graph *g, int i, struct tt_event *ev)
 {
 	struct fn *f = &g->f[i];
-	struct tt_tu *t = tu_of(g, f->file);
+	struct pk_ast *t = tu_of(g, f->file);
 	struct tt_kernel hk;
 	int rc = tt_func_describe(t, f->c, &hk);
 	if (rc == 0)
@@ -399,6 +400,13 @@ static int place_sample(struct graph *g, int i, struct tt_event *ev, struct pk_p
 		return -1;
 	ev->file = path_of(g, f->file);
 	tt_lint_event(t, g->sp, ev);
+	return 0;
+}
+
+static int place_sample(struct graph *g, int i, struct tt_event *ev, struct pk_plan *kplan)
+{
+	struct fn *f = &g->f[i];
+	struct pk_ast *t = tu_of(g, f->file);
 	const char *P = g->sp->lay.prefix;
 	struct pk_sb sb = {0}, label = {0};
 	const struct pk_api *api = g->sp->api;
@@ -422,10 +430,7 @@ static int place_sample(struct graph *g, int i, struct tt_event *ev, struct pk_p
 	}
 	free(cy);
 	pk_sb_addf(&label, "event %s (%s)", ev->name, ev->kind);
-	if (ev->after)
-		tt_insert_after(t->b, plan_of(g, f->file, kplan), ev->at, ev->stmt, sb.s, label.s);
-	else
-		tt_insert_before(t->b, plan_of(g, f->file, kplan), ev->at, sb.s, label.s);
+	tt_event_write(t->b, plan_of(g, f->file, kplan), g->sp, (size_t)(ev - g->sp->opt.ev), sb.s, label.s);
 	pk_sb_free(&sb);
 	pk_sb_free(&label);
 	return 0;
@@ -587,17 +592,19 @@ static int thread_array(struct graph *g, const struct tt_spec *sp, int kernel, s
 	for (size_t i = 0; i < g->nf; i++)
 		if (on_path(g, (int)i) && (int)i != kernel && add_param(g, (int)i, plan) < 0)
 			return -1;
-	for (size_t e = 0; e < sp->opt.nev; e++) {
-		if (sp->opt.ev[e].helper < 0)
-			continue;
-		int n;
-		if (place_sample(g, unique_def(g, sp->opt.ev[e].func, &n), &sp->opt.ev[e], plan) < 0)
+	int n; /* every helper event placed before any is written: braces are shared */
+	for (size_t e = 0; e < sp->opt.nev; e++)
+		if (sp->opt.ev[e].helper >= 0 &&
+		    place_helper_event(g, unique_def(g, sp->opt.ev[e].func, &n), &sp->opt.ev[e]) < 0)
 			return -1;
-	}
+	for (size_t e = 0; e < sp->opt.nev; e++)
+		if (sp->opt.ev[e].helper >= 0 &&
+		    place_sample(g, unique_def(g, sp->opt.ev[e].func, &n), &sp->opt.ev[e], plan) < 0)
+			return -1;
 	return 0;
 }
 
-int tt_path_plan(struct tt_tu *t, struct tt_kernel *k, struct tt_spec *sp, const struct tt_files *fs,
+int tt_path_plan(struct pk_ast *t, struct tt_kernel *k, struct tt_spec *sp, const struct tt_files *fs,
                  struct pk_plan *plan)
 {
 	struct graph g = {.t = t, .sp = sp, .cur = -1};
@@ -631,7 +638,7 @@ char *tt_cycle_read(const struct tt_spec *sp)
 
 /* SPEC: after:CALLEE[#n] | before:CALLEE[#n] | line:N, read by the parser of
  * probe-inject's --begin and --end. */
-int tt_place_event(const struct tt_tu *t, const struct tt_kernel *k, struct tt_event *ev)
+int tt_place_event(const struct pk_ast *t, const struct tt_kernel *k, struct tt_event *ev)
 {
 	struct pk_spec s;
 	if (pk_spec_parse(&s, ev->spec) < 0)
@@ -651,9 +658,41 @@ int tt_place_event(const struct tt_tu *t, const struct tt_kernel *k, struct tt_e
 	return rc;
 }
 
+static int same_body(const struct tt_event *x, const struct tt_event *y)
+{
+	return x->brace && y->brace && x->brace_open == y->brace_open && x->file && y->file &&
+	       !strcmp(x->file, y->file);
+}
+
+/* A whole '{' or '}' line at AT, marked like every line the timing tensor adds. */
+static void brace_line(const struct pk_buf *b, struct pk_plan *plan, size_t at, const char *indent, char brace)
+{
+	char *text = pk_xasprintf("%s%c  " PK_TT_LINE_MARK " brace%s", indent, brace, pk_buf_eol(b));
+	pk_plan_add(plan, at, at, text, strlen(text));
+	free(text);
+}
+
+void tt_event_write(const struct pk_buf *b, struct pk_plan *plan, const struct tt_spec *sp, size_t i, const char *code,
+                    const char *label)
+{
+	const struct tt_event *ev = &sp->opt.ev[i];
+	int first = 1, last = 1; /* among the events in the same braceless body */
+	for (size_t j = 0; j < sp->opt.nev; j++)
+		if (j != i && same_body(ev, &sp->opt.ev[j]))
+			*(j < i ? &first : &last) = 0;
+	if (ev->brace && first)
+		brace_line(b, plan, ev->brace_open, ev->brace_indent, '{');
+	if (ev->after)
+		tt_insert_after(b, plan, ev->at, ev->stmt, code, label);
+	else
+		tt_insert_before(b, plan, ev->at, code, label);
+	if (ev->brace && last)
+		brace_line(b, plan, ev->brace_close, ev->brace_indent, '}');
+}
+
 /* A completion event right after an asynchronous issue records
  * the issue, not the completion. */
-void tt_lint_event(const struct tt_tu *t, const struct tt_spec *sp, const struct tt_event *ev)
+void tt_lint_event(const struct pk_ast *t, const struct tt_spec *sp, const struct tt_event *ev)
 {
 	/* arrival and release are collective events: after a flag set is right */
 	if (!sp->async_issue || !ev->after || (strcmp(ev->kind, "drain") && strcmp(ev->kind, "phase")))
@@ -666,7 +705,85 @@ void tt_lint_event(const struct tt_tu *t, const struct tt_spec *sp, const struct
 	pk_spec_free(&s);
 }
 
-static int find_call(const struct tt_tu *t, const struct tt_kernel *k, struct tt_event *ev, const char *callee, int nth)
+static void anchor_free(struct pk_anchor *an)
+{
+	free(an->indent);
+	free(an->brace_indent);
+	free(an->body_indent);
+}
+
+/* A call that is no statement directly inside braces: the front end's
+ * placement (that of --begin/--end) braces the braceless body holding it;
+ * a call in a condition is refused. */
+static void take_anchor(const struct pk_ast *a, struct pk_anchor *an, struct tt_event *ev)
+{
+	const struct pk_node *n = &a->nodes[an->node];
+	ev->brace = 1;
+	ev->brace_open = an->brace_open;
+	ev->brace_close = an->brace_close;
+	free(ev->brace_indent);
+	ev->brace_indent = pk_xstrdup(an->brace_indent);
+	ev->stmt = n->start;
+	ev->at = ev->after ? an->brace_close : n->start;
+	anchor_free(an);
+}
+
+/* line:N on a braceless body of function K: braced as --begin line:N does. */
+static int line_braced(const struct pk_ast *t, const struct tt_kernel *k, struct tt_event *ev, unsigned line)
+{
+	struct pk_ast *a = (struct pk_ast *)t; /* the placement reads the model only */
+	for (size_t i = 0; i < a->nnodes; i++) {
+		const struct pk_node *n = &a->nodes[i];
+		if (!n->braceless || n->func < 0 || n->start <= k->body_open || n->start >= k->body_close ||
+		    pk_buf_line_of(t->b, n->start) != line)
+			continue;
+		struct pk_anchor an;
+		if (pk_ast_place_stmt(a, (int)i, PK_BEFORE, ev->spec, &an) < 0)
+			return -1;
+		if (an.brace_split) {
+			anchor_free(&an);
+			return pk_error("%s:%u: event '%s': the braceless body shares its line with its if/for/while; "
+			                "put the body on its own line",
+			                t->b->path, line, ev->name);
+		}
+		take_anchor(a, &an, ev);
+		return 0;
+	}
+	return 1;
+}
+
+static int place_braced(const struct pk_ast *t, const struct tt_call *c, struct tt_event *ev)
+{
+	struct pk_ast *a = (struct pk_ast *)t; /* the placement reads the model only */
+	size_t call = a->ncalls;
+	for (size_t i = 0; i < a->ncalls && call == a->ncalls; i++)
+		if (!a->calls[i].inactive && a->calls[i].node >= 0 && !strcmp(a->calls[i].name, c->callee) &&
+		    a->calls[i].off >= c->start && a->calls[i].off < c->end)
+			call = i;
+	if (call == a->ncalls) /* a file read for its tokens only, or a call the index lacks */
+		return pk_error("%s:%u: event '%s': the call to '%s' is not a statement directly inside braces (a "
+		                "braceless body or a condition); add braces",
+		                t->b->path, c->line, ev->name, c->callee);
+	struct pk_anchor an;
+	if (pk_ast_place_call(a, call, ev->after ? PK_AFTER : PK_BEFORE, ev->spec, &an) < 0)
+		return -1;
+	if (an.brace < 0 || an.brace_split) {
+		int split = an.brace >= 0;
+		anchor_free(&an);
+		if (split)
+			return pk_error("%s:%u: event '%s': the braceless body holding the call to '%s' shares its "
+			                "line with its if/for/while; put the body on its own line",
+			                t->b->path, c->line, ev->name, c->callee);
+		return pk_error("%s:%u: event '%s': the call to '%s' is not a statement directly inside braces (a "
+		                "condition); move it into a statement of its own",
+		                t->b->path, c->line, ev->name, c->callee);
+	}
+	take_anchor(a, &an, ev);
+	return 0;
+}
+
+static int find_call(const struct pk_ast *t, const struct tt_kernel *k, struct tt_event *ev, const char *callee,
+                     int nth)
 {
 	int seen = 0;
 	for (size_t i = 0; i < k->ncalls; i++) {
@@ -674,9 +791,7 @@ static int find_call(const struct tt_tu *t, const struct tt_kernel *k, struct tt
 		if (strcmp(c->callee, callee) || ++seen != nth)
 			continue;
 		if (!c->placeable)
-			return pk_error("%s:%u: event '%s': the call to '%s' is not a statement directly "
-			                "inside braces (a braceless body or a condition); add braces",
-			                t->b->path, c->line, ev->name, callee);
+			return place_braced(t, c, ev);
 		ev->at = ev->after ? c->stmt_end : c->stmt_start;
 		ev->stmt = c->stmt_start;
 		return 0;
@@ -688,7 +803,7 @@ static int find_call(const struct tt_tu *t, const struct tt_kernel *k, struct tt
 	                ev->helper >= 0 ? "function" : "kernel", k->name);
 }
 
-static int find_line(const struct tt_tu *t, const struct tt_kernel *k, struct tt_event *ev, unsigned line)
+static int find_line(const struct pk_ast *t, const struct tt_kernel *k, struct tt_event *ev, unsigned line)
 {
 	for (size_t i = 0; i < k->nstmts; i++)
 		if (k->stmts[i].line == line && pk_buf_line_of(t->b, k->stmts[i].start) == line &&
@@ -696,6 +811,9 @@ static int find_line(const struct tt_tu *t, const struct tt_kernel *k, struct tt
 			ev->at = ev->stmt = k->stmts[i].start;
 			return 0;
 		}
+	int rc = line_braced(t, k, ev, line);
+	if (rc <= 0)
+		return rc;
 	return pk_error("%s: event '%s': no statement of %s '%s' starts on line %u", t->b->path, ev->name,
 	                ev->helper >= 0 ? "function" : "kernel", k->name, line);
 }

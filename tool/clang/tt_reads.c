@@ -12,12 +12,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static int tok_ident(const struct tt_tu *t, size_t i)
+static int tok_ident(const struct pk_ast *t, size_t i)
 {
 	return i < t->ntok && t->tok[i].kind == CXToken_Identifier;
 }
 
-static int tok_eq(const struct tt_tu *t, size_t i, const struct tt_tu *u, size_t j)
+static int tok_eq(const struct pk_ast *t, size_t i, const struct pk_ast *u, size_t j)
 {
 	size_t n = t->tok[i].end - t->tok[i].start;
 	return n == u->tok[j].end - u->tok[j].start &&
@@ -25,13 +25,13 @@ static int tok_eq(const struct tt_tu *t, size_t i, const struct tt_tu *u, size_t
 }
 
 /* Is token I a packed parameter's name: `int64_t * NAME` then ',' ')' or '='? */
-static int packed_decl(const struct tt_tu *t, size_t i)
+static int packed_decl(const struct pk_ast *t, size_t i)
 {
-	return i >= 2 && tok_ident(t, i) && tt_tok_is(t, i - 1, "*") && tt_tok_is(t, i - 2, "int64_t") &&
-	       (tt_tok_is(t, i + 1, ",") || tt_tok_is(t, i + 1, ")") || tt_tok_is(t, i + 1, "="));
+	return i >= 2 && tok_ident(t, i) && pk_tok_is(t, i - 1, "*") && pk_tok_is(t, i - 2, "int64_t") &&
+	       (pk_tok_is(t, i + 1, ",") || pk_tok_is(t, i + 1, ")") || pk_tok_is(t, i + 1, "="));
 }
 
-static int is_packed_name(const struct tt_tu *t, size_t i, const size_t *names, size_t nn)
+static int is_packed_name(const struct pk_ast *t, size_t i, const size_t *names, size_t nn)
 {
 	for (size_t k = 0; k < nn; k++)
 		if (tok_eq(t, i, t, names[k]))
@@ -39,7 +39,7 @@ static int is_packed_name(const struct tt_tu *t, size_t i, const size_t *names, 
 	return 0;
 }
 
-static long literal(const struct tt_tu *t, size_t i)
+static long literal(const struct pk_ast *t, size_t i)
 {
 	if (i >= t->ntok || t->tok[i].kind != CXToken_Literal)
 		return -1;
@@ -54,7 +54,7 @@ static long literal(const struct tt_tu *t, size_t i)
 	return p == e ? v : -1;
 }
 
-static void renumber(const struct tt_tu *t, const struct tt_spec *sp, size_t i, long v, struct pk_plan *plan, int *n)
+static void renumber(const struct pk_ast *t, const struct tt_spec *sp, size_t i, long v, struct pk_plan *plan, int *n)
 {
 	if (v < sp->lay.timing_index)
 		return;
@@ -72,24 +72,24 @@ struct scope {
 	size_t cand;  /* at depth 0: the name before the last '(' seen */
 };
 
-static void track(const struct tt_tu *t, size_t i, struct scope *sc)
+static void track(const struct pk_ast *t, size_t i, struct scope *sc)
 {
-	if (tt_tok_is(t, i, "{")) {
+	if (pk_tok_is(t, i, "{")) {
 		if (sc->depth++ == 0)
 			sc->fname = sc->cand;
-	} else if (tt_tok_is(t, i, "}")) {
+	} else if (pk_tok_is(t, i, "}")) {
 		if (sc->depth > 0 && --sc->depth == 0) {
 			sc->fname = (size_t)-1;
 			sc->cand = (size_t)-1;
 		}
-	} else if (sc->depth == 0 && tt_tok_is(t, i, "(") && i > 0 && tok_ident(t, i - 1) && sc->cand == (size_t)-1) {
+	} else if (sc->depth == 0 && pk_tok_is(t, i, "(") && i > 0 && tok_ident(t, i - 1) && sc->cand == (size_t)-1) {
 		sc->cand = i - 1;
-	} else if (sc->depth == 0 && tt_tok_is(t, i, ";")) {
+	} else if (sc->depth == 0 && pk_tok_is(t, i, ";")) {
 		sc->cand = (size_t)-1;
 	}
 }
 
-int tt_reads_plan(const struct tt_tu *t, const struct tt_spec *sp, size_t skip_s, size_t skip_e, struct pk_plan *plan)
+int tt_reads_plan(const struct pk_ast *t, const struct tt_spec *sp, size_t skip_s, size_t skip_e, struct pk_plan *plan)
 {
 	size_t names[32], nn = 0;
 	for (size_t i = 0; i < t->ntok && nn < 32; i++)
@@ -106,9 +106,9 @@ int tt_reads_plan(const struct tt_tu *t, const struct tt_spec *sp, size_t skip_s
 			continue;
 		if (!tok_ident(t, i) || !is_packed_name(t, i, names, nn) || packed_decl(t, i))
 			continue;
-		if (tt_tok_is(t, i + 1, "[")) {
+		if (pk_tok_is(t, i + 1, "[")) {
 			long v = literal(t, i + 2);
-			if (v >= 0 && tt_tok_is(t, i + 3, "]")) {
+			if (v >= 0 && pk_tok_is(t, i + 3, "]")) {
 				renumber(t, sp, i + 2, v, plan, &n);
 				continue;
 			}
@@ -129,7 +129,7 @@ int tt_reads_plan(const struct tt_tu *t, const struct tt_spec *sp, size_t skip_s
 			continue;
 		}
 		/* ACC(NAME, k) or ACC<T>(NAME, k) */
-		if (i >= 2 && tt_tok_is(t, i - 1, "(") && tt_tok_is(t, i + 1, ",") && tt_tok_is(t, i + 3, ")") && acc) {
+		if (i >= 2 && pk_tok_is(t, i - 1, "(") && pk_tok_is(t, i + 1, ",") && pk_tok_is(t, i + 3, ")") && acc) {
 			size_t c = tt_callee_tok(t, i - 1);
 			if (tok_ident(t, c) &&
 			    pk_word_in(acc, t->b->data + t->tok[c].start, t->tok[c].end - t->tok[c].start)) {
@@ -291,7 +291,7 @@ static int walk(struct tt_files *fs, const struct pk_buf *b, const char *path, c
 	return rc;
 }
 
-int tt_sides_plan(struct tt_files *fs, const struct tt_tu *kt, const struct tt_spec *sp)
+int tt_sides_plan(struct tt_files *fs, const struct pk_ast *kt, const struct tt_spec *sp)
 {
 	return walk(fs, kt->b, kt->b->path, sp, 0);
 }

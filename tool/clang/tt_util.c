@@ -92,153 +92,15 @@ char *tt_expand(const char *tmpl, const char *const *names, const char *const *v
 
 /* ---- parsing ---- */
 
-static void load_tokens(struct tt_tu *t)
+int tt_parse(struct pk_ast *t, struct pk_buf *b, int semantic, const char *build_dir, char **extra, int nextra)
 {
-	CXSourceRange all = clang_getRange(clang_getLocationForOffset(t->tu, t->file, 0),
-	                                   clang_getLocationForOffset(t->tu, t->file, (unsigned)t->b->len));
-	CXToken *toks = NULL;
-	unsigned n = 0;
-	clang_tokenize(t->tu, all, &toks, &n);
-	t->tok = pk_xcalloc(n + 1, sizeof(*t->tok));
-	t->ntok = 0;
-	for (unsigned i = 0; i < n; i++) {
-		CXSourceRange r = clang_getTokenExtent(t->tu, toks[i]);
-		long s = tt_offset(t, clang_getRangeStart(r)), e = tt_offset(t, clang_getRangeEnd(r));
-		if (s < 0 || e < s)
-			continue;
-		t->tok[t->ntok++] = (struct tt_tok){clang_getTokenKind(toks[i]), (size_t)s, (size_t)e};
-	}
-	clang_disposeTokens(t->tu, toks, n);
-}
-
-/* The file alone: includes are skipped, its tokens are all we read. */
-static int parse_tokens_only(struct tt_tu *t, struct pk_buf *b, char **extra, int nextra)
-{
-	const char *name = b->from_stdin ? "stdin.cpp" : b->path;
-	const char **args = pk_xcalloc((size_t)nextra + 4, sizeof(char *));
-	int n = 0;
-	args[n++] = "-x";
-	args[n++] = "c++";
-	args[n++] = "-std=c++17";
-	for (int i = 0; i < nextra; i++)
-		args[n++] = extra[i];
-	struct CXUnsavedFile u = {name, b->data, (unsigned long)b->len};
-	t->index = clang_createIndex(0, 0);
-	enum CXErrorCode ec = clang_parseTranslationUnit2(
-	    t->index, name, args, n, &u, 1, CXTranslationUnit_KeepGoing | CXTranslationUnit_SingleFileParse, &t->tu);
-	free(args);
-	if (ec != CXError_Success || !t->tu)
-		return pk_error("%s: libclang could not read the file (error %d)", b->path, (int)ec);
-	t->file = clang_getFile(t->tu, name);
-	return 0;
-}
-
-int tt_parse(struct tt_tu *t, struct pk_buf *b, int semantic, const char *build_dir, char **extra, int nextra)
-{
-	memset(t, 0, sizeof(*t));
-	t->b = b;
-	if (semantic) {
-		struct pk_parse_opts po = {build_dir, extra, nextra, NULL};
-		t->have_ast = 1;
-		if (pk_ast_parse(&t->ast, b, &po) < 0)
-			return -1;
-		/* what the parse could not see in the kernel is reported, never hidden */
-		pk_ast_warn_errors(&t->ast);
-		t->tu = t->ast.tu;
-		t->file = t->ast.file;
-	} else if (parse_tokens_only(t, b, extra, nextra) < 0) {
+	if (!semantic)
+		return pk_ast_parse_alone(t, b, extra, nextra);
+	struct pk_parse_opts po = {build_dir, extra, nextra, NULL};
+	if (pk_ast_parse(t, b, &po) < 0)
 		return -1;
-	}
-	pk_buf_lines(b);
-	load_tokens(t);
-	return 0;
-}
-
-void tt_tu_view(struct tt_tu *view, const struct tt_tu *main, CXFile file, struct pk_buf *b)
-{
-	memset(view, 0, sizeof(*view));
-	view->tu = main->tu;
-	view->file = file;
-	view->b = b;
-	view->borrowed = 1;
-	pk_buf_lines(b);
-	load_tokens(view);
-}
-
-void tt_tu_free(struct tt_tu *t)
-{
-	if (t->borrowed) {
-	} else if (t->have_ast) {
-		pk_ast_free(&t->ast);
-	} else {
-		if (t->tu)
-			clang_disposeTranslationUnit(t->tu);
-		if (t->index)
-			clang_disposeIndex(t->index);
-	}
-	free(t->tok);
-	memset(t, 0, sizeof(*t));
-}
-
-long tt_offset(const struct tt_tu *t, CXSourceLocation loc)
-{
-	CXFile f;
-	unsigned line, col, off;
-	clang_getExpansionLocation(loc, &f, &line, &col, &off);
-	if (!f || !pk_cx_same_file(f, t->file) || off > t->b->len)
-		return -1;
-	return (long)off;
-}
-
-int tt_extent(const struct tt_tu *t, CXCursor c, size_t *start, size_t *end)
-{
-	CXSourceRange r = clang_getCursorExtent(c);
-	long s = tt_offset(t, clang_getRangeStart(r)), e = tt_offset(t, clang_getRangeEnd(r));
-	if (s < 0 || e < s)
-		return -1;
-	*start = (size_t)s;
-	*end = (size_t)e;
-	return 0;
-}
-
-int tt_from_macro(CXCursor c)
-{
-	CXSourceLocation loc = clang_getCursorLocation(c);
-	CXFile f1, f2;
-	unsigned l1, c1, o1, l2, c2, o2;
-	clang_getExpansionLocation(loc, &f1, &l1, &c1, &o1);
-	clang_getSpellingLocation(loc, &f2, &l2, &c2, &o2);
-	return o1 != o2 || !pk_cx_same_file(f1, f2);
-}
-
-size_t tt_tok_at(const struct tt_tu *t, size_t off)
-{
-	size_t lo = 0, hi = t->ntok;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (t->tok[mid].start < off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-int tt_tok_is(const struct tt_tu *t, size_t i, const char *s)
-{
-	if (i >= t->ntok)
-		return 0;
-	size_t n = t->tok[i].end - t->tok[i].start;
-	return strlen(s) == n && !memcmp(t->b->data + t->tok[i].start, s, n);
-}
-
-int tt_ident_prefix_used(const struct tt_tu *t, const char *prefix)
-{
-	size_t pl = strlen(prefix);
-	for (size_t i = 0; i < t->ntok; i++)
-		if (t->tok[i].kind == CXToken_Identifier && t->tok[i].end - t->tok[i].start >= pl &&
-		    !memcmp(t->b->data + t->tok[i].start, prefix, pl))
-			return 1;
+	/* what the parse could not see in the kernel is reported, never hidden */
+	pk_ast_warn_errors(t);
 	return 0;
 }
 
@@ -410,15 +272,15 @@ const char *tt_detect_target(const struct tt_rules *r, const struct pk_buf *kern
 
 /* The callee's name token of a call whose '(' is token OPEN (OPEN >= 1): the
  * token before it, or before the template argument list that ends there. */
-size_t tt_callee_tok(const struct tt_tu *t, size_t open)
+size_t tt_callee_tok(const struct pk_ast *t, size_t open)
 {
 	size_t c = open - 1;
-	if (!tt_tok_is(t, c, ">"))
+	if (!pk_tok_is(t, c, ">"))
 		return c;
 	for (int d = 0; c > 0; c--) {
-		if (tt_tok_is(t, c, ">"))
+		if (pk_tok_is(t, c, ">"))
 			d++;
-		else if (tt_tok_is(t, c, "<") && --d == 0)
+		else if (pk_tok_is(t, c, "<") && --d == 0)
 			break;
 	}
 	return c > 0 ? c - 1 : 0;
