@@ -842,6 +842,42 @@ static int refuse_macro_body(struct pk_ast *a, const struct pk_spec *s)
 	return rc;
 }
 
+/* Is token I a call to NAME in code the preprocessor skipped that the
+ * parse holds no call for (a function it never saw)? */
+static int unseen_call(const struct pk_ast *a, size_t i, const char *name)
+{
+	if (!(a->toks[i].flags & PK_TOK_INACTIVE) || (a->toks[i].flags & PK_TOK_DIRECTIVE) || !pk_tok_is(a, i, name) ||
+	    !(pk_tok_is(a, i + 1, "(") || pk_tok_is(a, i + 1, "<")))
+		return 0;
+	for (size_t k = 0; k < a->ncalls; k++)
+		if (a->calls[k].off == a->toks[i].start && !strcmp(a->calls[k].name, name))
+			return 0;
+	return 1;
+}
+
+/* CALLEE#N counts the calls as written, those in skipped functions too:
+ * the offset of the N-th when it is such an unseen one, else -1. */
+static size_t nth_unseen(const struct pk_ast *a, const char *name, size_t n)
+{
+	size_t c = 0, t = 0, k = 0;
+	for (;;) {
+		while (c < a->ncalls && strcmp(a->calls[c].name, name))
+			c++;
+		while (t + 1 < a->ntoks && !unseen_call(a, t, name))
+			t++;
+		int have_t = t + 1 < a->ntoks;
+		if (c >= a->ncalls && !have_t)
+			return (size_t)-1;
+		int take_t = have_t && (c >= a->ncalls || a->toks[t].start < a->calls[c].off);
+		if (++k == n)
+			return take_t ? a->toks[t].start : (size_t)-1;
+		if (take_t)
+			t++;
+		else
+			c++;
+	}
+}
+
 static int place_call(struct pk_ast *a, const struct pk_spec *s, struct pk_anchor *out)
 {
 	size_t count = 0, pick = (size_t)-1;
@@ -869,6 +905,8 @@ static int place_call(struct pk_ast *a, const struct pk_spec *s, struct pk_ancho
 			                a->b->path, s->name, a->nerrs);
 		return pk_error("%s: no call to '%s' found", a->b->path, s->name);
 	}
+	if (s->n > count && nth_unseen(a, s->name, s->n) != (size_t)-1)
+		return refuse_inactive(a, nth_unseen(a, s->name, s->n), s->text);
 	if (s->n > count)
 		return pk_error("%s: '%s': there are only %zu calls to '%s'", a->b->path, s->text, count, s->name);
 	if (!s->n && count > 1) {
