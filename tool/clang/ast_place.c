@@ -878,6 +878,24 @@ static size_t nth_unseen(const struct pk_ast *a, const char *name, size_t n)
 	}
 }
 
+/* A kernel launch NAME<<<...>>>(...) written in the file (C++ parses it as
+ * shifts, so it is no call): refuse, saying it is host code. 0 when none. */
+static int refuse_launch(struct pk_ast *a, const struct pk_spec *s)
+{
+	for (size_t i = 0; i + 2 < a->ntoks; i++) {
+		if ((a->toks[i].flags & (PK_TOK_DIRECTIVE | PK_TOK_INACTIVE)) || !pk_tok_is(a, i, s->name) ||
+		    !pk_tok_is(a, i + 1, "<<") || !pk_tok_is(a, i + 2, "<") || a->toks[i + 1].start != a->toks[i].end)
+			continue;
+		unsigned line = pk_ast_line(a, a->toks[i].start);
+		return pk_error(
+		    "%s:%u: %s: '%s<<<...>>>' launches the kernel from host code, where the probe's device API "
+		    "(cycle counter, block index) does not exist; time the kernel inside it (--base=%s, or --around a "
+		    "call in its body)",
+		    a->b->path, line, s->text, s->name, s->name);
+	}
+	return 0;
+}
+
 static int place_call(struct pk_ast *a, const struct pk_spec *s, struct pk_anchor *out)
 {
 	size_t count = 0, pick = (size_t)-1;
@@ -889,6 +907,8 @@ static int place_call(struct pk_ast *a, const struct pk_spec *s, struct pk_ancho
 	if (count == 0 || (pick != (size_t)-1 && a->calls[pick].macro))
 		if (refuse_macro_body(a, s) < 0)
 			return -1;
+	if (count == 0 && refuse_launch(a, s) < 0)
+		return -1;
 	if (count == 0) {
 		char quoted[256];
 		snprintf(quoted, sizeof(quoted), "'%s'", s->name);
