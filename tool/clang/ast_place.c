@@ -683,6 +683,32 @@ static int line_text(const struct pk_buf *b, unsigned l, char *buf, size_t cap)
 	return 1;
 }
 
+/* Make the condition of directive E false: as read whole, or else, for an
+ * && chain with a term that cannot be read (`defined X == 220 && defined(Y)`),
+ * by one term that can. 0 when it cannot be made false. */
+static int refute_directive(struct flags *f, enum dkind e, const char *rest)
+{
+	struct cond c;
+	if (directive_cond(e, rest, &c))
+		return refute_cond(f, &c);
+	if ((e != D_IF && e != D_ELIF) || strstr(rest, "||"))
+		return 0;
+	for (const char *p = rest; p;) {
+		const char *amp = strstr(p, "&&");
+		char piece[1024];
+		size_t n = amp ? (size_t)(amp - p) : strlen(p);
+		if (n >= sizeof(piece))
+			return 0;
+		memcpy(piece, p, n);
+		piece[n] = 0;
+		/* the flag is written from the term at once: it may point into PIECE */
+		if (read_chain(piece, &c) && c.n == 1 && term_flag(f, &c.t[0], 1))
+			return 1;
+		p = amp ? amp + 2 : NULL;
+	}
+	return 0;
+}
+
 /* Add to F the -D/-U flags that select the branch whose directive is on
  * line DL: its own condition made true, and those of the branches before it
  * in the same #if chain made false. *chain is the line of the chain's #if.
@@ -718,7 +744,7 @@ static int branch_flags(const struct pk_buf *b, unsigned dl, struct flags *f, un
 		} else if ((e == D_IF || e == D_IFDEF || e == D_IFNDEF) && depth > 0) {
 			depth--;
 		} else if (depth == 0 && e != D_OTHER) {
-			if (e == D_ELSE || !directive_cond(e, rest, &c) || !refute_cond(f, &c))
+			if (e == D_ELSE || !refute_directive(f, e, rest))
 				return -1;
 			*chain = l;
 			if (e != D_ELIF)
