@@ -553,8 +553,11 @@ static int directive_cond(enum dkind k, const char *rest, struct cond *c)
 			p++;
 		t->nlen = (size_t)(p - t->name);
 		t->op = k == D_IFDEF ? T_DEF : T_NDEF;
+		t->val = NULL; /* no value compared */
+		t->vlen = 0;
 		c->n = 1;
 		c->join = 0;
+		c->first_only = 0;
 		return t->nlen > 0;
 	}
 	return read_cond(rest, c);
