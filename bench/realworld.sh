@@ -300,6 +300,15 @@ attempt() {
 	fi
 }
 
+# how many places the parse warnings in FILE say could not be parsed: one
+# warning each, or one line "could not parse N places" for many
+parse_errors() {
+	awk '/^probekit: warning:.*could not parse/ {
+		if (match($0, /could not parse [0-9]+ places/)) n += substr($0, RSTART + 16, RLENGTH - 23)
+		else n++
+	} END { print n + 0 }' "$1"
+}
+
 # the instrumented copy, parsed from a temporary file that finds the original's
 # quoted headers, has no more parse warnings than the original
 reparse_ok() {
@@ -331,8 +340,8 @@ reparse_ok() {
 		;;
 	esac
 	local before after
-	before=$(grep -c '^probekit: warning:.*could not parse' "$err")
-	after=$(grep -c '^probekit: warning:.*could not parse' "$work/$tag.re")
+	before=$(parse_errors "$err")
+	after=$(parse_errors "$work/$tag.re")
 	rm -rf "$work/$tag.d"
 	[ "$after" -le "$before" ]
 }

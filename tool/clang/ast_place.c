@@ -553,8 +553,11 @@ static int directive_cond(enum dkind k, const char *rest, struct cond *c)
 			p++;
 		t->nlen = (size_t)(p - t->name);
 		t->op = k == D_IFDEF ? T_DEF : T_NDEF;
+		t->val = NULL; /* no value compared */
+		t->vlen = 0;
 		c->n = 1;
 		c->join = 0;
+		c->first_only = 0;
 		return t->nlen > 0;
 	}
 	return read_cond(rest, c);
@@ -683,6 +686,32 @@ static int line_text(const struct pk_buf *b, unsigned l, char *buf, size_t cap)
 	return 1;
 }
 
+/* Make the condition of directive E false: as read whole, or else, for an
+ * && chain with a term that cannot be read (`defined X == 220 && defined(Y)`),
+ * by one term that can. 0 when it cannot be made false. */
+static int refute_directive(struct flags *f, enum dkind e, const char *rest)
+{
+	struct cond c;
+	if (directive_cond(e, rest, &c))
+		return refute_cond(f, &c);
+	if ((e != D_IF && e != D_ELIF) || strstr(rest, "||"))
+		return 0;
+	for (const char *p = rest; p;) {
+		const char *amp = strstr(p, "&&");
+		char piece[1024];
+		size_t n = amp ? (size_t)(amp - p) : strlen(p);
+		if (n >= sizeof(piece))
+			return 0;
+		memcpy(piece, p, n);
+		piece[n] = 0;
+		/* the flag is written from the term at once: it may point into PIECE */
+		if (read_chain(piece, &c) && c.n == 1 && term_flag(f, &c.t[0], 1))
+			return 1;
+		p = amp ? amp + 2 : NULL;
+	}
+	return 0;
+}
+
 /* Add to F the -D/-U flags that select the branch whose directive is on
  * line DL: its own condition made true, and those of the branches before it
  * in the same #if chain made false. *chain is the line of the chain's #if.
@@ -718,7 +747,7 @@ static int branch_flags(const struct pk_buf *b, unsigned dl, struct flags *f, un
 		} else if ((e == D_IF || e == D_IFDEF || e == D_IFNDEF) && depth > 0) {
 			depth--;
 		} else if (depth == 0 && e != D_OTHER) {
-			if (e == D_ELSE || !directive_cond(e, rest, &c) || !refute_cond(f, &c))
+			if (e == D_ELSE || !refute_directive(f, e, rest))
 				return -1;
 			*chain = l;
 			if (e != D_ELIF)
@@ -842,6 +871,60 @@ static int refuse_macro_body(struct pk_ast *a, const struct pk_spec *s)
 	return rc;
 }
 
+/* Is token I a call to NAME in code the preprocessor skipped that the
+ * parse holds no call for (a function it never saw)? */
+static int unseen_call(const struct pk_ast *a, size_t i, const char *name)
+{
+	if (!(a->tok[i].flags & PK_TOK_INACTIVE) || (a->tok[i].flags & PK_TOK_DIRECTIVE) || !pk_tok_is(a, i, name) ||
+	    !(pk_tok_is(a, i + 1, "(") || pk_tok_is(a, i + 1, "<")))
+		return 0;
+	for (size_t k = 0; k < a->ncalls; k++)
+		if (a->calls[k].off == a->tok[i].start && !strcmp(a->calls[k].name, name))
+			return 0;
+	return 1;
+}
+
+/* CALLEE#N counts the calls as written, those in skipped functions too:
+ * the offset of the N-th when it is such an unseen one, else -1. */
+static size_t nth_unseen(const struct pk_ast *a, const char *name, size_t n)
+{
+	size_t c = 0, t = 0, k = 0;
+	for (;;) {
+		while (c < a->ncalls && strcmp(a->calls[c].name, name))
+			c++;
+		while (t + 1 < a->ntok && !unseen_call(a, t, name))
+			t++;
+		int have_t = t + 1 < a->ntok;
+		if (c >= a->ncalls && !have_t)
+			return (size_t)-1;
+		int take_t = have_t && (c >= a->ncalls || a->tok[t].start < a->calls[c].off);
+		if (++k == n)
+			return take_t ? a->tok[t].start : (size_t)-1;
+		if (take_t)
+			t++;
+		else
+			c++;
+	}
+}
+
+/* A kernel launch NAME<<<...>>>(...) written in the file (C++ parses it as
+ * shifts, so it is no call): refuse, saying it is host code. 0 when none. */
+static int refuse_launch(struct pk_ast *a, const struct pk_spec *s)
+{
+	for (size_t i = 0; i + 2 < a->ntok; i++) {
+		if ((a->tok[i].flags & (PK_TOK_DIRECTIVE | PK_TOK_INACTIVE)) || !pk_tok_is(a, i, s->name) ||
+		    !pk_tok_is(a, i + 1, "<<") || !pk_tok_is(a, i + 2, "<") || a->tok[i + 1].start != a->tok[i].end)
+			continue;
+		unsigned line = pk_ast_line(a, a->tok[i].start);
+		return pk_error(
+		    "%s:%u: %s: '%s<<<...>>>' launches the kernel from host code, where the probe's device API "
+		    "(cycle counter, block index) does not exist; time the kernel inside it (--base=%s, or --around a "
+		    "call in its body)",
+		    a->b->path, line, s->text, s->name, s->name);
+	}
+	return 0;
+}
+
 static int place_call(struct pk_ast *a, const struct pk_spec *s, struct pk_anchor *out)
 {
 	size_t count = 0, pick = (size_t)-1;
@@ -853,6 +936,8 @@ static int place_call(struct pk_ast *a, const struct pk_spec *s, struct pk_ancho
 	if (count == 0 || (pick != (size_t)-1 && a->calls[pick].macro))
 		if (refuse_macro_body(a, s) < 0)
 			return -1;
+	if (count == 0 && refuse_launch(a, s) < 0)
+		return -1;
 	if (count == 0) {
 		char quoted[256];
 		snprintf(quoted, sizeof(quoted), "'%s'", s->name);
@@ -869,6 +954,8 @@ static int place_call(struct pk_ast *a, const struct pk_spec *s, struct pk_ancho
 			                a->b->path, s->name, a->nerrs);
 		return pk_error("%s: no call to '%s' found", a->b->path, s->name);
 	}
+	if (s->n > count && nth_unseen(a, s->name, s->n) != (size_t)-1)
+		return refuse_inactive(a, nth_unseen(a, s->name, s->n), s->text);
 	if (s->n > count)
 		return pk_error("%s: '%s': there are only %zu calls to '%s'", a->b->path, s->text, count, s->name);
 	if (!s->n && count > 1) {

@@ -105,7 +105,10 @@ static char *dir_of(const char *path)
 	return sl ? pk_xstrndup(path, sl == path ? 1 : (size_t)(sl - path)) : pk_xstrdup(".");
 }
 
-/* Does FILE reach the target through its quoted includes within DEPTH levels? */
+/* Does FILE reach the target through its quoted includes within DEPTH levels?
+ * An include is followed by the path clang would open (beside the file as
+ * named, not its real path): in a tree of symbolic links, the file's
+ * neighbours are the links, one of which may be a changed copy. */
 static int reaches(struct search *s, const char *file, int depth, int *entry)
 {
 	if (depth > MAX_DEPTH || s->reads >= MAX_FILES)
@@ -133,7 +136,7 @@ static int reaches(struct search *s, const char *file, int depth, int *entry)
 			if (!strcmp(real, s->target))
 				found = 1;
 			else if (!seen_before(s, real))
-				found = reaches(s, real, depth + 1, NULL);
+				found = reaches(s, p, depth + 1, NULL);
 		}
 		free(p);
 		free(name);
