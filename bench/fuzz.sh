@@ -49,6 +49,8 @@ declare -A extra=(
 
 build() { # build NAME: $out/fuzz_NAME
 	local t=$1 srcs=() more=()
+	# the generated names the tool spells (rules/names.ini), as the CMake build makes them
+	cmake -DIN="$here/rules/names.ini" -DOUT="$out/names.h" -P "$here/cmake/NamesHeader.cmake" || return 1
 	for s in ${sources[$t]}; do srcs+=("$here/tool/$s"); done
 	[ "$t" = rules ] && srcs+=("$here/tests/fuzz/embed_none.c")
 	if [ "$t" = insert ]; then
@@ -71,7 +73,7 @@ build() { # build NAME: $out/fuzz_NAME
 	fi
 	"$cc" -std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-		-DFUZZ_RULES_DIR="\"$here/rules\"" -I"$here/tool" -I"$here/tool/clang" \
+		-DFUZZ_RULES_DIR="\"$here/rules\"" -I"$here/tool" -I"$here/tool/clang" -I"$out" \
 		"$here/tests/fuzz/fuzz_$t.c" "${srcs[@]}" ${more[@]+"${more[@]}"} \
 		-lpcre2-8 -linih -ljansson -o "$out/fuzz_$t"
 }

@@ -110,6 +110,7 @@ struct tt_kernel {
 	char *tensor_accessor; /* ACC of ACC<T>(args, k) when the kernel reads tensors so, or NULL */
 	int passes_args;       /* args handed whole to a function */
 	long host_tensors;     /* the tensor count the host says (-1: no host split) */
+	long host_scalars;     /* the scalars every task passes (-1: tasks differ, -2: not known) */
 };
 
 /* Find and describe the kernel (NAME or the only candidate). -1 on error. */
@@ -342,7 +343,7 @@ int tt_py_plan_test(const struct pk_buf *b, const struct tt_kernel *k, const str
 /* tt_orch.c: a simpler orchestration (rt_submit_*_task). */
 int tt_orch_is(const struct pk_ast *t);
 /* The tensors the tasks submitting FUNC_ID (-1: the only kernel) pass; -1 on error. */
-long tt_orch_tensors(struct pk_ast *t, const struct tt_rules *r, long func_id);
+long tt_orch_tensors(struct pk_ast *t, const struct tt_rules *r, long func_id, long *scalars);
 /* tt_ids.c: kernel ids and functions of a simpler orchestration. An id
  * expression: tokens [S, E), its probe declaration put at byte ANCHOR (the
  * start of a statement in its scope); VALUE its value, -1 when not constant. */

@@ -689,6 +689,7 @@ int tt_kernel_find(struct pk_ast *t, const char *name, struct tt_kernel *k)
 {
 	memset(k, 0, sizeof(*k));
 	k->host_tensors = -1;
+	k->host_scalars = -2;
 	int found[2], n = 0;
 	for (size_t i = 0; i < t->nfuncs; i++) {
 		enum CXCursorKind ck = clang_getCursorKind(t->funcs[i].cursor);
@@ -714,6 +715,7 @@ int tt_func_describe(struct pk_ast *t, CXCursor fn, struct tt_kernel *k)
 {
 	memset(k, 0, sizeof(*k));
 	k->host_tensors = -1;
+	k->host_scalars = -2;
 	return describe(t, fn, clang_getCursorSemanticParent(fn), k, 1);
 }
 
@@ -755,6 +757,10 @@ static int abi_extern(const struct pk_ast *t, struct tt_kernel *k)
 				           k->host_tensors);
 		k->ntensors = k->host_tensors;
 		k->nscalars = max + 1 > k->host_tensors ? max + 1 - k->host_tensors : 0;
+		/* scalars the host passes and the kernel never reads still come
+		 * before any the tool appends */
+		if (k->host_scalars > k->nscalars)
+			k->nscalars = k->host_scalars;
 		free(kind);
 		free(first);
 		return 0;

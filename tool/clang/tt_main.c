@@ -333,6 +333,7 @@ static int read_host(struct job *j)
 	memcpy(j->sp.lay.twins, o->func_twins, o->nfunc_twins * sizeof(long));
 	j->sp.lay.ntwins = o->nfunc_twins;
 	j->k.host_tensors = -1;
+	j->k.host_scalars = -2;
 	if (!j->hf)
 		return 0;
 	if (j->hf == j->kf) { /* one source holds kernel and launch (an .asc file): one plan */
@@ -358,7 +359,7 @@ static int read_host(struct job *j)
 		if (j->func_id < -1) /* a script the tool cannot read: refused */
 			return -1;
 	}
-	j->k.host_tensors = tt_orch_tensors(j->ht, &j->rules, j->func_id);
+	j->k.host_tensors = tt_orch_tensors(j->ht, &j->rules, j->func_id, &j->k.host_scalars);
 	return j->k.host_tensors < 0 ? -1 : 0;
 }
 
@@ -380,14 +381,16 @@ static long lane_rows(struct job *j, const struct tt_tasks *ts)
 	return 1 + strtol(ratio, NULL, 10);
 }
 
-/* One task instance of a mixed kernel: its lanes' rows, blocks * PER. */
+/* One task instance: its rows, blocks * PER (PER: a mixed kernel's lanes
+ * of one block), when the block count is a constant; the tensor is sized
+ * to them unless --slots says more. */
 static int size_one_task(struct job *j, const struct tt_tasks *ts, long per)
 {
-	if (per == 1 || ts->blocks <= 0 || ts->tasks < 0)
+	if (ts->blocks <= 0 || ts->tasks < 0)
 		return 0;
 	long rows = ts->blocks * per;
 	const char *slots = j->sp.opt.slots;
-	if (slots && strspn(slots, "0123456789") == strlen(slots) && strtol(slots, NULL, 10) < rows)
+	if (per > 1 && slots && strspn(slots, "0123456789") == strlen(slots) && strtol(slots, NULL, 10) < rows)
 		return pk_error("%s: --slots %s, but the AIC and AIV lanes of the mixed task submitting kernel %ld "
 		                "(line %s) write %ld rows (%ld block%s, each an AIC row and %ld AIV rows); pass "
 		                "--slots %ld or leave it out",
@@ -519,6 +522,13 @@ static int plan_host(struct job *j)
 		return -1;
 	if (tt_orch_plan(j->ht, &j->k, &j->sp, j->func_id, &j->external, &j->hf->plan) < 0)
 		return -1;
+	if (j->k.host_scalars == -1 && (j->sp.lay.task_rows || j->o.generation || j->o.invocation))
+		return pk_error(
+		    "%s: the tasks submitting kernel '%s' pass different numbers of scalars, so the scalars "
+		    "the timing tensor appends (task index, generation, first row) would sit at different "
+		    "args[] indices; pass the same scalars in every task (a dummy add_scalar), or measure "
+		    "one task",
+		    j->host_path, j->k.name);
 	if (j->tf && tt_py_plan_test(&j->tf->b, &j->k, &j->sp, j->func_id, j->external, &j->tf->plan) < 0)
 		return -1;
 	return 0;

@@ -342,11 +342,12 @@ static int pick_id(const struct pk_ast *t, const struct submit *s, size_t n, lon
 
 /* The tensor count the host passes to the kernel (every task submitting it
  * must agree), -1 on error. */
-long tt_orch_tensors(struct pk_ast *t, const struct tt_rules *r, long func_id)
+long tt_orch_tensors(struct pk_ast *t, const struct tt_rules *r, long func_id, long *scalars)
 {
 	static struct submit s[MAX_SUBMITS];
 	size_t n = find_submits(t, r, s);
 	long id, tensors = -1;
+	*scalars = -2;
 	if (n == (size_t)-1 || pick_id(t, s, n, func_id, &id) < 0)
 		return -1;
 	for (size_t k = 0; k < n; k++) {
@@ -356,6 +357,7 @@ long tt_orch_tensors(struct pk_ast *t, const struct tt_rules *r, long func_id)
 		task_adds(t, s, n, k, &a);
 		if (a.tensors > tensors)
 			tensors = a.tensors; /* the widest: a narrower task is padded to it */
+		*scalars = *scalars == -2 || *scalars == a.scalars ? a.scalars : -1;
 	}
 	if (tensors < 0)
 		return unread_ids(t, s, n, id);

@@ -1,0 +1,44 @@
+// Two tasks pass a second scalar the kernel never reads: the task index goes after it.
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pto_orchestration_api.h"
+
+#define FUNC_TILE_ADD 0
+
+extern "C" {
+
+__attribute__((visibility("default"))) PTO2OrchestrationConfig
+aicpu_orchestration_config(const ChipTaskArgs &orch_args) {
+    (void)orch_args;
+    return PTO2OrchestrationConfig{
+        .expected_arg_count = /* TIMING_PROBE: @timing-was "2" */3/* TIMING_PROBE: @timing-end */,
+    };
+}
+
+__attribute__((visibility("default"))) void aicpu_orchestration_entry(const ChipTaskArgs &orch_args) {
+    const auto &pk_tt_timing = orch_args.tensor(2).ref();  // TIMING_PROBE: @timing external tensor 2
+    uint64_t pk_tt_task = 0;  // TIMING_PROBE: @timing task counter
+    const ChipTensor &ext_acc = orch_args.tensor(0).ref();
+    const ChipTensor &ext_tile = orch_args.tensor(1).ref();
+
+    CoreTaskArgs first;
+    first.add_inout(ext_acc);
+    first.add_input(ext_tile);
+    first.add_output(pk_tt_timing);  // TIMING_PROBE: @timing output (args[2])
+    first.add_scalar(static_cast<uint64_t>(128));
+    first.add_scalar(static_cast<uint64_t>(7));  // a scalar the kernel never reads
+    first.add_scalar(static_cast<uint64_t>(pk_tt_task++));  // TIMING_PROBE: @timing launch scalars (args[5])
+    rt_submit_aiv_task(FUNC_TILE_ADD, first);
+
+    CoreTaskArgs second;
+    second.add_inout(ext_acc);
+    second.add_input(ext_tile);
+    second.add_output(pk_tt_timing);  // TIMING_PROBE: @timing output (args[2])
+    second.add_scalar(static_cast<uint64_t>(64));
+    second.add_scalar(static_cast<uint64_t>(9));
+    second.add_scalar(static_cast<uint64_t>(pk_tt_task++));  // TIMING_PROBE: @timing launch scalars (args[5])
+    rt_submit_aiv_task(FUNC_TILE_ADD, second);
+}
+
+}  // extern "C"
