@@ -201,12 +201,16 @@ static void find_problems(struct probe *p)
 	}
 	free_idents(&declared);
 	/* parts in one file must share a function, and the start's scope must
-	 * still be open at the end */
-	for (size_t i = 1; i < p->nparts; i++) {
+	 * still be open at the end; a part at file scope (the #includes a probe
+	 * needs) belongs to no function */
+	size_t first = 0;
+	while (first < p->nparts && p->parts[first].b->scope == 0)
+		first++;
+	for (size_t i = first + 1; i < p->nparts; i++) {
 		/* every later part (an exit: insertion has one per return) must
 		 * see the first part's variables */
-		const struct part *a = &p->parts[0], *b = &p->parts[i];
-		if (a->f != b->f)
+		const struct part *a = &p->parts[first], *b = &p->parts[i];
+		if (a->f != b->f || b->b->scope == 0)
 			continue;
 		const struct pk_scan *s = &a->f->src.scan;
 		if (pk_scope_top(s, a->b->scope) != pk_scope_top(s, b->b->scope))

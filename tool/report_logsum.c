@@ -457,8 +457,11 @@ static void warn_runs(const struct rp_log *lg, struct rp_doc *d)
 		else if (r->nlines && r->tbase_late)
 			rp_warn(d, "'%s': probe lines before the first [T_BASE] have no relative times", r->label);
 		if (r->ntbase > lg->repeat)
-			rp_warn(d, "'%s': %zu [T_BASE] lines, more than --repeat %zu (warmup output leaked?)", r->label,
-			        r->ntbase, lg->repeat);
+			rp_warn(
+			    d,
+			    "'%s': %zu [T_BASE] lines, more than --repeat %zu (warmup output leaked, or several tasks "
+			    "ran the kernel?)",
+			    r->label, r->ntbase, lg->repeat);
 	}
 }
 
@@ -478,7 +481,7 @@ static void warn_findings(const struct rp_log *lg, struct rp_doc *d)
 		else if (!overlap)
 			rp_warn(d,
 			        "'%s': up to %u '%s' lines for one block and iteration, more than --repeat %zu (warmup "
-			        "output leaked?)",
+			        "output leaked, or several tasks ran the kernel?)",
 			        run, f->count, name, lg->repeat);
 	}
 }

@@ -60,8 +60,10 @@ void pk_api_free(struct pk_api *a);
  * NULL) into KIND: 1 when a kind's marks were found, 0 for the fallback, -1
  * on a rules error. */
 int pk_api_detect(const struct pk_buf *b, const struct pk_scan *s, char *kind, size_t cap);
-/* Does B #include a header of LIST (blank-separated; the path as written or its last component)? */
-int pk_api_includes(const struct pk_buf *b, const char *list);
+/* Does B #include a header of LIST (blank-separated; the path as written or
+ * its last component)? An #include inside a probe block of S (when not NULL)
+ * does not count: that block may be off while the probe asking is on. */
+int pk_api_includes(const struct pk_buf *b, const struct pk_scan *s, const char *list);
 /* TMPL with each {NAMES[i]} replaced by VALS[i] (malloc'd). */
 char *pk_api_fill(const char *tmpl, const char *const *names, const char *const *vals, size_t n);
 /* NAME (an API spelling) with {args} replaced by ARGS, written NS::NAME when

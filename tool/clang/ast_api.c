@@ -174,7 +174,16 @@ static const char *include_path(const char *p, const char *eol, size_t *len)
 	return o + 1;
 }
 
-int pk_api_includes(const struct pk_buf *b, const char *list)
+/* Is OFF inside a probe block of S? */
+static int in_probe_block(const struct pk_scan *s, size_t off)
+{
+	for (size_t i = 0; s && i < s->nblocks; i++)
+		if (off >= s->blocks[i].dir_start && off < s->blocks[i].endif_end)
+			return 1;
+	return 0;
+}
+
+int pk_api_includes(const struct pk_buf *b, const struct pk_scan *s, const char *list)
 {
 	const char *d = b->data, *end = d + b->len;
 	for (const char *p = d; p < end;) {
@@ -183,7 +192,7 @@ int pk_api_includes(const struct pk_buf *b, const char *list)
 			eol = end;
 		size_t len;
 		const char *path = include_path(p, eol, &len);
-		if (path) {
+		if (path && !in_probe_block(s, (size_t)(p - d))) {
 			const char *base = path + len;
 			while (base > path && base[-1] != '/')
 				base--;
@@ -227,7 +236,7 @@ int pk_api_detect(const struct pk_buf *b, const struct pk_scan *s, char *kind, s
 			found = -1;
 			break;
 		}
-		if (pk_api_includes(b, a.includes) || has_code_text(b, s, a.entry)) {
+		if (pk_api_includes(b, NULL, a.includes) || has_code_text(b, s, a.entry)) {
 			snprintf(kind, cap, "%s", w);
 			found = 1;
 		}

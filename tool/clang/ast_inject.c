@@ -167,12 +167,12 @@ static char *gen_includes(struct pk_ast *a, const struct gen *g)
 	const struct pk_api *api = g->api;
 	struct pk_sb t = {0};
 	char *inc = NULL;
-	if (g->sim_cycle && *api->sim_include && !pk_api_includes(a->b, api->sim_include)) {
+	if (g->sim_cycle && *api->sim_include && !pk_api_includes(a->b, &a->scan, api->sim_include)) {
 		inc = pk_api_include_lines(api, api->sim_include, 1, g->eol);
 		pk_sb_addf(&t, "%s%s", inc, g->eol);
 		free(inc);
 	}
-	if (*api->block_include && !g->no_block && !pk_api_includes(a->b, api->block_include)) {
+	if (*api->block_include && !g->no_block && !pk_api_includes(a->b, &a->scan, api->block_include)) {
 		inc = pk_api_include_lines(api, api->block_include, 0, g->eol);
 		pk_sb_addf(&t, "%s%s", inc, g->eol);
 		free(inc);
@@ -389,9 +389,19 @@ static size_t directive_at(const char *d, size_t ls, size_t le, char w[16])
 	return n;
 }
 
+/* Is OFF inside a probe block (whose #includes another probe may lack)? */
+static int probe_block_at(const struct pk_ast *a, size_t off)
+{
+	for (size_t i = 0; i < a->scan.nblocks; i++)
+		if (off >= a->scan.blocks[i].dir_start && off < a->scan.blocks[i].endif_end)
+			return 1;
+	return 0;
+}
+
 /* Where a block at file scope goes for a probe at OFF: after the last
  * #include before it at the #if depth of OFF's line (the headers the kernel
- * reads first, at file scope), else at the start of the file. */
+ * reads first, at file scope; not those of other probes' blocks), else at
+ * the start of the file. */
 static size_t file_scope_at(struct pk_ast *a, size_t off)
 {
 	const char *d = a->b->data;
@@ -413,7 +423,7 @@ static size_t file_scope_at(struct pk_ast *a, size_t off)
 				depth++;
 			else if (!strcmp(w, "endif"))
 				depth--;
-			else if (!strcmp(w, "include"))
+			else if (!strcmp(w, "include") && !probe_block_at(a, ls))
 				last.end = le < n ? le + 1 : le, last.depth = depth;
 		}
 		ls = le + 1;
@@ -644,13 +654,14 @@ static int refuse_others_on(struct pk_ast *a, const struct pk_inject_opts *o)
 }
 
 /* The base probe goes with the first probe, as enabling a probe enables it:
- * its blocks are turned on, or, when the file has none, it is inserted at
+ * its blocks are turned on, or, when the file has none, it is inserted (off
+ * with --off, so that enabling the probe later turns both on) at
  * the kernel entry (as --base would), its edits first in the plan so that
  * at one offset the base sample is taken first. No single kernel entry (a
  * header, several entries): a warning, and the probe goes in alone. */
 static int plan_base(struct pk_ast *a, const struct pk_inject_opts *o, struct pk_plan *plan)
 {
-	if (o->off || o->no_base || o->place == PK_PLACE_BASE || !strcmp(o->name, PK_BASE_PROBE))
+	if (o->no_base || o->place == PK_PLACE_BASE || !strcmp(o->name, PK_BASE_PROBE))
 		return 0;
 	struct pk_plan base;
 	pk_plan_init(&base);
@@ -660,7 +671,7 @@ static int plan_base(struct pk_ast *a, const struct pk_inject_opts *o, struct pk
 		if (strcmp(b->name, PK_BASE_PROBE))
 			continue;
 		have = 1;
-		if (!b->enabled)
+		if (!b->enabled && !o->off)
 			pk_plan_add(&base, b->value_off, b->value_off + 1, "1", 1);
 	}
 	if (!have) {

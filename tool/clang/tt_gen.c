@@ -87,20 +87,20 @@ static void cycle_helper(struct pk_sb *sb, const struct tt_spec *sp, const char 
 /* The headers the generated code needs and KB does not include: the
  * simulation's counter (under its macro) and the block accessors when the
  * slot is read with them. Empty text when none. */
-static char *needed_includes(const struct pk_buf *kb, const struct tt_spec *sp, const char *slot_text)
+static char *needed_includes(const struct pk_ast *t, const struct tt_spec *sp, const char *slot_text)
 {
 	const struct pk_api *a = sp->api;
 	struct pk_sb sb = {0};
 	pk_sb_add(&sb, "");
 	char *inc = NULL;
-	if (*a->sim_macro && *a->sim_include && !pk_api_includes(kb, a->sim_include)) {
+	if (*a->sim_macro && *a->sim_include && !pk_api_includes(t->b, &t->scan, a->sim_include)) {
 		inc = pk_api_include_lines(a, a->sim_include, 1, "\n");
 		pk_sb_addf(&sb, "%s\n", inc);
 		free(inc);
 	}
 	size_t bl = strcspn(a->block, "(");
 	if (*a->block_include && bl && slot_text && memmem(slot_text, strlen(slot_text), a->block, bl) &&
-	    !pk_api_includes(kb, a->block_include)) {
+	    !pk_api_includes(t->b, &t->scan, a->block_include)) {
 		inc = pk_api_include_lines(a, a->block_include, 0, "\n");
 		pk_sb_addf(&sb, "%s\n", inc);
 		free(inc);
@@ -517,7 +517,7 @@ int tt_gen_kernel(struct pk_ast *t, struct tt_kernel *k, struct tt_spec *sp, con
 	char *h = helpers(k, sp), *ss = sp->slot_in_body ? slot_stmt(k, sp) : NULL;
 	struct pk_sb all = {0};
 	pk_sb_addf(&all, "%s\n%s", h, ss ? ss : "");
-	char *inc = needed_includes(t->b, sp, all.s);
+	char *inc = needed_includes(t, sp, all.s);
 	all.n = 0;
 	pk_sb_add(&all, inc);
 	cycle_helper(&all, sp, tt_prof(sp, "code", "qualifiers"));

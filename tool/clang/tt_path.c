@@ -423,7 +423,7 @@ static int place_sample(struct graph *g, int i, struct tt_event *ev, struct pk_p
 	free(sim);
 	free(dev);
 	size_t at = *api->sim_macro ? hk_start(t, f->c) : 0;
-	if (*api->sim_macro && *api->sim_include && !pk_api_includes(t->b, api->sim_include) && at) {
+	if (*api->sim_macro && *api->sim_include && !pk_api_includes(t->b, &t->scan, api->sim_include) && at) {
 		char *inc = pk_api_include_lines(api, api->sim_include, 1, "\n");
 		tt_insert_before(t->b, plan_of(g, f->file, kplan), at, inc, "helper");
 		free(inc);

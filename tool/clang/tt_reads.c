@@ -305,5 +305,11 @@ int tt_sides_add_lane(struct tt_files *fs, const char *path, const struct tt_spe
 		return 0; /* the kernel's own source, or a file planned already */
 	int added;
 	struct tt_file *x = tt_files_add(fs, path, TT_ROLE_SIDE, &added);
-	return x ? side_plan(x, sp) : -1;
+	if (!x || side_plan(x, sp) < 0)
+		return -1;
+	if (x->plan.n)
+		pk_warning("%s: another lane of the kernel's mixed task, reading the same argument list: its args[] "
+		           "reads are renumbered too; give it to probe-strip with the other files",
+		           path);
+	return 0;
 }

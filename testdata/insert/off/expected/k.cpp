@@ -38,5 +38,11 @@ __aicore__ inline void Stage(__gm__ T *dst, __gm__ T *src)
 
 extern "C" __global__ __aicore__ void kern(GM_ADDR dst, GM_ADDR src)
 {
+#if 0  // TIMING_PROBE: T_BASE
+    uint64_t probeBase_T_BASE = GetSystemCycle();
+    if (GetBlockIdx() == 0) {
+        printf("[T_BASE] %lu\n", probeBase_T_BASE);
+    }
+#endif
     Stage<float>(reinterpret_cast<__gm__ float *>(dst), reinterpret_cast<__gm__ float *>(src));
 }
