@@ -466,12 +466,7 @@ static int kernel_entry(struct pk_ast *a, const char *want)
 			return pk_error("%s: --base=%s: no single function '%s' with a body", a->b->path, want, want);
 		return f;
 	}
-	int found = -1, n = 0;
-	for (size_t i = 0; i < a->nfuncs; i++)
-		if (a->funcs[i].entry) {
-			found = (int)i;
-			n++;
-		}
+	int n, second, found = pk_ast_one_entry(a, &n, &second);
 	if (n == 1)
 		return found;
 	size_t open, close;

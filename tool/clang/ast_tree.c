@@ -475,6 +475,24 @@ int pk_ast_find_func(const struct pk_ast *a, const char *name)
 	return found;
 }
 
+int pk_ast_one_entry(const struct pk_ast *a, int *n, int *second)
+{
+	int found = -1;
+	*n = 0;
+	*second = -1;
+	for (size_t i = 0; i < a->nfuncs; i++) {
+		enum CXCursorKind k = clang_getCursorKind(a->funcs[i].cursor);
+		if (!a->funcs[i].entry || (k != CXCursor_FunctionDecl && k != CXCursor_FunctionTemplate))
+			continue;
+		if (found < 0)
+			found = (int)i;
+		else if (*second < 0)
+			*second = (int)i;
+		++*n;
+	}
+	return *n == 1 ? found : (*n ? -2 - found : -1);
+}
+
 int pk_ast_stmt_of(const struct pk_ast *a, int node)
 {
 	while (node >= 0 && !a->nodes[node].stmt)
