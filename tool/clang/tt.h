@@ -376,15 +376,17 @@ size_t tt_call_args(const struct pk_ast *t, size_t open, size_t *s, size_t *e, s
  * bounds only), each with its block count (launch_spec.set_block_num, 1 by
  * default). */
 struct tt_tasks {
-	long id;            /* the kernel id the tasks submit */
-	long tasks;         /* -1: a loop's trip count or a block count is not a constant */
-	long blocks;        /* blocks of each task, -1 unknown or differing */
-	int sites;          /* submit statements */
-	int in_loop;        /* some submit sits in a loop */
-	int via_helper;     /* some submit is made by a helper function the orchestration calls */
-	unsigned loop_line; /* the first loop whose count is not a constant (0: none) */
-	int lanes;          /* most lanes of one task running the kernel (2, 3: a mixed task's) */
-	char lines[96];     /* the submits' lines, "38, 48" */
+	long id;              /* the kernel id the tasks submit */
+	long tasks;           /* -1: a loop's trip count or a block count is not a constant */
+	long blocks;          /* blocks of each task, -1 unknown or differing */
+	int sites;            /* submit statements */
+	int in_loop;          /* some submit sits in a loop */
+	int via_helper;       /* some submit is made by a helper function the orchestration calls */
+	unsigned loop_line;   /* the first loop whose count is not a constant (0: none) */
+	int lanes;            /* most lanes of one task running the kernel (2, 3: a mixed task's) */
+	long last_blocks;     /* the block count of the latest submit that has a constant one */
+	unsigned blocks_fall; /* a submit with fewer blocks than an earlier one (its line), or 0 */
+	char lines[96];       /* the submits' lines, "38, 48" */
 };
 int tt_orch_tasks(struct pk_ast *t, const struct tt_spec *sp, long func_id, struct tt_tasks *out);
 /* The host's adds of the generation id and the first row (--generation,

@@ -455,6 +455,16 @@ static int plan_tasks(struct job *j)
 		snprintf(j->slots_buf, sizeof(j->slots_buf), "%ld", rows);
 		j->sp.opt.slots = j->slots_buf;
 	}
+	if (ts.blocks_fall)
+		pk_warning("%s:%u: this task runs kernel %ld on fewer blocks than an earlier one: with task * block "
+		           "count + block index their rows overlap and the later task overwrites some of the earlier "
+		           "one's; submit the tasks in order of growing block count, or measure one of them",
+		           orch, ts.blocks_fall, ts.id);
+	else if (rows < 0 && ts.blocks < 0 && !ts.loop_line)
+		pk_warning("%s: the tasks submitting kernel %ld set their block counts at run time: task * block count "
+		           "+ block index keeps their rows apart only while no task runs on fewer blocks than an "
+		           "earlier one",
+		           orch, ts.id);
 	if (rows >= 0)
 		pk_warning("%s: %ld tasks submit kernel %ld (line%s %s): each passes its task index and writes its own "
 		           "row (%s); the timing tensor has %s rows",

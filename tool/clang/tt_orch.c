@@ -552,6 +552,10 @@ int tt_orch_tasks(struct pk_ast *t, const struct tt_spec *sp, long func_id, stru
 			out->blocks = blocks;
 		else
 			out->blocks = -1;
+		if (blocks > 0 && blocks < out->last_blocks) /* task * block count + block overlaps then */
+			out->blocks_fall = pk_buf_line_of(t->b, t->tok[s[k].tok].start);
+		if (blocks > 0)
+			out->last_blocks = blocks;
 		out->sites++;
 		if (trips < 0 || blocks < 0 || out->tasks < 0)
 			out->tasks = -1;
