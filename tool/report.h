@@ -270,6 +270,7 @@ struct rp_event_map {
 	 * index), then aic_rows * aiv_per_aic AIV rows; 0 when not said */
 	int aiv_per_aic;
 	long aic_rows;
+	int aic_idle;  /* no task runs the kernel on its AIC lane: those rows stay zero */
 	int task_rows; /* several tasks: aic_rows * (1 + aiv_per_aic) rows each */
 };
 /* The lane that owns row SLOT ("AIC 0", "AIV 1.0", "task 2 AIV 0.1") into

@@ -130,6 +130,7 @@ static int lane_fields(json_t *root, const char *path, struct rp_event_map *em)
 		                path);
 	em->aiv_per_aic = (int)json_integer_value(ratio);
 	em->aic_rows = aic && json_is_integer(aic) ? (long)json_integer_value(aic) : 0;
+	em->aic_idle = json_is_true(json_object_get(root, "aic_idle"));
 	em->task_rows = json_object_get(root, "tasks") != NULL;
 	return 0;
 }

@@ -238,6 +238,7 @@ struct tt_layout {
 	 * count (AIC rows) of each of its tasks, -1 when not one constant; 0
 	 * when the lanes do not (one lane, or no macro telling them apart) */
 	long mix_blocks;
+	int aic_idle; /* a mixed kernel's AIC rows are laid out but no task runs it on AIC */
 };
 
 /* What every planner reads: the options, the layout, and the rules they are
@@ -384,6 +385,7 @@ struct tt_tasks {
 	int via_helper;       /* some submit is made by a helper function the orchestration calls */
 	unsigned loop_line;   /* the first loop whose count is not a constant (0: none) */
 	int lanes;            /* most lanes of one task running the kernel (2, 3: a mixed task's) */
+	int on_aic;           /* some mixed task runs the kernel on its AIC lane too */
 	long last_blocks;     /* the block count of the latest submit that has a constant one */
 	unsigned blocks_fall; /* a submit with fewer blocks than an earlier one (its line), or 0 */
 	char lines[96];       /* the submits' lines, "38, 48" */

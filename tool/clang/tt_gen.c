@@ -625,6 +625,8 @@ char *tt_sidecar_json(const struct tt_kernel *k, const struct tt_spec *sp, size_
 			pk_sb_addf(&sb, "  \"aic_rows\": %ld,\n", sp->lay.mix_blocks);
 		else
 			pk_sb_add(&sb, "  \"aic_rows\": null,\n");
+		if (sp->lay.aic_idle) /* AIC rows no task writes: not a finding */
+			pk_sb_add(&sb, "  \"aic_idle\": true,\n");
 	}
 	const char *lane_rule = "AIC: block_idx; AIV: block_num + block_idx * aiv_per_aic + sub_block_idx";
 	if (sp->lay.task_rows) { /* several tasks: each writes its own rows */

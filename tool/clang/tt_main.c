@@ -378,6 +378,7 @@ static long lane_rows(struct job *j, const struct tt_tasks *ts)
 	if (j->k.core != TT_MIX)
 		return 1;
 	j->sp.lay.mix_blocks = ts && ts->blocks > 0 ? ts->blocks : -1;
+	j->sp.lay.aic_idle = ts && ts->lanes > 1 && !ts->on_aic && !j->py_mixed;
 	return 1 + strtol(ratio, NULL, 10);
 }
 

@@ -545,6 +545,9 @@ int tt_orch_tasks(struct pk_ast *t, const struct tt_spec *sp, long func_id, stru
 				         (set_ids(&s[k], i)[l] == id || is_twin(sp, set_ids(&s[k], i)[l]));
 			if (lanes > out->lanes)
 				out->lanes = lanes;
+			const long *ids = set_ids(&s[k], i);
+			if ((ids[0] == id || is_twin(sp, ids[0])) && (ids[1] >= 0 || ids[2] >= 0))
+				out->on_aic = 1; /* the AIC lane of a mixed task runs it too */
 		}
 		if (trips < 0 && !out->loop_line)
 			out->loop_line = pk_buf_line_of(t->b, t->tok[loop].start);
