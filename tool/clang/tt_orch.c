@@ -495,10 +495,10 @@ static long site_trips(const struct loop *l, size_t nl, size_t s, int *in_loop, 
 	return n;
 }
 
-/* The task's block count: RECV.launch_spec.set_block_num(N) before the
- * submit (1 without one; N a literal, #define or NAME = N constant), -1
- * when not a constant. */
-static long site_blocks(const struct pk_ast *t, const struct submit *all, size_t k)
+/* The task's block count: RECV.launch_spec.SETTER(N) before the submit,
+ * SETTER one of [host] simpler_block_setters (1 without one; N a literal,
+ * #define or NAME = N constant), -1 when not a constant. */
+static long site_blocks(const struct pk_ast *t, const struct submit *all, size_t k, const char *setters)
 {
 	size_t from = 0;
 	for (size_t j = 0; j < k; j++)
@@ -507,7 +507,8 @@ static long site_blocks(const struct pk_ast *t, const struct submit *all, size_t
 	long blocks = 1;
 	for (size_t i = from; i + 5 < all[k].tok; i++)
 		if (same(t, i, all[k].recv) && pk_tok_is(t, i + 1, ".") && pk_tok_is(t, i + 2, "launch_spec") &&
-		    pk_tok_is(t, i + 4, "set_block_num") && pk_tok_is(t, i + 5, "("))
+		    pk_word_in(setters, t->b->data + t->tok[i + 4].start, t->tok[i + 4].end - t->tok[i + 4].start) &&
+		    pk_tok_is(t, i + 5, "("))
 			blocks = pk_tok_is(t, i + 7, ")") ? bound_value(t, i + 6) : -1;
 	return blocks;
 }
@@ -522,12 +523,16 @@ int tt_orch_tasks(struct pk_ast *t, const struct tt_spec *sp, long func_id, stru
 		return -1;
 	out->id = id;
 	out->blocks = 0;
+	const char *setters = tt_rule(sp->rules, "host", "simpler_block_setters");
+	if (!setters)
+		return pk_error("rules/timing.ini: [host] needs 'simpler_block_setters'");
 	struct loop *loops;
 	size_t used = 0, nl = find_loops(t, &loops);
 	for (size_t k = 0; k < n; k++) {
 		if (!runs_kernel(sp, &s[k], id))
 			continue;
-		long trips = site_trips(loops, nl, s[k].tok, &out->in_loop, &loop), blocks = site_blocks(t, s, k);
+		long trips = site_trips(loops, nl, s[k].tok, &out->in_loop, &loop),
+		     blocks = site_blocks(t, s, k, setters);
 		if (s[k].nsites) { /* through a helper: once per call, times the loops around each call */
 			out->via_helper = 1;
 			out->sites += (int)s[k].nsites - 1;
