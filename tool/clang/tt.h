@@ -258,8 +258,9 @@ struct tt_spec {
 char *tt_cycle_read(const struct tt_spec *sp);
 /* A profile's setting: [target.X] KEY, else [SECTION] KEY of the defaults. */
 const char *tt_prof(const struct tt_spec *sp, const char *section, const char *key);
-/* The profile KERNEL includes (a [target.X] section's detect), or NULL. */
-const char *tt_detect_target(const struct tt_rules *r, const struct pk_buf *kernel, char *buf, size_t cap);
+/* The profile KERNEL or HOST (NULL: none) includes (a [target.X] section's detect), or NULL. */
+const char *tt_detect_target(const struct tt_rules *r, const struct pk_buf *kernel, const struct pk_buf *host,
+                             char *buf, size_t cap);
 
 /* tt_reads.c: packed args[] reads outside the kernel's body (helpers in the
  * kernel file, headers it includes with quotes): every literal index at or

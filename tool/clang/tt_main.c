@@ -302,7 +302,8 @@ static int pick_target(struct job *j)
 			return pk_error("--target '%s': rules/timing.ini has no [%s] section", j->o.target, j->target);
 		j->sp.target = j->target;
 	} else {
-		j->sp.target = tt_detect_target(&j->rules, &j->kf->b, j->target, sizeof(j->target));
+		j->sp.target = tt_detect_target(&j->rules, &j->kf->b, j->hf && !j->host_py ? &j->hf->b : NULL,
+		                                j->target, sizeof(j->target));
 	}
 	static const char *need[][2] = {{"code", "qualifiers"}, {"code", "magic"},   {"code", "tensor_type"},
 	                                {"slot", "aiv"},        {"slot", "aic"},     {"slot", "mix_is_aic"},

@@ -255,7 +255,8 @@ static int includes_name(const struct pk_buf *b, const char *list)
 	return 0;
 }
 
-const char *tt_detect_target(const struct tt_rules *r, const struct pk_buf *kernel, char *buf, size_t cap)
+const char *tt_detect_target(const struct tt_rules *r, const struct pk_buf *kernel, const struct pk_buf *host,
+                             char *buf, size_t cap)
 {
 	/* the profiles in the order rules/timing.ini lists them */
 	for (size_t i = 0; i < r->n; i++) {
@@ -264,7 +265,7 @@ const char *tt_detect_target(const struct tt_rules *r, const struct pk_buf *kern
 			continue;
 		snprintf(buf, cap, "%.*s", (int)(l - 7), r->keys[i]);
 		const char *det = tt_rule(r, buf, "detect");
-		if (det && includes_name(kernel, det))
+		if (det && (includes_name(kernel, det) || (host && includes_name(host, det))))
 			return buf;
 	}
 	return NULL;
