@@ -49,21 +49,52 @@ static const char *slot_key(enum tt_core c)
 
 /* ---- helpers written once above the kernel ---- */
 
+/* [kernel] KEY expanded with the prefix and up to N NAMES/VALS, its "\n"
+ * escapes made new lines. */
+static char *kfill(const struct tt_spec *sp, const char *key, const char *const *names, const char *const *vals,
+                   size_t n)
+{
+	const char *nm[8] = {"prefix"}, *vl[8] = {sp->lay.prefix};
+	for (size_t i = 0; i < n && i < 7; i++) {
+		nm[i + 1] = names[i];
+		vl[i + 1] = vals[i];
+	}
+	char *t = tt_expand(tt_rule(sp->rules, "kernel", key), nm, vl, n + 1);
+	char *w = t;
+	for (const char *r = t; *r; r++)
+		if (r[0] == '\\' && r[1] == 'n') {
+			*w++ = '\n';
+			r++;
+		} else {
+			*w++ = *r;
+		}
+	*w = '\0';
+	return t;
+}
+
+/* "    LINE\n" of [kernel] KEY into SB. */
+static void kline(struct pk_sb *sb, const struct tt_spec *sp, const char *key, const char *const *names,
+                  const char *const *vals, size_t n)
+{
+	char *l = kfill(sp, key, names, vals, n);
+	pk_sb_addf(sb, "    %s\n", l);
+	free(l);
+}
+
 static void slot_code(struct pk_sb *sb, const struct tt_kernel *k, const struct tt_spec *sp)
 {
 	if (sp->slot_in_body)
 		return; /* a parameter: the kernel body read it with the runtime's accessors */
 	if (k->core != TT_MIX) {
 		char *e = prof_expr(sp, k, "slot", slot_key(k->core));
-		pk_sb_addf(sb, "    const uint64_t slot = static_cast<uint64_t>(%s);\n", e);
+		const char *n[] = {"expr"}, *v[] = {e};
+		kline(sb, sp, "tail_slot", n, v, 1);
 		free(e);
 		return;
 	}
 	char *c = prof_expr(sp, k, "slot", "mix_aic"), *v = prof_expr(sp, k, "slot", "mix_aiv");
-	pk_sb_addf(sb,
-	           "    uint64_t slot;\n    if %s {\n        slot = static_cast<uint64_t>(%s);\n"
-	           "    } else {\n        slot = static_cast<uint64_t>(%s);\n    }\n",
-	           tt_prof(sp, "slot", "mix_is_aic"), c, v);
+	const char *n[] = {"is_aic", "aic", "aiv"}, *vals[] = {tt_prof(sp, "slot", "mix_is_aic"), c, v};
+	kline(sb, sp, "tail_slot_mix", n, vals, 3);
 	free(c);
 	free(v);
 }
@@ -73,14 +104,20 @@ static void slot_code(struct pk_sb *sb, const struct tt_kernel *k, const struct 
 static void cycle_helper(struct pk_sb *sb, const struct tt_spec *sp, const char *qual)
 {
 	char *dev = tt_cycle_read(sp);
-	pk_sb_addf(sb, "%s uint64_t %s" PK_NAME_TIMING_READ_CYCLE "()\n{\n", qual, sp->lay.prefix);
-	char *sim_line = pk_xasprintf("    return static_cast<uint64_t>(%s);", sp->api->sim_cycle);
-	char *dev_line = pk_xasprintf("    return static_cast<uint64_t>(%s);", dev);
+	const char *qn[] = {"qualifiers"}, *qv[] = {qual}, *cn[] = {"cycle"};
+	char *open = kfill(sp, "read_cycle_open", qn, qv, 1);
+	pk_sb_addf(sb, "%s\n{\n", open);
+	free(open);
+	const char *sv[] = {sp->api->sim_cycle}, *dv[] = {dev};
+	char *sim_ret = kfill(sp, "read_cycle_return", cn, sv, 1), *dev_ret = kfill(sp, "read_cycle_return", cn, dv, 1);
+	char *sim_line = pk_xasprintf("    %s", sim_ret), *dev_line = pk_xasprintf("    %s", dev_ret);
 	char *lines = pk_api_read_lines(sp->api, sim_line, dev_line, "\n");
 	pk_sb_addf(sb, "%s\n}\n", lines);
 	free(lines);
 	free(dev_line);
 	free(sim_line);
+	free(dev_ret);
+	free(sim_ret);
 	free(dev);
 }
 
@@ -110,33 +147,44 @@ static char *needed_includes(const struct pk_ast *t, const struct tt_spec *sp, c
 
 static char *helpers(const struct tt_kernel *k, const struct tt_spec *sp)
 {
-	const char *P = sp->lay.prefix, *qual = tt_prof(sp, "code", "qualifiers");
 	const char *magic = tt_prof(sp, "code", "magic");
-	struct pk_sb sb = {0};
-	pk_sb_addf(&sb, "%s void %s" PK_NAME_TIMING_TAIL "(__gm__ int64_t *out", qual, P);
-	if (sp->slot_in_body)
-		pk_sb_add(&sb, ", uint64_t slot");
-	if (sp->opt.generation)
-		pk_sb_add(&sb, ", uint64_t gen");
-	if (sp->opt.invocation)
-		pk_sb_add(&sb, ", uint64_t row0");
-	for (int i = 0; i < sp->lay.columns; i++)
-		pk_sb_addf(&sb, ", uint64_t v%d", i);
-	pk_sb_add(&sb, ")\n{\n");
+	struct pk_sb sb = {0}, params = {0};
+	const char *pn[] = {"name"};
+	char vname[16], iw[16], rw[16];
+	pk_sb_add(&params, "");
+	for (int i = -3; i < sp->lay.columns; i++) {
+		int on = i == -3   ? sp->slot_in_body
+		         : i == -2 ? sp->opt.generation != NULL
+		         : i == -1 ? sp->opt.invocation != NULL
+		                   : 1;
+		if (!on)
+			continue;
+		if (i >= 0)
+			snprintf(vname, sizeof(vname), "v%d", i);
+		const char *pv[] = {i == -3 ? "slot" : i == -2 ? "gen" : i == -1 ? "row0" : vname};
+		char *p = kfill(sp, "tail_param", pn, pv, 1);
+		pk_sb_add(&params, p);
+		free(p);
+	}
+	const char *on[] = {"qualifiers", "params"}, *ov[] = {tt_prof(sp, "code", "qualifiers"), params.s};
+	char *open = kfill(sp, "tail_open", on, ov, 2);
+	pk_sb_addf(&sb, "%s\n{\n", open);
+	free(open);
+	pk_sb_free(&params);
 	slot_code(&sb, k, sp);
-	if (sp->opt.invocation) /* this invocation's rows start at row0 = invocation * slots */
-		pk_sb_addf(&sb, "    __gm__ int64_t *row = out + (row0 + slot) * %d;\n", sp->lay.row_words);
-	else
-		pk_sb_addf(&sb, "    __gm__ int64_t *row = out + slot * %d;\n", sp->lay.row_words);
-	for (int i = 0; i < sp->lay.columns; i++)
-		pk_sb_addf(&sb, "    row[%d] = static_cast<int64_t>(v%d);\n", i, i);
-	if (sp->opt.generation) /* the marker word: magic | generation << 16 | slot */
-		pk_sb_addf(
-		    &sb,
-		    "    row[%d] = static_cast<int64_t>(%sULL + ((gen & 0xFFFFULL) << 16) + (slot & 0xFFFFULL));\n",
-		    sp->lay.row_words - 1, magic);
-	else
-		pk_sb_addf(&sb, "    row[%d] = static_cast<int64_t>(%sULL + slot);\n", sp->lay.row_words - 1, magic);
+	snprintf(rw, sizeof(rw), "%d", sp->lay.row_words);
+	const char *rn[] = {"row_words"}, *rv[] = {rw};
+	/* this invocation's rows start at row0 = invocation * slots */
+	kline(&sb, sp, sp->opt.invocation ? "tail_row_invocation" : "tail_row", rn, rv, 1);
+	const char *in[] = {"i", "magic"};
+	for (int i = 0; i < sp->lay.columns; i++) {
+		snprintf(iw, sizeof(iw), "%d", i);
+		const char *iv[] = {iw};
+		kline(&sb, sp, "tail_value", in, iv, 1);
+	}
+	snprintf(iw, sizeof(iw), "%d", sp->lay.row_words - 1);
+	const char *mv[] = {iw, magic}; /* the marker word: magic (| generation << 16) + slot */
+	kline(&sb, sp, sp->opt.generation ? "tail_marker_generation" : "tail_marker", in, mv, 2);
 	for (int l = 0; l < sp->lay.row_words / 8; l++) {
 		char line[32];
 		snprintf(line, sizeof(line), "row + %d", l * 8);
@@ -198,7 +246,8 @@ static char *slot_expr(const struct tt_kernel *k, const struct tt_spec *sp, cons
 {
 	char *e = prof_expr(sp, k, "slot", key), *x;
 	if (!sp->lay.task_rows) {
-		x = pk_xasprintf("static_cast<uint64_t>(%s)", e);
+		const char *n[] = {"expr"}, *v[] = {e};
+		x = kfill(sp, "slot_cast", n, v, 1);
 		free(e);
 		return x;
 	}
