@@ -140,7 +140,8 @@ struct job {
 	int host_py, host_orch;
 	int py_mixed; /* the pypto extern is declared core_type="mixed" */
 	long func_id, external;
-	char slots_buf[32]; /* the rows counted from the orchestration */
+	char slots_buf[32];  /* the rows counted from the orchestration */
+	char slots_why[192]; /* why they could not be counted, for the --slots refusal */
 };
 
 static int ends_py(const char *path)
@@ -388,6 +389,9 @@ static long lane_rows(struct job *j, const struct tt_tasks *ts)
  * to them unless --slots says more. */
 static int size_one_task(struct job *j, const struct tt_tasks *ts, long per)
 {
+	if (ts->blocks < 0)
+		snprintf(j->slots_why, sizeof(j->slots_why),
+		         "the block count of its submit (line %s) is set at run time", ts->lines);
 	if (ts->blocks <= 0 || ts->tasks < 0)
 		return 0;
 	long rows = ts->blocks * per;
@@ -523,6 +527,8 @@ static int plan_host(struct job *j)
 {
 	if (!j->hf)
 		return 0;
+	if (!j->sp.opt.slots && j->slots_why[0])
+		return pk_error("%s: --host needs --slots EXPR, the rows of one run: %s", j->host_path, j->slots_why);
 	if (!j->sp.opt.slots)
 		return pk_error("%s: --host needs --slots EXPR, the number of core slots of the real launch",
 		                j->host_path);
