@@ -210,10 +210,9 @@ int pk_ast_extent(const struct pk_ast *a, CXCursor c, size_t *start, size_t *end
 int pk_ast_from_macro(CXCursor c);
 unsigned pk_ast_line(struct pk_ast *a, size_t off);
 int pk_ast_find_func(const struct pk_ast *a, const char *name);
-/* The kernel of a file that names none: the index in a->funcs of its one
- * kernel entry (a function or function template with a body that
- * pk_entry_rule calls an entry); -1 when there is none; with several,
- * -2 - the first's index, *SECOND the second's. *N: how many. */
+/* The kernel entries of A (functions or function templates with a body
+ * that pk_entry_rule calls an entry): the first one's index in a->funcs, or
+ * -1; *N how many there are, *SECOND the second one's index, or -1. */
 int pk_ast_one_entry(const struct pk_ast *a, int *n, int *second);
 int pk_ast_stmt_of(const struct pk_ast *a, int node);
 int pk_ast_is_loop(enum CXCursorKind k);

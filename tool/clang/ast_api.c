@@ -174,15 +174,6 @@ static const char *include_path(const char *p, const char *eol, size_t *len)
 	return o + 1;
 }
 
-/* Is OFF inside a probe block of S? */
-static int in_probe_block(const struct pk_scan *s, size_t off)
-{
-	for (size_t i = 0; s && i < s->nblocks; i++)
-		if (off >= s->blocks[i].dir_start && off < s->blocks[i].endif_end)
-			return 1;
-	return 0;
-}
-
 int pk_api_includes(const struct pk_buf *b, const struct pk_scan *s, const char *list)
 {
 	const char *d = b->data, *end = d + b->len;
@@ -192,7 +183,7 @@ int pk_api_includes(const struct pk_buf *b, const struct pk_scan *s, const char 
 			eol = end;
 		size_t len;
 		const char *path = include_path(p, eol, &len);
-		if (path && !in_probe_block(s, (size_t)(p - d))) {
+		if (path && !(s && pk_scan_block_at(s, (size_t)(p - d)) >= 0)) {
 			const char *base = path + len;
 			while (base > path && base[-1] != '/')
 				base--;

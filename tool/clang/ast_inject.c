@@ -389,15 +389,6 @@ static size_t directive_at(const char *d, size_t ls, size_t le, char w[16])
 	return n;
 }
 
-/* Is OFF inside a probe block (whose #includes another probe may lack)? */
-static int probe_block_at(const struct pk_ast *a, size_t off)
-{
-	for (size_t i = 0; i < a->scan.nblocks; i++)
-		if (off >= a->scan.blocks[i].dir_start && off < a->scan.blocks[i].endif_end)
-			return 1;
-	return 0;
-}
-
 /* Where a block at file scope goes for a probe at OFF: after the last
  * #include before it at the #if depth of OFF's line (the headers the kernel
  * reads first, at file scope; not those of other probes' blocks), else at
@@ -423,7 +414,7 @@ static size_t file_scope_at(struct pk_ast *a, size_t off)
 				depth++;
 			else if (!strcmp(w, "endif"))
 				depth--;
-			else if (!strcmp(w, "include") && !probe_block_at(a, ls))
+			else if (!strcmp(w, "include") && pk_scan_block_at(&a->scan, ls) < 0)
 				last.end = le < n ? le + 1 : le, last.depth = depth;
 		}
 		ls = le + 1;

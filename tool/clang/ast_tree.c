@@ -490,7 +490,7 @@ int pk_ast_one_entry(const struct pk_ast *a, int *n, int *second)
 			*second = (int)i;
 		++*n;
 	}
-	return *n == 1 ? found : (*n ? -2 - found : -1);
+	return found;
 }
 
 int pk_ast_stmt_of(const struct pk_ast *a, int node)

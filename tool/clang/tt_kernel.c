@@ -691,10 +691,8 @@ int tt_kernel_find(struct pk_ast *t, const char *name, struct tt_kernel *k)
 	k->host_tensors = -1;
 	k->host_scalars = -2;
 	int found[2] = {-1, -1}, n = 0;
-	if (!name) {
-		int one = pk_ast_one_entry(t, &n, &found[1]);
-		found[0] = one >= 0 ? one : -2 - one;
-	}
+	if (!name)
+		found[0] = pk_ast_one_entry(t, &n, &found[1]);
 	for (size_t i = 0; name && i < t->nfuncs; i++) {
 		enum CXCursorKind ck = clang_getCursorKind(t->funcs[i].cursor);
 		if ((ck != CXCursor_FunctionDecl && ck != CXCursor_FunctionTemplate) || strcmp(t->funcs[i].name, name))
