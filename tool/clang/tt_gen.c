@@ -145,26 +145,30 @@ static char *needed_includes(const struct pk_ast *t, const struct tt_spec *sp, c
 	return sb.s;
 }
 
+/* ", uint64_t NAME" of the tail's parameter list ([kernel] tail_param). */
+static void tail_param(struct pk_sb *params, const struct tt_spec *sp, const char *name)
+{
+	const char *n[] = {"name"}, *v[] = {name};
+	char *p = kfill(sp, "tail_param", n, v, 1);
+	pk_sb_add(params, p);
+	free(p);
+}
+
 static char *helpers(const struct tt_kernel *k, const struct tt_spec *sp)
 {
 	const char *magic = tt_prof(sp, "code", "magic");
 	struct pk_sb sb = {0}, params = {0};
-	const char *pn[] = {"name"};
 	char vname[16], iw[16], rw[16];
 	pk_sb_add(&params, "");
-	for (int i = -3; i < sp->lay.columns; i++) {
-		int on = i == -3   ? sp->slot_in_body
-		         : i == -2 ? sp->opt.generation != NULL
-		         : i == -1 ? sp->opt.invocation != NULL
-		                   : 1;
-		if (!on)
-			continue;
-		if (i >= 0)
-			snprintf(vname, sizeof(vname), "v%d", i);
-		const char *pv[] = {i == -3 ? "slot" : i == -2 ? "gen" : i == -1 ? "row0" : vname};
-		char *p = kfill(sp, "tail_param", pn, pv, 1);
-		pk_sb_add(&params, p);
-		free(p);
+	if (sp->slot_in_body)
+		tail_param(&params, sp, "slot");
+	if (sp->opt.generation)
+		tail_param(&params, sp, "gen");
+	if (sp->opt.invocation)
+		tail_param(&params, sp, "row0");
+	for (int i = 0; i < sp->lay.columns; i++) {
+		snprintf(vname, sizeof(vname), "v%d", i);
+		tail_param(&params, sp, vname);
 	}
 	const char *on[] = {"qualifiers", "params"}, *ov[] = {tt_prof(sp, "code", "qualifiers"), params.s};
 	char *open = kfill(sp, "tail_open", on, ov, 2);
