@@ -276,6 +276,8 @@ struct rp_event_map {
 /* The lane that owns row SLOT ("AIC 0", "AIV 1.0", "task 2 AIV 0.1") into
  * BUF; "" when the map does not say. */
 void rp_events_lane(const struct rp_event_map *em, size_t slot, char *buf, size_t cap);
+/* Is SLOT an AIC row of a mixed kernel's lanes (the map says both counts)? */
+int rp_events_is_aic(const struct rp_event_map *em, size_t slot);
 /* The default column order of a timing row: entry, producer_done, collective_arrival,
  * collective_release, body_done in columns 0..4. */
 void rp_events_default(struct rp_event_map *em);

@@ -155,6 +155,14 @@ void rp_events_lane(const struct rp_event_map *em, size_t slot, char *buf, size_
 		snprintf(buf, cap, "past the task's rows");
 }
 
+int rp_events_is_aic(const struct rp_event_map *em, size_t slot)
+{
+	if (em->aiv_per_aic < 1 || em->aic_rows < 1)
+		return 0;
+	size_t aic = (size_t)em->aic_rows;
+	return slot % (aic * (1 + (size_t)em->aiv_per_aic)) < aic;
+}
+
 int rp_events_load(const char *path, struct rp_event_map *em)
 {
 	em_clear(em);

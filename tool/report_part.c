@@ -42,12 +42,10 @@ static int prepare(struct tensor_ctx *c)
 	memset(c->active, 1, n);
 	if (c->o->active && rp_parse_slot_list("--active", c->o->active, c->active, n) < 0)
 		return -1;
-	for (size_t s = 0; !c->o->active && c->em->aic_idle && s < n; s++) {
-		char lane[64]; /* the map lays out AIC rows that no task runs the kernel on */
-		rp_events_lane(c->em, s, lane, sizeof(lane));
-		if (strstr(lane, "AIC "))
+	/* the map lays out AIC rows that no task runs the kernel on */
+	for (size_t s = 0; !c->o->active && c->em->aic_idle && s < n; s++)
+		if (rp_events_is_aic(c->em, s))
 			c->active[s] = 0;
-	}
 	if (c->o->producers) {
 		if (rp_parse_slot_list("--producers", c->o->producers, c->producer, n) < 0)
 			return -1;
