@@ -13,7 +13,8 @@
 # for SECONDS on a scratch copy of its seeds (the seeds in git never change).
 # A finding is any crash, property failure, leak, timeout or OOM: libFuzzer
 # writes the input to $FUZZ_OUT/findings/<target>-*; the script exits 1 when
-# there is one. Environment: FUZZ_OUT (default build-fuzz), CC (default
+# there is one, or when a target ran nothing (it died before its first input)
+# or failed its seed replay. Environment: FUZZ_OUT (default build-fuzz), CC (default
 # clang-14), FUZZ_JOBS (parallel fork workers per target, default 1).
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -52,15 +53,17 @@ build() { # build NAME: $out/fuzz_NAME
 	# the generated names the tool spells (rules/names.ini), as the CMake build makes them
 	cmake -DIN="$here/rules/names.ini" -DOUT="$out/names.h" -P "$here/cmake/NamesHeader.cmake" || return 1
 	for s in ${sources[$t]}; do srcs+=("$here/tool/$s"); done
-	[ "$t" = rules ] && srcs+=("$here/tests/fuzz/embed_none.c")
-	if [ "$t" = insert ]; then
-		# libclang, and the stubs as the CMake build embeds them (served to
-		# clang from the table, not from disk); kernels from tests/fuzz/kernels
+	if [ "$t" = rules ] || [ "$t" = insert ]; then
+		# the built-in rules table as the CMake build embeds it: names.ini is
+		# read only from there, and insert serves the stubs to clang from it
 		local files
 		files=$(cd "$here/rules" && find . -type f ! -name '.*' ! -name 'README*' | sed 's|^\./||' | sort | paste -sd'|')
 		cmake -DOUT="$out/rules_embedded.c" -DROOT="$here/rules" -DFILES="$files" \
 			-P "$here/cmake/EmbedFiles.cmake" || return 1
 		srcs+=("$out/rules_embedded.c")
+	fi
+	if [ "$t" = insert ]; then
+		# libclang; kernels from tests/fuzz/kernels
 		# libclang of the LLVM that llvm-config names (the build's choice:
 		# llvm-config-14 first, as cmake/ProbekitDeps.cmake)
 		local llvm_config inc lib
@@ -80,6 +83,7 @@ build() { # build NAME: $out/fuzz_NAME
 
 printf '%-8s %8s %12s %10s %8s %9s\n' target seconds executions exec/s corpus findings
 total_findings=0
+dead=() # targets that ran nothing (or whose replay failed): a failure too
 for t in "${targets[@]}"; do
 	[ -n "${sources[$t]:-}" ] || { echo "fuzz.sh: unknown target '$t' (${!sources[*]})" >&2; exit 2; }
 	if ! build "$t" 2>"$out/logs/build-$t.log"; then
@@ -94,7 +98,8 @@ for t in "${targets[@]}"; do
 	if [ "$secs" = 0 ]; then
 		# replay the seeds only: deterministic, for the test suite
 		(cd "$out/logs" && "$out/fuzz_$t" ${extra[$t]} -runs=0 -timeout=10 \
-			-artifact_prefix="$out/findings/$t-" "$here/tests/fuzz/corpus/$t" >"$out/logs/$t.log" 2>&1)
+			-artifact_prefix="$out/findings/$t-" "$here/tests/fuzz/corpus/$t" >"$out/logs/$t.log" 2>&1) ||
+			dead+=("$t")
 		execs=$(find "$here/tests/fuzz/corpus/$t" -type f | wc -l)
 	else
 		# fork mode with -ignore_crashes: a finding is saved and fuzzing goes
@@ -106,6 +111,7 @@ for t in "${targets[@]}"; do
 		# fork mode's progress lines: "#EXECS: cov: ... corp: N ..."; the last one counts
 		execs=$(grep -aoE '^#[0-9]+: cov:' "$out/logs/$t.log" | tail -1 | tr -dc 0-9)
 		execs=${execs:-0}
+		[ "$execs" -gt 0 ] || dead+=("$t")
 	fi
 	after=$(find "$out/findings" -name "$t-*" | wc -l)
 	found=$((after - before))
@@ -121,4 +127,8 @@ for t in "${targets[@]}"; do
 		done | sort | uniq -c | sort -rn | sed 's/^/   /' >&2
 	fi
 done
+if [ ${#dead[@]} -gt 0 ]; then
+	echo "fuzz.sh: ran nothing or failed its seed replay: ${dead[*]} (see $out/logs/)" >&2
+	exit 1
+fi
 [ "$total_findings" = 0 ]
