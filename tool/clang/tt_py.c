@@ -759,8 +759,45 @@ static int add_capture(struct ped *e, size_t l, const char *ind, size_t n, const
 	}
 }
 
+/* A comparator of its own (no super() call): one that reads output_names
+ * compares by it, so the name is rebound to the numeric outputs after the
+ * capture; one that never reads it compares only the outputs it names. */
+static int plan_compare_own(struct ped *e, size_t def, size_t ind, size_t end, size_t l, const char *name)
+{
+	const struct pyt *p = &e->p;
+	size_t use = end;
+	for (size_t i = ind; i < end && use == end; i++)
+		if (pyt_is(p, i, PYT_NAME, "output_names"))
+			use = i;
+	if (use == end)
+		return 0;
+	size_t open = def + 2;
+	if (!pyt_is(p, open, PYT_OP, "(")) /* def NAME ( ... ): read the parameter list */
+		return pk_error("%s:%zu: compare_outputs: its parameter list could not be read; leave the timing "
+		                "output out of its comparison by hand",
+		                p->b->path, p->t[def].line + 1);
+	int param = 0;
+	for (size_t i = open + 1; i < p->t[open].match; i++)
+		param |= pyt_is(p, i, PYT_NAME, "output_names");
+	if (!param)
+		return pk_error("%s:%zu: compare_outputs reads 'output_names' without taking it as a parameter: "
+		                "leave the timing output out of its comparison by hand",
+		                p->b->path, p->t[use].line + 1);
+	char *f = py_text(e->sp, "compare_filter", "name", name);
+	char *r = f ? py_text(e->sp, "compare_rebind", "outputs", f) : NULL;
+	char *label = py_text(e->sp, "mark_compare_rebind", NULL, NULL);
+	if (r && label)
+		add_line(e, l, p->b->data + p->t[ind].s, p->t[ind].e - p->t[ind].s, r, label);
+	int rc = r && label ? 0 : -1;
+	free(f);
+	free(r);
+	free(label);
+	return rc;
+}
+
 /* compare_outputs of the class at CLS: the capture first, and its
- * super().compare_outputs(..., output_names, ...) given the numeric outputs only. */
+ * super().compare_outputs(..., output_names, ...) given the numeric outputs
+ * only, or, in a comparator of its own, output_names rebound to them. */
 static int plan_compare_in(struct ped *e, size_t def, const char *name)
 {
 	const struct pyt *p = &e->p;
@@ -772,10 +809,12 @@ static int plan_compare_in(struct ped *e, size_t def, const char *name)
 		l = pyt_line_of(p, p->t[ind + 1].e - 1) + 1;
 	if (add_capture(e, l, p->b->data + p->t[ind].s, p->t[ind].e - p->t[ind].s, name) < 0)
 		return -1;
+	int super = 0;
 	for (size_t i = ind; i + 6 < end; i++) {
 		if (!(pyt_is(p, i, PYT_NAME, "super") && pyt_is(p, i + 3, PYT_OP, ".") &&
 		      pyt_is(p, i + 4, PYT_NAME, "compare_outputs") && pyt_is(p, i + 5, PYT_OP, "(")))
 			continue;
+		super = 1;
 		for (size_t j = i + 6; j < p->t[i + 5].match; j++) {
 			if (!pyt_is(p, j, PYT_NAME, "output_names"))
 				continue;
@@ -785,7 +824,9 @@ static int plan_compare_in(struct ped *e, size_t def, const char *name)
 			return rc;
 		}
 	}
-	return pk_error("%s:%zu: compare_outputs does not call super().compare_outputs(..., output_names, ...): "
+	if (!super)
+		return plan_compare_own(e, def, ind, end, l, name);
+	return pk_error("%s:%zu: compare_outputs calls super().compare_outputs without output_names: "
 	                "leave the timing output out of its comparison by hand",
 	                p->b->path, p->t[def].line + 1);
 }
