@@ -521,10 +521,61 @@ static void write_keeps_mode(void **state)
 	assert_int_equal(rmdir(dir), 0);
 }
 
+static void touch(const char *dir, const char *rel)
+{
+	char *p = pk_xasprintf("%s/%s", dir, rel);
+	FILE *f = fopen(p, "w");
+	assert_non_null(f);
+	fclose(f);
+	free(p);
+}
+
+/* The event map names the files it changed from the kernel's folder. */
+static void path_from_kernel_folder(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/pk-pathfrom.XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *sub[] = {"a", "a/b", "a/bc", "a/c", "a/c/d"};
+	for (size_t i = 0; i < 5; i++) {
+		char *p = pk_xasprintf("%s/%s", dir, sub[i]);
+		assert_int_equal(mkdir(p, 0700), 0);
+		free(p);
+	}
+	const char *files[] = {"a/b/k.cpp", "a/b/t.py", "a/bc/x.cpp", "a/c/d/o.cpp", "top.py"};
+	const char *want[] = {"k.cpp", "t.py", "../bc/x.cpp", "../c/d/o.cpp", "../../top.py"};
+	for (size_t i = 0; i < 5; i++)
+		touch(dir, files[i]);
+	char *k = pk_xasprintf("%s/a/b/k.cpp", dir);
+	for (size_t i = 0; i < 5; i++) {
+		char *t = pk_xasprintf("%s/%s", dir, files[i]), *r = pk_path_from(k, t);
+		assert_non_null(r);
+		assert_string_equal(r, want[i]);
+		free(r);
+		free(t);
+	}
+	char *gone = pk_xasprintf("%s/a/b/none.cpp", dir);
+	assert_null(pk_path_from(k, gone)); /* a missing file has no path */
+	free(gone);
+	free(k);
+	for (size_t i = 0; i < 5; i++) {
+		char *t = pk_xasprintf("%s/%s", dir, files[i]);
+		assert_int_equal(unlink(t), 0);
+		free(t);
+	}
+	for (size_t i = 5; i-- > 0;) {
+		char *p = pk_xasprintf("%s/%s", dir, sub[i]);
+		assert_int_equal(rmdir(p), 0);
+		free(p);
+	}
+	assert_int_equal(rmdir(dir), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(empty_plan_is_identity),
+	    cmocka_unit_test(path_from_kernel_folder),
 	    cmocka_unit_test(replace_delete_insert),
 	    cmocka_unit_test(edits_added_out_of_order),
 	    cmocka_unit_test(adjacent_edits_are_fine),

@@ -36,7 +36,7 @@ static void sidecar_is_json_with_the_row_layout(void **state)
 	                     .lay = {.prefix = "pk_tt_", .row_words = 16, .columns = 10, .timing_index = 3},
 	                     .rules = &r};
 	size_t len;
-	char *text = tt_sidecar_json(&k, &sp, &len);
+	char *text = tt_sidecar_json(&k, &sp, NULL, 0, &len);
 	json_error_t err;
 	json_t *root = json_loadb(text, len, 0, &err);
 	if (!root)
@@ -95,7 +95,7 @@ static void sidecar_names_helpers_generation_and_invocations(void **state)
 	                             .row0_index = 6},
 	                     .rules = &r};
 	size_t len;
-	char *text = tt_sidecar_json(&k, &sp, &len);
+	char *text = tt_sidecar_json(&k, &sp, NULL, 0, &len);
 	json_error_t err;
 	json_t *root = json_loadb(text, len, 0, &err);
 	if (!root)
@@ -117,10 +117,16 @@ static void sidecar_names_helpers_generation_and_invocations(void **state)
 	free(text);
 	/* without --invocations as a number the count is unknown */
 	sp.opt.invocations = "n_inv";
-	text = tt_sidecar_json(&k, &sp, &len);
+	const char *files[] = {"../orch/o\"rch.cpp", "test_x.py"};
+	text = tt_sidecar_json(&k, &sp, files, 2, &len);
 	root = json_loadb(text, len, 0, &err);
 	assert_non_null(root);
 	assert_true(json_is_null(json_object_get(root, "invocations")));
+	/* the other files the run changed, quoted as JSON strings, for probe-strip */
+	json_t *fl = json_object_get(root, "files");
+	assert_int_equal(json_array_size(fl), 2);
+	assert_string_equal(json_string_value(json_array_get(fl, 0)), "../orch/o\"rch.cpp");
+	assert_string_equal(json_string_value(json_array_get(fl, 1)), "test_x.py");
 	json_decref(root);
 	free(text);
 	tt_rules_free(&r);

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +22,8 @@ static const char usage_text[] = "usage: probe-strip [options] FILE|DIR...\n"
                                  "tensor with its args[] shift, so no probe text remains. A file with no\n"
                                  "probes comes out byte-identical. A DIR is walked as probe-check walks\n"
                                  "it (kernel sources and .py, .gitignore, .probekitignore): its files\n"
-                                 "that hold a probe, all written or none.\n"
+                                 "that hold a probe, all written or none. The files a kernel's event map\n"
+                                 "(FILE.timing.json) lists, which its timing tensor changed, go with it.\n"
                                  "\n"
                                  "      --probe NAME      remove only probe NAME\n"
                                  "      --disable         keep the blocks but turn every probe off (#if 0)\n"
@@ -131,6 +133,66 @@ static void remove_maps(const struct pk_fileset *fs)
 	}
 }
 
+/* PATH with "x/.." pairs and "." folded away, for messages. */
+static char *shown(const char *path)
+{
+	char *out = pk_xstrdup(path), *w = out;
+	const char *r = path;
+	while (*r) {
+		size_t n = strcspn(r, "/");
+		int dots = n == 2 && r[0] == '.' && r[1] == '.';
+		char *prev = w > out ? w - 1 : NULL; /* the '/' ending the last kept part */
+		while (prev && prev > out && prev[-1] != '/')
+			prev--;
+		if (n == 1 && r[0] == '.') {
+			/* "." adds nothing */
+		} else if (dots && prev && !(w - prev == 3 && prev[0] == '.' && prev[1] == '.')) {
+			w = prev; /* "x/.." cancels */
+		} else {
+			memmove(w, r, n);
+			w += n;
+			if (r[n])
+				*w++ = '/';
+		}
+		r += n + (r[n] == '/');
+	}
+	*w = '\0';
+	return out;
+}
+
+/* The files KERNEL's event map lists (the other files the timing tensor
+ * changed), named from KERNEL's folder, appended to *FILES when they exist:
+ * stripping the kernel strips what its instrumentation touched. */
+static void add_mapped(const char *kernel, char ***files, size_t *n, size_t *cap)
+{
+	char *map = pk_xasprintf("%s.timing.json", kernel);
+	json_t *root = access(map, F_OK) == 0 ? json_load_file(map, 0, NULL) : NULL;
+	json_t *list = root && json_object_get(root, "magic_rule") ? json_object_get(root, "files") : NULL;
+	const char *slash = strrchr(kernel, '/');
+	size_t i;
+	json_t *v;
+	json_array_foreach(list, i, v)
+	{
+		if (!json_is_string(v))
+			continue;
+		char *path =
+		    pk_xasprintf("%.*s%s", slash ? (int)(slash - kernel + 1) : 0, kernel, json_string_value(v));
+		if (access(path, F_OK) == 0) {
+			if (pk_verbosity() >= 0) {
+				char *name = shown(path);
+				pk_note("probekit: %s: also strips %s, which the timing tensor changed", map, name);
+				free(name);
+			}
+			pk_grow((void **)files, cap, *n + 1, sizeof(**files));
+			(*files)[(*n)++] = path;
+		} else {
+			free(path);
+		}
+	}
+	json_decref(root);
+	free(map);
+}
+
 int cmd_strip(int argc, char **argv)
 {
 	struct strip_opts o = {0};
@@ -146,6 +208,13 @@ int cmd_strip(int argc, char **argv)
 	size_t nfiles;
 	memset(&fs, 0, sizeof(fs));
 	char **files = pk_check_expand_dirs(argv + optind, (size_t)(argc - optind), &nfiles, &walk_rc);
+	if (walk_rc >= 0 && !o.name && !o.disable_only && o.emit.mode != PK_EMIT_OUTFILE &&
+	    o.emit.mode != PK_EMIT_STDOUT) {
+		size_t given = nfiles, cap = nfiles;
+		for (size_t i = 0; i < given; i++)
+			if (strcmp(files[i], "-"))
+				add_mapped(files[i], &files, &nfiles, &cap);
+	}
 	if (walk_rc < 0 || pk_emit_validate(&o.emit, nfiles) < 0 ||
 	    pk_fileset_load(&fs, files, nfiles, load_flags, 0) < 0)
 		goto out;

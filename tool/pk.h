@@ -62,6 +62,8 @@ void pk_sb_free(struct pk_sb *sb);
 /* Everything FP still holds, malloc'd, NUL-terminated and zeroed past the
  * end; *len (if not NULL) gets its length. */
 char *pk_read_all(FILE *fp, size_t *len);
+/* TARGET as a relative path from the folder holding FILE; NULL when either is missing. */
+char *pk_path_from(const char *file, const char *target);
 /* Grow *arr (of *cap elements of size sz) to hold at least want. */
 void pk_grow(void **arr, size_t *cap, size_t want, size_t sz);
 #define PK_GROW(arr, cap, want) pk_grow((void **)&(arr), &(cap), (want), sizeof(*(arr)))

@@ -321,3 +321,26 @@ int pk_word_in(const char *list, const char *word, size_t n)
 	}
 	return 0;
 }
+
+/* TARGET as a path from the folder holding FILE (both must exist): the
+ * common leading folders dropped, one ".." per folder of FILE's left. */
+char *pk_path_from(const char *file, const char *target)
+{
+	char *base = realpath(file, NULL), *to = realpath(target, NULL), *out = NULL;
+	if (base && to) {
+		*strrchr(base, '/') = '\0';
+		size_t common = 0;
+		for (size_t i = 0; base[i] && base[i] == to[i]; i++)
+			if (to[i + 1] == '/' && (base[i + 1] == '/' || !base[i + 1]))
+				common = i + 1;
+		struct pk_sb sb = {0};
+		for (const char *p = base + common; *p; p++)
+			if (*p == '/')
+				pk_sb_add(&sb, "../");
+		pk_sb_add(&sb, to + common + (to[common] == '/'));
+		out = sb.s;
+	}
+	free(base);
+	free(to);
+	return out;
+}

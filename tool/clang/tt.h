@@ -403,7 +403,9 @@ long tt_orch_lane_ids(struct pk_ast *t, const struct tt_spec *sp, long func_id, 
 int tt_orch_plan(struct pk_ast *t, const struct tt_kernel *k, const struct tt_spec *sp, long func_id, long *external,
                  struct pk_plan *plan);
 /* The sidecar JSON probe-report reads with --events. */
-char *tt_sidecar_json(const struct tt_kernel *k, const struct tt_spec *sp, size_t *len);
+/* The event map; FILES (from the kernel's folder) the run's other changed files. */
+char *tt_sidecar_json(const struct tt_kernel *k, const struct tt_spec *sp, const char *const *files, size_t nfiles,
+                      size_t *len);
 
 /* Insertion helpers shared by tt_gen.c and tt_host.c: whole marked lines when
  * OFF starts its line (or, AFTER, when the rest of the line is blank or a

@@ -615,15 +615,21 @@ int tt_gen_kernel(struct pk_ast *t, struct tt_kernel *k, struct tt_spec *sp, con
 
 /* ---- the sidecar: what each column holds, for probe-report --events ---- */
 
-static void json_str(struct pk_sb *sb, const char *key, const char *val)
+static void json_quoted(struct pk_sb *sb, const char *val)
 {
-	pk_sb_addf(sb, ", \"%s\": \"", key);
+	pk_sb_add(sb, "\"");
 	for (const char *p = val; *p; p++)
 		if (*p == '"' || *p == '\\')
 			pk_sb_addf(sb, "\\%c", *p);
 		else if ((unsigned char)*p >= 0x20)
 			pk_sb_addn(sb, p, 1);
 	pk_sb_add(sb, "\"");
+}
+
+static void json_str(struct pk_sb *sb, const char *key, const char *val)
+{
+	pk_sb_addf(sb, ", \"%s\": ", key);
+	json_quoted(sb, val);
 }
 
 static void json_event(struct pk_sb *sb, const char *name, int column, const char *kind, const char *at,
@@ -639,7 +645,8 @@ static void json_event(struct pk_sb *sb, const char *name, int column, const cha
 	pk_sb_add(sb, "}");
 }
 
-char *tt_sidecar_json(const struct tt_kernel *k, const struct tt_spec *sp, size_t *len)
+char *tt_sidecar_json(const struct tt_kernel *k, const struct tt_spec *sp, const char *const *files, size_t nfiles,
+                      size_t *len)
 {
 	struct pk_sb sb = {0};
 	static const char *cores[] = {"aiv", "aic", "mix"};
@@ -696,6 +703,14 @@ char *tt_sidecar_json(const struct tt_kernel *k, const struct tt_spec *sp, size_
 			pk_sb_addf(&sb, "  \"task_arg\": %d,\n", sp->lay.task_index);
 	} else if (lanes) {
 		pk_sb_addf(&sb, "  \"slot_rule\": \"slot = %s\",\n", lane_rule);
+	}
+	if (nfiles) { /* the other files the run changed, for probe-strip */
+		pk_sb_add(&sb, "  \"files\": [");
+		for (size_t i = 0; i < nfiles; i++) {
+			pk_sb_add(&sb, i ? ", " : "");
+			json_quoted(&sb, files[i]);
+		}
+		pk_sb_add(&sb, "],\n");
 	}
 	pk_sb_add(&sb, "  \"events\": [\n");
 	json_event(&sb, "entry", 0, tt_prof(sp, "kinds", "entry"), "entry", k->name, sp->opt.kernel_file);

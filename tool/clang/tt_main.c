@@ -629,7 +629,9 @@ static int plan_all(struct job *j)
 	return check_plans(&j->fs);
 }
 
-static int write_sidecar(struct job *j, struct pk_txn *txn)
+/* FILES: the other files this run changes in place, named from the kernel's
+ * folder, so that probe-strip of the kernel finds them all. */
+static int write_sidecar(struct job *j, struct pk_txn *txn, char *const *files, size_t nfiles)
 {
 	const struct tt_opts *o = &j->o;
 	int to_file = o->emit.mode == PK_EMIT_OUTFILE || (o->emit.mode == PK_EMIT_INPLACE && !j->kf->b.from_stdin);
@@ -641,7 +643,7 @@ static int write_sidecar(struct job *j, struct pk_txn *txn)
 	else
 		pk_sb_addf(&path, "%s.timing.json", o->emit.mode == PK_EMIT_OUTFILE ? o->emit.out_path : o->kernel);
 	size_t len;
-	char *json = tt_sidecar_json(&j->k, &j->sp, &len);
+	char *json = tt_sidecar_json(&j->k, &j->sp, (const char *const *)files, nfiles, &len);
 	int rc = pk_txn_add(txn, path.s, json, len, NULL, NULL, 0);
 	free(json);
 	pk_sb_free(&path);
@@ -687,8 +689,10 @@ static int rank_of(unsigned roles)
  * change. */
 static int emit_all(struct job *j)
 {
-	int changed = 0, any = 0;
+	int changed = 0, any = 0, rc = PK_EXIT_ERROR;
 	struct pk_txn txn = {0};
+	char **files = pk_xcalloc(j->fs.n, sizeof(*files));
+	size_t nfiles = 0;
 	for (int r = 0; r < 6; r++)
 		for (size_t i = 0; i < j->fs.n; i++) {
 			struct tt_file *f = j->fs.v[i];
@@ -696,22 +700,28 @@ static int emit_all(struct job *j)
 				continue;
 			struct pk_emit_opts xo;
 			char *out = destination(j, f, &xo);
-			int rc = pk_emit_txn(&xo, &f->b, &f->plan, &changed, &txn);
+			int erc = pk_emit_txn(&xo, &f->b, &f->plan, &changed, &txn);
 			free(out);
-			if (rc < 0)
+			if (erc < 0)
 				goto fail;
 			any |= changed;
+			if (changed && f != j->kf && xo.mode == PK_EMIT_INPLACE && !f->b.from_stdin &&
+			    (files[nfiles] = pk_path_from(j->o.kernel, f->b.path)))
+				nfiles++;
 		}
-	if (write_sidecar(j, &txn) < 0)
+	if (write_sidecar(j, &txn, files, nfiles) < 0)
 		goto fail;
-	if (pk_txn_commit(&txn) < 0)
-		return PK_EXIT_ERROR;
-	return pk_emit_exit(&j->o.emit, (size_t)any);
+	rc = pk_txn_commit(&txn) < 0 ? PK_EXIT_ERROR : pk_emit_exit(&j->o.emit, (size_t)any);
+	goto out;
 fail:
 	if (txn.n)
 		pk_warning("nothing written: every file of this run stays as it was");
 	pk_txn_abort(&txn);
-	return PK_EXIT_ERROR;
+out:
+	for (size_t i = 0; i < nfiles; i++)
+		free(files[i]);
+	free(files);
+	return rc;
 }
 
 static void free_job(struct job *j)

@@ -309,7 +309,7 @@ int tt_sides_add_lane(struct tt_files *fs, const char *path, const struct tt_spe
 		return -1;
 	if (x->plan.n)
 		pk_warning("%s: another lane of the kernel's mixed task, reading the same argument list: its args[] "
-		           "reads are renumbered too; give it to probe-strip with the other files",
+		           "reads are renumbered too (the event map lists it: probe-strip of the kernel restores it)",
 		           path);
 	return 0;
 }
