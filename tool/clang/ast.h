@@ -305,6 +305,8 @@ int pk_ast_in_lambda(const struct pk_ast *a, int node, int body);
 int pk_ast_place(struct pk_ast *a, const struct pk_spec *s, int is_end, struct pk_anchor **out, size_t *nout);
 /* One indentation step for code indented by IND (tab, 2 or 4 spaces). */
 const char *pk_indent_unit(const char *ind);
+/* Free what anchor AN holds (its strings); the array V of N anchors and theirs. */
+void pk_anchor_free(struct pk_anchor *an);
 void pk_anchors_free(struct pk_anchor *v, size_t n);
 
 /* ast_scope.c */

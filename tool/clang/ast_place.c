@@ -74,13 +74,18 @@ void pk_spec_free(struct pk_spec *s)
 	s->name = NULL;
 }
 
+void pk_anchor_free(struct pk_anchor *an)
+{
+	free(an->indent);
+	free(an->brace_indent);
+	free(an->body_indent);
+	an->indent = an->brace_indent = an->body_indent = NULL;
+}
+
 void pk_anchors_free(struct pk_anchor *v, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		free(v[i].indent);
-		free(v[i].brace_indent);
-		free(v[i].body_indent);
-	}
+	for (size_t i = 0; i < n; i++)
+		pk_anchor_free(&v[i]);
 	free(v);
 }
 
@@ -367,10 +372,7 @@ static int make_anchor(struct pk_ast *a, int node, enum pk_where where, int flag
 {
 	if (fill_anchor(a, node, where, flags, what, out) == 0)
 		return 0;
-	free(out->indent);
-	free(out->brace_indent);
-	free(out->body_indent);
-	out->indent = out->brace_indent = out->body_indent = NULL;
+	pk_anchor_free(out);
 	return -1;
 }
 
@@ -1178,8 +1180,7 @@ int pk_ast_place(struct pk_ast *a, const struct pk_spec *s, int is_end, struct p
 	}
 	}
 	if (rc < 0) {
-		free(an.indent);
-		free(an.brace_indent);
+		pk_anchor_free(&an);
 		return -1;
 	}
 	push_anchor(out, nout, &cap, &an);

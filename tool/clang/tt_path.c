@@ -704,13 +704,6 @@ void tt_lint_event(const struct pk_ast *t, const struct tt_spec *sp, const struc
 	pk_spec_free(&s);
 }
 
-static void anchor_free(struct pk_anchor *an)
-{
-	free(an->indent);
-	free(an->brace_indent);
-	free(an->body_indent);
-}
-
 /* The offsets tt_event_write reads, from the front end's anchor AN: a
  * braceless body gets braces around it, as --begin/--end put them; beside a
  * statement inside braces the sample goes before its first byte or after
@@ -729,7 +722,7 @@ static void take_anchor(const struct pk_ast *a, struct pk_anchor *an, struct tt_
 		if (ev->after)
 			ev->at = an->brace_close;
 	}
-	anchor_free(an);
+	pk_anchor_free(an);
 }
 
 /* Is the call at NODE held by something other than a statement of its own
@@ -747,7 +740,7 @@ static int in_condition(const struct pk_ast *a, int node)
 	return 1;
 }
 
-static int in_lambda(const struct pk_ast *a, int node, const struct tt_event *ev, const char *what)
+static int refuse_lambda(const struct pk_ast *a, int node, const struct tt_event *ev, const char *what)
 {
 	if (!pk_ast_in_lambda(a, node, -1))
 		return 0;
@@ -763,19 +756,19 @@ static int event_at_stmt_of(struct pk_ast *a, size_t call, struct tt_event *ev)
 	unsigned line = pk_ast_line(a, c->off);
 	char what[160];
 	snprintf(what, sizeof(what), "the call to '%s'", c->name);
-	if (in_lambda(a, c->node, ev, what) < 0)
+	if (refuse_lambda(a, c->node, ev, what) < 0)
 		return -1;
 	struct pk_anchor an;
 	if (pk_ast_place_call(a, call, ev->after ? PK_AFTER : PK_BEFORE, PK_PLACE_IN_LINE, ev->spec, &an) < 0)
 		return -1;
 	if (an.brace_split) {
-		anchor_free(&an);
+		pk_anchor_free(&an);
 		return pk_error("%s:%u: event '%s': the braceless body holding the call to '%s' shares its "
 		                "line with its if/for/while; put the body on its own line",
 		                a->b->path, line, ev->name, c->name);
 	}
 	if (an.brace < 0 && in_condition(a, c->node)) {
-		anchor_free(&an);
+		pk_anchor_free(&an);
 		return pk_error("%s:%u: event '%s': the call to '%s' is not a statement directly inside braces (a "
 		                "condition); move it into a statement of its own",
 		                a->b->path, line, ev->name, c->name);
@@ -844,14 +837,13 @@ static int event_at_line(struct pk_ast *a, const struct tt_kernel *k, struct tt_
 	if (rc > 0)
 		return pk_error("%s: event '%s': no statement of %s '%s' starts on line %u", a->b->path, ev->name,
 		                ev->helper >= 0 ? "function" : "kernel", k->name, line);
-	if (an.brace_split || in_lambda(a, an.node, ev, "the statement") < 0) {
-		int split = an.brace_split;
-		anchor_free(&an);
-		if (split)
-			return pk_error("%s:%u: event '%s': the braceless body shares its line with its if/for/while; "
-			                "put the body on its own line",
-			                a->b->path, line, ev->name);
-		return -1;
+	int split = an.brace_split;
+	if (split || refuse_lambda(a, an.node, ev, "the statement") < 0) {
+		pk_anchor_free(&an);
+		return split ? pk_error("%s:%u: event '%s': the braceless body shares its line with its if/for/while; "
+		                        "put the body on its own line",
+		                        a->b->path, line, ev->name)
+		             : -1;
 	}
 	take_anchor(a, &an, ev);
 	return 0;
