@@ -263,7 +263,12 @@ struct pk_anchor {
 	char *body_indent;              /* split: the body's indentation on its new line */
 	unsigned line;                  /* original line shown in messages */
 	char *indent;                   /* indentation of the inserted lines */
+	int in_line;                    /* PK_PLACE_IN_LINE: the statement shares its line with other
+	                                 * code; off is its start (before) or its end (after) */
 };
+/* Flags of the statement anchors: accept a statement sharing its line with
+ * other code (the caller writes in-line), which --begin/--end refuse. */
+#define PK_PLACE_IN_LINE 1
 
 /* A parsed placement SPEC ("after:TLOAD#2", "line:42", "entry:kernel"). */
 enum pk_spec_kind { PK_SPEC_AFTER, PK_SPEC_BEFORE, PK_SPEC_LINE, PK_SPEC_ENTRY, PK_SPEC_EXIT };
@@ -281,15 +286,27 @@ void pk_spec_free(struct pk_spec *s);
 int pk_ast_place_brace(struct pk_ast *a, size_t open, size_t close, int body, const char *what, struct pk_anchor *out);
 /* The anchor before or after the statement holding call CALL (an index of
  * a->calls): the one placement rule of --begin/--end and --event; a
- * braceless body gets its braces (out->brace). Returns 0 or -1 (message,
- * nothing left allocated in *OUT). */
-int pk_ast_place_call(struct pk_ast *a, size_t call, enum pk_where where, const char *what, struct pk_anchor *out);
-/* The same for statement NODE (a node with stmt set). */
-int pk_ast_place_stmt(struct pk_ast *a, int node, enum pk_where where, const char *what, struct pk_anchor *out);
+ * braceless body gets its braces (out->brace). FLAGS: PK_PLACE_*. Returns 0
+ * or -1 (message, nothing left allocated in *OUT). */
+int pk_ast_place_call(struct pk_ast *a, size_t call, enum pk_where where, int flags, const char *what,
+                      struct pk_anchor *out);
+/* line:N of SPEC among the statements starting in [FROM, TO) (a function's
+ * body): the first one starting on that line, anchored as pk_ast_place_call
+ * does. 0, -1 (message), or 1 when no statement there starts on the line
+ * (nothing printed). */
+int pk_ast_place_line_in(struct pk_ast *a, const struct pk_spec *s, enum pk_where where, int flags, size_t from,
+                         size_t to, struct pk_anchor *out);
+/* Refuse a place at OFF in code the preprocessor skipped, naming the #if and
+ * the flags that select its branch (WHAT: the place as written). -1. */
+int pk_ast_refuse_skipped(struct pk_ast *a, size_t off, const char *what);
+/* Is NODE inside a lambda within BODY (-1: anywhere above it)? */
+int pk_ast_in_lambda(const struct pk_ast *a, int node, int body);
 /* Resolve SPEC as the start (is_end 0) or end part into anchors. */
 int pk_ast_place(struct pk_ast *a, const struct pk_spec *s, int is_end, struct pk_anchor **out, size_t *nout);
 /* One indentation step for code indented by IND (tab, 2 or 4 spaces). */
 const char *pk_indent_unit(const char *ind);
+/* Free what anchor AN holds (its strings); the array V of N anchors and theirs. */
+void pk_anchor_free(struct pk_anchor *an);
 void pk_anchors_free(struct pk_anchor *v, size_t n);
 
 /* ast_scope.c */

@@ -74,13 +74,18 @@ void pk_spec_free(struct pk_spec *s)
 	s->name = NULL;
 }
 
+void pk_anchor_free(struct pk_anchor *an)
+{
+	free(an->indent);
+	free(an->brace_indent);
+	free(an->body_indent);
+	an->indent = an->brace_indent = an->body_indent = NULL;
+}
+
 void pk_anchors_free(struct pk_anchor *v, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		free(v[i].indent);
-		free(v[i].brace_indent);
-		free(v[i].body_indent);
-	}
+	for (size_t i = 0; i < n; i++)
+		pk_anchor_free(&v[i]);
 	free(v);
 }
 
@@ -268,35 +273,41 @@ static char *owner_indent(struct pk_ast *a, int body)
 	return indent_of(a->b, ifs->start);
 }
 
-static int fill_anchor(struct pk_ast *a, int node, enum pk_where where, const char *what, struct pk_anchor *out)
+/* The line before the closing brace of block NODE. */
+static int before_close(struct pk_ast *a, int node, const char *what, struct pk_anchor *out)
+{
+	size_t brace = a->nodes[node].end - 1;
+	if (a->b->data[brace] != '}' || !starts_line(a->b, brace))
+		return fail_at(a, brace,
+		               "%s:%u: %s: the closing brace shares its line with code; "
+		               "put it on its own line",
+		               what);
+	out->off = line_start(a->b, brace);
+	out->scope = node;
+	out->line = pk_ast_line(a, brace);
+	int last = pk_ast_last_child(a, node);
+	if (last >= 0) {
+		out->indent = indent_of(a->b, a->nodes[last].start);
+	} else {
+		char *bi = indent_of(a->b, brace);
+		size_t l = strlen(bi);
+		out->indent = pk_xmalloc(l + 5);
+		snprintf(out->indent, l + 5, "%s%s", bi, strchr(bi, '\t') ? "\t" : "    ");
+		free(bi);
+	}
+	return 0;
+}
+
+static int fill_anchor(struct pk_ast *a, int node, enum pk_where where, int flags, const char *what,
+                       struct pk_anchor *out)
 {
 	const struct pk_node *n = &a->nodes[node];
 	memset(out, 0, sizeof(*out));
 	out->where = where;
 	out->node = node;
 	out->brace = -1;
-	if (where == PK_BEFORE_CLOSE) {
-		size_t brace = n->end - 1;
-		if (a->b->data[brace] != '}' || !starts_line(a->b, brace))
-			return fail_at(a, brace,
-			               "%s:%u: %s: the closing brace shares its line with code; "
-			               "put it on its own line",
-			               what);
-		out->off = line_start(a->b, brace);
-		out->scope = node;
-		out->line = pk_ast_line(a, brace);
-		int last = pk_ast_last_child(a, node);
-		if (last >= 0) {
-			out->indent = indent_of(a->b, a->nodes[last].start);
-		} else {
-			char *bi = indent_of(a->b, brace);
-			size_t l = strlen(bi);
-			out->indent = pk_xmalloc(l + 5);
-			snprintf(out->indent, l + 5, "%s%s", bi, strchr(bi, '\t') ? "\t" : "    ");
-			free(bi);
-		}
-		return 0;
-	}
+	if (where == PK_BEFORE_CLOSE)
+		return before_close(a, node, what, out);
 	if (check_stmt(a, node, what) < 0)
 		return -1;
 	if (n->braceless) {
@@ -321,12 +332,13 @@ static int fill_anchor(struct pk_ast *a, int node, enum pk_where where, const ch
 		out->off = n->start; /* after the split '{' line, before the body */
 		out->line = pk_ast_line(a, n->start);
 	} else if (where == PK_BEFORE) {
-		if (!starts_line(a->b, n->start))
+		out->in_line = !starts_line(a->b, n->start);
+		if (out->in_line && !(flags & PK_PLACE_IN_LINE))
 			return fail_at(a, n->start,
 			               "%s:%u: %s: other code comes before the statement on its "
 			               "line; put it on its own line",
 			               what);
-		out->off = line_start(a->b, n->start);
+		out->off = out->in_line ? n->start : line_start(a->b, n->start);
 		out->line = pk_ast_line(a, n->start);
 	} else {
 		enum CXCursorKind k = n->kind;
@@ -337,7 +349,10 @@ static int fill_anchor(struct pk_ast *a, int node, enum pk_where where, const ch
 			               "it runs",
 			               what);
 		out->off = after_offset(a, n);
-		if (out->off == (size_t)-1)
+		out->in_line = out->off == (size_t)-1;
+		if (out->in_line && (flags & PK_PLACE_IN_LINE))
+			out->off = n->end;
+		else if (out->in_line)
 			return fail_at(a, n->end ? n->end - 1 : 0,
 			               "%s:%u: %s: more code follows the statement on its line; put it on "
 			               "its own line",
@@ -352,14 +367,12 @@ static int fill_anchor(struct pk_ast *a, int node, enum pk_where where, const ch
 }
 
 /* Fill *OUT; on failure nothing is left allocated in it. */
-static int make_anchor(struct pk_ast *a, int node, enum pk_where where, const char *what, struct pk_anchor *out)
+static int make_anchor(struct pk_ast *a, int node, enum pk_where where, int flags, const char *what,
+                       struct pk_anchor *out)
 {
-	if (fill_anchor(a, node, where, what, out) == 0)
+	if (fill_anchor(a, node, where, flags, what, out) == 0)
 		return 0;
-	free(out->indent);
-	free(out->brace_indent);
-	free(out->body_indent);
-	out->indent = out->brace_indent = out->body_indent = NULL;
+	pk_anchor_free(out);
 	return -1;
 }
 
@@ -794,7 +807,7 @@ static unsigned branch_line(const struct pk_buf *b, unsigned l)
 
 /* A target in a region the preprocessor skipped: name the directive and
  * the flags that select it (or the macro to define). */
-static int refuse_inactive(struct pk_ast *a, size_t off, const char *what)
+int pk_ast_refuse_skipped(struct pk_ast *a, size_t off, const char *what)
 {
 	unsigned dl, bl = branch_line(a->b, pk_ast_line(a, off));
 	char *d = pk_ast_skip_reason(a, off, &dl);
@@ -932,7 +945,7 @@ static int place_call(struct pk_ast *a, const struct pk_spec *s, struct pk_ancho
 		if (!strcmp(a->calls[i].name, s->name) && ++count == (s->n ? s->n : 1))
 			pick = i;
 	if (count == 0 && pk_ast_inactive_call(a, s->name) != (size_t)-1)
-		return refuse_inactive(a, pk_ast_inactive_call(a, s->name), s->text);
+		return pk_ast_refuse_skipped(a, pk_ast_inactive_call(a, s->name), s->text);
 	if (count == 0 || (pick != (size_t)-1 && a->calls[pick].macro))
 		if (refuse_macro_body(a, s) < 0)
 			return -1;
@@ -955,7 +968,7 @@ static int place_call(struct pk_ast *a, const struct pk_spec *s, struct pk_ancho
 		return pk_error("%s: no call to '%s' found", a->b->path, s->name);
 	}
 	if (s->n > count && nth_unseen(a, s->name, s->n) != (size_t)-1)
-		return refuse_inactive(a, nth_unseen(a, s->name, s->n), s->text);
+		return pk_ast_refuse_skipped(a, nth_unseen(a, s->name, s->n), s->text);
 	if (s->n > count)
 		return pk_error("%s: '%s': there are only %zu calls to '%s'", a->b->path, s->text, count, s->name);
 	if (!s->n && count > 1) {
@@ -970,41 +983,40 @@ static int place_call(struct pk_ast *a, const struct pk_spec *s, struct pk_ancho
 	}
 	const struct pk_call *c = &a->calls[pick];
 	if (c->inactive)
-		return refuse_inactive(a, c->off, s->text);
+		return pk_ast_refuse_skipped(a, c->off, s->text);
 	if (c->macro)
 		return pk_error("%s:%u: %s: the call to '%s' comes from a macro expansion; probekit does "
 		                "not edit inside macros",
 		                a->b->path, pk_ast_line(a, c->off), s->text, s->name);
-	return pk_ast_place_call(a, (size_t)pick, s->kind == PK_SPEC_AFTER ? PK_AFTER : PK_BEFORE, s->text, out);
+	return pk_ast_place_call(a, (size_t)pick, s->kind == PK_SPEC_AFTER ? PK_AFTER : PK_BEFORE, 0, s->text, out);
 }
 
-int pk_ast_place_call(struct pk_ast *a, size_t call, enum pk_where where, const char *what, struct pk_anchor *out)
+int pk_ast_place_call(struct pk_ast *a, size_t call, enum pk_where where, int flags, const char *what,
+                      struct pk_anchor *out)
 {
 	const struct pk_call *c = &a->calls[call];
 	int stmt = c->node >= 0 ? pk_ast_stmt_of(a, c->node) : -1;
 	if (stmt < 0)
 		return pk_error("%s:%u: %s: the call is not inside a statement", a->b->path, pk_ast_line(a, c->off),
 		                what);
-	return make_anchor(a, stmt, where, what, out);
+	return make_anchor(a, stmt, where, flags, what, out);
 }
 
-int pk_ast_place_stmt(struct pk_ast *a, int node, enum pk_where where, const char *what, struct pk_anchor *out)
-{
-	return make_anchor(a, node, where, what, out);
-}
-
-static int place_line(struct pk_ast *a, const struct pk_spec *s, int is_end, struct pk_anchor *out)
+int pk_ast_place_line_in(struct pk_ast *a, const struct pk_spec *s, enum pk_where where, int flags, size_t from,
+                         size_t to, struct pk_anchor *out)
 {
 	for (size_t i = 0; i < a->nnodes; i++) {
 		const struct pk_node *n = &a->nodes[i];
-		if (!n->stmt || n->func < 0 || pk_ast_line(a, n->start) != s->n)
+		if (!n->stmt || n->func < 0 || n->start < from || n->start >= to || pk_ast_line(a, n->start) != s->n)
 			continue;
 		/* a '{' of a function or control body is not a statement to time */
 		if (n->kind == CXCursor_CompoundStmt &&
 		    (n->parent < 0 || a->nodes[n->parent].kind != CXCursor_CompoundStmt))
 			continue;
-		return make_anchor(a, (int)i, is_end ? PK_AFTER : PK_BEFORE, s->text, out);
+		return make_anchor(a, (int)i, where, flags, s->text, out);
 	}
+	if (s->n < pk_ast_line(a, from) || (to < a->b->len && s->n > pk_ast_line(a, to)))
+		return 1; /* outside the range: nothing there to explain */
 	if (line_in_directive(a, s->n))
 		return pk_error("%s:%u: %s: the line lies inside a macro definition or directive; "
 		                "place the probe around the macro's use",
@@ -1013,6 +1025,14 @@ static int place_line(struct pk_ast *a, const struct pk_spec *s, int is_end, str
 		if (a->errs[i].line == s->n)
 			return pk_error("%s:%u: %s: probekit could not parse this line (%s); nothing written",
 			                a->b->path, s->n, s->text, a->errs[i].msg);
+	return 1;
+}
+
+static int place_line(struct pk_ast *a, const struct pk_spec *s, int is_end, struct pk_anchor *out)
+{
+	int rc = pk_ast_place_line_in(a, s, is_end ? PK_AFTER : PK_BEFORE, 0, 0, a->b->len + 1, out);
+	if (rc <= 0)
+		return rc;
 	return pk_error("%s:%u: %s: no statement starts on this line", a->b->path, s->n, s->text);
 }
 
@@ -1092,7 +1112,7 @@ static int place_entry(struct pk_ast *a, int f, const char *what, struct pk_anch
 	return pk_ast_place_brace(a, n->start, n->end - 1, body, what, out);
 }
 
-static int in_lambda(const struct pk_ast *a, int node, int body)
+int pk_ast_in_lambda(const struct pk_ast *a, int node, int body)
 {
 	for (int p = a->nodes[node].parent; p >= 0 && p != body; p = a->nodes[p].parent)
 		if (a->nodes[p].kind == CXCursor_LambdaExpr)
@@ -1106,15 +1126,15 @@ static int place_exit(struct pk_ast *a, const struct pk_spec *s, int f, struct p
 	int body = a->funcs[f].body;
 	struct pk_anchor an;
 	for (size_t i = (size_t)body + 1; i < a->nnodes && pk_ast_in_subtree(a, (int)i, body); i++) {
-		if (a->nodes[i].kind != CXCursor_ReturnStmt || in_lambda(a, (int)i, body))
+		if (a->nodes[i].kind != CXCursor_ReturnStmt || pk_ast_in_lambda(a, (int)i, body))
 			continue;
-		if (make_anchor(a, (int)i, PK_BEFORE, s->text, &an) < 0)
+		if (make_anchor(a, (int)i, PK_BEFORE, 0, s->text, &an) < 0)
 			return -1;
 		push_anchor(v, n, &cap, &an);
 	}
 	int last = pk_ast_last_child(a, body);
 	if (last < 0 || a->nodes[last].kind != CXCursor_ReturnStmt) {
-		if (make_anchor(a, body, PK_BEFORE_CLOSE, s->text, &an) < 0)
+		if (make_anchor(a, body, PK_BEFORE_CLOSE, 0, s->text, &an) < 0)
 			return -1;
 		push_anchor(v, n, &cap, &an);
 	}
@@ -1160,8 +1180,7 @@ int pk_ast_place(struct pk_ast *a, const struct pk_spec *s, int is_end, struct p
 	}
 	}
 	if (rc < 0) {
-		free(an.indent);
-		free(an.brace_indent);
+		pk_anchor_free(&an);
 		return -1;
 	}
 	push_anchor(out, nout, &cap, &an);

@@ -69,21 +69,6 @@ struct tt_return {
 	int braced;   /* directly inside { } */
 };
 
-struct tt_call {
-	char *callee;
-	size_t start, end;           /* the call's extent */
-	size_t stmt_start, stmt_end; /* the statement holding it, ';' included */
-	int placeable;               /* that statement sits directly inside { } */
-	unsigned line;
-};
-
-struct tt_stmt { /* a statement directly inside some { } */
-	size_t start, end;
-	unsigned line;
-	int top; /* directly in the kernel's body */
-	int is_return;
-};
-
 struct tt_kernel {
 	CXCursor cursor;
 	enum tt_style style;
@@ -100,10 +85,6 @@ struct tt_kernel {
 	size_t nparams, cap_params;
 	struct tt_return *rets;
 	size_t nrets, cap_rets;
-	struct tt_call *calls;
-	size_t ncalls, cap_calls;
-	struct tt_stmt *stmts;
-	size_t nstmts, cap_stmts;
 	long ntensors; /* tensors come first: indices [0, ntensors) */
 	long nscalars;
 	char *tensor_type;     /* the type the kernel casts its tensors' args[k] to, or NULL */
@@ -129,8 +110,11 @@ void tt_kernel_free(struct tt_kernel *k);
 /* The callee's name of a call, also of a dependent call in a template (the
  * name under its unresolved lookup); NULL for a member call or none. */
 char *tt_callee_name(CXCursor call);
-/* Describe any function (a helper): body, statements, calls, returns; no ABI. */
+/* Describe any function (a helper): body, returns; no ABI. */
 int tt_func_describe(struct pk_ast *t, CXCursor fn, struct tt_kernel *k);
+/* Just past the ';' ending the statement that ends at END (expression
+ * statements and returns leave it out of their extent). */
+size_t tt_past_semicolon(const struct pk_ast *t, size_t end);
 
 /* ---- what to inject ---- */
 struct tt_event {
@@ -284,8 +268,9 @@ int tt_reads_plan(const struct pk_ast *t, const struct tt_spec *sp, size_t skip_
  * them, the samples in the helpers. -1 on error (message printed). */
 int tt_path_plan(struct pk_ast *t, struct tt_kernel *k, struct tt_spec *sp, const struct tt_files *fs,
                  struct pk_plan *plan);
-/* Place event EV in function K of file T (after:/before:/line:). */
-int tt_place_event(const struct pk_ast *t, const struct tt_kernel *k, struct tt_event *ev);
+/* Place event EV in function K of file T (after:/before:/line:), by the
+ * front end's placement (that of --begin/--end). */
+int tt_place_event(struct pk_ast *t, const struct tt_kernel *k, struct tt_event *ev);
 /* Write the sample CODE of event I of SP (placed) into PLAN of B, with the
  * braces of its braceless body (once per body among SP's events). */
 void tt_event_write(const struct pk_buf *b, struct pk_plan *plan, const struct tt_spec *sp, size_t i, const char *code,

@@ -285,9 +285,7 @@ static CXCursor parent_of(struct walk *w, int up)
 	return w->depth - 1 - up >= 0 ? w->stack[w->depth - 1 - up] : clang_getNullCursor();
 }
 
-/* Just past the ';' ending the statement that ends at END (expression
- * statements and returns leave it out of their extent). */
-static size_t past_semicolon(const struct pk_ast *t, size_t end)
+size_t tt_past_semicolon(const struct pk_ast *t, size_t end)
 {
 	if (end > 0 && (t->b->data[end - 1] == ';' || t->b->data[end - 1] == '}'))
 		return end;
@@ -295,60 +293,12 @@ static size_t past_semicolon(const struct pk_ast *t, size_t end)
 	return pk_tok_is(t, i, ";") ? t->tok[i].end : end;
 }
 
-/* The statement holding the cursor at the top of the stack: the ancestor
- * whose parent is a compound statement. */
-static void note_call(struct walk *w, CXCursor c)
-{
-	struct tt_call call = {0};
-	call.callee = tt_callee_name(c);
-	if (!call.callee || pk_ast_from_macro(c)) {
-		free(call.callee);
-		return;
-	}
-	size_t s = 0, e = 0;
-	pk_ast_extent(w->t, c, &s, &e);
-	call.line = line_of(w->t, s);
-	call.start = s;
-	call.end = e;
-	CXCursor stmt = c;
-	for (int j = w->depth - 1; j >= 0; j--) {
-		enum CXCursorKind pk = clang_getCursorKind(w->stack[j]);
-		if (pk == CXCursor_CompoundStmt) {
-			call.placeable = 1;
-			break;
-		}
-		if (pk == CXCursor_LambdaExpr || (clang_isStatement(pk) && pk != CXCursor_DeclStmt))
-			break; /* a braceless body or a condition */
-		stmt = w->stack[j];
-	}
-	size_t ss, se;
-	if (call.placeable && pk_ast_extent(w->t, stmt, &ss, &se) == 0) {
-		call.stmt_start = snap_start(w->t, ss);
-		call.stmt_end = past_semicolon(w->t, se);
-	} else {
-		call.placeable = 0;
-	}
-	PK_GROW(w->k->calls, w->k->cap_calls, w->k->ncalls + 1);
-	w->k->calls[w->k->ncalls++] = call;
-}
-
-static void note_stmt(struct walk *w, CXCursor c)
-{
-	size_t s, e;
-	if (pk_ast_extent(w->t, c, &s, &e) < 0)
-		return;
-	s = snap_start(w->t, s);
-	PK_GROW(w->k->stmts, w->k->cap_stmts, w->k->nstmts + 1);
-	w->k->stmts[w->k->nstmts++] =
-	    (struct tt_stmt){s, e, line_of(w->t, s), w->depth == 1, clang_getCursorKind(c) == CXCursor_ReturnStmt};
-}
-
 static void note_return(struct walk *w, CXCursor c)
 {
 	size_t s, e;
 	if (pk_ast_extent(w->t, c, &s, &e) < 0)
 		return;
-	struct tt_return r = {s, past_semicolon(w->t, e),
+	struct tt_return r = {s, tt_past_semicolon(w->t, e),
 	                      clang_getCursorKind(parent_of(w, 0)) == CXCursor_CompoundStmt};
 	PK_GROW(w->k->rets, w->k->cap_rets, w->k->nrets + 1);
 	w->k->rets[w->k->nrets++] = r;
@@ -438,12 +388,8 @@ static int visit_one(struct walk *w, CXCursor c)
 	enum CXCursorKind k = clang_getCursorKind(c);
 	if (k == CXCursor_LambdaExpr)
 		return 0; /* its returns are not the kernel's exits */
-	if (clang_getCursorKind(parent_of(w, 0)) == CXCursor_CompoundStmt)
-		note_stmt(w, c);
 	if (k == CXCursor_ReturnStmt)
 		note_return(w, c);
-	else if (k == CXCursor_CallExpr)
-		note_call(w, c);
 	if (w->k->style == TT_EXTERN) {
 		if (k == CXCursor_ArraySubscriptExpr) {
 			int r = subscript(w, c);
@@ -664,12 +610,13 @@ static int describe(struct pk_ast *t, CXCursor fn, CXCursor parent, struct tt_ke
 	 * macro such as KERNEL_TASK_TYPE_DEFAULT(...) may expand to nothing */
 	size_t ft = pk_tok_at(t, k->body_open + 1);
 	k->first_stmt = ft < t->ntok && t->tok[ft].start < k->body_close ? t->tok[ft].start : k->body_close;
-	const struct tt_stmt *last = NULL;
-	for (size_t i = 0; i < k->nstmts; i++)
-		if (k->stmts[i].top && (!last || k->stmts[i].start > last->start))
-			last = &k->stmts[i];
 	/* a body ending in return never reaches its closing brace */
-	k->last_is_return = last && last->is_return;
+	int top = t->funcs[f].body, last = -1;
+	for (size_t j = (size_t)top + 1; j < t->nnodes && pk_ast_in_subtree(t, (int)j, top); j++)
+		if (t->nodes[j].parent == top && t->nodes[j].kind != CXCursor_LambdaExpr &&
+		    (last < 0 || t->nodes[j].start > t->nodes[last].start))
+			last = (int)j;
+	k->last_is_return = last >= 0 && t->nodes[last].kind == CXCursor_ReturnStmt;
 	return 0;
 }
 
@@ -815,13 +762,9 @@ void tt_kernel_free(struct tt_kernel *k)
 		free(k->uses[i].name);
 	for (size_t i = 0; i < k->nparams; i++)
 		free(k->params[i].name);
-	for (size_t i = 0; i < k->ncalls; i++)
-		free(k->calls[i].callee);
 	free(k->uses);
 	free(k->params);
 	free(k->rets);
-	free(k->calls);
-	free(k->stmts);
 	free(k->name);
 	free(k->args_name);
 	free(k->tensor_type);

@@ -15,9 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
-static int find_call(const struct pk_ast *t, const struct tt_kernel *k, struct tt_event *ev, const char *callee,
-                     int nth);
-static int find_line(const struct pk_ast *t, const struct tt_kernel *k, struct tt_event *ev, unsigned line);
+static int event_at_call(struct pk_ast *a, const struct tt_kernel *k, struct tt_event *ev, const char *callee, int nth);
+static int event_at_line(struct pk_ast *a, const struct tt_kernel *k, struct tt_event *ev, unsigned line);
 
 struct fn {
 	char *name;
@@ -638,7 +637,7 @@ char *tt_cycle_read(const struct tt_spec *sp)
 
 /* SPEC: after:CALLEE[#n] | before:CALLEE[#n] | line:N, read by the parser of
  * probe-inject's --begin and --end. */
-int tt_place_event(const struct pk_ast *t, const struct tt_kernel *k, struct tt_event *ev)
+int tt_place_event(struct pk_ast *t, const struct tt_kernel *k, struct tt_event *ev)
 {
 	struct pk_spec s;
 	if (pk_spec_parse(&s, ev->spec) < 0)
@@ -646,10 +645,10 @@ int tt_place_event(const struct pk_ast *t, const struct tt_kernel *k, struct tt_
 	int rc;
 	if (s.kind == PK_SPEC_LINE) {
 		ev->after = 0;
-		rc = find_line(t, k, ev, s.n);
+		rc = event_at_line(t, k, ev, s.n);
 	} else if (s.kind == PK_SPEC_AFTER || s.kind == PK_SPEC_BEFORE) {
 		ev->after = s.kind == PK_SPEC_AFTER;
-		rc = find_call(t, k, ev, s.name, s.n ? (int)s.n : 1);
+		rc = event_at_call(t, k, ev, s.name, s.n ? (int)s.n : 1);
 	} else {
 		rc =
 		    pk_error("event '%s': place '%s' is not after:CALLEE, before:CALLEE or line:N", ev->name, ev->spec);
@@ -705,115 +704,147 @@ void tt_lint_event(const struct pk_ast *t, const struct tt_spec *sp, const struc
 	pk_spec_free(&s);
 }
 
-static void anchor_free(struct pk_anchor *an)
-{
-	free(an->indent);
-	free(an->brace_indent);
-	free(an->body_indent);
-}
-
-/* A call that is no statement directly inside braces: the front end's
- * placement (that of --begin/--end) braces the braceless body holding it;
- * a call in a condition is refused. */
+/* The offsets tt_event_write reads, from the front end's anchor AN: a
+ * braceless body gets braces around it, as --begin/--end put them; beside a
+ * statement inside braces the sample goes before its first byte or after
+ * its ';' (whole lines, or in-line when it shares its line with code). */
 static void take_anchor(const struct pk_ast *a, struct pk_anchor *an, struct tt_event *ev)
 {
 	const struct pk_node *n = &a->nodes[an->node];
-	ev->brace = 1;
-	ev->brace_open = an->brace_open;
-	ev->brace_close = an->brace_close;
-	free(ev->brace_indent);
-	ev->brace_indent = pk_xstrdup(an->brace_indent);
 	ev->stmt = n->start;
-	ev->at = ev->after ? an->brace_close : n->start;
-	anchor_free(an);
+	ev->at = ev->after ? tt_past_semicolon(a, n->end) : n->start;
+	if (an->brace >= 0) {
+		ev->brace = 1;
+		ev->brace_open = an->brace_open;
+		ev->brace_close = an->brace_close;
+		free(ev->brace_indent);
+		ev->brace_indent = pk_xstrdup(an->brace_indent);
+		if (ev->after)
+			ev->at = an->brace_close;
+	}
+	pk_anchor_free(an);
 }
 
-/* line:N on a braceless body of function K: braced as --begin line:N does. */
-static int line_braced(const struct pk_ast *t, const struct tt_kernel *k, struct tt_event *ev, unsigned line)
+/* Is the call at NODE held by something other than a statement of its own
+ * directly inside braces (a condition, a return, a loop's header)? */
+static int in_condition(const struct pk_ast *a, int node)
 {
-	struct pk_ast *a = (struct pk_ast *)t; /* the placement reads the model only */
-	for (size_t i = 0; i < a->nnodes; i++) {
-		const struct pk_node *n = &a->nodes[i];
-		if (!n->braceless || n->func < 0 || n->start <= k->body_open || n->start >= k->body_close ||
-		    pk_buf_line_of(t->b, n->start) != line)
-			continue;
-		struct pk_anchor an;
-		if (pk_ast_place_stmt(a, (int)i, PK_BEFORE, ev->spec, &an) < 0)
-			return -1;
-		if (an.brace_split) {
-			anchor_free(&an);
-			return pk_error("%s:%u: event '%s': the braceless body shares its line with its if/for/while; "
-			                "put the body on its own line",
-			                t->b->path, line, ev->name);
-		}
-		take_anchor(a, &an, ev);
-		return 0;
+	int j = a->nodes[node].kind == CXCursor_CallExpr ? a->nodes[node].parent : node;
+	for (; j >= 0; j = a->nodes[j].parent) {
+		enum CXCursorKind k = a->nodes[j].kind;
+		if (k == CXCursor_CompoundStmt)
+			return 0;
+		if (clang_isStatement(k) && k != CXCursor_DeclStmt)
+			return 1;
 	}
 	return 1;
 }
 
-static int place_braced(const struct pk_ast *t, const struct tt_call *c, struct tt_event *ev)
+static int refuse_lambda(const struct pk_ast *a, int node, const struct tt_event *ev, const char *what)
 {
-	struct pk_ast *a = (struct pk_ast *)t; /* the placement reads the model only */
-	size_t call = a->ncalls;
-	for (size_t i = 0; i < a->ncalls && call == a->ncalls; i++)
-		if (!a->calls[i].inactive && a->calls[i].node >= 0 && !strcmp(a->calls[i].name, c->callee) &&
-		    a->calls[i].off >= c->start && a->calls[i].off < c->end)
-			call = i;
-	if (call == a->ncalls) /* a file read for its tokens only, or a call the index lacks */
-		return pk_error("%s:%u: event '%s': the call to '%s' is not a statement directly inside braces (a "
-		                "braceless body or a condition); add braces",
-		                t->b->path, c->line, ev->name, c->callee);
-	struct pk_anchor an;
-	if (pk_ast_place_call(a, call, ev->after ? PK_AFTER : PK_BEFORE, ev->spec, &an) < 0)
+	if (!pk_ast_in_lambda(a, node, -1))
+		return 0;
+	return pk_error("%s:%u: event '%s': %s is inside a lambda, where the event array is not in scope; place the "
+	                "event beside the lambda's use",
+	                a->b->path, pk_buf_line_of(a->b, a->nodes[node].start), ev->name, what);
+}
+
+/* EV beside the statement holding call CALL of the front end's index. */
+static int event_at_stmt_of(struct pk_ast *a, size_t call, struct tt_event *ev)
+{
+	const struct pk_call *c = &a->calls[call];
+	unsigned line = pk_ast_line(a, c->off);
+	char what[160];
+	snprintf(what, sizeof(what), "the call to '%s'", c->name);
+	if (refuse_lambda(a, c->node, ev, what) < 0)
 		return -1;
-	if (an.brace < 0 || an.brace_split) {
-		int split = an.brace >= 0;
-		anchor_free(&an);
-		if (split)
-			return pk_error("%s:%u: event '%s': the braceless body holding the call to '%s' shares its "
-			                "line with its if/for/while; put the body on its own line",
-			                t->b->path, c->line, ev->name, c->callee);
+	struct pk_anchor an;
+	if (pk_ast_place_call(a, call, ev->after ? PK_AFTER : PK_BEFORE, PK_PLACE_IN_LINE, ev->spec, &an) < 0)
+		return -1;
+	if (an.brace_split) {
+		pk_anchor_free(&an);
+		return pk_error("%s:%u: event '%s': the braceless body holding the call to '%s' shares its "
+		                "line with its if/for/while; put the body on its own line",
+		                a->b->path, line, ev->name, c->name);
+	}
+	if (an.brace < 0 && in_condition(a, c->node)) {
+		pk_anchor_free(&an);
 		return pk_error("%s:%u: event '%s': the call to '%s' is not a statement directly inside braces (a "
 		                "condition); move it into a statement of its own",
-		                t->b->path, c->line, ev->name, c->callee);
+		                a->b->path, line, ev->name, c->name);
 	}
 	take_anchor(a, &an, ev);
 	return 0;
 }
 
-static int find_call(const struct pk_ast *t, const struct tt_kernel *k, struct tt_event *ev, const char *callee,
-                     int nth)
+/* A call of the function's body written by a macro: name the macro, whose
+ * use is the place an event can go beside. */
+static int refuse_macro_call(struct pk_ast *a, const struct tt_event *ev, const char *callee, size_t off)
+{
+	unsigned dl = 0, line = pk_ast_line(a, off);
+	char uses[256];
+	char *m = pk_ast_macro_calling(a, callee, &dl, uses, sizeof(uses));
+	int rc;
+	if (m)
+		rc = pk_error("%s:%u: event '%s': the call to '%s' comes from macro '%s' (defined on line %u); "
+		              "probekit does not edit inside macros: place the event beside the macro's use (line:%u)",
+		              a->b->path, line, ev->name, callee, m, dl, line);
+	else
+		rc = pk_error("%s:%u: event '%s': the call to '%s' comes from a macro expansion; probekit does not "
+		              "edit inside macros: place the event beside the macro's use (line:%u)",
+		              a->b->path, line, ev->name, callee, line);
+	free(m);
+	return rc;
+}
+
+/* CALLEE#NTH: the NTH call written in function K's body that the
+ * preprocessor kept and no macro wrote, on the front end's call index. */
+static int event_at_call(struct pk_ast *a, const struct tt_kernel *k, struct tt_event *ev, const char *callee, int nth)
 {
 	int seen = 0;
-	for (size_t i = 0; i < k->ncalls; i++) {
-		const struct tt_call *c = &k->calls[i];
-		if (strcmp(c->callee, callee) || ++seen != nth)
+	size_t skipped = (size_t)-1, macro = (size_t)-1;
+	for (size_t i = 0; i < a->ncalls; i++) {
+		const struct pk_call *c = &a->calls[i];
+		if (c->off <= k->body_open || c->off >= k->body_close || strcmp(c->name, callee))
 			continue;
-		if (!c->placeable)
-			return place_braced(t, c, ev);
-		ev->at = ev->after ? c->stmt_end : c->stmt_start;
-		ev->stmt = c->stmt_start;
-		return 0;
+		if (c->inactive && skipped == (size_t)-1)
+			skipped = c->off;
+		if (c->macro && !c->inactive && macro == (size_t)-1)
+			macro = c->off;
+		if (!c->inactive && !c->macro && ++seen == nth)
+			return event_at_stmt_of(a, i, ev);
 	}
+	if (skipped != (size_t)-1)
+		return pk_ast_refuse_skipped(a, skipped, ev->spec);
+	if (macro != (size_t)-1)
+		return refuse_macro_call(a, ev, callee, macro);
 	if (seen)
-		return pk_error("%s: event '%s': '%s' is called only %d time%s in '%s'", t->b->path, ev->name, callee,
+		return pk_error("%s: event '%s': '%s' is called only %d time%s in '%s'", a->b->path, ev->name, callee,
 		                seen, seen == 1 ? "" : "s", k->name);
-	return pk_error("%s: event '%s': '%s' is not called in %s '%s'", t->b->path, ev->name, callee,
+	return pk_error("%s: event '%s': '%s' is not called in %s '%s'", a->b->path, ev->name, callee,
 	                ev->helper >= 0 ? "function" : "kernel", k->name);
 }
 
-static int find_line(const struct pk_ast *t, const struct tt_kernel *k, struct tt_event *ev, unsigned line)
+/* line:N: the statement of K's body starting on line N, found as --begin
+ * line:N finds it. */
+static int event_at_line(struct pk_ast *a, const struct tt_kernel *k, struct tt_event *ev, unsigned line)
 {
-	for (size_t i = 0; i < k->nstmts; i++)
-		if (k->stmts[i].line == line && pk_buf_line_of(t->b, k->stmts[i].start) == line &&
-		    k->stmts[i].start > k->body_open) {
-			ev->at = ev->stmt = k->stmts[i].start;
-			return 0;
-		}
-	int rc = line_braced(t, k, ev, line);
-	if (rc <= 0)
-		return rc;
-	return pk_error("%s: event '%s': no statement of %s '%s' starts on line %u", t->b->path, ev->name,
-	                ev->helper >= 0 ? "function" : "kernel", k->name, line);
+	struct pk_spec s = {.kind = PK_SPEC_LINE, .n = line, .text = ev->spec};
+	struct pk_anchor an;
+	int rc = pk_ast_place_line_in(a, &s, PK_BEFORE, PK_PLACE_IN_LINE, k->body_open + 1, k->body_close, &an);
+	if (rc < 0)
+		return -1;
+	if (rc > 0)
+		return pk_error("%s: event '%s': no statement of %s '%s' starts on line %u", a->b->path, ev->name,
+		                ev->helper >= 0 ? "function" : "kernel", k->name, line);
+	int split = an.brace_split;
+	if (split || refuse_lambda(a, an.node, ev, "the statement") < 0) {
+		pk_anchor_free(&an);
+		return split ? pk_error("%s:%u: event '%s': the braceless body shares its line with its if/for/while; "
+		                        "put the body on its own line",
+		                        a->b->path, line, ev->name)
+		             : -1;
+	}
+	take_anchor(a, &an, ev);
+	return 0;
 }
