@@ -138,8 +138,11 @@ static void timing_ini_has_what_the_injector_needs(void **state)
 	                                {"host", "packed_element"},
 	                                {"host", "simpler_task_counter"},
 	                                {"host", "simpler_task_value"},
-	                                {"target.simpler", "task_slot"},
-	                                {"target.simpler", "block_num"}};
+	                                {"host", "simpler_task_advance"},
+	                                {"host", "simpler_task_rows"},
+	                                {"host", "simpler_task_rows_mixed"},
+	                                {"host", "simpler_block_getters"},
+	                                {"target.simpler", "task_slot"}};
 	for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++)
 		if (!tt_rule(&r, need[i][0], need[i][1]))
 			fail_msg("rules/timing.ini lacks [%s] %s", need[i][0], need[i][1]);

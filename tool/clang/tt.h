@@ -215,9 +215,11 @@ struct tt_layout {
 	long lanes[8];
 	size_t nlanes;
 	/* several task instances submit the kernel (a simpler orchestration):
-	 * each passes its task index, slot = task * block count + block index */
+	 * each passes its first row (the rows of the tasks before it), slot =
+	 * that row + block index */
 	int task_rows;
-	long tasks; /* task instances of one run, -1 when the tool cannot count them */
+	long tasks;     /* task instances of one run, -1 when the tool cannot count them */
+	long lane_rows; /* rows of one block of a task: 1, or a mixed task's AIC and AIV rows */
 	/* a mixed kernel's AIC and AIV lanes own rows of their own: the block
 	 * count (AIC rows) of each of its tasks, -1 when not one constant; 0
 	 * when the lanes do not (one lane, or no macro telling them apart) */
@@ -363,18 +365,17 @@ size_t tt_call_args(const struct pk_ast *t, size_t open, size_t *s, size_t *e, s
  * bounds only), each with its block count (launch_spec.set_block_num, 1 by
  * default). */
 struct tt_tasks {
-	long id;              /* the kernel id the tasks submit */
-	long tasks;           /* -1: a loop's trip count or a block count is not a constant */
-	long blocks;          /* blocks of each task, -1 unknown or differing */
-	int sites;            /* submit statements */
-	int in_loop;          /* some submit sits in a loop */
-	int via_helper;       /* some submit is made by a helper function the orchestration calls */
-	unsigned loop_line;   /* the first loop whose count is not a constant (0: none) */
-	int lanes;            /* most lanes of one task running the kernel (2, 3: a mixed task's) */
-	int on_aic;           /* some mixed task runs the kernel on its AIC lane too */
-	long last_blocks;     /* the block count of the latest submit that has a constant one */
-	unsigned blocks_fall; /* a submit with fewer blocks than an earlier one (its line), or 0 */
-	char lines[96];       /* the submits' lines, "38, 48" */
+	long id;            /* the kernel id the tasks submit */
+	long tasks;         /* -1: a loop's trip count or a block count is not a constant */
+	long blocks;        /* blocks of each task, -1 unknown or differing */
+	int sites;          /* submit statements */
+	int in_loop;        /* some submit sits in a loop */
+	int via_helper;     /* some submit is made by a helper function the orchestration calls */
+	unsigned loop_line; /* the first loop whose count is not a constant (0: none) */
+	int lanes;          /* most lanes of one task running the kernel (2, 3: a mixed task's) */
+	int on_aic;         /* some mixed task runs the kernel on its AIC lane too */
+	long block_runs;    /* blocks of all tasks of one run (the rows they own), -1 unknown */
+	char lines[96];     /* the submits' lines, "38, 48" */
 };
 int tt_orch_tasks(struct pk_ast *t, const struct tt_spec *sp, long func_id, struct tt_tasks *out);
 /* The host's adds of the generation id and the first row (--generation,

@@ -244,9 +244,8 @@ static char *tensor_read(const struct tt_kernel *k, const struct tt_spec *sp)
 }
 
 /* The slot from the formula KEY of [slot]; with several tasks inside the
- * task slot, whose rows per task are the block count (MIXED: the AIC and
- * AIV rows of a mixed task's blocks). */
-static char *slot_expr(const struct tt_kernel *k, const struct tt_spec *sp, const char *key, int mixed)
+ * task slot, after the task's first row, which the host passes. */
+static char *slot_expr(const struct tt_kernel *k, const struct tt_spec *sp, const char *key)
 {
 	char *e = prof_expr(sp, k, "slot", key), *x;
 	if (!sp->lay.task_rows) {
@@ -255,21 +254,10 @@ static char *slot_expr(const struct tt_kernel *k, const struct tt_spec *sp, cons
 		free(e);
 		return x;
 	}
-	/* one row owner per task instance: task * rows of a task + the slot in it */
-	char *bn = prof_expr(sp, k, "slot", "block_num"), task[64];
-	if (mixed) {
-		char *rows = prof_expr(sp, k, "slot", "mix_block_num");
-		const char *names[] = {"block_num"}, *vals[] = {bn};
-		x = tt_expand(rows, names, vals, 1);
-		free(rows);
-		free(bn);
-		bn = x;
-	}
+	char task[64];
 	snprintf(task, sizeof(task), "%stask", sp->lay.prefix);
-	const char *names[] = {"task", "block_num", "slot", "slots"},
-	           *vals[] = {task, bn, e, sp->opt.slots ? sp->opt.slots : "1"};
-	x = tt_expand(tt_prof(sp, "slot", "task_slot"), names, vals, 4);
-	free(bn);
+	const char *names[] = {"task", "slot", "slots"}, *vals[] = {task, e, sp->opt.slots ? sp->opt.slots : "1"};
+	x = tt_expand(tt_prof(sp, "slot", "task_slot"), names, vals, 3);
 	free(e);
 	return x;
 }
@@ -282,12 +270,12 @@ static char *slot_stmt(const struct tt_kernel *k, const struct tt_spec *sp)
 	const char *mac = tt_prof(sp, "slot", "mix_is_aic_macro");
 	char *s;
 	if (k->core != TT_MIX) {
-		char *e = slot_expr(k, sp, slot_key(k->core), 0);
+		char *e = slot_expr(k, sp, slot_key(k->core));
 		s = kcode(sp, "slot", "expr", e, NULL, NULL, NULL, NULL);
 		free(e);
 		return s;
 	}
-	char *c = slot_expr(k, sp, "mix_aic", 1), *v = slot_expr(k, sp, "mix_aiv", 1);
+	char *c = slot_expr(k, sp, "mix_aic"), *v = slot_expr(k, sp, "mix_aiv");
 	if (mac) { /* the builds told apart by the preprocessor: marked #if lines */
 		char *sc = kcode(sp, "slot", "expr", c, NULL, NULL, NULL, NULL);
 		char *sv = kcode(sp, "slot", "expr", v, NULL, NULL, NULL, NULL);
@@ -341,7 +329,7 @@ static void plan_entry(const struct pk_ast *t, const struct tt_kernel *k, const 
 	tt_insert_before(t->b, plan, k->first_stmt, line, label.s);
 	free(line);
 	if (sp->lay.task_rows && k->style == TT_EXTERN) /* the slot below reads it */
-		plan_packed_read(t, k, sp, plan, PK_NAME_TIMING_TASK, "task index", sp->lay.task_index);
+		plan_packed_read(t, k, sp, plan, PK_NAME_TIMING_TASK, "task's first row", sp->lay.task_index);
 	if (sp->slot_in_body) {
 		char *ss = slot_stmt(k, sp);
 		tt_insert_before(t->b, plan, k->first_stmt, ss, "slot");
@@ -694,11 +682,11 @@ char *tt_sidecar_json(const struct tt_kernel *k, const struct tt_spec *sp, const
 			pk_sb_addf(&sb, "  \"tasks\": %ld,\n", sp->lay.tasks);
 		else
 			pk_sb_add(&sb, "  \"tasks\": null,\n");
+		/* a task's first row: the rows of the run's tasks before it */
 		if (lanes)
-			pk_sb_addf(&sb, "  \"slot_rule\": \"slot = task * block_num * (1 + aiv_per_aic) + (%s)\",\n",
-			           lane_rule);
+			pk_sb_addf(&sb, "  \"slot_rule\": \"slot = task_first_row + (%s)\",\n", lane_rule);
 		else
-			pk_sb_add(&sb, "  \"slot_rule\": \"slot = task * block_num + block_idx\",\n");
+			pk_sb_add(&sb, "  \"slot_rule\": \"slot = task_first_row + block_idx\",\n");
 		if (k->style == TT_EXTERN)
 			pk_sb_addf(&sb, "  \"task_arg\": %d,\n", sp->lay.task_index);
 	} else if (lanes) {

@@ -36,7 +36,7 @@ static char *matrix_slots(const struct tt_spec *sp)
 }
 
 /* The extra scalars after every original one, in order: the generation id,
- * this invocation's first row, the task index (several tasks submit the
+ * this invocation's first row, the task's first row (several tasks submit the
  * kernel: [host] simpler_task_value). N values, VALS[i]. */
 static size_t extra_scalars(const struct tt_spec *sp, char *vals[3])
 {

@@ -410,7 +410,7 @@ static int size_one_task(struct job *j, const struct tt_tasks *ts, long per)
 }
 
 /* Several task instances submit the kernel (several submits, or a submit
- * in a loop): each passes its task index and owns rows task * rows of a task
+ * in a loop): each passes its first row (the rows of the tasks before it)
  * + its slot in the task (a submit through a helper gets the run's counter
  * by reference). The rows of one run: counted from the orchestration when
  * the loops and block counts are constants, else --slots (required then). */
@@ -422,63 +422,51 @@ static int plan_tasks(struct job *j)
 		return 0; /* no orchestration read, or its errors come from planning it */
 	}
 	long per = lane_rows(j, &ts);
+	j->sp.lay.lane_rows = per;
 	if ((ts.sites < 2 && !ts.in_loop) || ts.tasks == 0 || ts.tasks == 1)
 		return size_one_task(j, &ts, per); /* one task instance at most: its rows are its own */
 	static const char *const need[][2] = {{"slot", "task_slot"},
-	                                      {"slot", "block_num"},
 	                                      {"host", "simpler_task_counter"},
-	                                      {"host", "simpler_task_value"}};
+	                                      {"host", "simpler_task_value"},
+	                                      {"host", "simpler_task_advance"},
+	                                      {"host", "simpler_task_rows"}};
 	for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++)
 		if (!tt_prof(&j->sp, need[i][0], need[i][1]))
-			return pk_error("rules/timing.ini: no '%s' in [%s] (or the %s profile): the task index of "
-			                "several tasks submitting the kernel cannot be written",
+			return pk_error("rules/timing.ini: no '%s' in [%s] (or the %s profile): the first row of "
+			                "each of several tasks submitting the kernel cannot be written",
 			                need[i][1], need[i][0], j->sp.target ? j->sp.target : "default");
-	if (per > 1 && !tt_prof(&j->sp, "slot", "mix_block_num"))
-		return pk_error("rules/timing.ini: no 'mix_block_num' in [slot] (or the %s profile): the rows of "
-		                "one mixed task cannot be written",
-		                j->sp.target ? j->sp.target : "default");
 	const char *orch = j->host_path, *slots = j->sp.opt.slots;
 	j->sp.lay.task_rows = 1;
 	j->sp.lay.tasks = ts.tasks;
-	long rows = ts.tasks >= 0 && ts.blocks > 0 ? ts.tasks * ts.blocks * per : -1;
-	const char *rule = per > 1 ? "task * rows of a task + lane slot" : "task * block count + block index";
+	long rows = ts.block_runs > 0 ? ts.block_runs * per : -1;
+	const char *unit = per > 1 ? "block lane" : "block";
 	char why[96];
 	if (ts.loop_line)
 		snprintf(why, sizeof(why), "a loop at line %u runs a count the tool cannot read", ts.loop_line);
 	else
-		snprintf(why, sizeof(why), "their block counts are not one constant");
+		snprintf(why, sizeof(why), "a block count is set at run time");
 	if (rows < 0 && !slots)
 		return pk_error("%s: kernel %ld is submitted by more tasks than the tool can count (%s): each writes "
-		                "its own rows (task index * %s); pass --slots ROWS, one row per task and block%s of "
-		                "one run",
-		                orch, ts.id, why, strchr(rule, '*') + 2, per > 1 ? " lane" : "");
+		                "its own rows, after those of the tasks before it; pass --slots ROWS, one row per %s "
+		                "of every task of one run",
+		                orch, ts.id, why, unit);
 	if (rows >= 0 && slots && strspn(slots, "0123456789") == strlen(slots) && strtol(slots, NULL, 10) < rows)
-		return pk_error("%s: --slots %s, but %ld tasks of %ld block%s submit kernel %ld (line%s %s): the "
-		                "tensor needs %ld rows; pass --slots %ld or leave it out",
-		                orch, slots, ts.tasks, ts.blocks, ts.blocks == 1 ? "" : "s", ts.id,
-		                strchr(ts.lines, ',') ? "s" : "", ts.lines, rows, rows);
+		return pk_error("%s: --slots %s, but the %ld tasks submitting kernel %ld (line%s %s) run %ld "
+		                "block%s: the tensor needs %ld rows; pass --slots %ld or leave it out",
+		                orch, slots, ts.tasks, ts.id, strchr(ts.lines, ',') ? "s" : "", ts.lines, ts.block_runs,
+		                ts.block_runs == 1 ? "" : "s", rows, rows);
 	if (rows >= 0 && !slots) {
 		snprintf(j->slots_buf, sizeof(j->slots_buf), "%ld", rows);
 		j->sp.opt.slots = j->slots_buf;
 	}
-	if (ts.blocks_fall)
-		pk_warning("%s:%u: this task runs kernel %ld on fewer blocks than an earlier one: with task * block "
-		           "count + block index their rows overlap and the later task overwrites some of the earlier "
-		           "one's; submit the tasks in order of growing block count, or measure one of them",
-		           orch, ts.blocks_fall, ts.id);
-	else if (rows < 0 && ts.blocks < 0 && !ts.loop_line)
-		pk_warning("%s: the tasks submitting kernel %ld set their block counts at run time: task * block count "
-		           "+ block index keeps their rows apart only while no task runs on fewer blocks than an "
-		           "earlier one",
-		           orch, ts.id);
 	if (rows >= 0)
-		pk_warning("%s: %ld tasks submit kernel %ld (line%s %s): each passes its task index and writes its own "
-		           "row (%s); the timing tensor has %s rows",
-		           orch, ts.tasks, ts.id, strchr(ts.lines, ',') ? "s" : "", ts.lines, rule, j->sp.opt.slots);
+		pk_warning("%s: %ld tasks submit kernel %ld (line%s %s): each passes its first row, after the rows of "
+		           "the tasks before it, and writes one row per %s; the timing tensor has %s rows",
+		           orch, ts.tasks, ts.id, strchr(ts.lines, ',') ? "s" : "", ts.lines, unit, j->sp.opt.slots);
 	else
-		pk_warning("%s: many tasks submit kernel %ld (%s): each passes its task index and writes its own row "
-		           "(%s); --slots %s must cover every task and block of one run",
-		           orch, ts.id, why, rule, j->sp.opt.slots);
+		pk_warning("%s: many tasks submit kernel %ld (%s): each passes its first row, after the rows of the "
+		           "tasks before it, and writes one row per %s; --slots %s must cover every task of one run",
+		           orch, ts.id, why, unit, j->sp.opt.slots);
 	return 0;
 }
 
@@ -543,7 +531,8 @@ static int plan_host(struct job *j)
 	if (j->k.host_scalars == -1 && (j->sp.lay.task_rows || j->o.generation || j->o.invocation))
 		return pk_error(
 		    "%s: the tasks submitting kernel '%s' pass different numbers of scalars, so the scalars "
-		    "the timing tensor appends (task index, generation, first row) would sit at different "
+		    "the timing tensor appends (the task's first row, the generation, the invocation's first row) "
+		    "would sit at different "
 		    "args[] indices; pass the same scalars in every task (a dummy add_scalar), or measure "
 		    "one task",
 		    j->host_path, j->k.name);

@@ -513,6 +513,80 @@ static long site_blocks(const struct pk_ast *t, const struct submit *all, size_t
 	return blocks;
 }
 
+/* The rows task K owns ([host] simpler_task_rows): its block count read
+ * back through the getter of the setter it calls on its args object (the
+ * last one before the submit), times the rows of one block; a task that
+ * sets none runs one block. */
+static char *site_rows(const struct pk_ast *t, const struct submit *all, size_t k, const struct tt_spec *sp)
+{
+	const char *setters = tt_rule(sp->rules, "host", "simpler_block_setters"),
+	           *getters = tt_rule(sp->rules, "host", "simpler_block_getters"),
+	           *tmpl = tt_rule(sp->rules, "host",
+	                           sp->lay.lane_rows > 1 ? "simpler_task_rows_mixed" : "simpler_task_rows");
+	char lanes[24];
+	snprintf(lanes, sizeof(lanes), "%ld", sp->lay.lane_rows > 0 ? sp->lay.lane_rows : 1);
+	if (!setters || !getters || !tmpl) {
+		pk_error("rules/timing.ini: [host] needs 'simpler_block_setters', 'simpler_block_getters', "
+		         "'simpler_task_rows' and 'simpler_task_rows_mixed': the rows of each task cannot be counted");
+		return NULL;
+	}
+	size_t from = 0, set = 0;
+	for (size_t j = 0; j < k; j++)
+		if (same(t, all[j].recv, all[k].recv))
+			from = all[j].close_tok;
+	for (size_t i = from; i + 5 < all[k].tok; i++)
+		if (same(t, i, all[k].recv) && (pk_tok_is(t, i + 1, ".") || pk_tok_is(t, i + 1, "->")) &&
+		    pk_tok_is(t, i + 2, "launch_spec") && pk_tok_is(t, i + 5, "(") &&
+		    pk_word_in(setters, t->b->data + t->tok[i + 4].start, t->tok[i + 4].end - t->tok[i + 4].start))
+			set = i;
+	if (!set)
+		return pk_xstrdup(lanes);
+	/* the getter at the setter's place in its list */
+	const char *w = setters, *g = getters;
+	size_t sn = t->tok[set + 4].end - t->tok[set + 4].start;
+	for (;;) {
+		w += strspn(w, " \t");
+		g += strspn(g, " \t");
+		size_t wl = strcspn(w, " \t"), gl = strcspn(g, " \t");
+		if (!wl || !gl)
+			break;
+		if (wl == sn && !memcmp(w, t->b->data + t->tok[set + 4].start, sn)) {
+			char *recv =
+			         pk_xstrndup(t->b->data + t->tok[set].start, t->tok[set + 1].end - t->tok[set].start),
+			     *getter = pk_xstrndup(g, gl);
+			const char *names[] = {"recv", "getter", "lanes"}, *vals[] = {recv, getter, lanes};
+			char *rows = tt_expand(tmpl, names, vals, 3);
+			free(recv);
+			free(getter);
+			return rows;
+		}
+		w += wl;
+		g += gl;
+	}
+	pk_error("rules/timing.ini: [host] simpler_block_getters has no getter for '%.*s'", (int)sn,
+	         t->b->data + t->tok[set + 4].start);
+	return NULL;
+}
+
+/* Before task K's submit statement: the next free row moves past its rows. */
+static int plan_advance(const struct pk_ast *t, const struct submit *all, size_t k, const struct tt_spec *sp,
+                        struct pk_plan *plan)
+{
+	char *rows = site_rows(t, all, k, sp);
+	const char *tmpl = tt_rule(sp->rules, "host", "simpler_task_advance");
+	if (!rows || !tmpl) {
+		free(rows);
+		return rows ? pk_error("rules/timing.ini: [host] needs 'simpler_task_advance'") : -1;
+	}
+	const char *names[] = {"prefix", "rows"}, *vals[] = {sp->lay.prefix, rows};
+	char *text = tt_expand(tmpl, names, vals, 2);
+	size_t at = pk_tok_lead(t, pk_tok_stmt_first(t, all[k].tok));
+	tt_insert_before(t->b, plan, at, text, "the next task's first row");
+	free(text);
+	free(rows);
+	return 0;
+}
+
 int tt_orch_tasks(struct pk_ast *t, const struct tt_spec *sp, long func_id, struct tt_tasks *out)
 {
 	static struct submit s[MAX_SUBMITS];
@@ -560,15 +634,13 @@ int tt_orch_tasks(struct pk_ast *t, const struct tt_spec *sp, long func_id, stru
 			out->blocks = blocks;
 		else
 			out->blocks = -1;
-		if (blocks > 0 && blocks < out->last_blocks) /* task * block count + block overlaps then */
-			out->blocks_fall = pk_buf_line_of(t->b, t->tok[s[k].tok].start);
-		if (blocks > 0)
-			out->last_blocks = blocks;
 		out->sites++;
 		if (trips < 0 || blocks < 0 || out->tasks < 0)
-			out->tasks = -1;
-		else
+			out->tasks = out->block_runs = -1;
+		else {
 			out->tasks += trips;
+			out->block_runs += trips * blocks;
+		}
 		if (used + 16 < sizeof(out->lines))
 			used += (size_t)snprintf(out->lines + used, sizeof(out->lines) - used, "%s%u", used ? ", " : "",
 			                         pk_buf_line_of(t->b, t->tok[s[k].tok].start));
@@ -837,7 +909,7 @@ static int helper_texts(const struct tt_spec *sp, char **param, char **arg)
 		return pk_error("rules/timing.ini: [host] simpler_helper_param / simpler_helper_arg are missing");
 	if (sp->lay.task_rows && (!tp || !ta))
 		return pk_error("rules/timing.ini: [host] simpler_helper_task_param / simpler_helper_task_arg are "
-		                "missing: several tasks submitted through a helper cannot get their task index");
+		                "missing: several tasks submitted through a helper cannot get their first rows");
 	const char *names[] = {"prefix"};
 	const char *vals[] = {sp->lay.prefix};
 	char *pp = tt_expand(p, names, vals, 1), *aa = tt_expand(a, names, vals, 1);
@@ -932,7 +1004,7 @@ int tt_orch_plan(struct pk_ast *t, const struct tt_kernel *k, const struct tt_sp
 	snprintf(label, sizeof(label), "external tensor %ld", ext);
 	tt_insert_before(t->b, plan, body, decl, label);
 	free(decl);
-	if (sp->lay.task_rows) { /* the task index each submit passes: a counter of the run */
+	if (sp->lay.task_rows) { /* the first row each task passes: the next free row of the run */
 		decl = host_text(sp, "simpler_task_counter", NULL, oname, ext);
 		tt_insert_before(t->b, plan, body, decl, "task counter");
 		free(decl);
@@ -966,6 +1038,8 @@ int tt_orch_plan(struct pk_ast *t, const struct tt_kernel *k, const struct tt_sp
 		snprintf(label, sizeof(label), "%soutput (args[%ld])", pad ? "padding and " : "", k->ntensors);
 		free(pad);
 		rc = plan_launch_scalars(t, k, sp, &a, recv, &add, plan);
+		if (rc == 0 && sp->lay.task_rows)
+			rc = plan_advance(t, s, j, sp, plan);
 		tt_insert_after(t->b, plan, a.last_tensor_stmt_end, a.last_tensor_stmt, add, label);
 		free(add);
 		free(recv);

@@ -10,16 +10,35 @@
 /* Section, then its required keys (NULL ends them). Keys a profile
  * ([target.NAME]) may set are required in [code] / [slot], whose values are
  * the defaults; keys only a profile sets (detect, parse_args, tensor
- * accessors, slot_in_body, block_num, task_slot, mix_is_aic_expr) are
+ * accessors, slot_in_body, task_slot, mix_is_aic_expr) are
  * optional: their absence says the runtime has no such thing. */
 static const char *const timing_schema[][32] = {
     {"code", "api", "qualifiers", "tensor_type", "tensor", "magic", NULL},
     {"slot", "aiv", "aic", "mix_is_aic", "mix_aic", "mix_aiv", NULL},
     {"kinds", "entry", "body_done", NULL},
-    {"host", "orchestration", "packed_declare", "packed_element", "scalar", "packed_scalar", "launch_declare_1",
-     "cpu_launch_declare_1", "simpler_external", "simpler_add", "id_probe", "simpler_helper_param",
-     "simpler_helper_arg", "simpler_pad", "simpler_scalar", "simpler_task_counter", "simpler_task_value",
-     "simpler_block_setters", NULL},
+    {"host",
+     "orchestration",
+     "packed_declare",
+     "packed_element",
+     "scalar",
+     "packed_scalar",
+     "launch_declare_1",
+     "cpu_launch_declare_1",
+     "simpler_external",
+     "simpler_add",
+     "id_probe",
+     "simpler_helper_param",
+     "simpler_helper_arg",
+     "simpler_pad",
+     "simpler_scalar",
+     "simpler_task_counter",
+     "simpler_task_value",
+     "simpler_task_advance",
+     "simpler_task_rows",
+     "simpler_task_rows_mixed",
+     "simpler_block_setters",
+     "simpler_block_getters",
+     NULL},
     {"kernel",
      "entry",
      "out",

@@ -35,8 +35,8 @@ static __aicore__ inline __attribute__((always_inline)) void pk_tt_tail(__gm__ i
 extern "C" __aicore__ __attribute__((always_inline)) void kernel_entry(__gm__ int64_t *args) {
     uint64_t pk_tt_entry = pk_tt_read_cycle();  // TIMING_PROBE: @timing entry
     __gm__ int64_t *pk_tt_out = reinterpret_cast<__gm__ int64_t *>(reinterpret_cast<__gm__ ChipTensor *>(args[3])->buffer.addr) + reinterpret_cast<__gm__ ChipTensor *>(args[3])->start_offset;  // TIMING_PROBE: @timing tensor args[3]
-    const uint64_t pk_tt_task = static_cast<uint64_t>(args[6]);  // TIMING_PROBE: @timing task index args[6]
-    const uint64_t pk_tt_slot = (static_cast<uint64_t>(pk_tt_task) * static_cast<uint64_t>(get_block_num(args)) + static_cast<uint64_t>(get_block_idx(args))) % static_cast<uint64_t>(8);  // TIMING_PROBE: @timing slot
+    const uint64_t pk_tt_task = static_cast<uint64_t>(args[6]);  // TIMING_PROBE: @timing task's first row args[6]
+    const uint64_t pk_tt_slot = (static_cast<uint64_t>(pk_tt_task) + static_cast<uint64_t>(get_block_idx(args))) % static_cast<uint64_t>(8);  // TIMING_PROBE: @timing slot
     __gm__ ChipTensor *in_t = reinterpret_cast<__gm__ ChipTensor *>(args[0]);
     __gm__ ChipTensor *bias_t = reinterpret_cast<__gm__ ChipTensor *>(args[1]);
     __gm__ ChipTensor *out_t = reinterpret_cast<__gm__ ChipTensor *>(args[2]);

@@ -40,7 +40,8 @@ __attribute__((visibility("default"))) void aicpu_orchestration_entry(const Chip
     params_t1.add_output(pk_tt_timing);  // TIMING_PROBE: @timing output (args[3])
     params_t1.add_scalar(static_cast<uint64_t>(0));
     params_t1.add_scalar(2.0f);
-    params_t1.add_scalar(static_cast<uint64_t>(pk_tt_task++));  // TIMING_PROBE: @timing launch scalars (args[6])
+    params_t1.add_scalar(static_cast<uint64_t>(pk_tt_task));  // TIMING_PROBE: @timing launch scalars (args[6])
+    pk_tt_task += 1;  // TIMING_PROBE: @timing the next task's first row
     rt_submit_aiv_task(FUNC_SCALE, params_t1);
 
     CoreTaskArgs params_t2;
@@ -50,7 +51,8 @@ __attribute__((visibility("default"))) void aicpu_orchestration_entry(const Chip
     params_t2.add_inout(ext_y);
     params_t2.add_output(pk_tt_timing);  // TIMING_PROBE: @timing output (args[3])
     params_t2.add_scalar(0.5f);
-    params_t2.add_scalar(static_cast<uint64_t>(pk_tt_task++));  // TIMING_PROBE: @timing launch scalars (args[6])
+    params_t2.add_scalar(static_cast<uint64_t>(pk_tt_task));  // TIMING_PROBE: @timing launch scalars (args[6])
+    pk_tt_task += 1;  // TIMING_PROBE: @timing the next task's first row
     rt_submit_aiv_task(FUNC_SCALE, params_t2);
 }
 

@@ -27,8 +27,9 @@ __attribute__((visibility("default"))) void aicpu_orchestration_entry(const Chip
     wide.add_input(ext_tile);
     wide.add_output(pk_tt_timing);  // TIMING_PROBE: @timing output (args[2])
     wide.add_scalar(static_cast<uint64_t>(128));
-    wide.add_scalar(static_cast<uint64_t>(pk_tt_task++));  // TIMING_PROBE: @timing launch scalars (args[4])
+    wide.add_scalar(static_cast<uint64_t>(pk_tt_task));  // TIMING_PROBE: @timing launch scalars (args[4])
     wide.launch_spec.set_block_num(8);
+    pk_tt_task += static_cast<uint64_t>(wide.launch_spec.block_num());  // TIMING_PROBE: @timing the next task's first row
     rt_submit_aiv_task(FUNC_TILE_ADD, wide);
 
     CoreTaskArgs narrow;
@@ -36,8 +37,9 @@ __attribute__((visibility("default"))) void aicpu_orchestration_entry(const Chip
     narrow.add_input(ext_tile);
     narrow.add_output(pk_tt_timing);  // TIMING_PROBE: @timing output (args[2])
     narrow.add_scalar(static_cast<uint64_t>(64));
-    narrow.add_scalar(static_cast<uint64_t>(pk_tt_task++));  // TIMING_PROBE: @timing launch scalars (args[4])
+    narrow.add_scalar(static_cast<uint64_t>(pk_tt_task));  // TIMING_PROBE: @timing launch scalars (args[4])
     narrow.launch_spec.set_block_num(4);
+    pk_tt_task += static_cast<uint64_t>(narrow.launch_spec.block_num());  // TIMING_PROBE: @timing the next task's first row
     rt_submit_aiv_task(FUNC_TILE_ADD, narrow);
 }
 

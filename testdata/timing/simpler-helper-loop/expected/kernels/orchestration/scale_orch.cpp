@@ -27,7 +27,8 @@ static void submit_scale(int32_t kernel_id, const ChipTensor &in, const ChipTens
     args.add_output(pk_tt_timing);  // TIMING_PROBE: @timing output (args[3])
     args.add_scalar(static_cast<uint64_t>(0));
     args.add_scalar(factor);
-    args.add_scalar(static_cast<uint64_t>(pk_tt_task++));  // TIMING_PROBE: @timing launch scalars (args[6])
+    args.add_scalar(static_cast<uint64_t>(pk_tt_task));  // TIMING_PROBE: @timing launch scalars (args[6])
+    pk_tt_task += 1;  // TIMING_PROBE: @timing the next task's first row
     rt_submit_aiv_task(kernel_id, args);
 }
 

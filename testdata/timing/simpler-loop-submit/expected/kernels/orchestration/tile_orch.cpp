@@ -37,7 +37,8 @@ __attribute__((visibility("default"))) void aicpu_orchestration_entry(const Chip
             params_add.add_input(tile_view);
             params_add.add_output(pk_tt_timing);  // TIMING_PROBE: @timing output (args[2])
             params_add.add_scalar(static_cast<uint64_t>(128));
-            params_add.add_scalar(static_cast<uint64_t>(pk_tt_task++));  // TIMING_PROBE: @timing launch scalars (args[4])
+            params_add.add_scalar(static_cast<uint64_t>(pk_tt_task));  // TIMING_PROBE: @timing launch scalars (args[4])
+            pk_tt_task += 1;  // TIMING_PROBE: @timing the next task's first row
             rt_submit_aiv_task(FUNC_TILE_ADD, params_add);
         }
     }

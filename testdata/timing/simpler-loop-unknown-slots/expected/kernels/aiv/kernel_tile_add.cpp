@@ -27,8 +27,8 @@ static __aicore__ inline __attribute__((always_inline)) void pk_tt_tail(__gm__ i
 extern "C" __aicore__ __attribute__((always_inline)) void kernel_entry(__gm__ int64_t *args) {
     uint64_t pk_tt_entry = pk_tt_read_cycle();  // TIMING_PROBE: @timing entry
     __gm__ int64_t *pk_tt_out = reinterpret_cast<__gm__ int64_t *>(reinterpret_cast<__gm__ ChipTensor *>(args[2])->buffer.addr) + reinterpret_cast<__gm__ ChipTensor *>(args[2])->start_offset;  // TIMING_PROBE: @timing tensor args[2]
-    const uint64_t pk_tt_task = static_cast<uint64_t>(args[4]);  // TIMING_PROBE: @timing task index args[4]
-    const uint64_t pk_tt_slot = (static_cast<uint64_t>(pk_tt_task) * static_cast<uint64_t>(get_block_num(args)) + static_cast<uint64_t>(get_block_idx(args))) % static_cast<uint64_t>(32);  // TIMING_PROBE: @timing slot
+    const uint64_t pk_tt_task = static_cast<uint64_t>(args[4]);  // TIMING_PROBE: @timing task's first row args[4]
+    const uint64_t pk_tt_slot = (static_cast<uint64_t>(pk_tt_task) + static_cast<uint64_t>(get_block_idx(args))) % static_cast<uint64_t>(32);  // TIMING_PROBE: @timing slot
     __gm__ ChipTensor *acc_t = reinterpret_cast<__gm__ ChipTensor *>(args[0]);
     __gm__ ChipTensor *tile_t = reinterpret_cast<__gm__ ChipTensor *>(args[1]);
     __gm__ float *acc = reinterpret_cast<__gm__ float *>(acc_t->buffer.addr) + acc_t->start_offset;

@@ -28,11 +28,11 @@ static __aicore__ inline __attribute__((always_inline)) void pk_tt_tail(__gm__ i
 extern "C" __aicore__ __attribute__((always_inline)) void kernel_entry(__gm__ int64_t *args) {
     uint64_t pk_tt_entry = pk_tt_read_cycle();  // TIMING_PROBE: @timing entry
     __gm__ int64_t *pk_tt_out = reinterpret_cast<__gm__ int64_t *>(reinterpret_cast<__gm__ ChipTensor *>(args[2])->buffer.addr) + reinterpret_cast<__gm__ ChipTensor *>(args[2])->start_offset;  // TIMING_PROBE: @timing tensor args[2]
-    const uint64_t pk_tt_task = static_cast<uint64_t>(args[4]);  // TIMING_PROBE: @timing task index args[4]
+    const uint64_t pk_tt_task = static_cast<uint64_t>(args[4]);  // TIMING_PROBE: @timing task's first row args[4]
     #if defined(__DAV_CUBE__) || defined(__DAV_C220_CUBE__)  // TIMING_PROBE: @timing slot
-    const uint64_t pk_tt_slot = (static_cast<uint64_t>(pk_tt_task) * static_cast<uint64_t>(get_block_num(args) * (1 + 2)) + static_cast<uint64_t>(get_block_idx(args))) % static_cast<uint64_t>(12);  // TIMING_PROBE: @timing slot
+    const uint64_t pk_tt_slot = (static_cast<uint64_t>(pk_tt_task) + static_cast<uint64_t>(get_block_idx(args))) % static_cast<uint64_t>(12);  // TIMING_PROBE: @timing slot
     #else  // TIMING_PROBE: @timing slot
-    const uint64_t pk_tt_slot = (static_cast<uint64_t>(pk_tt_task) * static_cast<uint64_t>(get_block_num(args) * (1 + 2)) + static_cast<uint64_t>(get_block_num(args) + get_block_idx(args) * 2 + get_sub_block_id(args))) % static_cast<uint64_t>(12);  // TIMING_PROBE: @timing slot
+    const uint64_t pk_tt_slot = (static_cast<uint64_t>(pk_tt_task) + static_cast<uint64_t>(get_block_num(args) + get_block_idx(args) * 2 + get_sub_block_id(args))) % static_cast<uint64_t>(12);  // TIMING_PROBE: @timing slot
     #endif  // TIMING_PROBE: @timing slot
     __gm__ ChipTensor *q_t = reinterpret_cast<__gm__ ChipTensor *>(args[0]);
     __gm__ ChipTensor *s_t = reinterpret_cast<__gm__ ChipTensor *>(args[1]);

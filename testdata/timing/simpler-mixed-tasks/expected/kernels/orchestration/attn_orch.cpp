@@ -29,9 +29,10 @@ __attribute__((visibility("default"))) void aicpu_orchestration_entry(const Chip
         params_t0.add_output(ext_s);
         params_t0.add_output(pk_tt_timing);  // TIMING_PROBE: @timing output (args[2])
         params_t0.add_scalar(static_cast<uint64_t>(64));
-        params_t0.add_scalar(static_cast<uint64_t>(pk_tt_task++));  // TIMING_PROBE: @timing launch scalars (args[4])
+        params_t0.add_scalar(static_cast<uint64_t>(pk_tt_task));  // TIMING_PROBE: @timing launch scalars (args[4])
         params_t0.launch_spec.set_block_num(kBlocks);
         MixedKernels mixed_0 = {0, 1, 1};
+        pk_tt_task += static_cast<uint64_t>(params_t0.launch_spec.block_num()) * 3;  // TIMING_PROBE: @timing the next task's first row
         rt_submit_task(mixed_0, params_t0);
     }
 }

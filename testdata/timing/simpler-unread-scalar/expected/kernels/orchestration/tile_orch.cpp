@@ -28,7 +28,8 @@ __attribute__((visibility("default"))) void aicpu_orchestration_entry(const Chip
     first.add_output(pk_tt_timing);  // TIMING_PROBE: @timing output (args[2])
     first.add_scalar(static_cast<uint64_t>(128));
     first.add_scalar(static_cast<uint64_t>(7));  // a scalar the kernel never reads
-    first.add_scalar(static_cast<uint64_t>(pk_tt_task++));  // TIMING_PROBE: @timing launch scalars (args[5])
+    first.add_scalar(static_cast<uint64_t>(pk_tt_task));  // TIMING_PROBE: @timing launch scalars (args[5])
+    pk_tt_task += 1;  // TIMING_PROBE: @timing the next task's first row
     rt_submit_aiv_task(FUNC_TILE_ADD, first);
 
     CoreTaskArgs second;
@@ -37,7 +38,8 @@ __attribute__((visibility("default"))) void aicpu_orchestration_entry(const Chip
     second.add_output(pk_tt_timing);  // TIMING_PROBE: @timing output (args[2])
     second.add_scalar(static_cast<uint64_t>(64));
     second.add_scalar(static_cast<uint64_t>(9));
-    second.add_scalar(static_cast<uint64_t>(pk_tt_task++));  // TIMING_PROBE: @timing launch scalars (args[5])
+    second.add_scalar(static_cast<uint64_t>(pk_tt_task));  // TIMING_PROBE: @timing launch scalars (args[5])
+    pk_tt_task += 1;  // TIMING_PROBE: @timing the next task's first row
     rt_submit_aiv_task(FUNC_TILE_ADD, second);
 }
 
