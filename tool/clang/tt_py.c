@@ -535,19 +535,37 @@ static long func_id_at(const struct pyt *p, size_t i)
 	return strtol(p->b->data + p->t[i + 2].s, NULL, 10);
 }
 
-/* The "source" string (a plain one) of the incore whose "func_id" is token I: *src, *n; 0 if none. */
+/* Token K a plain "TEXT" or 'TEXT' string: *src, *n its text. */
+static int plain_string(const struct pyt *p, size_t k, const char **src, size_t *n)
+{
+	const struct pyt_tok *v = &p->t[k];
+	const char *q = p->b->data + v->s;
+	if (v->kind != PYT_STRING || (*q != '"' && *q != '\'') || v->e - v->s < 2)
+		return 0;
+	*src = q + 1;
+	*n = v->e - v->s - 2;
+	return 1;
+}
+
+/* The "source" of the incore whose "func_id" is token I: a plain string, or
+ * a path built from one (`str(CASE_DIR / "kernels/k.cpp")`,
+ * `os.path.join(HERE, "kernels/k.cpp")`: its last string, which the match
+ * on trailing path components needs); *src, *n; 0 if none. */
 static int incore_source(const struct pyt *p, size_t i, const char **src, size_t *n)
 {
 	size_t o = enclosing(p, i);
 	for (size_t j = o + 1; o != (size_t)-1 && j + 2 < p->t[o].match; j++) {
-		const struct pyt_tok *v = &p->t[j + 2];
-		const char *q = p->b->data + v->s;
-		if (p->t[j].depth == p->t[i].depth && pyt_string_is(p, j, "source") && pyt_is(p, j + 1, PYT_OP, ":") &&
-		    v->kind == PYT_STRING && (*q == '"' || *q == '\'') && v->e - v->s >= 2) {
-			*src = q + 1;
-			*n = v->e - v->s - 2;
+		if (p->t[j].depth != p->t[i].depth || !pyt_string_is(p, j, "source") || !pyt_is(p, j + 1, PYT_OP, ":"))
+			continue;
+		if (plain_string(p, j + 2, src, n))
 			return 1;
+		int path = 0, found = 0;
+		for (size_t k = j + 2;
+		     k < p->t[o].match && !(p->t[k].depth == p->t[j].depth && pyt_is(p, k, PYT_OP, ",")); k++) {
+			path |= pyt_is(p, k, PYT_OP, "/") || pyt_is(p, k, PYT_NAME, "join");
+			found |= plain_string(p, k, src, n);
 		}
+		return path && found;
 	}
 	return 0;
 }
