@@ -270,8 +270,9 @@ struct rp_event_map {
 	 * index), then aic_rows * aiv_per_aic AIV rows; 0 when not said */
 	int aiv_per_aic;
 	long aic_rows;
-	int aic_idle;  /* no task runs the kernel on its AIC lane: those rows stay zero */
-	int task_rows; /* several tasks: aic_rows * (1 + aiv_per_aic) rows each */
+	int aic_idle;    /* no task runs the kernel on its AIC lane: those rows stay zero */
+	int task_rows;   /* several tasks: aic_rows * (1 + aiv_per_aic) rows each */
+	int slots_bound; /* the tool could not count the rows: "slots" is --slots, room for them */
 };
 /* The lane that owns row SLOT ("AIC 0", "AIV 1.0", "task 2 AIV 0.1") into
  * BUF; "" when the map does not say. */

@@ -98,21 +98,51 @@ static int magic_ok(struct tensor_ctx *c, size_t s, const char *path)
 	return 0;
 }
 
+static int zero_row(const struct tensor_ctx *c, size_t s)
+{
+	for (size_t k = 0; k < c->m->cols; k++)
+		if (c->m->v[s * c->m->cols + k])
+			return 0;
+	return 1;
+}
+
+/* Active slots FIRST..LAST hold nothing: one finding for the run of them. */
+static void warn_unwritten(struct tensor_ctx *c, size_t first, size_t last, const char *path)
+{
+	if (first < last) {
+		rp_warn(c->d,
+		        "%s: slots %zu-%zu: not written (all zero); stale or inactive? exclude them with --active",
+		        path, first, last);
+		return;
+	}
+	char lane[64];
+	rp_events_lane(c->em, first, lane, sizeof(lane));
+	rp_warn(c->d, "%s: slot %zu%s%s%s: not written (all zero); stale or inactive? exclude it with --active", path,
+	        first, lane[0] ? " (" : "", lane, lane[0] ? ")" : "");
+}
+
+/* Rows the tool could not count are written one after another from row 0
+ * (blocks, then tasks): unwritten rows past the last written one are the
+ * room --slots left beyond this run, not a finding (unless --active says
+ * which rows to read). */
+static void spare_rows(struct tensor_ctx *c)
+{
+	size_t n = c->m->rows, end = n;
+	if (!c->em->slots_bound || c->o->active)
+		return;
+	while (end > 0 && zero_row(c, end - 1))
+		end--;
+	if (end == 0 || end == n)
+		return;
+	memset(c->active + end, 0, n - end);
+	rp_note(c->d, "slots %zu-%zu: not written: room --slots left past the rows this run wrote (excluded)", end,
+	        n - 1);
+}
+
 /* A row is valid when written, its required stamps nonzero, monotonic in event order. */
 static void validate_slot(struct tensor_ctx *c, size_t s, const char *path)
 {
-	int all_zero = 1, ok = 1;
-	for (size_t k = 0; k < c->m->cols; k++)
-		if (c->m->v[s * c->m->cols + k])
-			all_zero = 0;
-	if (all_zero) {
-		char lane[64];
-		rp_events_lane(c->em, s, lane, sizeof(lane));
-		rp_warn(c->d, "%s: slot %zu%s%s%s: not written (all zero); stale or inactive? exclude it with --active",
-		        path, s, lane[0] ? " (" : "", lane, lane[0] ? ")" : "");
-		return;
-	}
-	ok = magic_ok(c, s, path);
+	int ok = magic_ok(c, s, path);
 	int prev = -1;
 	for (size_t i = 0; i < c->em->n; i++) {
 		if (!applies(c, s, i))
@@ -440,9 +470,20 @@ static void tensor_table(struct tensor_ctx *c)
 
 static void analyse(struct tensor_ctx *c)
 {
-	for (size_t s = 0; s < c->m->rows; s++)
-		if (c->active[s])
+	spare_rows(c);
+	for (size_t s = 0; s < c->m->rows; s++) {
+		if (!c->active[s])
+			continue;
+		if (!zero_row(c, s)) {
 			validate_slot(c, s, c->o->path);
+			continue;
+		}
+		size_t e = s;
+		while (e + 1 < c->m->rows && c->active[e + 1] && zero_row(c, e + 1))
+			e++;
+		warn_unwritten(c, s, e, c->o->path);
+		s = e;
+	}
 	tensor_table(c);
 	slots_table(c);
 	struct bound bs[7] = {

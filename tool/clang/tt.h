@@ -218,8 +218,9 @@ struct tt_layout {
 	 * each passes its first row (the rows of the tasks before it), slot =
 	 * that row + block index */
 	int task_rows;
-	long tasks;     /* task instances of one run, -1 when the tool cannot count them */
-	long lane_rows; /* rows of one block of a task: 1, or a mixed task's AIC and AIV rows */
+	long tasks;      /* task instances of one run, -1 when the tool cannot count them */
+	long lane_rows;  /* rows of one block of a task: 1, or a mixed task's AIC and AIV rows */
+	int slots_bound; /* the rows could not be counted: --slots is room for them, used from row 0 */
 	/* a mixed kernel's AIC and AIV lanes own rows of their own: the block
 	 * count (AIC rows) of each of its tasks, -1 when not one constant; 0
 	 * when the lanes do not (one lane, or no macro telling them apart) */

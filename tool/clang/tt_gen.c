@@ -645,6 +645,8 @@ char *tt_sidecar_json(const struct tt_kernel *k, const struct tt_spec *sp, const
 		pk_sb_addf(&sb, "  \"slots\": %s,\n", sp->opt.slots);
 	else
 		pk_sb_add(&sb, "  \"slots\": null,\n");
+	if (sp->lay.slots_bound)
+		pk_sb_add(&sb, "  \"slots_bound\": true,\n");
 	pk_sb_addf(&sb, "  \"row_words\": %d,\n  \"magic\": %llu,\n  \"magic_column\": %d,\n", sp->lay.row_words, magic,
 	           sp->lay.row_words - 1);
 	if (sp->opt.generation)

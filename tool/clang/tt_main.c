@@ -389,9 +389,11 @@ static long lane_rows(struct job *j, const struct tt_tasks *ts)
  * to them unless --slots says more. */
 static int size_one_task(struct job *j, const struct tt_tasks *ts, long per)
 {
-	if (ts->blocks < 0)
+	if (ts->blocks < 0) {
 		snprintf(j->slots_why, sizeof(j->slots_why),
 		         "the block count of its submit (line %s) is set at run time", ts->lines);
+		j->sp.lay.slots_bound = 1;
+	}
 	if (ts->blocks <= 0 || ts->tasks < 0)
 		return 0;
 	long rows = ts->blocks * per;
@@ -459,6 +461,7 @@ static int plan_tasks(struct job *j)
 		snprintf(j->slots_buf, sizeof(j->slots_buf), "%ld", rows);
 		j->sp.opt.slots = j->slots_buf;
 	}
+	j->sp.lay.slots_bound = rows < 0;
 	if (rows >= 0)
 		pk_warning("%s: %ld tasks submit kernel %ld (line%s %s): each passes its first row, after the rows of "
 		           "the tasks before it, and writes one row per %s; the timing tensor has %s rows",
