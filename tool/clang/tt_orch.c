@@ -665,7 +665,28 @@ static int find_entry(const struct pk_ast *t, size_t sub, size_t *orch, size_t *
 		*body = t->tok[i + 5].start;
 		return 0;
 	}
-	return pk_error("%s: no function taking (const ChipTaskArgs &) holds the submit of the kernel", t->b->path);
+	struct tt_fn *fns = NULL;
+	size_t nf = tt_fns_find(t, &fns);
+	const struct tt_fn *f = tt_fn_holding(fns, nf, sub);
+	int graph = 0;
+	for (size_t i = f ? f->lparen : 0; f && i < f->rparen; i++)
+		graph |= pk_tok_is(t, i, "GraphTaskArgs");
+	char name[128] = "";
+	if (f)
+		snprintf(name, sizeof(name), "%.*s", (int)(t->tok[f->name].end - t->tok[f->name].start),
+		         t->b->data + t->tok[f->name].start);
+	free(fns);
+	unsigned line = pk_buf_line_of(t->b, t->tok[sub].start);
+	if (graph)
+		return pk_error("%s:%u: the kernel is submitted in '%s', a graph function (GraphTaskArgs): "
+		                "rt_submit_graph records its tasks once and replays them with new arguments, so "
+		                "the timing tensor cannot be threaded into them; measure the kernel in a task the "
+		                "orchestration's entry submits",
+		                t->b->path, line, name);
+	return pk_error("%s:%u: the submit of the kernel is in '%s', which no function taking (const "
+	                "ChipTaskArgs &) holds or calls; submit it from the orchestration's entry, or through "
+	                "a helper the entry calls",
+	                t->b->path, line, name[0] ? name : "?");
 }
 
 /* Where the entry is looked for: the submit, or, in a helper not taking the
