@@ -568,10 +568,46 @@ static char *site_rows(const struct pk_ast *t, const struct submit *all, size_t 
 	return NULL;
 }
 
+/* The task's arguments, built at byte BUILT, reach its submit at token SUB
+ * through no loop they are outside of, and no loop or if holds the submit
+ * as a body without braces: else every task of the loop would pass one
+ * first row, or the moving line would change the loop's body. */
+static int submit_in_place(const struct pk_ast *t, size_t sub, size_t built)
+{
+	struct loop *loops;
+	size_t nl = find_loops(t, &loops), bad = 0;
+	int braceless = 0;
+	for (size_t i = 0; i < nl && !bad; i++) {
+		if (sub < loops[i].b || sub > loops[i].e)
+			continue;
+		if (!pk_tok_is(t, loops[i].b, "{"))
+			bad = loops[i].tok, braceless = 1;
+		else if (built < t->tok[loops[i].b].start)
+			bad = loops[i].tok;
+	}
+	free(loops);
+	size_t first = pk_tok_stmt_first(t, sub);
+	if (!bad && first > 0 &&
+	    (pk_tok_is(t, first - 1, ")") || pk_tok_is(t, first - 1, "else") || pk_tok_is(t, first - 1, "do")))
+		bad = first - 1, braceless = 1;
+	if (!bad)
+		return 0;
+	if (braceless)
+		return pk_error("%s:%u: the submit is the body of the if, else or loop at line %u without braces, "
+		                "where the line moving the run's next free row cannot go before it; add the braces",
+		                t->b->path, pk_buf_line_of(t->b, t->tok[sub].start),
+		                pk_buf_line_of(t->b, t->tok[bad].start));
+	return pk_error("%s:%u: the loop at line %u submits the task again and again with arguments built before "
+	                "it: every task would pass the same first row; build the task's arguments inside the loop",
+	                t->b->path, pk_buf_line_of(t->b, t->tok[sub].start), pk_buf_line_of(t->b, t->tok[bad].start));
+}
+
 /* Before task K's submit statement: the next free row moves past its rows. */
 static int plan_advance(const struct pk_ast *t, const struct submit *all, size_t k, const struct tt_spec *sp,
-                        struct pk_plan *plan)
+                        size_t built, struct pk_plan *plan)
 {
+	if (submit_in_place(t, all[k].tok, built) < 0)
+		return -1;
 	char *rows = site_rows(t, all, k, sp);
 	const char *tmpl = tt_rule(sp->rules, "host", "simpler_task_advance");
 	if (!rows || !tmpl) {
@@ -1060,7 +1096,7 @@ int tt_orch_plan(struct pk_ast *t, const struct tt_kernel *k, const struct tt_sp
 		free(pad);
 		rc = plan_launch_scalars(t, k, sp, &a, recv, &add, plan);
 		if (rc == 0 && sp->lay.task_rows)
-			rc = plan_advance(t, s, j, sp, plan);
+			rc = plan_advance(t, s, j, sp, a.scalars ? a.last_scalar_stmt : a.last_tensor_stmt, plan);
 		tt_insert_after(t->b, plan, a.last_tensor_stmt_end, a.last_tensor_stmt, add, label);
 		free(add);
 		free(recv);
