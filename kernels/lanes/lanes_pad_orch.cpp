@@ -1,6 +1,7 @@
 // lanes_pad_orch.cpp - two tasks of lanes_double.cpp passing it different
 // tensor counts: the first adds a third tensor the kernel never reads (a
-// task shape shared with another kernel), the second only x and z.
+// task shape shared with another kernel) and runs on two blocks, the second
+// only x and z on one block, its last add right before its submit.
 #include <stddef.h>
 #include <stdint.h>
 
@@ -35,7 +36,6 @@ __attribute__((visibility("default"))) void aicpu_orchestration_entry(const Chip
 	CoreTaskArgs narrow;
 	narrow.add_input(ext_x);
 	narrow.add_output(ext_z);
-	narrow.launch_spec.set_block_num(2);
 	rt_submit_aiv_task(FUNC_DOUBLE, narrow);
 }
 

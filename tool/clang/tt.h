@@ -376,6 +376,7 @@ struct tt_tasks {
 	int lanes;          /* most lanes of one task running the kernel (2, 3: a mixed task's) */
 	int on_aic;         /* some mixed task runs the kernel on its AIC lane too */
 	long block_runs;    /* blocks of all tasks of one run (the rows they own), -1 unknown */
+	int conditional;    /* an if, switch or ?: chooses whether some submit runs: the counts are at most */
 	char lines[96];     /* the submits' lines, "38, 48" */
 };
 int tt_orch_tasks(struct pk_ast *t, const struct tt_spec *sp, long func_id, struct tt_tasks *out);

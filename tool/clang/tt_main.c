@@ -394,6 +394,7 @@ static int size_one_task(struct job *j, const struct tt_tasks *ts, long per)
 		         "the block count of its submit (line %s) is set at run time", ts->lines);
 		j->sp.lay.slots_bound = 1;
 	}
+	j->sp.lay.slots_bound |= ts->conditional;
 	if (ts->blocks <= 0 || ts->tasks < 0)
 		return 0;
 	long rows = ts->blocks * per;
@@ -461,11 +462,12 @@ static int plan_tasks(struct job *j)
 		snprintf(j->slots_buf, sizeof(j->slots_buf), "%ld", rows);
 		j->sp.opt.slots = j->slots_buf;
 	}
-	j->sp.lay.slots_bound = rows < 0;
+	j->sp.lay.slots_bound = rows < 0 || ts.conditional; /* a branch may skip some tasks' rows */
 	if (rows >= 0)
-		pk_warning("%s: %ld tasks submit kernel %ld (line%s %s): each passes its first row, after the rows of "
-		           "the tasks before it, and writes one row per %s; the timing tensor has %s rows",
-		           orch, ts.tasks, ts.id, strchr(ts.lines, ',') ? "s" : "", ts.lines, unit, j->sp.opt.slots);
+		pk_warning("%s: %s%ld tasks submit kernel %ld (line%s %s%s): each passes its first row, after the rows "
+		           "of the tasks before it, and writes one row per %s; the timing tensor has %s rows",
+		           orch, ts.conditional ? "at most " : "", ts.tasks, ts.id, strchr(ts.lines, ',') ? "s" : "",
+		           ts.lines, ts.conditional ? "; a branch chooses some" : "", unit, j->sp.opt.slots);
 	else
 		pk_warning("%s: many tasks submit kernel %ld (%s): each passes its first row, after the rows of the "
 		           "tasks before it, and writes one row per %s; --slots %s must cover every task of one run",

@@ -623,6 +623,21 @@ static int plan_advance(const struct pk_ast *t, const struct submit *all, size_t
 	return 0;
 }
 
+/* Does an if, switch or ?: choose whether the call at token TOK runs? */
+static int in_branch(const struct pk_ast *t, size_t tok)
+{
+	for (size_t i = 0; i < t->ncalls; i++) {
+		if (t->calls[i].off != t->tok[tok].start || t->calls[i].node < 0)
+			continue;
+		for (int n = t->nodes[t->calls[i].node].parent; n >= 0; n = t->nodes[n].parent)
+			if (t->nodes[n].kind == CXCursor_IfStmt || t->nodes[n].kind == CXCursor_SwitchStmt ||
+			    t->nodes[n].kind == CXCursor_ConditionalOperator)
+				return 1;
+		return 0;
+	}
+	return 0;
+}
+
 int tt_orch_tasks(struct pk_ast *t, const struct tt_spec *sp, long func_id, struct tt_tasks *out)
 {
 	static struct submit s[MAX_SUBMITS];
@@ -643,6 +658,9 @@ int tt_orch_tasks(struct pk_ast *t, const struct tt_spec *sp, long func_id, stru
 			continue;
 		long trips = site_trips(loops, nl, s[k].tok, &out->in_loop, &loop),
 		     blocks = site_blocks(t, s, k, setters);
+		out->conditional |= in_branch(t, s[k].tok);
+		for (size_t c = 0; c < s[k].nsites; c++)
+			out->conditional |= in_branch(t, sites[s[k].site0 + c].call);
 		if (s[k].nsites) { /* through a helper: once per call, times the loops around each call */
 			out->via_helper = 1;
 			out->sites += (int)s[k].nsites - 1;
@@ -1095,9 +1113,10 @@ int tt_orch_plan(struct pk_ast *t, const struct tt_kernel *k, const struct tt_sp
 		snprintf(label, sizeof(label), "%soutput (args[%ld])", pad ? "padding and " : "", k->ntensors);
 		free(pad);
 		rc = plan_launch_scalars(t, k, sp, &a, recv, &add, plan);
+		tt_insert_after(t->b, plan, a.last_tensor_stmt_end, a.last_tensor_stmt, add, label);
+		/* after the adds, which may end on the submit's line start: the first row is read first */
 		if (rc == 0 && sp->lay.task_rows)
 			rc = plan_advance(t, s, j, sp, a.scalars ? a.last_scalar_stmt : a.last_tensor_stmt, plan);
-		tt_insert_after(t->b, plan, a.last_tensor_stmt_end, a.last_tensor_stmt, add, label);
 		free(add);
 		free(recv);
 		if (rc < 0)

@@ -32,12 +32,12 @@ __attribute__((visibility("default"))) void aicpu_orchestration_entry(const Chip
         args.add_input(ext_x);
         args.add_input(ext_y);
         args.add_output(ext_sum);
-        pk_tt_task += 1;  // TIMING_PROBE: @timing the next task's first row
         args.add_input(pk_tt_timing);  // TIMING_PROBE: @timing padding and output (args[6])
         args.add_input(pk_tt_timing);  // TIMING_PROBE: @timing padding and output (args[6])
         args.add_input(pk_tt_timing);  // TIMING_PROBE: @timing padding and output (args[6])
         args.add_output(pk_tt_timing);  // TIMING_PROBE: @timing padding and output (args[6])
         args.add_scalar(static_cast<uint64_t>(pk_tt_task));  // TIMING_PROBE: @timing padding and output (args[6])
+        pk_tt_task += 1;  // TIMING_PROBE: @timing the next task's first row
         rt_submit_aiv_task(FUNC_ADD, args);
     }
 
@@ -52,9 +52,9 @@ __attribute__((visibility("default"))) void aicpu_orchestration_entry(const Chip
         args.add_input(ext_sum);
         args.add_input(ext_x);
         args.add_output(ext_prod);
-        pk_tt_task += 1;  // TIMING_PROBE: @timing the next task's first row
         args.add_output(pk_tt_timing);  // TIMING_PROBE: @timing output (args[6])
         args.add_scalar(static_cast<uint64_t>(pk_tt_task));  // TIMING_PROBE: @timing output (args[6])
+        pk_tt_task += 1;  // TIMING_PROBE: @timing the next task's first row
         rt_submit_task(mk, args);
     }
 }
