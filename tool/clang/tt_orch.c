@@ -84,7 +84,14 @@ static void lane_exprs(const struct pk_ast *t, const struct submit *sub, const s
 	for (size_t j = from; j + 4 < to; j++) {
 		if (!any_var && (j == mk || !same(t, j, mk)))
 			continue;
-		if (!any_var && pk_tok_is(t, j + 1, "=") && pk_tok_is(t, j + 2, "{")) {
+		if (!any_var && j > 0 && pk_tok_is(t, j - 1, "MixedKernels")) /* a new object: its lanes unset */
+			for (int l = 0; l < 3; l++)
+				x[l] = (struct tt_idexpr){0, 0, anchor, -1};
+		if (!any_var && pk_tok_is(t, j + 1, "{")) { /* MixedKernels mk{aic, aiv0, aiv1} */
+			size_t as[3], ae[3], na = tt_call_args(t, j + 1, as, ae, 3);
+			for (size_t l = 0; l < na; l++)
+				x[l].s = as[l], x[l].e = ae[l], x[l].anchor = tt_ids_stmt_start(t, j);
+		} else if (!any_var && pk_tok_is(t, j + 1, "=") && pk_tok_is(t, j + 2, "{")) {
 			size_t as[3], ae[3], na = tt_call_args(t, j + 2, as, ae, 3);
 			for (size_t l = 0; l < na; l++)
 				x[l].s = as[l], x[l].e = ae[l], x[l].anchor = tt_ids_stmt_start(t, j);

@@ -1,0 +1,51 @@
+// The cube lane of a mixed task: c = a x b on one tile per block.
+// Reads args[0..2] of the task (a, b, c); the vector lane reads args[3..5].
+#include <cstdint>
+
+#include "tensor.h"
+
+constexpr int32_t TILE = 16;
+
+#if defined(__CPU_SIM)  // TIMING_PROBE: @timing helper, api pto
+#include "aicpu/device_time.h"  // TIMING_PROBE: @timing helper, api pto
+#endif  // TIMING_PROBE: @timing helper, api pto
+#include "intrinsic.h"  // TIMING_PROBE: @timing helper, api pto
+static __aicore__ inline __attribute__((always_inline)) uint64_t pk_tt_read_cycle()  // TIMING_PROBE: @timing helper, api pto
+{  // TIMING_PROBE: @timing helper, api pto
+#if defined(__CPU_SIM)  // TIMING_PROBE: @timing helper, api pto
+    return static_cast<uint64_t>(sys_cnt_now_ticks());  // TIMING_PROBE: @timing helper, api pto
+#else  // TIMING_PROBE: @timing helper, api pto
+    return static_cast<uint64_t>(get_sys_cnt());  // TIMING_PROBE: @timing helper, api pto
+#endif  // TIMING_PROBE: @timing helper, api pto
+}  // TIMING_PROBE: @timing helper, api pto
+static __aicore__ inline __attribute__((always_inline)) void pk_tt_tail(__gm__ int64_t *out, uint64_t slot, uint64_t v0, uint64_t v1)  // TIMING_PROBE: @timing helper
+{  // TIMING_PROBE: @timing helper
+    __gm__ int64_t *row = out + slot * 8;  // TIMING_PROBE: @timing helper
+    row[0] = static_cast<int64_t>(v0);  // TIMING_PROBE: @timing helper
+    row[1] = static_cast<int64_t>(v1);  // TIMING_PROBE: @timing helper
+    row[7] = static_cast<int64_t>(0x54494D4500000000ULL + slot);  // TIMING_PROBE: @timing helper
+    dcci(reinterpret_cast<__gm__ void *>(row + 0), cache_line_t::SINGLE_CACHE_LINE);  // TIMING_PROBE: @timing helper
+    dsb(DSB_DDR);  // TIMING_PROBE: @timing helper
+}  // TIMING_PROBE: @timing helper
+extern "C" __aicore__ __attribute__((always_inline)) void kernel_entry(__gm__ int64_t *args) {
+    uint64_t pk_tt_entry = pk_tt_read_cycle();  // TIMING_PROBE: @timing entry
+    __gm__ int64_t *pk_tt_out = reinterpret_cast<__gm__ int64_t *>(reinterpret_cast<__gm__ ChipTensor *>(args[6])->buffer.addr) + reinterpret_cast<__gm__ ChipTensor *>(args[6])->start_offset;  // TIMING_PROBE: @timing tensor args[6]
+    const uint64_t pk_tt_slot = static_cast<uint64_t>(get_block_idx(args));  // TIMING_PROBE: @timing slot
+    __gm__ ChipTensor *a_t = reinterpret_cast<__gm__ ChipTensor *>(args[0]);
+    __gm__ ChipTensor *b_t = reinterpret_cast<__gm__ ChipTensor *>(args[1]);
+    __gm__ ChipTensor *c_t = reinterpret_cast<__gm__ ChipTensor *>(args[2]);
+    __gm__ float *a = reinterpret_cast<__gm__ float *>(a_t->buffer.addr) + a_t->start_offset;
+    __gm__ float *b = reinterpret_cast<__gm__ float *>(b_t->buffer.addr) + b_t->start_offset;
+    __gm__ float *c = reinterpret_cast<__gm__ float *>(c_t->buffer.addr) + c_t->start_offset;
+    int32_t tile = get_block_idx(args);
+    for (int32_t i = 0; i < TILE; ++i) {
+        for (int32_t j = 0; j < TILE; ++j) {
+            float acc = 0.0f;
+            for (int32_t k = 0; k < TILE; ++k) {
+                acc += a[tile * TILE * TILE + i * TILE + k] * b[k * TILE + j];
+            }
+            c[tile * TILE * TILE + i * TILE + j] = acc;
+        }
+    }
+    pk_tt_tail(pk_tt_out, pk_tt_slot, pk_tt_entry, pk_tt_read_cycle());  // TIMING_PROBE: @timing tail
+}
