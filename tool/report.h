@@ -270,15 +270,13 @@ struct rp_event_map {
 	 * index), then aic_rows * aiv_per_aic AIV rows; 0 when not said */
 	int aiv_per_aic;
 	long aic_rows;
-	int aic_idle;    /* no task runs the kernel on its AIC lane: those rows stay zero */
+	int aic_idle;    /* no task runs the kernel on its AIC lane: the rows are its AIV lanes only */
 	int task_rows;   /* several tasks: aic_rows * (1 + aiv_per_aic) rows each */
 	int slots_bound; /* the tool could not count the rows: "slots" is --slots, room for them */
 };
 /* The lane that owns row SLOT ("AIC 0", "AIV 1.0", "task 2 AIV 0.1") into
  * BUF; "" when the map does not say. */
 void rp_events_lane(const struct rp_event_map *em, size_t slot, char *buf, size_t cap);
-/* Is SLOT an AIC row of a mixed kernel's lanes (the map says both counts)? */
-int rp_events_is_aic(const struct rp_event_map *em, size_t slot);
 /* The default column order of a timing row: entry, producer_done, collective_arrival,
  * collective_release, body_done in columns 0..4. */
 void rp_events_default(struct rp_event_map *em);

@@ -141,7 +141,9 @@ void rp_events_lane(const struct rp_event_map *em, size_t slot, char *buf, size_
 	buf[0] = '\0';
 	if (em->aiv_per_aic < 1 || em->aic_rows < 1)
 		return;
-	size_t aic = (size_t)em->aic_rows, ratio = (size_t)em->aiv_per_aic, per = aic * (1 + ratio);
+	/* aic_idle: no AIC rows, a task's rows are its AIV lanes only */
+	size_t aic = em->aic_idle ? 0 : (size_t)em->aic_rows, ratio = (size_t)em->aiv_per_aic,
+	       per = aic + (size_t)em->aic_rows * ratio;
 	size_t task = slot / per, w = slot % per;
 	char where[64];
 	if (w < aic)
@@ -154,14 +156,6 @@ void rp_events_lane(const struct rp_event_map *em, size_t slot, char *buf, size_
 		snprintf(buf, cap, "%s", where);
 	else
 		snprintf(buf, cap, "past the task's rows");
-}
-
-int rp_events_is_aic(const struct rp_event_map *em, size_t slot)
-{
-	if (em->aiv_per_aic < 1 || em->aic_rows < 1)
-		return 0;
-	size_t aic = (size_t)em->aic_rows;
-	return slot % (aic * (1 + (size_t)em->aiv_per_aic)) < aic;
 }
 
 int rp_events_load(const char *path, struct rp_event_map *em)

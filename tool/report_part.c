@@ -42,10 +42,6 @@ static int prepare(struct tensor_ctx *c)
 	memset(c->active, 1, n);
 	if (c->o->active && rp_parse_slot_list("--active", c->o->active, c->active, n) < 0)
 		return -1;
-	/* the map lays out AIC rows that no task runs the kernel on */
-	for (size_t s = 0; !c->o->active && c->em->aic_idle && s < n; s++)
-		if (rp_events_is_aic(c->em, s))
-			c->active[s] = 0;
 	if (c->o->producers) {
 		if (rp_parse_slot_list("--producers", c->o->producers, c->producer, n) < 0)
 			return -1;

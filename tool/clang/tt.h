@@ -225,7 +225,7 @@ struct tt_layout {
 	 * count (AIC rows) of each of its tasks, -1 when not one constant; 0
 	 * when the lanes do not (one lane, or no macro telling them apart) */
 	long mix_blocks;
-	int aic_idle; /* a mixed kernel's AIC rows are laid out but no task runs it on AIC */
+	int aic_idle; /* no task runs the mixed kernel on its AIC lane: its rows are AIV rows only */
 };
 
 /* What every planner reads: the options, the layout, and the rules they are

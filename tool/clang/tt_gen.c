@@ -275,7 +275,9 @@ static char *slot_stmt(const struct tt_kernel *k, const struct tt_spec *sp)
 		free(e);
 		return s;
 	}
-	char *c = slot_expr(k, sp, "mix_aic"), *v = slot_expr(k, sp, "mix_aiv");
+	/* a kernel no task runs on AIC keeps AIV rows only, where the profile says how */
+	const char *aiv = sp->lay.aic_idle && tt_prof(sp, "slot", "mix_aiv_only") ? "mix_aiv_only" : "mix_aiv";
+	char *c = slot_expr(k, sp, "mix_aic"), *v = slot_expr(k, sp, aiv);
 	if (mac) { /* the builds told apart by the preprocessor: marked #if lines */
 		char *sc = kcode(sp, "slot", "expr", c, NULL, NULL, NULL, NULL);
 		char *sv = kcode(sp, "slot", "expr", v, NULL, NULL, NULL, NULL);
@@ -633,6 +635,41 @@ static void json_event(struct pk_sb *sb, const char *name, int column, const cha
 	pk_sb_add(sb, "}");
 }
 
+/* The map's row layout: a mixed kernel's lanes, several tasks' rows. */
+static void sidecar_rows(struct pk_sb *sb, const struct tt_kernel *k, const struct tt_spec *sp)
+{
+	/* AIC and AIV lanes in rows of their own: the lane of each row */
+	const char *ratio = tt_prof(sp, "slot", "aiv_per_aic");
+	int lanes = sp->slot_in_body && k->core == TT_MIX && ratio;
+	if (lanes) {
+		pk_sb_addf(sb, "  \"aiv_per_aic\": %s,\n", ratio);
+		if (sp->lay.mix_blocks > 0)
+			pk_sb_addf(sb, "  \"aic_rows\": %ld,\n", sp->lay.mix_blocks);
+		else
+			pk_sb_add(sb, "  \"aic_rows\": null,\n");
+		if (sp->lay.aic_idle) /* no task runs it on AIC: AIV rows only */
+			pk_sb_add(sb, "  \"aic_idle\": true,\n");
+	}
+	const char *lane_rule = sp->lay.aic_idle
+	                            ? "AIV: block_idx * aiv_per_aic + sub_block_idx"
+	                            : "AIC: block_idx; AIV: block_num + block_idx * aiv_per_aic + sub_block_idx";
+	if (sp->lay.task_rows) { /* several tasks: each writes its own rows */
+		if (sp->lay.tasks >= 0)
+			pk_sb_addf(sb, "  \"tasks\": %ld,\n", sp->lay.tasks);
+		else
+			pk_sb_add(sb, "  \"tasks\": null,\n");
+		/* a task's first row: the rows of the run's tasks before it */
+		if (lanes)
+			pk_sb_addf(sb, "  \"slot_rule\": \"slot = task_first_row + (%s)\",\n", lane_rule);
+		else
+			pk_sb_add(sb, "  \"slot_rule\": \"slot = task_first_row + block_idx\",\n");
+		if (k->style == TT_EXTERN)
+			pk_sb_addf(sb, "  \"task_arg\": %d,\n", sp->lay.task_index);
+	} else if (lanes) {
+		pk_sb_addf(sb, "  \"slot_rule\": \"slot = %s\",\n", lane_rule);
+	}
+}
+
 char *tt_sidecar_json(const struct tt_kernel *k, const struct tt_spec *sp, const char *const *files, size_t nfiles,
                       size_t *len)
 {
@@ -666,34 +703,7 @@ char *tt_sidecar_json(const struct tt_kernel *k, const struct tt_spec *sp, const
 		if (k->style == TT_EXTERN)
 			pk_sb_addf(&sb, "  \"row0_arg\": %d,\n", sp->lay.row0_index);
 	}
-	/* AIC and AIV lanes in rows of their own: the lane of each row */
-	const char *ratio = tt_prof(sp, "slot", "aiv_per_aic");
-	int lanes = sp->slot_in_body && k->core == TT_MIX && ratio;
-	if (lanes) {
-		pk_sb_addf(&sb, "  \"aiv_per_aic\": %s,\n", ratio);
-		if (sp->lay.mix_blocks > 0)
-			pk_sb_addf(&sb, "  \"aic_rows\": %ld,\n", sp->lay.mix_blocks);
-		else
-			pk_sb_add(&sb, "  \"aic_rows\": null,\n");
-		if (sp->lay.aic_idle) /* AIC rows no task writes: not a finding */
-			pk_sb_add(&sb, "  \"aic_idle\": true,\n");
-	}
-	const char *lane_rule = "AIC: block_idx; AIV: block_num + block_idx * aiv_per_aic + sub_block_idx";
-	if (sp->lay.task_rows) { /* several tasks: each writes its own rows */
-		if (sp->lay.tasks >= 0)
-			pk_sb_addf(&sb, "  \"tasks\": %ld,\n", sp->lay.tasks);
-		else
-			pk_sb_add(&sb, "  \"tasks\": null,\n");
-		/* a task's first row: the rows of the run's tasks before it */
-		if (lanes)
-			pk_sb_addf(&sb, "  \"slot_rule\": \"slot = task_first_row + (%s)\",\n", lane_rule);
-		else
-			pk_sb_add(&sb, "  \"slot_rule\": \"slot = task_first_row + block_idx\",\n");
-		if (k->style == TT_EXTERN)
-			pk_sb_addf(&sb, "  \"task_arg\": %d,\n", sp->lay.task_index);
-	} else if (lanes) {
-		pk_sb_addf(&sb, "  \"slot_rule\": \"slot = %s\",\n", lane_rule);
-	}
+	sidecar_rows(&sb, k, sp);
 	if (nfiles) { /* the other files the run changed, for probe-strip */
 		pk_sb_add(&sb, "  \"files\": [");
 		for (size_t i = 0; i < nfiles; i++) {

@@ -381,6 +381,9 @@ static long lane_rows(struct job *j, const struct tt_tasks *ts)
 		return 1;
 	j->sp.lay.mix_blocks = ts && ts->blocks > 0 ? ts->blocks : -1;
 	j->sp.lay.aic_idle = ts && ts->lanes > 1 && !ts->on_aic && !j->py_mixed;
+	if (j->sp.lay.aic_idle && tt_prof(&j->sp, "slot", "mix_aiv_only"))
+		return strtol(ratio, NULL, 10); /* AIV rows only */
+	j->sp.lay.aic_idle = 0;
 	return 1 + strtol(ratio, NULL, 10);
 }
 
