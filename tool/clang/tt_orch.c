@@ -630,9 +630,13 @@ static int plan_advance(const struct pk_ast *t, const struct submit *all, size_t
 	return 0;
 }
 
-/* Does an if, switch or ?: choose whether the call at token TOK runs? */
+/* Does an if, switch or ?: choose whether the call at token TOK runs? (A
+ * statement the parse dropped is read by its tokens: a ?: before the call.) */
 static int in_branch(const struct pk_ast *t, size_t tok)
 {
+	for (size_t i = pk_tok_stmt_first(t, tok); i < tok; i++)
+		if (pk_tok_is(t, i, "?"))
+			return 1;
 	for (size_t i = 0; i < t->ncalls; i++) {
 		if (t->calls[i].off != t->tok[tok].start || t->calls[i].node < 0)
 			continue;
@@ -642,6 +646,22 @@ static int in_branch(const struct pk_ast *t, size_t tok)
 				return 1;
 		return 0;
 	}
+	return 0;
+}
+
+/* Does a branch choose whether the call at TOK runs: in its own function,
+ * or at a call of that function (a helper), a few calls up? */
+static int chosen(const struct pk_ast *t, const struct tt_fn *fns, size_t nf, size_t tok, int depth)
+{
+	if (in_branch(t, tok))
+		return 1;
+	const struct tt_fn *fn = tt_fn_holding(fns, nf, tok);
+	if (!fn || fn->orch_param >= 0 || depth >= 4)
+		return 0;
+	size_t calls[MAX_SUBMITS], nc = helper_calls(t, fns, nf, fn, calls, MAX_SUBMITS);
+	for (size_t i = 0; i < nc; i++)
+		if (chosen(t, fns, nf, calls[i] - 1, depth + 1)) /* the name before its ( */
+			return 1;
 	return 0;
 }
 
@@ -659,15 +679,14 @@ int tt_orch_tasks(struct pk_ast *t, const struct tt_spec *sp, long func_id, stru
 	if (!setters)
 		return pk_error("rules/timing.ini: [host] needs 'simpler_block_setters'");
 	struct loop *loops;
-	size_t used = 0, nl = find_loops(t, &loops);
+	struct tt_fn *fns = NULL;
+	size_t used = 0, nl = find_loops(t, &loops), nf = tt_fns_find(t, &fns);
 	for (size_t k = 0; k < n; k++) {
 		if (!runs_kernel(sp, &s[k], id))
 			continue;
 		long trips = site_trips(loops, nl, s[k].tok, &out->in_loop, &loop),
 		     blocks = site_blocks(t, s, k, setters);
-		out->conditional |= in_branch(t, s[k].tok);
-		for (size_t c = 0; c < s[k].nsites; c++)
-			out->conditional |= in_branch(t, sites[s[k].site0 + c].call);
+		out->conditional |= chosen(t, fns, nf, s[k].tok, 0);
 		if (s[k].nsites) { /* through a helper: once per call, times the loops around each call */
 			out->via_helper = 1;
 			out->sites += (int)s[k].nsites - 1;
@@ -707,6 +726,7 @@ int tt_orch_tasks(struct pk_ast *t, const struct tt_spec *sp, long func_id, stru
 			                         pk_buf_line_of(t->b, t->tok[s[k].tok].start));
 	}
 	free(loops);
+	free(fns);
 	return 0;
 }
 
