@@ -547,27 +547,35 @@ static int plain_string(const struct pyt *p, size_t k, const char **src, size_t 
 	return 1;
 }
 
-/* The "source" of the incore whose "func_id" is token I: a plain string, or
- * a path built from one (`str(CASE_DIR / "kernels/k.cpp")`,
- * `os.path.join(HERE, "kernels/k.cpp")`: its last string, which the match
- * on trailing path components needs); *src, *n; 0 if none. */
-static int incore_source(const struct pyt *p, size_t i, const char **src, size_t *n)
+/* The "source" of the incore whose "func_id" is token I (malloc'd; NULL if
+ * none): a plain string, strings written side by side (joined, as Python
+ * does), or a path built from one (`str(CASE_DIR / "kernels/k.cpp")`,
+ * `os.path.join(HERE, "kernels/k.cpp")`: its last string, which the match on
+ * trailing path components needs). */
+static char *incore_source(const struct pyt *p, size_t i)
 {
 	size_t o = enclosing(p, i);
+	const char *src;
+	size_t n;
 	for (size_t j = o + 1; o != (size_t)-1 && j + 2 < p->t[o].match; j++) {
 		if (p->t[j].depth != p->t[i].depth || !pyt_string_is(p, j, "source") || !pyt_is(p, j + 1, PYT_OP, ":"))
 			continue;
-		if (plain_string(p, j + 2, src, n))
-			return 1;
+		struct pk_sb sb = {0};
+		size_t k = j + 2;
+		for (; plain_string(p, k, &src, &n); k++)
+			pk_sb_addn(&sb, src, n);
+		if (k > j + 2 && (pyt_is(p, k, PYT_OP, ",") || k == p->t[o].match || pyt_is(p, k, PYT_OP, "}")))
+			return sb.s ? sb.s : pk_xstrdup("");
+		pk_sb_free(&sb);
 		int path = 0, found = 0;
-		for (size_t k = j + 2;
-		     k < p->t[o].match && !(p->t[k].depth == p->t[j].depth && pyt_is(p, k, PYT_OP, ",")); k++) {
+		for (k = j + 2; k < p->t[o].match && !(p->t[k].depth == p->t[j].depth && pyt_is(p, k, PYT_OP, ","));
+		     k++) {
 			path |= pyt_is(p, k, PYT_OP, "/") || pyt_is(p, k, PYT_NAME, "join");
-			found |= plain_string(p, k, src, n);
+			found |= plain_string(p, k, &src, &n);
 		}
-		return path && found;
+		return path && found ? pk_xstrndup(src, n) : NULL;
 	}
-	return 0;
+	return NULL;
 }
 
 /* The "func_id" token of the incore of FUNC_ID or, with func_id < 0, the
@@ -585,12 +593,13 @@ static size_t incore_at(const struct pyt *p, long *func_id, const char *kernel)
 				return i;
 			continue;
 		}
-		const char *src;
-		size_t n, parts;
-		if (incore_source(p, i, &src, &n) && (parts = shared_components(src, n, kernel)) > best_parts) {
+		char *src = incore_source(p, i);
+		size_t parts;
+		if (src && (parts = shared_components(src, strlen(src), kernel)) > best_parts) {
 			best = i;
 			best_parts = parts;
 		}
+		free(src);
 	}
 	if (best < p->n)
 		*func_id = func_id_at(p, best);
@@ -600,17 +609,16 @@ static size_t incore_at(const struct pyt *p, long *func_id, const char *kernel)
 /* Up to CAP other ids of incores whose source is the one of the incore at MINE. */
 static size_t twins_of(const struct pyt *p, size_t mine, long id, long *twins, size_t cap)
 {
-	size_t n = 0, mn;
-	const char *ms;
-	if (mine < p->n && incore_source(p, mine, &ms, &mn))
-		for (size_t i = 0; i + 2 < p->n && n < cap; i++) {
-			long other = func_id_at(p, i);
-			const char *src;
-			size_t sn;
-			if (other >= 0 && other != id && incore_source(p, i, &src, &sn) && sn == mn &&
-			    !memcmp(src, ms, sn))
-				twins[n++] = other;
-		}
+	size_t n = 0;
+	char *ms = mine < p->n ? incore_source(p, mine) : NULL;
+	for (size_t i = 0; ms && i + 2 < p->n && n < cap; i++) {
+		long other = func_id_at(p, i);
+		char *src = other >= 0 && other != id ? incore_source(p, i) : NULL;
+		if (src && !strcmp(src, ms))
+			twins[n++] = other;
+		free(src);
+	}
+	free(ms);
 	return n;
 }
 
@@ -944,12 +952,9 @@ char *tt_py_incore_source(const struct pk_buf *b, long id)
 	if (pyt_scan(&p, b) < 0)
 		return NULL;
 	char *out = NULL;
-	for (size_t i = 0; i + 2 < p.n && !out; i++) {
-		const char *src;
-		size_t n;
-		if (func_id_at(&p, i) == id && incore_source(&p, i, &src, &n))
-			out = pk_xstrndup(src, n);
-	}
+	for (size_t i = 0; i + 2 < p.n && !out; i++)
+		if (func_id_at(&p, i) == id)
+			out = incore_source(&p, i);
 	pyt_free(&p);
 	return out;
 }

@@ -1,0 +1,70 @@
+"""y = (x * 2 + bias) * 0.5 + bias, in two scaling tasks after a copy.
+
+A kernel entry reads "signature": [D.IN, D.IN, D.INOUT] and calls
+compare_outputs(test_args, golden_args, output_names, params).
+"""
+
+import torch
+from simpler.task_interface import ArgDirection as D
+
+from simpler_setup import SceneTestCase, TaskArgsBuilder, TensorArg, scene_test
+
+SIZE = 8 * 128
+
+
+@scene_test(level=2, runtime="tensormap_and_ringbuffer")
+class TestScale(SceneTestCase):
+    CALLABLE = {
+        "orchestration": {
+            "source": "kernels/orchestration/scale_orch.cpp",
+            "function_name": "aicpu_orchestration_entry",
+            "signature": [D.IN, D.IN, D.INOUT, D.INOUT],  # TIMING_PROBE: @timing-line "            \"signature\": [D.IN, D.IN, D.INOUT],"
+        },
+        "incores": [
+            {
+                "func_id": 0,
+                "source": "kernels/aiv/"
+                "kernel_copy.cpp",
+                "core_type": "aiv",
+                "signature": [D.IN, D.OUT],
+            },
+            {
+                "func_id": 1,
+                "source": "kernels/aiv/"
+                "kernel_scale.cpp",
+                "core_type": "aiv",
+                "signature": [D.IN, D.IN, D.INOUT, D.INOUT],  # TIMING_PROBE: @timing-line "                \"signature\": [D.IN, D.IN, D.INOUT],"
+            },
+        ],
+    }
+
+    CASES = [{"name": "default", "platforms": ["a2a3sim"], "params": {}}]
+
+    def generate_args(self, params):
+        return TaskArgsBuilder(
+            TensorArg("x", torch.arange(SIZE, dtype=torch.float32)),
+            TensorArg("bias", torch.ones(SIZE, dtype=torch.float32)),
+            TensorArg("y", torch.zeros(SIZE, dtype=torch.float32)),  # TIMING_PROBE: @timing-line "            TensorArg(\"y\", torch.zeros(SIZE, dtype=torch.float32))"
+            TensorArg("pk_tt_timing", torch.zeros((8) * 8, dtype=torch.int64)),  # TIMING_PROBE: @timing golden timing output (zeros)
+        )
+
+    NOTES = """How to extend this test:
+class TestOther(SceneTestCase):
+    def compare_outputs(self, test_args, golden_args, output_names, params):
+        return TaskArgsBuilder(
+            TensorArg("z", torch.zeros(SIZE, dtype=torch.float32))
+        )
+"""
+
+    def compute_golden(self, args, params):
+        args.y[:] = (args.x * 2.0 + args.bias) * 0.5 + args.bias
+    # TIMING_PROBE: @timing comparator
+    def compare_outputs(self, test_args, golden_args, output_names, params):  # TIMING_PROBE: @timing comparator
+        import os  # TIMING_PROBE: @timing capture the actual timing tensor
+        pk_tt_dir = os.path.dirname(os.path.abspath(__file__))  # TIMING_PROBE: @timing capture the actual timing tensor
+        torch.save(test_args.pk_tt_timing.clone(), os.path.join(pk_tt_dir, "pk_tt_timing.pt"))  # TIMING_PROBE: @timing capture the actual timing tensor
+        super().compare_outputs(test_args, golden_args, [pk_n for pk_n in output_names if pk_n != "pk_tt_timing"], params)  # TIMING_PROBE: @timing numeric outputs only
+
+
+if __name__ == "__main__":
+    SceneTestCase.run_module(__name__)
