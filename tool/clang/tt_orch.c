@@ -502,22 +502,31 @@ static long site_trips(const struct loop *l, size_t nl, size_t s, int *in_loop, 
 	return n;
 }
 
-/* The task's block count: RECV.launch_spec.SETTER(N) before the submit,
- * SETTER one of [host] simpler_block_setters (1 without one; N a literal,
- * #define or NAME = N constant), -1 when not a constant. */
-static long site_blocks(const struct pk_ast *t, const struct submit *all, size_t k, const char *setters)
+/* The last RECV.launch_spec.SETTER( (RECV's token) task K calls after the
+ * previous submit of its args object, SETTER one of SETTERS ([host]
+ * simpler_block_setters); 0 when it sets no block count. */
+static size_t site_setter(const struct pk_ast *t, const struct submit *all, size_t k, const char *setters)
 {
-	size_t from = 0;
+	size_t from = 0, set = 0;
 	for (size_t j = 0; j < k; j++)
 		if (same(t, all[j].recv, all[k].recv))
 			from = all[j].close_tok;
-	long blocks = 1;
 	for (size_t i = from; i + 5 < all[k].tok; i++)
-		if (same(t, i, all[k].recv) && pk_tok_is(t, i + 1, ".") && pk_tok_is(t, i + 2, "launch_spec") &&
-		    pk_word_in(setters, t->b->data + t->tok[i + 4].start, t->tok[i + 4].end - t->tok[i + 4].start) &&
-		    pk_tok_is(t, i + 5, "("))
-			blocks = pk_tok_is(t, i + 7, ")") ? bound_value(t, i + 6) : -1;
-	return blocks;
+		if (same(t, i, all[k].recv) && (pk_tok_is(t, i + 1, ".") || pk_tok_is(t, i + 1, "->")) &&
+		    pk_tok_is(t, i + 2, "launch_spec") && pk_tok_is(t, i + 5, "(") &&
+		    pk_word_in(setters, t->b->data + t->tok[i + 4].start, t->tok[i + 4].end - t->tok[i + 4].start))
+			set = i;
+	return set;
+}
+
+/* The task's block count: SETTER(N) before the submit (1 without one; N a
+ * literal, #define or NAME = N constant), -1 when not a constant. */
+static long site_blocks(const struct pk_ast *t, const struct submit *all, size_t k, const char *setters)
+{
+	size_t set = site_setter(t, all, k, setters);
+	if (!set)
+		return 1;
+	return pk_tok_is(t, set + 7, ")") ? bound_value(t, set + 6) : -1;
 }
 
 /* The rows task K owns ([host] simpler_task_rows): its block count read
@@ -537,15 +546,7 @@ static char *site_rows(const struct pk_ast *t, const struct submit *all, size_t 
 		         "'simpler_task_rows' and 'simpler_task_rows_mixed': the rows of each task cannot be counted");
 		return NULL;
 	}
-	size_t from = 0, set = 0;
-	for (size_t j = 0; j < k; j++)
-		if (same(t, all[j].recv, all[k].recv))
-			from = all[j].close_tok;
-	for (size_t i = from; i + 5 < all[k].tok; i++)
-		if (same(t, i, all[k].recv) && (pk_tok_is(t, i + 1, ".") || pk_tok_is(t, i + 1, "->")) &&
-		    pk_tok_is(t, i + 2, "launch_spec") && pk_tok_is(t, i + 5, "(") &&
-		    pk_word_in(setters, t->b->data + t->tok[i + 4].start, t->tok[i + 4].end - t->tok[i + 4].start))
-			set = i;
+	size_t set = site_setter(t, all, k, setters);
 	if (!set)
 		return pk_xstrdup(lanes);
 	/* the getter at the setter's place in its list */
@@ -579,10 +580,9 @@ static char *site_rows(const struct pk_ast *t, const struct submit *all, size_t 
  * through no loop they are outside of, and no loop or if holds the submit
  * as a body without braces: else every task of the loop would pass one
  * first row, or the moving line would change the loop's body. */
-static int submit_in_place(const struct pk_ast *t, size_t sub, size_t built)
+static int submit_in_place(const struct pk_ast *t, const struct loop *loops, size_t nl, size_t sub, size_t built)
 {
-	struct loop *loops;
-	size_t nl = find_loops(t, &loops), bad = 0;
+	size_t bad = 0;
 	int braceless = 0;
 	for (size_t i = 0; i < nl && !bad; i++) {
 		if (sub < loops[i].b || sub > loops[i].e)
@@ -592,7 +592,6 @@ static int submit_in_place(const struct pk_ast *t, size_t sub, size_t built)
 		else if (built < t->tok[loops[i].b].start)
 			bad = loops[i].tok;
 	}
-	free(loops);
 	size_t first = pk_tok_stmt_first(t, sub);
 	if (!bad && first > 0 &&
 	    (pk_tok_is(t, first - 1, ")") || pk_tok_is(t, first - 1, "else") || pk_tok_is(t, first - 1, "do")))
@@ -611,10 +610,8 @@ static int submit_in_place(const struct pk_ast *t, size_t sub, size_t built)
 
 /* Before task K's submit statement: the next free row moves past its rows. */
 static int plan_advance(const struct pk_ast *t, const struct submit *all, size_t k, const struct tt_spec *sp,
-                        size_t built, struct pk_plan *plan)
+                        struct pk_plan *plan)
 {
-	if (submit_in_place(t, all[k].tok, built) < 0)
-		return -1;
 	char *rows = site_rows(t, all, k, sp);
 	const char *tmpl = tt_rule(sp->rules, "host", "simpler_task_advance");
 	if (!rows || !tmpl) {
@@ -1112,6 +1109,8 @@ int tt_orch_plan(struct pk_ast *t, const struct tt_kernel *k, const struct tt_sp
 		free(decl);
 	}
 	int rc = plan_config(t, ext, plan);
+	struct loop *loops = NULL;
+	size_t nl = sp->lay.task_rows ? find_loops(t, &loops) : 0;
 	for (size_t j = 0; j < n && rc == 0; j++) {
 		if (!runs_kernel(sp, &s[j], id))
 			continue;
@@ -1143,12 +1142,16 @@ int tt_orch_plan(struct pk_ast *t, const struct tt_kernel *k, const struct tt_sp
 		tt_insert_after(t->b, plan, a.last_tensor_stmt_end, a.last_tensor_stmt, add, label);
 		/* after the adds, which may end on the submit's line start: the first row is read first */
 		if (rc == 0 && sp->lay.task_rows)
-			rc = plan_advance(t, s, j, sp, a.scalars ? a.last_scalar_stmt : a.last_tensor_stmt, plan);
+			rc = submit_in_place(t, loops, nl, s[j].tok,
+			                     a.scalars ? a.last_scalar_stmt : a.last_tensor_stmt);
+		if (rc == 0 && sp->lay.task_rows)
+			rc = plan_advance(t, s, j, sp, plan);
 		free(add);
 		free(recv);
 		if (rc < 0)
 			break;
 	}
+	free(loops);
 	free(oname);
 	return rc;
 }
