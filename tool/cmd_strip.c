@@ -109,26 +109,33 @@ static int plan_file(struct pk_file *f, const struct strip_opts *o)
 	return pk_timing_plan_strip(&f->src, &f->plan) < 0 ? -1 : 0;
 }
 
-/* The event map probe-inject --timing-tensor wrote beside a kernel it
- * instrumented (F.timing.json) goes with the instrumentation, once the files
- * are written. Only a map the tool wrote (its magic rule) is removed. */
+/* The event map probe-inject --timing-tensor wrote beside KERNEL
+ * (KERNEL.timing.json, *MAP its path): NULL when there is none, or the file
+ * there is not one the tool wrote (no "magic_rule"). */
+static json_t *tool_map(const char *kernel, char **map)
+{
+	*map = pk_xasprintf("%s.timing.json", kernel);
+	json_t *root = access(*map, F_OK) == 0 ? json_load_file(*map, 0, NULL) : NULL;
+	if (root && !json_object_get(root, "magic_rule")) {
+		json_decref(root);
+		root = NULL;
+	}
+	return root;
+}
+
+/* The event map goes with the instrumentation, once the files are written. */
 static void remove_maps(const struct pk_fileset *fs)
 {
 	for (size_t i = 0; i < fs->n; i++) {
 		const struct pk_file *f = &fs->f[i];
 		if (!f->src.ntmarks || f->src.buf.from_stdin)
 			continue;
-		char *map = pk_xasprintf("%s.timing.json", f->src.buf.path), *data = NULL;
-		size_t len = 0;
-		FILE *in = fopen(map, "rb");
-		if (in) {
-			data = pk_read_all(in, &len);
-			fclose(in);
-		}
-		if (data && memmem(data, len, "\"magic_rule\"", 12) && unlink(map) < 0)
+		char *map;
+		json_t *root = tool_map(f->src.buf.path, &map);
+		if (root && unlink(map) < 0)
 			pk_warning("%s: the event map of the timing tensor could not be removed: %s", map,
 			           strerror(errno));
-		free(data);
+		json_decref(root);
 		free(map);
 	}
 }
@@ -165,9 +172,8 @@ static char *shown(const char *path)
  * stripping the kernel strips what its instrumentation touched. */
 static void add_mapped(const char *kernel, char ***files, size_t *n, size_t *cap)
 {
-	char *map = pk_xasprintf("%s.timing.json", kernel);
-	json_t *root = access(map, F_OK) == 0 ? json_load_file(map, 0, NULL) : NULL;
-	json_t *list = root && json_object_get(root, "magic_rule") ? json_object_get(root, "files") : NULL;
+	char *map;
+	json_t *root = tool_map(kernel, &map), *list = root ? json_object_get(root, "files") : NULL;
 	const char *slash = strrchr(kernel, '/');
 	size_t i;
 	json_t *v;
