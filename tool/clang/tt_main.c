@@ -431,16 +431,11 @@ static int plan_tasks(struct job *j)
 	j->sp.lay.lane_rows = per;
 	if ((ts.sites < 2 && !ts.in_loop) || ts.tasks == 0 || ts.tasks == 1)
 		return size_one_task(j, &ts, per); /* one task instance at most: its rows are its own */
-	static const char *const need[][2] = {{"slot", "task_slot"},
-	                                      {"host", "simpler_task_counter"},
-	                                      {"host", "simpler_task_value"},
-	                                      {"host", "simpler_task_advance"},
-	                                      {"host", "simpler_task_rows"}};
-	for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++)
-		if (!tt_prof(&j->sp, need[i][0], need[i][1]))
-			return pk_error("rules/timing.ini: no '%s' in [%s] (or the %s profile): the first row of "
-			                "each of several tasks submitting the kernel cannot be written",
-			                need[i][1], need[i][0], j->sp.target ? j->sp.target : "default");
+	/* the [host] templates are required when the rules load; task_slot only a profile sets */
+	if (!tt_prof(&j->sp, "slot", "task_slot"))
+		return pk_error("rules/timing.ini: no 'task_slot' in the %s profile: the rows of several tasks "
+		                "submitting the kernel cannot be told apart",
+		                j->sp.target ? j->sp.target : "default");
 	const char *orch = j->host_path, *slots = j->sp.opt.slots;
 	j->sp.lay.task_rows = 1;
 	j->sp.lay.tasks = ts.tasks;

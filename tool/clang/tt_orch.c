@@ -539,13 +539,8 @@ static char *site_rows(const struct pk_ast *t, const struct submit *all, size_t 
 	           *getters = tt_rule(sp->rules, "host", "simpler_block_getters"),
 	           *tmpl = tt_rule(sp->rules, "host",
 	                           sp->lay.lane_rows > 1 ? "simpler_task_rows_mixed" : "simpler_task_rows");
-	char lanes[24];
+	char lanes[24]; /* the [host] keys are required when the rules load */
 	snprintf(lanes, sizeof(lanes), "%ld", sp->lay.lane_rows > 0 ? sp->lay.lane_rows : 1);
-	if (!setters || !getters || !tmpl) {
-		pk_error("rules/timing.ini: [host] needs 'simpler_block_setters', 'simpler_block_getters', "
-		         "'simpler_task_rows' and 'simpler_task_rows_mixed': the rows of each task cannot be counted");
-		return NULL;
-	}
 	size_t set = site_setter(t, all, k, setters);
 	if (!set)
 		return pk_xstrdup(lanes);
@@ -613,13 +608,10 @@ static int plan_advance(const struct pk_ast *t, const struct submit *all, size_t
                         struct pk_plan *plan)
 {
 	char *rows = site_rows(t, all, k, sp);
-	const char *tmpl = tt_rule(sp->rules, "host", "simpler_task_advance");
-	if (!rows || !tmpl) {
-		free(rows);
-		return rows ? pk_error("rules/timing.ini: [host] needs 'simpler_task_advance'") : -1;
-	}
+	if (!rows)
+		return -1;
 	const char *names[] = {"prefix", "rows"}, *vals[] = {sp->lay.prefix, rows};
-	char *text = tt_expand(tmpl, names, vals, 2);
+	char *text = tt_expand(tt_rule(sp->rules, "host", "simpler_task_advance"), names, vals, 2);
 	size_t at = pk_tok_lead(t, pk_tok_stmt_first(t, all[k].tok));
 	tt_insert_before(t->b, plan, at, text, "the next task's first row");
 	free(text);
