@@ -571,11 +571,39 @@ static void path_from_kernel_folder(void **state)
 	assert_int_equal(rmdir(dir), 0);
 }
 
+/* Paths folded for messages and for git's names: ".", "//" and "NAME/.."
+ * go, a ".." with nothing before it stays. */
+static void path_fold_lexical(void **state)
+{
+	(void)state;
+	const char *in[] = {"kernels/aic/../orch/o.cpp",
+	                    "kernels/aic/../../t.py",
+	                    "./a//b/./c",
+	                    "../x/../y.cpp",
+	                    "../../a",
+	                    "/a/b/../c",
+	                    "a/..",
+	                    "a/b/../../../c"};
+	const char *want[] = {"kernels/orch/o.cpp", "t.py", "a/b/c", "../y.cpp", "../../a", "/a/c", "", "../c"};
+	for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
+		char *got = pk_path_fold(in[i]);
+		assert_string_equal(got, want[i]);
+		free(got);
+	}
+	char *r = pk_path_relative("sub/dir/", "sub/other/f.c");
+	assert_string_equal(r, "../other/f.c");
+	free(r);
+	r = pk_path_relative("", "top.c");
+	assert_string_equal(r, "top.c");
+	free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(empty_plan_is_identity),
 	    cmocka_unit_test(path_from_kernel_folder),
+	    cmocka_unit_test(path_fold_lexical),
 	    cmocka_unit_test(replace_delete_insert),
 	    cmocka_unit_test(edits_added_out_of_order),
 	    cmocka_unit_test(adjacent_edits_are_fine),

@@ -560,36 +560,9 @@ static char *repo_relative(const char *top, const char *prefix, const char *name
 		strcpy(joined, name + tl + 1);
 	else
 		sprintf(joined, "%s%s", prefix, name);
-	char *out = pk_xmalloc(strlen(joined) + 1), *w = out, *save = NULL;
-	for (char *t = strtok_r(joined, "/", &save); t; t = strtok_r(NULL, "/", &save)) {
-		if (!strcmp(t, "."))
-			continue;
-		if (!strcmp(t, "..")) {
-			while (w > out && *--w != '/')
-				;
-			continue;
-		}
-		w += sprintf(w, "%s%s", w > out ? "/" : "", t);
-	}
-	*w = '\0';
+	char *out = pk_path_fold(joined);
 	free(joined);
 	return out;
-}
-
-/* NAME (a path from the top) as a path from the current directory, PREFIX
- * from the top ("sub/dir/") */
-static char *cwd_relative(const char *prefix, const char *name)
-{
-	size_t common = 0; /* the directories PREFIX and NAME share */
-	for (size_t i = 0; prefix[i] && prefix[i] == name[i]; i++)
-		if (prefix[i] == '/')
-			common = i + 1;
-	struct pk_sb sb = {0};
-	for (const char *p = prefix + common; *p; p++)
-		if (*p == '/')
-			pk_sb_add(&sb, "../");
-	pk_sb_add(&sb, name + common);
-	return sb.s;
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -640,8 +613,8 @@ static int change_names(struct check *c, const char *top, char **given, int ngiv
 			continue;
 		struct item *it = pk_check_add_item(c, name);
 		it->change = 1;
-		if (prefix && *prefix) /* run in a subfolder: paths as from there */
-			it->shown = cwd_relative(prefix, name);
+		if (prefix && *prefix)                              /* run in a subfolder: paths as from there */
+			it->shown = pk_path_relative(prefix, name); /* from the top to the current folder */
 		if (c->diff_base) {
 			it->load = pk_xmalloc(strlen(top) + l + 2);
 			sprintf(it->load, "%s/%s", top, name);

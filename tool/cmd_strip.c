@@ -140,33 +140,6 @@ static void remove_maps(const struct pk_fileset *fs)
 	}
 }
 
-/* PATH with "x/.." pairs and "." folded away, for messages. */
-static char *shown(const char *path)
-{
-	char *out = pk_xstrdup(path), *w = out;
-	const char *r = path;
-	while (*r) {
-		size_t n = strcspn(r, "/");
-		int dots = n == 2 && r[0] == '.' && r[1] == '.';
-		char *prev = w > out ? w - 1 : NULL; /* the '/' ending the last kept part */
-		while (prev && prev > out && prev[-1] != '/')
-			prev--;
-		if (n == 1 && r[0] == '.') {
-			/* "." adds nothing */
-		} else if (dots && prev && !(w - prev == 3 && prev[0] == '.' && prev[1] == '.')) {
-			w = prev; /* "x/.." cancels */
-		} else {
-			memmove(w, r, n);
-			w += n;
-			if (r[n])
-				*w++ = '/';
-		}
-		r += n + (r[n] == '/');
-	}
-	*w = '\0';
-	return out;
-}
-
 /* The files KERNEL's event map lists (the other files the timing tensor
  * changed), named from KERNEL's folder, appended to *FILES when they exist:
  * stripping the kernel strips what its instrumentation touched. */
@@ -185,7 +158,7 @@ static void add_mapped(const char *kernel, char ***files, size_t *n, size_t *cap
 		    pk_xasprintf("%.*s%s", slash ? (int)(slash - kernel + 1) : 0, kernel, json_string_value(v));
 		if (access(path, F_OK) == 0) {
 			if (pk_verbosity() >= 0) {
-				char *name = shown(path);
+				char *name = pk_path_fold(path);
 				pk_note("probekit: %s: also strips %s, which the timing tensor changed", map, name);
 				free(name);
 			}

@@ -64,6 +64,11 @@ void pk_sb_free(struct pk_sb *sb);
 char *pk_read_all(FILE *fp, size_t *len);
 /* TARGET as a relative path from the folder holding FILE; NULL when either is missing. */
 char *pk_path_from(const char *file, const char *target);
+/* PATH (from some root) as a path from folder DIR ("" or ending in '/', from the same root). */
+char *pk_path_relative(const char *dir, const char *path);
+/* PATH with "." parts, empty parts and "NAME/.." pairs folded away, lexically
+ * (a leading ".." stays). */
+char *pk_path_fold(const char *path);
 /* Grow *arr (of *cap elements of size sz) to hold at least want. */
 void pk_grow(void **arr, size_t *cap, size_t want, size_t sz);
 #define PK_GROW(arr, cap, want) pk_grow((void **)&(arr), &(cap), (want), sizeof(*(arr)))

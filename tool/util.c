@@ -322,23 +322,61 @@ int pk_word_in(const char *list, const char *word, size_t n)
 	return 0;
 }
 
-/* TARGET as a path from the folder holding FILE (both must exist): the
- * common leading folders dropped, one ".." per folder of FILE's left. */
+char *pk_path_relative(const char *dir, const char *path)
+{
+	size_t common = 0; /* the folders DIR and PATH share */
+	for (size_t i = 0; dir[i] && dir[i] == path[i]; i++)
+		if (dir[i] == '/')
+			common = i + 1;
+	struct pk_sb sb = {0};
+	for (const char *p = dir + common; *p; p++)
+		if (*p == '/')
+			pk_sb_add(&sb, "../");
+	pk_sb_add(&sb, path + common);
+	return sb.s ? sb.s : pk_xstrdup("");
+}
+
+/* The part of OUT at [START, END) is "..". */
+static int part_is_dots(const char *out, size_t start, size_t end)
+{
+	return end - start == 2 && out[start] == '.' && out[start + 1] == '.';
+}
+
+char *pk_path_fold(const char *path)
+{
+	size_t len = strlen(path), nparts = 0, root = path[0] == '/';
+	char *out = pk_xmalloc(len + 1), *w = out + root;
+	size_t *starts = pk_xmalloc((len / 2 + 1) * sizeof(*starts)); /* each kept part's offset */
+	out[0] = '/';
+	for (const char *r = path; *r; r += strcspn(r, "/") + (r[strcspn(r, "/")] == '/')) {
+		size_t n = strcspn(r, "/");
+		if (!n || (n == 1 && r[0] == '.'))
+			continue; /* "." and "//" add nothing */
+		if (n == 2 && r[0] == '.' && r[1] == '.' && nparts &&
+		    !part_is_dots(out, starts[nparts - 1], (size_t)(w - out))) {
+			w = out + starts[--nparts]; /* "NAME/.." cancels, with NAME's '/' */
+			if (nparts)
+				w--;
+			continue;
+		}
+		if (nparts)
+			*w++ = '/';
+		starts[nparts++] = (size_t)(w - out);
+		memcpy(w, r, n);
+		w += n;
+	}
+	*w = '\0';
+	free(starts);
+	return out;
+}
+
+/* TARGET as a path from the folder holding FILE (both must exist). */
 char *pk_path_from(const char *file, const char *target)
 {
 	char *base = realpath(file, NULL), *to = realpath(target, NULL), *out = NULL;
 	if (base && to) {
-		*strrchr(base, '/') = '\0';
-		size_t common = 0;
-		for (size_t i = 0; base[i] && base[i] == to[i]; i++)
-			if (to[i + 1] == '/' && (base[i + 1] == '/' || !base[i + 1]))
-				common = i + 1;
-		struct pk_sb sb = {0};
-		for (const char *p = base + common; *p; p++)
-			if (*p == '/')
-				pk_sb_add(&sb, "../");
-		pk_sb_add(&sb, to + common + (to[common] == '/'));
-		out = sb.s;
+		strrchr(base, '/')[1] = '\0'; /* the folder, with its '/' */
+		out = pk_path_relative(base, to);
 	}
 	free(base);
 	free(to);
