@@ -125,8 +125,13 @@ int pk_buf_load_msg(struct pk_buf *b, const char *path, int flags, char *msg, si
 		b->from_stdin = 1;
 		return read_opened(b, STDIN_FILENO, flags, msg, cap);
 	}
-	if (flags & PK_LOAD_FOR_WRITE)
-		pk_txn_recover(path); /* a rewrite that died half-way is finished first */
+	/* a rewrite that died half-way is finished first, or its journal
+	 * refused (the message is printed there: MSG stays empty) */
+	if ((flags & PK_LOAD_FOR_WRITE) && pk_txn_recover(path) < 0) {
+		if (cap)
+			msg[0] = '\0';
+		return -1;
+	}
 	for (int tries = 0; tries < 100; tries++) {
 		int fd;
 		if (open_regular(path, &fd, &b->st, msg, cap) < 0)
@@ -267,8 +272,16 @@ int pk_buf_load_set(struct pk_buf *const *b, char *const *paths, size_t n, int f
 {
 	if (!(flags & PK_LOAD_FOR_WRITE))
 		return load_set_unlocked(b, paths, n, flags, first);
-	for (size_t i = 0; i < n; i++)
-		pk_txn_recover(paths[i]); /* a rewrite that died half-way is finished first */
+	int refused = 0;
+	for (size_t i = 0; i < n; i++) /* a rewrite that died half-way is finished first */
+		refused |= pk_txn_recover(paths[i]) < 0;
+	if (refused) {
+		for (size_t i = 0; i < n; i++) {
+			buf_init(b[i], paths[i]);
+			first[i] = PK_LOAD_FAILED;
+		}
+		return -1;
+	}
 	int *fds = pk_xcalloc(n, sizeof(*fds));
 	size_t *order = pk_xcalloc(n, sizeof(*order));
 	int rc = 0;
@@ -301,7 +314,7 @@ int pk_buf_load(struct pk_buf *b, const char *path, int flags)
 {
 	char msg[PATH_MAX + 128];
 	if (pk_buf_load_msg(b, path, flags, msg, sizeof(msg)) < 0)
-		return pk_error("%s", msg);
+		return msg[0] ? pk_error("%s", msg) : -1;
 	return 0;
 }
 

@@ -8,11 +8,13 @@
 #include "timing_strip.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const char usage_text[] = "usage: probe-strip [options] FILE|DIR...\n"
@@ -111,11 +113,19 @@ static int plan_file(struct pk_file *f, const struct strip_opts *o)
 
 /* The event map probe-inject --timing-tensor wrote beside KERNEL
  * (KERNEL.timing.json, *MAP its path): NULL when there is none, or the file
- * there is not one the tool wrote (no "magic_rule"). */
+ * there is not one the tool wrote (no "magic_rule"). It is opened without
+ * blocking and read only when it is a regular file of a map's size: a FIFO
+ * or a huge file a repository brings never stalls the run. */
 static json_t *tool_map(const char *kernel, char **map)
 {
 	*map = pk_xasprintf("%s.timing.json", kernel);
-	json_t *root = access(*map, F_OK) == 0 ? json_load_file(*map, 0, NULL) : NULL;
+	int fd = open(*map, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	json_t *root = NULL;
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= (64 << 20))
+		root = json_loadfd(fd, 0, NULL);
+	if (fd >= 0)
+		close(fd);
 	if (root && !json_object_get(root, "magic_rule")) {
 		json_decref(root);
 		root = NULL;
@@ -123,27 +133,11 @@ static json_t *tool_map(const char *kernel, char **map)
 	return root;
 }
 
-/* The event map goes with the instrumentation, once the files are written. */
-static void remove_maps(const struct pk_fileset *fs)
-{
-	for (size_t i = 0; i < fs->n; i++) {
-		const struct pk_file *f = &fs->f[i];
-		if (!f->src.ntmarks || f->src.buf.from_stdin)
-			continue;
-		char *map;
-		json_t *root = tool_map(f->src.buf.path, &map);
-		if (root && unlink(map) < 0)
-			pk_warning("%s: the event map of the timing tensor could not be removed: %s", map,
-			           strerror(errno));
-		json_decref(root);
-		free(map);
-	}
-}
-
 /* The files KERNEL's event map lists (the other files the timing tensor
  * changed), named from KERNEL's folder, appended to *FILES when they exist:
- * stripping the kernel strips what its instrumentation touched. */
-static void add_mapped(const char *kernel, char ***files, size_t *n, size_t *cap)
+ * stripping the kernel strips what its instrumentation touched. NOTE: say
+ * so on stderr. */
+static void add_mapped(const char *kernel, char ***files, size_t *n, size_t *cap, int note)
 {
 	char *map;
 	json_t *root = tool_map(kernel, &map), *list = root ? json_object_get(root, "files") : NULL;
@@ -157,7 +151,7 @@ static void add_mapped(const char *kernel, char ***files, size_t *n, size_t *cap
 		char *path =
 		    pk_xasprintf("%.*s%s", slash ? (int)(slash - kernel + 1) : 0, kernel, json_string_value(v));
 		if (access(path, F_OK) == 0) {
-			if (pk_verbosity() >= 0) {
+			if (note && pk_verbosity() >= 0) {
 				char *name = pk_path_fold(path);
 				pk_note("probekit: %s: also strips %s, which the timing tensor changed", map, name);
 				free(name);
@@ -170,6 +164,55 @@ static void add_mapped(const char *kernel, char ***files, size_t *n, size_t *cap
 	}
 	json_decref(root);
 	free(map);
+}
+
+/* The set of a strip: the files named (GIVEN of them) and, with WHOLE, the
+ * files their event maps list; FILES[GIVEN..] rebuilt. */
+static void strip_set(char ***files, size_t given, size_t *n, size_t *cap, int whole, int note)
+{
+	for (size_t i = given; i < *n; i++)
+		free((*files)[i]);
+	*n = given;
+	for (size_t i = 0; whole && i < given; i++)
+		if (strcmp((*files)[i], "-"))
+			add_mapped((*files)[i], files, n, cap, note);
+}
+
+/* Do the event maps list, now that the files are locked, exactly the files
+ * loaded? (An inject that finished while this run waited for its locks may
+ * have written a map, and with it more files to the set.) */
+static int set_still(char **files, size_t given, size_t n)
+{
+	size_t m = given, cap = given;
+	char **now = pk_xcalloc(given ? given : 1, sizeof(*now));
+	for (size_t i = 0; i < given; i++)
+		now[i] = pk_xstrdup(files[i]);
+	strip_set(&now, given, &m, &cap, 1, 0);
+	int same = m == n;
+	for (size_t i = given; same && i < n; i++)
+		same = !strcmp(now[i], files[i]);
+	for (size_t i = 0; i < m; i++)
+		free(now[i]);
+	free(now);
+	return same;
+}
+
+/* The event map goes with the instrumentation, in the same journalled
+ * set as the files: a run killed half-way never leaves it behind alone. */
+static int stage_maps(char **files, size_t given, struct pk_txn *txn)
+{
+	for (size_t i = 0; i < given; i++) {
+		if (!strcmp(files[i], "-"))
+			continue;
+		char *map;
+		json_t *root = tool_map(files[i], &map);
+		int rc = root ? pk_txn_remove(txn, map) : 0;
+		json_decref(root);
+		free(map);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
 }
 
 int cmd_strip(int argc, char **argv)
@@ -187,16 +230,28 @@ int cmd_strip(int argc, char **argv)
 	size_t nfiles;
 	memset(&fs, 0, sizeof(fs));
 	char **files = pk_check_expand_dirs(argv + optind, (size_t)(argc - optind), &nfiles, &walk_rc);
-	if (walk_rc >= 0 && !o.name && !o.disable_only && o.emit.mode != PK_EMIT_OUTFILE &&
-	    o.emit.mode != PK_EMIT_STDOUT) {
-		size_t given = nfiles, cap = nfiles;
-		for (size_t i = 0; i < given; i++)
-			if (strcmp(files[i], "-"))
-				add_mapped(files[i], &files, &nfiles, &cap);
-	}
-	if (walk_rc < 0 || pk_emit_validate(&o.emit, nfiles) < 0 ||
-	    pk_fileset_load(&fs, files, nfiles, load_flags, 0) < 0)
+	size_t given = nfiles, cap = nfiles;
+	int whole = walk_rc >= 0 && !o.name && !o.disable_only && o.emit.mode != PK_EMIT_OUTFILE &&
+	            o.emit.mode != PK_EMIT_STDOUT;
+	int inplace = o.emit.mode == PK_EMIT_INPLACE;
+	if (walk_rc < 0)
 		goto out;
+	/* an interrupted write of a set is finished (or refused) before its
+	 * event map says what the set is */
+	for (size_t i = 0; inplace && i < given; i++)
+		if (strcmp(files[i], "-") && pk_txn_recover(files[i]) < 0)
+			goto out;
+	/* the set, its files locked, then read again: until the map agrees */
+	for (int tries = 0;; tries++) {
+		strip_set(&files, given, &nfiles, &cap, whole, 0);
+		if (pk_emit_validate(&o.emit, nfiles) < 0 || pk_fileset_load(&fs, files, nfiles, load_flags, 0) < 0)
+			goto out;
+		if (!whole || !inplace || tries == 100 || set_still(files, given, nfiles))
+			break;
+		pk_fileset_free(&fs);
+		memset(&fs, 0, sizeof(fs));
+	}
+	strip_set(&files, given, &nfiles, &cap, whole, 1);
 	if (o.name && !pk_fileset_has(&fs, o.name)) {
 		pk_fileset_unknown(&fs, o.name);
 		goto out;
@@ -205,10 +260,15 @@ int cmd_strip(int argc, char **argv)
 		if (plan_file(&fs.f[i], &o) < 0)
 			goto out;
 	size_t changed;
-	if (pk_fileset_emit(&fs, &o.emit, &changed) < 0)
+	struct pk_txn txn = {0};
+	if (pk_fileset_stage(&fs, &o.emit, &changed, &txn) < 0)
 		goto out;
-	if (o.emit.mode == PK_EMIT_INPLACE && !o.disable_only && !o.name)
-		remove_maps(&fs);
+	if (inplace && whole && stage_maps(files, given, &txn) < 0) {
+		pk_txn_abort(&txn);
+		goto out;
+	}
+	if (pk_txn_commit(&txn) < 0)
+		goto out;
 	rc = pk_emit_exit(&o.emit, changed);
 out:
 	pk_fileset_free(&fs);

@@ -2,6 +2,7 @@
  * diff, check). The original file is replaced only by an atomic rename, and
  * only when it still is the file we read. */
 #include "emit.h"
+#include "journal.h"
 #include "pk.h"
 
 #include <dirent.h>
@@ -162,90 +163,22 @@ struct pk_txn_file {
 	int check;        /* ... and it must still be that file at commit */
 	const char *orig; /* the bytes it had (NULL: a new file), to put back */
 	size_t orig_len;
+	char *owned;       /* ORIG when this file owns it */
+	int tmp_fd;        /* the temporary file, locked until the commit ends */
+	int removal;       /* the file goes (pk_txn_remove): no temporary file */
+	struct pk_jfile j; /* before and after, for the journal */
 };
 
 static void txn_file_free(struct pk_txn_file *f)
 {
+	if (f->tmp_fd >= 0)
+		close(f->tmp_fd);
+	f->tmp_fd = -1;
+	free(f->owned);
 	free(f->shown);
 	free(f->target);
 	free(f->dir);
 	free(f->tmp);
-}
-
-/* The journal format: see journal.c, which replays it. */
-#define JOURNAL_PREFIX ".probekit-txn."
-#define JOURNAL_MAGIC  "probekit txn 1\n"
-
-struct journal {
-	int *fd;
-	char **path;
-	size_t n;
-};
-
-static void journal_add_rec(struct pk_sb *sb, const char *kind, const char *a, const char *b)
-{
-	pk_sb_addn(sb, kind, strlen(kind) + 1);
-	pk_sb_addn(sb, a, strlen(a) + 1);
-	if (b)
-		pk_sb_addn(sb, b, strlen(b) + 1);
-}
-
-static void journal_drop(struct journal *j)
-{
-	for (size_t i = 0; i < j->n; i++) {
-		unlink(j->path[i]);
-		close(j->fd[i]);
-		free(j->path[i]);
-	}
-	free(j->fd);
-	free(j->path);
-	memset(j, 0, sizeof(*j));
-}
-
-/* A copy in the directory of every file of T, written and synced; -1 (and
- * nothing left) when one cannot be. */
-static int journal_write(struct journal *j, const struct pk_txn *t)
-{
-	j->fd = pk_xcalloc(t->n, sizeof(*j->fd));
-	j->path = pk_xcalloc(t->n, sizeof(*j->path));
-	for (size_t i = 0; i < t->n; i++) {
-		int seen = 0;
-		for (size_t k = 0; k < i && !seen; k++)
-			seen = !strcmp(t->v[k].dir, t->v[i].dir);
-		if (seen)
-			continue;
-		char *p = pk_xmalloc(strlen(t->v[i].dir) + 64);
-		sprintf(p, "%s/" JOURNAL_PREFIX "%ld.XXXXXX", t->v[i].dir, (long)getpid());
-		int fd = mkstemp(p);
-		if (fd < 0 || flock(fd, LOCK_EX) < 0) {
-			int e = errno;
-			if (fd >= 0) {
-				unlink(p);
-				close(fd);
-			}
-			free(p);
-			journal_drop(j);
-			return pk_error("%s: cannot write the journal of the change: %s; not changed", t->v[i].shown,
-			                strerror(e));
-		}
-		j->fd[j->n] = fd;
-		j->path[j->n++] = p;
-	}
-	struct pk_sb sb = {0};
-	pk_sb_add(&sb, JOURNAL_MAGIC);
-	for (size_t i = 0; i < t->n; i++)
-		journal_add_rec(&sb, "T", t->v[i].tmp, t->v[i].target);
-	for (size_t i = 0; i < j->n; i++)
-		journal_add_rec(&sb, "J", j->path[i], NULL);
-	pk_sb_addn(&sb, "E", 2);
-	int rc = 0;
-	for (size_t i = 0; i < j->n && !rc; i++)
-		if (write_full(j->fd[i], sb.s, sb.n) < 0 || fsync(j->fd[i]) < 0)
-			rc = pk_error("%s: cannot write the journal: %s; not changed", j->path[i], strerror(errno));
-	pk_sb_free(&sb);
-	if (rc < 0)
-		journal_drop(j);
-	return rc;
 }
 
 /* A pause between the first two renames, for the crash-safety test only:
@@ -258,6 +191,77 @@ static void test_pause(void)
 		struct timespec ts = {(time_t)v, (long)((v - (double)(time_t)v) * 1e9)};
 		nanosleep(&ts, NULL);
 	}
+}
+
+/* What TARGET holds before the write, for the journal: EXPECT and ORIG
+ * when the caller read it; else the file as it is now (or no file). */
+static void before_state(struct pk_txn_file *f, const struct stat *expect, const char *orig, size_t orig_len)
+{
+	struct stat st;
+	if (expect && orig) {
+		f->j.before = 1;
+		f->j.bdev = expect->st_dev;
+		f->j.bino = expect->st_ino;
+		f->j.bsize = orig_len;
+		f->j.bhash = pk_hash64(orig, orig_len);
+		return;
+	}
+	int fd = open(f->target, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		if (fd >= 0)
+			close(fd);
+		return; /* no file there (a link or a FIFO: never one of two states) */
+	}
+	FILE *fp = fdopen(fd, "rb");
+	size_t n = 0;
+	char *d = fp ? pk_read_all(fp, &n) : NULL;
+	if (fp)
+		fclose(fp);
+	else
+		close(fd);
+	f->j.before = 1;
+	f->j.bdev = st.st_dev;
+	f->j.bino = st.st_ino;
+	f->j.bsize = n;
+	f->j.bhash = d ? pk_hash64(d, n) : 0;
+	if (f->removal) { /* kept to put back should a later step fail */
+		f->owned = d;
+		f->orig = d;
+		f->orig_len = n;
+	} else {
+		free(d);
+	}
+}
+
+int pk_txn_remove(struct pk_txn *t, const char *path)
+{
+	char target[PATH_MAX];
+	if (!realpath(path, target))
+		return pk_error("%s: %s", path, strerror(errno));
+	char dirbuf[PATH_MAX];
+	strcpy(dirbuf, target);
+	const char *dir = dirname(dirbuf);
+	if (check_writable(path, target, dir) < 0 || pk_txn_recover(target) < 0)
+		return -1;
+	struct stat st;
+	if (lstat(target, &st) < 0 || !S_ISREG(st.st_mode))
+		return pk_error("%s: not a regular file; not removed", path);
+	if (t->n == t->cap) {
+		t->cap = t->cap ? 2 * t->cap : 4;
+		t->v = pk_xrealloc(t->v, t->cap * sizeof(*t->v));
+	}
+	struct pk_txn_file *f = &t->v[t->n++];
+	memset(f, 0, sizeof(*f));
+	f->tmp_fd = -1;
+	f->removal = 1;
+	f->shown = pk_xstrdup(path);
+	f->target = pk_xstrdup(target);
+	f->dir = pk_xstrdup(dir);
+	f->expect = st;
+	f->have_expect = 1;
+	before_state(f, NULL, NULL, 0);
+	f->j.target = f->target;
+	return 0;
 }
 
 /* CHECK: at commit, refuse when the file is no longer the one EXPECT
@@ -286,7 +290,8 @@ static int stage(struct pk_txn *t, const char *path, const char *data, size_t le
 	if (check_writable(path, target, dir) < 0)
 		return -1;
 
-	pk_txn_recover(target);
+	if (pk_txn_recover(target) < 0)
+		return -1;
 	char tmp[PATH_MAX];
 	if (pk_temp_template(tmp, sizeof(tmp), dir, base) < 0)
 		return pk_error("%s: path too long", path);
@@ -317,12 +322,14 @@ static int stage(struct pk_txn *t, const char *path, const char *data, size_t le
 		what = "cannot write";
 	else if (fsync(fd) < 0)
 		what = "cannot sync";
+	else if (flock(fd, LOCK_EX) < 0) /* the new file is the set's until the commit ends */
+		what = "cannot lock";
+	struct stat after;
+	if (!what && fstat(fd, &after) < 0)
+		what = "cannot stat";
 	int saved = errno;
-	if (close(fd) < 0 && !what) {
-		what = "cannot write";
-		saved = errno;
-	}
 	if (what) {
+		close(fd);
 		temp_forget(tmp, 1);
 		return pk_error("%s: %s: %s; not changed", path, what, strerror(saved));
 	}
@@ -343,6 +350,15 @@ static int stage(struct pk_txn *t, const char *path, const char *data, size_t le
 	f->check = check && expect;
 	f->orig = orig;
 	f->orig_len = orig_len;
+	f->tmp_fd = fd;
+	before_state(f, expect, orig, orig_len);
+	f->j.target = f->target;
+	f->j.tmp = f->tmp;
+	f->j.after = 1;
+	f->j.adev = after.st_dev;
+	f->j.aino = after.st_ino;
+	f->j.asize = len;
+	f->j.ahash = pk_hash64(data, len);
 	return 0;
 }
 
@@ -355,7 +371,8 @@ int pk_txn_add(struct pk_txn *t, const char *path, const char *data, size_t len,
 void pk_txn_abort(struct pk_txn *t)
 {
 	for (size_t i = 0; i < t->n; i++) {
-		temp_forget(t->v[i].tmp, 1);
+		if (!t->v[i].removal)
+			temp_forget(t->v[i].tmp, 1);
 		txn_file_free(&t->v[i]);
 	}
 	free(t->v);
@@ -364,6 +381,13 @@ void pk_txn_abort(struct pk_txn *t)
 
 int pk_txn_commit(struct pk_txn *t)
 {
+	/* removals after every rename: a file goes only once the set is new */
+	for (size_t i = 0, k = 0; i < t->n; i++)
+		if (!t->v[i].removal) {
+			struct pk_txn_file x = t->v[i];
+			memmove(&t->v[k + 1], &t->v[k], (i - k) * sizeof(*t->v));
+			t->v[k++] = x;
+		}
 	/* every file must still be the one we read, before any is replaced */
 	for (size_t i = 0; i < t->n; i++) {
 		struct pk_txn_file *f = &t->v[i];
@@ -377,22 +401,31 @@ int pk_txn_commit(struct pk_txn *t)
 			return -1;
 		}
 	}
-	/* several files: a journal first, so that a crash between two renames
-	 * is rolled forward by the next run */
-	struct journal jn = {0};
-	if (t->n > 1 && journal_write(&jn, t) < 0) {
-		pk_txn_abort(t);
-		return -1;
-	}
 	/* a signal waits until every file is renamed, or put back */
 	sigset_t old;
 	block_signals(&old);
+	/* several files: a journal first, so that a crash between two renames
+	 * is finished by the next run */
+	struct pk_journal jn = {0};
+	if (t->n > 1) {
+		struct pk_jfile *jf = pk_xcalloc(t->n, sizeof(*jf));
+		for (size_t i = 0; i < t->n; i++)
+			jf[i] = t->v[i].j;
+		int jr = pk_journal_begin(&jn, jf, t->n, t->v[0].shown);
+		free(jf);
+		if (jr < 0) {
+			pk_txn_abort(t);
+			sigprocmask(SIG_SETMASK, &old, NULL);
+			return -1;
+		}
+	}
 	size_t done = 0;
 	int rc = 0;
 	for (; done < t->n; done++) {
 		struct pk_txn_file *f = &t->v[done];
-		if (rename(f->tmp, f->target) < 0) {
-			rc = pk_error("%s: cannot replace: %s; not changed", f->shown, strerror(errno));
+		if (f->removal ? unlink(f->target) < 0 : rename(f->tmp, f->target) < 0) {
+			rc = pk_error("%s: cannot %s: %s; not changed", f->shown, f->removal ? "remove" : "replace",
+			              strerror(errno));
 			break;
 		}
 		if (done == 0 && t->n > 1)
@@ -408,7 +441,8 @@ int pk_txn_commit(struct pk_txn *t)
 				back = unlink(f->target);
 			else if (f->orig) {
 				struct pk_txn one = {0};
-				if (stage(&one, f->shown, f->orig, f->orig_len, &f->expect, 0, NULL, 0) == 0)
+				if (stage(&one, f->shown, f->orig, f->orig_len, f->removal ? NULL : &f->expect, 0, NULL,
+				          0) == 0)
 					back = pk_txn_commit(&one);
 				else
 					pk_txn_abort(&one);
@@ -422,7 +456,8 @@ int pk_txn_commit(struct pk_txn *t)
 	}
 	for (size_t i = 0; i < t->n; i++) {
 		struct pk_txn_file *f = &t->v[i];
-		temp_forget(f->tmp, i >= done);
+		if (!f->removal)
+			temp_forget(f->tmp, i >= done);
 		if (i < done && rc == 0) {
 			int dfd = open(f->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 			if (dfd >= 0) {
@@ -430,9 +465,12 @@ int pk_txn_commit(struct pk_txn *t)
 				close(dfd);
 			}
 		}
-		txn_file_free(f);
 	}
-	journal_drop(&jn);
+	/* the journal goes once the renames are synced; the new files stay
+	 * locked until then, so that no run reads a set half new */
+	pk_journal_end(&jn);
+	for (size_t i = 0; i < t->n; i++)
+		txn_file_free(&t->v[i]);
 	free(t->v);
 	memset(t, 0, sizeof(*t));
 	sigprocmask(SIG_SETMASK, &old, NULL);
@@ -664,6 +702,9 @@ int pk_emit_option(struct pk_emit_opts *o, int c, const char *arg)
 	case PK_OPT_CHECK:
 		m = PK_EMIT_CHECK;
 		break;
+	case PK_OPT_DISCARD_JOURNAL:
+		pk_journal_set_discard(1);
+		return 1;
 	default:
 		return 0;
 	}

@@ -24,10 +24,10 @@ struct pk_emit_opts {
 };
 
 /* Command-line options shared by every rewriting command. */
-enum { PK_OPT_STDOUT = 0x1000, PK_OPT_DIFF, PK_OPT_CHECK };
+enum { PK_OPT_STDOUT = 0x1000, PK_OPT_DIFF, PK_OPT_CHECK, PK_OPT_DISCARD_JOURNAL };
 #define PK_EMIT_LONGOPTS                                                                                               \
 	{"stdout", no_argument, 0, PK_OPT_STDOUT}, {"diff", no_argument, 0, PK_OPT_DIFF},                              \
-	    {"check", no_argument, 0, PK_OPT_CHECK},                                                                   \
+	    {"check", no_argument, 0, PK_OPT_CHECK}, {"discard-journal", no_argument, 0, PK_OPT_DISCARD_JOURNAL},      \
 	{                                                                                                              \
 		"output", required_argument, 0, 'o'                                                                    \
 	}
@@ -37,7 +37,9 @@ enum { PK_OPT_STDOUT = 0x1000, PK_OPT_DIFF, PK_OPT_CHECK };
 	"      --stdout       write the result to standard output\n"                                                   \
 	"      --diff         print a unified diff with a/ b/ prefixes (git apply,\n"                                  \
 	"                     patch -p1); write nothing; exit 1 if it has changes\n"                                   \
-	"      --check        write nothing; exit 1 if anything would change\n"
+	"      --check        write nothing; exit 1 if anything would change\n"                                        \
+	"      --discard-journal  remove a journal of an interrupted write that is\n"                                  \
+	"                     refused (not provably this user's own on these files)\n"
 /* Handle option C (from getopt_long). 1 = handled, 0 = not ours, -1 = error. */
 int pk_emit_option(struct pk_emit_opts *o, int c, const char *arg);
 /* getopt_long (":" first in SHORTOPTS, opterr off) for a rewriting command,
@@ -78,10 +80,12 @@ struct pk_txn {
 int pk_txn_add(struct pk_txn *t, const char *path, const char *data, size_t len, const struct stat *expect,
                const char *orig, size_t orig_len);
 int pk_txn_commit(struct pk_txn *t);
-/* Before PATH is read for a rewrite: finish a multi-file commit in its
- * directory whose writer died between two renames (its journal: rolled
- * forward, or its temporary files removed). Each directory once a run. */
-void pk_txn_recover(const char *path);
+/* Stage the removal of PATH (a regular file, as it is now) in T: it goes
+ * after every rename of T, in the same journalled set. 0 or -1. */
+int pk_txn_remove(struct pk_txn *t, const char *path);
+/* Before PATH is read for a rewrite: act on the journals of its folder
+ * (journal.h). 0, or -1 when one was refused (message printed). */
+int pk_txn_recover(const char *path);
 /* The name of a temporary file beside DIR/BASE, as a mkstemp template in
  * OUT: ".probekit.BASE.PID.XXXXXX", so that a later run can tell whose it
  * is (BASE cut so that the name stays within NAME_MAX). -1 if too long. */

@@ -144,28 +144,35 @@ int pk_fileset_unknown(const struct pk_fileset *fs, const char *name)
 
 int pk_fileset_emit(struct pk_fileset *fs, const struct pk_emit_opts *o, size_t *changed)
 {
+	struct pk_txn txn = {0};
+	if (pk_fileset_stage(fs, o, changed, &txn) < 0)
+		return -1;
+	return pk_txn_commit(&txn);
+}
+
+int pk_fileset_stage(struct pk_fileset *fs, const struct pk_emit_opts *o, size_t *changed, struct pk_txn *txn)
+{
 	*changed = 0;
 	for (size_t i = 0; i < fs->n; i++)
 		if (pk_plan_check(&fs->f[i].plan, fs->f[i].src.buf.path, fs->f[i].src.buf.len) < 0)
 			return -1;
 	/* all or nothing: every file is written beside itself first, and
 	 * replaced only once all of them are */
-	struct pk_txn txn = {0};
 	for (size_t i = 0; i < fs->n; i++) {
 		struct pk_file *f = &fs->f[i];
 		int ch = 0;
-		if (pk_emit_txn(o, &f->src.buf, &f->plan, &ch, &txn) < 0) {
+		if (pk_emit_txn(o, &f->src.buf, &f->plan, &ch, txn) < 0) {
 			for (size_t k = 0; k < i; k++)
 				if (fs->f[k].changed && o->mode == PK_EMIT_INPLACE)
 					pk_error("%s: not changed, because '%s' could not be written",
 					         fs->f[k].src.buf.path, f->src.buf.path);
-			pk_txn_abort(&txn);
+			pk_txn_abort(txn);
 			return -1;
 		}
 		f->changed = ch;
 		*changed += ch != 0;
 	}
-	return pk_txn_commit(&txn);
+	return 0;
 }
 
 int pk_refuse_others(size_t n, const char *const *paths, const struct pk_scan *const *scans, const char *name,

@@ -51,5 +51,8 @@ int pk_fileset_plan_switch(struct pk_fileset *fs, const char *name, int enable, 
 /* Check every plan, then emit every file. When a later write fails, files
  * already rewritten are put back. *changed counts files that differ. */
 int pk_fileset_emit(struct pk_fileset *fs, const struct pk_emit_opts *o, size_t *changed);
+/* pk_fileset_emit's writes staged in TXN (committed or aborted by the
+ * caller, which may add to it); on -1 TXN is aborted. */
+int pk_fileset_stage(struct pk_fileset *fs, const struct pk_emit_opts *o, size_t *changed, struct pk_txn *txn);
 
 #endif
