@@ -3,6 +3,7 @@
  * user's command with its output captured to DIR/<probe>.log, put the
  * sources back byte for byte; then one probe-report over all the logs. */
 #include "names.h"
+#include "journal.h"
 #include "pk.h"
 #include "probeset.h"
 #include "sweep.h"
@@ -20,7 +21,7 @@
 
 static const char usage_text[] =
     "usage: probe-sweep (--probes A,B,... | --all) --run CMD [options] FILE...\n"
-    "       probe-sweep --recover [--out DIR]\n"
+    "       probe-sweep --recover [--discard-journal] [--out DIR]\n"
     "\n"
     "One probe per build and run, automated: for each probe, enable exactly\n"
     "that probe (and " PK_BASE_PROBE ") in FILE..., run CMD through /bin/sh with PROBE\n"
@@ -43,6 +44,8 @@ static const char usage_text[] =
     "      --fail-fast       stop at the first probe whose command fails\n"
     "  -n, --dry-run         print the plan; change nothing, run nothing\n"
     "      --recover         only put back the files of an unfinished sweep in DIR\n"
+    "      --discard-journal remove a journal in DIR that is refused (not provably\n"
+    "                        this user's own, from this machine, for this folder)\n"
     "  -q, --quiet           no progress lines and no summary table\n"
     "  -h, --help            this help;  --version  the version\n"
     "\n"
@@ -122,7 +125,18 @@ static int parse_timeout(struct sweep_opts *o, const char *arg)
 	return 0;
 }
 
-enum { OPT_PROBES = 1, OPT_ALL, OPT_RUN, OPT_REPEAT, OPT_OUT, OPT_FAIL_FAST, OPT_REPORT_ARG, OPT_RECOVER, OPT_TIMEOUT };
+enum {
+	OPT_PROBES = 1,
+	OPT_ALL,
+	OPT_RUN,
+	OPT_REPEAT,
+	OPT_OUT,
+	OPT_FAIL_FAST,
+	OPT_REPORT_ARG,
+	OPT_RECOVER,
+	OPT_TIMEOUT,
+	OPT_DISCARD
+};
 
 /* 0 go on, -1 error; *DONE set when the command ends here (--help). */
 static int parse_option(struct sweep_opts *o, int c, char **argv, int *done)
@@ -149,6 +163,9 @@ static int parse_option(struct sweep_opts *o, int c, char **argv, int *done)
 		return add_report_arg(o, optarg);
 	case OPT_RECOVER:
 		o->recover = 1;
+		return 0;
+	case OPT_DISCARD:
+		pk_journal_set_discard(1);
 		return 0;
 	case OPT_TIMEOUT:
 		return parse_timeout(o, optarg);
@@ -178,6 +195,7 @@ static int parse(int argc, char **argv, struct sweep_opts *o, int *done)
 	    {"fail-fast", no_argument, 0, OPT_FAIL_FAST},
 	    {"report-arg", required_argument, 0, OPT_REPORT_ARG},
 	    {"recover", no_argument, 0, OPT_RECOVER},
+	    {"discard-journal", no_argument, 0, OPT_DISCARD},
 	    {"timeout", required_argument, 0, OPT_TIMEOUT},
 	    {"dry-run", no_argument, 0, 'n'},
 	    {"quiet", no_argument, 0, 'q'},
@@ -196,7 +214,7 @@ static int parse(int argc, char **argv, struct sweep_opts *o, int *done)
 			return 0;
 	if (o->recover)
 		return optind < argc || o->cmd || o->probes || o->all
-		           ? pk_error("--recover takes only --out DIR (and --quiet)")
+		           ? pk_error("--recover takes only --out DIR (and --quiet, --discard-journal)")
 		           : 0;
 	if (!o->all == !o->probes)
 		return pk_error("give the probes to sweep: --probes A,B,... or --all");

@@ -61,8 +61,13 @@ void pk_journal_set_discard(int on)
 	discard = on;
 }
 
+int pk_journal_discard(void)
+{
+	return discard;
+}
+
 /* This machine, as a journal records it: /etc/machine-id and the host name. */
-static const char *host_id(void)
+const char *pk_host_id(void)
 {
 	static char id[160];
 	if (id[0])
@@ -211,7 +216,7 @@ int pk_journal_begin(struct pk_journal *j, const struct pk_jfile *f, size_t n, c
 		pk_sb_add(&sb, JOURNAL_MAGIC);
 		add_field(&sb, "H");
 		add_num(&sb, (uint64_t)geteuid());
-		add_field(&sb, host_id());
+		add_field(&sb, pk_host_id());
 		add_num(&sb, (uint64_t)ast.st_dev);
 		add_num(&sb, (uint64_t)ast.st_ino);
 		add_num(&sb, n);
@@ -455,7 +460,7 @@ static int journal_one(int dfd, const char *dir, const char *name)
 	if ((why = parse(&r, &nfiles, &ncopies)) != NULL)
 		goto refuse;
 	int bad = 0;
-	if (num(r.fld[1], &bad) != (uint64_t)geteuid() || strcmp(r.fld[2], host_id())) {
+	if (num(r.fld[1], &bad) != (uint64_t)geteuid() || strcmp(r.fld[2], pk_host_id())) {
 		why = "written by another user or on another machine";
 		goto refuse;
 	}

@@ -47,6 +47,9 @@ int pk_txn_recover(const char *path);
 /* --discard-journal: a journal that would be refused is removed instead
  * (that file alone). */
 void pk_journal_set_discard(int on);
+int pk_journal_discard(void);
+/* This machine as a journal records it (/etc/machine-id and host name). */
+const char *pk_host_id(void);
 /* For probe-list and probe-check: print one finding line per pending
  * journal (a multi-file write or a probe-sweep) in the folder of PATH or
  * in its default probe-sweep output folder, without acting on any. Returns

@@ -9,8 +9,20 @@
  * is written before the first probe is enabled and removed once every file
  * is back. A file is only ever put back when it differs from its original by
  * probe switches alone: the sweep only turns '#if 0' into '#if 1', so
- * anything else is someone's edit and is left for the user. */
+ * anything else is someone's edit and is left for the user.
+ *
+ * A repository may bring an output folder with a journal in it (or a link
+ * named .journal, or an index naming any path). So a journal is used only
+ * when it is provably this user's own: .journal a real folder (not a link)
+ * owned by the user, its index a regular file of bounded size opened
+ * without following a link or blocking, whose header names this user,
+ * this machine and the device and inode of that very .journal folder
+ * (which no clone, copy or archive can have), and whose files' folders are
+ * reached from / without a link. Anything else is refused: one line naming
+ * it and --discard-journal, nothing touched. Removal only ever unlinks the
+ * names the sweep writes (index, orig.K) inside that folder. */
 #include "emit.h"
+#include "journal.h"
 #include "pk.h"
 #include "sweep.h"
 
@@ -26,15 +38,8 @@
 #include <unistd.h>
 
 #define JOURNAL_DIR   ".journal"
-#define JOURNAL_MAGIC "probe-sweep journal 1\n"
-
-static uint64_t fnv1a(const char *p, size_t n)
-{
-	uint64_t h = 14695981039346656037u;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)p[i]) * 1099511628211u;
-	return h;
-}
+#define JOURNAL_MAGIC "probe-sweep journal 2\n"
+#define JOURNAL_MAX   (32u << 20)
 
 int sw_only_flips(const struct pk_buf *orig, const struct pk_scan *scan, const char *cur, size_t len)
 {
@@ -93,8 +98,15 @@ int sw_put_back(const struct pk_buf *orig, const struct pk_scan *scans, size_t n
 int sw_lock_dir(const char *dir)
 {
 	char path[PATH_MAX];
+	struct stat st;
+	/* the output folder a repository brought as a link would send the
+	 * logs, the lock and the journal anywhere */
+	if (lstat(dir, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid())
+		return pk_error("%s: the output folder is a link, not a folder, or not this user's; give a folder "
+		                "of your own with --out",
+		                dir);
 	snprintf(path, sizeof(path), "%s/.lock", dir);
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return pk_error("%s: %s", path, strerror(errno));
 	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
@@ -117,8 +129,95 @@ static void journal_path(char *out, size_t cap, const char *dir, const char *nam
 int sw_journal_exists(const char *dir)
 {
 	char p[PATH_MAX];
-	journal_path(p, sizeof(p), dir, "index");
-	return access(p, F_OK) == 0;
+	struct stat st;
+	journal_path(p, sizeof(p), dir, NULL);
+	return lstat(p, &st) == 0;
+}
+
+/* The .journal folder of DIR, opened without following a link: its fd, or
+ * -1 (WHY set) when it is not a folder of this user's. */
+static int journal_open(const char *dir, struct stat *st, const char **why)
+{
+	char p[PATH_MAX];
+	journal_path(p, sizeof(p), dir, NULL);
+	int fd = open(p, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	*why = NULL;
+	if (fd < 0)
+		*why = errno == ELOOP || errno == ENOTDIR ? "a link or not a folder" : strerror(errno);
+	else if (fstat(fd, st) < 0)
+		*why = strerror(errno);
+	else if (st->st_uid != geteuid())
+		*why = "not owned by this user";
+	if (*why && fd >= 0) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+/* NAME in folder FD: a regular file of this user's, read whole (at most
+ * JOURNAL_MAX bytes) without following a link or blocking. */
+static char *read_in(int fd, const char *name, size_t *len, const char **why)
+{
+	int f = openat(fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	*why = NULL;
+	if (f < 0)
+		*why = errno == ELOOP ? "a link" : strerror(errno);
+	else if (fstat(f, &st) < 0)
+		*why = strerror(errno);
+	else if (!S_ISREG(st.st_mode))
+		*why = "not a regular file";
+	else if (st.st_uid != geteuid())
+		*why = "not owned by this user";
+	else if ((uint64_t)st.st_size > JOURNAL_MAX)
+		*why = "larger than any journal probe-sweep writes";
+	if (*why) {
+		if (f >= 0)
+			close(f);
+		return NULL;
+	}
+	char *d = pk_xmalloc((size_t)st.st_size + 1);
+	size_t n = 0;
+	while (n < (size_t)st.st_size) {
+		ssize_t r = read(f, d + n, (size_t)st.st_size - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+	}
+	close(f);
+	d[n] = '\0';
+	*len = n;
+	return d;
+}
+
+/* Is the folder of absolute path P reached from / without a link? */
+static int plain_folder(const char *p)
+{
+	if (p[0] != '/')
+		return 0;
+	int fd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	const char *q = p + 1, *s;
+	while (fd >= 0 && (s = strchr(q, '/')) != NULL) {
+		char part[NAME_MAX + 1];
+		if (s == q || (size_t)(s - q) > NAME_MAX) {
+			close(fd);
+			return 0;
+		}
+		memcpy(part, q, (size_t)(s - q));
+		part[s - q] = '\0';
+		int next = !strcmp(part, ".") || !strcmp(part, "..")
+		               ? -1
+		               : openat(fd, part, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		close(fd);
+		fd = next;
+		q = s + 1;
+	}
+	if (fd >= 0)
+		close(fd);
+	return fd >= 0 && *q;
 }
 
 /* The index: the magic line, then per file
@@ -127,13 +226,22 @@ int sw_journal_write(const char *dir, const struct pk_buf *orig, size_t n)
 {
 	char p[PATH_MAX], real[PATH_MAX];
 	journal_path(p, sizeof(p), dir, NULL);
-	if (mkdir(p, 0700) < 0 && errno != EEXIST)
-		return pk_error("%s: %s", p, strerror(errno));
+	if (mkdir(p, 0700) < 0)
+		return pk_error("%s: %s (a journal of another run? 'probe-sweep --recover --out %s' first)", p,
+		                strerror(errno), dir);
+	struct stat st;
+	const char *why;
+	int jfd = journal_open(dir, &st, &why);
+	if (jfd < 0)
+		return pk_error("%s: %s", p, why);
+	close(jfd);
 	size_t len = strlen(JOURNAL_MAGIC), cap = 0;
 	char *index = NULL;
 	int rc = 0;
-	PK_GROW(index, cap, len + 1);
+	PK_GROW(index, cap, len + 256);
 	memcpy(index, JOURNAL_MAGIC, len);
+	len += (size_t)snprintf(index + len, 256, "owner\t%lu\t%s\t%" PRIu64 "\t%" PRIu64 "\n",
+	                        (unsigned long)geteuid(), pk_host_id(), (uint64_t)st.st_dev, (uint64_t)st.st_ino);
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		char name[32];
 		snprintf(name, sizeof(name), "orig.%zu", i);
@@ -148,7 +256,7 @@ int sw_journal_write(const char *dir, const struct pk_buf *orig, size_t n)
 			break;
 		PK_GROW(index, cap, len + strlen(real) + 96);
 		len += (size_t)sprintf(index + len, "file\t%zu\t%016" PRIx64 "\t%s\t%s\n", orig[i].len,
-		                       fnv1a(orig[i].data, orig[i].len), name, real);
+		                       pk_hash64(orig[i].data, orig[i].len), name, real);
 	}
 	journal_path(p, sizeof(p), dir, "index");
 	if (rc == 0)
@@ -157,109 +265,162 @@ int sw_journal_write(const char *dir, const struct pk_buf *orig, size_t n)
 	return rc;
 }
 
+/* Only the names the sweep writes, inside a .journal folder that is one
+ * (never through a link); a folder holding anything else stays. */
 void sw_journal_remove(const char *dir)
 {
-	char p[PATH_MAX];
-	journal_path(p, sizeof(p), dir, "index");
-	unlink(p); /* first: without it the copies are nothing to recover */
-	journal_path(p, sizeof(p), dir, NULL);
-	DIR *d = opendir(p);
-	if (!d)
+	struct stat st;
+	const char *why;
+	int jfd = journal_open(dir, &st, &why);
+	if (jfd < 0)
 		return;
+	unlinkat(jfd, "index", 0); /* first: without it the copies are nothing to recover */
+	DIR *d = fdopendir(jfd);
+	if (!d) {
+		close(jfd);
+		return;
+	}
 	struct dirent *e;
 	while ((e = readdir(d)) != NULL) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		char f[PATH_MAX];
-		if ((size_t)snprintf(f, sizeof(f), "%s/%s", p, e->d_name) < sizeof(f))
-			unlink(f);
+		const char *n = e->d_name;
+		if (!strncmp(n, "orig.", 5) && n[5] && strspn(n + 5, "0123456789") == strlen(n + 5))
+			unlinkat(jfd, n, 0);
+		else if (!strncmp(n, ".probekit.", 10)) /* a copy's temporary file */
+			unlinkat(jfd, n, 0);
 	}
 	closedir(d);
+	char p[PATH_MAX];
+	journal_path(p, sizeof(p), dir, NULL);
 	rmdir(p);
 }
 
 /* One index line into ORIG (the copy's bytes, under the file's path) and
- * its scan. */
-static int journal_entry(const char *dir, char *line, struct pk_buf *orig, struct pk_scan *scan)
+ * its scan; NULL, or what is wrong. */
+static const char *journal_entry(int jfd, char *line, struct pk_buf *orig, struct pk_scan *scan)
 {
 	char *f[5];
 	for (int k = 0; k < 5; k++) {
 		f[k] = line;
 		char *tab = k < 4 ? strchr(line, '\t') : NULL;
 		if (k < 4 && !tab)
-			return pk_error("%s/" JOURNAL_DIR "/index: malformed line '%s'", dir, f[0]);
+			return "damaged (a malformed line)";
 		if (tab) {
 			*tab = '\0';
 			line = tab + 1;
 		}
 	}
-	char p[PATH_MAX];
-	journal_path(p, sizeof(p), dir, f[3]);
-	if (strcmp(f[0], "file") || strchr(f[3], '/') || pk_buf_load(orig, p, 0) < 0)
-		return pk_error("%s/" JOURNAL_DIR ": cannot read the original of %s", dir, f[4]);
+	const char *why;
+	if (strcmp(f[0], "file") || strncmp(f[3], "orig.", 5) || strchr(f[3], '/'))
+		return "damaged (a malformed line)";
+	if (!plain_folder(f[4]))
+		return "it names a file not reached from / without a link";
+	size_t len;
+	char *d = read_in(jfd, f[3], &len, &why);
+	if (!d)
+		return "a copy of an original is missing, a link or not a regular file";
 	char hash[17];
-	snprintf(hash, sizeof(hash), "%016" PRIx64, fnv1a(orig->data, orig->len));
-	if (strtoull(f[1], NULL, 10) != orig->len || strcmp(f[2], hash))
-		return pk_error("%s: the journal's copy of %s is damaged (size or hash); not used", p, f[4]);
-	free(orig->path);
-	orig->path = pk_xstrdup(f[4]);
+	snprintf(hash, sizeof(hash), "%016" PRIx64, pk_hash64(d, len));
+	if (strtoull(f[1], NULL, 10) != len || strcmp(f[2], hash)) {
+		free(d);
+		return "a copy of an original is damaged (size or hash)";
+	}
+	pk_buf_from_mem(orig, f[4], d, len);
 	pk_scan_buf(orig, scan, 0);
-	return 0;
+	return NULL;
 }
 
-static int load_journal(const char *dir, struct pk_buf **orig, struct pk_scan **scans, size_t *n)
+/* The index of the journal folder JFD (ST its stat): every original, or
+ * what is wrong with it. */
+static const char *load_journal(int jfd, const struct stat *st, struct pk_buf **orig, struct pk_scan **scans, size_t *n)
 {
-	char p[PATH_MAX];
-	journal_path(p, sizeof(p), dir, "index");
-	struct pk_buf idx;
-	if (pk_buf_load(&idx, p, 0) < 0) {
-		pk_buf_free(&idx);
-		return -1;
+	size_t len, cap = 0, capscan = 0, ml = strlen(JOURNAL_MAGIC);
+	const char *why;
+	char *idx = read_in(jfd, "index", &len, &why);
+	if (!idx)
+		return why;
+	if (len < ml || strncmp(idx, JOURNAL_MAGIC, ml)) {
+		free(idx);
+		return "not a journal of this probe-sweep (no 'probe-sweep journal 2' header)";
 	}
-	int rc = 0;
-	size_t cap = 0, capscan = 0;
-	if (strncmp(idx.data, JOURNAL_MAGIC, strlen(JOURNAL_MAGIC)))
-		rc = pk_error("%s: not a probe-sweep journal", p);
-	char *save = NULL;
-	for (char *line = rc ? NULL : strtok_r(idx.data + strlen(JOURNAL_MAGIC), "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
+	char *save = NULL, *line = strtok_r(idx + ml, "\n", &save);
+	char want[128];
+	snprintf(want, sizeof(want), "owner\t%lu\t%s\t%" PRIu64 "\t%" PRIu64, (unsigned long)geteuid(), pk_host_id(),
+	         (uint64_t)st->st_dev, (uint64_t)st->st_ino);
+	why = !line || strcmp(line, want) ? "written for another folder, user or machine (a clone, a copy or an "
+	                                    "archive brought it)"
+	                                  : NULL;
+	for (line = why ? NULL : strtok_r(NULL, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		PK_GROW(*orig, cap, *n + 1);
 		PK_GROW(*scans, capscan, *n + 1);
 		memset(&(*orig)[*n], 0, sizeof(**orig));
 		memset(&(*scans)[*n], 0, sizeof(**scans));
 		(*orig)[*n].lock_fd = -1;
 		++*n;
-		if (journal_entry(dir, line, &(*orig)[*n - 1], &(*scans)[*n - 1]) < 0) {
-			rc = -1;
+		if ((why = journal_entry(jfd, line, &(*orig)[*n - 1], &(*scans)[*n - 1])) != NULL)
 			break;
-		}
 	}
-	pk_buf_free(&idx);
-	return rc;
+	free(idx);
+	return why;
+}
+
+/* A journal that is not provably this user's own: refused, or with
+ * --discard-journal removed (only it). */
+static int refuse(const char *dir, const char *where, const char *why)
+{
+	if (!pk_journal_discard())
+		return pk_error("%s: journal refused: %s; nothing changed (discard it with 'probe-sweep --recover "
+		                "--discard-journal --out %s')",
+		                where, why, dir);
+	struct stat st;
+	const char *w2;
+	int jfd = journal_open(dir, &st, &w2);
+	if (jfd >= 0) {
+		close(jfd);
+		sw_journal_remove(dir);
+	} else {
+		unlink(where); /* a link or a file: the name alone */
+	}
+	if (lstat(where, &st) == 0)
+		return pk_error("%s: cannot discard it whole (it holds files probe-sweep does not write); remove it "
+		                "yourself",
+		                where);
+	pk_note("probe-sweep: %s: journal discarded (%s); no file it names was touched", where, why);
+	return 0;
 }
 
 int sw_journal_recover(const char *dir)
 {
-	if (!sw_journal_exists(dir)) {
-		sw_journal_remove(dir); /* copies without an index: killed before any file changed */
+	if (!sw_journal_exists(dir))
 		return 0;
-	}
 	struct pk_buf *orig = NULL;
 	struct pk_scan *scans = NULL;
 	size_t n = 0, restored = 0;
 	char where[PATH_MAX];
 	journal_path(where, sizeof(where), dir, NULL);
-	int rc = load_journal(dir, &orig, &scans, &n);
-	if (rc == 0)
+	struct stat st, ist;
+	const char *why;
+	int rc = 0, jfd = journal_open(dir, &st, &why);
+	if (jfd >= 0 && fstatat(jfd, "index", &ist, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT) {
+		close(jfd); /* copies without an index: killed before any file changed */
+		sw_journal_remove(dir);
+		return 0;
+	}
+	if (jfd >= 0)
+		why = load_journal(jfd, &st, &orig, &scans, &n);
+	if (why)
+		rc = refuse(dir, where, why);
+	else
 		rc = sw_put_back(orig, scans, n, where, &restored);
-	if (rc == 0) {
+	if (!why && rc == 0) {
 		pk_note("probe-sweep: %s: an earlier sweep did not finish; %zu of %zu file(s) put back from its "
 		        "journal, the others were already as before",
 		        dir, restored, n);
 		sw_journal_remove(dir);
-	} else {
+	} else if (!why) {
 		pk_error("%s: the journal is kept; once the files are right, remove it", where);
 	}
+	if (jfd >= 0)
+		close(jfd);
 	for (size_t i = 0; i < n; i++) {
 		pk_buf_free(&orig[i]);
 		pk_scan_free(&scans[i]);
