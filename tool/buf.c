@@ -93,14 +93,51 @@ static int lock_open(int fd, const char *path, struct stat *st, char *msg, size_
 	return 0;
 }
 
-/* Read an opened file into B; keep FD (its lock) with PK_LOAD_FOR_WRITE. */
+/* A shared lock on an open file: 1 when PATH names another file once we
+ * hold it (a writer renamed its result over it), as lock_open. */
+static int lock_shared(int fd, const char *path, struct stat *st, char *msg, size_t cap)
+{
+	while (flock(fd, LOCK_SH) < 0)
+		if (errno != EINTR)
+			return fail(msg, cap, path, strerror(errno));
+	struct stat now;
+	if (fstat(fd, st) < 0)
+		return fail(msg, cap, path, strerror(errno));
+	if (stat(path, &now) < 0 || now.st_ino != st->st_ino || now.st_dev != st->st_dev)
+		return 1;
+	return 0;
+}
+
+/* Does PATH have an event map beside it (the lock of its set is kept)? */
+static int has_map(const char *path)
+{
+	char *map = pk_xasprintf("%s.timing.json", path);
+	int yes = access(map, F_OK) == 0;
+	free(map);
+	return yes;
+}
+
+int pk_open_small(const char *path, size_t max)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size > max)) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+/* Read an opened file into B; keep FD (its lock) with PK_LOAD_FOR_WRITE,
+ * and with PK_LOAD_SHARED for a kernel with an event map. */
 static int read_opened(struct pk_buf *b, int fd, int flags, char *msg, size_t cap)
 {
 	int rc = read_all(fd, &b->data, &b->len);
 	int saved = errno;
+	int keep = (flags & PK_LOAD_FOR_WRITE) || ((flags & PK_LOAD_SHARED) && has_map(b->path));
 	if (b->from_stdin)
 		;
-	else if (rc < 0 || !(flags & PK_LOAD_FOR_WRITE))
+	else if (rc < 0 || !keep)
 		close(fd);
 	else
 		b->lock_fd = fd;
@@ -136,7 +173,9 @@ int pk_buf_load_msg(struct pk_buf *b, const char *path, int flags, char *msg, si
 		int fd;
 		if (open_regular(path, &fd, &b->st, msg, cap) < 0)
 			return -1;
-		int r = (flags & PK_LOAD_FOR_WRITE) ? lock_open(fd, path, &b->st, msg, cap) : 0;
+		int r = (flags & PK_LOAD_FOR_WRITE) ? lock_open(fd, path, &b->st, msg, cap)
+		        : (flags & PK_LOAD_SHARED)  ? lock_shared(fd, path, &b->st, msg, cap)
+		                                    : 0;
 		if (r == 0)
 			return read_opened(b, fd, flags, msg, cap);
 		close(fd);

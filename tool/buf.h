@@ -22,6 +22,10 @@ struct pk_buf {
 enum pk_load_flags {
 	PK_LOAD_FOR_WRITE = 1, /* take an exclusive lock until pk_buf_free */
 	PK_LOAD_ALLOW_NUL = 2, /* do not refuse binary content */
+	/* wait for a writer of the file (a shared lock while it is read); the
+	 * lock of a kernel with an event map beside it (PATH.timing.json), the
+	 * lock of its whole set, is kept until pk_buf_free */
+	PK_LOAD_SHARED = 4,
 };
 
 /* Read PATH ("-" = stdin). On error prints "probekit: PATH: msg", returns -1. */
@@ -40,6 +44,10 @@ int pk_buf_load_set(struct pk_buf *const *b, char *const *paths, size_t n, int f
 /* Take ownership of memory already holding a file's bytes (for --staged). */
 void pk_buf_from_mem(struct pk_buf *b, const char *path, char *data, size_t len);
 void pk_buf_free(struct pk_buf *b);
+/* PATH opened for reading without blocking and without following a final
+ * link: its fd, or -1 unless it is a regular file of at most MAX bytes (a
+ * FIFO or a huge file a repository brings never stalls a run). */
+int pk_open_small(const char *path, size_t max);
 
 /* Build the line index (idempotent). */
 void pk_buf_lines(struct pk_buf *b);

@@ -4,6 +4,7 @@
 #include "buf.h"
 #include "check.h"
 #include "marks.h"
+#include "journal.h"
 #include "pk.h"
 #include "rules.h"
 #include "scan.h"
@@ -910,6 +911,13 @@ int cmd_check(int argc, char **argv)
 		goto out;
 	run_all(&c);
 	rc = report(&c);
+	/* a pending journal of an interrupted write is a finding, never
+	 * replayed here (journal.c) */
+	size_t pending = 0;
+	for (size_t i = 0; i < c.nitems; i++)
+		pending += pk_journal_report(c.items[i].path, c.sarif ? stderr : stdout);
+	if (pending && rc == PK_EXIT_OK)
+		rc = PK_EXIT_FINDINGS;
 out:
 	free(o.rules);
 	free_check(&c);

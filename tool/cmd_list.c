@@ -2,6 +2,7 @@
  * problems (a lone part, a variable a part uses but no part declares,
  * parts in different functions or scopes). */
 #include "check.h"
+#include "journal.h"
 #include "pk.h"
 #include "probeset.h"
 
@@ -11,6 +12,7 @@
 #include <pcre2.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char usage_text[] = "usage: probe-list [--format=text|json] [--names] FILE|DIR...\n"
                                  "\n"
@@ -292,7 +294,10 @@ static json_t *timing_columns(const struct pk_file *f, char **map)
 {
 	json_t *cols = json_array();
 	*map = pk_xasprintf("%s.timing.json", f->src.buf.path);
-	json_t *root = f->src.buf.from_stdin ? NULL : json_load_file(*map, 0, NULL);
+	int fd = f->src.buf.from_stdin ? -1 : pk_open_small(*map, 64u << 20);
+	json_t *root = fd >= 0 ? json_loadfd(fd, 0, NULL) : NULL;
+	if (fd >= 0)
+		close(fd);
 	json_t *ev = root ? json_object_get(root, "events") : NULL;
 	for (size_t i = 0; json_is_array(ev) && i < json_array_size(ev); i++) {
 		json_t *e = json_array_get(ev, i), *name = json_object_get(e, "name");
@@ -416,8 +421,15 @@ int cmd_list(int argc, char **argv)
 	size_t nfiles;
 	memset(&fs, 0, sizeof(fs));
 	char **files = pk_check_expand_dirs(argv + optind, (size_t)(argc - optind), &nfiles, &walk_rc);
-	if (walk_rc < 0 || pk_fileset_load(&fs, files, nfiles, 0, 0) < 0 || compile_patterns() < 0)
+	/* a kernel with an event map is read under its set's lock: never
+	 * between the renames of an inject or a strip */
+	if (walk_rc < 0 || pk_fileset_load(&fs, files, nfiles, PK_LOAD_SHARED, 0) < 0 || compile_patterns() < 0)
 		goto out;
+	/* a pending journal of an interrupted write, or of a probe-sweep, is
+	 * a finding; never replayed here */
+	size_t pending = 0;
+	for (size_t i = 0; i < nfiles; i++)
+		pending += pk_journal_report(files[i], json || names_only ? stderr : stdout);
 	if (names_only) {
 		for (size_t i = 0; i < fs.nnames; i++)
 			puts(fs.names[i]);
@@ -436,7 +448,7 @@ int cmd_list(int argc, char **argv)
 	for (size_t i = 0; i < fs.nnames; i++)
 		find_problems(&probes[i]);
 	print_all(probes, &fs, json);
-	rc = PK_EXIT_OK;
+	rc = pending ? PK_EXIT_FINDINGS : PK_EXIT_OK;
 	for (size_t i = 0; i < fs.nnames; i++)
 		if (probes[i].nproblems)
 			rc = PK_EXIT_FINDINGS;

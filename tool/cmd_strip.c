@@ -119,11 +119,8 @@ static int plan_file(struct pk_file *f, const struct strip_opts *o)
 static json_t *tool_map(const char *kernel, char **map)
 {
 	*map = pk_xasprintf("%s.timing.json", kernel);
-	int fd = open(*map, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	struct stat st;
-	json_t *root = NULL;
-	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= (64 << 20))
-		root = json_loadfd(fd, 0, NULL);
+	int fd = pk_open_small(*map, 64u << 20);
+	json_t *root = fd >= 0 ? json_loadfd(fd, 0, NULL) : NULL;
 	if (fd >= 0)
 		close(fd);
 	if (root && !json_object_get(root, "magic_rule")) {

@@ -784,38 +784,46 @@ int pk_txn_recover(const char *path)
 
 size_t pk_journal_report(const char *path, FILE *out)
 {
-	static char **seen;
+	static char **seen, *last;
 	static size_t nseen, cap_seen;
 	static int sweep_done;
-	char dir[PATH_MAX], base[PATH_MAX];
 	size_t found = 0;
 	if (!sweep_done) {
 		/* probe-sweep's default output folder, where probe-sweep runs */
 		sweep_done = 1;
 		struct stat st;
-		if (lstat("probe-sweep.out/.journal/index", &st) == 0 || lstat("probe-sweep.out/.journal", &st) == 0) {
+		if (lstat("probe-sweep.out/.journal", &st) == 0) {
 			fprintf(out,
-			        "probe-sweep.out/.journal: pending journal of an unfinished probe-sweep; the sources "
+			        "probe-sweep.out/.journal: pending journal of an unfinished probe-sweep: the files "
 			        "it lists may still have a probe on ('probe-sweep --recover' puts them back, or "
-			        "refuses)\n");
+			        "refuses it)\n");
 			found++;
 		}
 	}
-	if (real_dir(path, dir, base) < 0 || seen_before(&seen, &nseen, &cap_seen, dir))
+	if (!strcmp(path, "-"))
 		return found;
+	/* the folder as named (no realpath: probe-check meets every file of a
+	 * tree, folder by folder, and must stay one read per folder) */
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? pk_xstrndup(path, slash == path ? 1 : (size_t)(slash - path)) : pk_xstrdup(".");
+	if ((last && !strcmp(last, dir)) || seen_before(&seen, &nseen, &cap_seen, dir)) {
+		free(dir);
+		return found;
+	}
+	last = seen[nseen - 1];
 	DIR *dp = opendir(dir);
-	if (!dp)
-		return found;
 	struct dirent *e;
-	while ((e = readdir(dp)) != NULL)
+	while (dp && (e = readdir(dp)) != NULL)
 		if (!strncmp(e->d_name, JOURNAL_PREFIX, strlen(JOURNAL_PREFIX))) {
 			fprintf(out,
-			        "%s/%s: pending journal of an interrupted multi-file write; the files it names may be "
+			        "%s/%s: pending journal of an interrupted multi-file write: the files it names may be "
 			        "half old, half new (the next probe-inject or probe-strip of a file here finishes it, "
 			        "or refuses it)\n",
 			        dir, e->d_name);
 			found++;
 		}
-	closedir(dp);
+	if (dp)
+		closedir(dp);
+	free(dir);
 	return found;
 }
