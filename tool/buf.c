@@ -79,18 +79,35 @@ static int open_regular(const char *path, int *fdp, struct stat *st, char *msg, 
 
 /* Lock an open file so two probekit processes never interleave on it.
  * Returns 1 when, after the wait, PATH names another file (a run we waited
- * for renamed its result over it): the caller opens it again. */
-static int lock_open(int fd, const char *path, struct stat *st, char *msg, size_t cap)
+ * for renamed its result over it): the caller opens it again. *WAITED is
+ * set when the lock had to be waited for: the run waited for may have died
+ * half-way through a set, so its journal is looked for again. */
+static int lock_open(int fd, const char *path, struct stat *st, char *msg, size_t cap, int *waited)
 {
-	while (flock(fd, LOCK_EX) < 0)
+	while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		if (errno == EWOULDBLOCK) {
+			*waited = 1;
+			while (flock(fd, LOCK_EX) < 0)
+				if (errno != EINTR)
+					return fail(msg, cap, path, strerror(errno));
+			break;
+		}
 		if (errno != EINTR)
 			return fail(msg, cap, path, strerror(errno));
+	}
 	struct stat now;
 	if (fstat(fd, st) < 0)
 		return fail(msg, cap, path, strerror(errno));
 	if (stat(path, &now) < 0 || now.st_ino != st->st_ino || now.st_dev != st->st_dev)
 		return 1;
 	return 0;
+}
+
+/* Is the open FD still the file PATH names? */
+static int still_same(int fd, const char *path)
+{
+	struct stat a, b;
+	return fstat(fd, &a) == 0 && stat(path, &b) == 0 && a.st_ino == b.st_ino && a.st_dev == b.st_dev;
 }
 
 /* A shared lock on an open file: 1 when PATH names another file once we
@@ -162,20 +179,31 @@ int pk_buf_load_msg(struct pk_buf *b, const char *path, int flags, char *msg, si
 		b->from_stdin = 1;
 		return read_opened(b, STDIN_FILENO, flags, msg, cap);
 	}
-	/* a rewrite that died half-way is finished first, or its journal
-	 * refused (the message is printed there: MSG stays empty) */
-	if ((flags & PK_LOAD_FOR_WRITE) && pk_txn_recover(path) < 0) {
-		if (cap)
-			msg[0] = '\0';
-		return -1;
-	}
 	for (int tries = 0; tries < 100; tries++) {
+		/* a rewrite that died half-way is finished first, or its journal
+		 * refused (the message is printed there: MSG stays empty) */
+		if ((flags & PK_LOAD_FOR_WRITE) && pk_txn_recover(path) < 0) {
+			if (cap)
+				msg[0] = '\0';
+			return -1;
+		}
 		int fd;
 		if (open_regular(path, &fd, &b->st, msg, cap) < 0)
 			return -1;
-		int r = (flags & PK_LOAD_FOR_WRITE) ? lock_open(fd, path, &b->st, msg, cap)
+		int waited = 0;
+		int r = (flags & PK_LOAD_FOR_WRITE) ? lock_open(fd, path, &b->st, msg, cap, &waited)
 		        : (flags & PK_LOAD_SHARED)  ? lock_shared(fd, path, &b->st, msg, cap)
 		                                    : 0;
+		if (r == 0 && waited) { /* the run waited for may have left a journal */
+			pk_txn_forget();
+			if (pk_txn_recover(path) < 0) {
+				close(fd);
+				if (cap)
+					msg[0] = '\0';
+				return -1;
+			}
+			r = still_same(fd, path) ? 0 : 1;
+		}
 		if (r == 0)
 			return read_opened(b, fd, flags, msg, cap);
 		close(fd);
@@ -242,12 +270,13 @@ static int open_set(struct pk_buf *const *b, char *const *paths, size_t n, size_
 	return rc;
 }
 
-/* Lock in ORDER. 1: a file was replaced while we waited; start again. */
-static int lock_set(struct pk_buf *const *b, const size_t *order, size_t m, const int *fds)
+/* Lock in ORDER. 1: a file was replaced while we waited; start again.
+ * *WAITED as lock_open. */
+static int lock_set(struct pk_buf *const *b, const size_t *order, size_t m, const int *fds, int *waited)
 {
 	char msg[PATH_MAX + 128];
 	for (size_t k = 0; k < m; k++) {
-		int r = lock_open(fds[order[k]], b[order[k]]->path, &b[order[k]]->st, msg, sizeof(msg));
+		int r = lock_open(fds[order[k]], b[order[k]]->path, &b[order[k]]->st, msg, sizeof(msg), waited);
 		if (r < 0)
 			pk_error("%s", msg);
 		if (r)
@@ -311,23 +340,33 @@ int pk_buf_load_set(struct pk_buf *const *b, char *const *paths, size_t n, int f
 {
 	if (!(flags & PK_LOAD_FOR_WRITE))
 		return load_set_unlocked(b, paths, n, flags, first);
-	int refused = 0;
-	for (size_t i = 0; i < n; i++) /* a rewrite that died half-way is finished first */
-		refused |= pk_txn_recover(paths[i]) < 0;
-	if (refused) {
-		for (size_t i = 0; i < n; i++) {
-			buf_init(b[i], paths[i]);
-			first[i] = PK_LOAD_FAILED;
-		}
-		return -1;
-	}
 	int *fds = pk_xcalloc(n, sizeof(*fds));
 	size_t *order = pk_xcalloc(n, sizeof(*order));
 	int rc = 0;
 	for (int tries = 0;; tries++) {
-		int opened = open_set(b, paths, n, first, fds);
+		int refused = 0;
+		for (size_t i = 0; i < n; i++) /* a rewrite that died half-way is finished first */
+			refused |= pk_txn_recover(paths[i]) < 0;
+		if (refused) {
+			for (size_t i = 0; i < n; i++) {
+				buf_init(b[i], paths[i]);
+				first[i] = PK_LOAD_FAILED;
+			}
+			rc = -1;
+			break;
+		}
+		int opened = open_set(b, paths, n, first, fds), waited = 0;
 		size_t m = order_files(b, n, first, order);
-		int r = lock_set(b, order, m, fds);
+		int r = lock_set(b, order, m, fds, &waited);
+		if (r == 0 && waited) { /* a run waited for may have left a journal */
+			pk_txn_forget();
+			for (size_t i = 0; i < n; i++)
+				refused |= pk_txn_recover(paths[i]) < 0;
+			for (size_t k = 0; k < m && !refused && r == 0; k++)
+				r = still_same(fds[order[k]], paths[order[k]]) ? 0 : 1;
+			if (refused)
+				r = -1;
+		}
 		if (r == 0) {
 			rc = read_set(b, n, flags, first, fds) < 0 ? -1 : opened;
 			break;

@@ -181,13 +181,16 @@ static void txn_file_free(struct pk_txn_file *f)
 	free(f->tmp);
 }
 
-/* A pause between the first two renames, for the crash-safety test only:
- * $PROBEKIT_TEST_RENAME_PAUSE seconds. */
-static void test_pause(void)
+/* A pause in a multi-file commit, for the crash-safety tests only:
+ * $PROBEKIT_TEST_RENAME_PAUSE seconds once DONE files are renamed, where
+ * DONE is $PROBEKIT_TEST_RENAME_AT (default 1: between the first two
+ * renames; 0: the journal written, nothing renamed; the number of files:
+ * every file renamed, the journal not yet removed). */
+static void test_pause(size_t done)
 {
-	const char *s = getenv("PROBEKIT_TEST_RENAME_PAUSE");
+	const char *s = getenv("PROBEKIT_TEST_RENAME_PAUSE"), *at = getenv("PROBEKIT_TEST_RENAME_AT");
 	double v = s ? atof(s) : 0;
-	if (v > 0) {
+	if (v > 0 && (size_t)(at ? atol(at) : 1) == done) {
 		struct timespec ts = {(time_t)v, (long)((v - (double)(time_t)v) * 1e9)};
 		nanosleep(&ts, NULL);
 	}
@@ -423,14 +426,16 @@ int pk_txn_commit(struct pk_txn *t)
 	int rc = 0;
 	for (; done < t->n; done++) {
 		struct pk_txn_file *f = &t->v[done];
+		if (t->n > 1)
+			test_pause(done);
 		if (f->removal ? unlink(f->target) < 0 : rename(f->tmp, f->target) < 0) {
 			rc = pk_error("%s: cannot %s: %s; not changed", f->shown, f->removal ? "remove" : "replace",
 			              strerror(errno));
 			break;
 		}
-		if (done == 0 && t->n > 1)
-			test_pause();
 	}
+	if (t->n > 1 && rc == 0)
+		test_pause(done);
 	if (rc < 0) {
 		/* Not seen in practice (same directory, file already written and
 		 * synced): put back the ones already renamed, from memory. */

@@ -86,6 +86,9 @@ int pk_txn_remove(struct pk_txn *t, const char *path);
 /* Before PATH is read for a rewrite: act on the journals of its folder
  * (journal.h). 0, or -1 when one was refused (message printed). */
 int pk_txn_recover(const char *path);
+/* Look at every folder's journals again (a run waited for may have died
+ * half-way through a set since). */
+void pk_txn_forget(void);
 /* The name of a temporary file beside DIR/BASE, as a mkstemp template in
  * OUT: ".probekit.BASE.PID.XXXXXX", so that a later run can tell whose it
  * is (BASE cut so that the name stays within NAME_MAX). -1 if too long. */

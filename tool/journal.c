@@ -767,15 +767,23 @@ static int seen_before(char ***seen, size_t *n, size_t *cap, const char *dir)
 	return 0;
 }
 
+static char **seen_dirs;
+static size_t nseen_dirs, cap_seen_dirs;
+
+void pk_txn_forget(void)
+{
+	for (size_t i = 0; i < nseen_dirs; i++)
+		free(seen_dirs[i]);
+	nseen_dirs = 0;
+}
+
 int pk_txn_recover(const char *path)
 {
-	static char **seen;
-	static size_t nseen, cap_seen;
 	char dir[PATH_MAX], base[PATH_MAX];
 	if (real_dir(path, dir, base) < 0)
 		return 0;
 	int rc = 0;
-	if (!seen_before(&seen, &nseen, &cap_seen, dir))
+	if (!seen_before(&seen_dirs, &nseen_dirs, &cap_seen_dirs, dir))
 		rc = journal_recover_dir(dir);
 	remove_dead_temps(dir, base);
 	remove_dead_temps(dir, "txn"); /* a journal killed before it was whole */
