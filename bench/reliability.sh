@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
 # The reliability figures in one report: fuzz executions
 # per target, and the faults tried on real files, each with nothing lost.
-#   bench/reliability.sh [BUILD_DIR] [FUZZ_SECONDS] [KILL_ROUNDS] [RACE_ROUNDS]
-# (defaults: build, 60, 40, 20). Runs bench/fuzz.sh and the fault tests of
-# tests/sh (block_kill, block_concurrent, block_changed, block_fulldisk,
-# block_readonly, block_valgrind) and, when present, the corpus round trips
-# (tests/sh/corpus_roundtrip.sh). Exit 1 when anything failed or was lost.
+#   bench/reliability.sh [BUILD_DIR] [FUZZ_SECONDS] [KILL_ROUNDS] [RACE_ROUNDS] [SET_KILL_ROUNDS]
+# (defaults: build, 60, 40, 20, 300). Runs bench/fuzz.sh and the fault tests
+# of tests/sh (block_kill, block_concurrent, block_changed, block_fulldisk,
+# block_readonly, block_valgrind; txn_kill: kill -9 at every rename boundary
+# of a 4-file timing set; hostile_repo: what a cloned repository can bring)
+# and, when present, the corpus round trips (tests/sh/corpus_roundtrip.sh).
+# Exit 1 when anything failed or was lost.
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$here/build}
 secs=${2:-60}
 kills=${3:-40}
 races=${4:-20}
+set_kills=${5:-300}
 [ -d "$build" ] && build=$(cd "$build" && pwd)
 bin=$build/bin
 [ -x "$bin/probe-inject" ] || { echo "reliability.sh: no $bin/probe-inject: build first" >&2; exit 2; }
@@ -42,6 +45,8 @@ run() { # run NAME SCRIPT ARGS...: print the script's figure line, or its failur
 }
 run kill "$here/tests/sh/block_kill.sh" "$kills"
 run concurrent "$here/tests/sh/block_concurrent.sh" "$races"
+run set-kill "$here/tests/sh/txn_kill.sh" "$set_kills"
+run hostile-repo "$here/tests/sh/hostile_repo.sh"
 run changed-meanwhile "$here/tests/sh/block_changed.sh"
 run full-disk "$here/tests/sh/block_fulldisk.sh"
 run read-only "$here/tests/sh/block_readonly.sh"

@@ -590,8 +590,14 @@ static int journal_one(int dfd, const char *dir, const char *name)
 	for (size_t i = 0; i < ncopies; i++) {
 		const char *cb;
 		int cd = walk(afd, copies[i * 2 + 1], &cb);
-		if (cd >= 0 && !strncmp(cb, JOURNAL_PREFIX, strlen(JOURNAL_PREFIX)))
+		if (cd >= 0 && !strncmp(cb, JOURNAL_PREFIX, strlen(JOURNAL_PREFIX))) {
 			unlinkat(cd, cb, 0);
+			/* a copy its writer was killed before naming: its temporary
+			 * name, ".probekit.txn." and the same pid and suffix */
+			char *t = pk_xasprintf(".probekit.txn.%s", cb + strlen(JOURNAL_PREFIX));
+			unlinkat(cd, t, 0);
+			free(t);
+		}
 		if (cd >= 0)
 			close(cd);
 	}
