@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <jansson.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,15 +131,47 @@ static json_t *tool_map(const char *kernel, char **map)
 	return root;
 }
 
+/* The folder no file an event map lists may lie outside: the work tree
+ * holding KERNEL (its nearest folder with a .git), else the folder the
+ * command runs in. A map is a file a repository brings: it must not name
+ * the user's files elsewhere. NULL when KERNEL is not there. */
+static char *map_bound(const char *kernel)
+{
+	char real[PATH_MAX];
+	if (!realpath(kernel, real))
+		return NULL;
+	for (char *s = strrchr(real, '/'); s; s = strrchr(real, '/')) {
+		*s = '\0';
+		char *git = pk_xasprintf("%s/.git", *real ? real : "");
+		struct stat st;
+		int found = lstat(git, &st) == 0;
+		free(git);
+		if (found)
+			return pk_xstrdup(*real ? real : "/");
+	}
+	return realpath(".", real) ? pk_xstrdup(real) : NULL;
+}
+
+/* Is PATH, links resolved, below folder BOUND? */
+static int below_bound(const char *path, const char *bound)
+{
+	char real[PATH_MAX];
+	if (!bound || !realpath(path, real))
+		return 0;
+	size_t n = strlen(bound);
+	return !strcmp(bound, "/") || (!strncmp(real, bound, n) && real[n] == '/');
+}
+
 /* The files KERNEL's event map lists (the other files the timing tensor
- * changed), named from KERNEL's folder, appended to *FILES when they exist:
- * stripping the kernel strips what its instrumentation touched. NOTE: say
- * so on stderr. */
+ * changed), named from KERNEL's folder, appended to *FILES when they exist
+ * and lie in KERNEL's work tree: stripping the kernel strips what its
+ * instrumentation touched. NOTE: say so on stderr. */
 static void add_mapped(const char *kernel, char ***files, size_t *n, size_t *cap, int note)
 {
 	char *map;
 	json_t *root = tool_map(kernel, &map), *list = root ? json_object_get(root, "files") : NULL;
 	const char *slash = strrchr(kernel, '/');
+	char *bound = list ? map_bound(kernel) : NULL;
 	size_t i;
 	json_t *v;
 	json_array_foreach(list, i, v)
@@ -147,7 +180,11 @@ static void add_mapped(const char *kernel, char ***files, size_t *n, size_t *cap
 			continue;
 		char *path =
 		    pk_xasprintf("%.*s%s", slash ? (int)(slash - kernel + 1) : 0, kernel, json_string_value(v));
-		if (access(path, F_OK) == 0) {
+		if (access(path, F_OK) == 0 && !below_bound(path, bound)) {
+			if (note)
+				pk_warning("%s: lists %s, outside the work tree '%s'; not stripped (strip it by name)",
+				           map, path, bound ? bound : "?");
+		} else if (access(path, F_OK) == 0) {
 			if (note && pk_verbosity() >= 0) {
 				char *name = pk_path_fold(path);
 				pk_note("probekit: %s: also strips %s, which the timing tensor changed", map, name);
@@ -160,6 +197,7 @@ static void add_mapped(const char *kernel, char ***files, size_t *n, size_t *cap
 		}
 	}
 	json_decref(root);
+	free(bound);
 	free(map);
 }
 

@@ -136,6 +136,17 @@ craft .probekit-txn.1.AAAAAA this "other/k2.cpp|other/.probekit.k2.cpp.1.AAAAAA|
 refused "journal naming a file of another set" probe-inject --probe STAGE_B k.cpp
 same "the other set's file untouched" "$scratch/k2.orig" other/k2.cpp
 
+# an event map (a file the repository brings too) listing a kernel of the
+# user's outside the tree: probe-strip of the clone's kernel leaves it
+setup_map() {
+	printf '{"magic_rule": "row[7] == magic + slot", "files": ["../outside/k_moved.cpp", "%s"]}\n' \
+		"$ext/victim.txt" >k.cpp.timing.json
+}
+repo map
+run_expect 0 "an event map naming files outside the tree" timeout 60 probe-strip k.cpp &&
+	has "the map's outside files are named and not stripped" "outside the work tree"
+outside_same "an event map naming files outside the tree"
+
 # 3. a real pending journal (a run killed between two renames), tracked by
 # git and cloned; and the same tree copied with cp -a
 wait_journal() {
