@@ -184,6 +184,7 @@ static void add_mapped(const char *kernel, char ***files, size_t *n, size_t *cap
 			if (note)
 				pk_warning("%s: lists %s, outside the work tree '%s'; not stripped (strip it by name)",
 				           map, path, bound ? bound : "?");
+			free(path);
 		} else if (access(path, F_OK) == 0) {
 			if (note && pk_verbosity() >= 0) {
 				char *name = pk_path_fold(path);
