@@ -415,6 +415,33 @@ struct jfile_state {
 	int state, tmp_ok;
 };
 
+/* A discarded journal that is this user's own, for this folder (R, AFD its
+ * anchor): every other copy, and each temporary file that holds exactly
+ * the new text the journal recorded for it. */
+static void discard_rest(int afd, const struct jread *r, size_t nfiles, size_t ncopies)
+{
+	int bad = 0;
+	for (size_t i = 0; i < nfiles; i++) {
+		char **g = r->fld + 7 + i * F_FIELDS;
+		const char *tb;
+		int td = *g[2] ? walk(afd, g[2], &tb) : -1;
+		if (td >= 0 && !strncmp(tb, ".probekit.", 10) &&
+		    holds(td, tb, 1, num(g[9], &bad), num(g[10], &bad), num(g[11], &bad), num(g[12], &bad)))
+			unlinkat(td, tb, 0);
+		if (td >= 0)
+			close(td);
+	}
+	char **copies = r->fld + 7 + nfiles * F_FIELDS;
+	for (size_t i = 0; i < ncopies; i++) {
+		const char *cb;
+		int cd = walk(afd, copies[i * 2 + 1], &cb);
+		if (cd >= 0 && !strncmp(cb, JOURNAL_PREFIX, strlen(JOURNAL_PREFIX)))
+			unlinkat(cd, cb, 0);
+		if (cd >= 0)
+			close(cd);
+	}
+}
+
 /* The journal DIR/NAME (DFD its folder): act on it, or refuse it. 0 done
  * (or nothing to do), -1 refused, 1 busy (locked by another run: retry). */
 static int journal_one(int dfd, const char *dir, const char *name)
@@ -423,7 +450,7 @@ static int journal_one(int dfd, const char *dir, const char *name)
 	const char *why = NULL;
 	char whybuf[PATH_MAX + 128];
 	struct jread r = {0};
-	int fd = openat(dfd, name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC), afd = -1, rc = 0;
+	int fd = openat(dfd, name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC), afd = -1, rc = 0, verified = 0;
 	int *cfd = NULL;
 	size_t nfiles = 0, ncopies = 0, locked = 0;
 	struct jfile_state *fs = NULL;
@@ -497,6 +524,7 @@ static int journal_one(int dfd, const char *dir, const char *name)
 		why = "written for another folder (a clone, a copy or an archive brought it, or the folder moved)";
 		goto refuse;
 	}
+	verified = 1; /* this user's, for this very folder: its copies may go */
 	/* every copy locked (one order for every run); one busy: retry */
 	cfd = pk_xcalloc(ncopies, sizeof(*cfd));
 	for (size_t i = 0; i < ncopies; i++) {
@@ -616,6 +644,8 @@ refuse:
 			pk_error("%s: journal discarded (%s); no file it names was touched", shown, why);
 		else
 			rc = pk_error("%s: cannot discard: %s", shown, strerror(errno));
+		if (verified) /* its other copies and its own temporary files go too */
+			discard_rest(afd, &r, nfiles, ncopies);
 	} else {
 		rc = pk_error("%s: journal refused: %s; nothing changed (discard it with --discard-journal)", shown,
 		              why);
