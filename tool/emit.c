@@ -196,6 +196,41 @@ static void test_pause(size_t done)
 	}
 }
 
+/* Fill the temporary file FD for TARGET with DATA, synced and locked (the
+ * new file is the set's until the commit ends), with the mode (and owner,
+ * as root) of EXPECT's file, else of an existing TARGET (-o OUT), else
+ * the umask's. NULL, or what failed (errno set); *AFTER its stat. */
+static const char *write_temp(int fd, const char *target, const char *data, size_t len, const struct stat *expect,
+                              struct stat *after)
+{
+	mode_t mode;
+	struct stat cur;
+	const struct stat *keep = expect;
+	if (!keep && stat(target, &cur) == 0 && S_ISREG(cur.st_mode))
+		keep = &cur;
+	if (keep) {
+		mode = keep->st_mode & 07777;
+		if (fchown(fd, keep->st_uid, keep->st_gid) < 0) {
+			/* not our file to give away: keep our ownership, as an editor would */
+		}
+	} else {
+		mode_t um = umask(0);
+		umask(um);
+		mode = 0666 & ~um;
+	}
+	if (fchmod(fd, mode) < 0)
+		return "cannot set mode";
+	if (write_full(fd, data, len) < 0)
+		return "cannot write";
+	if (fsync(fd) < 0)
+		return "cannot sync";
+	if (flock(fd, LOCK_EX) < 0)
+		return "cannot lock";
+	if (fstat(fd, after) < 0)
+		return "cannot stat";
+	return NULL;
+}
+
 /* What TARGET holds before the write, for the journal: EXPECT and ORIG
  * when the caller read it; else the file as it is now (or no file). */
 static void before_state(struct pk_txn_file *f, const struct stat *expect, const char *orig, size_t orig_len)
@@ -302,34 +337,8 @@ static int stage(struct pk_txn *t, const char *path, const char *data, size_t le
 	if (fd < 0)
 		return pk_error("%s: cannot create a temporary file in '%s': %s", path, dir, strerror(errno));
 
-	mode_t mode;
-	struct stat cur;
-	const struct stat *keep = expect;
-	/* an existing -o OUT keeps its mode (and owner, as root) */
-	if (!keep && stat(target, &cur) == 0 && S_ISREG(cur.st_mode))
-		keep = &cur;
-	if (keep) {
-		mode = keep->st_mode & 07777;
-		if (fchown(fd, keep->st_uid, keep->st_gid) < 0) {
-			/* not our file to give away: keep our ownership, as an editor would */
-		}
-	} else {
-		mode_t um = umask(0);
-		umask(um);
-		mode = 0666 & ~um;
-	}
-	const char *what = NULL;
-	if (fchmod(fd, mode) < 0)
-		what = "cannot set mode";
-	else if (write_full(fd, data, len) < 0)
-		what = "cannot write";
-	else if (fsync(fd) < 0)
-		what = "cannot sync";
-	else if (flock(fd, LOCK_EX) < 0) /* the new file is the set's until the commit ends */
-		what = "cannot lock";
 	struct stat after;
-	if (!what && fstat(fd, &after) < 0)
-		what = "cannot stat";
+	const char *what = write_temp(fd, target, data, len, expect, &after);
 	int saved = errno;
 	if (what) {
 		close(fd);
@@ -382,15 +391,56 @@ void pk_txn_abort(struct pk_txn *t)
 	memset(t, 0, sizeof(*t));
 }
 
-int pk_txn_commit(struct pk_txn *t)
+/* Removals after every rename: a file goes only once the set is new. */
+static void removals_last(struct pk_txn *t)
 {
-	/* removals after every rename: a file goes only once the set is new */
 	for (size_t i = 0, k = 0; i < t->n; i++)
 		if (!t->v[i].removal) {
 			struct pk_txn_file x = t->v[i];
 			memmove(&t->v[k + 1], &t->v[k], (i - k) * sizeof(*t->v));
 			t->v[k++] = x;
 		}
+}
+
+/* The journal of T's files (journal.c), every copy written and locked. */
+static int txn_journal(struct pk_txn *t, struct pk_journal *jn)
+{
+	struct pk_jfile *jf = pk_xcalloc(t->n, sizeof(*jf));
+	for (size_t i = 0; i < t->n; i++)
+		jf[i] = t->v[i].j;
+	int rc = pk_journal_begin(jn, jf, t->n, t->v[0].shown);
+	free(jf);
+	return rc;
+}
+
+/* Not seen in practice (same directory, file already written and synced):
+ * the DONE files of T already renamed when the next could not be are put
+ * back, from memory. */
+static void put_back(struct pk_txn *t, size_t done)
+{
+	for (size_t k = 0; k < done; k++) {
+		struct pk_txn_file *f = &t->v[k];
+		int back = -1;
+		if (!f->have_expect)
+			back = unlink(f->target);
+		else if (f->orig) {
+			struct pk_txn one = {0};
+			if (stage(&one, f->shown, f->orig, f->orig_len, f->removal ? NULL : &f->expect, 0, NULL, 0) ==
+			    0)
+				back = pk_txn_commit(&one);
+			else
+				pk_txn_abort(&one);
+		}
+		if (back == 0)
+			pk_warning("%s: put back, because '%s' could not be replaced", f->shown, t->v[done].shown);
+		else
+			pk_error("%s: already replaced and could not be put back", f->shown);
+	}
+}
+
+int pk_txn_commit(struct pk_txn *t)
+{
+	removals_last(t);
 	/* every file must still be the one we read, before any is replaced */
 	for (size_t i = 0; i < t->n; i++) {
 		struct pk_txn_file *f = &t->v[i];
@@ -410,17 +460,10 @@ int pk_txn_commit(struct pk_txn *t)
 	/* several files: a journal first, so that a crash between two renames
 	 * is finished by the next run */
 	struct pk_journal jn = {0};
-	if (t->n > 1) {
-		struct pk_jfile *jf = pk_xcalloc(t->n, sizeof(*jf));
-		for (size_t i = 0; i < t->n; i++)
-			jf[i] = t->v[i].j;
-		int jr = pk_journal_begin(&jn, jf, t->n, t->v[0].shown);
-		free(jf);
-		if (jr < 0) {
-			pk_txn_abort(t);
-			sigprocmask(SIG_SETMASK, &old, NULL);
-			return -1;
-		}
+	if (t->n > 1 && txn_journal(t, &jn) < 0) {
+		pk_txn_abort(t);
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		return -1;
 	}
 	size_t done = 0;
 	int rc = 0;
@@ -436,29 +479,8 @@ int pk_txn_commit(struct pk_txn *t)
 	}
 	if (t->n > 1 && rc == 0)
 		test_pause(done);
-	if (rc < 0) {
-		/* Not seen in practice (same directory, file already written and
-		 * synced): put back the ones already renamed, from memory. */
-		for (size_t k = 0; k < done; k++) {
-			struct pk_txn_file *f = &t->v[k];
-			int back = -1;
-			if (!f->have_expect)
-				back = unlink(f->target);
-			else if (f->orig) {
-				struct pk_txn one = {0};
-				if (stage(&one, f->shown, f->orig, f->orig_len, f->removal ? NULL : &f->expect, 0, NULL,
-				          0) == 0)
-					back = pk_txn_commit(&one);
-				else
-					pk_txn_abort(&one);
-			}
-			if (back == 0)
-				pk_warning("%s: put back, because '%s' could not be replaced", f->shown,
-				           t->v[done].shown);
-			else
-				pk_error("%s: already replaced and could not be put back", f->shown);
-		}
-	}
+	if (rc < 0)
+		put_back(t, done);
 	for (size_t i = 0; i < t->n; i++) {
 		struct pk_txn_file *f = &t->v[i];
 		if (!f->removal)

@@ -150,10 +150,9 @@ void pk_journal_end(struct pk_journal *j)
 	memset(j, 0, sizeof(*j));
 }
 
-int pk_journal_begin(struct pk_journal *j, const struct pk_jfile *f, size_t n, const char *shown)
+/* The anchor: the deepest folder holding every file of F. */
+static char *anchor_of(const struct pk_jfile *f, size_t n)
 {
-	memset(j, 0, sizeof(*j));
-	/* the anchor: the deepest folder holding every file */
 	char *anchor = dir_of(f[0].target);
 	for (size_t i = 1; i < n; i++)
 		while (strcmp(anchor, "/") &&
@@ -162,20 +161,91 @@ int pk_journal_begin(struct pk_journal *j, const struct pk_jfile *f, size_t n, c
 			free(anchor);
 			anchor = up;
 		}
-	/* the folders that get a copy, in one order for every run */
+	return anchor;
+}
+
+/* The folders that get a copy, in one order for every run. */
+static char **dirs_of(const struct pk_jfile *f, size_t n, size_t *nd)
+{
 	char **dirs = pk_xcalloc(n, sizeof(*dirs));
-	size_t nd = 0;
+	*nd = 0;
 	for (size_t i = 0; i < n; i++) {
 		char *d = dir_of(f[i].target);
 		size_t k = 0;
-		while (k < nd && strcmp(dirs[k], d))
+		while (k < *nd && strcmp(dirs[k], d))
 			k++;
-		if (k < nd)
+		if (k < *nd)
 			free(d);
 		else
-			dirs[nd++] = d;
+			dirs[(*nd)++] = d;
 	}
-	qsort(dirs, nd, sizeof(*dirs), by_str);
+	qsort(dirs, *nd, sizeof(*dirs), by_str);
+	return dirs;
+}
+
+/* The journal's text (journal.c's header has the format). */
+static void journal_text(struct pk_sb *sb, const char *anchor, const struct stat *ast, const struct pk_jfile *f,
+                         size_t n, char **dirs, const struct pk_journal *j)
+{
+	pk_sb_add(sb, JOURNAL_MAGIC);
+	add_field(sb, "H");
+	add_num(sb, (uint64_t)geteuid());
+	add_field(sb, pk_host_id());
+	add_num(sb, (uint64_t)ast->st_dev);
+	add_num(sb, (uint64_t)ast->st_ino);
+	add_num(sb, n);
+	add_num(sb, j->n);
+	for (size_t i = 0; i < n; i++) {
+		add_field(sb, "F");
+		add_field(sb, below(anchor, f[i].target));
+		add_field(sb, f[i].tmp ? below(anchor, f[i].tmp) : "");
+		uint64_t v[10] = {
+		    (uint64_t)f[i].before, (uint64_t)f[i].bdev, (uint64_t)f[i].bino, f[i].bsize, f[i].bhash,
+		    (uint64_t)f[i].after,  (uint64_t)f[i].adev, (uint64_t)f[i].aino, f[i].asize, f[i].ahash};
+		for (int k = 0; k < 10; k++)
+			add_num(sb, v[k]);
+	}
+	for (size_t i = 0; i < j->n; i++) {
+		const char *rd = below(anchor, dirs[i]);
+		char *p = pk_xasprintf("%s%s%s", rd, *rd ? "/" : "", j->name[i]);
+		add_field(sb, "J");
+		add_field(sb, p);
+		free(p);
+	}
+	add_field(sb, "E");
+}
+
+/* A temporary file in each folder of DIRS, its final name chosen: the
+ * folder that failed (ERR set), or NULL. */
+static const char *journal_temps(struct pk_journal *j, char **dirs, size_t nd, char **tmp, int *err)
+{
+	for (size_t i = 0; i < nd; i++) {
+		char t[PATH_MAX];
+		int dfd = open(dirs[i], O_RDONLY | O_DIRECTORY | O_CLOEXEC), fd = -1;
+		*err = dfd < 0 ? errno : ENAMETOOLONG;
+		if (dfd >= 0 && pk_temp_template(t, sizeof(t), dirs[i], "txn") == 0) {
+			fd = mkstemp(t);
+			*err = errno;
+		}
+		if (fd < 0) {
+			if (dfd >= 0)
+				close(dfd);
+			return dirs[i];
+		}
+		j->fd[j->n] = fd;
+		j->dirfd[j->n] = dfd;
+		tmp[j->n] = pk_xstrdup(strrchr(t, '/') + 1);
+		j->name[j->n++] = pk_xasprintf(JOURNAL_PREFIX "%ld.%s", (long)getpid(), t + strlen(t) - 6);
+	}
+	return NULL;
+}
+
+int pk_journal_begin(struct pk_journal *j, const struct pk_jfile *f, size_t n, const char *shown)
+{
+	memset(j, 0, sizeof(*j));
+	char *anchor = anchor_of(f, n);
+	size_t nd;
+	char **dirs = dirs_of(f, n, &nd);
 	j->fd = pk_xcalloc(nd, sizeof(*j->fd));
 	j->dirfd = pk_xcalloc(nd, sizeof(*j->dirfd));
 	j->name = pk_xcalloc(nd, sizeof(*j->name));
@@ -189,61 +259,11 @@ int pk_journal_begin(struct pk_journal *j, const struct pk_jfile *f, size_t n, c
 	}
 	if (afd >= 0)
 		close(afd);
-	for (size_t i = 0; i < nd && !what; i++) {
-		char t[PATH_MAX];
-		int dfd = open(dirs[i], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (dfd < 0 || pk_temp_template(t, sizeof(t), dirs[i], "txn") < 0) {
-			what = dirs[i];
-			err = dfd < 0 ? errno : ENAMETOOLONG;
-			if (dfd >= 0)
-				close(dfd);
-			break;
-		}
-		int fd = mkstemp(t);
-		if (fd < 0) {
-			what = dirs[i];
-			err = errno;
-			close(dfd);
-			break;
-		}
-		j->fd[j->n] = fd;
-		j->dirfd[j->n] = dfd;
-		tmp[j->n] = pk_xstrdup(strrchr(t, '/') + 1);
-		j->name[j->n++] = pk_xasprintf(JOURNAL_PREFIX "%ld.%s", (long)getpid(), t + strlen(t) - 6);
-	}
+	if (!what)
+		what = journal_temps(j, dirs, nd, tmp, &err);
 	struct pk_sb sb = {0};
 	if (!what) {
-		pk_sb_add(&sb, JOURNAL_MAGIC);
-		add_field(&sb, "H");
-		add_num(&sb, (uint64_t)geteuid());
-		add_field(&sb, pk_host_id());
-		add_num(&sb, (uint64_t)ast.st_dev);
-		add_num(&sb, (uint64_t)ast.st_ino);
-		add_num(&sb, n);
-		add_num(&sb, nd);
-		for (size_t i = 0; i < n; i++) {
-			add_field(&sb, "F");
-			add_field(&sb, below(anchor, f[i].target));
-			add_field(&sb, f[i].tmp ? below(anchor, f[i].tmp) : "");
-			add_num(&sb, (uint64_t)f[i].before);
-			add_num(&sb, (uint64_t)f[i].bdev);
-			add_num(&sb, (uint64_t)f[i].bino);
-			add_num(&sb, f[i].bsize);
-			add_num(&sb, f[i].bhash);
-			add_num(&sb, (uint64_t)f[i].after);
-			add_num(&sb, (uint64_t)f[i].adev);
-			add_num(&sb, (uint64_t)f[i].aino);
-			add_num(&sb, f[i].asize);
-			add_num(&sb, f[i].ahash);
-		}
-		for (size_t i = 0; i < nd; i++) {
-			const char *rd = below(anchor, dirs[i]);
-			char *p = pk_xasprintf("%s%s%s", rd, *rd ? "/" : "", j->name[i]);
-			add_field(&sb, "J");
-			add_field(&sb, p);
-			free(p);
-		}
-		add_field(&sb, "E");
+		journal_text(&sb, anchor, &ast, f, n, dirs, j);
 		if (sb.n > JOURNAL_MAX) {
 			what = "the journal";
 			err = EFBIG;
@@ -415,213 +435,29 @@ struct jfile_state {
 	int state, tmp_ok;
 };
 
-/* A discarded journal that is this user's own, for this folder (R, AFD its
- * anchor): every other copy, and each temporary file that holds exactly
- * the new text the journal recorded for it. */
-static void discard_rest(int afd, const struct jread *r, size_t nfiles, size_t ncopies)
-{
-	int bad = 0;
-	for (size_t i = 0; i < nfiles; i++) {
-		char **g = r->fld + 7 + i * F_FIELDS;
-		const char *tb;
-		int td = *g[2] ? walk(afd, g[2], &tb) : -1;
-		if (td >= 0 && !strncmp(tb, ".probekit.", 10) &&
-		    holds(td, tb, 1, num(g[9], &bad), num(g[10], &bad), num(g[11], &bad), num(g[12], &bad)))
-			unlinkat(td, tb, 0);
-		if (td >= 0)
-			close(td);
-	}
-	char **copies = r->fld + 7 + nfiles * F_FIELDS;
-	for (size_t i = 0; i < ncopies; i++) {
-		const char *cb;
-		int cd = walk(afd, copies[i * 2 + 1], &cb);
-		if (cd >= 0 && !strncmp(cb, JOURNAL_PREFIX, strlen(JOURNAL_PREFIX)))
-			unlinkat(cd, cb, 0);
-		if (cd >= 0)
-			close(cd);
-	}
-}
-
-/* The journal DIR/NAME (DFD its folder): act on it, or refuse it. 0 done
- * (or nothing to do), -1 refused, 1 busy (locked by another run: retry). */
-static int journal_one(int dfd, const char *dir, const char *name)
-{
-	char *shown = pk_xasprintf("%s/%s", dir, name);
-	const char *why = NULL;
+/* One journal being read back. */
+struct jctx {
+	int dfd;          /* the folder the copy was met in */
+	const char *name; /* the copy's name there */
+	char *shown;      /* DIR/NAME, for messages */
+	struct jread r;
+	size_t nfiles, ncopies, locked;
+	char **copies; /* "J" records: copies[i * 2 + 1] is a copy's name */
+	const char *own;
+	int fd, afd, *cfd;
+	struct jfile_state *fs;
 	char whybuf[PATH_MAX + 128];
-	struct jread r = {0};
-	int fd = openat(dfd, name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC), afd = -1, rc = 0, verified = 0;
-	int *cfd = NULL;
-	size_t nfiles = 0, ncopies = 0, locked = 0;
-	struct jfile_state *fs = NULL;
-	struct stat st;
-	if (fd < 0)
-		why = errno == ELOOP ? "a symbolic link" : strerror(errno);
-	else if (fstat(fd, &st) < 0)
-		why = strerror(errno);
-	else if (!S_ISREG(st.st_mode))
-		why = "not a regular file";
-	else if (st.st_uid != geteuid())
-		why = "not owned by this user";
-	else if ((uint64_t)st.st_size > JOURNAL_MAX)
-		why = "larger than any journal probekit writes";
-	if (why)
-		goto refuse;
-	/* its writer holds it until the renames are done */
-	while (flock(fd, LOCK_EX) < 0)
-		if (errno != EINTR) {
-			why = strerror(errno);
-			goto refuse;
-		}
-	if (fstat(fd, &st) < 0 || st.st_nlink == 0) /* finished meanwhile */
-		goto out;
-	r.data = pk_xmalloc((size_t)st.st_size + 1);
-	while (r.len < (size_t)st.st_size) {
-		ssize_t n = read(fd, r.data + r.len, (size_t)st.st_size - r.len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		r.len += (size_t)n;
-	}
-	if ((why = parse(&r, &nfiles, &ncopies)) != NULL)
-		goto refuse;
-	int bad = 0;
-	if (num(r.fld[1], &bad) != (uint64_t)geteuid() || strcmp(r.fld[2], pk_host_id())) {
-		why = "written by another user or on another machine";
-		goto refuse;
-	}
-	/* which copy this is: its folder below the anchor */
-	char **copies = r.fld + 7 + nfiles * F_FIELDS;
-	const char *own = NULL;
-	for (size_t i = 0; i < ncopies; i++) {
-		const char *c = copies[i * 2 + 1], *s = strrchr(c, '/');
-		if (!strcmp(s ? s + 1 : c, name))
-			own = c;
-	}
-	if (!own) {
-		why = "it does not list itself";
-		goto refuse;
-	}
-	/* up to the anchor, one ".." per part of its folder, then it must be
-	 * the very folder the journal was written for, and down again the
-	 * same way without a link to this folder */
-	afd = dup(dfd);
-	for (const char *p = own; afd >= 0 && (p = strchr(p, '/')) != NULL; p++) {
-		int up = openat(afd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		close(afd);
-		afd = up;
-	}
-	struct stat ast, dst, back;
-	const char *obase;
-	int odfd = afd >= 0 ? walk(afd, own, &obase) : -1;
-	int same_dir = odfd >= 0 && fstat(odfd, &back) == 0 && fstat(dfd, &dst) == 0 && back.st_dev == dst.st_dev &&
-	               back.st_ino == dst.st_ino;
-	if (odfd >= 0)
-		close(odfd);
-	if (afd < 0 || fstat(afd, &ast) < 0 || (uint64_t)ast.st_dev != num(r.fld[3], &bad) ||
-	    (uint64_t)ast.st_ino != num(r.fld[4], &bad) || !same_dir) {
-		why = "written for another folder (a clone, a copy or an archive brought it, or the folder moved)";
-		goto refuse;
-	}
-	verified = 1; /* this user's, for this very folder: its copies may go */
-	/* every copy locked (one order for every run); one busy: retry */
-	cfd = pk_xcalloc(ncopies, sizeof(*cfd));
-	for (size_t i = 0; i < ncopies; i++) {
+};
+
+/* Every copy of C's journal, each with the temporary name its writer gave
+ * it before naming it (".probekit.txn." and the same pid and suffix). */
+static void remove_copies(const struct jctx *c)
+{
+	for (size_t i = 0; i < c->ncopies; i++) {
 		const char *cb;
-		int cd = copies[i * 2 + 1] == own ? -1 : walk(afd, copies[i * 2 + 1], &cb);
-		cfd[i] = cd >= 0 ? openat(cd, cb, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC) : -1;
-		if (cd >= 0)
-			close(cd);
-		if (cfd[i] >= 0 && flock(cfd[i], LOCK_EX | LOCK_NB) < 0) {
-			rc = 1;
-			goto out;
-		}
-		locked = i + 1;
-	}
-	/* every file: old, new or neither */
-	fs = pk_xcalloc(nfiles, sizeof(*fs));
-	for (size_t i = 0; i < nfiles; i++)
-		fs[i].dfd = -1;
-	int all = 0, cannot = 0;
-	for (size_t i = 0; i < nfiles; i++) {
-		char **g = r.fld + 7 + i * F_FIELDS;
-		fs[i].dfd = walk(afd, g[1], &fs[i].base);
-		if (fs[i].dfd < 0) {
-			snprintf(whybuf, sizeof(whybuf), "it names '%s', which is not a file below its folder", g[1]);
-			why = whybuf;
-			goto refuse;
-		}
-		if (*g[2]) {
-			const char *tb, *s = strrchr(g[2], '/');
-			int td = walk(afd, g[2], &tb);
-			struct stat a, b;
-			int same = td >= 0 && fstat(td, &a) == 0 && fstat(fs[i].dfd, &b) == 0 && a.st_dev == b.st_dev &&
-			           a.st_ino == b.st_ino &&
-			           (s ? (size_t)(s - g[2]) == (size_t)(strrchr(g[1], '/') - g[1]) : !strchr(g[1], '/'));
-			if (td >= 0)
-				close(td);
-			if (!same || strncmp(tb, ".probekit.", 10)) {
-				snprintf(whybuf, sizeof(whybuf), "its temporary file for '%s' is not one beside it",
-				         g[1]);
-				why = whybuf;
-				goto refuse;
-			}
-			fs[i].tmpbase = tb;
-			fs[i].tmp_ok = holds(fs[i].dfd, tb, 1, num(g[9], &bad), num(g[10], &bad), num(g[11], &bad),
-			                     num(g[12], &bad));
-		}
-		if (holds(fs[i].dfd, fs[i].base, (int)num(g[3], &bad), num(g[4], &bad), num(g[5], &bad),
-		          num(g[6], &bad), num(g[7], &bad)))
-			fs[i].state = ST_OLD;
-		else if (holds(fs[i].dfd, fs[i].base, (int)num(g[8], &bad), num(g[9], &bad), num(g[10], &bad),
-		               num(g[11], &bad), num(g[12], &bad)))
-			fs[i].state = ST_NEW;
-		else
-			fs[i].state = ST_OTHER;
-		all |= fs[i].state;
-		/* an old file is finished by its temporary file, or by removal */
-		if (fs[i].state == ST_OLD && (*g[2] ? !fs[i].tmp_ok : num(g[8], &bad)))
-			cannot = 1;
-		if (fs[i].state == ST_OTHER) {
-			snprintf(whybuf, sizeof(whybuf),
-			         "'%s' changed since (it holds neither what it held before the write nor after)", g[1]);
-			why = whybuf;
-			goto refuse;
-		}
-	}
-	if (cannot && all == (ST_OLD | ST_NEW)) {
-		why = "a file still old has lost its new text (its temporary file is gone or changed)";
-		goto refuse;
-	}
-	size_t moved = 0;
-	if (!cannot) { /* forward: every file new */
-		for (size_t i = 0; i < nfiles; i++) {
-			if (fs[i].state != ST_OLD)
-				continue;
-			int e = fs[i].tmpbase ? renameat(fs[i].dfd, fs[i].tmpbase, fs[i].dfd, fs[i].base)
-			                      : unlinkat(fs[i].dfd, fs[i].base, 0);
-			if (e < 0) {
-				rc =
-				    pk_error("%s: cannot finish the interrupted write of '%s': %s; the journal is kept",
-				             shown, r.fld[7 + i * F_FIELDS + 1], strerror(errno));
-				goto out;
-			}
-			moved++;
-			fsync(fs[i].dfd);
-		}
-	} else { /* back: every file old (killed before its first rename) */
-		for (size_t i = 0; i < nfiles; i++)
-			if (fs[i].tmp_ok)
-				unlinkat(fs[i].dfd, fs[i].tmpbase, 0);
-	}
-	for (size_t i = 0; i < ncopies; i++) {
-		const char *cb;
-		int cd = walk(afd, copies[i * 2 + 1], &cb);
+		int cd = walk(c->afd, c->copies[i * 2 + 1], &cb);
 		if (cd >= 0 && !strncmp(cb, JOURNAL_PREFIX, strlen(JOURNAL_PREFIX))) {
 			unlinkat(cd, cb, 0);
-			/* a copy its writer was killed before naming: its temporary
-			 * name, ".probekit.txn." and the same pid and suffix */
 			char *t = pk_xasprintf(".probekit.txn.%s", cb + strlen(JOURNAL_PREFIX));
 			unlinkat(cd, t, 0);
 			free(t);
@@ -629,45 +465,264 @@ static int journal_one(int dfd, const char *dir, const char *name)
 		if (cd >= 0)
 			close(cd);
 	}
+}
+
+/* A discarded journal that is this user's own, for this folder: every
+ * other copy, and each temporary file that holds exactly the new text the
+ * journal recorded for it. */
+static void discard_rest(const struct jctx *c)
+{
+	int bad = 0;
+	for (size_t i = 0; i < c->nfiles; i++) {
+		char **g = c->r.fld + 7 + i * F_FIELDS;
+		const char *tb;
+		int td = *g[2] ? walk(c->afd, g[2], &tb) : -1;
+		if (td >= 0 && !strncmp(tb, ".probekit.", 10) &&
+		    holds(td, tb, 1, num(g[9], &bad), num(g[10], &bad), num(g[11], &bad), num(g[12], &bad)))
+			unlinkat(td, tb, 0);
+		if (td >= 0)
+			close(td);
+	}
+	remove_copies(c);
+}
+
+/* Open, lock (its writer holds it until the renames are done) and read
+ * C's copy: NULL, or what is wrong with it. *GONE: finished meanwhile. */
+static const char *read_journal(struct jctx *c, int *gone)
+{
+	struct stat st;
+	c->fd = openat(c->dfd, c->name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+	if (c->fd < 0)
+		return errno == ELOOP ? "a symbolic link" : strerror(errno);
+	if (fstat(c->fd, &st) < 0)
+		return strerror(errno);
+	if (!S_ISREG(st.st_mode))
+		return "not a regular file";
+	if (st.st_uid != geteuid())
+		return "not owned by this user";
+	if ((uint64_t)st.st_size > JOURNAL_MAX)
+		return "larger than any journal probekit writes";
+	while (flock(c->fd, LOCK_EX) < 0)
+		if (errno != EINTR)
+			return strerror(errno);
+	if (fstat(c->fd, &st) < 0 || st.st_nlink == 0) {
+		*gone = 1;
+		return NULL;
+	}
+	c->r.data = pk_xmalloc((size_t)st.st_size + 1);
+	while (c->r.len < (size_t)st.st_size) {
+		ssize_t n = read(c->fd, c->r.data + c->r.len, (size_t)st.st_size - c->r.len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		c->r.len += (size_t)n;
+	}
+	const char *why = parse(&c->r, &c->nfiles, &c->ncopies);
+	if (why)
+		return why;
+	int bad = 0;
+	if (num(c->r.fld[1], &bad) != (uint64_t)geteuid() || strcmp(c->r.fld[2], pk_host_id()))
+		return "written by another user or on another machine";
+	c->copies = c->r.fld + 7 + c->nfiles * F_FIELDS;
+	return NULL;
+}
+
+/* The anchor: up from the copy's folder, one ".." per part of its name,
+ * it must be the very folder the journal was written for, and down again
+ * by that name without a link, this folder. NULL, or what is wrong. */
+static const char *find_anchor(struct jctx *c)
+{
+	for (size_t i = 0; i < c->ncopies; i++) {
+		const char *n = c->copies[i * 2 + 1], *s = strrchr(n, '/');
+		if (!strcmp(s ? s + 1 : n, c->name))
+			c->own = n;
+	}
+	if (!c->own)
+		return "it does not list itself";
+	c->afd = dup(c->dfd);
+	for (const char *p = c->own; c->afd >= 0 && (p = strchr(p, '/')) != NULL; p++) {
+		int up = openat(c->afd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		close(c->afd);
+		c->afd = up;
+	}
+	struct stat ast, dst, back;
+	const char *obase;
+	int bad = 0, odfd = c->afd >= 0 ? walk(c->afd, c->own, &obase) : -1;
+	int same_dir = odfd >= 0 && fstat(odfd, &back) == 0 && fstat(c->dfd, &dst) == 0 && back.st_dev == dst.st_dev &&
+	               back.st_ino == dst.st_ino;
+	if (odfd >= 0)
+		close(odfd);
+	if (c->afd < 0 || fstat(c->afd, &ast) < 0 || (uint64_t)ast.st_dev != num(c->r.fld[3], &bad) ||
+	    (uint64_t)ast.st_ino != num(c->r.fld[4], &bad) || !same_dir)
+		return "written for another folder (a clone, a copy or an archive brought it, or the folder moved)";
+	return NULL;
+}
+
+/* Every other copy locked (one order for every run): 0, or 1 when one is
+ * busy (another run is finishing this journal). */
+static int lock_copies(struct jctx *c)
+{
+	c->cfd = pk_xcalloc(c->ncopies, sizeof(*c->cfd));
+	for (size_t i = 0; i < c->ncopies; i++) {
+		const char *cb;
+		int cd = c->copies[i * 2 + 1] == c->own ? -1 : walk(c->afd, c->copies[i * 2 + 1], &cb);
+		c->cfd[i] = cd >= 0 ? openat(cd, cb, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC) : -1;
+		if (cd >= 0)
+			close(cd);
+		c->locked = i + 1;
+		if (c->cfd[i] >= 0 && flock(c->cfd[i], LOCK_EX | LOCK_NB) < 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* File I of C (its record G): old, new or neither, and its temporary
+ * file. NULL, or what is wrong. */
+static const char *classify(struct jctx *c, size_t i, char **g)
+{
+	struct jfile_state *f = &c->fs[i];
+	int bad = 0;
+	f->dfd = walk(c->afd, g[1], &f->base);
+	if (f->dfd < 0) {
+		snprintf(c->whybuf, sizeof(c->whybuf), "it names '%s', which is not a file below its folder", g[1]);
+		return c->whybuf;
+	}
+	if (*g[2]) { /* the temporary file: beside its target, one of ours */
+		const char *tb, *s = strrchr(g[2], '/');
+		int td = walk(c->afd, g[2], &tb);
+		struct stat a, b;
+		int same = td >= 0 && fstat(td, &a) == 0 && fstat(f->dfd, &b) == 0 && a.st_dev == b.st_dev &&
+		           a.st_ino == b.st_ino &&
+		           (s ? (size_t)(s - g[2]) == (size_t)(strrchr(g[1], '/') - g[1]) : !strchr(g[1], '/'));
+		if (td >= 0)
+			close(td);
+		if (!same || strncmp(tb, ".probekit.", 10)) {
+			snprintf(c->whybuf, sizeof(c->whybuf), "its temporary file for '%s' is not one beside it",
+			         g[1]);
+			return c->whybuf;
+		}
+		f->tmpbase = tb;
+		f->tmp_ok = holds(f->dfd, tb, 1, num(g[9], &bad), num(g[10], &bad), num(g[11], &bad), num(g[12], &bad));
+	}
+	if (holds(f->dfd, f->base, (int)num(g[3], &bad), num(g[4], &bad), num(g[5], &bad), num(g[6], &bad),
+	          num(g[7], &bad)))
+		f->state = ST_OLD;
+	else if (holds(f->dfd, f->base, (int)num(g[8], &bad), num(g[9], &bad), num(g[10], &bad), num(g[11], &bad),
+	               num(g[12], &bad)))
+		f->state = ST_NEW;
+	else {
+		snprintf(c->whybuf, sizeof(c->whybuf),
+		         "'%s' changed since (it holds neither what it held before the write nor after)", g[1]);
+		return c->whybuf;
+	}
+	return NULL;
+}
+
+/* Every file of C still old renamed forward (or removed): 0, or -1. */
+static int roll_forward(struct jctx *c, size_t *moved)
+{
+	for (size_t i = 0; i < c->nfiles; i++) {
+		struct jfile_state *f = &c->fs[i];
+		if (f->state != ST_OLD)
+			continue;
+		int e = f->tmpbase ? renameat(f->dfd, f->tmpbase, f->dfd, f->base) : unlinkat(f->dfd, f->base, 0);
+		if (e < 0)
+			return pk_error("%s: cannot finish the interrupted write of '%s': %s; the journal is kept",
+			                c->shown, c->r.fld[7 + i * F_FIELDS + 1], strerror(errno));
+		++*moved;
+		fsync(f->dfd);
+	}
+	return 0;
+}
+
+/* Act on C once it is proven this user's own: NULL when done (RC set), or
+ * why it is refused. */
+static const char *act(struct jctx *c, int *rc)
+{
+	int all = 0, cannot = 0, bad = 0;
+	c->fs = pk_xcalloc(c->nfiles, sizeof(*c->fs));
+	for (size_t i = 0; i < c->nfiles; i++)
+		c->fs[i].dfd = -1;
+	for (size_t i = 0; i < c->nfiles; i++) {
+		char **g = c->r.fld + 7 + i * F_FIELDS;
+		const char *why = classify(c, i, g);
+		if (why)
+			return why;
+		all |= c->fs[i].state;
+		/* an old file is finished by its temporary file, or by removal */
+		if (c->fs[i].state == ST_OLD && (*g[2] ? !c->fs[i].tmp_ok : num(g[8], &bad)))
+			cannot = 1;
+	}
+	if (cannot && all == (ST_OLD | ST_NEW))
+		return "a file still old has lost its new text (its temporary file is gone or changed)";
+	size_t moved = 0;
+	if (!cannot && roll_forward(c, &moved) < 0) {
+		*rc = -1;
+		return NULL;
+	}
+	for (size_t i = 0; cannot && i < c->nfiles; i++) /* back: no file had been renamed */
+		if (c->fs[i].tmp_ok)
+			unlinkat(c->fs[i].dfd, c->fs[i].tmpbase, 0);
+	remove_copies(c);
 	if (!cannot)
 		pk_error("%s: finished an earlier run's interrupted write: %zu of %zu file(s) renamed forward, "
 		         "the set is all new",
-		         shown, moved, nfiles);
+		         c->shown, moved, c->nfiles);
 	else
 		pk_error("%s: put back an earlier run's interrupted write: no file had been replaced yet, "
 		         "%zu file(s) kept as they were",
-		         shown, nfiles);
-	goto out;
-refuse:
-	if (discard) {
+		         c->shown, c->nfiles);
+	return NULL;
+}
+
+static void jctx_free(struct jctx *c)
+{
+	for (size_t i = 0; c->fs && i < c->nfiles; i++)
+		if (c->fs[i].dfd >= 0)
+			close(c->fs[i].dfd);
+	free(c->fs);
+	for (size_t i = 0; i < c->locked; i++)
+		if (c->cfd[i] >= 0)
+			close(c->cfd[i]);
+	free(c->cfd);
+	if (c->afd >= 0)
+		close(c->afd);
+	if (c->fd >= 0)
+		close(c->fd);
+	free(c->r.fld);
+	free(c->r.data);
+	free(c->shown);
+}
+
+/* The journal DIR/NAME (DFD its folder): act on it, or refuse it. 0 done
+ * (or nothing to do), -1 refused, 1 busy (locked by another run: retry). */
+static int journal_one(int dfd, const char *dir, const char *name)
+{
+	struct jctx c = {.dfd = dfd, .name = name, .fd = -1, .afd = -1};
+	c.shown = pk_xasprintf("%s/%s", dir, name);
+	int gone = 0, rc = 0, verified = 0;
+	const char *why = read_journal(&c, &gone);
+	if (!why && !gone) {
+		why = find_anchor(&c);
+		verified = !why; /* this user's, for this very folder: its copies may go */
+	}
+	if (verified && lock_copies(&c))
+		rc = 1;
+	else if (verified)
+		why = act(&c, &rc);
+	if (why && pk_journal_discard()) {
 		if (unlinkat(dfd, name, 0) == 0)
-			pk_error("%s: journal discarded (%s); no file it names was touched", shown, why);
+			pk_error("%s: journal discarded (%s); no file it names was touched", c.shown, why);
 		else
-			rc = pk_error("%s: cannot discard: %s", shown, strerror(errno));
+			rc = pk_error("%s: cannot discard: %s", c.shown, strerror(errno));
 		if (verified) /* its other copies and its own temporary files go too */
-			discard_rest(afd, &r, nfiles, ncopies);
-	} else {
-		rc = pk_error("%s: journal refused: %s; nothing changed (discard it with --discard-journal)", shown,
+			discard_rest(&c);
+	} else if (why) {
+		rc = pk_error("%s: journal refused: %s; nothing changed (discard it with --discard-journal)", c.shown,
 		              why);
 	}
-out:
-	for (size_t i = 0; fs && i < nfiles; i++)
-		if (fs[i].dfd >= 0)
-			close(fs[i].dfd);
-	free(fs);
-	for (size_t i = 0; i < locked; i++)
-		if (cfd[i] >= 0)
-			close(cfd[i]);
-	if (cfd && locked < ncopies && cfd[locked] >= 0)
-		close(cfd[locked]);
-	free(cfd);
-	if (afd >= 0)
-		close(afd);
-	if (fd >= 0)
-		close(fd);
-	free(r.fld);
-	free(r.data);
-	free(shown);
+	jctx_free(&c);
 	return rc;
 }
 
