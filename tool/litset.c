@@ -7,6 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#include <immintrin.h>
+#define PK_HAVE_NIBBLES 1 /* the nibble pass, where the processor has SSSE3 */
+#endif
+
 /* How rare each byte is in C/C++ kernel sources: -log2 of its frequency,
  * measured once over 112 MB of them (the Ascend kernel trees bench/README
  * names), 31 for bytes never seen there. A string is looked for by its
@@ -43,6 +48,7 @@ struct slit {
 struct pk_litset {
 	struct slit l[PK_LITSET_MAX];
 	size_t n;
+	int nibbles; /* the nibble pass's byte shuffle: 2 AVX2, 1 SSSE3, 0 none */
 };
 
 static int holds(const struct slit *big, const struct slit *small)
@@ -62,9 +68,13 @@ struct pk_litset *pk_litset_new(const struct pk_lit *lits, size_t n)
 		l->s = pk_xmalloc(l->n + 1);
 		memcpy(l->s, lits[i].s, l->n);
 		l->s[l->n] = '\0';
+		/* the anchor: its rarest three neighbouring bytes (two, one) */
 		int best = -1;
-		for (size_t k = 0; k + 1 < l->n; k++) {
-			int r = rarity[(unsigned char)l->s[k]] + rarity[(unsigned char)l->s[k + 1]];
+		size_t w = l->n < 3 ? l->n : 3;
+		for (size_t k = 0; k + w <= l->n; k++) {
+			int r = 0;
+			for (size_t j = 0; j < w; j++)
+				r += rarity[(unsigned char)l->s[k + j]];
 			if (r > best) {
 				best = r;
 				l->off = k;
@@ -89,7 +99,19 @@ struct pk_litset *pk_litset_new(const struct pk_lit *lits, size_t n)
 				s->l[i].base = k;
 				break;
 			}
+	pk_litset_use(s, -1);
 	return s;
+}
+
+int pk_litset_use(struct pk_litset *s, int pass)
+{
+#ifdef PK_HAVE_NIBBLES
+	int best = __builtin_cpu_supports("avx2") ? 2 : __builtin_cpu_supports("ssse3") ? 1 : 0;
+#else
+	int best = 0;
+#endif
+	s->nibbles = pass < 0 || pass > best ? best : pass;
+	return s->nibbles;
 }
 
 void pk_litset_free(struct pk_litset *s)
@@ -133,6 +155,172 @@ static int check_at(const struct pk_litset *s, struct active *act, const char *d
 	}
 	return any;
 }
+
+#ifdef PK_HAVE_NIBBLES
+/* 16 or 32 places at once by nibble tables (the "Teddy" method of
+ * Hyperscan and ripgrep, on the byte shuffle of SSSE3 or AVX2): each
+ * string of three bytes or more sits in one of 8 buckets; place q is a
+ * candidate for bucket b when each of the three bytes from q has its low
+ * and its high nibble among those of b's strings' anchors at that position.
+ * The work per block is the same for 1 string or 64. Shorter strings (the
+ * NUL byte) are compared as they are. */
+struct nibbles {
+	unsigned char lo[3][16], hi[3][16];
+	size_t bucket[8][PK_LITSET_MAX], nb[8];
+	size_t shorts[PK_LITSET_MAX], nshort, nlong;
+};
+
+static void nibbles_of(const struct pk_litset *s, const struct active *act, struct nibbles *t)
+{
+	memset(t, 0, sizeof(*t));
+	for (size_t k = 0; k < act->n; k++) {
+		const struct slit *l = &s->l[act->idx[k]];
+		if (l->n < 3) {
+			t->shorts[t->nshort++] = act->idx[k];
+			continue;
+		}
+		size_t b = t->nlong++ % 8;
+		t->bucket[b][t->nb[b]++] = act->idx[k];
+		for (int j = 0; j < 3; j++) {
+			unsigned char c = (unsigned char)l->s[l->off + (size_t)j];
+			t->lo[j][c & 15] |= (unsigned char)(1u << b);
+			t->hi[j][c >> 4] |= (unsigned char)(1u << b);
+		}
+	}
+}
+
+/* The candidates of one block at P: CAND (bit i: place P+i, its buckets in
+ * RB[i]) and SHRT (bit i: a short string may start there). 1 when a string
+ * was found (the tables are then made again without it). */
+static int nibbles_verify(const struct pk_litset *s, const struct nibbles *t, const char *data, size_t len, size_t p,
+                          uint32_t cand, uint32_t shrt, const unsigned char *rb, uint64_t *found)
+{
+	int changed = 0;
+	for (uint32_t m = cand | shrt; m; m &= m - 1) {
+		size_t i = (size_t)__builtin_ctz(m), q = p + i;
+		for (size_t b = 0; b < 8 && (cand >> i & 1); b++)
+			for (size_t k = 0; (rb[i] >> b & 1) && k < t->nb[b]; k++) {
+				size_t idx = t->bucket[b][k];
+				if (!(*found >> idx & 1) && at_anchor(&s->l[idx], data, len, q)) {
+					*found |= (uint64_t)1 << idx;
+					changed = 1;
+				}
+			}
+		for (size_t k = 0; k < t->nshort && (shrt >> i & 1); k++) {
+			const struct slit *l = &s->l[t->shorts[k]];
+			if (!(*found >> t->shorts[k] & 1) && data[q] == l->s[0] &&
+			    (l->n < 2 || data[q + 1] == l->s[1])) {
+				*found |= (uint64_t)1 << t->shorts[k];
+				changed = 1;
+			}
+		}
+	}
+	return changed;
+}
+
+/* the strings found leave the active ones */
+static void drop_found(struct active *act, uint64_t found)
+{
+	size_t w = 0;
+	for (size_t k = 0; k < act->n; k++)
+		if (!(found >> act->idx[k] & 1))
+			act->idx[w++] = act->idx[k];
+	act->n = w;
+}
+
+__attribute__((target("ssse3"))) static size_t nibble_pass16(const struct pk_litset *s, struct active *act,
+                                                             const char *data, size_t len, size_t p, uint64_t *found)
+{
+	while (act->n && p + 18 <= len) {
+		struct nibbles t;
+		nibbles_of(s, act, &t);
+		const __m128i nib = _mm_set1_epi8(0x0f), zero = _mm_setzero_si128();
+		const __m128i lo0 = _mm_loadu_si128((const __m128i *)t.lo[0]);
+		const __m128i hi0 = _mm_loadu_si128((const __m128i *)t.hi[0]);
+		const __m128i lo1 = _mm_loadu_si128((const __m128i *)t.lo[1]);
+		const __m128i hi1 = _mm_loadu_si128((const __m128i *)t.hi[1]);
+		const __m128i lo2 = _mm_loadu_si128((const __m128i *)t.lo[2]);
+		const __m128i hi2 = _mm_loadu_si128((const __m128i *)t.hi[2]);
+		const uint32_t has_long = t.nlong ? 0xffffu : 0;
+		int changed = 0;
+		for (; p + 18 <= len && !changed; p += 16) {
+			__m128i x0 = _mm_loadu_si128((const __m128i *)(data + p));
+			__m128i x1 = _mm_loadu_si128((const __m128i *)(data + p + 1));
+			__m128i x2 = _mm_loadu_si128((const __m128i *)(data + p + 2));
+			__m128i r = _mm_and_si128(_mm_shuffle_epi8(lo0, _mm_and_si128(x0, nib)),
+			                          _mm_shuffle_epi8(hi0, _mm_and_si128(_mm_srli_epi16(x0, 4), nib)));
+			r = _mm_and_si128(r, _mm_shuffle_epi8(lo1, _mm_and_si128(x1, nib)));
+			r = _mm_and_si128(r, _mm_shuffle_epi8(hi1, _mm_and_si128(_mm_srli_epi16(x1, 4), nib)));
+			r = _mm_and_si128(r, _mm_shuffle_epi8(lo2, _mm_and_si128(x2, nib)));
+			r = _mm_and_si128(r, _mm_shuffle_epi8(hi2, _mm_and_si128(_mm_srli_epi16(x2, 4), nib)));
+			uint32_t cand = ~(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(r, zero)) & has_long, shrt = 0;
+			for (size_t k = 0; k < t.nshort; k++) {
+				const struct slit *l = &s->l[t.shorts[k]];
+				__m128i e = _mm_cmpeq_epi8(x0, _mm_set1_epi8(l->s[0]));
+				if (l->n > 1)
+					e = _mm_and_si128(e, _mm_cmpeq_epi8(x1, _mm_set1_epi8(l->s[1])));
+				shrt |= (uint32_t)_mm_movemask_epi8(e);
+			}
+			if (cand | shrt) {
+				unsigned char rb[16];
+				_mm_storeu_si128((__m128i *)rb, r);
+				changed = nibbles_verify(s, &t, data, len, p, cand, shrt, rb, found);
+			}
+		}
+		drop_found(act, *found);
+	}
+	return p;
+}
+
+__attribute__((target("avx2"))) static size_t nibble_pass32(const struct pk_litset *s, struct active *act,
+                                                            const char *data, size_t len, uint64_t *found)
+{
+	size_t p = 0;
+	while (act->n && p + 34 <= len) {
+		struct nibbles t;
+		nibbles_of(s, act, &t);
+		const __m256i nib = _mm256_set1_epi8(0x0f), zero = _mm256_setzero_si256();
+		const __m256i lo0 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)t.lo[0]));
+		const __m256i hi0 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)t.hi[0]));
+		const __m256i lo1 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)t.lo[1]));
+		const __m256i hi1 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)t.hi[1]));
+		const __m256i lo2 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)t.lo[2]));
+		const __m256i hi2 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)t.hi[2]));
+		const uint32_t has_long = t.nlong ? 0xffffffffu : 0;
+		int changed = 0;
+		for (; p + 34 <= len && !changed; p += 32) {
+			__m256i x0 = _mm256_loadu_si256((const __m256i *)(data + p));
+			__m256i x1 = _mm256_loadu_si256((const __m256i *)(data + p + 1));
+			__m256i x2 = _mm256_loadu_si256((const __m256i *)(data + p + 2));
+			__m256i r =
+			    _mm256_and_si256(_mm256_shuffle_epi8(lo0, _mm256_and_si256(x0, nib)),
+			                     _mm256_shuffle_epi8(hi0, _mm256_and_si256(_mm256_srli_epi16(x0, 4), nib)));
+			r = _mm256_and_si256(r, _mm256_shuffle_epi8(lo1, _mm256_and_si256(x1, nib)));
+			r = _mm256_and_si256(r,
+			                     _mm256_shuffle_epi8(hi1, _mm256_and_si256(_mm256_srli_epi16(x1, 4), nib)));
+			r = _mm256_and_si256(r, _mm256_shuffle_epi8(lo2, _mm256_and_si256(x2, nib)));
+			r = _mm256_and_si256(r,
+			                     _mm256_shuffle_epi8(hi2, _mm256_and_si256(_mm256_srli_epi16(x2, 4), nib)));
+			uint32_t cand = ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(r, zero)) & has_long,
+			         shrt = 0;
+			for (size_t k = 0; k < t.nshort; k++) {
+				const struct slit *l = &s->l[t.shorts[k]];
+				__m256i e = _mm256_cmpeq_epi8(x0, _mm256_set1_epi8(l->s[0]));
+				if (l->n > 1)
+					e = _mm256_and_si256(e, _mm256_cmpeq_epi8(x1, _mm256_set1_epi8(l->s[1])));
+				shrt |= (uint32_t)_mm256_movemask_epi8(e);
+			}
+			if (cand | shrt) {
+				unsigned char rb[32];
+				_mm256_storeu_si256((__m256i *)rb, r);
+				changed = nibbles_verify(s, &t, data, len, p, cand, shrt, rb, found);
+			}
+		}
+		drop_found(act, *found);
+	}
+	return p;
+}
+#endif
 
 #if defined(__GNUC__)
 /* 16 bytes at once with the compiler's generic vectors (SSE2 on x86-64,
@@ -205,7 +393,18 @@ uint64_t pk_litset_scan(const struct pk_litset *s, const char *data, size_t len)
 	for (size_t i = 0; i < s->n; i++)
 		if (s->l[i].searched && s->l[i].n <= len)
 			act.idx[act.n++] = i;
-	for (size_t q = vector_pass(s, &act, data, len, &found); act.n && q < len; q++)
+	size_t q;
+#ifdef PK_HAVE_NIBBLES
+	if (s->nibbles == 2)
+		q = nibble_pass16(s, &act, data, len, nibble_pass32(s, &act, data, len, &found), &found);
+	else if (s->nibbles == 1)
+		q = nibble_pass16(s, &act, data, len, 0, &found);
+	else
+		q = vector_pass(s, &act, data, len, &found);
+#else
+	q = vector_pass(s, &act, data, len, &found);
+#endif
+	for (; act.n && q < len; q++)
 		check_at(s, &act, data, len, q, &found);
 	for (size_t i = 0; i < s->n; i++) {
 		const struct slit *l = &s->l[i];

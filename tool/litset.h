@@ -22,6 +22,11 @@ struct pk_litset;
  * given twice keeps both bits). The strings are copied. */
 struct pk_litset *pk_litset_new(const struct pk_lit *lits, size_t n);
 void pk_litset_free(struct pk_litset *s);
+/* Which pass scans: 2 AVX2 nibble tables, 1 SSSE3 ones, 0 the compiler's
+ * generic vectors; -1 (what pk_litset_new chose) the best this processor
+ * has. A pass it lacks gives the best it has. Returns the pass in use (the
+ * tests run each). */
+int pk_litset_use(struct pk_litset *s, int pass);
 /* Bit i set: string i occurs in DATA[0, LEN). One pass; a string is looked
  * for only until it is first found. */
 uint64_t pk_litset_scan(const struct pk_litset *s, const char *data, size_t len);
