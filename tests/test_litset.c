@@ -77,6 +77,9 @@ static void test_pattern_literals(void **state)
 	expect_lits("[abc", "");
 	expect_lits("", "");
 	expect_lits(".*", "");
+	expect_lits("abc\\", "");
+	expect_lits("abc(?<=x", "");
+	expect_lits("(?P<n>abc)(?#note)d", "abcd");
 }
 
 /* which of LITS occur in TEXT, by memmem */

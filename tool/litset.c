@@ -596,11 +596,12 @@ static int hexval(int c)
 static struct info parse_escape(struct rx *x)
 {
 	char c = x->p[1];
-	x->p += 2;
-	if (!c) {
+	if (!c) { /* a '\' ending the pattern */
+		x->p++;
 		x->fail = 1;
 		return info_any();
 	}
+	x->p += 2;
 	if (strchr("bBAzZGK", c))
 		return info_exact("", 0);
 	if (strchr("dDsSwWhHvVRNXC", c))
