@@ -32,11 +32,11 @@ out=$(cd "$out" && pwd)
 # of probe-report's readers)
 declare -A sources=(
 	[block]="util.c buf.c edit.c emit.c journal.c scan.c marks.c timing_strip.c source.c"
-	[rules]="util.c rules.c embed.c"
+	[rules]="util.c rules.c litset.c embed.c"
 	[log]="util.c report_log.c"
 	[tensor]="util.c report_tensor.c"
 	[json]="util.c report_tensor.c report_json.c"
-	[insert]="util.c buf.c edit.c emit.c journal.c scan.c marks.c timing_strip.c source.c rules.c embed.c probeset.c check_walk.c check_ignore.c
+	[insert]="util.c buf.c edit.c emit.c journal.c scan.c marks.c timing_strip.c source.c rules.c litset.c embed.c probeset.c check_walk.c check_ignore.c
 		cmd_strip.c inject_opts.c $(cd "$here/tool" && echo clang/ast_*.c)"
 )
 declare -A extra=(

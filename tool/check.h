@@ -5,10 +5,12 @@
 #ifndef PK_CHECK_H
 #define PK_CHECK_H
 
+#include "litset.h"
 #include "rules.h"
 
 #include <stdatomic.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* the kernel and C/C++ source suffixes a directory walk checks */
 #define PK_CHECK_EXTS ".cpp,.cc,.cxx,.c,.c++,.h,.hpp,.hh,.hxx,.h++,.inl,.ipp,.tpp,.tcc,.cce,.asc,.cu,.cuh,.py"
@@ -40,8 +42,19 @@ struct item {        /* one file to check */
 	size_t nadded, cap_added;
 };
 
+/* What one pass over a file's bytes must find before any rule can report
+ * on it, for one kind of file (C/C++ sources, Python): every literal of the
+ * rules in force, the probe marker (the block rules and probe markers) and
+ * a NUL byte (a binary file). */
+struct check_gate {
+	struct pk_litset *set;
+	uint64_t *rule_bits;  /* per rule: its literals' bits; 0: none known, always matched */
+	uint64_t marker, nul; /* the bits of TIMING_PROBE and of a NUL byte */
+};
+
 struct check {
 	struct pk_ruleset rules;
+	struct check_gate gate[2]; /* [it->python] */
 	int strict;
 	int sarif;
 	int staged;

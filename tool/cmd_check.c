@@ -137,73 +137,42 @@ struct matcher {
 	pcre2_jit_stack *stack;
 };
 
-/* How common a byte is in source code (higher: more common); the literal
- * search jumps with memchr between occurrences of its rarest byte. */
-static int byte_rank(unsigned char c)
+/* The literals of every rule in force for one kind of file, with the probe
+ * marker and a NUL byte, as one set: a file is read once for all of them,
+ * and a rule runs only on a file holding one of its literals. */
+static void build_gate(struct check *c, int python)
 {
-	static const char lower[] = "etaoinsrhldcumfpgwybvkxjqz"; /* most common first */
-	const char *p;
-	if (c >= 'a' && c <= 'z' && (p = strchr(lower, c)))
-		return 100 - (int)(p - lower) * 3;
-	if (c == ' ' || c == '\t' || c == '\n')
-		return 150;
-	if (c == '_')
-		return 75; /* in most identifiers of kernel code */
-	if (c >= 'A' && c <= 'Z')
-		return 24;
-	if (c >= '0' && c <= '9')
-		return 30;
-	return strchr("_();,.*/<>&=:\"#{}-+!", c) ? 40 : 15;
-}
-
-static int has_literal(const char *hay, size_t n, const char *lit, size_t ll)
-{
-	if (!ll || ll > n)
-		return !ll;
-	size_t k = 0;
-	for (size_t i = 1; i < ll; i++)
-		if (byte_rank((unsigned char)lit[i]) < byte_rank((unsigned char)lit[k]))
-			k = i;
-	const char *p = hay + k, *end = hay + n - (ll - k) + 1;
-	while (p < end && (p = memchr(p, lit[k], (size_t)(end - p))) != NULL) {
-		if (p[-(ptrdiff_t)k] == lit[0] && !memcmp(p - k, lit, ll))
-			return 1;
-		p++;
-	}
-	return 0;
-}
-
-/* the literals one file was searched for, each once however many rules name it */
-struct lit_cache {
-	const char *lit[32];
-	int found[32];
-	size_t n;
-};
-
-/* the prefilter: without one of its literals a rule cannot match */
-static int may_match(const struct pk_rule *r, const struct pk_buf *b, struct lit_cache *lc)
-{
-	if (!r->nlits)
-		return 1;
-	for (size_t i = 0; i < r->nlits; i++) {
-		const char *l = r->lits[i];
-		size_t k = 0;
-		while (k < lc->n && strcmp(lc->lit[k], l))
-			k++;
-		int found;
-		if (k < lc->n)
-			found = lc->found[k];
-		else {
-			found = has_literal(b->data, b->len, l, strlen(l));
-			if (lc->n < sizeof(lc->lit) / sizeof(lc->lit[0])) {
-				lc->lit[lc->n] = l;
-				lc->found[lc->n++] = found;
-			}
+	struct check_gate *g = &c->gate[python];
+	struct pk_lit lits[PK_LITSET_MAX];
+	size_t n = 0;
+	lits[n++] = (struct pk_lit){"TIMING_PROBE", 12};
+	lits[n++] = (struct pk_lit){"", 1}; /* the NUL byte of the empty string */
+	g->marker = 1;
+	g->nul = 2;
+	g->rule_bits = pk_xcalloc(c->rules.n + 1, sizeof(*g->rule_bits));
+	for (size_t i = 0; i < c->rules.n; i++) {
+		const struct pk_rule *r = &c->rules.r[i];
+		if (!r->enabled || r->match != PK_MATCH_PATTERN || (r->strict_only && !c->strict) ||
+		    (python && !r->python))
+			continue;
+		uint64_t bits = 0;
+		for (size_t k = 0; k < r->nlits && bits != UINT64_MAX; k++) {
+			size_t ll = strlen(r->lits[k]), j = 0;
+			while (j < n && (lits[j].n != ll || memcmp(lits[j].s, r->lits[k], ll)))
+				j++;
+			if (j == n && n < PK_LITSET_MAX && ll)
+				lits[n++] = (struct pk_lit){r->lits[k], ll};
+			bits = j < n ? bits | (uint64_t)1 << j : UINT64_MAX; /* a set full: always run it */
 		}
-		if (found)
-			return 1;
+		g->rule_bits[i] = bits == UINT64_MAX ? 0 : bits;
 	}
-	return 0;
+	g->set = pk_litset_new(lits, n);
+}
+
+static void free_gate(struct check_gate *g)
+{
+	pk_litset_free(g->set);
+	free(g->rule_bits);
 }
 
 /* A match error: the first line where the subject, cut after it, errs. */
@@ -245,17 +214,16 @@ static void match_failed(struct item *it, struct pk_buf *b, const struct pk_rule
 }
 
 static void check_patterns(const struct check *c, struct item *it, struct pk_source *src, const struct covered *cv,
-                           struct matcher *mt)
+                           struct matcher *mt, uint64_t hit)
 {
 	struct pk_buf *b = &src->buf;
 	const struct pk_scan *s = &src->scan;
-	struct lit_cache lc;
-	lc.n = 0;
+	const uint64_t *bits = c->gate[it->python].rule_bits;
 	for (size_t i = 0; i < c->rules.n && !it->failed; i++) {
 		const struct pk_rule *r = &c->rules.r[i];
 		if (!r->enabled || r->match != PK_MATCH_PATTERN || (r->strict_only && !c->strict) ||
-		    (it->python && !r->python) || !may_match(r, b, &lc))
-			continue;
+		    (it->python && !r->python) || (bits[i] && !(hit & bits[i])))
+			continue; /* without one of its literals a rule cannot match */
 		pcre2_match_data *md = pcre2_match_data_create_from_pattern(r->re, NULL);
 		size_t off = 0;
 		int rc = 0;
@@ -621,16 +589,6 @@ static int load_item(struct item *it, struct pk_buf *b)
 			return -1;
 		}
 	}
-	/* A NUL byte does not stop a compiler: a file named, or one holding a
-	 * probe marker, is judged all the same; any other is skipped, and said. */
-	if (memchr(b->data, '\0', b->len) && !it->named && !memmem(b->data, b->len, "TIMING_PROBE", 12)) {
-		it->note = pk_xmalloc(strlen(it->path) + 128);
-		sprintf(it->note,
-		        "probekit: note: %s: skipped: a binary file (NUL bytes) without a TIMING_PROBE marker\n",
-		        it->path);
-		pk_buf_free(b);
-		return -1;
-	}
 	return 0;
 }
 
@@ -641,13 +599,25 @@ static void check_item(const struct check *c, struct item *it, struct matcher *m
 	if (load_item(it, &src.buf) < 0)
 		return;
 	struct pk_buf *b = &src.buf;
+	const struct check_gate *g = &c->gate[it->python];
+	uint64_t hit = pk_litset_scan(g->set, b->data, b->len); /* the one pass over its bytes */
+	/* A NUL byte does not stop a compiler: a file named, or one holding a
+	 * probe marker, is judged all the same; any other is skipped, and said. */
+	if ((hit & g->nul) && !it->named && !(hit & g->marker)) {
+		it->note = pk_xmalloc(strlen(it->path) + 128);
+		sprintf(it->note,
+		        "probekit: note: %s: skipped: a binary file (NUL bytes) without a TIMING_PROBE marker\n",
+		        it->path);
+		pk_source_free(&src);
+		return;
+	}
 	struct covered cv = {NULL, 0};
-	if (!it->python && memmem(b->data, b->len, "TIMING_PROBE", 12)) {
+	if (!it->python && (hit & g->marker)) {
 		pk_source_scan(&src, 0);
 		check_structure(c, it, b, &src.scan);
 		probe_marks(&src, &cv);
 	}
-	check_patterns(c, it, &src, &cv, mt);
+	check_patterns(c, it, &src, &cv, mt, hit);
 	free(cv.r);
 	if (it->change)
 		keep_added(it);
@@ -878,6 +848,8 @@ static void free_check(struct check *c)
 		free(c->exts[i]);
 	free(c->exts);
 	free(c->excludes);
+	free_gate(&c->gate[0]);
+	free_gate(&c->gate[1]);
 	pk_rules_free(&c->rules);
 }
 
@@ -896,6 +868,8 @@ int cmd_check(int argc, char **argv)
 			goto out;
 	if (pk_rules_compile(&c.rules) < 0)
 		goto out;
+	build_gate(&c, 0);
+	build_gate(&c, 1);
 	if (o.list) {
 		list_rules(&c);
 		rc = PK_EXIT_OK;

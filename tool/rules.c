@@ -1,6 +1,7 @@
 /* rules.c - load probe-check rules (INI, via libinih) and compile them (PCRE2 JIT). */
 #include "rules.h"
 #include "embed.h"
+#include "litset.h"
 #include "pk.h"
 
 #include <errno.h>
@@ -567,6 +568,8 @@ int pk_rules_compile(struct pk_ruleset *rs)
 			return pk_error("rule '%s': neither 'pattern' nor 'match' is set", r->id);
 		if (!r->re && !(r->re = compile_one(r, "pattern", r->pattern)))
 			return -1;
+		if (!r->nlits) /* none given: those the pattern shows it needs, if any */
+			r->nlits = pk_pattern_literals(r->pattern, &r->lits);
 		if (r->sign && !r->sign_re && !(r->sign_re = compile_one(r, "sign", r->sign)))
 			return -1;
 	}

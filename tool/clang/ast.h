@@ -162,6 +162,12 @@ struct pk_parse_opts {
 /* Parse B (its bytes in memory, not the file on disk) and index the main
  * file's functions, statements and calls. Returns 0 or -1 (message). */
 int pk_ast_parse(struct pk_ast *a, struct pk_buf *b, const struct pk_parse_opts *o);
+/* pk_ast_parse for an insertion into B itself: when the flags name headers
+ * (-I, -include, -p, an SDK), those B includes first are precompiled once
+ * (libclang's preamble) with their function bodies skipped, so the check of
+ * the result (pk_ast_reparse) parses B alone. Not for a header parsed in its
+ * includer's unit, nor where views into included files are read. */
+int pk_ast_parse_edit(struct pk_ast *a, struct pk_buf *b, const struct pk_parse_opts *o);
 /* The file B alone (its includes skipped): the same model, from a parse
  * that sees no declaration of another file. Returns 0 or -1 (message). */
 int pk_ast_parse_alone(struct pk_ast *a, struct pk_buf *b, char **extra, int nextra);

@@ -719,7 +719,7 @@ static int follow_branch(struct pk_ast *a, struct pk_buf *b, const struct pk_par
 	pk_ast_free(a);
 	pk_plan_free(plan);
 	pk_plan_init(plan);
-	int rc = pk_ast_parse(a, b, &po);
+	int rc = pk_ast_parse_edit(a, b, &po);
 	if (rc == 0)
 		pk_warning("%s:%u: the target is in code the preprocessor skips without the build's flags: parsed "
 		           "again with%s (give the build's flags after -- or with -p to choose the branch)",
@@ -744,7 +744,7 @@ int pk_ast_inject(const struct pk_inject_opts *o)
 	struct pk_plan plan;
 	pk_plan_init(&plan);
 	int rc = PK_EXIT_ERROR;
-	if (pk_ast_parse(&a, &b, &po) < 0)
+	if (pk_ast_parse_edit(&a, &b, &po) < 0) /* headers parsed once for the check too */
 		goto out;
 	if (pk_scan_report_errors(&b, &a.scan) > 0 || refuse_existing(&a, o->name) < 0 || refuse_others_on(&a, o) < 0)
 		goto out;

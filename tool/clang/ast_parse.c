@@ -524,17 +524,47 @@ static unsigned error_count(CXTranslationUnit tu, const struct prelude *p)
 	return n;
 }
 
-static const unsigned parse_flags = CXTranslationUnit_KeepGoing | CXTranslationUnit_DetailedPreprocessingRecord;
+/* With PREAMBLE the headers the file includes first are precompiled once,
+ * with their function bodies skipped: a reparse of the file (the check of
+ * an insertion) then parses only the file, and the instantiations of the
+ * headers' templates cost their declarations only. Errors inside those
+ * bodies are not reported in either parse. */
+static unsigned parse_flags(int preamble)
+{
+	unsigned f = CXTranslationUnit_KeepGoing | CXTranslationUnit_DetailedPreprocessingRecord;
+	if (preamble)
+		f |= CXTranslationUnit_PrecompiledPreamble | CXTranslationUnit_CreatePreambleOnFirstParse |
+		     CXTranslationUnit_SkipFunctionBodies | CXTranslationUnit_LimitSkipFunctionBodiesToPreamble;
+	return f;
+}
+
+/* Do the arguments name headers beyond the tool's own stubs? (The stubs
+ * parse in milliseconds: precompiling them costs more than it saves.) */
+static int names_headers(char *const *argv, int argc)
+{
+	static const char *const opts[] = {
+	    "-I", "-isystem", "-iquote", "-idirafter", "-include", "-imacros", "--include-directory", "-F", NULL};
+	for (int i = 0; i < argc; i++)
+		for (const char *const *o = opts; *o; o++)
+			if (!strncmp(argv[i], *o, strlen(*o))) {
+				const char *v = argv[i][strlen(*o)] ? argv[i] + strlen(*o)
+				                : i + 1 < argc      ? argv[i + 1]
+				                                    : "";
+				if (strncmp(v, STUB_DIR, strlen(STUB_DIR)))
+					return 1;
+			}
+	return 0;
+}
 
 /* Parse again with the arguments added to ALL since its first KEEP; the new
  * parse replaces the old one only when it has fewer errors, else the added
  * arguments are taken back. */
 static void reparse_if_better(struct pk_ast *a, const char *main, struct argv_b *all, int keep, struct stubs *st,
-                              struct prelude *pre)
+                              struct prelude *pre, int preamble)
 {
 	CXTranslationUnit tu = NULL;
 	enum CXErrorCode ec = clang_parseTranslationUnit2(a->index, main, (const char *const *)all->v, all->n, st->u,
-	                                                  (unsigned)st->n, parse_flags, &tu);
+	                                                  (unsigned)st->n, parse_flags(preamble), &tu);
 	if (ec == CXError_Success && tu) {
 		struct prelude np = prelude_of(tu, st);
 		if (error_count(tu, &np) < error_count(a->tu, pre)) {
@@ -556,30 +586,30 @@ static void reparse_if_better(struct pk_ast *a, const char *main, struct argv_b 
  * it as -include, and operand types the build would define are given; each
  * in a second parse kept only when it has fewer errors. */
 static enum CXErrorCode parse_unit(struct pk_ast *a, const char *main, struct argv_b *all, struct stubs *st,
-                                   struct prelude *pre)
+                                   struct prelude *pre, int preamble)
 {
 	/* notes from headers are kept: a clash with the prelude is told by its
 	 * "previous definition is here" note */
 	enum CXErrorCode ec = clang_parseTranslationUnit2(a->index, main, (const char *const *)all->v, all->n, st->u,
-	                                                  (unsigned)st->n, parse_flags, &a->tu);
+	                                                  (unsigned)st->n, parse_flags(preamble), &a->tu);
 	*pre = (struct prelude){NULL, NULL};
 	if (ec != CXError_Success || !a->tu)
 		return ec;
 	*pre = prelude_of(a->tu, st);
 	int keep = all->n;
 	if (prelude_clashes(a, pre, all))
-		reparse_if_better(a, main, all, keep, st, pre);
+		reparse_if_better(a, main, all, keep, st, pre, preamble);
 	if (lacks_sdk(a->b, a->tu)) {
 		/* the SDK header (the real one if on the path, else the stubs)
 		 * given first, as the missing include would have */
 		keep = all->n;
 		push(all, "-include");
 		push(all, "kernel_operator.h");
-		reparse_if_better(a, main, all, keep, st, pre);
+		reparse_if_better(a, main, all, keep, st, pre, preamble);
 	}
 	keep = all->n;
 	if (operand_types(a->tu, all))
-		reparse_if_better(a, main, all, keep, st, pre);
+		reparse_if_better(a, main, all, keep, st, pre, preamble);
 	return ec;
 }
 
@@ -645,7 +675,7 @@ static void index_unit(struct pk_ast *a, const struct prelude *pre)
 	pk_ast_token_calls(a);
 }
 
-int pk_ast_parse(struct pk_ast *a, struct pk_buf *b, const struct pk_parse_opts *o)
+static int parse_file(struct pk_ast *a, struct pk_buf *b, const struct pk_parse_opts *o, int edit)
 {
 	memset(a, 0, sizeof(*a));
 	a->b = b;
@@ -667,7 +697,8 @@ int pk_ast_parse(struct pk_ast *a, struct pk_buf *b, const struct pk_parse_opts 
 	struct argv_b all = {argv, argc, (size_t)argc + 1};
 	undef_defaults(&all);
 	struct prelude pre;
-	enum CXErrorCode ec = parse_unit(a, unit ? unit : cpath, &all, &st, &pre);
+	enum CXErrorCode ec =
+	    parse_unit(a, unit ? unit : cpath, &all, &st, &pre, edit && !unit && names_headers(all.v, all.n));
 	if (unit && ec == CXError_Success && a->tu && !(a->file = included_file(a->tu, cpath))) {
 		/* the unit does not include the header in this configuration */
 		if (o->tu) {
@@ -687,7 +718,7 @@ int pk_ast_parse(struct pk_ast *a, struct pk_buf *b, const struct pk_parse_opts 
 		a->tu = NULL;
 		free(unit);
 		unit = NULL;
-		ec = parse_unit(a, cpath, &all, &st, &pre);
+		ec = parse_unit(a, cpath, &all, &st, &pre, edit && names_headers(all.v, all.n));
 	}
 	int rc = 0;
 	if (ec != CXError_Success || !a->tu) {
@@ -706,6 +737,16 @@ int pk_ast_parse(struct pk_ast *a, struct pk_buf *b, const struct pk_parse_opts 
 	free(unit);
 	free(cpath);
 	return rc;
+}
+
+int pk_ast_parse(struct pk_ast *a, struct pk_buf *b, const struct pk_parse_opts *o)
+{
+	return parse_file(a, b, o, 0);
+}
+
+int pk_ast_parse_edit(struct pk_ast *a, struct pk_buf *b, const struct pk_parse_opts *o)
+{
+	return parse_file(a, b, o, 1);
 }
 
 int pk_ast_reparse(struct pk_ast *a, const char *data, size_t len, struct pk_parse_error **errs, size_t *nerrs)
