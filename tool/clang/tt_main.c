@@ -356,8 +356,8 @@ static int read_host(struct job *j)
 	if (!j->host_orch)
 		return 0;
 	if (j->tf) {
-		j->func_id =
-		    tt_py_test_func_id(&j->tf->b, o->kernel, j->func_id, j->sp.lay.twins, 8, &j->sp.lay.ntwins);
+		j->func_id = tt_py_test_func_id(&j->tf->b, &j->rules, o->kernel, j->host_path, j->func_id,
+		                                j->sp.lay.twins, 8, &j->sp.lay.ntwins);
 		if (j->func_id < -1) /* a script the tool cannot read: refused */
 			return -1;
 	}
@@ -500,7 +500,7 @@ static int plan_lanes(struct job *j)
 	const struct pk_buf *tb = &j->tf->b;
 	const char *slash = strrchr(tb->path, '/');
 	for (long i = 0; i < n; i++) {
-		char *src = tt_py_incore_source(tb, ids[i]);
+		char *src = tt_py_incore_source(tb, &j->rules, j->o.kernel, j->host_path, ids[i]);
 		if (!src)
 			continue; /* refused by the planner, naming the lane */
 		char *path = slash ? pk_xasprintf("%.*s/%s", (int)(slash - tb->path), tb->path, src) : pk_xstrdup(src);
@@ -612,6 +612,7 @@ static int plan_all(struct job *j)
 	if (tt_rules_load(&j->rules) < 0 || tt_rules_check(&j->rules, "rules/timing.ini") < 0 ||
 	    pk_ast_rules_load(&j->async) < 0 || load_files(j) < 0 || resolve_roles(j) < 0)
 		return -1;
+	j->sp.opt.host_file = j->host_path;
 	j->sp.rules = &j->rules;
 	j->sp.async_issue = &j->async.issue;
 	if (pick_target(j) < 0 || read_kernel(j) < 0 || plan_tasks(j) < 0 || view_edits(j) < 0 || lay_out(j) < 0)
