@@ -401,6 +401,11 @@ long tt_orch_lane_ids(struct pk_ast *t, const struct tt_spec *sp, long func_id, 
 /* The external timing tensor, its add to every such task, the arg count; *EXTERNAL gets K. */
 int tt_orch_plan(struct pk_ast *t, const struct tt_kernel *k, const struct tt_spec *sp, long func_id, long *external,
                  struct pk_plan *plan);
+/* Read back: the orchestration T as PLAN leaves it, parsed again; every
+ * task submitting the kernel passes the timing tensor last, at the
+ * kernel's index, and expected_arg_count grew by one. -1 (named) if not. */
+int tt_orch_verify(const struct pk_ast *t, const struct pk_plan *plan, const struct tt_kernel *k,
+                   const struct tt_spec *sp, long func_id);
 /* The sidecar JSON probe-report reads with --events. */
 /* The event map; FILES (from the kernel's folder) the run's other changed files. */
 char *tt_sidecar_json(const struct tt_kernel *k, const struct tt_spec *sp, const char *const *files, size_t nfiles,

@@ -529,7 +529,9 @@ static int plan_host(struct job *j)
 		return tt_gen_host(j->ht, &j->k, &j->sp, &j->hf->plan);
 	if (j->tf && plan_lanes(j) < 0)
 		return -1;
-	if (tt_orch_plan(j->ht, &j->k, &j->sp, j->func_id, &j->external, &j->hf->plan) < 0)
+	if (tt_orch_plan(j->ht, &j->k, &j->sp, j->func_id, &j->external, &j->hf->plan) < 0 ||
+	    pk_plan_check(&j->hf->plan, j->hf->b.path, j->hf->b.len) < 0 ||
+	    tt_orch_verify(j->ht, &j->hf->plan, &j->k, &j->sp, j->func_id) < 0)
 		return -1;
 	if (j->k.host_scalars == -1 && (j->sp.lay.task_rows || j->o.generation || j->o.invocation))
 		return pk_error(
