@@ -599,6 +599,38 @@ static int lay_out(struct job *j)
 	return resolve_events(&j->o, &j->rules, &j->sp, j->k.name);
 }
 
+/* The host's C++ result parsed again by the front end: no error the
+ * original did not have (the Python results and the orchestration's tasks
+ * are read back by their planners). The kernel's own result is not parsed
+ * again here: without the SDK its inserted device calls (cache writeback,
+ * cycle reads) are undeclared in the stub headers, which is no fault of the
+ * edit. */
+static int read_back(struct job *j)
+{
+	if (!j->ht || j->ht == j->kt || !j->hf->plan.n)
+		return 0;
+	/* the host, parsed alone: a fresh parse of the result, no more errors than the original's */
+	struct pk_buf nb = j->hf->b;
+	pk_plan_apply(&j->hf->plan, j->hf->b.data, j->hf->b.len, &nb.data, &nb.len);
+	struct pk_ast q;
+	memset(&q, 0, sizeof(q));
+	int rc = tt_parse(&q, &nb, 0, NULL, j->o.extra, j->o.nextra);
+	if (rc == 0 && q.nerrs > j->ht->nerrs) {
+		const struct pk_parse_error *e = &q.errs[q.nerrs - 1];
+		for (size_t i = 0; i < q.nerrs && i < j->ht->nerrs; i++)
+			if (strcmp(q.errs[i].msg, j->ht->errs[i].msg)) {
+				e = &q.errs[i];
+				break;
+			}
+		rc = pk_error("%s: internal error: read back, the edited file has a new parse error (line %u of "
+		              "the result: %s); nothing was written",
+		              j->hf->b.path, e->line, e->msg);
+	}
+	pk_ast_free(&q);
+	free(nb.data);
+	return rc;
+}
+
 /* Discover and load every file, then parse, then plan per role; every plan
  * is checked before anything is written. */
 static int plan_all(struct job *j)
@@ -621,7 +653,7 @@ static int plan_all(struct job *j)
 		return -1;
 	if (tt_gen_kernel(j->kt, &j->k, &j->sp, &j->fs, &j->kf->plan) < 0 || plan_reads(j) < 0 || plan_host(j) < 0)
 		return -1;
-	return check_plans(&j->fs);
+	return check_plans(&j->fs) < 0 ? -1 : read_back(j);
 }
 
 /* FILES: the other files this run changes in place, named from the kernel's
