@@ -331,9 +331,10 @@ int tt_py_plan_extern(const struct pk_buf *b, const char *name, const struct tt_
  * of the script; -2 when it cannot be read (refused, message printed). */
 /* The script's test class is the one whose orchestration's source is HOST
  * (NULL: none given) and whose incores build KERNEL (the most trailing path
- * components shared); its incores are the ones read. */
+ * components shared); its incores are the ones read. CORE (CORECAP bytes)
+ * gets the kernel's incore's "core_type" ("" when it says none). */
 long tt_py_test_func_id(const struct pk_buf *b, const struct tt_rules *r, const char *kernel, const char *host, long id,
-                        long *twins, size_t cap, size_t *ntwins);
+                        long *twins, size_t cap, size_t *ntwins, char *core, size_t corecap);
 /* The "source" of incore ID of the script's test class (malloc'd), or NULL. */
 char *tt_py_incore_source(const struct pk_buf *b, const struct tt_rules *r, const char *kernel, const char *host,
                           long id);

@@ -331,6 +331,7 @@ static int pick_target(struct job *j)
 static int read_host(struct job *j)
 {
 	struct tt_opts *o = &j->o;
+	char core[16] = "";
 	j->func_id = o->func_id;
 	memcpy(j->sp.lay.twins, o->func_twins, o->nfunc_twins * sizeof(long));
 	j->sp.lay.ntwins = o->nfunc_twins;
@@ -357,9 +358,14 @@ static int read_host(struct job *j)
 		return 0;
 	if (j->tf) {
 		j->func_id = tt_py_test_func_id(&j->tf->b, &j->rules, o->kernel, j->host_path, j->func_id,
-		                                j->sp.lay.twins, 8, &j->sp.lay.ntwins);
+		                                j->sp.lay.twins, 8, &j->sp.lay.ntwins, core, sizeof(core));
 		if (j->func_id < -1) /* a script the tool cannot read: refused */
 			return -1;
+		/* the incore's core type, as the runtime builds it, unless --core-type says another */
+		if (!o->core && j->k.core != TT_MIX && !strcmp(core, "aic"))
+			j->k.core = TT_AIC;
+		else if (!o->core && j->k.core != TT_MIX && !strcmp(core, "aiv"))
+			j->k.core = TT_AIV;
 	}
 	j->k.host_tensors = tt_orch_tensors(j->ht, &j->rules, j->func_id, &j->k.host_scalars);
 	return j->k.host_tensors < 0 ? -1 : 0;

@@ -417,8 +417,8 @@ static int pick_id(const struct pk_ast *t, const struct submit *s, size_t n, lon
 				if (only >= 0 && v != only)
 					return pk_error(
 					    "%s: the orchestration submits several kernels (ids %ld and %ld, ...): "
-					    "say which one is instrumented with --func-id N (or --test-script FILE "
-					    "naming the kernel's source)",
+					    "say which one is instrumented with --func-id N (a --test-script says it "
+					    "when one of its incores has the kernel's file as its source)",
 					    t->b->path, only, v);
 				only = v;
 			}

@@ -525,8 +525,8 @@ static const char *word(const struct tt_rules *r, const char *key)
 	return r ? tt_rule(r, "test_script", key) : NULL;
 }
 
-static const char *const test_word_keys[] = {"tensorarg", "orchestration", "source", "func_id",
-                                             "signature", "compare",       "super",  "output_names"};
+static const char *const test_word_keys[] = {"tensorarg", "orchestration", "source",       "func_id",  "signature",
+                                             "compare",   "super",         "output_names", "core_type"};
 
 static int test_words(const struct tt_rules *r)
 {
@@ -876,8 +876,23 @@ static void chosen_scope(const struct pyt *p, const struct tclass *v, size_t n, 
 		}
 }
 
+/* The "core_type" string of the dict at OPEN into CORE (CAP bytes), or "". */
+static void dict_core(const struct pyt *p, const struct tt_rules *r, size_t open, char *core, size_t cap)
+{
+	const char *src;
+	size_t n;
+	core[0] = 0;
+	for (size_t j = open + 1; open != (size_t)-1 && j + 2 < p->t[open].match; j++)
+		if (p->t[j].depth == p->t[open].depth + 1 && pyt_string_is(p, j, word(r, "core_type")) &&
+		    pyt_is(p, j + 1, PYT_OP, ":") && plain_string(p, j + 2, &src, &n) && n < cap) {
+			memcpy(core, src, n);
+			core[n] = 0;
+			return;
+		}
+}
+
 long tt_py_test_func_id(const struct pk_buf *b, const struct tt_rules *r, const char *kernel, const char *host, long id,
-                        long *twins, size_t cap, size_t *ntwins)
+                        long *twins, size_t cap, size_t *ntwins, char *core, size_t corecap)
 {
 	struct pyt p;
 	if (test_words(r) < 0 || pyt_scan(&p, b) < 0)
@@ -887,6 +902,10 @@ long tt_py_test_func_id(const struct pk_buf *b, const struct tt_rules *r, const 
 	chosen_scope(&p, cls, ncls, &lo, &hi);
 	free(cls);
 	size_t mine = incore_at(&p, r, lo, hi, &id, kernel);
+	if (core && corecap)
+		core[0] = 0;
+	if (core && mine < p.n)
+		dict_core(&p, r, enclosing(&p, mine), core, corecap);
 	if (id < 0) {
 		struct lines l;
 		split(b, &l);
