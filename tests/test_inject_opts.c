@@ -115,7 +115,7 @@ static void test_timing(void **state)
 	(void)state;
 	struct pk_inject_opts o;
 	run_ok("k.cpp --timing-tensor --event a:issue=after:F#2@Helper --event b=line:9 --edit h.h --slots=24 "
-	       "--func-id 3 --generation gen -o out.cpp",
+	       "--func-id 3 --generation gen --host-by-hand -o out.cpp",
 	       &o);
 	assert_int_equal(o.form, PK_INJECT_TIMING);
 	assert_string_equal(o.files[0], "k.cpp");
@@ -132,11 +132,12 @@ static void test_timing(void **state)
 	assert_int_equal(o.func_id, 3);
 	assert_string_equal(o.generation, "gen");
 	pk_inject_opts_free(&o);
-	run_ok("--timing-tensor k.cpp", &o);
+	run_ok("--timing-tensor --host-by-hand k.cpp", &o);
+	assert_int_equal(o.host_by_hand, 1);
 	assert_int_equal(o.func_id, -1);
 	assert_int_equal(o.nfunc_twins, 0);
 	pk_inject_opts_free(&o);
-	run_ok("--timing-tensor --func-id 11,12,14 k.cpp", &o);
+	run_ok("--timing-tensor --func-id 11,12,14 --diff k.cpp", &o);
 	assert_int_equal(o.func_id, 11);
 	assert_int_equal(o.nfunc_twins, 2);
 	assert_int_equal(o.func_twins[0], 12);
@@ -163,6 +164,12 @@ static void test_refusals(void **state)
 	                                    "--wait, --base) or --timing-tensor; to enable a probe use --probe NAME");
 	refused("--probe X --begin after:A k.cpp", "--begin and --end go together");
 	refused("--probe X --around F a.cpp b.cpp", "placement works on one file at a time");
+	refused("--timing-tensor k.cpp", "--timing-tensor changes the kernel's arguments (one more tensor): name the "
+	                                 "host file that passes them with --host FILE (and the simpler test script "
+	                                 "with --test-script), or say you change it yourself with --host-by-hand; "
+	                                 "nothing was written");
+	refused("--timing-tensor --host h.cpp --host-by-hand k.cpp",
+	        "--host and --host-by-hand: the tool changes the host, or you do; choose one");
 	refused("--timing-tensor a.cpp b.cpp", "--timing-tensor takes one kernel file ('a.cpp', 'b.cpp')");
 	refused("--timing-tensor", "--timing-tensor needs a kernel file");
 	refused("--timing-tensor --event x k.cpp", "--event 'x': expected NAME[:KIND]=PLACE");

@@ -56,6 +56,11 @@ static int parse(int argc, char **argv, struct strip_opts *o, int *done)
 	};
 	int c, rc;
 	*done = 0;
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) /* probe-inject's option, given here */
+		if (!strcmp(argv[i], "--enable") || !strncmp(argv[i], "--enable=", 9))
+			return pk_error("unknown option '%s': probe-strip removes or turns off probes; to turn one on, "
+			                "probe-inject --probe NAME FILE (see --help)",
+			                argv[i]);
 	optind = 0;
 	while ((c = pk_emit_getopt(argc, argv, ":o:h", longopts, &o->emit, &rc)) != -1) {
 		switch (c) {
@@ -83,6 +88,12 @@ static int parse(int argc, char **argv, struct strip_opts *o, int *done)
 		return pk_error("'%s' is not a probe name ([A-Za-z_][A-Za-z0-9_]*)", o->name);
 	if (optind >= argc)
 		return pk_error("no input files (use '-' for standard input)");
+	/* `--disable STAGE_B f`: --disable takes no name; say so rather than "no such file" */
+	for (int i = optind; o->disable_only && i < argc; i++)
+		if (strcmp(argv[i], "-") && access(argv[i], F_OK) != 0 && pk_probe_name_ok(argv[i]))
+			return pk_error("'%s' is not a file: --disable takes no probe name, it turns every probe of "
+			                "the files off; to turn one probe off, probe-inject --disable %s FILE",
+			                argv[i], argv[i]);
 	return pk_emit_validate(&o->emit, (size_t)(argc - optind));
 }
 

@@ -69,7 +69,8 @@ struct pk_inject_opts {
 	/* the timing tensor */
 	const char *kernel_name, *core_type, *host, *host_out, *slots, *events_out, *generation, *invocation,
 	    *invocations, *target, *test_script;
-	long func_id; /* -1: not given */
+	int host_by_hand; /* --host-by-hand: no --host, the user changes the host side */
+	long func_id;     /* -1: not given */
 	/* --func-id N,M...: the other ids the kernel's source is built under */
 	long func_twins[8];
 	size_t nfunc_twins;

@@ -70,6 +70,7 @@ static const struct inject_option {
     {"core-type", required_argument, O_VALUE, F_TIMING, STORE_STRING, FIELD(core_type)},
     {"host", required_argument, O_VALUE, F_TIMING, STORE_STRING, FIELD(host)},
     {"host-out", required_argument, O_VALUE, F_TIMING, STORE_STRING, FIELD(host_out)},
+    {"host-by-hand", no_argument, O_VALUE, F_TIMING, STORE_FLAG, FIELD(host_by_hand)},
     {"slots", required_argument, O_VALUE, F_TIMING, STORE_STRING, FIELD(slots)},
     {"events-out", required_argument, O_VALUE, F_TIMING, STORE_STRING, FIELD(events_out)},
     {"generation", required_argument, O_VALUE, F_TIMING, STORE_EXPR, FIELD(generation)},
@@ -188,9 +189,11 @@ static const char *const sections[PK_INJECT_FORMS] = {
     "                      script's entry for the kernel file, or the only one); M...: other\n"
     "                      ids the same source is built under (the lanes of a mixed task)\n"
     "  --host-out FILE     write the host result there (needed with -o)\n"
-    "  --slots EXPR        number of core slots of the real launch (needed with --host;\n"
-    "                      a simpler orchestration's rows are counted from its submits\n"
-    "                      and constant loops when they can be: one per task and block)\n"
+    "  --host-by-hand      no --host: you change the host side yourself (the kernel's\n"
+    "                      ABI changes: without --host or this, nothing is written)\n"
+    "  --slots EXPR        rows of one run (needed with --host unless the tool counts\n"
+    "                      them: a simpler orchestration's submits, constant loops and\n"
+    "                      block counts give one row per task and block)\n"
     "  --events-out FILE   event map for probe-report (default OUT.timing.json)\n"
     "  -p BUILD_DIR        compiler flags from BUILD_DIR/compile_commands.json\n"
     "  -- ARGS...          extra compiler arguments (-I, -D, ...)\n",
@@ -420,6 +423,8 @@ static int check_timing(struct pk_inject_opts *o)
 		return pk_error("--host cannot go to --stdout: two files would be mixed; use -o and --host-out");
 	if (o->host_out && !o->host)
 		return pk_error("--host-out without --host");
+	if (o->host && o->host_by_hand)
+		return pk_error("--host and --host-by-hand: the tool changes the host, or you do; choose one");
 	if (!o->invocation != !o->invocations)
 		return pk_error("--invocation EXPR and --invocations K go together");
 	if (o->nedit && m == PK_EMIT_STDOUT)
@@ -431,6 +436,11 @@ static int check_timing(struct pk_inject_opts *o)
 	const char *c = o->core_type;
 	if (c && strcmp(c, "aiv") && strcmp(c, "aic") && strcmp(c, "mix"))
 		return pk_error("--core-type '%s': expected aiv, aic or mix", c);
+	if (!o->host && !o->host_by_hand && (m == PK_EMIT_INPLACE || m == PK_EMIT_OUTFILE))
+		return pk_error("--timing-tensor changes the kernel's arguments (one more tensor): name the host "
+		                "file that passes them with --host FILE (and the simpler test script with "
+		                "--test-script), or say you change it yourself with --host-by-hand; nothing was "
+		                "written");
 	return 0;
 }
 

@@ -28,6 +28,24 @@ static const struct pk_cmd *find_cmd(const char *name)
 	return NULL;
 }
 
+/* "'injet' is not a probekit command; did you mean 'inject'?" when one is close. */
+static void not_a_command(const char *name, const char *see)
+{
+	const char *best = NULL;
+	size_t best_d = (size_t)-1, limit = strlen(name) / 3 > 1 ? strlen(name) / 3 : 1;
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		size_t d = pk_distance(name, commands[i].name);
+		if (d < best_d) {
+			best_d = d;
+			best = commands[i].name;
+		}
+	}
+	if (best && best_d <= limit)
+		pk_error("'%s' is not a probekit command; did you mean '%s'? (see '%s')", name, best, see);
+	else
+		pk_error("'%s' is not a probekit command (see '%s')", name, see);
+}
+
 static int usage(FILE *out)
 {
 	fprintf(out, "usage: probe <command> [options] [FILE...]\n"
@@ -47,7 +65,7 @@ static int help(int argc, char **argv)
 		return usage(stdout);
 	const struct pk_cmd *cmd = find_cmd(argv[1]);
 	if (!cmd) {
-		pk_error("'%s' is not a probekit command (see 'probe help')", argv[1]);
+		not_a_command(argv[1], "probe help");
 		return PK_EXIT_ERROR;
 	}
 	static char progname[64];
@@ -77,7 +95,7 @@ int main(int argc, char **argv)
 			return help(argc - 1, argv + 1);
 		cmd = find_cmd(argv[1]);
 		if (!cmd) {
-			pk_error("'%s' is not a probekit command (see 'probe --help')", argv[1]);
+			not_a_command(argv[1], "probe --help");
 			return PK_EXIT_ERROR;
 		}
 		argc--;

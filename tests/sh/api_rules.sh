@@ -25,12 +25,12 @@ run() { # expected-exit expected-stderr-text command...
 # a key left out of [pto]: both forms refuse and name it
 sed -i '/^\[pto\]/,/^\[/{/^fence =/d}' "$rules/api.ini"
 run 2 "[pto] needs 'fence'" probe-inject --base kernel_exp.cpp
-run 2 "[pto] needs 'fence'" probe-inject --timing-tensor --slots 4 kernel_exp.cpp
+run 2 "[pto] needs 'fence'" probe-inject --timing-tensor --host-by-hand --slots 4 kernel_exp.cpp
 cp "$src/rules/api.ini" "$rules/api.ini"
 
 # the timing profile's kind missing from timing.ini
 sed -i '/^\[code\]/,/^\[/{/^api =/d}' "$rules/timing.ini"
-run 2 "[code] needs 'api'" probe-inject --timing-tensor --slots 4 --target ascendc kernel_exp.cpp
+run 2 "[code] needs 'api'" probe-inject --timing-tensor --host-by-hand --slots 4 --target ascendc kernel_exp.cpp
 cp "$src/rules/timing.ini" "$rules/timing.ini"
 
 # a spelling changed in the rules is what both forms write

@@ -94,7 +94,7 @@ if shim=$(build_shim "$scratch"); then
 	cp tt/kernel.cpp tt.kernel.orig; cp tt/stages.h tt.stages.orig
 	if probe-inject --timing-tensor --help >/dev/null 2>&1; then
 		if run_expect 2 "timing tensor, the header hits ENOSPC" with_shim "$shim" env PK_SHIM_ENOSPC=1 \
-			probe-inject --timing-tensor --event producer_done=after:Produce@Stage --edit tt/stages.h tt/kernel.cpp; then
+			probe-inject --timing-tensor --host-by-hand --event producer_done=after:Produce@Stage --edit tt/stages.h tt/kernel.cpp; then
 			has "timing tensor: says nothing was written" "nothing written"
 		fi
 		same "timing tensor: kernel untouched" tt.kernel.orig tt/kernel.cpp

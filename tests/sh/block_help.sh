@@ -71,6 +71,8 @@ done
 run_expect 2 "probe with no command" probe && has "probe alone prints usage" "usage: probe <command>"
 run_expect 2 "probe with an unknown command" probe bogus &&
 	has "unknown command message" "probekit: 'bogus' is not a probekit command"
+run_expect 2 "probe with a misspelt command" probe injet &&
+	has "misspelt command: did you mean" "probekit: 'injet' is not a probekit command; did you mean 'inject'?"
 # probe help [COMMAND]: the command's --help, the listing without one
 for cmd in inject strip list check report; do
 	[ "$(probe help "$cmd")" = "$(probe-"$cmd" --help)" ] && ok "probe help $cmd = probe-$cmd --help" ||

@@ -64,7 +64,7 @@ refused() { # file section key command...
 	*) fail "$file without [$section] $key: the message does not name file, section and key: $out" ;; esac
 	[ "$(cat "$scratch/kernel_exp.cpp")" = "$before" ] || fail "$file without [$section] $key: the kernel changed"
 }
-tt="probe-inject --timing-tensor --slots 4 kernel_exp.cpp"
+tt="probe-inject --timing-tensor --host-by-hand --slots 4 kernel_exp.cpp"
 refused timing.ini host launch_declare_1 $tt
 refused timing.ini host orchestration $tt
 refused timing.ini code tensor $tt

@@ -23,7 +23,7 @@ for dir in "$src"/testdata/timing/*/; do
   [ ! -f "$dir/exit" ] || continue
   d="$work/$name"; mkdir -p "$d"; cp "$dir/kernel.cpp" "$d/"; cp "$dir"/*.h "$d/" 2>/dev/null || true
   [ ! -f "$dir/host.cpp" ] || cp "$dir/host.cpp" "$d/"
-  host=(); [ ! -f "$d/host.cpp" ] || host=(--host "$d/host.cpp" --host-out "$d/host.tt.cpp" --slots 8)
+  host=(--host-by-hand); [ ! -f "$d/host.cpp" ] || host=(--host "$d/host.cpp" --host-out "$d/host.tt.cpp" --slots 8)
   # a case naming the core type (a mixed kernel under a profile without a C++ AIC test)
   ! grep -q -- '--core-type' "$dir/args" || host+=($(grep -o -- '--core-type [a-z]*' "$dir/args"))
   # line:1000000 matches no statement: the tool must refuse and write nothing
@@ -50,7 +50,7 @@ d="$work/helpers"; mkdir -p "$d/gen"
 cp "$src"/testdata/timing/helper-events/{kernel.cpp,stages.h,kernel_api.h} "$d/"
 check "helpers: inject" "$bin/probe-inject" --timing-tensor --event producer_done=after:Produce@Stage \
   --event collective_arrival=before:CrossCoreSetFlag@Exchange --event drained:drain=after:pipe_barrier@Drain \
-  --edit "$d/stages.h" "$d/kernel.cpp" -o "$d/gen/kernel.cpp"
+  --edit "$d/stages.h" --host-by-hand "$d/kernel.cpp" -o "$d/gen/kernel.cpp"
 check "helpers: compiles" "$cxx" -std=c++17 -fsyntax-only -Wall -Wextra -Wno-unused-parameter -I"$d/gen" -I"$d" "$d/gen/kernel.cpp"
 check "helpers: header edited" bash -c "! cmp -s '$d/stages.h' '$d/gen/stages.h'"
 for f in kernel.cpp stages.h; do
@@ -58,7 +58,7 @@ for f in kernel.cpp stages.h; do
   check "helpers: restored $f" cmp "$d/$f" "$d/back.$f"
 done
 # a refused helper event (no path) writes neither file
-if "$bin/probe-inject" --timing-tensor --event p:phase=after:Produce@Nowhere --edit "$d/stages.h" \
+if "$bin/probe-inject" --timing-tensor --host-by-hand --event p:phase=after:Produce@Nowhere --edit "$d/stages.h" \
      "$d/kernel.cpp" -o "$d/gen/none.cpp" 2>/dev/null || [ -e "$d/gen/none.cpp" ]; then
   echo "FAIL helpers: a refused injection wrote output"; fail=1
 fi
@@ -66,7 +66,7 @@ fi
 # --generation and --invocation: the extra scalars come out again, kernel and host
 for c in host-orchestration host-packed direct-signature; do
   d="$work/gen-$c"; mkdir -p "$d"; cp "$src/testdata/timing/$c"/*.cpp "$src/testdata/timing/$c"/*.h "$d/" 2>/dev/null
-  host=(); [ ! -f "$d/host.cpp" ] || host=(--host "$d/host.cpp" --host-out "$d/host.tt.cpp" --slots 8)
+  host=(--host-by-hand); [ ! -f "$d/host.cpp" ] || host=(--host "$d/host.cpp" --host-out "$d/host.tt.cpp" --slots 8)
   # a case naming the core type (a mixed kernel under a profile without a C++ AIC test)
   ! grep -q -- '--core-type' "$dir/args" || host+=($(grep -o -- '--core-type [a-z]*' "$dir/args"))
   check "gen $c: inject" "$bin/probe-inject" --timing-tensor --generation launch_id --invocation inv --invocations 2 \
@@ -93,7 +93,7 @@ fi
 k="$src/kernels/tsort32/tsort32_kernel.cpp"
 if [ -f "$k" ]; then
   inc=(-I"$src/kernels/sim/include" -I"$src/kernels/tsort32")
-  check "tsort32: inject" "$bin/probe-inject" --timing-tensor "$k" -o "$work/tsort32.cpp" -- "${inc[@]}"
+  check "tsort32: inject" "$bin/probe-inject" --timing-tensor --host-by-hand "$k" -o "$work/tsort32.cpp" -- "${inc[@]}"
   check "tsort32: compiles" "$cxx" -std=c++17 -fsyntax-only -Wall -Wextra "${inc[@]}" "$work/tsort32.cpp"
   check "tsort32: strip --timing-tensor keeps the probes" "$bin/probe-strip" --timing-tensor "$work/tsort32.cpp" -o "$work/tsort32.back.cpp"
   check "tsort32: restored" cmp "$k" "$work/tsort32.back.cpp"

@@ -818,8 +818,11 @@ int pk_ast_parse_alone(struct pk_ast *a, struct pk_buf *b, char **extra, int nex
 		args[n++] = extra[i];
 	struct CXUnsavedFile u = {name, b->data, (unsigned long)b->len};
 	a->index = clang_createIndex(0, 0);
-	enum CXErrorCode ec = clang_parseTranslationUnit2(
-	    a->index, name, args, n, &u, 1, CXTranslationUnit_KeepGoing | CXTranslationUnit_SingleFileParse, &a->tu);
+	enum CXErrorCode ec =
+	    clang_parseTranslationUnit2(a->index, name, args, n, &u, 1,
+	                                CXTranslationUnit_KeepGoing | CXTranslationUnit_SingleFileParse |
+	                                    CXTranslationUnit_DetailedPreprocessingRecord,
+	                                &a->tu);
 	free(args);
 	if (ec != CXError_Success || !a->tu)
 		return pk_error("%s: libclang could not read the file (error %d)", b->path, (int)ec);

@@ -189,6 +189,7 @@ struct tt_given {
 	struct tt_event *ev; /* --event, in row order (placed by the planners) */
 	size_t nev;
 	const char *kernel_file; /* the kernel as named on the command line */
+	const char *host_file;   /* --host's file as named (no :EXTERN), or NULL */
 	const char *slots;       /* --slots, or the rows counted from the orchestration, or NULL */
 	const char *generation;  /* --generation EXPR (host), or NULL */
 	const char *invocation;  /* --invocation EXPR (host): this launch's invocation index */
@@ -308,6 +309,7 @@ struct pyt {
 	size_t *ls;        /* physical line starts */
 	unsigned char *lf; /* physical line end flags (PYT_LINE_*) */
 	size_t nl;
+	size_t *stmt; /* per token: the first token of its logical line (one pass, so callers stay linear) */
 };
 int pyt_scan(struct pyt *p, const struct pk_buf *b);
 void pyt_free(struct pyt *p);
@@ -315,6 +317,8 @@ int pyt_is(const struct pyt *p, size_t i, int kind, const char *text); /* text N
 int pyt_string_is(const struct pyt *p, size_t i, const char *text);    /* a plain "TEXT" or 'TEXT' */
 size_t pyt_line_end(const struct pyt *p, size_t line);                 /* before its newline */
 size_t pyt_line_of(const struct pyt *p, size_t pos);
+/* The first token of the logical line holding token I. */
+size_t pyt_stmt(const struct pyt *p, size_t i);
 /* tt_py.c: the Python sides. The tensor count of extern NAME (NULL: the only
  * one); *MIXED: it is declared core_type="mixed" (built for AIC and AIV lanes). */
 long tt_py_extern_tensors(const struct pk_buf *b, const char *name, int *mixed);
@@ -325,9 +329,17 @@ int tt_py_plan_extern(const struct pk_buf *b, const char *name, const struct tt_
  * source is KERNEL's file, or -1. Unless *NTWINS is set already, the other
  * ids (up to CAP) whose incores have the same source go to TWINS. One read
  * of the script; -2 when it cannot be read (refused, message printed). */
-long tt_py_test_func_id(const struct pk_buf *b, const char *kernel, long id, long *twins, size_t cap, size_t *ntwins);
-/* The "source" of the test script's incore FUNC_ID (malloc'd), or NULL. */
-char *tt_py_incore_source(const struct pk_buf *b, long id);
+/* The script's test class is the one whose orchestration's source is HOST
+ * (NULL: none given) and whose incores build KERNEL (the most trailing path
+ * components shared); its incores are the ones read. CORE (CORECAP bytes)
+ * gets the kernel's incore's "core_type" ("" when it says none). */
+long tt_py_test_func_id(const struct pk_buf *b, const struct tt_rules *r, const char *kernel, const char *host, long id,
+                        long *twins, size_t cap, size_t *ntwins, char *core, size_t corecap);
+/* The "source" of incore ID of the script's test class (malloc'd), or NULL. */
+char *tt_py_incore_source(const struct pk_buf *b, const struct tt_rules *r, const char *kernel, const char *host,
+                          long id);
+/* Tokens the test script's planning visited so far (a test's work counter). */
+size_t tt_py_work(void);
 int tt_py_plan_test(const struct pk_buf *b, const struct tt_kernel *k, const struct tt_spec *sp, long func_id,
                     long external, struct pk_plan *plan);
 /* tt_orch.c: a simpler orchestration (rt_submit_*_task). */
@@ -390,6 +402,11 @@ long tt_orch_lane_ids(struct pk_ast *t, const struct tt_spec *sp, long func_id, 
 /* The external timing tensor, its add to every such task, the arg count; *EXTERNAL gets K. */
 int tt_orch_plan(struct pk_ast *t, const struct tt_kernel *k, const struct tt_spec *sp, long func_id, long *external,
                  struct pk_plan *plan);
+/* Read back: the orchestration T as PLAN leaves it, parsed again; every
+ * task submitting the kernel passes the timing tensor last, at the
+ * kernel's index, and expected_arg_count grew by one. -1 (named) if not. */
+int tt_orch_verify(const struct pk_ast *t, const struct pk_plan *plan, const struct tt_kernel *k,
+                   const struct tt_spec *sp, long func_id);
 /* The sidecar JSON probe-report reads with --events. */
 /* The event map; FILES (from the kernel's folder) the run's other changed files. */
 char *tt_sidecar_json(const struct tt_kernel *k, const struct tt_spec *sp, const char *const *files, size_t nfiles,

@@ -331,6 +331,7 @@ static int pick_target(struct job *j)
 static int read_host(struct job *j)
 {
 	struct tt_opts *o = &j->o;
+	char core[16] = "";
 	j->func_id = o->func_id;
 	memcpy(j->sp.lay.twins, o->func_twins, o->nfunc_twins * sizeof(long));
 	j->sp.lay.ntwins = o->nfunc_twins;
@@ -356,10 +357,15 @@ static int read_host(struct job *j)
 	if (!j->host_orch)
 		return 0;
 	if (j->tf) {
-		j->func_id =
-		    tt_py_test_func_id(&j->tf->b, o->kernel, j->func_id, j->sp.lay.twins, 8, &j->sp.lay.ntwins);
+		j->func_id = tt_py_test_func_id(&j->tf->b, &j->rules, o->kernel, j->host_path, j->func_id,
+		                                j->sp.lay.twins, 8, &j->sp.lay.ntwins, core, sizeof(core));
 		if (j->func_id < -1) /* a script the tool cannot read: refused */
 			return -1;
+		/* the incore's core type, as the runtime builds it, unless --core-type says another */
+		if (!o->core && j->k.core != TT_MIX && !strcmp(core, "aic"))
+			j->k.core = TT_AIC;
+		else if (!o->core && j->k.core != TT_MIX && !strcmp(core, "aiv"))
+			j->k.core = TT_AIV;
 	}
 	j->k.host_tensors = tt_orch_tensors(j->ht, &j->rules, j->func_id, &j->k.host_scalars);
 	return j->k.host_tensors < 0 ? -1 : 0;
@@ -500,7 +506,7 @@ static int plan_lanes(struct job *j)
 	const struct pk_buf *tb = &j->tf->b;
 	const char *slash = strrchr(tb->path, '/');
 	for (long i = 0; i < n; i++) {
-		char *src = tt_py_incore_source(tb, ids[i]);
+		char *src = tt_py_incore_source(tb, &j->rules, j->o.kernel, j->host_path, ids[i]);
 		if (!src)
 			continue; /* refused by the planner, naming the lane */
 		char *path = slash ? pk_xasprintf("%.*s/%s", (int)(slash - tb->path), tb->path, src) : pk_xstrdup(src);
@@ -529,7 +535,9 @@ static int plan_host(struct job *j)
 		return tt_gen_host(j->ht, &j->k, &j->sp, &j->hf->plan);
 	if (j->tf && plan_lanes(j) < 0)
 		return -1;
-	if (tt_orch_plan(j->ht, &j->k, &j->sp, j->func_id, &j->external, &j->hf->plan) < 0)
+	if (tt_orch_plan(j->ht, &j->k, &j->sp, j->func_id, &j->external, &j->hf->plan) < 0 ||
+	    pk_plan_check(&j->hf->plan, j->hf->b.path, j->hf->b.len) < 0 ||
+	    tt_orch_verify(j->ht, &j->hf->plan, &j->k, &j->sp, j->func_id) < 0)
 		return -1;
 	if (j->k.host_scalars == -1 && (j->sp.lay.task_rows || j->o.generation || j->o.invocation))
 		return pk_error(
@@ -597,6 +605,38 @@ static int lay_out(struct job *j)
 	return resolve_events(&j->o, &j->rules, &j->sp, j->k.name);
 }
 
+/* The host's C++ result parsed again by the front end: no error the
+ * original did not have (the Python results and the orchestration's tasks
+ * are read back by their planners). The kernel's own result is not parsed
+ * again here: without the SDK its inserted device calls (cache writeback,
+ * cycle reads) are undeclared in the stub headers, which is no fault of the
+ * edit. */
+static int read_back(struct job *j)
+{
+	if (!j->ht || j->ht == j->kt || !j->hf->plan.n)
+		return 0;
+	/* the host, parsed alone: a fresh parse of the result, no more errors than the original's */
+	struct pk_buf nb = j->hf->b;
+	pk_plan_apply(&j->hf->plan, j->hf->b.data, j->hf->b.len, &nb.data, &nb.len);
+	struct pk_ast q;
+	memset(&q, 0, sizeof(q));
+	int rc = tt_parse(&q, &nb, 0, NULL, j->o.extra, j->o.nextra);
+	if (rc == 0 && q.nerrs > j->ht->nerrs) {
+		const struct pk_parse_error *e = &q.errs[q.nerrs - 1];
+		for (size_t i = 0; i < q.nerrs && i < j->ht->nerrs; i++)
+			if (strcmp(q.errs[i].msg, j->ht->errs[i].msg)) {
+				e = &q.errs[i];
+				break;
+			}
+		rc = pk_error("%s: internal error: read back, the edited file has a new parse error (line %u of "
+		              "the result: %s); nothing was written",
+		              j->hf->b.path, e->line, e->msg);
+	}
+	pk_ast_free(&q);
+	free(nb.data);
+	return rc;
+}
+
 /* Discover and load every file, then parse, then plan per role; every plan
  * is checked before anything is written. */
 static int plan_all(struct job *j)
@@ -612,13 +652,14 @@ static int plan_all(struct job *j)
 	if (tt_rules_load(&j->rules) < 0 || tt_rules_check(&j->rules, "rules/timing.ini") < 0 ||
 	    pk_ast_rules_load(&j->async) < 0 || load_files(j) < 0 || resolve_roles(j) < 0)
 		return -1;
+	j->sp.opt.host_file = j->host_path;
 	j->sp.rules = &j->rules;
 	j->sp.async_issue = &j->async.issue;
 	if (pick_target(j) < 0 || read_kernel(j) < 0 || plan_tasks(j) < 0 || view_edits(j) < 0 || lay_out(j) < 0)
 		return -1;
 	if (tt_gen_kernel(j->kt, &j->k, &j->sp, &j->fs, &j->kf->plan) < 0 || plan_reads(j) < 0 || plan_host(j) < 0)
 		return -1;
-	return check_plans(&j->fs);
+	return check_plans(&j->fs) < 0 ? -1 : read_back(j);
 }
 
 /* FILES: the other files this run changes in place, named from the kernel's

@@ -189,16 +189,93 @@ static int resolve_ids(const struct pk_ast *t, const struct tt_rules *r, struct 
 	return rc;
 }
 
+/* Token I spells a submit: rt_submit_*_task but the dummy one. */
+static int submit_name(const struct pk_ast *t, size_t i)
+{
+	size_t len = t->tok[i].end - t->tok[i].start;
+	const char *p = t->b->data + t->tok[i].start;
+	return ident(t, i) && len >= 14 && !strncmp(p, "rt_submit_", 10) && !strncmp(p + len - 5, "_task", 5) &&
+	       !pk_tok_is(t, i, "rt_submit_dummy_task");
+}
+
+/* The '{' opening the innermost brace block around token I, or t->ntok. */
+static size_t block_open(const struct pk_ast *t, size_t i)
+{
+	int d = 0;
+	for (size_t j = i; j-- > 0;) {
+		if (pk_tok_is(t, j, "}"))
+			d++;
+		else if (pk_tok_is(t, j, "{") && d-- == 0)
+			return j;
+	}
+	return t->ntok;
+}
+
+/* Is the block at OPEN a lambda's body (`[...](...) {`, `[...] {`)? */
+static int lambda_body(const struct pk_ast *t, size_t open)
+{
+	size_t j = open;
+	while (j > 0 && (pk_tok_is(t, j - 1, "mutable") || pk_tok_is(t, j - 1, "noexcept")))
+		j--;
+	if (j > 0 && pk_tok_is(t, j - 1, "]"))
+		return 1;
+	if (j == 0 || !pk_tok_is(t, j - 1, ")"))
+		return 0;
+	int d = 0;
+	for (size_t k = j - 1; k-- > 0;) {
+		if (pk_tok_is(t, k, ")"))
+			d++;
+		else if (pk_tok_is(t, k, "(") && d-- == 0)
+			return k > 0 && pk_tok_is(t, k - 1, "]");
+	}
+	return 0;
+}
+
+/* Submits the tokens cannot follow to a task, refused by line: one written
+ * by a macro the file uses (its uses pass no timing tensor), one inside a
+ * lambda (which task's arguments reach it is the caller's). */
+static int unfollowed_submits(struct pk_ast *t)
+{
+	for (size_t i = 0; i + 1 < t->ntok; i++) {
+		if (!submit_name(t, i) || !pk_tok_is(t, i + 1, "(") || (t->tok[i].flags & PK_TOK_INACTIVE))
+			continue;
+		unsigned line = pk_buf_line_of(t->b, t->tok[i].start);
+		if (t->tok[i].flags & PK_TOK_DIRECTIVE) {
+			char name[64], uses[128];
+			unsigned dl = 0;
+			snprintf(name, sizeof(name), "%.*s", (int)(t->tok[i].end - t->tok[i].start),
+			         t->b->data + t->tok[i].start);
+			char *m = pk_ast_macro_calling(t, name, &dl, uses, sizeof(uses));
+			int rc = m && *uses
+			             ? pk_error("%s:%u: '%s' is called by macro '%s', used on line%s %s: the tool "
+			                        "cannot give those tasks the timing tensor; write the call out "
+			                        "where the macro is used, or measure without --host",
+			                        t->b->path, dl, name, m, strchr(uses, ',') ? "s" : "", uses)
+			             : 0;
+			free(m);
+			if (rc < 0)
+				return rc;
+			continue;
+		}
+		size_t open = block_open(t, i);
+		if (open < t->ntok && lambda_body(t, open))
+			return pk_error(
+			    "%s:%u: the submit is inside a lambda (its body opens on line %u): which task's "
+			    "arguments reach it is its caller's; submit from the function body, or through "
+			    "a helper function",
+			    t->b->path, line, pk_buf_line_of(t->b, t->tok[open].start));
+	}
+	return 0;
+}
+
+/* Every submit the file runs: one written in a region the preprocessor
+ * skipped or in a macro's body is none. */
 static size_t find_submits(const struct pk_ast *t, const struct tt_rules *r, struct submit *s)
 {
 	size_t n = 0;
 	for (size_t i = 0; i + 1 < t->ntok && n < MAX_SUBMITS; i++) {
-		if (!ident(t, i) || !pk_tok_is(t, i + 1, "("))
-			continue;
-		size_t len = t->tok[i].end - t->tok[i].start;
-		const char *p = t->b->data + t->tok[i].start;
-		if (len < 14 || strncmp(p, "rt_submit_", 10) || strncmp(p + len - 5, "_task", 5) ||
-		    pk_tok_is(t, i, "rt_submit_dummy_task"))
+		if (!submit_name(t, i) || !pk_tok_is(t, i + 1, "(") ||
+		    (t->tok[i].flags & (PK_TOK_INACTIVE | PK_TOK_DIRECTIVE)))
 			continue;
 		size_t c = close_of(t, i + 1);
 		if (c >= t->ntok || !ident(t, c - 1))
@@ -263,6 +340,7 @@ struct adds {
 	size_t last_tensor_stmt;                       /* its first byte */
 	size_t last_scalar_stmt_end, last_scalar_stmt; /* the same for the last scalar add */
 	long tensors, scalars;
+	size_t last_tensor_arg, last_tensor_arg_end; /* tokens of the last tensor add's argument */
 };
 
 /* The task's arguments start at the latest `CoreTaskArgs RECV` declaration
@@ -287,7 +365,8 @@ static void task_adds(const struct pk_ast *t, const struct submit *all, size_t n
 	memset(a, 0, sizeof(*a));
 	(void)n;
 	for (size_t i = from; i + 3 < all[k].tok; i++) {
-		if (!same(t, i, all[k].recv) || !pk_tok_is(t, i + 1, ".") || !pk_tok_is(t, i + 3, "("))
+		if (!same(t, i, all[k].recv) || !pk_tok_is(t, i + 1, ".") || !pk_tok_is(t, i + 3, "(") ||
+		    (t->tok[i].flags & (PK_TOK_INACTIVE | PK_TOK_DIRECTIVE)))
 			continue;
 		int tensor = pk_tok_is(t, i + 2, "add_input") || pk_tok_is(t, i + 2, "add_output") ||
 		             pk_tok_is(t, i + 2, "add_inout");
@@ -306,6 +385,8 @@ static void task_adds(const struct pk_ast *t, const struct submit *all, size_t n
 		a->tensors++;
 		a->last_tensor_stmt = pk_tok_lead(t, s);
 		a->last_tensor_stmt_end = end;
+		a->last_tensor_arg = i + 4;
+		a->last_tensor_arg_end = c;
 	}
 }
 
@@ -336,8 +417,8 @@ static int pick_id(const struct pk_ast *t, const struct submit *s, size_t n, lon
 				if (only >= 0 && v != only)
 					return pk_error(
 					    "%s: the orchestration submits several kernels (ids %ld and %ld, ...): "
-					    "say which one is instrumented with --func-id N (or --test-script FILE "
-					    "naming the kernel's source)",
+					    "say which one is instrumented with --func-id N (a --test-script says it "
+					    "when one of its incores has the kernel's file as its source)",
 					    t->b->path, only, v);
 				only = v;
 			}
@@ -352,9 +433,11 @@ static int pick_id(const struct pk_ast *t, const struct submit *s, size_t n, lon
 long tt_orch_tensors(struct pk_ast *t, const struct tt_rules *r, long func_id, long *scalars)
 {
 	static struct submit s[MAX_SUBMITS];
+	*scalars = -2;
+	if (unfollowed_submits(t) < 0)
+		return -1;
 	size_t n = find_submits(t, r, s);
 	long id, tensors = -1;
-	*scalars = -2;
 	if (n == (size_t)-1 || pick_id(t, s, n, func_id, &id) < 0)
 		return -1;
 	for (size_t k = 0; k < n; k++) {
@@ -800,24 +883,73 @@ static char *host_text(const struct tt_spec *sp, const char *key, const char *re
 	return tt_expand(tt_rule(sp->rules, "host", key), names, vals, 4);
 }
 
-static int plan_config(const struct pk_ast *t, long ext, struct pk_plan *plan)
+/* The orchestration's config: `expected_arg_count = EXPR` (tokens [*S, *E))
+ * and its value (a constant of the file, evaluated as kernel ids are; -1
+ * when not constant). -1 when there is none. */
+static int config_count(const struct pk_ast *t, const struct tt_rules *r, size_t *s, size_t *e, long *v)
 {
 	for (size_t i = 0; i + 2 < t->ntok; i++) {
-		if (!pk_tok_is(t, i, "expected_arg_count") || !pk_tok_is(t, i + 1, "=") || lit(t, i + 2) < 0)
+		if (!pk_tok_is(t, i, "expected_arg_count") || !pk_tok_is(t, i + 1, "=") ||
+		    (t->tok[i].flags & PK_TOK_INACTIVE))
 			continue;
-		long v = lit(t, i + 2);
-		if (v != ext)
-			pk_warning("%s:%u: expected_arg_count is %ld but the orchestration reads %ld external tensors: "
-			           "the timing tensor is external tensor %ld; check the scalars",
-			           t->b->path, pk_buf_line_of(t->b, t->tok[i].start), v, ext, ext);
-		char num[32];
-		snprintf(num, sizeof(num), "%ld", v + 1);
-		tt_replace_inline(t->b, plan, t->tok[i + 2].start, t->tok[i + 2].end, num);
+		size_t j = i + 2;
+		int d = 0;
+		for (; j < t->ntok; j++) {
+			if (pk_tok_is(t, j, "(") || pk_tok_is(t, j, "[") || pk_tok_is(t, j, "{"))
+				d++;
+			else if ((pk_tok_is(t, j, ")") || pk_tok_is(t, j, "]") || pk_tok_is(t, j, "}")) && d-- == 0)
+				break;
+			else if (d == 0 && (pk_tok_is(t, j, ",") || pk_tok_is(t, j, ";")))
+				break;
+		}
+		*s = i + 2;
+		*e = j;
+		struct tt_idexpr x = {*s, *e, tt_ids_stmt_start(t, i), -1};
+		if (*e > *s && lit(t, *s) >= 0 && *e == *s + 1)
+			x.value = lit(t, *s);
+		else if (*e > *s && tt_ids_eval(t, r, &x, 1) < 0)
+			return -1;
+		*v = x.value;
 		return 0;
 	}
-	return pk_error("%s: no 'expected_arg_count = N' in the orchestration config: the runtime would "
-	                "refuse the extra external tensor",
-	                t->b->path);
+	return -1;
+}
+
+/* The scalars the orchestration reads: one past the highest ORCH.ACC(N),
+ * ACC the [host] simpler_scalar_accessor (0 without one). */
+static long orch_scalars(const struct pk_ast *t, const struct tt_rules *r, size_t orch)
+{
+	const char *acc = tt_rule(r, "host", "simpler_scalar_accessor");
+	long max = -1;
+	for (size_t i = 0; acc && i + 4 < t->ntok; i++)
+		if (same(t, i, orch) && i != orch && pk_tok_is(t, i + 1, ".") && pk_tok_is(t, i + 2, acc) &&
+		    pk_tok_is(t, i + 3, "(") && lit(t, i + 4) > max)
+			max = lit(t, i + 4);
+	return max + 1;
+}
+
+static int plan_config(const struct pk_ast *t, const struct tt_rules *r, size_t orch, long ext, struct pk_plan *plan)
+{
+	size_t s, e;
+	long v = -1;
+	if (config_count(t, r, &s, &e, &v) < 0 || e <= s)
+		return pk_error("%s: no 'expected_arg_count = N' in the orchestration config: the runtime would "
+		                "refuse the extra external tensor",
+		                t->b->path);
+	long sc = orch_scalars(t, r, orch);
+	unsigned line = pk_buf_line_of(t->b, t->tok[s].start);
+	if (v < 0)
+		return pk_error("%s:%u: expected_arg_count is not a constant the tool can evaluate: write it as a "
+		                "number (the external tensors and scalars the orchestration reads)",
+		                t->b->path, line);
+	if (v != ext + sc)
+		pk_warning("%s:%u: expected_arg_count is %ld but the orchestration reads %ld external tensor%s and %ld "
+		           "scalar%s: the timing tensor is external tensor %ld; check the count",
+		           t->b->path, line, v, ext, ext == 1 ? "" : "s", sc, sc == 1 ? "" : "s", ext);
+	char num[32];
+	snprintf(num, sizeof(num), "%ld", v + 1);
+	tt_replace_inline(t->b, plan, t->tok[s].start, t->tok[e - 1].end, num);
+	return 0;
 }
 
 /* ID built from the kernel's own source too (the test script says so). */
@@ -1076,6 +1208,8 @@ int tt_orch_plan(struct pk_ast *t, const struct tt_kernel *k, const struct tt_sp
                  struct pk_plan *plan)
 {
 	static struct submit s[MAX_SUBMITS];
+	if (unfollowed_submits(t) < 0)
+		return -1;
 	size_t n = find_submits(t, sp->rules, s), orch = 0, body = 0;
 	long id;
 	if (n == (size_t)-1 || pick_id(t, s, n, func_id, &id) < 0)
@@ -1100,7 +1234,7 @@ int tt_orch_plan(struct pk_ast *t, const struct tt_kernel *k, const struct tt_sp
 		tt_insert_before(t->b, plan, body, decl, "task counter");
 		free(decl);
 	}
-	int rc = plan_config(t, ext, plan);
+	int rc = plan_config(t, sp->rules, orch, ext, plan);
 	struct loop *loops = NULL;
 	size_t nl = sp->lay.task_rows ? find_loops(t, &loops) : 0;
 	for (size_t j = 0; j < n && rc == 0; j++) {
@@ -1193,4 +1327,49 @@ long tt_orch_lane_ids(struct pk_ast *t, const struct tt_spec *sp, long func_id, 
 			}
 	}
 	return (long)m;
+}
+
+/* ---- the read-back ---- */
+
+/* The orchestration as PLAN leaves it, parsed again: every task submitting
+ * the kernel (or a twin or lane of it) passes the timing tensor as its last
+ * tensor, at the kernel's index; expected_arg_count is one more. */
+int tt_orch_verify(const struct pk_ast *t, const struct pk_plan *plan, const struct tt_kernel *k,
+                   const struct tt_spec *sp, long func_id)
+{
+	struct pk_buf nb = *t->b;
+	pk_plan_apply(plan, t->b->data, t->b->len, &nb.data, &nb.len);
+	struct pk_ast q;
+	memset(&q, 0, sizeof(q));
+	struct submit *s = pk_xcalloc(MAX_SUBMITS, sizeof(*s));
+	char *name = pk_xasprintf("%s" PK_NAME_TIMING_TIMING, sp->lay.prefix);
+	size_t n = 0, se, ss, os, oe;
+	long id, was = -1, now = -1;
+	int rc = tt_parse(&q, &nb, 0, NULL, NULL, 0);
+	if (rc == 0)
+		rc = unfollowed_submits(&q);
+	if (rc == 0 && ((n = find_submits(&q, sp->rules, s)) == (size_t)-1 || pick_id(&q, s, n, func_id, &id) < 0))
+		rc = -1;
+	if (rc == 0 && (config_count(t, sp->rules, &os, &oe, &was) < 0 ||
+	                config_count(&q, sp->rules, &ss, &se, &now) < 0 || was < 0 || now != was + 1))
+		rc = pk_error("%s: internal error: read back, expected_arg_count is %ld, not %ld; nothing was written",
+		              t->b->path, now, was + 1);
+	for (size_t j = 0; j < n && rc == 0; j++) {
+		if (!runs_kernel(sp, &s[j], id))
+			continue;
+		struct adds a;
+		task_adds(&q, s, n, j, &a);
+		size_t at = a.last_tensor_arg;
+		int ok = a.tensors == k->ntensors + 1 && a.last_tensor_arg_end == at + 1 && pk_tok_is(&q, at, name);
+		if (!ok)
+			rc = pk_error("%s:%u: internal error: read back, this task submitting kernel %ld passes %ld "
+			              "tensors, not %ld ending with %s (args[%ld]); nothing was written",
+			              t->b->path, pk_buf_line_of(&nb, q.tok[s[j].tok].start), id, a.tensors,
+			              k->ntensors + 1, name, k->ntensors);
+	}
+	free(name);
+	free(s);
+	pk_ast_free(&q);
+	free(nb.data);
+	return rc;
 }

@@ -61,6 +61,15 @@ static const char *find_in(const struct lines *l, size_t i, const char *what)
 
 /* ---- edits by tokens ---- */
 
+/* Tokens visited by the test script's planning and read-back (a test reads
+ * it: the work grows linearly with the script, whatever its lines' length). */
+static size_t py_work;
+
+size_t tt_py_work(void)
+{
+	return py_work;
+}
+
 struct ped {
 	struct pyt p;
 	struct pk_plan *plan;
@@ -146,7 +155,7 @@ static int change_at(struct ped *e, size_t l, size_t at, size_t at_end, const ch
 static size_t enclosing(const struct pyt *p, size_t i)
 {
 	for (size_t j = i; j-- > 0;)
-		if (p->t[j].kind == PYT_OP && p->t[j].match != (size_t)-1 && p->t[j].match > i &&
+		if (++py_work && p->t[j].kind == PYT_OP && p->t[j].match != (size_t)-1 && p->t[j].match > i &&
 		    strchr("([{", p->b->data[p->t[j].s]))
 			return j;
 	return (size_t)-1;
@@ -163,6 +172,7 @@ static void elements(const struct pyt *p, size_t open, struct elems *el)
 	size_t close = p->t[open].match, cap2 = 0;
 	int d = p->t[open].depth + 1;
 	for (size_t i = open + 1; i < close; i++) {
+		py_work++;
 		PK_GROW(el->first, el->cap, el->n + 1);
 		PK_GROW(el->last, cap2, el->n + 1);
 		el->first[el->n] = i;
@@ -223,10 +233,8 @@ static int insert_item(struct ped *e, size_t open, size_t k, const char *item, c
  * the logical line holding I. */
 static size_t stmt_start(const struct pyt *p, size_t i)
 {
-	while (i > 0 && p->t[i - 1].kind != PYT_NEWLINE && p->t[i - 1].kind != PYT_INDENT &&
-	       p->t[i - 1].kind != PYT_DEDENT)
-		i--;
-	return i;
+	py_work++;
+	return pyt_stmt(p, i);
 }
 
 /* Is token I `def`/`class` NAME, first in its logical line (after `async`)? */
@@ -510,6 +518,24 @@ int tt_py_plan_extern(const struct pk_buf *b, const char *name, const struct tt_
 
 /* ---- simpler test script ---- */
 
+/* A word of the test script's vocabulary (rules/timing.ini [test_script]);
+ * NULL when the rules lack it (refused by test_words before planning). */
+static const char *word(const struct tt_rules *r, const char *key)
+{
+	return r ? tt_rule(r, "test_script", key) : NULL;
+}
+
+static const char *const test_word_keys[] = {"tensorarg", "orchestration", "source",       "func_id",  "signature",
+                                             "compare",   "super",         "output_names", "core_type"};
+
+static int test_words(const struct tt_rules *r)
+{
+	for (size_t i = 0; i < sizeof(test_word_keys) / sizeof(test_word_keys[0]); i++)
+		if (!word(r, test_word_keys[i]))
+			return pk_error("rules/timing.ini: [test_script] has no '%s'", test_word_keys[i]);
+	return 0;
+}
+
 /* How many trailing path components SRC (N bytes) and KERNEL share: the
  * script names sources from its own folder, the command line from anywhere. */
 static size_t shared_components(const char *src, size_t n, const char *kernel)
@@ -527,9 +553,9 @@ static size_t shared_components(const char *src, size_t n, const char *kernel)
 }
 
 /* The id of the incore whose "func_id" key is token I ("func_id": N), or -1. */
-static long func_id_at(const struct pyt *p, size_t i)
+static long func_id_at(const struct pyt *p, const struct tt_rules *r, size_t i)
 {
-	if (!p->t[i].depth || !pyt_string_is(p, i, "func_id") || !pyt_is(p, i + 1, PYT_OP, ":") ||
+	if (!p->t[i].depth || !pyt_string_is(p, i, word(r, "func_id")) || !pyt_is(p, i + 1, PYT_OP, ":") ||
 	    !pyt_is(p, i + 2, PYT_NUMBER, NULL))
 		return -1;
 	return strtol(p->b->data + p->t[i + 2].s, NULL, 10);
@@ -547,29 +573,135 @@ static int plain_string(const struct pyt *p, size_t k, const char **src, size_t 
 	return 1;
 }
 
-/* The "source" of the incore whose "func_id" is token I (malloc'd; NULL if
- * none): a plain string, strings written side by side (joined, as Python
- * does), or a path built from one (`str(CASE_DIR / "kernels/k.cpp")`,
- * `os.path.join(HERE, "kernels/k.cpp")`: its last string, which the match on
- * trailing path components needs). */
-static char *incore_source(const struct pyt *p, size_t i)
+static int eval_strings(const struct pyt *p, size_t k, size_t *next, struct pk_sb *out, int *unknown, int depth);
+
+/* The value of module constant NAME (N bytes): its last top-level
+ * assignment `NAME = "..."` (strings side by side, f-strings of such
+ * constants); NULL when it has none the tool can evaluate. DEPTH bounds
+ * constants defined by constants. */
+static char *module_const(const struct pyt *p, const char *name, size_t n, int depth)
 {
-	size_t o = enclosing(p, i);
-	const char *src;
-	size_t n;
-	for (size_t j = o + 1; o != (size_t)-1 && j + 2 < p->t[o].match; j++) {
-		if (p->t[j].depth != p->t[i].depth || !pyt_string_is(p, j, "source") || !pyt_is(p, j + 1, PYT_OP, ":"))
+	char *val = NULL;
+	for (size_t i = 0; depth < 8 && i + 2 < p->n; i++) {
+		py_work++;
+		if (p->t[i].level || p->t[i].depth || pyt_stmt(p, i) != i || !pyt_is(p, i, PYT_NAME, NULL) ||
+		    p->t[i].e - p->t[i].s != n || memcmp(p->b->data + p->t[i].s, name, n) ||
+		    !pyt_is(p, i + 1, PYT_OP, "="))
 			continue;
 		struct pk_sb sb = {0};
-		size_t k = j + 2;
-		for (; plain_string(p, k, &src, &n); k++)
-			pk_sb_addn(&sb, src, n);
-		if (k > j + 2 && (pyt_is(p, k, PYT_OP, ",") || k == p->t[o].match || pyt_is(p, k, PYT_OP, "}")))
+		size_t next;
+		int unknown = 0;
+		if (eval_strings(p, i + 2, &next, &sb, &unknown, depth + 1) && !unknown &&
+		    p->t[next].kind == PYT_NEWLINE) {
+			free(val);
+			val = sb.s ? sb.s : pk_xstrdup("");
+		} else {
+			pk_sb_free(&sb);
+		}
+	}
+	return val;
+}
+
+/* The fields of f-string body [A, E) replaced by the module constants they
+ * name; a field the tool cannot evaluate drops what came before it (only
+ * the text after it is known) and sets *UNKNOWN. */
+static void eval_fstring(const struct pyt *p, const char *a, const char *e, struct pk_sb *out, int *unknown, int depth)
+{
+	for (const char *c = a; c < e; c++) {
+		if ((*c == '{' || *c == '}') && c + 1 < e && c[1] == *c) {
+			pk_sb_addn(out, c++, 1);
+			continue;
+		}
+		if (*c != '{') {
+			pk_sb_addn(out, c, 1);
+			continue;
+		}
+		const char *f = c + 1, *fe = memchr(f, '}', (size_t)(e - f));
+		if (!fe)
+			fe = e;
+		while (f < fe && *f == ' ')
+			f++;
+		size_t n = 0;
+		while (f + n < fe && (isalnum((unsigned char)f[n]) || f[n] == '_'))
+			n++;
+		const char *rest = f + n;
+		while (rest < fe && *rest == ' ')
+			rest++;
+		char *v = n && rest == fe ? module_const(p, f, n, depth) : NULL;
+		if (v) {
+			pk_sb_add(out, v);
+		} else {
+			out->n = 0; /* what came before is not known */
+			if (out->s)
+				out->s[0] = 0;
+			*unknown = 1;
+		}
+		free(v);
+		c = fe < e ? fe : e - 1;
+	}
+}
+
+/* The strings side by side from token K (plain ones and f-strings), joined
+ * as Python does, into OUT; *NEXT the token after them. 0 when K is none. */
+static int eval_strings(const struct pyt *p, size_t k, size_t *next, struct pk_sb *out, int *unknown, int depth)
+{
+	size_t j = k;
+	for (; j < p->n && p->t[j].kind == PYT_STRING; j++) {
+		const char *q = p->b->data + p->t[j].s, *e = p->b->data + p->t[j].e;
+		int f = 0, raw = 0;
+		while (q < e && *q != '"' && *q != '\'') {
+			f |= *q == 'f' || *q == 'F';
+			raw |= *q == 'r' || *q == 'R';
+			q++;
+		}
+		size_t quote = e - q >= 6 && q[1] == q[0] && q[2] == q[0] ? 3 : 1;
+		if (e - q < (long)(2 * quote) || (!raw && memchr(q, '\\', (size_t)(e - q))))
+			return 0; /* escapes: not read */
+		if (f)
+			eval_fstring(p, q + quote, e - quote, out, unknown, depth);
+		else
+			pk_sb_addn(out, q + quote, (size_t)(e - q) - 2 * quote);
+	}
+	*next = j;
+	return j > k;
+}
+
+/* The '}' or ',' ending the value of the key at token KEY in its dict. */
+static size_t value_end(const struct pyt *p, size_t key, size_t close)
+{
+	size_t k = key + 2;
+	while (k < close && !(p->t[k].depth == p->t[key].depth && pyt_is(p, k, PYT_OP, ",")))
+		k = p->t[k].match != (size_t)-1 && p->t[k].match > k ? p->t[k].match + 1 : k + 1;
+	return k < close ? k : close;
+}
+
+/* The "source" of the dict at OPEN (malloc'd; NULL if none): a string,
+ * strings written side by side (joined, as Python does), an f-string of
+ * module constants (`f"{KERNELS_BASE}/aiv/k.cpp"`: evaluated; a field the
+ * tool cannot evaluate leaves the text after it), or a path built from one
+ * (`str(CASE_DIR / "kernels/k.cpp")`, `os.path.join(HERE, "kernels/k.cpp")`:
+ * its last string, which the match on trailing path components needs). */
+static char *dict_source(const struct pyt *p, const struct tt_rules *r, size_t o)
+{
+	if (o == (size_t)-1 || !pyt_is(p, o, PYT_OP, "{"))
+		return NULL;
+	const char *src = NULL;
+	size_t n = 0, close = p->t[o].match;
+	for (size_t j = o + 1; j + 2 < close; j++) {
+		if (p->t[j].depth != p->t[o].depth + 1 || !pyt_string_is(p, j, word(r, "source")) ||
+		    !pyt_is(p, j + 1, PYT_OP, ":"))
+			continue;
+		size_t end = value_end(p, j, close), k;
+		struct pk_sb sb = {0};
+		int unknown = 0;
+		if (eval_strings(p, j + 2, &k, &sb, &unknown, 0) && k == end) {
+			if (unknown && sb.n && sb.s[0] == '/') /* known from a component on: the rest of the path */
+				memmove(sb.s, sb.s + 1, sb.n--);
 			return sb.s ? sb.s : pk_xstrdup("");
+		}
 		pk_sb_free(&sb);
 		int path = 0, found = 0;
-		for (k = j + 2; k < p->t[o].match && !(p->t[k].depth == p->t[j].depth && pyt_is(p, k, PYT_OP, ","));
-		     k++) {
+		for (k = j + 2; k < end; k++) {
 			path |= pyt_is(p, k, PYT_OP, "/") || pyt_is(p, k, PYT_NAME, "join");
 			found |= plain_string(p, k, &src, &n);
 		}
@@ -578,14 +710,22 @@ static char *incore_source(const struct pyt *p, size_t i)
 	return NULL;
 }
 
-/* The "func_id" token of the incore of FUNC_ID or, with func_id < 0, the
- * one whose source shares the most trailing path components with KERNEL (at
- * least the file name; the first of equals), setting *func_id; p->n if none. */
-static size_t incore_at(const struct pyt *p, long *func_id, const char *kernel)
+/* The source of the incore whose "func_id" is token I. */
+static char *incore_source(const struct pyt *p, const struct tt_rules *r, size_t i)
+{
+	return dict_source(p, r, enclosing(p, i));
+}
+
+/* The "func_id" token of the incore of FUNC_ID in tokens [LO, HI) or, with
+ * func_id < 0, the one whose source shares the most trailing path components
+ * with KERNEL (at least the file name; the first of equals), setting
+ * *func_id; p->n if none. */
+static size_t incore_at(const struct pyt *p, const struct tt_rules *r, size_t lo, size_t hi, long *func_id,
+                        const char *kernel)
 {
 	size_t best = p->n, best_parts = 0;
-	for (size_t i = 0; i + 2 < p->n; i++) {
-		long id = func_id_at(p, i);
+	for (size_t i = lo; i + 2 < hi; i++) {
+		long id = func_id_at(p, r, i);
 		if (id < 0)
 			continue;
 		if (*func_id >= 0) {
@@ -593,7 +733,7 @@ static size_t incore_at(const struct pyt *p, long *func_id, const char *kernel)
 				return i;
 			continue;
 		}
-		char *src = incore_source(p, i);
+		char *src = incore_source(p, r, i);
 		size_t parts;
 		if (src && (parts = shared_components(src, strlen(src), kernel)) > best_parts) {
 			best = i;
@@ -602,18 +742,19 @@ static size_t incore_at(const struct pyt *p, long *func_id, const char *kernel)
 		free(src);
 	}
 	if (best < p->n)
-		*func_id = func_id_at(p, best);
+		*func_id = func_id_at(p, r, best);
 	return best;
 }
 
-/* Up to CAP other ids of incores whose source is the one of the incore at MINE. */
-static size_t twins_of(const struct pyt *p, size_t mine, long id, long *twins, size_t cap)
+/* Up to CAP other ids of incores in [LO, HI) whose source is the one of the incore at MINE. */
+static size_t twins_of(const struct pyt *p, const struct tt_rules *r, size_t lo, size_t hi, size_t mine, long id,
+                       long *twins, size_t cap)
 {
 	size_t n = 0;
-	char *ms = mine < p->n ? incore_source(p, mine) : NULL;
-	for (size_t i = 0; ms && i + 2 < p->n && n < cap; i++) {
-		long other = func_id_at(p, i);
-		char *src = other >= 0 && other != id ? incore_source(p, i) : NULL;
+	char *ms = mine < p->n ? incore_source(p, r, mine) : NULL;
+	for (size_t i = lo; ms && i + 2 < hi && n < cap; i++) {
+		long other = func_id_at(p, r, i);
+		char *src = other >= 0 && other != id ? incore_source(p, r, i) : NULL;
 		if (src && !strcmp(src, ms))
 			twins[n++] = other;
 		free(src);
@@ -660,12 +801,111 @@ static long computed_func_id(const struct lines *l, const char *kernel)
 	return -1;
 }
 
-long tt_py_test_func_id(const struct pk_buf *b, const char *kernel, long id, long *twins, size_t cap, size_t *ntwins)
+/* ---- the test classes ---- */
+
+/* A top-level class: its tokens [cls, end), its orchestration's dict, how
+ * well its orchestration and its incores' sources match the host's and the
+ * kernel's paths (trailing components shared). */
+struct tclass {
+	size_t cls, end, orch;
+	size_t orch_parts, kernel_parts;
+	int chosen;
+};
+
+/* The '{' of the "orchestration" dict in [LO, HI), or 0. */
+static size_t orch_dict(const struct pyt *p, const struct tt_rules *r, size_t lo, size_t hi)
+{
+	size_t orch = 0;
+	for (size_t i = lo; i + 2 < hi; i++)
+		if (pyt_string_is(p, i, word(r, "orchestration")) && pyt_is(p, i + 1, PYT_OP, ":") &&
+		    pyt_is(p, i + 2, PYT_OP, "{"))
+			orch = i + 2;
+	return orch;
+}
+
+/* Every top-level class, scored against HOST (may be NULL) and KERNEL; the
+ * best ones chosen (several only when they tie: the same orchestration and
+ * kernel). 0 classes naming either: the whole file is one scope. */
+static size_t test_classes(const struct pyt *p, const struct tt_rules *r, const char *host, const char *kernel,
+                           struct tclass **out)
+{
+	struct tclass *v = NULL;
+	size_t n = 0, cap = 0;
+	for (size_t i = 0; i + 1 < p->n; i++) {
+		if (p->t[i].level != 0 || !defines(p, i, "class", NULL))
+			continue;
+		size_t e = i + 1;
+		while (e < p->n && !(p->t[e].kind == PYT_DEDENT && p->t[e].level == 0))
+			e++;
+		PK_GROW(v, cap, n + 1);
+		struct tclass *c = &v[n++];
+		*c = (struct tclass){.cls = i, .end = e, .orch = orch_dict(p, r, i, e)};
+		char *os = c->orch ? dict_source(p, r, c->orch) : NULL;
+		c->orch_parts = os && host ? shared_components(os, strlen(os), host) : 0;
+		free(os);
+		for (size_t k = i; k + 2 < e; k++) {
+			py_work++;
+			char *src = func_id_at(p, r, k) >= 0 ? incore_source(p, r, k) : NULL;
+			size_t parts = src ? shared_components(src, strlen(src), kernel) : 0;
+			if (parts > c->kernel_parts)
+				c->kernel_parts = parts;
+			free(src);
+		}
+		i = e > i ? e - 1 : i;
+	}
+	size_t best_o = 0, best_k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (v[i].orch_parts > best_o || (v[i].orch_parts == best_o && v[i].kernel_parts > best_k))
+			best_o = v[i].orch_parts, best_k = v[i].kernel_parts;
+	for (size_t i = 0; i < n; i++)
+		v[i].chosen = (best_o || best_k) && v[i].orch_parts == best_o && v[i].kernel_parts == best_k;
+	*out = v;
+	return best_o || best_k ? n : 0;
+}
+
+/* The scope of the first chosen class: tokens [*LO, *HI) (the whole file without one). */
+static void chosen_scope(const struct pyt *p, const struct tclass *v, size_t n, size_t *lo, size_t *hi)
+{
+	*lo = 0;
+	*hi = p->n;
+	for (size_t i = 0; i < n; i++)
+		if (v[i].chosen) {
+			*lo = v[i].cls;
+			*hi = v[i].end;
+			return;
+		}
+}
+
+/* The "core_type" string of the dict at OPEN into CORE (CAP bytes), or "". */
+static void dict_core(const struct pyt *p, const struct tt_rules *r, size_t open, char *core, size_t cap)
+{
+	const char *src;
+	size_t n;
+	core[0] = 0;
+	for (size_t j = open + 1; open != (size_t)-1 && j + 2 < p->t[open].match; j++)
+		if (p->t[j].depth == p->t[open].depth + 1 && pyt_string_is(p, j, word(r, "core_type")) &&
+		    pyt_is(p, j + 1, PYT_OP, ":") && plain_string(p, j + 2, &src, &n) && n < cap) {
+			memcpy(core, src, n);
+			core[n] = 0;
+			return;
+		}
+}
+
+long tt_py_test_func_id(const struct pk_buf *b, const struct tt_rules *r, const char *kernel, const char *host, long id,
+                        long *twins, size_t cap, size_t *ntwins, char *core, size_t corecap)
 {
 	struct pyt p;
-	if (pyt_scan(&p, b) < 0)
+	if (test_words(r) < 0 || pyt_scan(&p, b) < 0)
 		return -2;
-	size_t mine = incore_at(&p, &id, kernel);
+	struct tclass *cls;
+	size_t ncls = test_classes(&p, r, host, kernel, &cls), lo, hi;
+	chosen_scope(&p, cls, ncls, &lo, &hi);
+	free(cls);
+	size_t mine = incore_at(&p, r, lo, hi, &id, kernel);
+	if (core && corecap)
+		core[0] = 0;
+	if (core && mine < p.n)
+		dict_core(&p, r, enclosing(&p, mine), core, corecap);
 	if (id < 0) {
 		struct lines l;
 		split(b, &l);
@@ -673,34 +913,105 @@ long tt_py_test_func_id(const struct pk_buf *b, const char *kernel, long id, lon
 		lines_free(&l);
 	}
 	if (ntwins && !*ntwins && id >= 0)
-		*ntwins = twins_of(&p, mine < p.n ? mine : incore_at(&p, &id, kernel), id, twins, cap);
+		*ntwins =
+		    twins_of(&p, r, lo, hi, mine < p.n ? mine : incore_at(&p, r, lo, hi, &id, kernel), id, twins, cap);
 	pyt_free(&p);
 	return id;
 }
 
-static int plan_tensorarg(struct ped *e)
+/* The first `for` directly inside the bracket at OPEN (a comprehension's), or 0. */
+static size_t comp_for(const struct pyt *p, size_t open)
 {
-	const struct pyt *p = &e->p;
+	size_t close = p->t[open].match;
+	for (size_t i = open + 1; close != (size_t)-1 && i < close; i++) {
+		py_work++;
+		if (p->t[i].depth == p->t[open].depth + 1 && pyt_is(p, i, PYT_NAME, "for"))
+			return i;
+		if (p->t[i].match != (size_t)-1 && p->t[i].match > i)
+			i = p->t[i].match;
+	}
+	return 0;
+}
+
+/* The bracket holding the arguments the last TensorArg of [LO, HI) is one
+ * of, and that argument's first token (*ELEM): a TensorArg built by a
+ * comprehension is one element of it, and the comprehension as a whole is
+ * the element. (size_t)-1 when none (*ELEM p->n: no TensorArg). */
+static size_t args_list(const struct pyt *p, const struct tt_rules *r, size_t lo, size_t hi, size_t *elem)
+{
+	const char *ta = word(r, "tensorarg");
 	size_t last = p->n;
-	for (size_t i = 0; i + 1 < p->n; i++) {
+	for (size_t i = lo; i + 1 < hi; i++) {
+		py_work++;
 		size_t s = stmt_start(p, i);
-		if (pyt_is(p, i, PYT_NAME, "TensorArg") && pyt_is(p, i + 1, PYT_OP, "(") &&
-		    !pyt_is(p, s, PYT_NAME, "from") && !pyt_is(p, s, PYT_NAME, "import"))
+		if (pyt_is(p, i, PYT_NAME, ta) && pyt_is(p, i + 1, PYT_OP, "(") && !pyt_is(p, s, PYT_NAME, "from") &&
+		    !pyt_is(p, s, PYT_NAME, "import"))
 			last = i;
 	}
+	*elem = last;
 	if (last == p->n)
-		return pk_error("%s: no TensorArg(...) in the test script (its arguments come from elsewhere): add the "
-		                "timing TensorArg by hand, or leave out --test-script",
-		                p->b->path);
+		return (size_t)-1;
 	size_t open = enclosing(p, last);
+	while (open != (size_t)-1 && comp_for(p, open)) {
+		if (pyt_is(p, open, PYT_OP, "(") && open > 0 &&
+		    (pyt_is(p, open - 1, PYT_NAME, NULL) || pyt_is(p, open - 1, PYT_OP, ")") ||
+		     pyt_is(p, open - 1, PYT_OP, "]")))
+			return (size_t)-2; /* a generator as the call's one argument */
+		*elem = open;
+		open = enclosing(p, open);
+	}
+	return open;
+}
+
+/* The expectations the read-back checks in the edited script. */
+enum { EXP_ARGS = 1, EXP_SIG };
+struct texp {
+	int what;
+	size_t cls; /* the class's ordinal among the top-level classes, or (size_t)-1: the whole file */
+	long id;    /* EXP_SIG: the incore's func_id, -1 the orchestration's */
+	size_t count, at;
+};
+struct tplan {
+	struct ped *e;
+	long external;
+	const struct tt_kernel *k;
+	struct texp exp[32];
+	size_t nexp;
+};
+
+static void expect(struct tplan *tp, int what, size_t cls, long id, size_t count, size_t at)
+{
+	if (tp->nexp < sizeof(tp->exp) / sizeof(tp->exp[0]))
+		tp->exp[tp->nexp++] = (struct texp){what, cls, id, count, at};
+}
+
+static int plan_tensorarg(struct tplan *tp, size_t lo, size_t hi, size_t ord)
+{
+	struct ped *e = tp->e;
+	const struct pyt *p = &e->p;
+	size_t elem, open = args_list(p, e->sp->rules, lo, hi, &elem);
+	if (elem == p->n)
+		return pk_error("%s%s%.*s: no %s(...) in %s (its arguments come from elsewhere): add the timing "
+		                "%s by hand, or leave out --test-script",
+		                p->b->path, ord != (size_t)-1 ? ": class " : "",
+		                ord != (size_t)-1 ? (int)(p->t[lo + 1].e - p->t[lo + 1].s) : 0,
+		                ord != (size_t)-1 ? p->b->data + p->t[lo + 1].s : "", word(e->sp->rules, "tensorarg"),
+		                ord != (size_t)-1 ? "its body" : "the test script", word(e->sp->rules, "tensorarg"));
+	if (open == (size_t)-2)
+		return pk_error("%s:%zu: the last %s is built by a generator passed as a call's only argument: "
+		                "write it as a list (`*[... for ...]`) and add the timing %s after it by hand, or "
+		                "leave out --test-script; nothing was written",
+		                p->b->path, p->t[elem].line + 1, word(e->sp->rules, "tensorarg"),
+		                word(e->sp->rules, "tensorarg"));
 	if (open == (size_t)-1)
-		return pk_error("%s:%zu: the last TensorArg is not inside the arguments or the list that hold the "
-		                "others: add the timing TensorArg by hand, or leave out --test-script",
-		                p->b->path, p->t[last].line + 1);
+		return pk_error("%s:%zu: the last %s is not inside the arguments or the list that hold the "
+		                "others: add the timing %s by hand, or leave out --test-script",
+		                p->b->path, p->t[elem].line + 1, word(e->sp->rules, "tensorarg"),
+		                word(e->sp->rules, "tensorarg"));
 	struct elems el;
 	elements(p, open, &el);
-	size_t k = 0;
-	while (k < el.n && el.last[k] < last)
+	size_t k = 0, n = el.n;
+	while (k < el.n && el.last[k] < elem)
 		k++;
 	elems_free(&el);
 	char *ta = py_text(e->sp, "test_tensorarg", NULL, NULL);
@@ -708,23 +1019,76 @@ static int plan_tensorarg(struct ped *e)
 	int rc = ta && label ? insert_item(e, open, k + 1, ta, label) : -1;
 	free(ta);
 	free(label);
+	expect(tp, EXP_ARGS, ord, -1, n + 1, k + 1);
 	return rc;
 }
 
-/* The '[' of the "signature" list in the dict at OPEN, or 0. */
-static size_t sig_list(const struct pyt *p, size_t open)
+/* The '[' of the statement `NAME = [` defining token USE's name at module
+ * or class level (the last one before USE), or 0; *USES how many other
+ * tokens read the name. */
+static size_t list_var(const struct pyt *p, size_t use, size_t *uses)
 {
-	for (size_t i = open + 1; i + 2 < p->t[open].match; i++)
-		if (p->t[i].depth == p->t[open].depth + 1 && pyt_string_is(p, i, "signature") &&
-		    pyt_is(p, i + 1, PYT_OP, ":") && pyt_is(p, i + 2, PYT_OP, "["))
-			return i + 2;
+	size_t n = p->t[use].e - p->t[use].s, def = 0;
+	const char *name = p->b->data + p->t[use].s;
+	*uses = 0;
+	for (size_t i = 0; i + 2 < p->n; i++) {
+		if (i == use || !pyt_is(p, i, PYT_NAME, NULL) || p->t[i].e - p->t[i].s != n ||
+		    memcmp(p->b->data + p->t[i].s, name, n) || (i > 0 && pyt_is(p, i - 1, PYT_OP, ".")))
+			continue;
+		if (pyt_stmt(p, i) == i && p->t[i].level <= 1 && !p->t[i].depth && pyt_is(p, i + 1, PYT_OP, "=") &&
+		    pyt_is(p, i + 2, PYT_OP, "[") && i < use)
+			def = i + 2;
+		else
+			(*uses)++;
+	}
+	return def;
+}
+
+/* The '[' of the "signature" list in the dict at OPEN (following a name
+ * bound to a list), 0 when the dict has none, (size_t)-1 when it is one
+ * the tool cannot extend (refused, naming the line). */
+static size_t sig_list(const struct pyt *p, const struct tt_rules *r, size_t open, const char *who, int quiet)
+{
+	for (size_t i = open + 1; i + 2 < p->t[open].match; i++) {
+		if (p->t[i].depth != p->t[open].depth + 1 || !pyt_string_is(p, i, word(r, "signature")) ||
+		    !pyt_is(p, i + 1, PYT_OP, ":"))
+			continue;
+		size_t v = i + 2, end = value_end(p, i, p->t[open].match), uses = 0;
+		const char *why = NULL;
+		if (pyt_is(p, v, PYT_NAME, NULL) && v + 1 == end) {
+			size_t l = list_var(p, v, &uses);
+			if (!l)
+				why = "a name the tool finds no `NAME = [...]` list for";
+			else if (uses)
+				why = "a list other code reads too";
+			else if (!pyt_is(p, p->t[l].match + 1, PYT_NEWLINE, NULL))
+				why = "a name bound to a list with an operator after it";
+			else
+				v = l;
+		}
+		if (!why && !pyt_is(p, v, PYT_OP, "["))
+			why = "an expression, not a list";
+		else if (!why && p->t[v].match + 1 != end && v == i + 2)
+			why = "a list with an operator after it";
+		else if (!why && comp_for(p, v))
+			why = "a list built by a comprehension";
+		if (!why)
+			return v;
+		if (!quiet)
+			pk_error("%s:%zu: %s signature is %s: write it as one list ([D.IN, D.OUT, ...]) where the "
+			         "dict names it, or leave out --test-script and add the timing tensor's entry by hand; "
+			         "nothing was written",
+			         p->b->path, p->t[i].line + 1, who, why);
+		return (size_t)-1;
+	}
 	return 0;
 }
 
-/* D.OUT at index AT of the signature list at OPEN; the entries the list
+/* D.INOUT at index AT of the signature list at OPEN; the entries the list
  * leaves out before it are tensors the kernel reads (WHO says which list). */
-static int plan_signature(struct ped *e, size_t open, long at, const char *who)
+static int plan_signature(struct tplan *tp, size_t open, long at, const char *who, size_t ord, long id)
 {
+	struct ped *e = tp->e;
 	const struct pyt *p = &e->p;
 	struct elems el;
 	elements(p, open, &el);
@@ -744,6 +1108,7 @@ static int plan_signature(struct ped *e, size_t open, long at, const char *who)
 			           p->b->path, p->t[open].line + 1, who, n, n == 1 ? "" : "s", at, pad);
 		rc = insert_item(e, open, (size_t)at, item.s, label);
 		pk_sb_free(&item);
+		expect(tp, EXP_SIG, ord, id, ((size_t)at > n ? (size_t)at : n) + 1, (size_t)at);
 	}
 	free(out);
 	free(pad);
@@ -791,24 +1156,25 @@ static int add_capture(struct ped *e, size_t l, const char *ind, size_t n, const
 static int plan_compare_own(struct ped *e, size_t def, size_t ind, size_t end, size_t l, const char *name)
 {
 	const struct pyt *p = &e->p;
+	const char *on = word(e->sp->rules, "output_names");
 	size_t use = end;
 	for (size_t i = ind; i < end && use == end; i++)
-		if (pyt_is(p, i, PYT_NAME, "output_names"))
+		if (pyt_is(p, i, PYT_NAME, on))
 			use = i;
 	if (use == end)
 		return 0;
 	size_t open = def + 2;
 	if (!pyt_is(p, open, PYT_OP, "(")) /* def NAME ( ... ): read the parameter list */
-		return pk_error("%s:%zu: compare_outputs: its parameter list could not be read; leave the timing "
+		return pk_error("%s:%zu: %s: its parameter list could not be read; leave the timing "
 		                "output out of its comparison by hand",
-		                p->b->path, p->t[def].line + 1);
+		                p->b->path, p->t[def].line + 1, word(e->sp->rules, "compare"));
 	int param = 0;
 	for (size_t i = open + 1; i < p->t[open].match; i++)
-		param |= pyt_is(p, i, PYT_NAME, "output_names");
+		param |= pyt_is(p, i, PYT_NAME, on);
 	if (!param)
-		return pk_error("%s:%zu: compare_outputs reads 'output_names' without taking it as a parameter: "
+		return pk_error("%s:%zu: %s reads '%s' without taking it as a parameter: "
 		                "leave the timing output out of its comparison by hand",
-		                p->b->path, p->t[use].line + 1);
+		                p->b->path, p->t[use].line + 1, word(e->sp->rules, "compare"), on);
 	char *f = py_text(e->sp, "compare_filter", "name", name);
 	char *r = f ? py_text(e->sp, "compare_rebind", "outputs", f) : NULL;
 	char *label = py_text(e->sp, "mark_compare_rebind", NULL, NULL);
@@ -821,12 +1187,13 @@ static int plan_compare_own(struct ped *e, size_t def, size_t ind, size_t end, s
 	return rc;
 }
 
-/* compare_outputs of the class at CLS: the capture first, and its
+/* compare_outputs at DEF: the capture first, and its
  * super().compare_outputs(..., output_names, ...) given the numeric outputs
  * only, or, in a comparator of its own, output_names rebound to them. */
 static int plan_compare_in(struct ped *e, size_t def, const char *name)
 {
 	const struct pyt *p = &e->p;
+	const struct tt_rules *r = e->sp->rules;
 	size_t ind, end;
 	if (body_of(p, def, &ind, &end) < 0)
 		return -1;
@@ -837,12 +1204,12 @@ static int plan_compare_in(struct ped *e, size_t def, const char *name)
 		return -1;
 	int super = 0;
 	for (size_t i = ind; i + 6 < end; i++) {
-		if (!(pyt_is(p, i, PYT_NAME, "super") && pyt_is(p, i + 3, PYT_OP, ".") &&
-		      pyt_is(p, i + 4, PYT_NAME, "compare_outputs") && pyt_is(p, i + 5, PYT_OP, "(")))
+		if (!(pyt_is(p, i, PYT_NAME, word(r, "super")) && pyt_is(p, i + 3, PYT_OP, ".") &&
+		      pyt_is(p, i + 4, PYT_NAME, word(r, "compare")) && pyt_is(p, i + 5, PYT_OP, "(")))
 			continue;
 		super = 1;
 		for (size_t j = i + 6; j < p->t[i + 5].match; j++) {
-			if (!pyt_is(p, j, PYT_NAME, "output_names"))
+			if (!pyt_is(p, j, PYT_NAME, word(r, "output_names")))
 				continue;
 			char *f = py_text(e->sp, "compare_filter", "name", name);
 			int rc = f ? change_at(e, p->t[j].line, p->t[j].s, p->t[j].e, f) : -1;
@@ -852,12 +1219,15 @@ static int plan_compare_in(struct ped *e, size_t def, const char *name)
 	}
 	if (!super)
 		return plan_compare_own(e, def, ind, end, l, name);
-	return pk_error("%s:%zu: compare_outputs calls super().compare_outputs without output_names: "
+	return pk_error("%s:%zu: %s calls super().%s without %s: "
 	                "leave the timing output out of its comparison by hand",
-	                p->b->path, p->t[def].line + 1);
+	                p->b->path, p->t[def].line + 1, word(r, "compare"), word(r, "compare"),
+	                word(r, "output_names"));
 }
 
-/* A compare_outputs at the end of the class at CLS (which has none). */
+/* A compare_outputs added to the class at CLS (which has none): at its end,
+ * or first in its body when the class ends the file on a line with no end of
+ * line (lines added past it would need one the original does not have). */
 static int plan_compare_new(struct ped *e, size_t cls, const char *name)
 {
 	const struct pyt *p = &e->p;
@@ -868,6 +1238,13 @@ static int plan_compare_new(struct ped *e, size_t cls, const char *name)
 	while (nl > ind && p->t[nl].kind != PYT_NEWLINE)
 		nl--;
 	size_t l = p->t[nl].line + 1;
+	const struct pk_buf *b = p->b;
+	int first = l >= p->nl && b->len && b->data[b->len - 1] != '\n';
+	if (first) {
+		l = p->t[ind + 1].line;
+		if (p->t[ind + 1].kind == PYT_STRING && p->t[ind + 2].kind == PYT_NEWLINE) /* after its docstring */
+			l = pyt_line_of(p, p->t[ind + 1].e - 1) + 1;
+	}
 	const char *ci = p->b->data + p->t[ind].s;
 	size_t cn = p->t[ind].e - p->t[ind].s, outer = line_indent(p, p->t[cls].line);
 	struct pk_sb body = {0};
@@ -879,12 +1256,16 @@ static int plan_compare_new(struct ped *e, size_t cls, const char *name)
 	     *ls = py_text(e->sp, "mark_compare_super", NULL, NULL);
 	int rc = f && d && sup && ld && ls ? 0 : -1;
 	if (rc == 0) {
-		add_line(e, l, ci, cn, "", ld);
+		if (!first)
+			add_line(e, l, ci, cn, "", ld);
 		add_line(e, l, ci, cn, d, ld);
 		rc = add_capture(e, l, body.s, body.n, name);
 	}
-	if (rc == 0)
+	if (rc == 0) {
 		add_line(e, l, body.s, body.n, sup, ls);
+		if (first)
+			add_line(e, l, ci, cn, "", ld);
+	}
 	free(f);
 	free(d);
 	free(sup);
@@ -894,24 +1275,320 @@ static int plan_compare_new(struct ped *e, size_t cls, const char *name)
 	return rc;
 }
 
-/* The test class (the top-level class holding the orchestration ORCH, else the last one). */
-static int plan_compare(struct ped *e, size_t orch)
+/* The compare_outputs defined in the class at CLS (tokens to END), or p->n. */
+static size_t compare_def(const struct pyt *p, const struct tt_rules *r, size_t cls, size_t end)
 {
-	const struct pyt *p = &e->p;
+	size_t def = p->n;
+	for (size_t i = cls + 1; i < end && i < p->n; i++)
+		if (p->t[i].level == 1 && defines(p, i, "def", word(r, "compare")))
+			def = i;
+	return def;
+}
+
+/* The comparator of the test class at CLS (tokens to END): its own, or one added. */
+static int plan_compare(struct ped *e, size_t cls, size_t end)
+{
+	struct pk_sb name = {0};
+	pk_sb_addf(&name, "%s" PK_NAME_TIMING_TIMING, e->sp->lay.prefix);
+	size_t def = compare_def(&e->p, e->sp->rules, cls, end);
+	int rc = def < e->p.n ? plan_compare_in(e, def, name.s) : plan_compare_new(e, cls, name.s);
+	pk_sb_free(&name);
+	return rc;
+}
+
+/* The class the edits go into when no class names the orchestration or the
+ * kernel: the top-level class holding the orchestration ORCH, else the last one. */
+static size_t fallback_class(const struct pyt *p, size_t orch, size_t *end)
+{
 	size_t cls = p->n;
 	for (size_t i = 0; i < p->n; i++)
 		if (p->t[i].level == 0 && defines(p, i, "class", NULL) && (cls == p->n || i < orch))
 			cls = i;
+	*end = cls;
+	while (*end < p->n && !(*end > cls && p->t[*end].kind == PYT_DEDENT && p->t[*end].level == 0))
+		(*end)++;
+	return cls;
+}
+
+/* One test class (tokens [LO, HI), ordinal ORD; the whole file when ORD is
+ * (size_t)-1): its TensorArg, its orchestration's and the kernel's incores'
+ * signatures, its comparator. */
+static int plan_class(struct tplan *tp, size_t lo, size_t hi, size_t ord, long func_id)
+{
+	struct ped *e = tp->e;
+	const struct pyt *p = &e->p;
+	const struct tt_rules *r = e->sp->rules;
+	const struct tt_spec *sp = e->sp;
+	int rc = plan_tensorarg(tp, lo, hi, ord);
+	size_t orch = orch_dict(p, r, lo, hi), s;
+	if (rc == 0 && orch) {
+		s = sig_list(p, r, orch, "the orchestration's", 0);
+		rc = s == (size_t)-1 ? -1 : s ? plan_signature(tp, s, tp->external, "the orchestration's", ord, -1) : 0;
+	}
+	for (size_t t = 0; t <= sp->lay.ntwins && rc == 0; t++) { /* the kernel's incore and its twins' */
+		long id = t ? sp->lay.twins[t - 1] : func_id;
+		size_t inc = incore_at(p, r, lo, hi, &id, sp->opt.kernel_file),
+		       d = inc < p->n ? enclosing(p, inc) : (size_t)-1;
+		char who[64];
+		snprintf(who, sizeof(who), "the incore's (func_id %ld)", id);
+		if (d == (size_t)-1)
+			continue;
+		s = sig_list(p, r, d, who, 0);
+		rc = s == (size_t)-1 ? -1 : s ? plan_signature(tp, s, tp->k->ntensors, who, ord, id) : 0;
+	}
+	if (rc < 0)
+		return -1;
+	size_t end, cls = ord == (size_t)-1 ? fallback_class(p, orch ? orch : p->n, &end) : lo;
+	if (ord == (size_t)-1)
+		hi = end;
 	if (cls == p->n)
 		return pk_error("%s: no test class", p->b->path);
-	struct pk_sb name = {0};
-	pk_sb_addf(&name, "%s" PK_NAME_TIMING_TIMING, e->sp->lay.prefix);
-	size_t def = p->n;
-	for (size_t i = cls + 1; i < p->n && !(p->t[i].kind == PYT_DEDENT && p->t[i].level == 0); i++)
-		if (p->t[i].level == 1 && defines(p, i, "def", "compare_outputs"))
-			def = i;
-	int rc = def < p->n ? plan_compare_in(e, def, name.s) : plan_compare_new(e, cls, name.s);
-	pk_sb_free(&name);
+	return plan_compare(e, cls, hi);
+}
+
+/* Does the class at CLS name class NAME (token) among its bases? */
+static int derives(const struct pyt *p, size_t cls, size_t name)
+{
+	size_t open = cls + 2, n = p->t[name].e - p->t[name].s;
+	if (!pyt_is(p, open, PYT_OP, "("))
+		return 0;
+	for (size_t i = open + 1; i < p->t[open].match; i++)
+		if (pyt_is(p, i, PYT_NAME, NULL) && p->t[i].e - p->t[i].s == n &&
+		    !memcmp(p->b->data + p->t[i].s, p->b->data + p->t[name].s, n) && !pyt_is(p, i + 1, PYT_OP, "."))
+			return 1;
+	return 0;
+}
+
+/* A class deriving from a chosen one, with no orchestration of its own, runs
+ * the same host: its own comparator and its own TensorArg list are edited
+ * too (chosen in turn, so its subclasses follow). */
+static int plan_derived(struct tplan *tp, struct tclass *v, size_t n)
+{
+	const struct pyt *p = &tp->e->p;
+	const struct tt_rules *r = tp->e->sp->rules;
+	for (int more = 1; more;) {
+		more = 0;
+		for (size_t i = 0; i < n; i++) {
+			if (v[i].chosen || v[i].orch)
+				continue;
+			int base = 0;
+			for (size_t j = 0; j < n && !base; j++)
+				base = v[j].chosen && derives(p, v[i].cls, v[j].cls + 1);
+			if (!base)
+				continue;
+			v[i].chosen = 2;
+			more = 1;
+			size_t elem;
+			args_list(p, r, v[i].cls, v[i].end, &elem);
+			if (elem < p->n && plan_tensorarg(tp, v[i].cls, v[i].end, i) < 0)
+				return -1;
+			if (compare_def(p, r, v[i].cls, v[i].end) < p->n && plan_compare(tp->e, v[i].cls, v[i].end) < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/* Classes that run the kernel with an orchestration this run does not change. */
+static void warn_others(const struct pyt *p, const struct tclass *v, size_t n, const char *kernel)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!v[i].chosen && v[i].kernel_parts && v[i].orch)
+			pk_warning(
+			    "%s:%zu: class %.*s also builds %s, with another orchestration this run leaves as it "
+			    "is: its test cannot pass while the kernel is instrumented",
+			    p->b->path, p->t[v[i].cls].line + 1, (int)(p->t[v[i].cls + 1].e - p->t[v[i].cls + 1].s),
+			    p->b->data + p->t[v[i].cls + 1].s, kernel);
+}
+
+/* ---- the read-back: the edited script, read again ---- */
+
+/* A comprehension's target: the tokens between its `for` and its `in`. */
+struct target {
+	size_t s, e;
+};
+
+/* Every comprehension target of P in order, and how many brackets holding a
+ * comprehension have a comma outside its targets (not Python). */
+static size_t comp_targets(const struct pyt *p, struct target **out, size_t *bad)
+{
+	struct target *v = NULL;
+	size_t n = 0, cap = 0;
+	*bad = 0;
+	for (size_t o = 0; o < p->n; o++) {
+		py_work++;
+		if (p->t[o].kind != PYT_OP || p->t[o].match == (size_t)-1 || p->t[o].match < o || !comp_for(p, o))
+			continue;
+		int d = p->t[o].depth + 1, in_target = 0;
+		for (size_t i = o + 1; i < p->t[o].match; i++) {
+			py_work++;
+			if (p->t[i].depth != d)
+				continue;
+			if (pyt_is(p, i, PYT_NAME, "for")) {
+				in_target = 1;
+				PK_GROW(v, cap, n + 1);
+				v[n++] = (struct target){i + 1, i + 1};
+			} else if (in_target && pyt_is(p, i, PYT_NAME, "in")) {
+				in_target = 0;
+				v[n - 1].e = i;
+			} else if (!in_target && pyt_is(p, i, PYT_OP, ",")) {
+				(*bad)++;
+			}
+		}
+	}
+	*out = v;
+	return n;
+}
+
+static int same_tokens(const struct pyt *a, const struct target *x, const struct pyt *b, const struct target *y)
+{
+	if (x->e - x->s != y->e - y->s)
+		return 0;
+	for (size_t i = 0; i < x->e - x->s; i++) {
+		const struct pyt_tok *s = &a->t[x->s + i], *t = &b->t[y->s + i];
+		if (s->e - s->s != t->e - t->s || memcmp(a->b->data + s->s, b->b->data + t->s, s->e - s->s))
+			return 0;
+	}
+	return 1;
+}
+
+/* Names only (and commas, brackets), none of which the original file holds. */
+static int fresh_target(const struct pyt *orig, const struct pyt *q, const struct target *y)
+{
+	for (size_t i = y->s; i < y->e; i++) {
+		if (pyt_is(q, i, PYT_OP, ",") || pyt_is(q, i, PYT_OP, "(") || pyt_is(q, i, PYT_OP, ")"))
+			continue;
+		if (!pyt_is(q, i, PYT_NAME, NULL))
+			return 0;
+		size_t n = q->t[i].e - q->t[i].s;
+		for (size_t k = 0; k < orig->n; k++)
+			if (orig->t[k].kind == PYT_NAME && orig->t[k].e - orig->t[k].s == n &&
+			    !memcmp(orig->b->data + orig->t[k].s, q->b->data + q->t[i].s, n))
+				return 0;
+	}
+	return 1;
+}
+
+/* The comprehensions of the edited text Q: each original one with the same
+ * target, in order, and the ones the edit adds on fresh names only; no comma
+ * the original did not have beside a comprehension. */
+static int check_comprehensions(const struct pyt *orig, const struct pyt *q)
+{
+	struct target *a, *b;
+	size_t bad_a, bad_b, na = comp_targets(orig, &a, &bad_a), nb = comp_targets(q, &b, &bad_b), k = 0;
+	int rc = 0;
+	for (size_t i = 0; i < nb && rc == 0; i++) {
+		if (k < na && same_tokens(orig, &a[k], q, &b[i]))
+			k++;
+		else if (!fresh_target(orig, q, &b[i]))
+			rc = pk_error("%s:%zu: internal error: the edit would put code into the target of a "
+			              "comprehension (`for ... in`); nothing was written",
+			              orig->b->path, (b[i].s < q->n ? q->t[b[i].s].line : 0) + 1);
+	}
+	if (rc == 0 && k < na)
+		rc = pk_error("%s:%zu: internal error: the edit would change the target of this comprehension; "
+		              "nothing was written",
+		              orig->b->path, orig->t[a[k].s].line + 1);
+	if (rc == 0 && bad_b > bad_a)
+		rc = pk_error("%s: internal error: the edit would put an element beside a comprehension in one "
+		              "bracket (not Python); nothing was written",
+		              orig->b->path);
+	free(a);
+	free(b);
+	return rc;
+}
+
+/* One expectation of the plan, read again in the edited text Q. */
+static int check_expect(const struct tplan *tp, const struct pyt *q, const struct tclass *v, size_t n,
+                        const struct texp *x)
+{
+	const struct tt_rules *r = tp->e->sp->rules;
+	const char *path = tp->e->p.b->path;
+	size_t lo = 0, hi = q->n;
+	if (x->cls != (size_t)-1) {
+		if (x->cls >= n)
+			return pk_error("%s: internal error: the edited script has fewer classes; nothing was written",
+			                path);
+		lo = v[x->cls].cls;
+		hi = v[x->cls].end;
+	}
+	size_t open, elem;
+	const char *what;
+	if (x->what == EXP_ARGS) {
+		open = args_list(q, r, lo, hi, &elem);
+		what = word(r, "tensorarg");
+	} else {
+		long id = x->id;
+		size_t d =
+		    x->id < 0 ? orch_dict(q, r, lo, hi) : incore_at(q, r, lo, hi, &id, tp->e->sp->opt.kernel_file);
+		d = x->id >= 0 && d < q->n ? enclosing(q, d) : d;
+		open = d && d != (size_t)-1 && d < q->n ? sig_list(q, r, d, "", 1) : (size_t)-1;
+		what = "signature";
+	}
+	struct elems el = {0};
+	if (open != (size_t)-1 && open != (size_t)-2 && open)
+		elements(q, open, &el);
+	size_t got = el.n;
+	int at_ok = x->at < el.n;
+	if (at_ok && x->what == EXP_SIG) {
+		char *out = py_text(tp->e->sp, "signature_out", NULL, NULL);
+		size_t s = q->t[el.first[x->at]].s, e = q->t[el.last[x->at]].e;
+		at_ok = out && strlen(out) == e - s && !memcmp(q->b->data + s, out, e - s);
+		free(out);
+	}
+	elems_free(&el);
+	if (got == x->count && at_ok)
+		return 0;
+	return pk_error("%s: internal error: read back, the %s list of %s%s holds %zu entries, not %zu with the timing "
+	                "tensor at %zu; nothing was written",
+	                path, what, x->cls == (size_t)-1 ? "the script" : "class ",
+	                x->cls == (size_t)-1 ? "" : "(edited)", got, x->count, x->at);
+}
+
+/* Apply the plan and read the edited script again: Python the tokens read,
+ * the comprehensions as they were, every list the plan extends holding its
+ * new count with the timing entry where the kernel reads it. */
+static int verify_test(struct tplan *tp, const char *host, struct tclass *orig_cls, size_t norig)
+{
+	struct ped *e = tp->e;
+	struct pk_plan copy;
+	pk_plan_init(&copy);
+	for (size_t i = 0; i < e->plan->n; i++)
+		pk_plan_add(&copy, e->plan->e[i].start, e->plan->e[i].end, e->plan->e[i].text, e->plan->e[i].text_len);
+	int rc = pk_plan_check(&copy, e->p.b->path, e->p.b->len);
+	if (rc < 0) {
+		pk_plan_free(&copy);
+		return rc;
+	}
+	struct pk_buf out = *e->p.b;
+	pk_plan_apply(&copy, e->p.b->data, e->p.b->len, &out.data, &out.len);
+	pk_plan_free(&copy);
+	struct pyt q;
+	if (pyt_scan(&q, &out) < 0) {
+		free(out.data);
+		return pk_error("%s: internal error: the edit would leave Python the tool cannot read (above); "
+		                "nothing was written",
+		                e->p.b->path);
+	}
+	rc = check_comprehensions(&e->p, &q);
+	struct tclass *v;
+	size_t n = test_classes(&q, e->sp->rules, host, e->sp->opt.kernel_file, &v);
+	if (rc == 0 && norig && n != norig)
+		rc = pk_error("%s: internal error: read back, the edited script has %zu test classes, not %zu; "
+		              "nothing was written",
+		              e->p.b->path, n, norig);
+	for (size_t i = 0; rc == 0 && norig && i < n; i++)
+		if ((v[i].chosen == 1) != (orig_cls[i].chosen == 1))
+			rc =
+			    pk_error("%s:%zu: internal error: read back, class %.*s is no longer the one whose "
+			             "orchestration and kernel were matched; nothing was written",
+			             e->p.b->path, q.t[v[i].cls].line + 1,
+			             (int)(q.t[v[i].cls + 1].e - q.t[v[i].cls + 1].s), q.b->data + q.t[v[i].cls + 1].s);
+	for (size_t i = 0; rc == 0 && i < tp->nexp; i++)
+		rc = check_expect(tp, &q, v, n, &tp->exp[i]);
+	free(v);
+	pyt_free(&q);
+	free(out.data);
 	return rc;
 }
 
@@ -919,42 +1596,45 @@ int tt_py_plan_test(const struct pk_buf *b, const struct tt_kernel *k, const str
                     long external, struct pk_plan *plan)
 {
 	struct ped e = {.plan = plan, .sp = sp};
-	if (pyt_scan(&e.p, b) < 0)
+	if (test_words(sp->rules) < 0 || pyt_scan(&e.p, b) < 0)
 		return -1;
 	const struct pyt *p = &e.p;
-	int rc = plan_tensorarg(&e);
-	size_t orch = p->n, s;
-	for (size_t i = 0; i + 2 < p->n; i++)
-		if (pyt_string_is(p, i, "orchestration") && pyt_is(p, i + 1, PYT_OP, ":") &&
-		    pyt_is(p, i + 2, PYT_OP, "{"))
-			orch = i;
-	if (rc == 0 && orch < p->n && (s = sig_list(p, orch + 2)))
-		rc = plan_signature(&e, s, external, "the orchestration's");
-	for (size_t t = 0; t <= sp->lay.ntwins && rc == 0; t++) { /* the kernel's incore and its twins' */
-		long id = t ? sp->lay.twins[t - 1] : func_id;
-		size_t inc = incore_at(p, &id, sp->opt.kernel_file), d = inc < p->n ? enclosing(p, inc) : (size_t)-1;
-		char who[64];
-		snprintf(who, sizeof(who), "the incore's (func_id %ld)", id);
-		if (d != (size_t)-1 && (s = sig_list(p, d)))
-			rc = plan_signature(&e, s, k->ntensors, who);
+	struct tplan tp = {.e = &e, .external = external, .k = k};
+	struct tclass *v;
+	size_t n = test_classes(p, sp->rules, sp->opt.host_file, sp->opt.kernel_file, &v);
+	int rc = 0;
+	if (!n) {
+		rc = plan_class(&tp, 0, p->n, (size_t)-1, func_id);
+	} else {
+		for (size_t i = 0; i < n && rc == 0; i++)
+			if (v[i].chosen)
+				rc = plan_class(&tp, v[i].cls, v[i].end, i, func_id);
+		if (rc == 0)
+			rc = plan_derived(&tp, v, n);
+		if (rc == 0)
+			warn_others(p, v, n, sp->opt.kernel_file);
 	}
 	if (rc == 0)
-		rc = plan_compare(&e, orch);
-	if (rc == 0)
-		rc = verify(&e);
+		rc = verify_test(&tp, sp->opt.host_file, v, n);
+	free(v);
 	pyt_free(&e.p);
 	return rc;
 }
 
-char *tt_py_incore_source(const struct pk_buf *b, long id)
+char *tt_py_incore_source(const struct pk_buf *b, const struct tt_rules *r, const char *kernel, const char *host,
+                          long id)
 {
 	struct pyt p;
-	if (pyt_scan(&p, b) < 0)
+	if (test_words(r) < 0 || pyt_scan(&p, b) < 0)
 		return NULL;
+	struct tclass *cls;
+	size_t ncls = test_classes(&p, r, host, kernel, &cls), lo, hi;
+	chosen_scope(&p, cls, ncls, &lo, &hi);
+	free(cls);
 	char *out = NULL;
-	for (size_t i = 0; i + 2 < p.n && !out; i++)
-		if (func_id_at(&p, i) == id)
-			out = incore_source(&p, i);
+	for (size_t i = lo; i + 2 < hi && !out; i++)
+		if (func_id_at(&p, r, i) == id)
+			out = incore_source(&p, r, i);
 	pyt_free(&p);
 	return out;
 }

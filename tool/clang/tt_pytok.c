@@ -367,6 +367,15 @@ int pyt_scan(struct pyt *p, const struct pk_buf *b)
 	}
 	if (rc == 0)
 		rc = finish(&s);
+	if (rc == 0) {
+		p->stmt = pk_xcalloc(p->n + 1, sizeof(*p->stmt));
+		for (size_t i = 0, cur = 0; i < p->n; i++) {
+			int k = i ? p->t[i - 1].kind : 0;
+			if (k == PYT_NEWLINE || k == PYT_INDENT || k == PYT_DEDENT)
+				cur = i;
+			p->stmt[i] = cur;
+		}
+	}
 	free(s.open);
 	free(s.ind);
 	free(s.alt);
@@ -380,6 +389,7 @@ void pyt_free(struct pyt *p)
 	free(p->t);
 	free(p->ls);
 	free(p->lf);
+	free(p->stmt);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -406,6 +416,11 @@ size_t pyt_line_end(const struct pyt *p, size_t line)
 	while (e > p->ls[line] && (p->b->data[e - 1] == '\n' || p->b->data[e - 1] == '\r'))
 		e--;
 	return e;
+}
+
+size_t pyt_stmt(const struct pyt *p, size_t i)
+{
+	return i < p->n ? p->stmt[i] : p->n;
 }
 
 size_t pyt_line_of(const struct pyt *p, size_t pos)

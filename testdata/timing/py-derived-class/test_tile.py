@@ -1,0 +1,53 @@
+"""Tile addition, and a subclass that compares the outputs its own way."""
+
+import torch
+from simpler.task_interface import ArgDirection as D
+
+from simpler_setup import SceneTestCase, TaskArgsBuilder, TensorArg, scene_test
+
+KERNELS_BASE = "kernels"
+ORCH_DIR = f"{KERNELS_BASE}/orchestration"
+SIZE = 128
+
+
+@scene_test(level=2, runtime="tensormap_and_ringbuffer")
+class TestTileAdd(SceneTestCase):
+    CALLABLE = {
+        "orchestration": {
+            "source": f"{ORCH_DIR}/tile_orch.cpp",
+            "function_name": "aicpu_orchestration_entry",
+            "signature": [D.INOUT, D.IN],
+        },
+        "incores": [
+            {
+                "func_id": 0,
+                "source": f"{KERNELS_BASE}/aiv/kernel_tile_add.cpp",
+                "core_type": "aiv",
+                "signature": [D.INOUT, D.IN],
+            },
+        ],
+    }
+
+    CASES = [{"name": "default", "platforms": ["a2a3sim"], "params": {}}]
+
+    def generate_args(self, params):
+        return TaskArgsBuilder(
+            TensorArg("acc", torch.zeros(SIZE, dtype=torch.float32)),
+            TensorArg("tile", torch.ones(SIZE, dtype=torch.float32)),
+        )
+
+    def compute_golden(self, args, params):
+        args.acc[:] = args.acc + args.tile
+
+
+@scene_test(level=2, runtime="tensormap_and_ringbuffer")
+class TestTileAddChecked(TestTileAdd):
+    """The same run, its outputs compared one by one."""
+
+    def compare_outputs(self, test_args, golden_args, output_names, params):
+        for name in output_names:
+            assert torch.allclose(getattr(test_args, name), getattr(golden_args, name)), name
+
+
+if __name__ == "__main__":
+    SceneTestCase.run_module(__name__)
