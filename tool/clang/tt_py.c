@@ -816,7 +816,6 @@ static int capture_names(const struct ped *e, size_t def, struct capture *c, con
 	pk_sb_add(&q, "\"");
 	free(rel);
 	*c = (struct capture){.name = name, .kernel = q.s};
-	const char *std[] = {"self", "test_args", "golden_args", "output_names", "params"};
 	char *got[5] = {0};
 	size_t open = def + 2, np = 0;
 	int bad = 0; /* a parameter not a plain name (*args, **kw): not by position */
@@ -836,18 +835,38 @@ static int capture_names(const struct ped *e, size_t def, struct capture *c, con
 			np += fresh;
 			fresh = 0;
 		}
+	} else if (def >= p->n) { /* the comparator the tool adds: compare_def's own names */
+		char *d = py_text(e->sp, "compare_def", NULL, NULL);
+		const char *o = d ? strchr(d, '(') : NULL, *cl = o ? strchr(o, ')') : NULL;
+		for (const char *q = o ? o + 1 : NULL; q && q < cl && np < 5; np++) {
+			q += strspn(q, " ");
+			size_t n = strcspn(q, ",)");
+			while (n && q[n - 1] == ' ')
+				n--;
+			got[np] = pk_xstrndup(q, n);
+			q = strchr(q, ',');
+			q = q && q < cl ? q + 1 : NULL;
+		}
+		free(d);
 	}
-	if (def < p->n && (np < 5 || bad)) {
+	if (np < 5 || bad) {
 		for (size_t i = 0; i < 5; i++)
 			free(got[i]);
 		free(c->kernel);
-		return pk_error("%s:%zu: compare_outputs: its parameters are not the five the runtime passes "
-		                "(self, test_args, golden_args, output_names, params); save the timing tensor by hand",
-		                p->b->path, p->t[def].line + 1);
+		if (def >= p->n)
+			return pk_error(
+			    "rules/timing.ini: [python] compare_def names fewer than the five parameters the "
+			    "runtime passes a comparator");
+		char *d = py_text(e->sp, "compare_def", NULL, NULL);
+		int rc = pk_error("%s:%zu: compare_outputs: the runtime passes it five arguments by position, and its "
+		                  "parameters are not five plain names as in `%s`; save the timing tensor by hand",
+		                  p->b->path, p->t[def].line + 1, d ? d : "");
+		free(d);
+		return rc;
 	}
-	c->self = got[0] ? got[0] : pk_xstrdup(std[0]);
-	c->args = got[1] ? got[1] : pk_xstrdup(std[1]);
-	c->params = got[4] ? got[4] : pk_xstrdup(std[4]);
+	c->self = got[0];
+	c->args = got[1];
+	c->params = got[4];
 	free(got[2]);
 	free(got[3]);
 	return 0;
