@@ -95,14 +95,26 @@ static char *id_stmt(const struct tt_kernel *k, const struct tt_spec *sp, int i,
 }
 
 /* The identity's statements, one a line: every word but a mixed kernel's
- * lane, which goes with its slot (the AIC and AIV builds differ). */
-static char *id_stmts(const struct tt_kernel *k, const struct tt_spec *sp)
+ * lane, which goes with its slot (the AIC and AIV builds differ). With
+ * BY_MACRO the lane of a kernel on one core type is chosen like a mixed
+ * kernel's, on marked #if lines testing the profile's core-type macro: the
+ * runtime compiles every kernel with it, so the lane is right even where
+ * the source does not say its core type (an AIC kernel with no marks). */
+static char *id_stmts(const struct tt_kernel *k, const struct tt_spec *sp, int by_macro)
 {
 	struct pk_sb sb = {0};
 	pk_sb_add(&sb, "");
+	const char *mac = tt_prof(sp, "slot", "mix_is_aic_macro");
 	for (int i = 0; i < 4; i++) {
 		if (sp->lay.identity[i] < 0 || (i == TT_ID_LANE && k->core == TT_MIX))
 			continue;
+		if (i == TT_ID_LANE && by_macro && mac && id_formula(sp, i, TT_AIC) && id_formula(sp, i, TT_AIV)) {
+			char *c = id_stmt(k, sp, i, TT_AIC), *v = id_stmt(k, sp, i, TT_AIV);
+			pk_sb_addf(&sb, "%s#if %s\n%s\n#else\n%s\n#endif", sb.n ? "\n" : "", mac, c, v);
+			free(c);
+			free(v);
+			continue;
+		}
 		char *x = id_stmt(k, sp, i, k->core == TT_AIC ? TT_AIC : TT_AIV);
 		pk_sb_addf(&sb, "%s%s", sb.n ? "\n" : "", x);
 		free(x);
@@ -396,6 +408,17 @@ static void plan_packed_read(const struct pk_ast *t, const struct tt_kernel *k, 
 	pk_sb_free(&label);
 }
 
+/* Only blanks between the start of OFF's line and OFF; *ls gets the line start. */
+static int starts_line(const struct pk_buf *b, size_t off, size_t *ls)
+{
+	size_t le;
+	pk_buf_line_bounds(b, off, ls, &le);
+	for (size_t j = *ls; j < off; j++)
+		if (b->data[j] != ' ' && b->data[j] != '\t')
+			return 0;
+	return 1;
+}
+
 /* Entry sample first, then the tensor pointer, then the event locals:
  * declared here so a sample in any nested scope reaches the tail. */
 static void plan_entry(const struct pk_ast *t, const struct tt_kernel *k, const struct tt_spec *sp,
@@ -422,7 +445,8 @@ static void plan_entry(const struct pk_ast *t, const struct tt_kernel *k, const 
 		char *ss = slot_stmt(k, sp);
 		tt_insert_before(t->b, plan, k->first_stmt, ss, "slot");
 		free(ss);
-		char *is = id_stmts(k, sp);
+		size_t ls; /* #if lines need the first statement at the start of its line */
+		char *is = id_stmts(k, sp, starts_line(t->b, k->first_stmt, &ls));
 		if (*is)
 			tt_insert_before(t->b, plan, k->first_stmt, is, "identity");
 		free(is);
@@ -446,17 +470,6 @@ static void plan_entry(const struct pk_ast *t, const struct tt_kernel *k, const 
 		free(line);
 	}
 	pk_sb_free(&label);
-}
-
-/* Only blanks between the start of OFF's line and OFF; *ls gets the line start. */
-static int starts_line(const struct pk_buf *b, size_t off, size_t *ls)
-{
-	size_t le;
-	pk_buf_line_bounds(b, off, ls, &le);
-	for (size_t j = *ls; j < off; j++)
-		if (b->data[j] != ' ' && b->data[j] != '\t')
-			return 0;
-	return 1;
 }
 
 /* The tail before a closing brace on its own line is indented like the
@@ -648,7 +661,7 @@ int tt_gen_kernel(struct pk_ast *t, struct tt_kernel *k, struct tt_spec *sp, con
 	}
 	if (sp->lay.nhelper && tt_path_plan(t, k, sp, fs, plan) < 0)
 		return -1;
-	char *h = helpers(k, sp), *ss = sp->slot_in_body ? slot_stmt(k, sp) : NULL, *is = id_stmts(k, sp);
+	char *h = helpers(k, sp), *ss = sp->slot_in_body ? slot_stmt(k, sp) : NULL, *is = id_stmts(k, sp, 0);
 	struct pk_sb all = {0};
 	pk_sb_addf(&all, "%s\n%s\n%s", h, ss ? ss : "", is);
 	free(is);

@@ -34,7 +34,11 @@ extern "C" __global__ __aicore__ __mix__(1, 2) void kernel_entry(__gm__ int64_t 
     const uint64_t pk_tt_slot = static_cast<uint64_t>(get_block_idx(args));  // TIMING_PROBE: @timing slot
     const uint64_t pk_tt_id_task = static_cast<uint64_t>(reinterpret_cast<__gm__ LocalContext *>(static_cast<uint64_t>(args[SPMD_LOCAL_CONTEXT_INDEX]))->async_ctx.task_token.raw);  // TIMING_PROBE: @timing identity
     const uint64_t pk_tt_id_block = static_cast<uint64_t>(get_block_idx(args));  // TIMING_PROBE: @timing identity
+    #if defined(__DAV_CUBE__) || defined(__DAV_C220_CUBE__)  // TIMING_PROBE: @timing identity
+    const uint64_t pk_tt_id_lane = static_cast<uint64_t>(0);  // TIMING_PROBE: @timing identity
+    #else  // TIMING_PROBE: @timing identity
     const uint64_t pk_tt_id_lane = static_cast<uint64_t>(1 + get_sub_block_id(args));  // TIMING_PROBE: @timing identity
+    #endif  // TIMING_PROBE: @timing identity
     __gm__ ChipTensor *a = reinterpret_cast<__gm__ ChipTensor *>(args[0]);
     int32_t n = static_cast<int32_t>(args[/* TIMING_PROBE: @timing-was "1" */2/* TIMING_PROBE: @timing-end */]);
     (void)a;
