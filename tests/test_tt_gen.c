@@ -57,6 +57,56 @@ static void sidecar_is_json_with_the_row_layout(void **state)
 	tt_rules_free(&r);
 }
 
+/* A profile that reads the row's identity: the map names its columns (and
+ * only those written), and says the slot rule in the rules' own words,
+ * inside the task slot when several tasks share the tensor. */
+static void sidecar_names_identity_and_the_rules_slot_rule(void **state)
+{
+	(void)state;
+	struct tt_rules r;
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(
+	    tt_rules_parse(&r, "t.ini",
+	                   "[code]\nmagic = 0x10\n[kinds]\nentry = issue\n[target.x]\n"
+	                   "slot_words = block_idx\ntask_slot_words = (task_first_row + {slot}) % slots\n"),
+	    0);
+	struct tt_kernel k;
+	memset(&k, 0, sizeof(k));
+	k.name = "kernel_entry";
+	k.style = TT_EXTERN;
+	struct tt_spec sp = {.opt = {.slots = "8"},
+	                     .lay = {.prefix = "pk_tt_",
+	                             .row_words = 8,
+	                             .columns = 2,
+	                             .timing_index = 3,
+	                             .task_rows = 1,
+	                             .tasks = 2,
+	                             .task_index = 6,
+	                             .identity = {2, -1, 3, 4},
+	                             .nidentity = 3},
+	                     .rules = &r,
+	                     .target = "target.x",
+	                     .slot_in_body = 1};
+	size_t len;
+	char *text = tt_sidecar_json(&k, &sp, NULL, 0, &len);
+	json_error_t err;
+	json_t *root = json_loadb(text, len, 0, &err);
+	if (!root)
+		fail_msg("not JSON: %s at line %d\n%s", err.text, err.line, text);
+	assert_string_equal(json_string_value(json_object_get(root, "slot_rule")),
+	                    "slot = (task_first_row + block_idx) % slots");
+	json_t *id = json_object_get(root, "identity");
+	assert_non_null(id);
+	assert_int_equal(json_object_size(id), 3);
+	assert_int_equal(json_integer_value(json_object_get(id, "task")), 2);
+	assert_null(json_object_get(id, "core"));
+	assert_int_equal(json_integer_value(json_object_get(id, "block")), 3);
+	assert_int_equal(json_integer_value(json_object_get(id, "lane")), 4);
+	json_decref(root);
+	free(text);
+	tt_rules_free(&r);
+}
+
 /* Helper events name their function and file; --generation and --invocation
  * say where their scalars are and how the marker word and rows read. */
 static void sidecar_names_helpers_generation_and_invocations(void **state)
@@ -158,6 +208,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(sidecar_is_json_with_the_row_layout),
 	    cmocka_unit_test(sidecar_names_helpers_generation_and_invocations),
+	    cmocka_unit_test(sidecar_names_identity_and_the_rules_slot_rule),
 	    cmocka_unit_test(templates_expand_known_names_only),
 	    cmocka_unit_test(last_rule_setting_wins),
 	};

@@ -57,6 +57,26 @@ struct Dev {
 	void Get(void *h) { aclrtMemcpy(h, n, p, n, ACL_MEMCPY_DEVICE_TO_HOST); }
 };
 
+// Who writes each row, as the case's orchestration submits its tasks (task
+// tokens count the run's submits from 0): the mixed case's one task of 2
+// blocks, its AIC rows first (lane 0), then block b's AIV sub-block s at
+// 2 + 2b + s (lane 1 + s); the padding case's task of 2 blocks, then its
+// task of 1 (lane 1). The other cases' tasks and blocks are set at run time
+// or split between kernels: their identity is only required to be written.
+std::vector<RowIdentity> ExpectedIdentity(size_t rows)
+{
+	std::vector<RowIdentity> id(rows);
+#if LANES_CASE == 1
+	for (size_t r = 0; r < rows; r++)
+		id[r] = r < 2 ? RowIdentity{ 0, -1, static_cast<long long>(r), 0 }
+			      : RowIdentity{ 0, -1, static_cast<long long>((r - 2) / 2), static_cast<long long>(1 + (r - 2) % 2) };
+#elif LANES_CASE == 3
+	for (size_t r = 0; r < rows; r++)
+		id[r] = r < 2 ? RowIdentity{ 0, -1, static_cast<long long>(r), 1 } : RowIdentity{ 1, -1, 0, 1 };
+#endif
+	return id;
+}
+
 // What each output element must hold after the run.
 std::vector<std::vector<float>> Expected(const std::vector<float> &x)
 {
@@ -178,9 +198,20 @@ int main(int argc, char **argv)
 		std::fprintf(stderr, "lanes: %s\n", p.c_str());
 		problems++;
 	}
+	if (layout.identity[IdentityTask] < 0 || layout.identity[IdentityBlock] < 0 || layout.identity[IdentityLane] < 0) {
+		std::fprintf(stderr, "lanes: the event map names no task, block or lane column (\"identity\")\n");
+		problems++;
+	}
+	for (const std::string &p :
+	     CheckIdentity(matrix.data(), rows, layout, std::vector<bool>(rows, true), ExpectedIdentity(rows))) {
+		std::fprintf(stderr, "lanes: %s\n", p.c_str());
+		problems++;
+	}
 	if (problems)
 		return std::fprintf(stderr, "lanes: %d timing-matrix problems\n", problems), 1;
-	std::printf("timing: %zu rows, each written by its own owner (magic + slot), stamps in order\n", rows);
+	std::printf("timing: %zu rows, each written by its own owner (magic + slot), stamps in order, "
+		    "task / block / lane as expected\n",
+		    rows);
 	std::string serr;
 	if (!save.empty() && !SaveTiming(save, matrix.data(), rows, layout.rowWords, &serr))
 		return Fail(serr.c_str());

@@ -39,6 +39,18 @@ bool ParseTimingLayout(const std::string &json, TimingLayout *out, std::string *
 	out->rowWords = static_cast<int>(rw);
 	out->magicColumn = static_cast<int>(mc);
 	out->magic = magic;
+	// "identity": {"task": C, ...}: the keys inside its braces
+	const size_t id = json.find("\"identity\":");
+	const size_t idEnd = id == std::string::npos ? id : json.find('}', id);
+	static const char *const idKeys[4] = { "task", "core", "block", "lane" };
+	for (int i = 0; i < 4; i++) {
+		out->identity[i] = -1;
+		if (id == std::string::npos)
+			continue;
+		const std::string inner = json.substr(id, idEnd - id);
+		if (IntField(inner, idKeys[i], &v))
+			out->identity[i] = static_cast<int>(v);
+	}
 	out->events.clear();
 	const std::string k = "\"name\": \"";
 	for (size_t p = json.find(k); p != std::string::npos; p = json.find(k, p + 1)) {
@@ -90,9 +102,31 @@ std::vector<std::string> ValidateTiming(const int64_t *m, size_t slots, const Ti
 			}
 		}
 		for (int w = static_cast<int>(ncol); w < L.rowWords; w++)
-			if (w != L.magicColumn && row[w] != 0) {
+			if (w != L.magicColumn && row[w] != 0 && w != L.identity[0] && w != L.identity[1] &&
+			    w != L.identity[2] && w != L.identity[3]) {
 				std::snprintf(buf, sizeof(buf), "slot %zu: unused word %d is %lld", s, w,
 					      static_cast<long long>(row[w]));
+				bad.push_back(buf);
+			}
+	}
+	return bad;
+}
+
+std::vector<std::string> CheckIdentity(const int64_t *m, size_t slots, const TimingLayout &L,
+				       const std::vector<bool> &active, const std::vector<RowIdentity> &want)
+{
+	std::vector<std::string> bad;
+	static const char *const names[4] = { "task", "core", "block", "lane" };
+	char buf[256];
+	for (size_t s = 0; s < slots && s < active.size() && s < want.size(); s++) {
+		if (!active[s])
+			continue;
+		const int64_t *row = m + s * static_cast<size_t>(L.rowWords);
+		const long long w[4] = { want[s].task, want[s].core, want[s].block, want[s].lane };
+		for (int i = 0; i < 4; i++)
+			if (L.identity[i] >= 0 && w[i] >= 0 && row[L.identity[i]] != w[i]) {
+				std::snprintf(buf, sizeof(buf), "slot %zu: %s (word %d) is %lld, want %lld", s, names[i],
+					      L.identity[i], static_cast<long long>(row[L.identity[i]]), w[i]);
 				bad.push_back(buf);
 			}
 	}

@@ -47,15 +47,19 @@ struct Options {
 	int warmup = 1, repeat = 3;
 	std::string events, save;
 	bool expectTiming = false, envelope = false;
+	bool expectIdentity = false; // the map must name the row's task, block and lane columns
 };
 
 int Usage(FILE *out)
 {
 	std::fprintf(out,
 		     "usage: %s [--dtype float|half] [--rows R] [--cols C] [--blocks N]\n"
-		     "          [--warmup W] [--repeat N] [--expect-timing --events MAP] [--save PREFIX] [--envelope]\n"
+		     "          [--warmup W] [--repeat N] [--expect-timing --events MAP] [--expect-identity]\n"
+		     "          [--save PREFIX] [--envelope]\n"
 		     "Runs TSORT32 through its extern entry and orchestration; checks dst bit-exactly.\n"
 		     "  --expect-timing  the build must carry the timing tensor; validate it (marker words, stamps in order)\n"
+		     "  --expect-identity  with --expect-timing: the rows must say their task (the run's one task,\n"
+		     "                   token 0), block and lane (AIV sub-block 0: 1)\n"
 		     "  --events MAP     event map written by probe-inject --timing-tensor (OUT.timing.json)\n"
 		     "  --save PREFIX    write the last timing matrix to PREFIX.npy and PREFIX.bin\n"
 		     "  --envelope       print the task envelope (event elapsed time) of every timed run\n",
@@ -79,6 +83,8 @@ bool ParseArgs(int argc, char **argv, Options *o)
 			std::exit(Usage(stdout));
 		} else if (a == "--expect-timing") {
 			o->expectTiming = true;
+		} else if (a == "--expect-identity") {
+			o->expectIdentity = true;
 		} else if (a == "--envelope") {
 			o->envelope = true;
 		} else if (a == "--dtype" && (v = next("--dtype"))) {
@@ -215,6 +221,12 @@ int Run(const Options &o)
 		if (!in || !ParseTimingLayout(ss.str(), &layout, &err)) {
 			std::fprintf(stderr, "tsort32_timing: %s: %s\n", o.events.c_str(), in ? err.c_str() : "cannot read");
 			return 2;
+		}
+		if (o.expectTiming && o.expectIdentity && (layout.identity[IdentityTask] < 0 || layout.identity[IdentityBlock] < 0 ||
+					 layout.identity[IdentityLane] < 0)) {
+			std::fprintf(stderr, "tsort32_timing: %s names no task, block or lane column (\"identity\")\n",
+				     o.events.c_str());
+			return 1;
 		}
 	}
 	Acl acl;
@@ -370,6 +382,16 @@ int Run(const Options &o)
 				std::fprintf(stderr, "tsort32_timing: run %d, invocation %d: %s\n", i, q, p.c_str());
 				problems++;
 			}
+		if (!o.expectIdentity)
+			continue;
+		// one task of the run (token 0), block s on row s, on the AIV lane of sub-block 0
+		std::vector<RowIdentity> ids(slots);
+		for (size_t s = 0; s < slots; s++)
+			ids[s] = RowIdentity{ 0, -1, static_cast<long long>(s), 1 };
+		for (const std::string &p : CheckIdentity(matrix.data(), slots, layout, active, ids)) {
+			std::fprintf(stderr, "tsort32_timing: run %d: %s\n", i, p.c_str());
+			problems++;
+		}
 	}
 	std::vector<uint8_t> got(dstBytes);
 	CHECK_ACL(aclrtMemcpy(got.data(), got.size(), dst.p, dst.n, ACL_MEMCPY_DEVICE_TO_HOST));

@@ -227,7 +227,13 @@ struct tt_layout {
 	 * when the lanes do not (one lane, or no macro telling them apart) */
 	long mix_blocks;
 	int aic_idle; /* no task runs the mixed kernel on its AIC lane: its rows are AIV rows only */
+	/* the row's identity, written after body_done where the profile says
+	 * how the kernel reads it: the columns of the task instance, the
+	 * core, the block and the lane (TT_ID_*), -1 for one not written */
+	int identity[4];
+	int nidentity;
 };
+enum { TT_ID_TASK, TT_ID_CORE, TT_ID_BLOCK, TT_ID_LANE };
 
 /* What every planner reads: the options, the layout, and the rules they are
  * planned by. */

@@ -7,6 +7,7 @@
 #include "pk.h"
 #include "timing_strip.h"
 
+#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,6 +46,80 @@ static char *kcode(const struct tt_spec *sp, const char *key, const char *n1, co
 static const char *slot_key(enum tt_core c)
 {
 	return c == TT_AIC ? "aic" : "aiv";
+}
+
+/* ---- the row's identity ---- */
+
+/* The identity's words as the event map and rules/timing.ini name them. */
+static const char *const id_names[] = {"task", "core", "block", "lane"};
+
+/* The profile's formula of identity word I for a kernel on core C (the lane
+ * has one per core type), or NULL: the kernel does not write it. */
+static const char *id_formula(const struct tt_spec *sp, int i, enum tt_core c)
+{
+	char key[32];
+	if (i == TT_ID_LANE)
+		snprintf(key, sizeof(key), "identity_lane_%s", c == TT_AIC ? "aic" : "aiv");
+	else
+		snprintf(key, sizeof(key), "identity_%s", id_names[i]);
+	return sp->slot_in_body ? tt_prof(sp, "slot", key) : NULL;
+}
+
+/* The identity's columns, after the timestamps: those the profile can read
+ * in the body (a mixed kernel's lane needs both core types' formulas and
+ * the macro telling its builds apart, on whose lines it goes). The
+ * row grows by a line only when they do not fit beside the stamps. */
+static void identity_layout(const struct tt_kernel *k, struct tt_spec *sp)
+{
+	struct tt_layout *l = &sp->lay;
+	l->nidentity = 0;
+	for (int i = 0; i < 4; i++) {
+		int have = k->core != TT_MIX ? id_formula(sp, i, k->core) != NULL
+		           : i != TT_ID_LANE ? id_formula(sp, i, TT_AIV) != NULL
+		                             : id_formula(sp, i, TT_AIC) && id_formula(sp, i, TT_AIV) &&
+		                                   tt_prof(sp, "slot", "mix_is_aic_macro");
+		l->identity[i] = have ? l->columns + l->nidentity++ : -1;
+	}
+	l->row_words = 8 * ((l->columns + l->nidentity + 1 + 7) / 8);
+}
+
+/* `const uint64_t PREFIXid_NAME = FORMULA;` of identity word I for core C. */
+static char *id_stmt(const struct tt_kernel *k, const struct tt_spec *sp, int i, enum tt_core c)
+{
+	char *e = slot_expand(sp, id_formula(sp, i, c), k->args_name ? k->args_name : "args");
+	char *name = pk_xasprintf("%s" PK_NAME_TIMING_IDENTITY "%s", sp->lay.prefix, id_names[i]);
+	char *x = kcode(sp, "identity", "name", name, "expr", e, NULL, NULL);
+	free(name);
+	free(e);
+	return x;
+}
+
+/* The identity's statements, one a line: every word but a mixed kernel's
+ * lane, which goes with its slot (the AIC and AIV builds differ). With
+ * BY_MACRO the lane of a kernel on one core type is chosen like a mixed
+ * kernel's, on marked #if lines testing the profile's core-type macro: the
+ * runtime compiles every kernel with it, so the lane is right even where
+ * the source does not say its core type (an AIC kernel with no marks). */
+static char *id_stmts(const struct tt_kernel *k, const struct tt_spec *sp, int by_macro)
+{
+	struct pk_sb sb = {0};
+	pk_sb_add(&sb, "");
+	const char *mac = tt_prof(sp, "slot", "mix_is_aic_macro");
+	for (int i = 0; i < 4; i++) {
+		if (sp->lay.identity[i] < 0 || (i == TT_ID_LANE && k->core == TT_MIX))
+			continue;
+		if (i == TT_ID_LANE && by_macro && mac && id_formula(sp, i, TT_AIC) && id_formula(sp, i, TT_AIV)) {
+			char *c = id_stmt(k, sp, i, TT_AIC), *v = id_stmt(k, sp, i, TT_AIV);
+			pk_sb_addf(&sb, "%s#if %s\n%s\n#else\n%s\n#endif", sb.n ? "\n" : "", mac, c, v);
+			free(c);
+			free(v);
+			continue;
+		}
+		char *x = id_stmt(k, sp, i, k->core == TT_AIC ? TT_AIC : TT_AIV);
+		pk_sb_addf(&sb, "%s%s", sb.n ? "\n" : "", x);
+		free(x);
+	}
+	return sb.s;
 }
 
 /* ---- helpers written once above the kernel ---- */
@@ -166,6 +241,12 @@ static char *helpers(const struct tt_kernel *k, const struct tt_spec *sp)
 		tail_param(&params, sp, "gen");
 	if (sp->opt.invocation)
 		tail_param(&params, sp, "row0");
+	for (int i = 0; i < 4; i++)
+		if (sp->lay.identity[i] >= 0) {
+			char *n = pk_xasprintf(PK_NAME_TIMING_IDENTITY "%s", id_names[i]);
+			tail_param(&params, sp, n);
+			free(n);
+		}
 	for (int i = 0; i < sp->lay.columns; i++) {
 		snprintf(vname, sizeof(vname), "v%d", i);
 		tail_param(&params, sp, vname);
@@ -186,6 +267,14 @@ static char *helpers(const struct tt_kernel *k, const struct tt_spec *sp)
 		const char *iv[] = {iw};
 		kline(&sb, sp, "tail_value", in, iv, 1);
 	}
+	for (int i = 0; i < 4; i++) /* the row's identity, after the stamps */
+		if (sp->lay.identity[i] >= 0) {
+			char *n = pk_xasprintf(PK_NAME_TIMING_IDENTITY "%s", id_names[i]);
+			snprintf(iw, sizeof(iw), "%d", sp->lay.identity[i]);
+			const char *idn[] = {"i", "name"}, *idv[] = {iw, n};
+			kline(&sb, sp, "tail_identity", idn, idv, 2);
+			free(n);
+		}
 	snprintf(iw, sizeof(iw), "%d", sp->lay.row_words - 1);
 	const char *mv[] = {iw, magic}; /* the marker word: magic (| generation << 16) + slot */
 	kline(&sb, sp, sp->opt.generation ? "tail_marker_generation" : "tail_marker", in, mv, 2);
@@ -215,6 +304,9 @@ static char *tail_call(const struct tt_spec *sp)
 		pk_sb_addf(&v, "%s" PK_NAME_TIMING_GEN ", ", P);
 	if (sp->opt.invocation)
 		pk_sb_addf(&v, "%s" PK_NAME_TIMING_ROW0 ", ", P);
+	for (int i = 0; i < 4; i++)
+		if (sp->lay.identity[i] >= 0)
+			pk_sb_addf(&v, "%s" PK_NAME_TIMING_IDENTITY "%s, ", P, id_names[i]);
 	pk_sb_addf(&v, "%s" PK_NAME_TIMING_ENTRY, P);
 	for (size_t i = 0; i < sp->opt.nev; i++)
 		if (sp->opt.ev[i].helper >= 0)
@@ -278,10 +370,14 @@ static char *slot_stmt(const struct tt_kernel *k, const struct tt_spec *sp)
 	/* a kernel no task runs on AIC keeps AIV rows only, where the profile says how */
 	const char *aiv = sp->lay.aic_idle && tt_prof(sp, "slot", "mix_aiv_only") ? "mix_aiv_only" : "mix_aiv";
 	char *c = slot_expr(k, sp, "mix_aic"), *v = slot_expr(k, sp, aiv);
+	int lane = sp->lay.identity[TT_ID_LANE] >= 0; /* each build's lane goes with its slot */
+	char *lc = lane ? id_stmt(k, sp, TT_ID_LANE, TT_AIC) : NULL,
+	     *lv = lane ? id_stmt(k, sp, TT_ID_LANE, TT_AIV) : NULL;
 	if (mac) { /* the builds told apart by the preprocessor: marked #if lines */
 		char *sc = kcode(sp, "slot", "expr", c, NULL, NULL, NULL, NULL);
 		char *sv = kcode(sp, "slot", "expr", v, NULL, NULL, NULL, NULL);
-		s = pk_xasprintf("#if %s\n%s\n#else\n%s\n#endif", mac, sc, sv);
+		s = pk_xasprintf("#if %s\n%s%s%s\n#else\n%s%s%s\n#endif", mac, sc, lane ? "\n" : "", lane ? lc : "", sv,
+		                 lane ? "\n" : "", lane ? lv : "");
 		free(sc);
 		free(sv);
 	} else {
@@ -289,6 +385,8 @@ static char *slot_stmt(const struct tt_kernel *k, const struct tt_spec *sp)
 		s = kcode(sp, "slot_mix", "is_aic", is, "aic", c, "aiv", v);
 		free(is);
 	}
+	free(lc);
+	free(lv);
 	free(c);
 	free(v);
 	return s;
@@ -308,6 +406,17 @@ static void plan_packed_read(const struct pk_ast *t, const struct tt_kernel *k, 
 	free(read);
 	free(name);
 	pk_sb_free(&label);
+}
+
+/* Only blanks between the start of OFF's line and OFF; *ls gets the line start. */
+static int starts_line(const struct pk_buf *b, size_t off, size_t *ls)
+{
+	size_t le;
+	pk_buf_line_bounds(b, off, ls, &le);
+	for (size_t j = *ls; j < off; j++)
+		if (b->data[j] != ' ' && b->data[j] != '\t')
+			return 0;
+	return 1;
 }
 
 /* Entry sample first, then the tensor pointer, then the event locals:
@@ -336,6 +445,11 @@ static void plan_entry(const struct pk_ast *t, const struct tt_kernel *k, const 
 		char *ss = slot_stmt(k, sp);
 		tt_insert_before(t->b, plan, k->first_stmt, ss, "slot");
 		free(ss);
+		size_t ls; /* #if lines need the first statement at the start of its line */
+		char *is = id_stmts(k, sp, starts_line(t->b, k->first_stmt, &ls));
+		if (*is)
+			tt_insert_before(t->b, plan, k->first_stmt, is, "identity");
+		free(is);
 	}
 	if (sp->opt.generation && k->style == TT_EXTERN) /* direct style: a parameter */
 		plan_packed_read(t, k, sp, plan, PK_NAME_TIMING_GEN, "generation", sp->lay.generation_index);
@@ -356,17 +470,6 @@ static void plan_entry(const struct pk_ast *t, const struct tt_kernel *k, const 
 		free(line);
 	}
 	pk_sb_free(&label);
-}
-
-/* Only blanks between the start of OFF's line and OFF; *ls gets the line start. */
-static int starts_line(const struct pk_buf *b, size_t off, size_t *ls)
-{
-	size_t le;
-	pk_buf_line_bounds(b, off, ls, &le);
-	for (size_t j = *ls; j < off; j++)
-		if (b->data[j] != ' ' && b->data[j] != '\t')
-			return 0;
-	return 1;
 }
 
 /* The tail before a closing brace on its own line is indented like the
@@ -547,6 +650,7 @@ int tt_gen_kernel(struct pk_ast *t, struct tt_kernel *k, struct tt_spec *sp, con
 {
 	if (sp->slot_in_body && k->core == TT_MIX && mix_refused(t, k, sp) < 0)
 		return -1;
+	identity_layout(k, sp);
 	for (size_t i = 0; i < sp->opt.nev; i++) {
 		if (sp->opt.ev[i].helper >= 0)
 			continue;
@@ -557,9 +661,10 @@ int tt_gen_kernel(struct pk_ast *t, struct tt_kernel *k, struct tt_spec *sp, con
 	}
 	if (sp->lay.nhelper && tt_path_plan(t, k, sp, fs, plan) < 0)
 		return -1;
-	char *h = helpers(k, sp), *ss = sp->slot_in_body ? slot_stmt(k, sp) : NULL;
+	char *h = helpers(k, sp), *ss = sp->slot_in_body ? slot_stmt(k, sp) : NULL, *is = id_stmts(k, sp, 0);
 	struct pk_sb all = {0};
-	pk_sb_addf(&all, "%s\n%s", h, ss ? ss : "");
+	pk_sb_addf(&all, "%s\n%s\n%s", h, ss ? ss : "", is);
+	free(is);
 	char *inc = needed_includes(t, sp, all.s);
 	all.n = 0;
 	pk_sb_add(&all, inc);
@@ -605,125 +710,130 @@ int tt_gen_kernel(struct pk_ast *t, struct tt_kernel *k, struct tt_spec *sp, con
 
 /* ---- the sidecar: what each column holds, for probe-report --events ---- */
 
-static void json_quoted(struct pk_sb *sb, const char *val)
+static json_t *json_event(const char *name, int column, const char *kind, const char *at, const char *func,
+                          const char *file)
 {
-	pk_sb_add(sb, "\"");
-	for (const char *p = val; *p; p++)
-		if (*p == '"' || *p == '\\')
-			pk_sb_addf(sb, "\\%c", *p);
-		else if ((unsigned char)*p >= 0x20)
-			pk_sb_addn(sb, p, 1);
-	pk_sb_add(sb, "\"");
-}
-
-static void json_str(struct pk_sb *sb, const char *key, const char *val)
-{
-	pk_sb_addf(sb, ", \"%s\": ", key);
-	json_quoted(sb, val);
-}
-
-static void json_event(struct pk_sb *sb, const char *name, int column, const char *kind, const char *at,
-                       const char *func, const char *file)
-{
-	pk_sb_addf(sb, "    {\"name\": \"%s\", \"column\": %d, \"kind\": \"%s\"", name, column, kind);
+	json_t *e = json_object();
+	json_object_set_new(e, "name", json_string(name));
+	json_object_set_new(e, "column", json_integer(column));
+	json_object_set_new(e, "kind", json_string(kind));
 	if (at)
-		json_str(sb, "at", at);
+		json_object_set_new(e, "at", json_string(at));
 	if (func)
-		json_str(sb, "function", func);
+		json_object_set_new(e, "function", json_string(func));
 	if (file)
-		json_str(sb, "file", file);
-	pk_sb_add(sb, "}");
+		json_object_set_new(e, "file", json_string(file));
+	return e;
+}
+
+/* "slot = RULE": the profile's slot rule in words ([target] *_words of
+ * rules/timing.ini, beside the formulas they describe), inside its task
+ * slot with several tasks; NULL when the profile has no words for it. */
+static char *slot_words(const struct tt_spec *sp, int lanes)
+{
+	const char *lane = tt_prof(sp, "slot",
+	                           !lanes             ? "slot_words"
+	                           : sp->lay.aic_idle ? "mix_aiv_only_words"
+	                                              : "mix_words");
+	const char *task = tt_prof(sp, "slot", "task_slot_words");
+	if (!lane || (sp->lay.task_rows && !task))
+		return NULL;
+	char *in = lanes && sp->lay.task_rows ? pk_xasprintf("(%s)", lane) : pk_xstrdup(lane);
+	char *rule = sp->lay.task_rows ? tt_expand(task, (const char *[]){"slot"}, (const char *[]){in}, 1) : NULL;
+	char *x = pk_xasprintf("slot = %s", rule ? rule : in);
+	free(rule);
+	free(in);
+	return x;
 }
 
 /* The map's row layout: a mixed kernel's lanes, several tasks' rows. */
-static void sidecar_rows(struct pk_sb *sb, const struct tt_kernel *k, const struct tt_spec *sp)
+static void sidecar_rows(json_t *m, const struct tt_kernel *k, const struct tt_spec *sp)
 {
 	/* AIC and AIV lanes in rows of their own: the lane of each row */
 	const char *ratio = tt_prof(sp, "slot", "aiv_per_aic");
 	int lanes = sp->slot_in_body && k->core == TT_MIX && ratio;
 	if (lanes) {
-		pk_sb_addf(sb, "  \"aiv_per_aic\": %s,\n", ratio);
-		if (sp->lay.mix_blocks > 0)
-			pk_sb_addf(sb, "  \"aic_rows\": %ld,\n", sp->lay.mix_blocks);
-		else
-			pk_sb_add(sb, "  \"aic_rows\": null,\n");
+		json_object_set_new(m, "aiv_per_aic", json_integer(strtol(ratio, NULL, 10)));
+		json_object_set_new(m, "aic_rows",
+		                    sp->lay.mix_blocks > 0 ? json_integer(sp->lay.mix_blocks) : json_null());
 		if (sp->lay.aic_idle) /* no task runs it on AIC: AIV rows only */
-			pk_sb_add(sb, "  \"aic_idle\": true,\n");
+			json_object_set_new(m, "aic_idle", json_true());
 	}
-	const char *lane_rule = sp->lay.aic_idle
-	                            ? "AIV: block_idx * aiv_per_aic + sub_block_idx"
-	                            : "AIC: block_idx; AIV: block_num + block_idx * aiv_per_aic + sub_block_idx";
-	if (sp->lay.task_rows) { /* several tasks: each writes its own rows */
-		if (sp->lay.tasks >= 0)
-			pk_sb_addf(sb, "  \"tasks\": %ld,\n", sp->lay.tasks);
-		else
-			pk_sb_add(sb, "  \"tasks\": null,\n");
-		/* a task's first row: the rows of the run's tasks before it */
-		if (lanes)
-			pk_sb_addf(sb, "  \"slot_rule\": \"slot = task_first_row + (%s)\",\n", lane_rule);
-		else
-			pk_sb_add(sb, "  \"slot_rule\": \"slot = task_first_row + block_idx\",\n");
-		if (k->style == TT_EXTERN)
-			pk_sb_addf(sb, "  \"task_arg\": %d,\n", sp->lay.task_index);
-	} else if (lanes) {
-		pk_sb_addf(sb, "  \"slot_rule\": \"slot = %s\",\n", lane_rule);
-	}
+	if (sp->lay.task_rows) /* several tasks: each writes its own rows */
+		json_object_set_new(m, "tasks", sp->lay.tasks >= 0 ? json_integer(sp->lay.tasks) : json_null());
+	char *rule = sp->lay.task_rows || lanes ? slot_words(sp, lanes) : NULL;
+	if (rule)
+		json_object_set_new(m, "slot_rule", json_string(rule));
+	free(rule);
+	if (sp->lay.task_rows && k->style == TT_EXTERN)
+		json_object_set_new(m, "task_arg", json_integer(sp->lay.task_index));
 }
 
 char *tt_sidecar_json(const struct tt_kernel *k, const struct tt_spec *sp, const char *const *files, size_t nfiles,
                       size_t *len)
 {
-	struct pk_sb sb = {0};
 	static const char *cores[] = {"aiv", "aic", "mix"};
 	unsigned long long magic = strtoull(tt_prof(sp, "code", "magic"), NULL, 0);
-	pk_sb_addf(&sb, "{\n  \"kernel\": \"%s\",\n  \"style\": \"%s\",\n  \"core_type\": \"%s\",\n", k->name,
-	           k->style == TT_EXTERN ? "extern" : "direct", cores[k->core]);
-	if (sp->opt.slots && strspn(sp->opt.slots, "0123456789") == strlen(sp->opt.slots))
-		pk_sb_addf(&sb, "  \"slots\": %s,\n", sp->opt.slots);
-	else
-		pk_sb_add(&sb, "  \"slots\": null,\n");
+	json_t *m = json_object();
+	json_object_set_new(m, "kernel", json_string(k->name));
+	json_object_set_new(m, "style", json_string(k->style == TT_EXTERN ? "extern" : "direct"));
+	json_object_set_new(m, "core_type", json_string(cores[k->core]));
+	int num = sp->opt.slots && *sp->opt.slots && strspn(sp->opt.slots, "0123456789") == strlen(sp->opt.slots);
+	json_object_set_new(m, "slots", num ? json_integer(strtoll(sp->opt.slots, NULL, 10)) : json_null());
 	if (sp->lay.slots_bound)
-		pk_sb_add(&sb, "  \"slots_bound\": true,\n");
-	pk_sb_addf(&sb, "  \"row_words\": %d,\n  \"magic\": %llu,\n  \"magic_column\": %d,\n", sp->lay.row_words, magic,
-	           sp->lay.row_words - 1);
+		json_object_set_new(m, "slots_bound", json_true());
+	json_object_set_new(m, "row_words", json_integer(sp->lay.row_words));
+	json_object_set_new(m, "magic", json_integer((json_int_t)magic));
+	json_object_set_new(m, "magic_column", json_integer(sp->lay.row_words - 1));
 	if (sp->opt.generation)
-		pk_sb_add(&sb,
-		          "  \"generation\": true,\n  \"magic_rule\": \"row[magic_column] == magic + ((generation & "
-		          "0xFFFF) << 16) + (slot & 0xFFFF)\",\n");
-	else
-		pk_sb_add(&sb, "  \"magic_rule\": \"row[magic_column] == magic + slot\",\n");
+		json_object_set_new(m, "generation", json_true());
+	json_object_set_new(
+	    m, "magic_rule",
+	    json_string(sp->opt.generation
+	                    ? "row[magic_column] == magic + ((generation & 0xFFFF) << 16) + (slot & 0xFFFF)"
+	                    : "row[magic_column] == magic + slot"));
 	if (k->style == TT_EXTERN)
-		pk_sb_addf(&sb, "  \"timing_arg\": %d,\n", sp->lay.timing_index);
+		json_object_set_new(m, "timing_arg", json_integer(sp->lay.timing_index));
 	if (k->style == TT_EXTERN && sp->opt.generation)
-		pk_sb_addf(&sb, "  \"generation_arg\": %d,\n", sp->lay.generation_index);
+		json_object_set_new(m, "generation_arg", json_integer(sp->lay.generation_index));
 	if (sp->opt.invocation) {
-		int num = strspn(sp->opt.invocations, "0123456789") == strlen(sp->opt.invocations);
-		pk_sb_addf(&sb, "  \"invocations\": %s,\n  \"row_rule\": \"row = invocation * slots + slot\",\n",
-		           num ? sp->opt.invocations : "null");
+		const char *inv = sp->opt.invocations;
+		int n = *inv && strspn(inv, "0123456789") == strlen(inv);
+		json_object_set_new(m, "invocations", n ? json_integer(strtoll(inv, NULL, 10)) : json_null());
+		json_object_set_new(m, "row_rule", json_string("row = invocation * slots + slot"));
 		if (k->style == TT_EXTERN)
-			pk_sb_addf(&sb, "  \"row0_arg\": %d,\n", sp->lay.row0_index);
+			json_object_set_new(m, "row0_arg", json_integer(sp->lay.row0_index));
 	}
-	sidecar_rows(&sb, k, sp);
+	sidecar_rows(m, k, sp);
+	if (sp->lay.nidentity) { /* which task, core, block and lane wrote the row */
+		json_t *id = json_object();
+		for (int i = 0; i < 4; i++)
+			if (sp->lay.identity[i] >= 0)
+				json_object_set_new(id, id_names[i], json_integer(sp->lay.identity[i]));
+		json_object_set_new(m, "identity", id);
+	}
 	if (nfiles) { /* the other files the run changed, for probe-strip */
-		pk_sb_add(&sb, "  \"files\": [");
-		for (size_t i = 0; i < nfiles; i++) {
-			pk_sb_add(&sb, i ? ", " : "");
-			json_quoted(&sb, files[i]);
-		}
-		pk_sb_add(&sb, "],\n");
+		json_t *f = json_array();
+		for (size_t i = 0; i < nfiles; i++)
+			json_array_append_new(f, json_string(files[i]));
+		json_object_set_new(m, "files", f);
 	}
-	pk_sb_add(&sb, "  \"events\": [\n");
-	json_event(&sb, "entry", 0, tt_prof(sp, "kinds", "entry"), "entry", k->name, sp->opt.kernel_file);
+	json_t *ev = json_array();
+	json_array_append_new(
+	    ev, json_event("entry", 0, tt_prof(sp, "kinds", "entry"), "entry", k->name, sp->opt.kernel_file));
 	for (size_t i = 0; i < sp->opt.nev; i++) {
 		const struct tt_event *e = &sp->opt.ev[i];
-		pk_sb_add(&sb, ",\n");
-		json_event(&sb, e->name, e->column, e->kind, e->spec, e->func ? e->func : k->name,
-		           e->file ? e->file : sp->opt.kernel_file);
+		json_array_append_new(ev, json_event(e->name, e->column, e->kind, e->spec, e->func ? e->func : k->name,
+		                                     e->file ? e->file : sp->opt.kernel_file));
 	}
-	pk_sb_add(&sb, ",\n");
-	json_event(&sb, "body_done", sp->lay.columns - 1, tt_prof(sp, "kinds", "body_done"), "exit", k->name,
-	           sp->opt.kernel_file);
-	pk_sb_add(&sb, "\n  ]\n}\n");
+	json_array_append_new(ev, json_event("body_done", sp->lay.columns - 1, tt_prof(sp, "kinds", "body_done"),
+	                                     "exit", k->name, sp->opt.kernel_file));
+	json_object_set_new(m, "events", ev);
+	char *text = json_dumps(m, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	json_decref(m);
+	struct pk_sb sb = {0};
+	pk_sb_addf(&sb, "%s\n", text ? text : "{}");
+	free(text);
 	*len = sb.n;
 	return sb.s;
 }

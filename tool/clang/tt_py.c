@@ -1132,22 +1132,117 @@ static int body_of(const struct pyt *p, size_t i, size_t *indent, size_t *end)
 	return 0;
 }
 
+/* What the capture lines name: the tensor, the kernel's path from the
+ * script's folder (a Python string), and the comparator's own names of
+ * its instance, the actual arguments and the case's params (the runtime
+ * passes them by position). */
+struct capture {
+	const char *name;
+	char *kernel;
+	char *self, *args, *params;
+};
+
 /* The capture lines (capture_1, capture_2, ...) before physical line L, indented IND (N bytes). */
-static int add_capture(struct ped *e, size_t l, const char *ind, size_t n, const char *name)
+static int add_capture(struct ped *e, size_t l, const char *ind, size_t n, const struct capture *c)
 {
+	char rw[16];
+	snprintf(rw, sizeof(rw), "%d", e->sp->lay.row_words);
+	const char *names[] = {"prefix", "row_words", "name", "kernel", "self", "args", "params"};
+	const char *vals[] = {e->sp->lay.prefix, rw, c->name, c->kernel, c->self, c->args, c->params};
 	for (int k = 1;; k++) {
 		char key[32];
 		snprintf(key, sizeof(key), "capture_%d", k);
-		if (k > 1 && !tt_rule(e->sp->rules, "python", key))
+		const char *tmpl = tt_rule(e->sp->rules, "python", key);
+		if (k > 1 && !tmpl)
 			return 0;
-		char *c = py_text(e->sp, key, "name", name), *label = py_text(e->sp, "mark_capture", NULL, NULL);
-		if (c && label)
-			add_line(e, l, ind, n, c, label);
-		free(c);
+		char *label = py_text(e->sp, "mark_capture", NULL, NULL);
+		if (!tmpl || !label) {
+			free(label);
+			return tmpl ? -1 : pk_error("rules/timing.ini: [python] has no '%s'", key);
+		}
+		char *code = tt_expand(tmpl, names, vals, sizeof(names) / sizeof(names[0]));
+		add_line(e, l, ind, n, code, label);
+		free(code);
 		free(label);
-		if (!c || !label)
-			return -1;
 	}
+}
+
+/* The capture's names: the kernel as the script's folder sees it, and the
+ * comparator's parameters at DEF (or compare_def's when DEF is none):
+ * instance, actual arguments, and the case's params, by position. */
+static int capture_names(const struct ped *e, size_t def, struct capture *c, const char *name)
+{
+	const struct pyt *p = &e->p;
+	char *rel = pk_path_from(p->b->path, e->sp->opt.kernel_file);
+	struct pk_sb q = {0};
+	pk_sb_add(&q, "\"");
+	for (const char *r = rel ? rel : e->sp->opt.kernel_file; *r; r++)
+		pk_sb_addf(&q, "%s%c", *r == '"' || *r == '\\' ? "\\" : "", *r);
+	pk_sb_add(&q, "\"");
+	free(rel);
+	*c = (struct capture){.name = name, .kernel = q.s};
+	char *got[5] = {0};
+	size_t open = def + 2, np = 0;
+	int bad = 0; /* a parameter not a plain name (*args, **kw): not by position */
+	if (def < p->n && pyt_is(p, open, PYT_OP, "(")) {
+		int fresh = 1; /* at a parameter's first token */
+		for (size_t i = open + 1; i < p->t[open].match; i++) {
+			if (p->t[i].depth != p->t[open].depth + 1)
+				continue;
+			if (pyt_is(p, i, PYT_OP, ",")) {
+				fresh = 1;
+				continue;
+			}
+			if (fresh && p->t[i].kind != PYT_NAME)
+				bad = 1;
+			else if (fresh && np < 5)
+				got[np] = pk_xstrndup(p->b->data + p->t[i].s, p->t[i].e - p->t[i].s);
+			np += fresh;
+			fresh = 0;
+		}
+	} else if (def >= p->n) { /* the comparator the tool adds: compare_def's own names */
+		char *d = py_text(e->sp, "compare_def", NULL, NULL);
+		const char *o = d ? strchr(d, '(') : NULL, *cl = o ? strchr(o, ')') : NULL;
+		for (const char *q = o ? o + 1 : NULL; q && q < cl && np < 5; np++) {
+			q += strspn(q, " ");
+			size_t n = strcspn(q, ",)");
+			while (n && q[n - 1] == ' ')
+				n--;
+			got[np] = pk_xstrndup(q, n);
+			q = strchr(q, ',');
+			q = q && q < cl ? q + 1 : NULL;
+		}
+		free(d);
+	}
+	if (np < 5 || bad) {
+		for (size_t i = 0; i < 5; i++)
+			free(got[i]);
+		free(c->kernel);
+		if (def >= p->n)
+			return pk_error(
+			    "rules/timing.ini: [python] compare_def names fewer than the five parameters the "
+			    "runtime passes a comparator");
+		char *d = py_text(e->sp, "compare_def", NULL, NULL);
+		int rc = pk_error("%s:%zu: compare_outputs: the runtime passes it five arguments by position, and its "
+		                  "parameters are not five plain names as in `%s`; save the timing tensor by hand",
+		                  p->b->path, p->t[def].line + 1, d ? d : "");
+		free(d);
+		return rc;
+	}
+	c->self = got[0];
+	c->args = got[1];
+	c->params = got[4];
+	free(got[2]);
+	free(got[3]);
+	return 0;
+}
+
+static void capture_free(struct capture *c)
+{
+	free(c->kernel);
+	free(c->self);
+	free(c->args);
+	free(c->params);
 }
 
 /* A comparator of its own (no super() call): one that reads output_names
@@ -1200,7 +1295,12 @@ static int plan_compare_in(struct ped *e, size_t def, const char *name)
 	size_t l = p->t[ind + 1].line;
 	if (p->t[ind + 1].kind == PYT_STRING && p->t[ind + 2].kind == PYT_NEWLINE) /* after its docstring */
 		l = pyt_line_of(p, p->t[ind + 1].e - 1) + 1;
-	if (add_capture(e, l, p->b->data + p->t[ind].s, p->t[ind].e - p->t[ind].s, name) < 0)
+	struct capture c;
+	if (capture_names(e, def, &c, name) < 0)
+		return -1;
+	int crc = add_capture(e, l, p->b->data + p->t[ind].s, p->t[ind].e - p->t[ind].s, &c);
+	capture_free(&c);
+	if (crc < 0)
 		return -1;
 	int super = 0;
 	for (size_t i = ind; i + 6 < end; i++) {
@@ -1259,7 +1359,12 @@ static int plan_compare_new(struct ped *e, size_t cls, const char *name)
 		if (!first)
 			add_line(e, l, ci, cn, "", ld);
 		add_line(e, l, ci, cn, d, ld);
-		rc = add_capture(e, l, body.s, body.n, name);
+		struct capture c;
+		rc = capture_names(e, p->n, &c, name);
+		if (rc == 0) {
+			rc = add_capture(e, l, body.s, body.n, &c);
+			capture_free(&c);
+		}
 	}
 	if (rc == 0) {
 		add_line(e, l, body.s, body.n, sup, ls);

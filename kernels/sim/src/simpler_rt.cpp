@@ -28,6 +28,7 @@ struct Run {
 	aclrtStream stream = nullptr;
 	uint32_t blockDim = 0;
 	std::string error;
+	uint64_t nextTask = 0; // the local id of the run's next task
 };
 Run g_run;
 
@@ -143,15 +144,18 @@ TaskOutputTensors rt_submit_task(const MixedKernels &mk, const CoreTaskArgs &par
 	for (uint64_t s : params.scalars())
 		p->packed.push_back(static_cast<int64_t>(s));
 	const uint32_t blocks = static_cast<uint32_t>(want);
+	// the task's token as the runtime's dispatch context carries it: ring 0, the run's next local id
+	const uint64_t token = g_run.nextTask++;
 	// one simulated block per (block, lane): block-major, each lane its own payload
 	const aclError rc = pksim::EnqueueLaunch(
-		g_run.stream, blocks * static_cast<uint32_t>(lanes.size()), [p, lanes, blocks]() {
+		g_run.stream, blocks * static_cast<uint32_t>(lanes.size()), [p, lanes, blocks, token]() {
 			const uint32_t i = pksim::BlockIdx();
 			const Lane &lane = lanes[i % lanes.size()];
 			int64_t args[PKSIMPLER_PAYLOAD_WORDS] = {};
 			for (size_t k = 0; k < p->packed.size(); k++)
 				args[k] = p->packed[k];
-			LocalContext local{ static_cast<int32_t>(i / lanes.size()), static_cast<int32_t>(blocks) };
+			LocalContext local{ static_cast<int32_t>(i / lanes.size()), static_cast<int32_t>(blocks),
+					    AsyncCtx{ PTO2TaskId{ token } } };
 			GlobalContext global{ lane.sub_block };
 			args[SPMD_LOCAL_CONTEXT_INDEX] = static_cast<int64_t>(reinterpret_cast<uintptr_t>(&local));
 			args[SPMD_GLOBAL_CONTEXT_INDEX] = static_cast<int64_t>(reinterpret_cast<uintptr_t>(&global));
@@ -209,7 +213,7 @@ std::string RunOrchestration(ConfigFn config, EntryFn entry, const ChipTaskArgs 
 		return "arg_count " + std::to_string(actual) + " < expected " + std::to_string(cfg.expected_arg_count);
 	if (g_run.active)
 		return "RunOrchestration is not reentrant";
-	g_run = Run{ true, stream, blockDim, "" };
+	g_run = Run{ true, stream, blockDim, "", 0 };
 	entry(args);
 	g_run.active = false;
 	return g_run.error;

@@ -1,0 +1,21 @@
+// A small stand-in for the runtime's tensor descriptor (with its shapes) and intrinsics.
+#pragma once
+#include <cstdint>
+#ifndef __gm__
+#define __gm__
+#endif
+#ifndef __aicore__
+#define __aicore__ [aicore]
+#endif
+struct ChipBuffer {
+    uint64_t addr;
+};
+struct ChipTensor {
+    ChipBuffer buffer;
+    uint64_t start_offset;
+    uint32_t shapes[5];
+};
+struct CommContext;
+int32_t get_block_idx(__gm__ int64_t *args);
+int32_t get_block_num(__gm__ int64_t *args);
+uint64_t get_sys_cnt();
