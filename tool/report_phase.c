@@ -1,0 +1,738 @@
+/* report_phase.c - the phases of a timing tensor as the method reduces
+ * them: the global boundary of every event of the map (the earliest entry
+ * and release, the latest of every other stamp), the phases between
+ * consecutive boundaries, each phase per row and per task, the slowest
+ * phase; rows labelled by the task, lane and core that wrote them; and the
+ * merge with the runtime's chip swimlane, where each row is joined to its
+ * task and its phases are drawn inside the task's bar on its core. Phases
+ * are differences of global boundaries, never sums of per-row maxima. */
+#include "embed.h"
+#include "report.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define NO_TASK ((size_t)-1)
+
+struct phase_ctx {
+	const struct rp_rows *r;
+	const struct rp_tensor_opts *o;
+	struct rp_doc *d;
+	size_t nev;
+	int64_t *bound; /* global boundary of each event */
+	int *have;
+	size_t *join; /* per row: its swimlane task, NO_TASK when none */
+};
+
+static int64_t cell(const struct rp_rows *r, size_t row, int col)
+{
+	return r->m->v[row * r->m->cols + (size_t)col];
+}
+
+/* Does event I apply to ROW? producer_done only on producers. */
+static int applies(const struct rp_rows *r, size_t row, size_t i)
+{
+	return strcmp(r->em->names[i], "producer_done") || r->producer[row];
+}
+
+/* The first event and every release are reduced by their earliest stamp
+ * (a phase starts when the first core starts it, a collective releases when
+ * the first core leaves it), every other event by its latest (a phase ends
+ * when its last worker completes). */
+static int reduced_by_min(const struct rp_event_map *em, size_t i)
+{
+	return i == 0 || !strcmp(em->kinds[i], "release") ||
+	       (!em->kinds[i][0] && !strcmp(em->names[i], "collective_release"));
+}
+
+/* simpler's display of a task id, (ring << 32) | local: "r1t3". */
+static void task_name(int64_t task, char *buf, size_t cap)
+{
+	uint64_t t = (uint64_t)task;
+	snprintf(buf, cap, "r%llut%llu", (unsigned long long)(t >> 32), (unsigned long long)(t & 0xFFFFFFFFu));
+}
+
+int rp_row_task(const struct rp_rows *r, size_t row, int64_t *task)
+{
+	const struct rp_event_map *em = r->em;
+	if (em->id_task >= 0) {
+		*task = cell(r, row, em->id_task);
+		return 1;
+	}
+	if (em->task_rows && em->aiv_per_aic >= 1 && em->aic_rows >= 1) {
+		size_t aic = em->aic_idle ? 0 : (size_t)em->aic_rows;
+		*task = (int64_t)(row / (aic + (size_t)em->aic_rows * (size_t)em->aiv_per_aic));
+		return 1;
+	}
+	return 0;
+}
+
+void rp_row_label(const struct rp_rows *r, size_t row, char *buf, size_t cap)
+{
+	const struct rp_event_map *em = r->em;
+	if (em->id_task < 0 && em->id_core < 0 && em->id_block < 0 && em->id_lane < 0) {
+		rp_events_lane(em, row, buf, cap);
+		return;
+	}
+	struct pk_sb sb = {0};
+	char t[48];
+	if (em->id_task >= 0) {
+		task_name(cell(r, row, em->id_task), t, sizeof(t));
+		pk_sb_addf(&sb, "task %s", t);
+	}
+	int64_t lane = em->id_lane >= 0 ? cell(r, row, em->id_lane) : -1;
+	int64_t block = em->id_block >= 0 ? cell(r, row, em->id_block) : -1;
+	if (lane == 0)
+		pk_sb_addf(&sb, "%sAIC", sb.n ? " " : "");
+	else if (lane > 0)
+		pk_sb_addf(&sb, "%sAIV", sb.n ? " " : "");
+	if (block >= 0 && lane > 0)
+		pk_sb_addf(&sb, " %lld.%lld", (long long)block, (long long)(lane - 1));
+	else if (block >= 0)
+		pk_sb_addf(&sb, "%s%lld", lane >= 0 ? " " : sb.n ? " block " : "block ", (long long)block);
+	else if (lane > 0)
+		pk_sb_addf(&sb, " %lld", (long long)(lane - 1));
+	if (em->id_core >= 0)
+		pk_sb_addf(&sb, "%score %lld", sb.n ? " " : "", (long long)cell(r, row, em->id_core));
+	snprintf(buf, cap, "%s", sb.s ? sb.s : "");
+	pk_sb_free(&sb);
+}
+
+/* "slot 3" or "slot 3 (task r0t1 AIV 0.1 core 12)". */
+static void row_name(const struct rp_rows *r, size_t row, char *buf, size_t cap)
+{
+	char label[160];
+	rp_row_label(r, row, label, sizeof(label));
+	if (label[0])
+		snprintf(buf, cap, "slot %zu (%s)", row, label);
+	else
+		snprintf(buf, cap, "slot %zu", row);
+}
+
+/* The boundary of event I over the valid rows of TASK (all when ALL). */
+static int reduce(const struct phase_ctx *c, size_t i, int all, int64_t task, int64_t *v)
+{
+	const struct rp_rows *r = c->r;
+	int have = 0, by_min = reduced_by_min(r->em, i);
+	for (size_t s = 0; s < r->m->rows; s++) {
+		int64_t t;
+		if (!r->valid[s] || !applies(r, s, i) || (!all && (!rp_row_task(r, s, &t) || t != task)))
+			continue;
+		int64_t x = cell(r, s, r->em->cols[i]);
+		if (!have || (by_min ? x < *v : x > *v))
+			*v = x;
+		have = 1;
+	}
+	return have;
+}
+
+/* Row S's duration of the phase ending at event J (both stamps apply). */
+static int row_phase(const struct rp_rows *r, size_t s, size_t j, int64_t *dur)
+{
+	if (!applies(r, s, j) || !applies(r, s, j - 1))
+		return 0;
+	*dur = cell(r, s, r->em->cols[j]) - cell(r, s, r->em->cols[j - 1]);
+	return 1;
+}
+
+static int is_standard(const char *name)
+{
+	for (int e = 0; e < RP_EV_N; e++)
+		if (!strcmp(name, rp_event_names[e]))
+			return 1;
+	return 0;
+}
+
+/* The phases table: each phase's global duration, its per-row spread and
+ * the row that sets the maximum; the slowest phase in one line. */
+/* Does some valid row have a label (task, lane, core)? */
+static int labelled(const struct rp_rows *r)
+{
+	char label[160];
+	for (size_t s = 0; s < r->m->rows; s++)
+		if (r->valid[s] && (rp_row_label(r, s, label, sizeof(label)), label[0]))
+			return 1;
+	return 0;
+}
+
+static void phases_table(struct phase_ctx *c)
+{
+	const struct rp_rows *r = c->r;
+	const struct rp_event_map *em = r->em;
+	int lab = labelled(r);
+	size_t us = c->d->freq_hz > 0 ? 1 : 0;
+	const char *cols[] = {"phase", "from", "boundary", "cycles", "us",           "share_pct",
+	                      "rows",  "min",  "median",   "max",    "slowest_slot", "slowest_row"};
+	const char *pick[12];
+	size_t nc = 0;
+	for (size_t i = 0; i < 12; i++)
+		if ((i != 4 || us) && (i != 11 || lab))
+			pick[nc++] = cols[i];
+	struct rp_table *t =
+	    rp_table_newv(c->d, "phases", "phases between consecutive global boundaries (cycles)", nc, pick);
+	int64_t *v = pk_xmalloc((r->m->rows + 1) * sizeof(int64_t));
+	int64_t total = c->bound[c->nev - 1] - c->bound[0];
+	size_t slowest = 0, slowest_row = 0;
+	int64_t slowest_v = 0, slowest_row_v = 0;
+	for (size_t j = 1; j < c->nev; j++) {
+		if (!c->have[j] || !c->have[j - 1])
+			continue;
+		size_t row = rp_row(t), n = 0, maxrow = 0;
+		int64_t g = c->bound[j] - c->bound[j - 1], mx = 0;
+		char red[96];
+		snprintf(red, sizeof(red), "%s %s", reduced_by_min(em, j) ? "min" : "max", em->names[j]);
+		rp_set_str(t, row, 0, em->names[j]);
+		rp_set_str(t, row, 1, em->names[j - 1]);
+		rp_set_str(t, row, 2, red);
+		rp_set_int(t, row, 3, g);
+		if (us)
+			rp_set_us(c->d, t, row, 4, (double)g);
+		if (total > 0)
+			rp_set_real(t, row, 4 + us, 100.0 * (double)g / (double)total, 1);
+		for (size_t s = 0; s < r->m->rows; s++) {
+			int64_t x;
+			if (!r->valid[s] || !row_phase(r, s, j, &x))
+				continue;
+			if (!n || x > mx) {
+				mx = x;
+				maxrow = s;
+			}
+			v[n++] = x;
+		}
+		rp_set_int(t, row, 5 + us, (int64_t)n);
+		if (n) {
+			struct rp_stats st;
+			rp_stats_compute(v, n, &st);
+			char name[200];
+			rp_set_int(t, row, 6 + us, st.min);
+			rp_set_half(t, row, 7 + us, st.median_x2);
+			rp_set_int(t, row, 8 + us, st.max);
+			rp_set_int(t, row, 9 + us, (int64_t)maxrow);
+			rp_row_label(r, maxrow, name, sizeof(name));
+			rp_set_str(t, row, 10 + us, name[0] ? name : "-");
+		}
+		if (!slowest || g > slowest_v) {
+			slowest = j;
+			slowest_v = g;
+			slowest_row = maxrow;
+			slowest_row_v = n ? mx : 0;
+		}
+	}
+	free(v);
+	if (!slowest)
+		return;
+	for (size_t j = 1; j < c->nev; j++)
+		if (c->have[j] && c->have[j - 1] && c->bound[j] < c->bound[j - 1] &&
+		    (!is_standard(em->names[j]) || !is_standard(em->names[j - 1])))
+			rp_warn(c->d,
+			        "phase '%s' is negative (%lld cycles): the %s %s comes after the %s %s; are the events "
+			        "listed in the order they happen?",
+			        em->names[j], (long long)(c->bound[j] - c->bound[j - 1]),
+			        reduced_by_min(em, j - 1) ? "earliest" : "latest", em->names[j - 1],
+			        reduced_by_min(em, j) ? "earliest" : "latest", em->names[j]);
+	char name[200], share[32] = "";
+	row_name(r, slowest_row, name, sizeof(name));
+	if (total > 0)
+		snprintf(share, sizeof(share), " (%.1f%%)", 100.0 * (double)slowest_v / (double)total);
+	rp_note(c->d,
+	        "slowest phase: %s (%s -> %s): %lld of %lld cycles%s between the first and last boundary; its "
+	        "longest row is %s with %lld cycles",
+	        em->names[slowest], em->names[slowest - 1], em->names[slowest], (long long)slowest_v, (long long)total,
+	        share, name, (long long)slowest_row_v);
+}
+
+/* Each valid row's phases, labelled by task, lane and core. */
+static void row_phases_table(struct phase_ctx *c)
+{
+	const struct rp_rows *r = c->r;
+	size_t lab = (size_t)labelled(r), ncols = 1 + lab + c->nev - 1;
+	const char **cols = pk_xcalloc(ncols, sizeof(char *));
+	cols[0] = "slot";
+	if (lab)
+		cols[1] = "row";
+	for (size_t j = 1; j < c->nev; j++)
+		cols[lab + j] = r->em->names[j];
+	struct rp_table *t = rp_table_newv(c->d, "row_phases", "phases per row (cycles)", ncols, cols);
+	free(cols);
+	for (size_t s = 0; s < r->m->rows; s++) {
+		if (!r->valid[s])
+			continue;
+		char label[160];
+		size_t row = rp_row(t);
+		rp_set_int(t, row, 0, (int64_t)s);
+		rp_row_label(r, s, label, sizeof(label));
+		if (lab)
+			rp_set_str(t, row, 1, label[0] ? label : "-");
+		for (size_t j = 1; j < c->nev; j++) {
+			int64_t x;
+			if (row_phase(r, s, j, &x))
+				rp_set_int(t, row, lab + j, x);
+		}
+	}
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* The distinct tasks of the valid rows, sorted; 0 when rows say none. */
+static size_t tasks_of(const struct rp_rows *r, int64_t **out)
+{
+	int64_t *v = pk_xmalloc((r->m->rows + 1) * sizeof(int64_t));
+	size_t n = 0;
+	for (size_t s = 0; s < r->m->rows; s++)
+		if (r->valid[s] && rp_row_task(r, s, &v[n]))
+			n++;
+	qsort(v, n, sizeof(*v), cmp_i64);
+	size_t u = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!u || v[u - 1] != v[i])
+			v[u++] = v[i];
+	*out = v;
+	return u;
+}
+
+/* Per task: its rows' own boundaries and phases (the method inside one
+ * task), its cores, and with the swimlane its window. */
+static void task_table(struct phase_ctx *c)
+{
+	const struct rp_rows *r = c->r;
+	int64_t *tasks;
+	size_t nt = tasks_of(r, &tasks);
+	if (!nt) {
+		free(tasks);
+		return;
+	}
+	const struct rp_l2 *sw = c->o->swim;
+	size_t cc = r->em->id_core >= 0, extra = (sw ? 3 : 0) + cc, ncols = 2 + extra + (c->nev - 1) + 1;
+	const char **cols = pk_xcalloc(ncols, sizeof(char *));
+	cols[0] = "task";
+	cols[1] = "rows";
+	if (cc)
+		cols[2] = "cores";
+	if (sw) {
+		cols[2 + cc] = "task_cycles";
+		cols[3 + cc] = "start_to_entry";
+		cols[4 + cc] = "exit_to_end";
+	}
+	for (size_t j = 1; j < c->nev; j++)
+		cols[1 + extra + j] = r->em->names[j];
+	cols[ncols - 1] = "total";
+	struct rp_table *t =
+	    rp_table_newv(c->d, "task_phases", "phases per task, from the task's own rows (cycles)", ncols, cols);
+	free(cols);
+	int64_t *b = pk_xmalloc(c->nev * sizeof(int64_t));
+	int *h = pk_xmalloc(c->nev * sizeof(int));
+	for (size_t k = 0; k < nt; k++) {
+		size_t row = rp_row(t), n = 0;
+		char name[48];
+		struct pk_sb cores = {0};
+		int64_t wstart = 0, wend = 0;
+		int wjoined = 0;
+		if (r->em->id_task >= 0)
+			task_name(tasks[k], name, sizeof(name));
+		else
+			snprintf(name, sizeof(name), "%lld", (long long)tasks[k]);
+		rp_set_str(t, row, 0, name);
+		for (size_t s = 0; s < r->m->rows; s++) {
+			int64_t tk;
+			if (!r->valid[s] || !rp_row_task(r, s, &tk) || tk != tasks[k])
+				continue;
+			n++;
+			if (r->em->id_core >= 0 && cores.n < 48)
+				pk_sb_addf(&cores, "%s%lld", cores.n ? "," : "", (long long)cell(r, s, r->em->id_core));
+			if (sw && c->join[s] != NO_TASK) {
+				size_t w = c->join[s];
+				if (!wjoined || sw->start[w] < wstart)
+					wstart = sw->start[w];
+				if (!wjoined || sw->end[w] > wend)
+					wend = sw->end[w];
+				wjoined = 1;
+			}
+		}
+		rp_set_int(t, row, 1, (int64_t)n);
+		if (cc)
+			rp_set_str(t, row, 2, cores.n ? cores.s : "-");
+		pk_sb_free(&cores);
+		for (size_t i = 0; i < c->nev; i++)
+			h[i] = reduce(c, i, 0, tasks[k], &b[i]);
+		if (sw && wjoined) {
+			rp_set_int(t, row, 2 + cc, wend - wstart);
+			if (h[0])
+				rp_set_int(t, row, 3 + cc, b[0] - wstart);
+			if (h[c->nev - 1])
+				rp_set_int(t, row, 4 + cc, wend - b[c->nev - 1]);
+		}
+		for (size_t j = 1; j < c->nev; j++)
+			if (h[j] && h[j - 1])
+				rp_set_int(t, row, 1 + extra + j, b[j] - b[j - 1]);
+		if (h[0] && h[c->nev - 1])
+			rp_set_int(t, row, ncols - 1, b[c->nev - 1] - b[0]);
+	}
+	free(b);
+	free(h);
+	free(tasks);
+}
+
+/* ---- arrival and release: figures when stamped, hints where they belong ---- */
+
+struct hint_rules {
+	char **names;
+	size_t n, cap;
+};
+
+static int on_async(void *user, const char *section, const char *key, const char *value, unsigned line)
+{
+	(void)line;
+	struct hint_rules *h = user;
+	if (strcmp(section, "wait") || strcmp(key, "cross_core"))
+		return 0;
+	for (const char *p = value; *p;) {
+		p += strspn(p, " \t,");
+		size_t len = strcspn(p, ",");
+		while (len && (p[len - 1] == ' ' || p[len - 1] == '\t'))
+			len--;
+		if (len) {
+			PK_GROW(h->names, h->cap, h->n + 1);
+			h->names[h->n++] = pk_xstrndup(p, len);
+		}
+		p += strcspn(p, ",");
+	}
+	return 0;
+}
+
+static int ident_char(char ch)
+{
+	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_';
+}
+
+/* The calls of SRC to a cross-core wait (rules/async.ini [wait]
+ * cross_core), outside comments and strings: a note each (five at most). */
+static void hint_waits(struct phase_ctx *c, const char *kernel, const char *src, size_t len, const struct hint_rules *h)
+{
+	size_t found = 0, line = 1;
+	const char *first = NULL;
+	for (size_t i = 0; i < len; i++) {
+		char ch = src[i];
+		if (ch == '\n')
+			line++;
+		else if (ch == '/' && i + 1 < len && src[i + 1] == '/')
+			while (i + 1 < len && src[i + 1] != '\n')
+				i++;
+		else if (ch == '/' && i + 1 < len && src[i + 1] == '*') {
+			for (i += 2; i + 1 < len && !(src[i] == '*' && src[i + 1] == '/'); i++)
+				line += src[i] == '\n';
+			i++;
+		} else if (ch == '"' || ch == '\'') {
+			for (i++; i < len && src[i] != ch && src[i] != '\n'; i++)
+				i += src[i] == '\\';
+		} else if (ident_char(ch) && (i == 0 || !ident_char(src[i - 1]))) {
+			size_t e = i;
+			while (e < len && ident_char(src[e]))
+				e++;
+			size_t k = e;
+			while (k < len && (src[k] == ' ' || src[k] == '\t'))
+				k++;
+			for (size_t n = 0; n < h->n && k < len && (src[k] == '(' || src[k] == '<'); n++)
+				if (strlen(h->names[n]) == e - i && !memcmp(src + i, h->names[n], e - i)) {
+					if (++found <= 5)
+						rp_note(
+						    c->d,
+						    "%s:%zu: %s is a cross-core wait: stamp its arrival and release to "
+						    "measure it (probe-inject --timing-tensor --event "
+						    "wait_arrival:arrival=before:%s "
+						    "--event wait_release:release=after:%s)",
+						    kernel, line, h->names[n], h->names[n], h->names[n]);
+					first = h->names[n];
+				}
+			i = e - 1;
+		}
+	}
+	if (found > 5)
+		rp_note(c->d, "%s: %zu more cross-core waits (the first was %s)", kernel, found - 5, first);
+}
+
+/* When the map stamps no arrival nor release and the kernel (the map's
+ * name without .timing.json, beside it) waits for other cores, say where
+ * the stamps belong. */
+static void wait_hints(struct phase_ctx *c)
+{
+	const struct rp_event_map *em = c->r->em;
+	for (size_t i = 0; i < em->n; i++)
+		if (!strcmp(em->kinds[i], "arrival") || !strcmp(em->kinds[i], "release"))
+			return;
+	const char *map = c->o->map_path;
+	size_t n = map ? strlen(map) : 0, tail = strlen(".timing.json");
+	if (n <= tail || strcmp(map + n - tail, ".timing.json"))
+		return;
+	char *kernel = pk_xstrndup(map, n - tail), *src;
+	size_t len;
+	struct hint_rules h = {0};
+	if (access(kernel, R_OK) == 0 && pk_ini_parse_rules("async.ini", on_async, &h) == 0 &&
+	    rp_slurp(kernel, &src, &len) == 0) {
+		hint_waits(c, kernel, src, len, &h);
+		free(src);
+	}
+	for (size_t i = 0; i < h.n; i++)
+		free(h.names[i]);
+	free(h.names);
+	free(kernel);
+}
+
+/* ---- the swimlane merge ---- */
+
+/* Does window W hold row S's stamps? */
+static int inside(const struct phase_ctx *c, size_t s, size_t w, int64_t lo, int64_t hi)
+{
+	(void)s;
+	return c->o->swim->start[w] <= lo && hi <= c->o->swim->end[w];
+}
+
+static void row_extent(const struct rp_rows *r, size_t s, int64_t *lo, int64_t *hi)
+{
+	int have = 0;
+	for (size_t i = 0; i < r->em->n; i++) {
+		if (!applies(r, s, i))
+			continue;
+		int64_t x = cell(r, s, r->em->cols[i]);
+		if (!have || x < *lo)
+			*lo = x;
+		if (!have || x > *hi)
+			*hi = x;
+		have = 1;
+	}
+}
+
+/* Join each valid row to its task: by the row's own core and task when the
+ * map names those columns ((core_id, reg_task_id), or the task token),
+ * else by the one window holding the row's stamps. */
+static void join_rows(struct phase_ctx *c)
+{
+	const struct rp_rows *r = c->r;
+	const struct rp_l2 *sw = c->o->swim;
+	const struct rp_event_map *em = r->em;
+	size_t by_id = 0, by_time = 0, ambiguous = 0, none = 0, outside = 0, first_out = NO_TASK, nvalid = 0;
+	int ids = em->id_core >= 0 || em->id_task >= 0;
+	for (size_t s = 0; s < r->m->rows; s++) {
+		c->join[s] = NO_TASK;
+		if (!r->valid[s])
+			continue;
+		nvalid++;
+		int64_t lo = 0, hi = 0;
+		row_extent(r, s, &lo, &hi);
+		size_t cand = 0, pick = NO_TASK, in = 0, pick_in = NO_TASK;
+		for (size_t w = 0; w < sw->ntasks; w++) {
+			if (em->id_core >= 0 && sw->core[w] != cell(r, s, em->id_core))
+				continue;
+			if (em->id_task >= 0 && sw->reg[w] != cell(r, s, em->id_task) &&
+			    sw->token[w] != cell(r, s, em->id_task))
+				continue;
+			cand++;
+			pick = w;
+			if (inside(c, s, w, lo, hi)) {
+				in++;
+				pick_in = w;
+			}
+		}
+		if (ids && em->id_core >= 0 && em->id_task >= 0 && cand == 1) {
+			c->join[s] = pick;
+			by_id++;
+			if (!inside(c, s, pick, lo, hi) && outside++ == 0)
+				first_out = s;
+		} else if (in == 1) {
+			c->join[s] = pick_in;
+			if (ids)
+				by_id++;
+			else
+				by_time++;
+		} else if (in > 1) {
+			ambiguous++;
+		} else {
+			none++;
+		}
+	}
+	struct rp_table *t = rp_table_new(c->d, "swimlane_join", "rows joined to swimlane tasks", "swimlane", "tasks",
+	                                  "rows", "by_identity", "by_time", "ambiguous", "in_no_task", NULL);
+	size_t row = rp_row(t);
+	rp_set_str(t, row, 0, c->o->swim_path);
+	rp_set_int(t, row, 1, (int64_t)sw->ntasks);
+	rp_set_int(t, row, 2, (int64_t)nvalid);
+	rp_set_int(t, row, 3, (int64_t)by_id);
+	rp_set_int(t, row, 4, (int64_t)by_time);
+	rp_set_int(t, row, 5, (int64_t)ambiguous);
+	rp_set_int(t, row, 6, (int64_t)none);
+	if (!ids)
+		rp_note(c->d,
+		        "rows joined to tasks by time alone (the event map names no identity columns): %zu of %zu "
+		        "in exactly one task window, %zu in several (ambiguous, not drawn in a task)",
+		        by_time, nvalid, ambiguous);
+	if (ambiguous && ids)
+		rp_note(c->d, "%zu rows match several tasks of their core and task id: not drawn in a task", ambiguous);
+	if (none)
+		rp_warn(c->d,
+		        "%s: %zu of %zu rows lie in no task window of %s%s: another run's swimlane, or another "
+		        "counter?",
+		        c->o->path, none, nvalid, c->o->swim_path, ids ? " with their core and task" : "");
+	if (outside) {
+		char name[200];
+		row_name(r, first_out, name, sizeof(name));
+		rp_warn(c->d,
+		        "%s: %zu rows lie outside the window of their own task (first: %s): the tensor and %s "
+		        "do not share a counter",
+		        c->o->path, outside, name, c->o->swim_path);
+	}
+}
+
+static struct rp_lane *core_lane(struct phase_ctx *c, const char *group, int64_t core)
+{
+	char name[48];
+	snprintf(name, sizeof(name), "core %lld", (long long)core);
+	for (size_t k = 0; k < c->d->nlanes; k++)
+		if (!strcmp(c->d->lanes[k]->group, group) && !strcmp(c->d->lanes[k]->name, name))
+			return c->d->lanes[k];
+	return rp_lane_new(c->d, group, name);
+}
+
+/* ROW's phases as spans of L, each labelled with its row. */
+static void phase_spans(struct phase_ctx *c, struct rp_lane *l, size_t s, int64_t origin, const char *who)
+{
+	const struct rp_rows *r = c->r;
+	for (size_t j = 1; j < c->nev; j++) {
+		if (!applies(r, s, j))
+			continue;
+		size_t p = j;
+		while (p > 0 && !applies(r, s, p - 1))
+			p--;
+		if (p == 0)
+			continue;
+		int64_t a = cell(r, s, r->em->cols[p - 1]), b = cell(r, s, r->em->cols[j]);
+		char *label = who ? pk_xasprintf("%s (%s)", r->em->names[j], who) : pk_xstrdup(r->em->names[j]);
+		rp_span_add_kind(l, a - origin, b - origin, label, r->em->names[j]);
+		free(label);
+	}
+}
+
+/* One timeline: every swimlane task that overlaps the joined tasks, one lane
+ * per core, and in each joined task's bar the phases of its row. */
+static int64_t swim_lanes(struct phase_ctx *c)
+{
+	const struct rp_rows *r = c->r;
+	const struct rp_l2 *sw = c->o->swim;
+	int64_t lo = 0, hi = 0;
+	int any = 0;
+	for (size_t s = 0; s < r->m->rows; s++) {
+		size_t w = c->join[s];
+		if (w == NO_TASK)
+			continue;
+		if (!any || sw->start[w] < lo)
+			lo = sw->start[w];
+		if (!any || sw->end[w] > hi)
+			hi = sw->end[w];
+		any = 1;
+	}
+	if (!any)
+		return 0;
+	unsigned char *joined = pk_xcalloc(sw->ntasks + 1, 1);
+	for (size_t s = 0; s < r->m->rows; s++)
+		if (c->join[s] != NO_TASK)
+			joined[c->join[s]] = 1;
+	int64_t origin = lo;
+	for (size_t w = 0; w < sw->ntasks; w++)
+		if (sw->end[w] >= lo && sw->start[w] <= hi && sw->start[w] < origin)
+			origin = sw->start[w];
+	const char *group = "chip swimlane: tasks and their phases (from the first task's start)";
+	/* lanes in core order */
+	int64_t *cores = pk_xmalloc((sw->ntasks + 1) * sizeof(int64_t));
+	size_t nc = 0, drawn = 0;
+	for (size_t w = 0; w < sw->ntasks; w++)
+		if (sw->end[w] >= lo && sw->start[w] <= hi)
+			cores[nc++] = sw->core[w];
+	qsort(cores, nc, sizeof(*cores), cmp_i64);
+	for (size_t i = 0; i < nc; i++)
+		if (!i || cores[i] != cores[i - 1])
+			core_lane(c, group, cores[i]);
+	free(cores);
+	for (size_t w = 0; w < sw->ntasks; w++) {
+		if (sw->end[w] < lo || sw->start[w] > hi)
+			continue;
+		char name[48], label[96];
+		task_name(sw->token[w], name, sizeof(name));
+		snprintf(label, sizeof(label), "task %s%s", name, joined[w] ? "" : " (no row of this tensor)");
+		rp_span_add_kind(core_lane(c, group, sw->core[w]), sw->start[w] - origin, sw->end[w] - origin, label,
+		                 joined[w] ? "task" : "other task");
+		drawn++;
+		for (size_t s = 0; s < r->m->rows; s++)
+			if (c->join[s] == w) {
+				char who[200];
+				row_name(r, s, who, sizeof(who));
+				phase_spans(c, core_lane(c, group, sw->core[w]), s, origin, who);
+			}
+	}
+	free(joined);
+	/* valid rows in no task: on the same axis, a lane each */
+	for (size_t s = 0; s < r->m->rows; s++) {
+		if (!r->valid[s] || c->join[s] != NO_TASK)
+			continue;
+		char name[200];
+		row_name(r, s, name, sizeof(name));
+		phase_spans(c, rp_lane_new(c->d, "rows in no task (from the first task's start)", name), s, origin,
+		            NULL);
+	}
+	(void)drawn;
+	return origin;
+}
+
+/* Without a swimlane: a lane per valid row, a span per phase. */
+static void row_lanes(struct phase_ctx *c, int64_t origin)
+{
+	const struct rp_rows *r = c->r;
+	const char *group = c->o->l2 && c->o->same_epoch ? "in-core slots (from M0)" : "in-core slots (from E)";
+	for (size_t s = 0; s < r->m->rows; s++) {
+		if (!r->valid[s])
+			continue;
+		char name[200];
+		row_name(r, s, name, sizeof(name));
+		phase_spans(c, rp_lane_new(c->d, group, name), s, origin, NULL);
+	}
+}
+
+void rp_phase_analyse(const struct rp_rows *r, const struct rp_tensor_opts *o, struct rp_doc *d, int64_t origin)
+{
+	struct phase_ctx c = {r, o, d, r->em->n, NULL, NULL, NULL};
+	size_t nvalid = 0;
+	for (size_t s = 0; s < r->m->rows; s++)
+		nvalid += r->valid[s];
+	c.bound = pk_xcalloc(c.nev + 1, sizeof(int64_t));
+	c.have = pk_xcalloc(c.nev + 1, sizeof(int));
+	c.join = pk_xcalloc(r->m->rows + 1, sizeof(size_t));
+	for (size_t i = 0; i < c.nev; i++)
+		c.have[i] = reduce(&c, i, 1, 0, &c.bound[i]);
+	if (nvalid && c.nev >= 2) {
+		phases_table(&c);
+		row_phases_table(&c);
+	}
+	wait_hints(&c);
+	if (nvalid && o->swim)
+		join_rows(&c);
+	if (nvalid && c.nev >= 2)
+		task_table(&c);
+	int64_t swim_origin = nvalid && o->swim ? swim_lanes(&c) : 0;
+	int merged = 0;
+	for (size_t s = 0; nvalid && o->swim && s < r->m->rows; s++)
+		merged |= c.join[s] != NO_TASK;
+	if (merged) {
+		int mixed = d->origin && strcmp(d->origin, "E (earliest entry)");
+		free(d->origin);
+		d->origin = pk_xstrdup(mixed ? "each lane group's own origin (see its name)"
+		                             : "each lane group's own origin: the first swimlane task's start, or E");
+		(void)swim_origin;
+	} else {
+		row_lanes(&c, origin);
+	}
+	free(c.bound);
+	free(c.have);
+	free(c.join);
+}
