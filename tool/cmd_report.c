@@ -455,8 +455,8 @@ int cmd_report(int argc, char **argv)
 		rp_swimlane_find(o.timing, &found_swim, &d);
 		if (found_swim)
 			rp_note(&d,
-			        "swimlane: %s (found beside the capture; --swimlane FILE names another, "
-			        "--no-swimlane none)",
+			        "swimlane: %s (found beside the capture or in its test's outputs/; --swimlane FILE "
+			        "names another, --no-swimlane none)",
 			        found_swim);
 	}
 	o.tensor.swim_path = o.swimlane ? o.swimlane : found_swim;

@@ -444,7 +444,7 @@ void rp_swimlane_find(const char *tensor, char **found, struct rp_doc *d)
 		return;
 	const char *slash = strrchr(tensor, '/');
 	char *dir = slash ? pk_xstrndup(tensor, (size_t)(slash - tensor)) : pk_xstrdup(".");
-	char *beside = pk_xasprintf("%s/%s", dir, name);
+	char *beside = slash ? pk_xasprintf("%s/%s", dir, name) : pk_xstrdup(name);
 	if (access(beside, R_OK) == 0) {
 		*found = beside;
 		free(dir);

@@ -231,15 +231,41 @@ static void phases_table(struct phase_ctx *c)
 			        em->names[j], (long long)(c->bound[j] - c->bound[j - 1]),
 			        reduced_by_min(em, j - 1) ? "earliest" : "latest", em->names[j - 1],
 			        reduced_by_min(em, j) ? "earliest" : "latest", em->names[j]);
-	char name[200], share[32] = "";
+	char name[200], share[64] = "";
 	row_name(r, slowest_row, name, sizeof(name));
-	if (total > 0)
+	if (total > 0 && c->d->freq_hz > 0)
+		snprintf(share, sizeof(share), " (%.1f%%, %.3f us)", 100.0 * (double)slowest_v / (double)total,
+		         (double)slowest_v * 1e6 / c->d->freq_hz);
+	else if (total > 0)
 		snprintf(share, sizeof(share), " (%.1f%%)", 100.0 * (double)slowest_v / (double)total);
 	rp_note(c->d,
 	        "slowest phase: %s (%s -> %s): %lld of %lld cycles%s between the first and last boundary; its "
 	        "longest row is %s with %lld cycles",
 	        em->names[slowest], em->names[slowest - 1], em->names[slowest], (long long)slowest_v, (long long)total,
 	        share, name, (long long)slowest_row_v);
+	/* a global phase far beyond every row's own: the rows did not start together */
+	if (slowest_v > 2 * slowest_row_v) {
+		int64_t lo = 0, hi = 0;
+		size_t last = 0, n = 0;
+		for (size_t s = 0; s < r->m->rows; s++) {
+			if (!r->valid[s])
+				continue;
+			int64_t x = cell(r, s, em->cols[0]);
+			if (!n || x < lo)
+				lo = x;
+			if (!n || x > hi) {
+				hi = x;
+				last = s;
+			}
+			n++;
+		}
+		row_name(r, last, name, sizeof(name));
+		rp_note(
+		    c->d,
+		    "no row spends more than %lld cycles in %s: the global phase is mostly the rows' start skew (the "
+		    "latest %s is %lld cycles after the earliest, on %s), not work inside the phase",
+		    (long long)slowest_row_v, em->names[slowest], em->names[0], (long long)(hi - lo), name);
+	}
 }
 
 /* Each valid row's phases, labelled by task, lane and core. */
@@ -609,7 +635,7 @@ static void phase_spans(struct phase_ctx *c, struct rp_lane *l, size_t s, int64_
 		if (p == 0)
 			continue;
 		int64_t a = cell(r, s, r->em->cols[p - 1]), b = cell(r, s, r->em->cols[j]);
-		char *label = who ? pk_xasprintf("%s (%s)", r->em->names[j], who) : pk_xstrdup(r->em->names[j]);
+		char *label = who ? pk_xasprintf("%s, %s", r->em->names[j], who) : pk_xstrdup(r->em->names[j]);
 		rp_span_add_kind(l, a - origin, b - origin, label, r->em->names[j]);
 		free(label);
 	}
@@ -724,11 +750,23 @@ void rp_phase_analyse(const struct rp_rows *r, const struct rp_tensor_opts *o, s
 	for (size_t s = 0; nvalid && o->swim && s < r->m->rows; s++)
 		merged |= c.join[s] != NO_TASK;
 	if (merged) {
+		/* one axis: the partition moves from E to the first task's start */
+		for (size_t k = 0; k < d->nlanes; k++) {
+			struct rp_lane *l = d->lanes[k];
+			if (strcmp(l->group, "global partition (from E)"))
+				continue;
+			for (size_t i = 0; i < l->nspans; i++) {
+				l->spans[i].start += origin - swim_origin;
+				l->spans[i].end += origin - swim_origin;
+			}
+			free(l->group);
+			l->group = pk_xstrdup("global partition (from the first task's start)");
+		}
 		int mixed = d->origin && strcmp(d->origin, "E (earliest entry)");
 		free(d->origin);
-		d->origin = pk_xstrdup(mixed ? "each lane group's own origin (see its name)"
-		                             : "each lane group's own origin: the first swimlane task's start, or E");
-		(void)swim_origin;
+		d->origin = mixed
+		                ? pk_xstrdup("each lane group's own origin (see its name)")
+		                : pk_xasprintf("the first swimlane task's start (%lld cycles)", (long long)swim_origin);
 	} else {
 		row_lanes(&c, origin);
 	}
