@@ -1,7 +1,8 @@
 /* report.h - probe-report's layers: the report document, statistics,
  * the printf log parser, the timing-tensor readers, the JSON readers, the
  * partition analysis and the output writers.
- * Included only by tool/report*.c, tool/cmd_report.c and tests/test_report*.c.
+ * Included only by tool/report*.c, tool/cmd_report.c, tool/cmd_sweep.c (which
+ * reads its reports back) and tests/test_report*.c.
  *
  * Data path: read (log stream / tensor / JSON) -> analyse into a struct rp_doc
  * (tables, timeline lanes, notes, warnings) -> render the doc once in the
