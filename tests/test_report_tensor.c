@@ -227,7 +227,7 @@ static void l2_ordering(void **state)
 {
 	(void)state;
 	int64_t core[2] = {0, 1}, start[2] = {900, 905}, end[2] = {2750, 2800};
-	struct rp_l2 l2 = {50e6, 2, 900, 2800, core, start, end, NULL, NULL};
+	struct rp_l2 l2 = {50e6, 2, 900, 2800, core, start, end, NULL, NULL, NULL, 0};
 	struct rp_doc d;
 	analyse(example, 4, "0-1", &l2, 1, &d);
 	assert_int_equal(d.nwarnings, 0);

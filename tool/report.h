@@ -311,6 +311,8 @@ struct rp_l2 {
 	int64_t m0, m1;              /* earliest start, latest end of the chosen rows */
 	int64_t *core, *start, *end; /* chosen rows */
 	int64_t *token, *reg;        /* task_token_raw ((ring << 32) | local) and reg_task_id */
+	unsigned char *core_type;    /* metadata.core_types by core id: 1 aic, 2 aiv, 0 not said */
+	size_t ncore_types;
 };
 /* chip_swimlane_records.json beside TENSOR, else in the outputs/ folder of
  * the nearest folder above it that has one, when exactly one such file is

@@ -410,6 +410,15 @@ int rp_l2_load(const char *path, int64_t task, struct rp_l2 *l2)
 	else {
 		l2->clock_freq_hz = freq ? json_number_value(freq) : 0;
 		rc = l2_tasks(tasks, path, task, l2);
+		json_t *types = meta ? json_object_get(meta, "core_types") : NULL;
+		if (rc == 0 && json_is_array(types)) {
+			l2->ncore_types = json_array_size(types);
+			l2->core_type = pk_xcalloc(l2->ncore_types + 1, 1);
+			for (size_t i = 0; i < l2->ncore_types; i++) {
+				const char *t = json_string_value(json_array_get(types, i));
+				l2->core_type[i] = !t ? 0 : !strcmp(t, "aic") ? 1 : !strcmp(t, "aiv") ? 2 : 0;
+			}
+		}
 	}
 	json_decref(root);
 	if (rc < 0)
@@ -424,6 +433,7 @@ void rp_l2_free(struct rp_l2 *l2)
 	free(l2->end);
 	free(l2->token);
 	free(l2->reg);
+	free(l2->core_type);
 	memset(l2, 0, sizeof(*l2));
 }
 

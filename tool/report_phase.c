@@ -156,40 +156,122 @@ static int labelled(const struct rp_rows *r)
 	return 0;
 }
 
+static size_t tasks_of(const struct rp_rows *r, int64_t **out);
+
+/* Task T's (ALL: every row's) boundary difference of the phase ending at
+ * event J, and its first-to-last span. */
+static int task_phase(const struct phase_ctx *c, size_t j, int all, int64_t t, int64_t *g, int64_t *total)
+{
+	int64_t a = 0, b = 0, e0 = 0, e1 = 0;
+	if (!reduce(c, j - 1, all, t, &a) || !reduce(c, j, all, t, &b) || !reduce(c, 0, all, t, &e0) ||
+	    !reduce(c, c->nev - 1, all, t, &e1))
+		return 0;
+	*g = b - a;
+	*total = e1 - e0;
+	return 1;
+}
+
+/* The phase ending at event J between consecutive global boundaries; with
+ * rows of several tasks (separate instances, whose stamps do not mix) in
+ * the task where it is longest (*TASK, and *IN_TASK set). */
+static int phase_span(const struct phase_ctx *c, size_t j, const int64_t *tasks, size_t nt, int64_t *g, int64_t *total,
+                      int64_t *task)
+{
+	if (nt < 2)
+		return task_phase(c, j, 1, 0, g, total);
+	int have = 0;
+	for (size_t k = 0; k < nt; k++) {
+		int64_t x, tot;
+		if (task_phase(c, j, 0, tasks[k], &x, &tot) && (!have || x > *g)) {
+			*g = x;
+			*total = tot;
+			*task = tasks[k];
+			have = 1;
+		}
+	}
+	return have;
+}
+
+static void task_label(const struct rp_rows *r, int64_t task, char *buf, size_t cap)
+{
+	if (r->em->id_task >= 0)
+		task_name(task, buf, cap);
+	else
+		snprintf(buf, cap, "%lld", (long long)task);
+}
+
+/* The earliest and latest first stamp of the valid rows (of TASK unless
+ * ALL), the latest one's row. */
+static void start_skew(const struct phase_ctx *c, int all, int64_t task, int64_t *skew, size_t *last)
+{
+	const struct rp_rows *r = c->r;
+	int64_t lo = 0, hi = 0, t;
+	size_t n = 0;
+	for (size_t s = 0; s < r->m->rows; s++) {
+		if (!r->valid[s] || (!all && (!rp_row_task(r, s, &t) || t != task)))
+			continue;
+		int64_t x = cell(r, s, r->em->cols[0]);
+		if (!n || x < lo)
+			lo = x;
+		if (!n || x > hi) {
+			hi = x;
+			*last = s;
+		}
+		n++;
+	}
+	*skew = hi - lo;
+}
+
 static void phases_table(struct phase_ctx *c)
 {
 	const struct rp_rows *r = c->r;
 	const struct rp_event_map *em = r->em;
+	int64_t *tasks;
+	size_t nt = tasks_of(r, &tasks), multi = nt >= 2;
 	int lab = labelled(r);
 	size_t us = c->d->freq_hz > 0 ? 1 : 0;
-	const char *cols[] = {"phase", "from", "boundary", "cycles", "us",           "share_pct",
-	                      "rows",  "min",  "median",   "max",    "slowest_slot", "slowest_row"};
-	const char *pick[12];
-	size_t nc = 0;
-	for (size_t i = 0; i < 12; i++)
-		if ((i != 4 || us) && (i != 11 || lab))
+	const char *cols[] = {"phase", "from", "boundary", "task", "cycles",       "us",         "share_pct",
+	                      "rows",  "min",  "median",   "max",  "slowest_slot", "slowest_row"};
+	const char *pick[13];
+	size_t nc = 0, col[13];
+	for (size_t i = 0; i < 13; i++) {
+		col[i] = nc;
+		if ((i != 5 || us) && (i != 12 || lab) && (i != 3 || multi))
 			pick[nc++] = cols[i];
-	struct rp_table *t =
-	    rp_table_newv(c->d, "phases", "phases between consecutive global boundaries (cycles)", nc, pick);
+	}
+	struct rp_table *t = rp_table_newv(c->d, "phases",
+	                                   multi ? "phases between consecutive boundaries of each task, in the task "
+	                                           "where each is longest (cycles)"
+	                                         : "phases between consecutive global boundaries (cycles)",
+	                                   nc, pick);
+	if (multi)
+		rp_note(c->d,
+		        "rows of %zu tasks (separate instances): the global boundaries span them all; each phase is "
+		        "reduced inside each task",
+		        nt);
 	int64_t *v = pk_xmalloc((r->m->rows + 1) * sizeof(int64_t));
-	int64_t total = c->bound[c->nev - 1] - c->bound[0];
 	size_t slowest = 0, slowest_row = 0;
-	int64_t slowest_v = 0, slowest_row_v = 0;
+	int64_t slowest_v = 0, slowest_row_v = 0, slowest_total = 0, slowest_task = 0;
 	for (size_t j = 1; j < c->nev; j++) {
-		if (!c->have[j] || !c->have[j - 1])
+		int64_t g = 0, total = 0, task = 0;
+		if (!phase_span(c, j, tasks, nt, &g, &total, &task))
 			continue;
 		size_t row = rp_row(t), n = 0, maxrow = 0;
-		int64_t g = c->bound[j] - c->bound[j - 1], mx = 0;
-		char red[96];
+		int64_t mx = 0;
+		char red[96], name[200];
 		snprintf(red, sizeof(red), "%s %s", reduced_by_min(em, j) ? "min" : "max", em->names[j]);
-		rp_set_str(t, row, 0, em->names[j]);
-		rp_set_str(t, row, 1, em->names[j - 1]);
-		rp_set_str(t, row, 2, red);
-		rp_set_int(t, row, 3, g);
+		rp_set_str(t, row, col[0], em->names[j]);
+		rp_set_str(t, row, col[1], em->names[j - 1]);
+		rp_set_str(t, row, col[2], red);
+		if (multi) {
+			task_label(r, task, name, sizeof(name));
+			rp_set_str(t, row, col[3], name);
+		}
+		rp_set_int(t, row, col[4], g);
 		if (us)
-			rp_set_us(c->d, t, row, 4, (double)g);
+			rp_set_us(c->d, t, row, col[5], (double)g);
 		if (total > 0)
-			rp_set_real(t, row, 4 + us, 100.0 * (double)g / (double)total, 1);
+			rp_set_real(t, row, col[6], 100.0 * (double)g / (double)total, 1);
 		for (size_t s = 0; s < r->m->rows; s++) {
 			int64_t x;
 			if (!r->valid[s] || !row_phase(r, s, j, &x))
@@ -200,72 +282,82 @@ static void phases_table(struct phase_ctx *c)
 			}
 			v[n++] = x;
 		}
-		rp_set_int(t, row, 5 + us, (int64_t)n);
+		rp_set_int(t, row, col[7], (int64_t)n);
 		if (n) {
 			struct rp_stats st;
 			rp_stats_compute(v, n, &st);
-			char name[200];
-			rp_set_int(t, row, 6 + us, st.min);
-			rp_set_half(t, row, 7 + us, st.median_x2);
-			rp_set_int(t, row, 8 + us, st.max);
-			rp_set_int(t, row, 9 + us, (int64_t)maxrow);
+			rp_set_int(t, row, col[8], st.min);
+			rp_set_half(t, row, col[9], st.median_x2);
+			rp_set_int(t, row, col[10], st.max);
+			rp_set_int(t, row, col[11], (int64_t)maxrow);
 			rp_row_label(r, maxrow, name, sizeof(name));
-			rp_set_str(t, row, 10 + us, name[0] ? name : "-");
+			if (lab)
+				rp_set_str(t, row, col[12], name[0] ? name : "-");
 		}
 		if (!slowest || g > slowest_v) {
 			slowest = j;
 			slowest_v = g;
+			slowest_total = total;
+			slowest_task = task;
+			/* the longest row of the phase, in the slowest task when there are several */
 			slowest_row = maxrow;
 			slowest_row_v = n ? mx : 0;
+			for (size_t s = 0, first = 1; multi && s < r->m->rows; s++) {
+				int64_t x, tk;
+				if (r->valid[s] && rp_row_task(r, s, &tk) && tk == task && row_phase(r, s, j, &x) &&
+				    (first || x > slowest_row_v)) {
+					slowest_row = s;
+					slowest_row_v = x;
+					first = 0;
+				}
+			}
 		}
 	}
 	free(v);
-	if (!slowest)
+	if (!slowest) {
+		free(tasks);
 		return;
-	for (size_t j = 1; j < c->nev; j++)
-		if (c->have[j] && c->have[j - 1] && c->bound[j] < c->bound[j - 1] &&
+	}
+	for (size_t j = 1; j < c->nev; j++) {
+		int64_t g = 0, total = 0, task = 0;
+		if (phase_span(c, j, tasks, nt, &g, &total, &task) && g < 0 &&
 		    (!is_standard(em->names[j]) || !is_standard(em->names[j - 1])))
 			rp_warn(c->d,
 			        "phase '%s' is negative (%lld cycles): the %s %s comes after the %s %s; are the events "
 			        "listed in the order they happen?",
-			        em->names[j], (long long)(c->bound[j] - c->bound[j - 1]),
-			        reduced_by_min(em, j - 1) ? "earliest" : "latest", em->names[j - 1],
-			        reduced_by_min(em, j) ? "earliest" : "latest", em->names[j]);
-	char name[200], share[64] = "";
+			        em->names[j], (long long)g, reduced_by_min(em, j - 1) ? "earliest" : "latest",
+			        em->names[j - 1], reduced_by_min(em, j) ? "earliest" : "latest", em->names[j]);
+	}
+	char name[200], share[64] = "", in_task[80] = "";
 	row_name(r, slowest_row, name, sizeof(name));
-	if (total > 0 && c->d->freq_hz > 0)
-		snprintf(share, sizeof(share), " (%.1f%%, %.3f us)", 100.0 * (double)slowest_v / (double)total,
+	if (slowest_total > 0 && c->d->freq_hz > 0)
+		snprintf(share, sizeof(share), " (%.1f%%, %.3f us)", 100.0 * (double)slowest_v / (double)slowest_total,
 		         (double)slowest_v * 1e6 / c->d->freq_hz);
-	else if (total > 0)
-		snprintf(share, sizeof(share), " (%.1f%%)", 100.0 * (double)slowest_v / (double)total);
+	else if (slowest_total > 0)
+		snprintf(share, sizeof(share), " (%.1f%%)", 100.0 * (double)slowest_v / (double)slowest_total);
+	if (multi) {
+		char tn[48];
+		task_label(r, slowest_task, tn, sizeof(tn));
+		snprintf(in_task, sizeof(in_task), " of task %s", tn);
+	}
 	rp_note(c->d,
-	        "slowest phase: %s (%s -> %s): %lld of %lld cycles%s between the first and last boundary; its "
+	        "slowest phase: %s (%s -> %s): %lld of %lld cycles%s between the first and last boundary%s; its "
 	        "longest row is %s with %lld cycles",
-	        em->names[slowest], em->names[slowest - 1], em->names[slowest], (long long)slowest_v, (long long)total,
-	        share, name, (long long)slowest_row_v);
+	        em->names[slowest], em->names[slowest - 1], em->names[slowest], (long long)slowest_v,
+	        (long long)slowest_total, share, in_task, name, (long long)slowest_row_v);
 	/* a global phase far beyond every row's own: the rows did not start together */
 	if (slowest_v > 2 * slowest_row_v) {
-		int64_t lo = 0, hi = 0;
-		size_t last = 0, n = 0;
-		for (size_t s = 0; s < r->m->rows; s++) {
-			if (!r->valid[s])
-				continue;
-			int64_t x = cell(r, s, em->cols[0]);
-			if (!n || x < lo)
-				lo = x;
-			if (!n || x > hi) {
-				hi = x;
-				last = s;
-			}
-			n++;
-		}
+		int64_t skew = 0;
+		size_t last = 0;
+		start_skew(c, !multi, slowest_task, &skew, &last);
 		row_name(r, last, name, sizeof(name));
 		rp_note(
 		    c->d,
 		    "no row spends more than %lld cycles in %s: the global phase is mostly the rows' start skew (the "
 		    "latest %s is %lld cycles after the earliest, on %s), not work inside the phase",
-		    (long long)slowest_row_v, em->names[slowest], em->names[0], (long long)(hi - lo), name);
+		    (long long)slowest_row_v, em->names[slowest], em->names[0], (long long)skew, name);
 	}
+	free(tasks);
 }
 
 /* Each valid row's phases, labelled by task, lane and core. */
@@ -532,56 +624,106 @@ static void row_extent(const struct rp_rows *r, size_t s, int64_t *lo, int64_t *
 	}
 }
 
-/* Join each valid row to its task: by the row's own core and task when the
- * map names those columns ((core_id, reg_task_id), or the task token),
- * else by the one window holding the row's stamps. */
+/* Can window W be row S's dispatch by the row's identity columns: its core,
+ * its task (the token, or the core's reg_task_id), its lane's core type? */
+static int may_be(const struct phase_ctx *c, size_t s, size_t w)
+{
+	const struct rp_rows *r = c->r;
+	const struct rp_event_map *em = r->em;
+	const struct rp_l2 *sw = c->o->swim;
+	if (em->id_core >= 0 && sw->core[w] != cell(r, s, em->id_core))
+		return 0;
+	if (em->id_task >= 0 && sw->token[w] != cell(r, s, em->id_task) && sw->reg[w] != cell(r, s, em->id_task))
+		return 0;
+	if (em->id_lane >= 0 && sw->core[w] >= 0 && (size_t)sw->core[w] < sw->ncore_types) {
+		int type = sw->core_type[sw->core[w]], lane = cell(r, s, em->id_lane) == 0 ? 1 : 2;
+		if (type && type != lane)
+			return 0;
+	}
+	return 1;
+}
+
+/* Join each valid row to its dispatch. By the row's own core and task when
+ * the map names both columns and one dispatch has them; else among the
+ * dispatches its identity allows (all, without identity columns), the ones
+ * whose window holds its stamps: a dispatch runs one block and so writes
+ * one row, so a row left with one such window takes it and the others
+ * drop it, until no row is decided that way. */
 static void join_rows(struct phase_ctx *c)
 {
 	const struct rp_rows *r = c->r;
 	const struct rp_l2 *sw = c->o->swim;
 	const struct rp_event_map *em = r->em;
-	size_t by_id = 0, by_time = 0, ambiguous = 0, none = 0, outside = 0, first_out = NO_TASK, nvalid = 0;
+	size_t n = r->m->rows, by_id = 0, by_time = 0, ambiguous = 0, none = 0, outside = 0, first_out = NO_TASK,
+	       nvalid = 0;
 	int ids = em->id_core >= 0 || em->id_task >= 0;
-	for (size_t s = 0; s < r->m->rows; s++) {
+	size_t **cand = pk_xcalloc(n + 1, sizeof(*cand)), *ncand = pk_xcalloc(n + 1, sizeof(*ncand));
+	unsigned char *taken = pk_xcalloc(sw->ntasks + 1, 1);
+	for (size_t s = 0; s < n; s++) {
 		c->join[s] = NO_TASK;
 		if (!r->valid[s])
 			continue;
 		nvalid++;
 		int64_t lo = 0, hi = 0;
 		row_extent(r, s, &lo, &hi);
-		size_t cand = 0, pick = NO_TASK, in = 0, pick_in = NO_TASK;
+		size_t nid = 0, only = NO_TASK, cap = 0;
 		for (size_t w = 0; w < sw->ntasks; w++) {
-			if (em->id_core >= 0 && sw->core[w] != cell(r, s, em->id_core))
+			if (!may_be(c, s, w))
 				continue;
-			if (em->id_task >= 0 && sw->reg[w] != cell(r, s, em->id_task) &&
-			    sw->token[w] != cell(r, s, em->id_task))
-				continue;
-			cand++;
-			pick = w;
+			nid++;
+			only = w;
 			if (inside(c, s, w, lo, hi)) {
-				in++;
-				pick_in = w;
+				PK_GROW(cand[s], cap, ncand[s] + 1);
+				cand[s][ncand[s]++] = w;
 			}
 		}
-		if (ids && em->id_core >= 0 && em->id_task >= 0 && cand == 1) {
-			c->join[s] = pick;
+		if (em->id_core >= 0 && em->id_task >= 0 && nid == 1) {
+			c->join[s] = only;
+			taken[only] = 1;
 			by_id++;
-			if (!inside(c, s, pick, lo, hi) && outside++ == 0)
+			if (!inside(c, s, only, lo, hi) && outside++ == 0)
 				first_out = s;
-		} else if (in == 1) {
-			c->join[s] = pick_in;
-			if (ids)
-				by_id++;
-			else
-				by_time++;
-		} else if (in > 1) {
-			ambiguous++;
-		} else {
-			none++;
 		}
 	}
-	struct rp_table *t = rp_table_new(c->d, "swimlane_join", "rows joined to swimlane tasks", "swimlane", "tasks",
-	                                  "rows", "by_identity", "by_time", "ambiguous", "in_no_task", NULL);
+	for (int changed = 1; changed;) {
+		changed = 0;
+		for (size_t s = 0; s < n; s++) {
+			if (!r->valid[s] || c->join[s] != NO_TASK)
+				continue;
+			size_t left = 0, pick = NO_TASK;
+			for (size_t i = 0; i < ncand[s]; i++)
+				if (!taken[cand[s][i]]) {
+					left++;
+					pick = cand[s][i];
+				}
+			if (left == 1) {
+				c->join[s] = pick;
+				taken[pick] = 1;
+				changed = 1;
+				if (ids)
+					by_id++;
+				else
+					by_time++;
+			}
+		}
+	}
+	for (size_t s = 0; s < n; s++) {
+		if (r->valid[s] && c->join[s] == NO_TASK) {
+			size_t left = 0;
+			for (size_t i = 0; i < ncand[s]; i++)
+				left += !taken[cand[s][i]];
+			if (left)
+				ambiguous++;
+			else
+				none++;
+		}
+		free(cand[s]);
+	}
+	free(cand);
+	free(ncand);
+	free(taken);
+	struct rp_table *t = rp_table_new(c->d, "swimlane_join", "rows joined to swimlane dispatches", "swimlane",
+	                                  "dispatches", "rows", "by_identity", "by_time", "ambiguous", "in_none", NULL);
 	size_t row = rp_row(t);
 	rp_set_str(t, row, 0, c->o->swim_path);
 	rp_set_int(t, row, 1, (int64_t)sw->ntasks);
@@ -591,24 +733,30 @@ static void join_rows(struct phase_ctx *c)
 	rp_set_int(t, row, 5, (int64_t)ambiguous);
 	rp_set_int(t, row, 6, (int64_t)none);
 	if (!ids)
+		rp_note(
+		    c->d,
+		    "rows joined to dispatches by time alone (the event map names no identity columns): %zu of %zu, "
+		    "each in the one window left once every dispatch holds one row; %zu ambiguous (in several, "
+		    "not drawn in a task)",
+		    by_time, nvalid, ambiguous);
+	else if (ambiguous)
 		rp_note(c->d,
-		        "rows joined to tasks by time alone (the event map names no identity columns): %zu of %zu "
-		        "in exactly one task window, %zu in several (ambiguous, not drawn in a task)",
-		        by_time, nvalid, ambiguous);
-	if (ambiguous && ids)
-		rp_note(c->d, "%zu rows match several tasks of their core and task id: not drawn in a task", ambiguous);
+		        "%zu rows lie in several windows of dispatches their task, core and lane allow: not drawn "
+		        "in a task",
+		        ambiguous);
 	if (none)
 		rp_warn(c->d,
-		        "%s: %zu of %zu rows lie in no task window of %s%s: another run's swimlane, or another "
+		        "%s: %zu of %zu rows lie in no dispatch window of %s%s: another run's swimlane, or another "
 		        "counter?",
-		        c->o->path, none, nvalid, c->o->swim_path, ids ? " with their core and task" : "");
+		        c->o->path, none, nvalid, c->o->swim_path, ids ? " their identity allows" : "");
 	if (outside) {
 		char name[200];
 		row_name(r, first_out, name, sizeof(name));
-		rp_warn(c->d,
-		        "%s: %zu rows lie outside the window of their own task (first: %s): the tensor and %s "
-		        "do not share a counter",
-		        c->o->path, outside, name, c->o->swim_path);
+		rp_warn(
+		    c->d,
+		    "%s: %zu rows lie outside the window of their own dispatch (first: %s): the tensor and %s do not "
+		    "share a counter",
+		    c->o->path, outside, name, c->o->swim_path);
 	}
 }
 
