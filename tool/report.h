@@ -344,7 +344,11 @@ struct rp_rows {
 	const struct rp_matrix *m;
 	const struct rp_event_map *em;
 	const unsigned char *valid, *producer;
+	/* per row, the task token of the swimlane dispatch it was joined to
+	 * (RP_NO_TASK: none), when the map names no task column; or NULL */
+	const int64_t *joined_task;
 };
+#define RP_NO_TASK INT64_MIN
 /* "task r0t3 AIV 1.0 core 12" (identity columns), "task 1 AIV 0.1" (lane
  * arithmetic) or "" into BUF. */
 void rp_row_label(const struct rp_rows *r, size_t row, char *buf, size_t cap);

@@ -65,6 +65,10 @@ int rp_row_task(const struct rp_rows *r, size_t row, int64_t *task)
 		*task = (int64_t)(row / (aic + (size_t)em->aic_rows * (size_t)em->aiv_per_aic));
 		return 1;
 	}
+	if (r->joined_task && r->joined_task[row] != RP_NO_TASK) {
+		*task = r->joined_task[row];
+		return 1;
+	}
 	return 0;
 }
 
@@ -73,6 +77,11 @@ void rp_row_label(const struct rp_rows *r, size_t row, char *buf, size_t cap)
 	const struct rp_event_map *em = r->em;
 	if (em->id_task < 0 && em->id_core < 0 && em->id_block < 0 && em->id_lane < 0) {
 		rp_events_lane(em, row, buf, cap);
+		if (!buf[0] && r->joined_task && r->joined_task[row] != RP_NO_TASK) {
+			char t[48];
+			task_name(r->joined_task[row], t, sizeof(t));
+			snprintf(buf, cap, "task %s", t);
+		}
 		return;
 	}
 	struct pk_sb sb = {0};
@@ -194,7 +203,7 @@ static int phase_span(const struct phase_ctx *c, size_t j, const int64_t *tasks,
 
 static void task_label(const struct rp_rows *r, int64_t task, char *buf, size_t cap)
 {
-	if (r->em->id_task >= 0)
+	if (r->em->id_task >= 0 || (r->joined_task && !r->em->task_rows))
 		task_name(task, buf, cap);
 	else
 		snprintf(buf, cap, "%lld", (long long)task);
@@ -450,10 +459,7 @@ static void task_table(struct phase_ctx *c)
 		struct pk_sb cores = {0};
 		int64_t wstart = 0, wend = 0;
 		int wjoined = 0;
-		if (r->em->id_task >= 0)
-			task_name(tasks[k], name, sizeof(name));
-		else
-			snprintf(name, sizeof(name), "%lld", (long long)tasks[k]);
+		task_label(r, tasks[k], name, sizeof(name));
 		rp_set_str(t, row, 0, name);
 		for (size_t s = 0; s < r->m->rows; s++) {
 			int64_t tk;
@@ -884,13 +890,24 @@ void rp_phase_analyse(const struct rp_rows *r, const struct rp_tensor_opts *o, s
 	c.join = pk_xcalloc(r->m->rows + 1, sizeof(size_t));
 	for (size_t i = 0; i < c.nev; i++)
 		c.have[i] = reduce(&c, i, 1, 0, &c.bound[i]);
+	struct rp_rows joined = *r;
+	int64_t *jtask = NULL;
+	if (nvalid && o->swim) {
+		join_rows(&c);
+		/* without a task column, a row's task is its dispatch's */
+		if (r->em->id_task < 0 && !r->em->task_rows) {
+			jtask = pk_xmalloc((r->m->rows + 1) * sizeof(int64_t));
+			for (size_t s = 0; s < r->m->rows; s++)
+				jtask[s] = c.join[s] == NO_TASK ? RP_NO_TASK : o->swim->token[c.join[s]];
+			joined.joined_task = jtask;
+			c.r = &joined;
+		}
+	}
 	if (nvalid && c.nev >= 2) {
 		phases_table(&c);
 		row_phases_table(&c);
 	}
 	wait_hints(&c);
-	if (nvalid && o->swim)
-		join_rows(&c);
 	if (nvalid && c.nev >= 2)
 		task_table(&c);
 	int64_t swim_origin = nvalid && o->swim ? swim_lanes(&c) : 0;
@@ -921,4 +938,5 @@ void rp_phase_analyse(const struct rp_rows *r, const struct rp_tensor_opts *o, s
 	free(c.bound);
 	free(c.have);
 	free(c.join);
+	free(jtask);
 }
