@@ -442,7 +442,10 @@ int rp_pt_parse(const unsigned char *data, size_t len, size_t row_words, const c
 	else if (pkl->method != 0 || storage->method != 0)
 		rc = pk_error("%s: a compressed torch file; %s", path, convert);
 	else if (!memmem(pkl->data, pkl->size, "LongStorage", 11))
-		rc = pk_error("%s: the torch tensor is not int64 (no LongStorage): %s", path, convert);
+		rc = pk_error(
+		    "%s: the torch tensor is not int64 (no LongStorage in its pickle): a timing capture is int64; "
+		    "save the tensor itself, not a converted copy",
+		    path);
 	else if (order && (order->method != 0 || order->size < 6 || memcmp(order->data, "little", 6)))
 		rc = pk_error("%s: a big-endian torch file: %s", path, convert);
 	else if (!row_words)
