@@ -316,7 +316,7 @@ static void identity_labels(void **state)
 	v[16 + 8] = ((int64_t)1 << 32) | 3, v[16 + 9] = 13, v[16 + 10] = 0, v[16 + 11] = 2; /* AIV 0.1 */
 	struct rp_matrix m = {2, 16, v, NULL, "<i8", NULL};
 	unsigned char valid[2] = {1, 1};
-	struct rp_rows r = {&m, &em, valid, valid, NULL};
+	struct rp_rows r = {&m, &em, valid, valid, NULL, NULL};
 	char buf[96];
 	rp_row_label(&r, 0, buf, sizeof(buf));
 	assert_string_equal(buf, "task r0t0 AIC 1 core 3");

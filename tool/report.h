@@ -347,6 +347,7 @@ struct rp_rows {
 	/* per row, the task token of the swimlane dispatch it was joined to
 	 * (RP_NO_TASK: none), when the map names no task column; or NULL */
 	const int64_t *joined_task;
+	const int64_t *joined_core; /* and its core, with joined_task */
 };
 #define RP_NO_TASK INT64_MIN
 /* "task r0t3 AIV 1.0 core 12" (identity columns), "task 1 AIV 0.1" (lane

@@ -170,7 +170,7 @@ static void slots_table(struct tensor_ctx *c)
 	/* columns: slot, role, one per event of the map, status; who owns each
 	 * row after the slot when the map says (a mixed kernel's lane, or the
 	 * task, lane and core of the identity columns) */
-	struct rp_rows rows = {c->m, c->em, c->valid, c->producer, NULL};
+	struct rp_rows rows = {c->m, c->em, c->valid, c->producer, NULL, NULL};
 	char lane[160];
 	int ident = c->em->id_task >= 0 || c->em->id_core >= 0 || c->em->id_block >= 0 || c->em->id_lane >= 0;
 	int lanes = ident || (rp_events_lane(c->em, 0, lane, sizeof(lane)), lane[0] != '\0');
@@ -517,7 +517,7 @@ static void analyse(struct tensor_ctx *c)
 	if (c->o->l2 && (!combine || !ordered))
 		sources_table(c, &bs[1], &bs[5], combine);
 	partition_lane(c, bs, 7, origin);
-	struct rp_rows rows = {c->m, c->em, c->valid, c->producer, NULL};
+	struct rp_rows rows = {c->m, c->em, c->valid, c->producer, NULL, NULL};
 	rp_phase_analyse(&rows, c->o, c->d, origin);
 	if (c->o->l2)
 		l2_lanes(c, combine ? origin : c->o->l2->m0,

@@ -80,7 +80,7 @@ void rp_row_label(const struct rp_rows *r, size_t row, char *buf, size_t cap)
 		if (!buf[0] && r->joined_task && r->joined_task[row] != RP_NO_TASK) {
 			char t[48];
 			task_name(r->joined_task[row], t, sizeof(t));
-			snprintf(buf, cap, "task %s", t);
+			snprintf(buf, cap, "task %s core %lld", t, (long long)r->joined_core[row]);
 		}
 		return;
 	}
@@ -896,10 +896,13 @@ void rp_phase_analyse(const struct rp_rows *r, const struct rp_tensor_opts *o, s
 		join_rows(&c);
 		/* without a task column, a row's task is its dispatch's */
 		if (r->em->id_task < 0 && !r->em->task_rows) {
-			jtask = pk_xmalloc((r->m->rows + 1) * sizeof(int64_t));
-			for (size_t s = 0; s < r->m->rows; s++)
+			jtask = pk_xmalloc(2 * (r->m->rows + 1) * sizeof(int64_t));
+			for (size_t s = 0; s < r->m->rows; s++) {
 				jtask[s] = c.join[s] == NO_TASK ? RP_NO_TASK : o->swim->token[c.join[s]];
+				jtask[r->m->rows + 1 + s] = c.join[s] == NO_TASK ? -1 : o->swim->core[c.join[s]];
+			}
 			joined.joined_task = jtask;
+			joined.joined_core = jtask + r->m->rows + 1;
 			c.r = &joined;
 		}
 	}

@@ -403,8 +403,9 @@ static int zip_entries(const unsigned char *d, size_t len, const char *path, str
 		}
 		size_t data = local + 30 + le16(d + local + 26) + le16(d + local + 28);
 		if (data > len || len - data < csize) {
+			const char *name = v[i].name;
 			free(v);
-			return pk_error("%s: zip entry %.*s runs past the end of the file", path, (int)nl, v[i].name);
+			return pk_error("%s: zip entry %.*s runs past the end of the file", path, (int)nl, name);
 		}
 		v[i].data = d + data;
 		v[i].size = csize;
