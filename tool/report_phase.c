@@ -355,7 +355,7 @@ static void phases_table(struct phase_ctx *c)
 	        em->names[slowest], em->names[slowest - 1], em->names[slowest], (long long)slowest_v,
 	        (long long)slowest_total, share, in_task, name, (long long)slowest_row_v);
 	/* a global phase far beyond every row's own: the rows did not start together */
-	if (slowest_v > 2 * slowest_row_v) {
+	if (slowest_v / 2 > slowest_row_v) {
 		int64_t skew = 0;
 		size_t last = 0;
 		start_skew(c, !multi, slowest_task, &skew, &last);
