@@ -208,10 +208,9 @@ static int one_option(struct report_opts *o, int c, const char *arg, char **argv
 		}
 		return -1;
 	case O_SWIMLANE:
-		o->swimlane = arg;
-		return -1;
 	case O_NO_SWIMLANE:
-		o->no_swimlane = 1;
+		o->swimlane = c == O_SWIMLANE ? arg : o->swimlane;
+		o->no_swimlane |= c == O_NO_SWIMLANE;
 		return -1;
 	case O_PER_INVOCATION:
 		return parse_size("--slots-per-invocation", arg, &o->per_invocation) < 0 ? PK_EXIT_ERROR : -1;

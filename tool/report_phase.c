@@ -231,6 +231,116 @@ static void start_skew(const struct phase_ctx *c, int all, int64_t task, int64_t
 	*skew = hi - lo;
 }
 
+/* The slowest phase: event J, its cycles G of its task's TOTAL, its task,
+ * and the longest row of it (in that task when there are several). */
+struct slowest {
+	size_t j, row;
+	int64_t g, total, task, row_v;
+};
+
+/* The per-row spread of the phase ending at event J into row ROW of T
+ * (columns from COL[7] on); *MAXROW, *MAX: the row that sets the maximum. */
+static void phase_spread(const struct phase_ctx *c, struct rp_table *t, size_t row, const size_t *col, int lab,
+                         size_t j, size_t *maxrow, int64_t *max)
+{
+	const struct rp_rows *r = c->r;
+	int64_t *v = pk_xmalloc((r->m->rows + 1) * sizeof(int64_t));
+	size_t n = 0;
+	*maxrow = 0;
+	*max = 0;
+	for (size_t s = 0; s < r->m->rows; s++) {
+		int64_t x;
+		if (!r->valid[s] || !row_phase(r, s, j, &x))
+			continue;
+		if (!n || x > *max) {
+			*max = x;
+			*maxrow = s;
+		}
+		v[n++] = x;
+	}
+	rp_set_int(t, row, col[7], (int64_t)n);
+	if (n) {
+		struct rp_stats st;
+		char name[200];
+		rp_stats_compute(v, n, &st);
+		rp_set_int(t, row, col[8], st.min);
+		rp_set_half(t, row, col[9], st.median_x2);
+		rp_set_int(t, row, col[10], st.max);
+		rp_set_int(t, row, col[11], (int64_t)*maxrow);
+		rp_row_label(r, *maxrow, name, sizeof(name));
+		if (lab)
+			rp_set_str(t, row, col[12], name[0] ? name : "-");
+	}
+	free(v);
+}
+
+/* The longest row of the phase ending at event J among TASK's rows. */
+static void longest_in_task(const struct phase_ctx *c, size_t j, int64_t task, struct slowest *w)
+{
+	const struct rp_rows *r = c->r;
+	for (size_t s = 0, first = 1; s < r->m->rows; s++) {
+		int64_t x, tk;
+		if (r->valid[s] && rp_row_task(r, s, &tk) && tk == task && row_phase(r, s, j, &x) &&
+		    (first || x > w->row_v)) {
+			w->row = s;
+			w->row_v = x;
+			first = 0;
+		}
+	}
+}
+
+/* A negative phase of events other than the standard five is a finding. */
+static void negative_phases(const struct phase_ctx *c, const int64_t *tasks, size_t nt)
+{
+	const struct rp_event_map *em = c->r->em;
+	for (size_t j = 1; j < c->nev; j++) {
+		int64_t g = 0, total = 0, task = 0;
+		if (phase_span(c, j, tasks, nt, &g, &total, &task) && g < 0 &&
+		    (!is_standard(em->names[j]) || !is_standard(em->names[j - 1])))
+			rp_warn(c->d,
+			        "phase '%s' is negative (%lld cycles): the %s %s comes after the %s %s; are the events "
+			        "listed in the order they happen?",
+			        em->names[j], (long long)g, reduced_by_min(em, j - 1) ? "earliest" : "latest",
+			        em->names[j - 1], reduced_by_min(em, j) ? "earliest" : "latest", em->names[j]);
+	}
+}
+
+/* The slowest phase in one line; when it is far beyond every row's own
+ * duration of it, a second line: the rows did not start together. */
+static void slowest_notes(const struct phase_ctx *c, const struct slowest *w, int multi)
+{
+	const struct rp_rows *r = c->r;
+	const struct rp_event_map *em = r->em;
+	char name[200], share[64] = "", in_task[80] = "";
+	row_name(r, w->row, name, sizeof(name));
+	if (w->total > 0 && c->d->freq_hz > 0)
+		snprintf(share, sizeof(share), " (%.1f%%, %.3f us)", 100.0 * (double)w->g / (double)w->total,
+		         (double)w->g * 1e6 / c->d->freq_hz);
+	else if (w->total > 0)
+		snprintf(share, sizeof(share), " (%.1f%%)", 100.0 * (double)w->g / (double)w->total);
+	if (multi) {
+		char tn[48];
+		task_label(r, w->task, tn, sizeof(tn));
+		snprintf(in_task, sizeof(in_task), " of task %s", tn);
+	}
+	rp_note(c->d,
+	        "slowest phase: %s (%s -> %s): %lld of %lld cycles%s between the first and last boundary%s; its "
+	        "longest row is %s with %lld cycles",
+	        em->names[w->j], em->names[w->j - 1], em->names[w->j], (long long)w->g, (long long)w->total, share,
+	        in_task, name, (long long)w->row_v);
+	if (w->g / 2 > w->row_v) {
+		int64_t skew = 0;
+		size_t last = 0;
+		start_skew(c, !multi, w->task, &skew, &last);
+		row_name(r, last, name, sizeof(name));
+		rp_note(
+		    c->d,
+		    "no row spends more than %lld cycles in %s: the global phase is mostly the rows' start skew (the "
+		    "latest %s is %lld cycles after the earliest, on %s), not work inside the phase",
+		    (long long)w->row_v, em->names[w->j], em->names[0], (long long)skew, name);
+	}
+}
+
 static void phases_table(struct phase_ctx *c)
 {
 	const struct rp_rows *r = c->r;
@@ -258,15 +368,12 @@ static void phases_table(struct phase_ctx *c)
 		        "rows of %zu tasks (separate instances): the global boundaries span them all; each phase is "
 		        "reduced inside each task",
 		        nt);
-	int64_t *v = pk_xmalloc((r->m->rows + 1) * sizeof(int64_t));
-	size_t slowest = 0, slowest_row = 0;
-	int64_t slowest_v = 0, slowest_row_v = 0, slowest_total = 0, slowest_task = 0;
+	struct slowest w = {0, 0, 0, 0, 0, 0};
 	for (size_t j = 1; j < c->nev; j++) {
-		int64_t g = 0, total = 0, task = 0;
+		int64_t g = 0, total = 0, task = 0, mx;
 		if (!phase_span(c, j, tasks, nt, &g, &total, &task))
 			continue;
-		size_t row = rp_row(t), n = 0, maxrow = 0;
-		int64_t mx = 0;
+		size_t row = rp_row(t), maxrow;
 		char red[96], name[200];
 		snprintf(red, sizeof(red), "%s %s", reduced_by_min(em, j) ? "min" : "max", em->names[j]);
 		rp_set_str(t, row, col[0], em->names[j]);
@@ -281,90 +388,17 @@ static void phases_table(struct phase_ctx *c)
 			rp_set_us(c->d, t, row, col[5], (double)g);
 		if (total > 0)
 			rp_set_real(t, row, col[6], 100.0 * (double)g / (double)total, 1);
-		for (size_t s = 0; s < r->m->rows; s++) {
-			int64_t x;
-			if (!r->valid[s] || !row_phase(r, s, j, &x))
-				continue;
-			if (!n || x > mx) {
-				mx = x;
-				maxrow = s;
-			}
-			v[n++] = x;
-		}
-		rp_set_int(t, row, col[7], (int64_t)n);
-		if (n) {
-			struct rp_stats st;
-			rp_stats_compute(v, n, &st);
-			rp_set_int(t, row, col[8], st.min);
-			rp_set_half(t, row, col[9], st.median_x2);
-			rp_set_int(t, row, col[10], st.max);
-			rp_set_int(t, row, col[11], (int64_t)maxrow);
-			rp_row_label(r, maxrow, name, sizeof(name));
-			if (lab)
-				rp_set_str(t, row, col[12], name[0] ? name : "-");
-		}
-		if (!slowest || g > slowest_v) {
-			slowest = j;
-			slowest_v = g;
-			slowest_total = total;
-			slowest_task = task;
-			/* the longest row of the phase, in the slowest task when there are several */
-			slowest_row = maxrow;
-			slowest_row_v = n ? mx : 0;
-			for (size_t s = 0, first = 1; multi && s < r->m->rows; s++) {
-				int64_t x, tk;
-				if (r->valid[s] && rp_row_task(r, s, &tk) && tk == task && row_phase(r, s, j, &x) &&
-				    (first || x > slowest_row_v)) {
-					slowest_row = s;
-					slowest_row_v = x;
-					first = 0;
-				}
-			}
+		phase_spread(c, t, row, col, lab, j, &maxrow, &mx);
+		if (!w.j || g > w.g) {
+			struct slowest now = {j, maxrow, g, total, task, mx};
+			w = now;
+			if (multi)
+				longest_in_task(c, j, task, &w);
 		}
 	}
-	free(v);
-	if (!slowest) {
-		free(tasks);
-		return;
-	}
-	for (size_t j = 1; j < c->nev; j++) {
-		int64_t g = 0, total = 0, task = 0;
-		if (phase_span(c, j, tasks, nt, &g, &total, &task) && g < 0 &&
-		    (!is_standard(em->names[j]) || !is_standard(em->names[j - 1])))
-			rp_warn(c->d,
-			        "phase '%s' is negative (%lld cycles): the %s %s comes after the %s %s; are the events "
-			        "listed in the order they happen?",
-			        em->names[j], (long long)g, reduced_by_min(em, j - 1) ? "earliest" : "latest",
-			        em->names[j - 1], reduced_by_min(em, j) ? "earliest" : "latest", em->names[j]);
-	}
-	char name[200], share[64] = "", in_task[80] = "";
-	row_name(r, slowest_row, name, sizeof(name));
-	if (slowest_total > 0 && c->d->freq_hz > 0)
-		snprintf(share, sizeof(share), " (%.1f%%, %.3f us)", 100.0 * (double)slowest_v / (double)slowest_total,
-		         (double)slowest_v * 1e6 / c->d->freq_hz);
-	else if (slowest_total > 0)
-		snprintf(share, sizeof(share), " (%.1f%%)", 100.0 * (double)slowest_v / (double)slowest_total);
-	if (multi) {
-		char tn[48];
-		task_label(r, slowest_task, tn, sizeof(tn));
-		snprintf(in_task, sizeof(in_task), " of task %s", tn);
-	}
-	rp_note(c->d,
-	        "slowest phase: %s (%s -> %s): %lld of %lld cycles%s between the first and last boundary%s; its "
-	        "longest row is %s with %lld cycles",
-	        em->names[slowest], em->names[slowest - 1], em->names[slowest], (long long)slowest_v,
-	        (long long)slowest_total, share, in_task, name, (long long)slowest_row_v);
-	/* a global phase far beyond every row's own: the rows did not start together */
-	if (slowest_v / 2 > slowest_row_v) {
-		int64_t skew = 0;
-		size_t last = 0;
-		start_skew(c, !multi, slowest_task, &skew, &last);
-		row_name(r, last, name, sizeof(name));
-		rp_note(
-		    c->d,
-		    "no row spends more than %lld cycles in %s: the global phase is mostly the rows' start skew (the "
-		    "latest %s is %lld cycles after the earliest, on %s), not work inside the phase",
-		    (long long)slowest_row_v, em->names[slowest], em->names[0], (long long)skew, name);
+	if (w.j) {
+		negative_phases(c, tasks, nt);
+		slowest_notes(c, &w, (int)multi);
 	}
 	free(tasks);
 }
@@ -649,27 +683,25 @@ static int may_be(const struct phase_ctx *c, size_t s, size_t w)
 	return 1;
 }
 
-/* Join each valid row to its dispatch. By the row's own core and task when
- * the map names both columns and one dispatch has them; else among the
- * dispatches its identity allows (all, without identity columns), the ones
- * whose window holds its stamps: a dispatch runs one block and so writes
- * one row, so a row left with one such window takes it and the others
- * drop it, until no row is decided that way. */
-static void join_rows(struct phase_ctx *c)
+/* What the join decided, and how. */
+struct join_count {
+	size_t by_id, by_time, ambiguous, none, outside, first_out, nvalid;
+};
+
+/* Each valid row's candidate windows (its identity allows them and they
+ * hold its stamps) into CAND; a row whose core and task name one dispatch
+ * is joined to it at once. */
+static void join_candidates(struct phase_ctx *c, size_t **cand, size_t *ncand, unsigned char *taken,
+                            struct join_count *k)
 {
 	const struct rp_rows *r = c->r;
 	const struct rp_l2 *sw = c->o->swim;
 	const struct rp_event_map *em = r->em;
-	size_t n = r->m->rows, by_id = 0, by_time = 0, ambiguous = 0, none = 0, outside = 0, first_out = NO_TASK,
-	       nvalid = 0;
-	int ids = em->id_core >= 0 || em->id_task >= 0;
-	size_t **cand = pk_xcalloc(n + 1, sizeof(*cand)), *ncand = pk_xcalloc(n + 1, sizeof(*ncand));
-	unsigned char *taken = pk_xcalloc(sw->ntasks + 1, 1);
-	for (size_t s = 0; s < n; s++) {
+	for (size_t s = 0; s < r->m->rows; s++) {
 		c->join[s] = NO_TASK;
 		if (!r->valid[s])
 			continue;
-		nvalid++;
+		k->nvalid++;
 		int64_t lo = 0, hi = 0;
 		row_extent(r, s, &lo, &hi);
 		size_t nid = 0, only = NO_TASK, cap = 0;
@@ -686,14 +718,23 @@ static void join_rows(struct phase_ctx *c)
 		if (em->id_core >= 0 && em->id_task >= 0 && nid == 1) {
 			c->join[s] = only;
 			taken[only] = 1;
-			by_id++;
-			if (!inside(c, s, only, lo, hi) && outside++ == 0)
-				first_out = s;
+			k->by_id++;
+			if (!inside(c, s, only, lo, hi) && k->outside++ == 0)
+				k->first_out = s;
 		}
 	}
+}
+
+/* A dispatch runs one block and so writes one row: a row left with one
+ * window takes it and the others drop it, until no row is decided so. */
+static void join_eliminate(struct phase_ctx *c, size_t **cand, const size_t *ncand, unsigned char *taken,
+                           struct join_count *k)
+{
+	const struct rp_rows *r = c->r;
+	int ids = r->em->id_core >= 0 || r->em->id_task >= 0;
 	for (int changed = 1; changed;) {
 		changed = 0;
-		for (size_t s = 0; s < n; s++) {
+		for (size_t s = 0; s < r->m->rows; s++) {
 			if (!r->valid[s] || c->join[s] != NO_TASK)
 				continue;
 			size_t left = 0, pick = NO_TASK;
@@ -706,64 +747,81 @@ static void join_rows(struct phase_ctx *c)
 				c->join[s] = pick;
 				taken[pick] = 1;
 				changed = 1;
-				if (ids)
-					by_id++;
-				else
-					by_time++;
+				*(ids ? &k->by_id : &k->by_time) += 1;
 			}
 		}
 	}
-	for (size_t s = 0; s < n; s++) {
-		if (r->valid[s] && c->join[s] == NO_TASK) {
-			size_t left = 0;
-			for (size_t i = 0; i < ncand[s]; i++)
-				left += !taken[cand[s][i]];
-			if (left)
-				ambiguous++;
-			else
-				none++;
-		}
-		free(cand[s]);
+	for (size_t s = 0; s < r->m->rows; s++) {
+		if (!r->valid[s] || c->join[s] != NO_TASK)
+			continue;
+		size_t left = 0;
+		for (size_t i = 0; i < ncand[s]; i++)
+			left += !taken[cand[s][i]];
+		*(left ? &k->ambiguous : &k->none) += 1;
 	}
-	free(cand);
-	free(ncand);
-	free(taken);
+}
+
+static void join_report(struct phase_ctx *c, const struct join_count *k)
+{
+	const struct rp_rows *r = c->r;
+	const struct rp_l2 *sw = c->o->swim;
+	int ids = r->em->id_core >= 0 || r->em->id_task >= 0;
 	struct rp_table *t = rp_table_new(c->d, "swimlane_join", "rows joined to swimlane dispatches", "swimlane",
 	                                  "dispatches", "rows", "by_identity", "by_time", "ambiguous", "in_none", NULL);
 	size_t row = rp_row(t);
 	rp_set_str(t, row, 0, c->o->swim_path);
 	rp_set_int(t, row, 1, (int64_t)sw->ntasks);
-	rp_set_int(t, row, 2, (int64_t)nvalid);
-	rp_set_int(t, row, 3, (int64_t)by_id);
-	rp_set_int(t, row, 4, (int64_t)by_time);
-	rp_set_int(t, row, 5, (int64_t)ambiguous);
-	rp_set_int(t, row, 6, (int64_t)none);
+	rp_set_int(t, row, 2, (int64_t)k->nvalid);
+	rp_set_int(t, row, 3, (int64_t)k->by_id);
+	rp_set_int(t, row, 4, (int64_t)k->by_time);
+	rp_set_int(t, row, 5, (int64_t)k->ambiguous);
+	rp_set_int(t, row, 6, (int64_t)k->none);
 	if (!ids)
 		rp_note(
 		    c->d,
 		    "rows joined to dispatches by time alone (the event map names no identity columns): %zu of %zu, "
 		    "each in the one window left once every dispatch holds one row; %zu ambiguous (in several, "
 		    "not drawn in a task)",
-		    by_time, nvalid, ambiguous);
-	else if (ambiguous)
+		    k->by_time, k->nvalid, k->ambiguous);
+	else if (k->ambiguous)
 		rp_note(c->d,
 		        "%zu rows lie in several windows of dispatches their task, core and lane allow: not drawn "
 		        "in a task",
-		        ambiguous);
-	if (none)
+		        k->ambiguous);
+	if (k->none)
 		rp_warn(c->d,
 		        "%s: %zu of %zu rows lie in no dispatch window of %s%s: another run's swimlane, or another "
 		        "counter?",
-		        c->o->path, none, nvalid, c->o->swim_path, ids ? " their identity allows" : "");
-	if (outside) {
+		        c->o->path, k->none, k->nvalid, c->o->swim_path, ids ? " their identity allows" : "");
+	if (k->outside) {
 		char name[200];
-		row_name(r, first_out, name, sizeof(name));
+		row_name(r, k->first_out, name, sizeof(name));
 		rp_warn(
 		    c->d,
 		    "%s: %zu rows lie outside the window of their own dispatch (first: %s): the tensor and %s do not "
 		    "share a counter",
-		    c->o->path, outside, name, c->o->swim_path);
+		    c->o->path, k->outside, name, c->o->swim_path);
 	}
+}
+
+/* Join each valid row to its dispatch. By the row's own core and task when
+ * the map names both columns and one dispatch has them; else among the
+ * dispatches its identity allows (all, without identity columns), the ones
+ * whose window holds its stamps, one row a dispatch. */
+static void join_rows(struct phase_ctx *c)
+{
+	size_t n = c->r->m->rows;
+	struct join_count k = {0, 0, 0, 0, 0, NO_TASK, 0};
+	size_t **cand = pk_xcalloc(n + 1, sizeof(*cand)), *ncand = pk_xcalloc(n + 1, sizeof(*ncand));
+	unsigned char *taken = pk_xcalloc(c->o->swim->ntasks + 1, 1);
+	join_candidates(c, cand, ncand, taken, &k);
+	join_eliminate(c, cand, ncand, taken, &k);
+	for (size_t s = 0; s < n; s++)
+		free(cand[s]);
+	free(cand);
+	free(ncand);
+	free(taken);
+	join_report(c, &k);
 }
 
 static struct rp_lane *core_lane(struct phase_ctx *c, const char *group, int64_t core)
