@@ -349,7 +349,12 @@ static int read_tensor(struct report_opts *o, const struct rp_l2 *l2, const stru
 		free(found);
 		return -1;
 	}
-	if (rp_tensor_load(o->timing, o->slots, em.row_words, &m, d) < 0) {
+	char *note = NULL;
+	int loaded = rp_tensor_load(o->timing, o->slots, em.row_words, &m, &note);
+	if (note)
+		rp_note(d, "%s", note);
+	free(note);
+	if (loaded < 0) {
 		rp_events_free(&em);
 		free(found);
 		return -1;
@@ -451,7 +456,11 @@ int cmd_report(int argc, char **argv)
 	if (o.l2 && rp_l2_load(o.l2, o.l2_task, &l2) < 0)
 		return PK_EXIT_ERROR;
 	if (o.timing && !o.l2 && !o.swimlane && !o.no_swimlane) {
-		rp_swimlane_find(o.timing, &found_swim, &d);
+		char *why = NULL;
+		rp_swimlane_find(o.timing, &found_swim, &why);
+		if (why)
+			rp_note(&d, "%s", why);
+		free(why);
 		if (found_swim)
 			rp_note(&d,
 			        "swimlane: %s (found beside the capture or in its test's outputs/; --swimlane FILE "

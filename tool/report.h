@@ -250,8 +250,8 @@ int rp_csv_parse(const char *data, size_t len, const char *path, struct rp_matri
 /* By extension (.npy, .bin, .csv, .pt); SLOTS is 0 when not given.
  * ROW_WORDS (0: not known) is the event map's row width: it shapes a 1-D
  * .npy, counts the rows of a .bin without SLOTS and of a torch .pt. A
- * reshape is said in one note of D (may be NULL). */
-int rp_tensor_load(const char *path, size_t slots, size_t row_words, struct rp_matrix *m, struct rp_doc *d);
+ * reshape is said in *NOTE (malloc'd, NULL when none): a note for the report. */
+int rp_tensor_load(const char *path, size_t slots, size_t row_words, struct rp_matrix *m, char **note);
 /* The int64 storage of a torch .pt file (a zip holding one stored int64
  * storage), ROW_WORDS values a row. */
 int rp_pt_parse(const unsigned char *data, size_t len, size_t row_words, const char *path, struct rp_matrix *m);
@@ -316,9 +316,9 @@ struct rp_l2 {
 };
 /* chip_swimlane_records.json beside TENSOR, else in the outputs/ folder of
  * the nearest folder above it that has one, when exactly one such file is
- * not older than the tensor. *FOUND NULL when none; a note in D says why
- * when several could be it. */
-void rp_swimlane_find(const char *tensor, char **found, struct rp_doc *d);
+ * not older than the tensor. *FOUND NULL when none; *WHY (malloc'd) says
+ * why none was read when several could be it. */
+void rp_swimlane_find(const char *tensor, char **found, char **why);
 /* Read chip_swimlane_records.json / l2_swimlane_records.json. TASK >= 0 keeps
  * only rows with that reg_task_id. */
 int rp_l2_load(const char *path, int64_t task, struct rp_l2 *l2);

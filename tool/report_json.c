@@ -445,8 +445,9 @@ static int newer_file(const char *path, const struct stat *than)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_mtime >= than->st_mtime;
 }
 
-void rp_swimlane_find(const char *tensor, char **found, struct rp_doc *d)
+void rp_swimlane_find(const char *tensor, char **found, char **why)
 {
+	*why = NULL;
 	static const char name[] = "chip_swimlane_records.json";
 	*found = NULL;
 	struct stat tst;
@@ -487,11 +488,11 @@ void rp_swimlane_find(const char *tensor, char **found, struct rp_doc *d)
 			else {
 				free(pick);
 				if (n > 1)
-					rp_note(d,
-					        "%zu %s files in %s are not older than the capture: none read (name "
-					        "one with "
-					        "--swimlane FILE)",
-					        n, name, outs);
+					*why = pk_xasprintf(
+					    "%zu %s files in %s are not older than the capture: none read (name "
+					    "one with "
+					    "--swimlane FILE)",
+					    n, name, outs);
 			}
 			free(outs);
 			break;

@@ -473,8 +473,9 @@ static int has_ext(const char *path, const char *ext)
 	return n > e && !strcasecmp(path + n - e, ext);
 }
 
-int rp_tensor_load(const char *path, size_t slots, size_t row_words, struct rp_matrix *m, struct rp_doc *d)
+int rp_tensor_load(const char *path, size_t slots, size_t row_words, struct rp_matrix *m, char **note)
 {
+	*note = NULL;
 	char *data;
 	size_t len;
 	memset(m, 0, sizeof(*m));
@@ -489,22 +490,22 @@ int rp_tensor_load(const char *path, size_t slots, size_t row_words, struct rp_m
 		rc = npy_parse((const unsigned char *)data, len, path, row_words, m, &reshaped);
 	else if (is_bin && !slots && row_words && len % (row_words * 8) == 0 && len > 0) {
 		rc = rp_bin_parse((const unsigned char *)data, len, len / (row_words * 8), path, m);
-		if (rc == 0 && d)
-			rp_note(d, "%s: %zu rows of %zu words (its size over the event map's row_words)", path, m->rows,
-			        row_words);
+		if (rc == 0)
+			*note = pk_xasprintf("%s: %zu rows of %zu words (its size over the event map's row_words)",
+			                     path, m->rows, row_words);
 	} else if (is_bin)
 		rc = rp_bin_parse((const unsigned char *)data, len, slots, path, m);
 	else if (is_pt) {
 		rc = rp_pt_parse((const unsigned char *)data, len, row_words, path, m);
-		if (rc == 0 && d)
-			rp_note(d, "%s: a torch file read as %zu rows of %zu words (its one int64 storage)", path,
-			        m->rows, row_words);
+		if (rc == 0)
+			*note = pk_xasprintf("%s: a torch file read as %zu rows of %zu words (its one int64 storage)",
+			                     path, m->rows, row_words);
 	} else
 		rc = rp_csv_parse(data, len, path, m);
 	free(data);
-	if (rc == 0 && reshaped && d)
-		rp_note(d, "%s: a 1-D array read as %zu rows of %zu words (the event map's row_words)", path, m->rows,
-		        row_words);
+	if (rc == 0 && reshaped)
+		*note = pk_xasprintf("%s: a 1-D array read as %zu rows of %zu words (the event map's row_words)", path,
+		                     m->rows, row_words);
 	if (rc == 0 && slots && m->rows != slots)
 		rc = pk_error("%s: %zu slots, but --slots says %zu", path, m->rows, slots);
 	if (rc == 0 && is_csv && check_shape(m->rows, m->cols, path) < 0)
