@@ -227,7 +227,7 @@ static void l2_ordering(void **state)
 {
 	(void)state;
 	int64_t core[2] = {0, 1}, start[2] = {900, 905}, end[2] = {2750, 2800};
-	struct rp_l2 l2 = {50e6, 2, 900, 2800, core, start, end};
+	struct rp_l2 l2 = {50e6, 2, 900, 2800, core, start, end, NULL, NULL, NULL, 0};
 	struct rp_doc d;
 	analyse(example, 4, "0-1", &l2, 1, &d);
 	assert_int_equal(d.nwarnings, 0);
@@ -300,6 +300,101 @@ static void mixed_lanes(void **state)
 	rp_events_free(&em);
 }
 
+/* Rows labelled from the map's identity columns: task token as rRtL, the
+ * lane (0 AIC, 1.. AIV sub-block + 1) with the block, the core. */
+static void identity_labels(void **state)
+{
+	(void)state;
+	struct rp_event_map em;
+	rp_events_default(&em);
+	em.id_task = 8;
+	em.id_block = 10;
+	em.id_lane = 11;
+	em.id_core = 9;
+	int64_t v[2 * 16] = {0};
+	v[8] = 0, v[9] = 3, v[10] = 1, v[11] = 0;                                           /* AIC of block 1 */
+	v[16 + 8] = ((int64_t)1 << 32) | 3, v[16 + 9] = 13, v[16 + 10] = 0, v[16 + 11] = 2; /* AIV 0.1 */
+	struct rp_matrix m = {2, 16, v, NULL, "<i8", NULL};
+	unsigned char valid[2] = {1, 1};
+	struct rp_rows r = {&m, &em, valid, valid, NULL, NULL};
+	char buf[96];
+	rp_row_label(&r, 0, buf, sizeof(buf));
+	assert_string_equal(buf, "task r0t0 AIC 1 core 3");
+	rp_row_label(&r, 1, buf, sizeof(buf));
+	assert_string_equal(buf, "task r1t3 AIV 0.1 core 13");
+	int64_t task;
+	assert_true(rp_row_task(&r, 1, &task));
+	assert_int_equal(task, ((int64_t)1 << 32) | 3);
+	em.id_core = em.id_block = em.id_lane = -1;
+	rp_row_label(&r, 1, buf, sizeof(buf));
+	assert_string_equal(buf, "task r1t3");
+	em.id_task = -1; /* no identity: the lane arithmetic, which says nothing here */
+	rp_row_label(&r, 1, buf, sizeof(buf));
+	assert_string_equal(buf, "");
+	assert_false(rp_row_task(&r, 1, &task));
+	rp_events_free(&em);
+}
+
+/* A torch file is refused, never read past its end, when its zip is cut
+ * anywhere or its directory points outside the file. */
+static void torch_damaged(void **state)
+{
+	(void)state;
+	/* a stored zip of two entries, ARCHIVE/data.pkl and ARCHIVE/data/0 */
+	static const char pkl[] = "ctorch\nLongStorage\n";
+	unsigned char z[1024];
+	size_t n = 0, offs[2];
+	const char *names[2] = {"a/data.pkl", "a/data/0"};
+	unsigned char payload[128] = {1};
+	const unsigned char *datas[2] = {(const unsigned char *)pkl, payload};
+	size_t sizes[2] = {sizeof(pkl) - 1, sizeof(payload)};
+	payload[64] = 2; /* the second row of 8 words */
+	for (int e = 0; e < 2; e++) {
+		offs[e] = n;
+		unsigned char h[30] = {0x50, 0x4b, 3, 4};
+		h[18] = h[22] = (unsigned char)sizes[e];
+		h[26] = (unsigned char)strlen(names[e]);
+		memcpy(z + n, h, 30);
+		n += 30;
+		memcpy(z + n, names[e], strlen(names[e]));
+		n += strlen(names[e]);
+		memcpy(z + n, datas[e], sizes[e]);
+		n += sizes[e];
+	}
+	size_t cd = n;
+	for (int e = 0; e < 2; e++) {
+		unsigned char h[46] = {0x50, 0x4b, 1, 2};
+		h[20] = h[24] = (unsigned char)sizes[e];
+		h[28] = (unsigned char)strlen(names[e]);
+		h[42] = (unsigned char)offs[e];
+		memcpy(z + n, h, 46);
+		n += 46;
+		memcpy(z + n, names[e], strlen(names[e]));
+		n += strlen(names[e]);
+	}
+	unsigned char eocd[22] = {0x50, 0x4b, 5, 6};
+	eocd[8] = eocd[10] = 2;
+	eocd[12] = (unsigned char)(n - cd);
+	eocd[16] = (unsigned char)cd;
+	memcpy(z + n, eocd, 22);
+	n += 22;
+	struct rp_matrix m;
+	assert_int_equal(rp_pt_parse(z, n, 8, "t.pt", &m), 0);
+	assert_int_equal(m.rows, 2);
+	assert_int_equal(m.v[0], 1);
+	assert_int_equal(m.v[8], 2);
+	rp_matrix_free(&m);
+	assert_int_equal(rp_pt_parse(z, n, 0, "t.pt", &m), -1); /* no row width */
+	assert_int_equal(rp_pt_parse(z, n, 16, "t.pt", &m), 0);
+	rp_matrix_free(&m);
+	for (size_t cut = 0; cut < n; cut++) /* every truncation: refused, in bounds */
+		if (rp_pt_parse(z, cut, 8, "t.pt", &m) == 0)
+			rp_matrix_free(&m);
+	z[cd + 42] = 0xff; /* the first entry's local header outside the file */
+	z[cd + 43] = 0xff;
+	assert_int_equal(rp_pt_parse(z, n, 8, "t.pt", &m), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -308,6 +403,7 @@ int main(void)
 	    cmocka_unit_test(partition_identity),     cmocka_unit_test(collective_diagnostics),
 	    cmocka_unit_test(invalid_slots_excluded), cmocka_unit_test(l2_ordering),
 	    cmocka_unit_test(merged_vs_split),        cmocka_unit_test(mixed_lanes),
+	    cmocka_unit_test(identity_labels),        cmocka_unit_test(torch_damaged),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

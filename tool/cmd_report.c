@@ -20,7 +20,8 @@ struct report_opts {
 	double freq_hz;
 	const char *run_sep;
 	size_t repeat;
-	const char *timing, *events, *l2, *pairs;
+	const char *timing, *events, *l2, *pairs, *swimlane;
+	int no_swimlane;
 	size_t slots;
 	int64_t l2_task;
 	int64_t invocation;    /* --invocation I, -1 none */
@@ -30,7 +31,7 @@ struct report_opts {
 
 static const char usage_text[] =
     "usage: probe-report [options] [LOG...]        printf probe logs (stdin without LOG)\n"
-    "   or: probe-report --timing FILE [options]   timing tensor (.npy, .bin, .csv)\n"
+    "   or: probe-report --timing FILE [options]   timing tensor (.npy, .bin, .csv, .pt)\n"
     "   or: probe-report --pairs FILE [options]    merged vs split paired runs (CSV)\n"
     "\n"
     "output:\n"
@@ -42,8 +43,10 @@ static const char usage_text[] =
     "  --repeat N         probe lines expected per probe, block and iteration in one\n"
     "                     run (default 1); more means warmup output leaked\n"
     "timing tensors:\n"
-    "  --timing FILE      int64/uint64 [slots, 8k]: .npy, .bin (needs --slots), .csv\n"
-    "  --slots N          number of slots (rows) of a .bin file\n"
+    "  --timing FILE      int64/uint64 [slots, 8k]: .npy (2-D, or 1-D with the map's\n"
+    "                     row_words), .bin, .csv, torch .pt of one int64 storage\n"
+    "  --slots N          number of slots (rows) of a .bin file (default: its size\n"
+    "                     over the map's row_words)\n"
     "  --events FILE      JSON event map {\"events\":[{\"name\",\"column\",\"kind\"}...]}\n"
     "                     (default: entry, producer_done, collective_arrival,\n"
     "                     collective_release, body_done in columns 0-4)\n"
@@ -52,6 +55,10 @@ static const char usage_text[] =
     "  --l2 FILE          chip_swimlane_records.json / l2_swimlane_records.json\n"
     "  --l2-task ID       only aicore_tasks rows with this reg_task_id\n"
     "  --same-epoch       L2 and in-core cycles share unit and epoch: combine them\n"
+    "  --swimlane FILE    chip_swimlane_records.json: each row joined to its task,\n"
+    "                     phases drawn inside the task bars (default: the one\n"
+    "                     beside the tensor or in the test's outputs/ folder)\n"
+    "  --no-swimlane      do not look for a swimlane file\n"
     "  --generation G     the current launch's generation id (event map with\n"
     "                     \"generation\"): rows of another generation are stale\n"
     "  --invocation I     report invocation I's rows [I*N, (I+1)*N) of a matrix\n"
@@ -100,7 +107,9 @@ enum {
 	O_VERSION,
 	O_GENERATION,
 	O_INVOCATION,
-	O_PER_INVOCATION
+	O_PER_INVOCATION,
+	O_SWIMLANE,
+	O_NO_SWIMLANE
 };
 
 static const struct option long_opts[] = {
@@ -120,6 +129,8 @@ static const struct option long_opts[] = {
     {"generation", required_argument, NULL, O_GENERATION},
     {"invocation", required_argument, NULL, O_INVOCATION},
     {"slots-per-invocation", required_argument, NULL, O_PER_INVOCATION},
+    {"swimlane", required_argument, NULL, O_SWIMLANE},
+    {"no-swimlane", no_argument, NULL, O_NO_SWIMLANE},
     PK_COMMON_LONGOPTS,
     {NULL, 0, NULL, 0},
 };
@@ -196,6 +207,11 @@ static int one_option(struct report_opts *o, int c, const char *arg, char **argv
 			return PK_EXIT_ERROR;
 		}
 		return -1;
+	case O_SWIMLANE:
+	case O_NO_SWIMLANE:
+		o->swimlane = c == O_SWIMLANE ? arg : o->swimlane;
+		o->no_swimlane |= c == O_NO_SWIMLANE;
+		return -1;
 	case O_PER_INVOCATION:
 		return parse_size("--slots-per-invocation", arg, &o->per_invocation) < 0 ? PK_EXIT_ERROR : -1;
 	default:
@@ -228,6 +244,15 @@ static int parse_args(struct report_opts *o, int argc, char **argv)
 	}
 	if ((o->invocation >= 0) != (o->per_invocation > 0)) {
 		pk_error("--invocation I and --slots-per-invocation N go together");
+		return PK_EXIT_ERROR;
+	}
+	if ((o->swimlane || o->no_swimlane) && !o->timing) {
+		pk_error("--swimlane and --no-swimlane need --timing");
+		return PK_EXIT_ERROR;
+	}
+	if (o->swimlane && (o->l2 || o->no_swimlane)) {
+		pk_error("--swimlane joins rows to tasks; --l2 bounds the partition, and --no-swimlane says none: "
+		         "give one of them");
 		return PK_EXIT_ERROR;
 	}
 	if ((o->l2_task >= 0 || o->tensor.same_epoch) && !o->l2) {
@@ -270,10 +295,10 @@ static void choose_freq(const struct report_opts *o, const struct rp_l2 *l2, str
 		d->freq_source = "--freq-hz";
 		if (l2 && l2->clock_freq_hz > 0 && l2->clock_freq_hz != o->freq_hz)
 			rp_warn(d, "--freq-hz %.0f differs from clock_freq_hz %.0f in '%s'", o->freq_hz,
-			        l2->clock_freq_hz, o->l2);
+			        l2->clock_freq_hz, o->l2 ? o->l2 : o->tensor.swim_path);
 	} else if (l2 && l2->clock_freq_hz > 0) {
 		d->freq_hz = l2->clock_freq_hz;
-		d->freq_source = o->l2;
+		d->freq_source = o->l2 ? o->l2 : o->tensor.swim_path;
 	}
 }
 
@@ -302,7 +327,7 @@ static int unnamed_data(const char *path, const struct rp_matrix *m, const struc
 	return 0;
 }
 
-static int read_tensor(struct report_opts *o, const struct rp_l2 *l2, struct rp_doc *d)
+static int read_tensor(struct report_opts *o, const struct rp_l2 *l2, const struct rp_l2 *swim, struct rp_doc *d)
 {
 	struct rp_matrix m = {0};
 	struct rp_event_map em;
@@ -324,7 +349,12 @@ static int read_tensor(struct report_opts *o, const struct rp_l2 *l2, struct rp_
 		free(found);
 		return -1;
 	}
-	if (rp_tensor_load(o->timing, o->slots, &m) < 0) {
+	char *note = NULL;
+	int loaded = rp_tensor_load(o->timing, o->slots, em.row_words, &m, &note);
+	if (note)
+		rp_note(d, "%s", note);
+	free(note);
+	if (loaded < 0) {
 		rp_events_free(&em);
 		free(found);
 		return -1;
@@ -349,6 +379,8 @@ static int read_tensor(struct report_opts *o, const struct rp_l2 *l2, struct rp_
 	o->tensor.path = o->timing;
 	o->tensor.l2 = o->l2 ? l2 : NULL;
 	o->tensor.l2_path = o->l2;
+	o->tensor.map_path = map;
+	o->tensor.swim = o->tensor.swim_path ? swim : NULL;
 	rc = unnamed_data(o->timing, &m, &em, map, d);
 	if (rc == 0)
 		rc = rp_tensor_analyse(&m, &em, &o->tensor, d);
@@ -418,17 +450,37 @@ int cmd_report(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	struct rp_doc d;
-	struct rp_l2 l2 = {0};
+	struct rp_l2 l2 = {0}, swim = {0};
+	char *found_swim = NULL;
 	rp_doc_init(&d);
 	if (o.l2 && rp_l2_load(o.l2, o.l2_task, &l2) < 0)
 		return PK_EXIT_ERROR;
-	choose_freq(&o, o.l2 ? &l2 : NULL, &d);
+	if (o.timing && !o.l2 && !o.swimlane && !o.no_swimlane) {
+		char *why = NULL;
+		rp_swimlane_find(o.timing, &found_swim, &why);
+		if (why)
+			rp_note(&d, "%s", why);
+		free(why);
+		if (found_swim)
+			rp_note(&d,
+			        "swimlane: %s (found beside the capture or in its test's outputs/; --swimlane FILE "
+			        "names another, --no-swimlane none)",
+			        found_swim);
+	}
+	o.tensor.swim_path = o.swimlane ? o.swimlane : found_swim;
+	if (o.tensor.swim_path && rp_l2_load(o.tensor.swim_path, -1, &swim) < 0) {
+		rp_l2_free(&l2);
+		free(found_swim);
+		rp_doc_free(&d);
+		return PK_EXIT_ERROR;
+	}
+	choose_freq(&o, o.l2 ? &l2 : o.tensor.swim_path ? &swim : NULL, &d);
 	int nfiles = argc - optind;
 	rc = 0;
 	if (nfiles || (!o.timing && !o.pairs))
 		rc = read_logs(&o, nfiles, argv + optind, &d);
 	if (rc == 0 && o.timing)
-		rc = read_tensor(&o, &l2, &d);
+		rc = read_tensor(&o, &l2, &swim, &d);
 	if (rc == 0 && o.pairs)
 		rc = read_pairs(o.pairs, &d);
 	if (rc == 0)
@@ -436,5 +488,7 @@ int cmd_report(int argc, char **argv)
 	int exit_code = rc < 0 ? PK_EXIT_ERROR : d.nwarnings ? PK_EXIT_FINDINGS : PK_EXIT_OK;
 	rp_doc_free(&d);
 	rp_l2_free(&l2);
+	rp_l2_free(&swim);
+	free(found_swim);
 	return exit_code;
 }

@@ -6,6 +6,7 @@
 #include "journal.h"
 #include "pk.h"
 #include "probeset.h"
+#include "report.h"
 #include "sweep.h"
 
 #include <ctype.h>
@@ -80,6 +81,11 @@ struct probe_run {
 	size_t foreign;         /* lines of other probes in its log */
 	char *others;           /* their names */
 	char *log, *report_log; /* its log; what the report reads */
+	/* the files whose T_BASE runs with it: the files holding the probe
+	 * that have one (the same kernel), else every file with one */
+	unsigned char *base_in;
+	int own_base; /* the probe's own files have a T_BASE */
+	long kernel;  /* the file (kernel) whose report holds it: its first file; -1: all */
 };
 
 struct sweep {
@@ -265,6 +271,46 @@ static int select_probes(struct sweep *sw)
 	return sw->np ? 0 : pk_error("--probes: the list is empty");
 }
 
+static int file_has(const struct pk_file *f, const char *name)
+{
+	for (size_t k = 0; k < f->src.scan.nblocks; k++)
+		if (!strcmp(f->src.scan.blocks[k].name, name))
+			return 1;
+	return 0;
+}
+
+/* Each probe runs with the T_BASE of its own kernel: the files that hold
+ * the probe and a T_BASE. A probe whose files have none runs with every
+ * T_BASE, as before, and is reported with all kernels (said once). */
+static void choose_bases(struct sweep *sw)
+{
+	for (size_t k = 0; k < sw->np; k++) {
+		struct probe_run *r = &sw->p[k];
+		r->base_in = pk_xcalloc(sw->fs.n + 1, 1);
+		r->kernel = -1;
+		for (size_t i = 0; i < sw->fs.n; i++)
+			if (file_has(&sw->fs.f[i], r->name) && file_has(&sw->fs.f[i], PK_BASE_PROBE)) {
+				r->base_in[i] = 1;
+				r->own_base = 1;
+				if (r->kernel < 0)
+					r->kernel = (long)i;
+			}
+		if (r->own_base || !strcmp(r->name, PK_BASE_PROBE))
+			continue;
+		for (size_t i = 0; i < sw->fs.n; i++)
+			r->base_in[i] = (unsigned char)file_has(&sw->fs.f[i], PK_BASE_PROBE);
+		int any = 0;
+		for (size_t i = 0; i < sw->fs.n; i++)
+			any |= r->base_in[i];
+		if (any && sw->fs.n > 1)
+			pk_warning("probe '%s': no file holding it has a " PK_BASE_PROBE
+			           " block, so it runs with every file's " PK_BASE_PROBE
+			           " and its timeline is taken from whichever printed last; put a " PK_BASE_PROBE
+			           " probe at the entry of its own kernel (probe-inject --base)",
+			           r->name);
+	}
+}
+
 /* The sweep turns '#if 0' into '#if 1' and back: every probe must be off. */
 static int check_all_off(struct sweep *sw)
 {
@@ -284,10 +330,12 @@ static int check_all_off(struct sweep *sw)
 
 /* ---- the plan (--dry-run) ------------------------------------------- */
 
-static void print_blocks(struct sweep *sw, const char *name)
+static void print_blocks(struct sweep *sw, const char *name, const unsigned char *only)
 {
 	for (size_t i = 0; i < sw->fs.n; i++) {
 		const struct pk_file *f = &sw->fs.f[i];
+		if (only && !only[i])
+			continue;
 		const char *sep = " ";
 		for (size_t k = 0; k < f->src.scan.nblocks; k++)
 			if (!strcmp(f->src.scan.blocks[k].name, name)) {
@@ -312,10 +360,10 @@ static void print_plan(struct sweep *sw)
 	for (size_t k = 0; k < sw->np; k++) {
 		const char *name = sw->p[k].name;
 		printf("%zu/%zu %s: enable", k + 1, sw->np, name);
-		print_blocks(sw, name);
+		print_blocks(sw, name, NULL);
 		if (base && strcmp(name, PK_BASE_PROBE)) {
 			printf(" and " PK_BASE_PROBE);
-			print_blocks(sw, PK_BASE_PROBE);
+			print_blocks(sw, PK_BASE_PROBE, sw->p[k].base_in);
 		}
 		printf("; run; log %s/%s.log; put the files back\n", sw->o.out, name);
 	}
@@ -324,7 +372,22 @@ static void print_plan(struct sweep *sw)
 		printf(" --run '" RUN_MARK "'");
 	for (size_t i = 0; i < sw->o.nreport_args; i++)
 		printf(" %s", sw->o.report_args[i]);
-	printf(" -o %s/report.txt, over the logs of the probes whose command succeeded\n", sw->o.out);
+	long *kernels = pk_xcalloc(sw->np + 1, sizeof(*kernels));
+	size_t nk = 0;
+	for (size_t k = 0; k < sw->np; k++) {
+		size_t i = 0;
+		while (i < nk && kernels[i] != sw->p[k].kernel)
+			i++;
+		if (i == nk)
+			kernels[nk++] = sw->p[k].kernel;
+	}
+	free(kernels);
+	if (nk > 1)
+		printf(" -o %s/report-N.txt for each of %zu kernels (each probe from its own kernel's " PK_BASE_PROBE
+		       "), all in %s/report.txt, over the logs of the probes whose command succeeded\n",
+		       sw->o.out, nk, sw->o.out);
+	else
+		printf(" -o %s/report.txt, over the logs of the probes whose command succeeded\n", sw->o.out);
 }
 
 /* ---- one probe ------------------------------------------------------- */
@@ -339,12 +402,19 @@ static double now_s(void)
 /* Enable NAME (and T_BASE) through the block planner, as probe-inject
  * --probe does, then check that exactly those are on and nothing else
  * changed. */
-static int enable_probe(struct sweep *sw, const char *name)
+static int enable_probe(struct sweep *sw, const struct probe_run *r)
 {
+	const char *name = r->name;
 	struct pk_fileset set;
 	const struct pk_emit_opts in_place = {PK_EMIT_INPLACE, NULL};
-	size_t changed;
-	int rc = pk_fileset_load(&set, sw->files, sw->nfiles, PK_LOAD_FOR_WRITE, 0);
+	size_t changed, n = 0;
+	/* the files switched: those holding the probe or a T_BASE that runs with it */
+	char **files = pk_xcalloc(sw->fs.n + 1, sizeof(*files));
+	for (size_t i = 0; i < sw->fs.n; i++)
+		if (file_has(&sw->fs.f[i], name) || r->base_in[i])
+			files[n++] = (char *)sw->fs.f[i].src.buf.path;
+	int rc = pk_fileset_load(&set, files, n, PK_LOAD_FOR_WRITE, 0);
+	free(files);
 	if (rc == 0)
 		rc = pk_fileset_plan_switch(&set, name, 1, 0);
 	if (rc == 0)
@@ -360,7 +430,7 @@ static int enable_probe(struct sweep *sw, const char *name)
 			              name);
 		for (size_t k = 0; rc == 0 && k < f->src.scan.nblocks; k++) {
 			const struct pk_block *b = &f->src.scan.blocks[k];
-			int want = !strcmp(b->name, name) || !strcmp(b->name, PK_BASE_PROBE);
+			int want = !strcmp(b->name, name) || (!strcmp(b->name, PK_BASE_PROBE) && r->base_in[i]);
 			if (b->enabled != want)
 				rc = pk_error("%s:%u: probe '%s' is %s after enabling '%s'", f->src.buf.path, b->line,
 				              b->name, b->enabled ? "on" : "off", name);
@@ -544,7 +614,7 @@ static int sweep_probe(struct sweep *sw, size_t k)
 	r->log = pk_xmalloc(strlen(sw->o.out) + strlen(r->name) + 8);
 	sprintf(r->log, "%s/%s.log", sw->o.out, r->name);
 	size_t marks = 0;
-	int rc = enable_probe(sw, r->name) < 0 ? PROBE_FATAL : PROBE_OK;
+	int rc = enable_probe(sw, r) < 0 ? PROBE_FATAL : PROBE_OK;
 	if (rc == PROBE_OK && !sw->o.quiet)
 		pk_note("probe-sweep: [%zu/%zu] %s: on, running the command", k + 1, sw->np, r->name);
 	if (rc == PROBE_OK && run_command(sw, r, &marks) < 0)
@@ -570,18 +640,19 @@ static int print_file(const char *path)
 	return rc;
 }
 
-/* probe-report (this very binary) over the logs of the probes whose command
- * succeeded. Returns its exit code (0, 1, or 2: failed), or -1: no log. */
-static int run_report(struct sweep *sw)
+/* probe-report (this very binary) over the logs of the succeeded probes of
+ * KERNEL (ANY: every one), into OUT. Returns its exit code (0, 1, or 2:
+ * failed), or -1: no log. */
+#define ANY_KERNEL (-2)
+static int report_logs(struct sweep *sw, long kernel, const char *out)
 {
-	char exe[PATH_MAX], out[PATH_MAX + 16];
+	char exe[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (n < 0) {
 		pk_error("cannot find the probe binary to run probe-report: %s", strerror(errno));
 		return PK_EXIT_ERROR;
 	}
 	exe[n] = '\0';
-	snprintf(out, sizeof(out), "%s/report.txt", sw->o.out);
 	char **argv = pk_xcalloc(sw->np + sw->o.nreport_args + 8, sizeof(*argv));
 	size_t a = 0, logs = 0;
 	argv[a++] = exe;
@@ -593,23 +664,97 @@ static int run_report(struct sweep *sw)
 	for (size_t i = 0; i < sw->o.nreport_args; i++)
 		argv[a++] = sw->o.report_args[i];
 	argv[a++] = (char *)"-o";
-	argv[a++] = out;
+	argv[a++] = (char *)out;
 	for (size_t k = 0; k < sw->np; k++)
-		if (sw->p[k].status == 0 && sw->p[k].report_log)
+		if (sw->p[k].status == 0 && sw->p[k].report_log && (kernel == ANY_KERNEL || sw->p[k].kernel == kernel))
 			argv[a + logs++] = sw->p[k].report_log;
 	int st = -1;
 	if (!logs)
-		pk_warning("no probe's command succeeded: no report");
+		st = -1;
 	else if (sw_spawn(argv, NULL, -1, -1, 0, &st) < 0)
 		st = PK_EXIT_ERROR;
 	else if (st > PK_EXIT_FINDINGS) {
 		if (!sw_caught())
 			pk_error("probe-report failed (exit %d): no report", st);
 		st = PK_EXIT_ERROR;
-	} else if (print_file(out) < 0) {
-		st = PK_EXIT_ERROR;
 	}
 	free(argv);
+	return st;
+}
+
+/* The kernels (files) of the succeeded probes, in the order of the probes;
+ * -1 stands for the probes with no T_BASE of their own. */
+static size_t report_kernels(const struct sweep *sw, long *kernels)
+{
+	size_t n = 0;
+	for (size_t k = 0; k < sw->np; k++) {
+		if (sw->p[k].status != 0 || !sw->p[k].report_log)
+			continue;
+		size_t i = 0;
+		while (i < n && kernels[i] != sw->p[k].kernel)
+			i++;
+		if (i == n)
+			kernels[n++] = sw->p[k].kernel;
+	}
+	return n;
+}
+
+/* One report, or with probes in several kernels one per kernel (each probe
+ * measured from its own kernel's T_BASE): DIR/report-N.txt, and
+ * DIR/report.txt holding them all under a heading each. */
+static int run_report(struct sweep *sw)
+{
+	char out[PATH_MAX + 32];
+	long *kernels = pk_xcalloc(sw->np + 1, sizeof(*kernels));
+	size_t nk = report_kernels(sw, kernels);
+	int st = -1;
+	snprintf(out, sizeof(out), "%s/report.txt", sw->o.out);
+	if (nk == 0)
+		pk_warning("no probe's command succeeded: no report");
+	else if (nk == 1)
+		st = report_logs(sw, ANY_KERNEL, out);
+	else {
+		struct pk_sb all = {0};
+		st = PK_EXIT_OK;
+		for (size_t g = 0; g < nk && st != PK_EXIT_ERROR; g++) {
+			char part[PATH_MAX + 32];
+			snprintf(part, sizeof(part), "%s/report-%zu.txt", sw->o.out, g + 1);
+			int rc = report_logs(sw, kernels[g], part);
+			if (rc == PK_EXIT_ERROR || rc < 0) {
+				st = PK_EXIT_ERROR;
+				break;
+			}
+			if (rc > st)
+				st = rc;
+			if (kernels[g] >= 0)
+				pk_sb_addf(
+				    &all, "%s== kernel %s (%s), each probe from this kernel's own " PK_BASE_PROBE ":",
+				    g ? "\n" : "", sw->fs.f[kernels[g]].src.buf.path, part + strlen(sw->o.out) + 1);
+			else
+				pk_sb_addf(&all,
+				           "%s== probes with no " PK_BASE_PROBE
+				           " of their own (%s), from the last one printed:",
+				           g ? "\n" : "", part + strlen(sw->o.out) + 1);
+			for (size_t k = 0; k < sw->np; k++)
+				if (sw->p[k].status == 0 && sw->p[k].report_log && sw->p[k].kernel == kernels[g])
+					pk_sb_addf(&all, " %s", sw->p[k].name);
+			pk_sb_add(&all, "\n\n");
+			char *data;
+			size_t len;
+			if (rp_slurp(part, &data, &len) < 0) {
+				st = PK_EXIT_ERROR;
+				break;
+			}
+			pk_sb_add(&all, data);
+			free(data);
+		}
+		if (st != PK_EXIT_ERROR && pk_write_atomic(out, all.s, all.n, NULL) < 0)
+			st = PK_EXIT_ERROR;
+		pk_sb_free(&all);
+	}
+	if ((st == PK_EXIT_OK || st == PK_EXIT_FINDINGS) && print_file(out) < 0)
+		st = PK_EXIT_ERROR;
+	free(kernels);
 	return st;
 }
 
@@ -700,6 +845,7 @@ static int load_files(struct sweep *sw)
 {
 	if (pk_fileset_load(&sw->fs, sw->files, sw->nfiles, 0, 0) < 0 || select_probes(sw) < 0)
 		return -1;
+	choose_bases(sw);
 	/* a dry run does not recover first, so it cannot ask for clean files yet */
 	if (sw->o.dry_run && sw_journal_exists(sw->o.out))
 		return 0;
@@ -783,6 +929,7 @@ int cmd_sweep(int argc, char **argv)
 		free(sw.p[k].others);
 		free(sw.p[k].log);
 		free(sw.p[k].report_log);
+		free(sw.p[k].base_in);
 	}
 	free(sw.p);
 	free(sw.o.report_args);

@@ -1,7 +1,8 @@
 /* report.h - probe-report's layers: the report document, statistics,
  * the printf log parser, the timing-tensor readers, the JSON readers, the
  * partition analysis and the output writers.
- * Included only by tool/report*.c, tool/cmd_report.c and tests/test_report*.c.
+ * Included only by tool/report*.c, tool/cmd_report.c, tool/cmd_sweep.c (which
+ * reads its reports back) and tests/test_report*.c.
  *
  * Data path: read (log stream / tensor / JSON) -> analyse into a struct rp_doc
  * (tables, timeline lanes, notes, warnings) -> render the doc once in the
@@ -246,8 +247,14 @@ int rp_bin_parse(const unsigned char *data, size_t len, size_t slots, const char
 /* Comma-separated integers, one row per line; a first line that is not
  * numeric is a header. Every row must have the same number of fields. */
 int rp_csv_parse(const char *data, size_t len, const char *path, struct rp_matrix *m);
-/* By extension (.npy, .bin, .csv); SLOTS is 0 when not given. */
-int rp_tensor_load(const char *path, size_t slots, struct rp_matrix *m);
+/* By extension (.npy, .bin, .csv, .pt); SLOTS is 0 when not given.
+ * ROW_WORDS (0: not known) is the event map's row width: it shapes a 1-D
+ * .npy, counts the rows of a .bin without SLOTS and of a torch .pt. A
+ * reshape is said in *NOTE (malloc'd, NULL when none): a note for the report. */
+int rp_tensor_load(const char *path, size_t slots, size_t row_words, struct rp_matrix *m, char **note);
+/* The int64 storage of a torch .pt file (a zip holding one stored int64
+ * storage), ROW_WORDS values a row. */
+int rp_pt_parse(const unsigned char *data, size_t len, size_t row_words, const char *path, struct rp_matrix *m);
 /* Read a whole file into memory (NUL-terminated). */
 int rp_slurp(const char *path, char **data, size_t *len);
 
@@ -270,10 +277,17 @@ struct rp_event_map {
 	 * index), then aic_rows * aiv_per_aic AIV rows; 0 when not said */
 	int aiv_per_aic;
 	long aic_rows;
-	int aic_idle;    /* no task runs the kernel on its AIC lane: the rows are its AIV lanes only */
-	int task_rows;   /* several tasks: aic_rows * (1 + aiv_per_aic) rows each */
-	int slots_bound; /* the tool could not count the rows: "slots" is --slots, room for them */
+	int aic_idle;     /* no task runs the kernel on its AIC lane: the rows are its AIV lanes only */
+	int task_rows;    /* several tasks: aic_rows * (1 + aiv_per_aic) rows each */
+	int slots_bound;  /* the tool could not count the rows: "slots" is --slots, room for them */
+	size_t row_words; /* "row_words" of the map, 0 when absent */
+	/* "identity": the row columns naming the task instance, core, block
+	 * and lane (0 AIC, 1.. AIV sub-block + 1) that wrote the row; -1: none */
+	int id_task, id_core, id_block, id_lane;
+	char *kernel; /* "kernel": the instrumented function, or NULL */
 };
+/* Is column COL of the map an identity column? */
+int rp_events_is_identity(const struct rp_event_map *em, long col);
 /* The lane that owns row SLOT ("AIC 0", "AIV 1.0", "task 2 AIV 0.1") into
  * BUF; "" when the map does not say. */
 void rp_events_lane(const struct rp_event_map *em, size_t slot, char *buf, size_t cap);
@@ -296,7 +310,15 @@ struct rp_l2 {
 	size_t ntasks;
 	int64_t m0, m1;              /* earliest start, latest end of the chosen rows */
 	int64_t *core, *start, *end; /* chosen rows */
+	int64_t *token, *reg;        /* task_token_raw ((ring << 32) | local) and reg_task_id */
+	unsigned char *core_type;    /* metadata.core_types by core id: 1 aic, 2 aiv, 0 not said */
+	size_t ncore_types;
 };
+/* chip_swimlane_records.json beside TENSOR, else in the outputs/ folder of
+ * the nearest folder above it that has one, when exactly one such file is
+ * not older than the tensor. *FOUND NULL when none; *WHY (malloc'd) says
+ * why none was read when several could be it. */
+void rp_swimlane_find(const char *tensor, char **found, char **why);
 /* Read chip_swimlane_records.json / l2_swimlane_records.json. TASK >= 0 keeps
  * only rows with that reg_task_id. */
 int rp_l2_load(const char *path, int64_t task, struct rp_l2 *l2);
@@ -311,7 +333,34 @@ struct rp_tensor_opts {
 	int same_epoch;
 	int have_generation; /* --generation G: rows of another generation are stale */
 	uint64_t generation;
+	const struct rp_l2 *swim; /* --swimlane: tasks whose bars hold the rows' phases, or NULL */
+	const char *swim_path;
+	const char *map_path; /* the event map read, or NULL (its kernel source is beside it) */
 };
+
+/* ---- phases, rows by task and core, the swimlane merge (report_phase.c) ---- */
+/* The rows of a tensor as the analysis left them. */
+struct rp_rows {
+	const struct rp_matrix *m;
+	const struct rp_event_map *em;
+	const unsigned char *valid, *producer;
+	/* per row, the task token of the swimlane dispatch it was joined to
+	 * (RP_NO_TASK: none), when the map names no task column; or NULL */
+	const int64_t *joined_task;
+	const int64_t *joined_core; /* and its core, with joined_task */
+};
+#define RP_NO_TASK INT64_MIN
+/* "task r0t3 AIV 1.0 core 12" (identity columns), "task 1 AIV 0.1" (lane
+ * arithmetic) or "" into BUF. */
+void rp_row_label(const struct rp_rows *r, size_t row, char *buf, size_t cap);
+/* Does the row say its task? *TASK is it. */
+int rp_row_task(const struct rp_rows *r, size_t row, int64_t *task);
+/* The phases between the consecutive global boundaries of every event of
+ * the map, per row and per task; the slowest phase; hints for arrival and
+ * release stamps; with a swimlane, the rows joined to their tasks and one
+ * timeline of tasks holding phases. Lanes from ORIGIN unless the swimlane
+ * merge sets its own (then *ORIGIN_SET is 1). */
+void rp_phase_analyse(const struct rp_rows *r, const struct rp_tensor_opts *o, struct rp_doc *d, int64_t origin);
 /* Validate, partition and diagnose. Returns 0, or -1 on a usage problem
  * (bad slot list; message printed). */
 int rp_tensor_analyse(const struct rp_matrix *m, const struct rp_event_map *em, const struct rp_tensor_opts *o,

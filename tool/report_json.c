@@ -7,6 +7,7 @@
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 const char *const rp_event_names[RP_EV_N] = {"entry", "producer_done", "collective_arrival", "collective_release",
@@ -35,6 +36,12 @@ static void em_clear(struct rp_event_map *em)
 	for (int e = 0; e < RP_EV_N; e++)
 		em->column[e] = -1;
 	em->magic_column = -1;
+	em->id_task = em->id_core = em->id_block = em->id_lane = -1;
+}
+
+int rp_events_is_identity(const struct rp_event_map *em, long col)
+{
+	return col >= 0 && (col == em->id_task || col == em->id_core || col == em->id_block || col == em->id_lane);
 }
 
 void rp_events_default(struct rp_event_map *em)
@@ -53,6 +60,7 @@ void rp_events_free(struct rp_event_map *em)
 	free(em->names);
 	free(em->kinds);
 	free(em->cols);
+	free(em->kernel);
 	em_clear(em);
 }
 
@@ -136,6 +144,52 @@ static int lane_fields(json_t *root, const char *path, struct rp_event_map *em)
 	return 0;
 }
 
+/* Optional "row_words", "kernel" and "identity": {"task": COL, "core": COL,
+ * "block": COL, "lane": COL}, each key optional, a column no event uses. */
+static int identity_fields(json_t *root, const char *path, struct rp_event_map *em)
+{
+	json_t *rw = json_object_get(root, "row_words"), *kernel = json_object_get(root, "kernel");
+	if (rw && (!json_is_integer(rw) || json_integer_value(rw) < 8 || json_integer_value(rw) % 8 ||
+	           json_integer_value(rw) > 65536))
+		return pk_error("%s: \"row_words\" must be a multiple of 8 (one 64-byte line per row)", path);
+	em->row_words = rw ? (size_t)json_integer_value(rw) : 0;
+	if (json_is_string(kernel))
+		em->kernel = pk_xstrdup(json_string_value(kernel));
+	json_t *id = json_object_get(root, "identity");
+	if (!id || json_is_null(id))
+		return 0;
+	if (!json_is_object(id))
+		return pk_error("%s: \"identity\" must be an object {\"task\": COL, \"core\": COL, \"block\": COL, "
+		                "\"lane\": COL}",
+		                path);
+	static const char *const keys[] = {"task", "core", "block", "lane"};
+	int *slot[] = {&em->id_task, &em->id_core, &em->id_block, &em->id_lane};
+	const char *key;
+	json_t *v;
+	json_object_foreach(id, key, v)
+	{
+		size_t k = 0;
+		while (k < 4 && strcmp(key, keys[k]))
+			k++;
+		if (k == 4)
+			return pk_error("%s: identity key '%s' is not one of task, core, block, lane", path, key);
+		if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > 65535)
+			return pk_error("%s: identity '%s' must be a column number", path, key);
+		int col = (int)json_integer_value(v);
+		for (size_t i = 0; i < em->n; i++)
+			if (em->cols[i] == col)
+				return pk_error("%s: identity '%s' and event '%s' share column %d", path, key,
+				                em->names[i], col);
+		if (col == em->magic_column)
+			return pk_error("%s: identity '%s' and the magic share column %d", path, key, col);
+		for (size_t j = 0; j < 4; j++)
+			if (j != k && *slot[j] == col)
+				return pk_error("%s: identity '%s' and '%s' share column %d", path, key, keys[j], col);
+		*slot[k] = col;
+	}
+	return 0;
+}
+
 void rp_events_lane(const struct rp_event_map *em, size_t slot, char *buf, size_t cap)
 {
 	buf[0] = '\0';
@@ -174,6 +228,8 @@ int rp_events_load(const char *path, struct rp_event_map *em)
 		rc = magic_fields(root, path, em);
 	if (rc == 0)
 		rc = lane_fields(root, path, em);
+	if (rc == 0)
+		rc = identity_fields(root, path, em);
 	json_decref(root);
 	if (rc < 0)
 		rp_events_free(em);
@@ -193,9 +249,35 @@ static int cmp_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* KERNEL.timing.CASE.npy -> KERNEL.timing.CASE.json, then KERNEL.timing.json:
+ * the capture's own name leads to its map (a candidate must end in
+ * .timing.json). */
+static char *map_by_name(const char *tensor)
+{
+	const char *slash = strrchr(tensor, '/'), *base = slash ? slash + 1 : tensor, *dot = strrchr(base, '.');
+	if (!dot || dot == base)
+		return NULL;
+	size_t len = (size_t)(dot - tensor);
+	for (int round = 0; round < 2; round++) {
+		char *cand = pk_xasprintf("%.*s.json", (int)len, tensor);
+		if (ends_with(cand, ".timing.json") && access(cand, R_OK) == 0)
+			return cand;
+		free(cand);
+		const char *p = tensor + len;
+		while (p > base && p[-1] != '.')
+			p--;
+		if (p <= base + 1)
+			return NULL;
+		len = (size_t)(p - 1 - tensor);
+	}
+	return NULL;
+}
+
 int rp_events_find(const char *tensor, char **found)
 {
-	*found = NULL;
+	*found = map_by_name(tensor);
+	if (*found)
+		return 0;
 	const char *slash = strrchr(tensor, '/'), *base = slash ? slash + 1 : tensor, *dot = strrchr(base, '.');
 	char *stem =
 	    pk_xasprintf("%.*s.timing.json", (int)(dot && dot > base ? dot - tensor : (long)strlen(tensor)), tensor);
@@ -250,7 +332,7 @@ static int row_written(const struct rp_matrix *m, const struct rp_event_map *em,
 long rp_events_unnamed_column(const struct rp_matrix *m, const struct rp_event_map *em)
 {
 	for (size_t c = 0; c < m->cols; c++) {
-		int named = (long)c == em->magic_column;
+		int named = (long)c == em->magic_column || rp_events_is_identity(em, (long)c);
 		for (size_t i = 0; i < em->n && !named; i++)
 			named = em->cols[i] == (int)c;
 		for (size_t r = 0; r < m->rows && !named; r++)
@@ -283,9 +365,11 @@ static int l2_row(json_t *row, size_t i, const char *path, int64_t v[5])
 static int l2_tasks(json_t *tasks, const char *path, int64_t task, struct rp_l2 *l2)
 {
 	size_t n = json_array_size(tasks);
-	l2->core = pk_xcalloc(n, sizeof(int64_t));
-	l2->start = pk_xcalloc(n, sizeof(int64_t));
-	l2->end = pk_xcalloc(n, sizeof(int64_t));
+	l2->core = pk_xcalloc(n + 1, sizeof(int64_t));
+	l2->start = pk_xcalloc(n + 1, sizeof(int64_t));
+	l2->end = pk_xcalloc(n + 1, sizeof(int64_t));
+	l2->token = pk_xcalloc(n + 1, sizeof(int64_t));
+	l2->reg = pk_xcalloc(n + 1, sizeof(int64_t));
 	for (size_t i = 0; i < n; i++) {
 		int64_t v[5];
 		if (l2_row(json_array_get(tasks, i), i, path, v) < 0)
@@ -293,6 +377,8 @@ static int l2_tasks(json_t *tasks, const char *path, int64_t task, struct rp_l2 
 		if (task >= 0 && v[2] != task)
 			continue;
 		l2->core[l2->ntasks] = v[0];
+		l2->token[l2->ntasks] = v[1];
+		l2->reg[l2->ntasks] = v[2];
 		l2->start[l2->ntasks] = v[3];
 		l2->end[l2->ntasks] = v[4];
 		if (!l2->ntasks || v[3] < l2->m0)
@@ -324,6 +410,15 @@ int rp_l2_load(const char *path, int64_t task, struct rp_l2 *l2)
 	else {
 		l2->clock_freq_hz = freq ? json_number_value(freq) : 0;
 		rc = l2_tasks(tasks, path, task, l2);
+		json_t *types = meta ? json_object_get(meta, "core_types") : NULL;
+		if (rc == 0 && json_is_array(types)) {
+			l2->ncore_types = json_array_size(types);
+			l2->core_type = pk_xcalloc(l2->ncore_types + 1, 1);
+			for (size_t i = 0; i < l2->ncore_types; i++) {
+				const char *t = json_string_value(json_array_get(types, i));
+				l2->core_type[i] = !t ? 0 : !strcmp(t, "aic") ? 1 : !strcmp(t, "aiv") ? 2 : 0;
+			}
+		}
 	}
 	json_decref(root);
 	if (rc < 0)
@@ -336,5 +431,76 @@ void rp_l2_free(struct rp_l2 *l2)
 	free(l2->core);
 	free(l2->start);
 	free(l2->end);
+	free(l2->token);
+	free(l2->reg);
+	free(l2->core_type);
 	memset(l2, 0, sizeof(*l2));
+}
+
+/* ---- finding the swimlane of a capture ---- */
+
+static int newer_file(const char *path, const struct stat *than)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_mtime >= than->st_mtime;
+}
+
+void rp_swimlane_find(const char *tensor, char **found, char **why)
+{
+	*why = NULL;
+	static const char name[] = "chip_swimlane_records.json";
+	*found = NULL;
+	struct stat tst;
+	if (stat(tensor, &tst) < 0)
+		return;
+	const char *slash = strrchr(tensor, '/');
+	char *dir = slash ? pk_xstrndup(tensor, (size_t)(slash - tensor)) : pk_xstrdup(".");
+	char *beside = slash ? pk_xasprintf("%s/%s", dir, name) : pk_xstrdup(name);
+	if (access(beside, R_OK) == 0) {
+		*found = beside;
+		free(dir);
+		return;
+	}
+	free(beside);
+	/* the test's output folder: outputs/<case>_<time>/ of the nearest folder
+	 * above the capture that has outputs/ */
+	for (int up = 0; up < 8 && !*found; up++) {
+		char *outs = pk_xasprintf("%s/outputs", dir);
+		DIR *od = opendir(outs);
+		if (od) {
+			char *pick = NULL;
+			size_t n = 0;
+			for (struct dirent *e; (e = readdir(od)) != NULL;) {
+				if (e->d_name[0] == '.')
+					continue;
+				char *cand = pk_xasprintf("%s/%s/%s", outs, e->d_name, name);
+				if (newer_file(cand, &tst)) {
+					n++;
+					free(pick);
+					pick = cand;
+				} else {
+					free(cand);
+				}
+			}
+			closedir(od);
+			if (n == 1)
+				*found = pick;
+			else {
+				free(pick);
+				if (n > 1)
+					*why = pk_xasprintf(
+					    "%zu %s files in %s are not older than the capture: none read (name "
+					    "one with "
+					    "--swimlane FILE)",
+					    n, name, outs);
+			}
+			free(outs);
+			break;
+		}
+		free(outs);
+		char *up_dir = pk_xasprintf("%s/..", dir);
+		free(dir);
+		dir = up_dir;
+	}
+	free(dir);
 }

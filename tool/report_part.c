@@ -167,27 +167,39 @@ static void validate_slot(struct tensor_ctx *c, size_t s, const char *path)
 
 static void slots_table(struct tensor_ctx *c)
 {
-	/* columns: slot, role, one per event of the map, status; the lane
-	 * owning each row after the slot when the map says (a mixed kernel) */
-	char lane[64];
-	int lanes = (rp_events_lane(c->em, 0, lane, sizeof(lane)), lane[0] != '\0');
+	/* columns: slot, role, one per event of the map, status; who owns each
+	 * row after the slot when the map says (a mixed kernel's lane, or the
+	 * task, lane and core of the identity columns) */
+	struct rp_rows rows = {c->m, c->em, c->valid, c->producer, NULL, NULL};
+	char lane[160];
+	int ident = c->em->id_task >= 0 || c->em->id_core >= 0 || c->em->id_block >= 0 || c->em->id_lane >= 0;
+	int lanes = ident || (rp_events_lane(c->em, 0, lane, sizeof(lane)), lane[0] != '\0');
 	size_t ncols = c->em->n + 3 + (size_t)lanes, ev0 = 2 + (size_t)lanes;
 	const char **cols = pk_xcalloc(ncols, sizeof(char *));
 	cols[0] = "slot";
 	if (lanes)
-		cols[1] = "lane";
+		cols[1] = ident ? "row" : "lane";
 	cols[ev0 - 1] = "role";
 	for (size_t i = 0; i < c->em->n; i++)
 		cols[ev0 + i] = c->em->names[i];
 	cols[ncols - 1] = "status";
 	struct rp_table *t = rp_table_newv(c->d, "slots", "slots (absolute cycles)", ncols, cols);
 	free(cols);
-	for (size_t s = 0; s < c->m->rows; s++) {
+	/* the unwritten rows past the last written one: one line */
+	size_t n = c->m->rows, tail = n;
+	while (tail > 0 && zero_row(c, tail - 1))
+		tail--;
+	if (n - tail < 2)
+		tail = n;
+	for (size_t s = 0; s < tail; s++) {
 		size_t r = rp_row(t);
 		rp_set_int(t, r, 0, (int64_t)s);
 		if (lanes) {
-			rp_events_lane(c->em, s, lane, sizeof(lane));
-			rp_set_str(t, r, 1, lane);
+			if (ident && zero_row(c, s))
+				lane[0] = '\0';
+			else
+				rp_row_label(&rows, s, lane, sizeof(lane));
+			rp_set_str(t, r, 1, lane[0] ? lane : "-");
 		}
 		int producer = c->producer[s] && c->em->column[RP_EV_PRODUCER_DONE] >= 0;
 		rp_set_str(t, r, ev0 - 1, !c->active[s] ? "inactive" : producer ? "producer" : "participant");
@@ -195,6 +207,20 @@ static void slots_table(struct tensor_ctx *c)
 			if (!c->m->bad[s * c->m->cols + (size_t)c->em->cols[i]])
 				rp_set_int(t, r, ev0 + i, at(c, s, c->em->cols[i]));
 		rp_set_str(t, r, ncols - 1, !c->active[s] ? "excluded" : c->valid[s] ? "ok" : "invalid");
+	}
+	if (tail < n) {
+		size_t r = rp_row(t), excluded = 0;
+		char range[64], status[64];
+		for (size_t s = tail; s < n; s++)
+			excluded += !c->active[s];
+		snprintf(range, sizeof(range), "%zu-%zu", tail, n - 1);
+		snprintf(status, sizeof(status), "not written (%zu rows%s)", n - tail,
+		         excluded == n - tail ? ", excluded"
+		         : excluded           ? ", some excluded"
+		                              : "");
+		rp_set_str(t, r, 0, range);
+		rp_set_str(t, r, ev0 - 1, excluded == n - tail ? "inactive" : "participant");
+		rp_set_str(t, r, ncols - 1, status);
 	}
 }
 
@@ -316,6 +342,17 @@ static void diag_row(struct tensor_ctx *c, struct rp_table *t, const char *name,
 static void collective(struct tensor_ctx *c)
 {
 	int bc = c->em->column[RP_EV_ARRIVAL], ac = c->em->column[RP_EV_RELEASE];
+	const char *bname = rp_event_names[RP_EV_ARRIVAL], *aname = rp_event_names[RP_EV_RELEASE];
+	/* no standard pair: the first event of kind arrival and the first
+	 * release after it */
+	for (size_t i = 0; (bc < 0 || ac < 0) && i < c->em->n; i++)
+		if (!strcmp(c->em->kinds[i], "arrival") && bc < 0) {
+			bc = c->em->cols[i];
+			bname = c->em->names[i];
+		} else if (!strcmp(c->em->kinds[i], "release") && bc >= 0 && ac < 0) {
+			ac = c->em->cols[i];
+			aname = c->em->names[i];
+		}
 	if (bc < 0 || ac < 0)
 		return;
 	int64_t bmin = 0, bmax = 0, amin = 0, amax = 0, res = 0;
@@ -342,6 +379,8 @@ static void collective(struct tensor_ctx *c)
 		return;
 	struct rp_table *t = rp_table_new(c->d, "collective", "collective diagnostics (cycles)", "diagnostic",
 	                                  "formula", "cycles", c->d->freq_hz > 0 ? "us" : NULL, NULL);
+	if (strcmp(bname, rp_event_names[RP_EV_ARRIVAL]) || strcmp(aname, rp_event_names[RP_EV_RELEASE]))
+		rp_note(c->d, "collective diagnostics: b = %s (arrival), a = %s (release)", bname, aname);
 	diag_row(c, t, "arrival skew", "max b - min b", bmax - bmin);
 	diag_row(c, t, "first-release service", "min a - max b", amin - bmax);
 	diag_row(c, t, "release skew", "max a - min a", amax - amin);
@@ -351,35 +390,6 @@ static void collective(struct tensor_ctx *c)
 	        "early-core residence is largest on slot %zu and includes arrival skew; a consumer interval starting "
 	        "at min a already covers release skew: do not add it again",
 	        res_slot);
-}
-
-/* One lane per valid slot: a span ending at each stamped event. */
-static void slot_lanes(struct tensor_ctx *c, int64_t origin)
-{
-	static const char *const phase[RP_EV_N] = {"", "produce", "to arrival", "collective", "consume"};
-	for (size_t s = 0; s < c->m->rows; s++) {
-		if (!c->valid[s])
-			continue;
-		char name[96], lane[64];
-		rp_events_lane(c->em, s, lane, sizeof(lane));
-		if (lane[0])
-			snprintf(name, sizeof(name), "slot %zu (%s)", s, lane);
-		else
-			snprintf(name, sizeof(name), "slot %zu", s);
-		struct rp_lane *l = rp_lane_new(
-		    c->d, c->o->l2 && c->o->same_epoch ? "in-core slots (from M0)" : "in-core slots (from E)", name);
-		int64_t prev = 0;
-		int have_prev = 0;
-		for (int e = 0; e < RP_EV_N; e++) {
-			int col = c->em->column[e];
-			if (col < 0 || (e == RP_EV_PRODUCER_DONE && !c->producer[s]))
-				continue;
-			if (have_prev)
-				rp_span_add(l, prev - origin, at(c, s, col) - origin, phase[e]);
-			prev = at(c, s, col);
-			have_prev = 1;
-		}
-	}
 }
 
 static void partition_lane(struct tensor_ctx *c, const struct bound *bs, size_t nb, int64_t origin)
@@ -507,7 +517,8 @@ static void analyse(struct tensor_ctx *c)
 	if (c->o->l2 && (!combine || !ordered))
 		sources_table(c, &bs[1], &bs[5], combine);
 	partition_lane(c, bs, 7, origin);
-	slot_lanes(c, origin);
+	struct rp_rows rows = {c->m, c->em, c->valid, c->producer, NULL, NULL};
+	rp_phase_analyse(&rows, c->o, c->d, origin);
 	if (c->o->l2)
 		l2_lanes(c, combine ? origin : c->o->l2->m0,
 		         combine ? "L2 tasks (from M0)" : "L2 tasks (from their own M0, not combined)");

@@ -117,7 +117,7 @@ static int npy_shape(const char *p, size_t *dims, int *ndim)
 	}
 }
 
-static int npy_header(const char *hdr, const char *path, size_t *rows, size_t *cols, int *is_unsigned)
+static int npy_header(const char *hdr, const char *path, size_t *rows, size_t *cols, int *is_unsigned, int *ndim_out)
 {
 	const char *descr = npy_value(hdr, "'descr'"), *fo = npy_value(hdr, "'fortran_order'");
 	const char *shape = npy_value(hdr, "'shape'");
@@ -141,8 +141,14 @@ static int npy_header(const char *hdr, const char *path, size_t *rows, size_t *c
 	int ndim;
 	if (npy_shape(shape, dims, &ndim) < 0)
 		return pk_error("%s: cannot read the shape in the .npy header", path);
+	*ndim_out = ndim;
+	if (ndim == 1) { /* (n,): shaped by the caller from the map's row_words */
+		*rows = 1;
+		*cols = dims[0];
+		return 0;
+	}
 	if (ndim != 2)
-		return pk_error("%s: shape has %d dimension%s; expected (slots, 8k)", path, ndim, ndim == 1 ? "" : "s");
+		return pk_error("%s: shape has %d dimensions; expected (slots, 8k)", path, ndim);
 	*rows = dims[0];
 	*cols = dims[1];
 	return 0;
@@ -158,7 +164,9 @@ static int check_shape(size_t rows, size_t cols, const char *path)
 	return 0;
 }
 
-int rp_npy_parse(const unsigned char *data, size_t len, const char *path, struct rp_matrix *m)
+/* A 1-D .npy of N values is N / ROW_WORDS rows (ROW_WORDS 0: refused). */
+static int npy_parse(const unsigned char *data, size_t len, const char *path, size_t row_words, struct rp_matrix *m,
+                     int *reshaped)
 {
 	memset(m, 0, sizeof(*m));
 	if (len < 10 || memcmp(data, "\x93NUMPY", 6))
@@ -180,10 +188,24 @@ int rp_npy_parse(const unsigned char *data, size_t len, const char *path, struct
 		return pk_error("%s: truncated .npy header", path);
 	char *hdr = pk_xstrndup((const char *)data + off, hlen);
 	size_t rows = 0, cols = 0;
-	int is_unsigned = 0;
-	int rc = npy_header(hdr, path, &rows, &cols, &is_unsigned);
+	int is_unsigned = 0, ndim = 0;
+	int rc = npy_header(hdr, path, &rows, &cols, &is_unsigned, &ndim);
 	free(hdr);
-	if (rc < 0 || check_shape(rows, cols, path) < 0)
+	if (rc < 0)
+		return -1;
+	if (ndim == 1) {
+		if (!row_words)
+			return pk_error("%s: shape (%zu,) has one dimension and no event map gives \"row_words\": "
+			                "expected (slots, 8k); give the map with --events, or save the tensor 2-D",
+			                path, cols);
+		if (cols % row_words)
+			return pk_error("%s: shape (%zu,) is not whole rows of %zu words (the map's \"row_words\")",
+			                path, cols, row_words);
+		rows = cols / row_words;
+		cols = row_words;
+		*reshaped = 1;
+	}
+	if (check_shape(rows, cols, path) < 0)
 		return -1;
 	off += hlen;
 	if (rows > SIZE_MAX / 8 / cols)
@@ -197,13 +219,19 @@ int rp_npy_parse(const unsigned char *data, size_t len, const char *path, struct
 	return 0;
 }
 
+int rp_npy_parse(const unsigned char *data, size_t len, const char *path, struct rp_matrix *m)
+{
+	int reshaped = 0;
+	return npy_parse(data, len, path, 0, m, &reshaped);
+}
+
 /* ---- raw .bin ---- */
 
 int rp_bin_parse(const unsigned char *data, size_t len, size_t slots, const char *path, struct rp_matrix *m)
 {
 	memset(m, 0, sizeof(*m));
 	if (!slots)
-		return pk_error("%s: a raw .bin tensor needs --slots N", path);
+		return pk_error("%s: a raw .bin tensor needs --slots N (or an event map giving \"row_words\")", path);
 	if (len % (slots * 64))
 		return pk_error("%s: %zu bytes is not %zu slots of 8k int64 values (a multiple of %zu bytes)", path,
 		                len, slots, slots * 64);
@@ -311,6 +339,132 @@ int rp_csv_parse(const char *data, size_t len, const char *path, struct rp_matri
 	return rc;
 }
 
+/* ---- torch .pt ---- */
+
+static uint32_t le32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint16_t le16(const unsigned char *p)
+{
+	return (uint16_t)(p[0] | p[1] << 8);
+}
+
+struct zip_entry {
+	const char *name; /* into the archive, not NUL-terminated */
+	size_t name_len;
+	const unsigned char *data;
+	size_t size;
+	unsigned method;
+};
+
+static int name_ends(const struct zip_entry *e, const char *tail)
+{
+	size_t t = strlen(tail);
+	return e->name_len >= t && !memcmp(e->name + e->name_len - t, tail, t);
+}
+
+/* Is E a tensor storage ("ARCHIVE/data/N")? */
+static int is_storage(const struct zip_entry *e)
+{
+	size_t i = e->name_len;
+	while (i > 0 && e->name[i - 1] >= '0' && e->name[i - 1] <= '9')
+		i--;
+	return i < e->name_len && i >= 6 && !memcmp(e->name + i - 6, "/data/", 6);
+}
+
+/* The entries of a zip archive from its central directory (no zip64: a
+ * timing capture is far below 4 GB). */
+static int zip_entries(const unsigned char *d, size_t len, const char *path, struct zip_entry **out, size_t *n)
+{
+	size_t eocd = len >= 22 ? len - 22 : 0;
+	while (eocd > 0 && le32(d + eocd) != 0x06054b50)
+		eocd--;
+	if (len < 22 || le32(d + eocd) != 0x06054b50)
+		return pk_error("%s: not a torch .pt file (no zip directory); save with numpy.save(PATH.npy, "
+		                "t.cpu().numpy()) instead",
+		                path);
+	size_t count = le16(d + eocd + 10), off = le32(d + eocd + 16);
+	struct zip_entry *v = pk_xcalloc(count + 1, sizeof(*v));
+	for (size_t i = 0; i < count; i++) {
+		if (off > len || len - off < 46 || le32(d + off) != 0x02014b50) {
+			free(v);
+			return pk_error("%s: damaged zip directory", path);
+		}
+		size_t nl = le16(d + off + 28), xl = le16(d + off + 30), cl = le16(d + off + 32);
+		size_t local = le32(d + off + 42), csize = le32(d + off + 20);
+		v[i].method = le16(d + off + 10);
+		v[i].name = (const char *)d + off + 46;
+		v[i].name_len = nl;
+		if (len - off - 46 < nl || local > len || len - local < 30 || le32(d + local) != 0x04034b50) {
+			free(v);
+			return pk_error("%s: damaged zip entry %zu", path, i);
+		}
+		size_t data = local + 30 + le16(d + local + 26) + le16(d + local + 28);
+		if (data > len || len - data < csize) {
+			const char *name = v[i].name;
+			free(v);
+			return pk_error("%s: zip entry %.*s runs past the end of the file", path, (int)nl, name);
+		}
+		v[i].data = d + data;
+		v[i].size = csize;
+		off += 46 + nl + xl + cl;
+	}
+	*out = v;
+	*n = count;
+	return 0;
+}
+
+int rp_pt_parse(const unsigned char *data, size_t len, size_t row_words, const char *path, struct rp_matrix *m)
+{
+	memset(m, 0, sizeof(*m));
+	struct zip_entry *v = NULL;
+	size_t n = 0;
+	if (zip_entries(data, len, path, &v, &n) < 0)
+		return -1;
+	const struct zip_entry *pkl = NULL, *storage = NULL, *order = NULL;
+	size_t nstorage = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (name_ends(&v[i], "/data.pkl"))
+			pkl = &v[i];
+		else if (name_ends(&v[i], "/byteorder"))
+			order = &v[i];
+		else if (is_storage(&v[i])) {
+			storage = &v[i];
+			nstorage++;
+		}
+	}
+	int rc = 0;
+	const char *convert = "convert it: numpy.save(PATH.npy, torch.load(PATH.pt).cpu().numpy())";
+	if (!pkl || nstorage != 1)
+		rc = pk_error("%s: a torch file of %zu storages; probe-report reads one int64 tensor: %s", path,
+		              nstorage, convert);
+	else if (pkl->method != 0 || storage->method != 0)
+		rc = pk_error("%s: a compressed torch file; %s", path, convert);
+	else if (!memmem(pkl->data, pkl->size, "LongStorage", 11))
+		rc = pk_error(
+		    "%s: the torch tensor is not int64 (no LongStorage in its pickle): a timing capture is int64; "
+		    "save the tensor itself, not a converted copy",
+		    path);
+	else if (order && (order->method != 0 || order->size < 6 || memcmp(order->data, "little", 6)))
+		rc = pk_error("%s: a big-endian torch file: %s", path, convert);
+	else if (!row_words)
+		rc = pk_error("%s: a torch file's row width comes from the event map's \"row_words\", and none was "
+		              "found: give --events, or %s",
+		              path, convert);
+	else if (storage->size == 0 || storage->size % (row_words * 8))
+		rc = pk_error("%s: the int64 storage holds %zu bytes, not whole rows of %zu words", path, storage->size,
+		              row_words);
+	else if (check_shape(storage->size / (row_words * 8), row_words, path) == 0) {
+		fill(m, storage->data, storage->size / (row_words * 8), row_words, 0);
+		strcpy(m->dtype, "<i8");
+	} else
+		rc = -1;
+	free(v);
+	return rc;
+}
+
 /* ---- by extension ---- */
 
 static int has_ext(const char *path, const char *ext)
@@ -319,24 +473,39 @@ static int has_ext(const char *path, const char *ext)
 	return n > e && !strcasecmp(path + n - e, ext);
 }
 
-int rp_tensor_load(const char *path, size_t slots, struct rp_matrix *m)
+int rp_tensor_load(const char *path, size_t slots, size_t row_words, struct rp_matrix *m, char **note)
 {
+	*note = NULL;
 	char *data;
 	size_t len;
 	memset(m, 0, sizeof(*m));
 	int is_npy = has_ext(path, ".npy"), is_bin = has_ext(path, ".bin"), is_csv = has_ext(path, ".csv");
-	if (!is_npy && !is_bin && !is_csv)
-		return pk_error("%s: unknown tensor format (expected .npy, .bin or .csv)", path);
+	int is_pt = has_ext(path, ".pt") || has_ext(path, ".pth");
+	if (!is_npy && !is_bin && !is_csv && !is_pt)
+		return pk_error("%s: unknown tensor format (expected .npy, .bin, .csv or a torch .pt)", path);
 	if (rp_slurp(path, &data, &len) < 0)
 		return -1;
-	int rc;
+	int rc, reshaped = 0;
 	if (is_npy)
-		rc = rp_npy_parse((const unsigned char *)data, len, path, m);
-	else if (is_bin)
+		rc = npy_parse((const unsigned char *)data, len, path, row_words, m, &reshaped);
+	else if (is_bin && !slots && row_words && len % (row_words * 8) == 0 && len > 0) {
+		rc = rp_bin_parse((const unsigned char *)data, len, len / (row_words * 8), path, m);
+		if (rc == 0)
+			*note = pk_xasprintf("%s: %zu rows of %zu words (its size over the event map's row_words)",
+			                     path, m->rows, row_words);
+	} else if (is_bin)
 		rc = rp_bin_parse((const unsigned char *)data, len, slots, path, m);
-	else
+	else if (is_pt) {
+		rc = rp_pt_parse((const unsigned char *)data, len, row_words, path, m);
+		if (rc == 0)
+			*note = pk_xasprintf("%s: a torch file read as %zu rows of %zu words (its one int64 storage)",
+			                     path, m->rows, row_words);
+	} else
 		rc = rp_csv_parse(data, len, path, m);
 	free(data);
+	if (rc == 0 && reshaped)
+		*note = pk_xasprintf("%s: a 1-D array read as %zu rows of %zu words (the event map's row_words)", path,
+		                     m->rows, row_words);
 	if (rc == 0 && slots && m->rows != slots)
 		rc = pk_error("%s: %zu slots, but --slots says %zu", path, m->rows, slots);
 	if (rc == 0 && is_csv && check_shape(m->rows, m->cols, path) < 0)
