@@ -120,14 +120,21 @@ static void warn_unwritten(struct tensor_ctx *c, size_t first, size_t last, cons
 /* Rows the tool could not count are written one after another from row 0
  * (blocks, then tasks): unwritten rows past the last written one are the
  * room --slots left beyond this run, not a finding (unless --active says
- * which rows to read). */
-static void spare_rows(struct tensor_ctx *c)
+ * which rows to read). A room with no row left unwritten is a finding: a
+ * task past the room wraps onto the first rows and overwrites them, and the
+ * overwritten rows still look valid, so the run cannot show it did not. */
+static void spare_rows(struct tensor_ctx *c, const char *path)
 {
 	size_t n = c->m->rows, end = n;
 	if (!c->em->slots_bound || c->o->active)
 		return;
 	while (end > 0 && zero_row(c, end - 1))
 		end--;
+	if (end == n && n > 0)
+		rp_warn(c->d,
+		        "%s: all %zu rows --slots gave were written: a task past them wraps onto the first rows and "
+		        "overwrites them unseen; inject again with a larger --slots (say %zu) to be sure",
+		        path, n, 2 * n);
 	if (end == 0 || end == n)
 		return;
 	memset(c->active + end, 0, n - end);
@@ -476,7 +483,7 @@ static void tensor_table(struct tensor_ctx *c)
 
 static void analyse(struct tensor_ctx *c)
 {
-	spare_rows(c);
+	spare_rows(c, c->o->path);
 	for (size_t s = 0; s < c->m->rows; s++) {
 		if (!c->active[s])
 			continue;
