@@ -138,14 +138,17 @@ refused "journal naming a file of another set" probe-inject --probe STAGE_B k.cp
 same "the other set's file untouched" "$scratch/k2.orig" other/k2.cpp
 
 # an event map (a file the repository brings too) listing a kernel of the
-# user's outside the tree: probe-strip of the clone's kernel leaves it
+# user's outside the tree, by name or through a committed link or linked folder: probe-strip of the clone's kernel leaves it
 setup_map() {
-	printf '{"magic_rule": "row[7] == magic + slot", "files": ["../outside/k_moved.cpp", "%s"]}\n' \
-		"$ext/victim.txt" >k.cpp.timing.json
+	ln -s ../outside/k_moved.cpp orch.cpp && ln -s ../outside sub
+	printf '{"magic_rule": "row[7] == magic + slot", "files": ["../outside/k_moved.cpp", "%s", "orch.cpp", %s]}\n' \
+		"$ext/victim.txt" '"sub/k_moved.cpp"' >k.cpp.timing.json
 }
 repo map
 run_expect 0 "an event map naming files outside the tree" timeout 60 probe-strip k.cpp &&
-	has "the map's outside files are named and not stripped" "outside the work tree"
+	has "the map's outside files are named and not stripped" "outside the work tree" &&
+	has "the map's link to outside is named" "lists orch.cpp, outside" &&
+	has "the map's file in a linked folder is named" "lists sub/k_moved.cpp, outside"
 outside_same "an event map naming files outside the tree"
 
 # 3. a real pending journal (a run killed between two renames), tracked by
