@@ -166,11 +166,7 @@ static char *map_bound(const char *kernel)
 /* Is PATH, links resolved, below folder BOUND? */
 static int below_bound(const char *path, const char *bound)
 {
-	char real[PATH_MAX];
-	if (!bound || !realpath(path, real))
-		return 0;
-	size_t n = strlen(bound);
-	return !strcmp(bound, "/") || (!strncmp(real, bound, n) && real[n] == '/');
+	return bound && pk_path_within(path, bound);
 }
 
 /* The files KERNEL's event map lists (the other files the timing tensor

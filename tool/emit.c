@@ -60,6 +60,71 @@ static int check_writable(const char *shown, const char *target, const char *dir
 	return 0;
 }
 
+/* The folder PATH as named stands in, reached from the current directory
+ * (physical) by its folders without following a link: a link the tree
+ * brings is not a way to choose its bound. Then its nearest folder holding
+ * .git; else the current directory when that folder is in it, else the
+ * folder itself. Into ROOT (PATH_MAX). */
+static int tree_root(const char *path, char *root)
+{
+	char cwd[PATH_MAX], cur[PATH_MAX], next[PATH_MAX], name[PATH_MAX];
+	if (!getcwd(cwd, sizeof(cwd)) || strlen(path) >= sizeof(name))
+		return -1;
+	strcpy(cur, path[0] == '/' || !strcmp(cwd, "/") ? "" : cwd);
+	strcpy(name, path);
+	char *last = strrchr(name, '/');
+	if (!last)
+		name[0] = '\0';
+	else
+		*last = '\0';
+	for (char *save = NULL, *c = strtok_r(name, "/", &save); c; c = strtok_r(NULL, "/", &save)) {
+		struct stat st;
+		if (!strcmp(c, "."))
+			continue;
+		if (!strcmp(c, "..")) {
+			char *s = strrchr(cur, '/');
+			if (s)
+				*s = '\0';
+			continue;
+		}
+		if ((size_t)snprintf(next, sizeof(next), "%s/%s", cur, c) >= sizeof(next) || lstat(next, &st) < 0 ||
+		    !S_ISDIR(st.st_mode))
+			break; /* a link (or nothing): stop before it */
+		strcpy(cur, next);
+	}
+	strcpy(root, *cur ? cur : "/");
+	for (;;) {
+		struct stat st;
+		if ((size_t)snprintf(next, sizeof(next), "%s/.git", strcmp(root, "/") ? root : "") < sizeof(next) &&
+		    lstat(next, &st) == 0)
+			return 0;
+		char *s = strrchr(root, '/');
+		if (!s || s == root)
+			break;
+		*s = '\0';
+	}
+	strcpy(root, *cur ? cur : "/");
+	if (pk_path_within(root, cwd))
+		strcpy(root, cwd);
+	return 0;
+}
+
+/* A file the tool writes must lie, links resolved, inside the work tree of
+ * SHOWN as named: a link a repository brings (a source file, or a folder on
+ * its way) never sends a write outside it. TARGET: the resolved file. */
+static int check_in_tree(const char *shown, const char *target)
+{
+	char root[PATH_MAX], dir[PATH_MAX];
+	if (tree_root(shown, root) < 0)
+		return pk_error("%s: cannot find the folder it lies in: %s; not changed", shown, strerror(errno));
+	strcpy(dir, target);
+	if (pk_path_within(dirname(dir), root))
+		return 0;
+	return pk_error("%s: a link leads to %s, outside the work tree '%s'; not changed (if that file is yours, "
+	                "run on %s itself)",
+	                shown, target, root, target);
+}
+
 /* ---- temporary files removed on SIGTERM, SIGINT and SIGHUP ---------
  * The handlers are in place only while a temporary file exists, and the
  * caller's own handlers (probe-sweep's, when it rewrites in-process) are put
@@ -279,7 +344,7 @@ int pk_txn_remove(struct pk_txn *t, const char *path)
 	char dirbuf[PATH_MAX];
 	strcpy(dirbuf, target);
 	const char *dir = dirname(dirbuf);
-	if (check_writable(path, target, dir) < 0 || pk_txn_recover(target) < 0)
+	if (check_in_tree(path, target) < 0 || check_writable(path, target, dir) < 0 || pk_txn_recover(target) < 0)
 		return -1;
 	struct stat st;
 	if (lstat(target, &st) < 0 || !S_ISREG(st.st_mode))
@@ -325,7 +390,7 @@ static int stage(struct pk_txn *t, const char *path, const char *data, size_t le
 	strcpy(dirbuf, target);
 	strcpy(basebuf, target);
 	const char *dir = dirname(dirbuf), *base = basename(basebuf);
-	if (check_writable(path, target, dir) < 0)
+	if (check_in_tree(path, target) < 0 || check_writable(path, target, dir) < 0)
 		return -1;
 
 	if (pk_txn_recover(target) < 0)

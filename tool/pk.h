@@ -69,6 +69,8 @@ char *pk_path_relative(const char *dir, const char *path);
 /* PATH with "." parts, empty parts and "NAME/.." pairs folded away, lexically
  * (a leading ".." stays). */
 char *pk_path_fold(const char *path);
+/* Is PATH, links resolved, inside folder DIR (by device and inode)? */
+int pk_path_within(const char *path, const char *dir);
 /* Grow *arr (of *cap elements of size sz) to hold at least want. */
 void pk_grow(void **arr, size_t *cap, size_t want, size_t sz);
 #define PK_GROW(arr, cap, want) pk_grow((void **)&(arr), &(cap), (want), sizeof(*(arr)))

@@ -2,9 +2,11 @@
 #include "pk.h"
 
 #include <getopt.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 const char *pk_progname = "probe";
 
@@ -381,4 +383,23 @@ char *pk_path_from(const char *file, const char *target)
 	free(base);
 	free(to);
 	return out;
+}
+
+/* Is PATH, links resolved, inside folder DIR? By device and inode of DIR
+ * among the resolved path's folders, never by the spelling of the names. */
+int pk_path_within(const char *path, const char *dir)
+{
+	char real[PATH_MAX];
+	struct stat d, st;
+	if (stat(dir, &d) < 0 || !realpath(path, real))
+		return 0;
+	for (;;) {
+		if (stat(real, &st) == 0 && st.st_dev == d.st_dev && st.st_ino == d.st_ino)
+			return 1;
+		char *s = strrchr(real, '/');
+		if (!s || s == real)
+			break;
+		*s = '\0';
+	}
+	return stat("/", &st) == 0 && st.st_dev == d.st_dev && st.st_ino == d.st_ino;
 }

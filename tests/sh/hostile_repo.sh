@@ -8,7 +8,8 @@
 # machine, one naming a file of another set, a real pending journal tracked
 # by git, probe-sweep state behind a committed link, a tree copied with
 # cp -a while a journal was pending, a FIFO and a 400 MB file named like a
-# journal. Every case: exit 2 (one line naming the journal and
+# journal; source files that are links committed to outside the tree
+# (absolute, relative, through a linked folder). Every case: exit 2 (one line naming the journal and
 # --discard-journal) or a documented no-op, every file outside the tree
 # byte-identical, nothing deleted, the clone's sources untouched.
 #   bash tests/sh/hostile_repo.sh BIN_DIR SRC_DIR
@@ -137,14 +138,17 @@ refused "journal naming a file of another set" probe-inject --probe STAGE_B k.cp
 same "the other set's file untouched" "$scratch/k2.orig" other/k2.cpp
 
 # an event map (a file the repository brings too) listing a kernel of the
-# user's outside the tree: probe-strip of the clone's kernel leaves it
+# user's outside the tree, by name or through a committed link or linked folder: probe-strip of the clone's kernel leaves it
 setup_map() {
-	printf '{"magic_rule": "row[7] == magic + slot", "files": ["../outside/k_moved.cpp", "%s"]}\n' \
-		"$ext/victim.txt" >k.cpp.timing.json
+	ln -s ../outside/k_moved.cpp orch.cpp && ln -s ../outside sub
+	printf '{"magic_rule": "row[7] == magic + slot", "files": ["../outside/k_moved.cpp", "%s", "orch.cpp", %s]}\n' \
+		"$ext/victim.txt" '"sub/k_moved.cpp"' >k.cpp.timing.json
 }
 repo map
 run_expect 0 "an event map naming files outside the tree" timeout 60 probe-strip k.cpp &&
-	has "the map's outside files are named and not stripped" "outside the work tree"
+	has "the map's outside files are named and not stripped" "outside the work tree" &&
+	has "the map's link to outside is named" "lists orch.cpp, outside" &&
+	has "the map's file in a linked folder is named" "lists sub/k_moved.cpp, outside"
 outside_same "an event map naming files outside the tree"
 
 # 3. a real pending journal (a run killed between two renames), tracked by
@@ -217,6 +221,59 @@ refused "a 400 MB file named like a journal" probe-inject --probe STAGE_B k.cpp
 [ $((SECONDS - start)) -lt 20 ] && ok "the 400 MB journal is not read" || fail "the 400 MB journal took $((SECONDS - start)) s"
 [ "$(stat -c %s .probekit-txn.1.HUGE00)" = 419430400 ] && ok "the 400 MB file is left alone" ||
 	fail "the 400 MB file changed"
+
+# 6. links the repository commits, named by the user or by an event map:
+# a write goes through a link only when the file it reaches is in the tree
+# linked NAME WHAT CMD...: exit 2, one line naming NAME, its target and
+# what to do (and one for each other file of a set, not changed because of it); the clone's kernel and everything outside untouched
+linked() {
+	local name=$1 what=$2
+	shift 2
+	run_expect 2 "$what" timeout 60 "$@" && ok "$what: exit 2: $out"
+	[ "$(printf '%s\n' "$out" | grep -c 'outside the work tree')" -eq 1 ] &&
+		[ "$(printf '%s\n' "$out" | grep -v 'outside the work tree' | grep -vc "not changed, because '$name'")" -eq 0 ] ||
+		fail "$what: not one line (and one per other file of the set): $out"
+	has "$what: the message names the link" "$name:"
+	has "$what: the message names the target" "$ext/"
+	has "$what: the message says what to do" "itself"
+	same "$what: the clone's kernel untouched" "$scratch/k.$(basename "$PWD")" k.cpp
+	no_temp_files "$ext"
+	outside_same "$what"
+}
+setup_links() {
+	ln -s "$ext/k_moved.cpp" kernel.cpp
+	ln -s ../outside/k_moved.cpp orch.cpp
+	ln -s ../outside sub
+	mkdir lib && kernel lib/real.cpp && ln -s k.cpp alias.cpp && ln -s lib inlib
+}
+repo links
+linked kernel.cpp "inject through an absolute link to outside" probe-inject --probe STAGE_B kernel.cpp
+linked kernel.cpp "strip through an absolute link to outside" probe-strip kernel.cpp
+linked orch.cpp "inject through a relative link to outside" probe-inject --probe STAGE_B orch.cpp
+linked orch.cpp "-o through a link to outside" probe-inject --probe STAGE_B -o orch.cpp k.cpp
+linked sub/k_moved.cpp "inject through a linked folder to outside" probe-inject --probe STAGE_B sub/k_moved.cpp
+linked sub/k_moved.cpp "strip through a linked folder to outside" probe-strip sub/k_moved.cpp
+linked orch.cpp "a set with one link to outside" probe-inject --probe STAGE_B k.cpp orch.cpp
+cd lib || exit 1
+run_expect 2 "a link named with .. from a subfolder" timeout 60 probe-inject --probe STAGE_B ../orch.cpp &&
+	has "a link named with .. from a subfolder: named" "../orch.cpp:"
+cd .. || exit 1
+outside_same "a link named with .. from a subfolder"
+# the user's own file named by its own path is still written
+cp -a "$ext" "$scratch/outside-copy"
+run_expect 0 "a file outside named by its own path" timeout 60 probe-inject --probe STAGE_B "$scratch/outside-copy/k_moved.cpp" &&
+	grep -q '^#if 1  // TIMING_PROBE: STAGE_B' "$scratch/outside-copy/k_moved.cpp" &&
+	ok "a file outside named by its own path is written"
+# links that stay in the tree are written through, as always
+run_expect 0 "inject through an in-tree link" timeout 60 probe-inject --probe STAGE_B alias.cpp &&
+	[ -L alias.cpp ] && grep -q '^#if 1  // TIMING_PROBE: STAGE_B' k.cpp &&
+	ok "an in-tree link is written through and stays a link"
+run_expect 0 "inject through an in-tree linked folder" timeout 60 probe-inject --probe STAGE_B inlib/real.cpp &&
+	[ -L inlib ] && grep -q '^#if 1  // TIMING_PROBE: STAGE_B' lib/real.cpp &&
+	ok "an in-tree linked folder is written through"
+run_expect 0 "strip through an in-tree link" timeout 60 probe-strip alias.cpp && [ -L alias.cpp ] &&
+	ok "strip through an in-tree link"
+outside_same "in-tree links"
 
 # 5. probe-sweep state: a committed .journal link to a folder of the
 # user's, and an output folder that is itself a link
