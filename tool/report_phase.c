@@ -104,6 +104,8 @@ void rp_row_label(const struct rp_rows *r, size_t row, char *buf, size_t cap)
 		pk_sb_addf(&sb, " %lld", (long long)(lane - 1));
 	if (em->id_core >= 0)
 		pk_sb_addf(&sb, "%score %lld", sb.n ? " " : "", (long long)cell(r, row, em->id_core));
+	else if (r->joined_core && r->joined_core[row] >= 0)
+		pk_sb_addf(&sb, "%score %lld", sb.n ? " " : "", (long long)r->joined_core[row]);
 	snprintf(buf, cap, "%s", sb.s ? sb.s : "");
 	pk_sb_free(&sb);
 }
@@ -952,14 +954,16 @@ void rp_phase_analyse(const struct rp_rows *r, const struct rp_tensor_opts *o, s
 	int64_t *jtask = NULL;
 	if (nvalid && o->swim) {
 		join_rows(&c);
-		/* without a task column, a row's task is its dispatch's */
-		if (r->em->id_task < 0 && !r->em->task_rows) {
+		/* without a task column, a row's task is its dispatch's; without a
+		 * core column (a kernel cannot read its core), its core is */
+		int no_task = r->em->id_task < 0 && !r->em->task_rows;
+		if (no_task || r->em->id_core < 0) {
 			jtask = pk_xmalloc(2 * (r->m->rows + 1) * sizeof(int64_t));
 			for (size_t s = 0; s < r->m->rows; s++) {
 				jtask[s] = c.join[s] == NO_TASK ? RP_NO_TASK : o->swim->token[c.join[s]];
 				jtask[r->m->rows + 1 + s] = c.join[s] == NO_TASK ? -1 : o->swim->core[c.join[s]];
 			}
-			joined.joined_task = jtask;
+			joined.joined_task = no_task ? jtask : NULL;
 			joined.joined_core = jtask + r->m->rows + 1;
 			c.r = &joined;
 		}
