@@ -106,14 +106,18 @@ static int plan_base(struct pk_file *f, const char *name)
 {
 	const struct pk_scan *s = &f->src.scan;
 	const char *d = f->src.buf.data;
-	int others = 0, others_on = 0, removed = 0;
+	int mine = 0, others = 0, others_on = 0, removed = 0;
 	if (!strcmp(name, PK_BASE_PROBE))
 		return 0;
 	for (size_t k = 0; k < s->nblocks; k++)
-		if (strcmp(s->blocks[k].name, name) && strcmp(s->blocks[k].name, PK_BASE_PROBE)) {
+		if (!strcmp(s->blocks[k].name, name)) {
+			mine = 1;
+		} else if (strcmp(s->blocks[k].name, PK_BASE_PROBE)) {
 			others = 1;
 			others_on |= s->blocks[k].enabled;
 		}
+	if (!mine) /* a file of the set without NAME: its base probe is another probe's business */
+		return 0;
 	for (size_t k = 0; k < s->nblocks; k++) {
 		const struct pk_block *b = &s->blocks[k];
 		if (strcmp(b->name, PK_BASE_PROBE))
