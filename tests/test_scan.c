@@ -118,6 +118,33 @@ static void enabled_block(void **state)
 	assert_int_equal(B.data[S.blocks[0].value_off], '1');
 }
 
+/* The base probe's words after its name: which, where, and for whom. */
+static void base_marks(void **state)
+{
+	(void)state;
+	char *added = pk_base_mark_text(PK_BASE_MARK_ADDED, NULL), *on = pk_base_mark_text(PK_BASE_MARK_ON, "STAGE_A");
+	char *t = pk_xasprintf("#if 1  // TIMING_PROBE: T_BASE%s\n#endif\n"
+	                       "#if 0  /* TIMING_PROBE: T_BASE%s */\n#endif\n"
+	                       "#if 1  // TIMING_PROBE: T_BASE (a note of the user)\n#endif\n"
+	                       "#if 1  // TIMING_PROBE: STAGE_A%s\n#endif\n",
+	                       added, on, added);
+	scan(t);
+	no_errors();
+	assert_int_equal(S.nblocks, 4);
+	assert_int_equal(S.blocks[0].mark, PK_BASE_MARK_ADDED);
+	assert_int_equal(S.blocks[0].name_end, off_of(added, 0));
+	assert_int_equal(S.blocks[0].mark_end, off_of("\n#endif", 0));
+	assert_int_equal(S.blocks[1].mark, PK_BASE_MARK_ON);
+	assert_int_equal(S.blocks[1].mark_probe_len, 7);
+	assert_memory_equal(B.data + S.blocks[1].mark_probe, "STAGE_A)", 8);
+	assert_int_equal(B.data[S.blocks[1].mark_end], ' ');
+	assert_int_equal(S.blocks[2].mark, PK_BASE_MARK_NONE); /* other words: the user's */
+	assert_int_equal(S.blocks[3].mark, PK_BASE_MARK_NONE); /* only the base probe has them */
+	free(t);
+	free(added);
+	free(on);
+}
+
 static void tolerated_spellings(void **state)
 {
 	(void)state;
@@ -683,6 +710,7 @@ int main(void)
 	    cmocka_unit_test_teardown(block_at, teardown),
 	    cmocka_unit_test_teardown(comment_ranges, teardown),
 	    cmocka_unit_test_teardown(line_numbers_across_continuations, teardown),
+	    cmocka_unit_test(base_marks),
 	    cmocka_unit_test(source_holds_scan_marks_and_timing_marks),
 	    cmocka_unit_test(source_is_scanned_once),
 	    cmocka_unit_test(source_keeps_damage_for_the_planner),

@@ -18,23 +18,26 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const char usage_text[] = "usage: probe-strip [options] FILE|DIR...\n"
-                                 "\n"
-                                 "Remove every TIMING_PROBE block whole (directive line, body, #endif line),\n"
-                                 "the braces probe-inject added around a braceless body, and the timing\n"
-                                 "tensor with its args[] shift, so no probe text remains. A file with no\n"
-                                 "probes comes out byte-identical. A DIR is walked as probe-check walks\n"
-                                 "it (kernel sources and .py, .gitignore, .probekitignore): its files\n"
-                                 "that hold a probe, all written or none. The files a kernel's event map\n"
-                                 "(FILE.timing.json) lists, which its timing tensor changed, go with it.\n"
-                                 "\n"
-                                 "      --probe NAME      remove only probe NAME\n"
-                                 "      --disable         keep the blocks but turn every probe off (#if 0)\n"
-                                 "      --timing-tensor   remove only the timing tensor instrumentation\n" PK_EMIT_HELP
-                                 "  -h, --help            this help;  --version  the version\n"
-                                 "\n"
-                                 "exit: 0 done or nothing to do, 1 --check or --diff and something would change,\n"
-                                 "      2 usage or input error (nothing written)\n";
+static const char usage_text[] =
+    "usage: probe-strip [options] FILE|DIR...\n"
+    "\n"
+    "Remove every TIMING_PROBE block whole (directive line, body, #endif line),\n"
+    "the braces probe-inject added around a braceless body, and the timing\n"
+    "tensor with its args[] shift, so no probe text remains. A file with no\n"
+    "probes comes out byte-identical. A DIR is walked as probe-check walks\n"
+    "it (kernel sources and .py, .gitignore, .probekitignore): its files\n"
+    "that hold a probe, all written or none. The files a kernel's event map\n"
+    "(FILE.timing.json) lists, which its timing tensor changed, go with it.\n"
+    "\n"
+    "      --probe NAME      remove only probe NAME; undo what its insertion did to\n"
+    "                        " PK_BASE_PROBE " (inserted: removed with the last other probe;\n"
+    "                        turned on: off again)\n"
+    "      --disable         keep the blocks but turn every probe off (#if 0)\n"
+    "      --timing-tensor   remove only the timing tensor instrumentation\n" PK_EMIT_HELP
+    "  -h, --help            this help;  --version  the version\n"
+    "\n"
+    "exit: 0 done or nothing to do, 1 --check or --diff and something would change,\n"
+    "      2 usage or input error (nothing written)\n";
 
 struct strip_opts {
 	const char *name;
@@ -97,6 +100,46 @@ static int parse(int argc, char **argv, struct strip_opts *o, int *done)
 	return pk_emit_validate(&o->emit, (size_t)(argc - optind));
 }
 
+/* Stripping probe NAME takes back what its insertion did to the base
+ * probe, as the words after the base probe's name record it: blocks
+ * probe-inject inserted with a probe go when no other probe is left in F,
+ * and turn off when none is on; blocks it turned on for NAME turn off again,
+ * without the words. A base probe with no words is the user's: left as is. */
+static int plan_base(struct pk_file *f, const char *name)
+{
+	const struct pk_scan *s = &f->src.scan;
+	const char *d = f->src.buf.data;
+	int mine = 0, others = 0, others_on = 0, removed = 0;
+	if (!strcmp(name, PK_BASE_PROBE))
+		return 0;
+	for (size_t k = 0; k < s->nblocks; k++)
+		if (!strcmp(s->blocks[k].name, name)) {
+			mine = 1;
+		} else if (strcmp(s->blocks[k].name, PK_BASE_PROBE)) {
+			others = 1;
+			others_on |= s->blocks[k].enabled;
+		}
+	if (!mine) /* a file of the set without NAME: its base probe is another probe's business */
+		return 0;
+	for (size_t k = 0; k < s->nblocks; k++) {
+		const struct pk_block *b = &s->blocks[k];
+		if (strcmp(b->name, PK_BASE_PROBE))
+			continue;
+		if (b->mark == PK_BASE_MARK_ADDED && !others) {
+			pk_plan_add(&f->plan, b->dir_start, b->endif_end, NULL, 0);
+			removed = 1;
+		} else if (b->mark == PK_BASE_MARK_ADDED && !others_on && b->enabled) {
+			pk_plan_add(&f->plan, b->value_off, b->value_off + 1, "0", 1);
+		} else if (b->mark == PK_BASE_MARK_ON && b->mark_probe_len == strlen(name) &&
+		           !memcmp(d + b->mark_probe, name, b->mark_probe_len)) {
+			if (b->enabled)
+				pk_plan_add(&f->plan, b->value_off, b->value_off + 1, "0", 1);
+			pk_plan_add(&f->plan, b->name_end, b->mark_end, NULL, 0);
+		}
+	}
+	return removed ? pk_marks_plan_strip(&f->src, PK_BASE_PROBE, &f->plan) : 0;
+}
+
 /* Every planner adds to the one plan of F; a brace or timing mark inside a
  * block removed here is dropped by the plan check, with the block. */
 static int plan_file(struct pk_file *f, const struct strip_opts *o)
@@ -118,7 +161,7 @@ static int plan_file(struct pk_file *f, const struct strip_opts *o)
 		if (pk_marks_plan_strip(&f->src, o->name, &f->plan) < 0)
 			return -1;
 		if (o->name)
-			return 0;
+			return plan_base(f, o->name);
 	}
 	return pk_timing_plan_strip(&f->src, &f->plan) < 0 ? -1 : 0;
 }

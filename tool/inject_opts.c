@@ -471,6 +471,13 @@ enum pk_inject_parsed pk_inject_parse(int argc, char **argv, struct pk_inject_op
 			o->nextra = argc - i - 1;
 			break;
 		}
+	for (int i = 1; i < nargs; i++) /* the word for what --probe does */
+		if (!strcmp(argv[i], "--enable") || !strncmp(argv[i], "--enable=", 9)) {
+			pk_error("unknown option '%s'; did you mean '--probe'? (probe-inject --probe NAME FILE "
+			         "turns probe NAME on; see --help)",
+			         argv[i]);
+			return PK_INJECT_EXIT;
+		}
 	int c;
 	optind = 0; /* a full new start: getopt may have run before */
 	while ((c = pk_emit_getopt(nargs, argv, ":o:p:qh", longopts(), &o->emit, rc)) != -1) {

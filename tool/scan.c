@@ -75,6 +75,38 @@ int pk_canonical_directive(char *dst, size_t cap, int enabled, const char *name)
 	return snprintf(dst, cap, "#if %d  // " PK_MARKER " %s", enabled ? 1 : 0, name);
 }
 
+char *pk_base_mark_text(enum pk_base_mark m, const char *name)
+{
+	if (m == PK_BASE_MARK_ADDED)
+		return pk_xasprintf(" (%s)", PK_NAME_PROBE_BASE_ADDED);
+	return pk_xasprintf(" (%s%s)", PK_NAME_PROBE_BASE_ON, name);
+}
+
+/* The base probe's mark right after its name at P, up to LE: one space,
+ * '(', the words (and a probe name), ')', then the line's or the comment's
+ * end or a blank. Fills B's mark fields. */
+static void base_mark(struct pk_block *b, const char *d, size_t p, size_t le)
+{
+	static const char *const words[] = {PK_NAME_PROBE_BASE_ADDED, PK_NAME_PROBE_BASE_ON};
+	for (int m = 0; m < 2; m++) {
+		size_t wl = strlen(words[m]), e = p + 2 + wl, n0 = e;
+		if (e > le || memcmp(d + p, " (", 2) || memcmp(d + p + 2, words[m], wl))
+			continue;
+		while (m == 1 && e < le && pk_is_ident((unsigned char)d[e]))
+			e++;
+		if ((m == 1 && e == n0) || e >= le || d[e] != ')')
+			continue;
+		e++;
+		if (e == le || d[e] == ' ' || d[e] == '\t' || d[e] == '*') {
+			b->mark = m ? PK_BASE_MARK_ON : PK_BASE_MARK_ADDED;
+			b->mark_end = e;
+			b->mark_probe = n0;
+			b->mark_probe_len = e - 1 - n0;
+			return;
+		}
+	}
+}
+
 /* A backslash-newline at I? Returns its length (2 or 3 with \r), else 0. */
 static size_t splice_at(const char *d, size_t n, size_t i)
 {
@@ -474,6 +506,9 @@ static void probe_header(struct lexer *L, size_t ls, size_t le, size_t kw_end, s
 	b->value_off = e0;
 	b->line = line;
 	b->scope = L->nopen ? L->scopes[L->nopen - 1] : 0;
+	b->name_end = p;
+	if (!strcmp(name, PK_BASE_PROBE))
+		base_mark(b, d, p, le);
 	s->nblocks++;
 }
 

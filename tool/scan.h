@@ -16,6 +16,12 @@
  * is read relative to it, so it runs together with the one probe enabled. */
 #define PK_BASE_PROBE PK_NAME_PROBE_BASE
 
+/* Why the base probe's block is as it is, from the words after its name
+ * (rules/names.ini [probe]): probe-inject inserted it with another probe,
+ * or turned an existing one on for probe NAME; probe-strip --probe undoes
+ * either (the first when no other probe needs it). */
+enum pk_base_mark { PK_BASE_MARK_NONE, PK_BASE_MARK_ADDED, PK_BASE_MARK_ON };
+
 struct pk_block {
 	char *name;         /* probe NAME */
 	int enabled;        /* #if 1 */
@@ -26,7 +32,12 @@ struct pk_block {
 	size_t endif_end;   /* offset just past the #endif line (its EOL, if any) */
 	unsigned line;      /* 1-based line of the directive */
 	unsigned endif_line;
-	size_t scope; /* innermost brace scope at the directive (0 = file) */
+	size_t scope;           /* innermost brace scope at the directive (0 = file) */
+	size_t name_end;        /* offset just past NAME on the directive line */
+	enum pk_base_mark mark; /* the base probe's words after its name, or none */
+	size_t mark_end;        /* with a mark: offset past it ([name_end, mark_end) is " (WORDS)") */
+	size_t mark_probe;      /* PK_BASE_MARK_ON: offset of the probe named in the words */
+	size_t mark_probe_len;  /* and its length */
 };
 
 struct pk_diag {
@@ -79,5 +90,8 @@ int pk_digit_separator(const char *d, size_t q);
 int pk_probe_name_ok(const char *name);
 /* Canonical directive text (no EOL): "#if 0  // TIMING_PROBE: NAME". */
 int pk_canonical_directive(char *dst, size_t cap, int enabled, const char *name);
+/* The text of base mark M (not NONE) for probe NAME (PK_BASE_MARK_ON), with
+ * the space before it: " (inserted with a probe)"; malloc'd. */
+char *pk_base_mark_text(enum pk_base_mark m, const char *name);
 
 #endif

@@ -185,30 +185,41 @@ int pk_print_version(void)
 	return PK_EXIT_OK;
 }
 
-/* Levenshtein distance, case-insensitive: STAGE_b is close to STAGE_B. */
+/* Edit distance, case-insensitive (STAGE_b is close to STAGE_B), counting
+ * two neighbours swapped as one edit (--hots is one from --host): the
+ * optimal string alignment distance, three rows. */
+static int same_fold(char x, char y)
+{
+	return (x | 0x20) == (y | 0x20);
+}
+
 size_t pk_distance(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b);
-	size_t *row = pk_xmalloc((lb + 1) * sizeof(*row));
+	size_t *rows = pk_xmalloc(3 * (lb + 1) * sizeof(*rows));
+	size_t *prev2 = rows, *prev = rows + lb + 1, *cur = rows + 2 * (lb + 1);
 	for (size_t j = 0; j <= lb; j++)
-		row[j] = j;
+		prev[j] = j;
 	for (size_t i = 1; i <= la; i++) {
-		size_t diag = row[0];
-		row[0] = i;
+		cur[0] = i;
 		for (size_t j = 1; j <= lb; j++) {
-			size_t up = row[j];
-			int same = (a[i - 1] | 0x20) == (b[j - 1] | 0x20);
-			size_t best = diag + !same;
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			row[j] = best;
-			diag = up;
+			size_t best = prev[j - 1] + !same_fold(a[i - 1], b[j - 1]);
+			if (prev[j] + 1 < best)
+				best = prev[j] + 1;
+			if (cur[j - 1] + 1 < best)
+				best = cur[j - 1] + 1;
+			if (i > 1 && j > 1 && same_fold(a[i - 1], b[j - 2]) && same_fold(a[i - 2], b[j - 1]) &&
+			    prev2[j - 2] + 1 < best)
+				best = prev2[j - 2] + 1;
+			cur[j] = best;
 		}
+		size_t *t = prev2;
+		prev2 = prev;
+		prev = cur;
+		cur = t;
 	}
-	size_t d = row[lb];
-	free(row);
+	size_t d = prev[lb];
+	free(rows);
 	return d;
 }
 
@@ -221,12 +232,27 @@ int pk_getopt_long(int argc, char **argv, const char *shortopts, const struct op
 	return getopt_long(argc, argv, shortopts, longopts, NULL);
 }
 
-/* "unknown option '--stagged'; did you mean '--staged'?" when one is close */
+/* "unknown option '--stagged'; did you mean '--staged'?" when one is close;
+ * an abbreviation of several names them all. */
 static void unknown_long(const char *arg)
 {
 	char *name = pk_xstrdup(arg + 2), *eq = strchr(name, '=');
 	if (eq)
 		*eq = '\0';
+	struct pk_sb all = {0};
+	size_t nall = 0;
+	for (const struct option *o = cur_longopts; o && o->name && *name; o++)
+		if (!strncmp(o->name, name, strlen(name))) {
+			pk_sb_addf(&all, "%s'--%s'", nall ? ", " : "", o->name);
+			nall++;
+		}
+	if (nall > 1) {
+		pk_error("option '%s' is ambiguous: give more of %s (see --help)", arg, all.s);
+		free(all.s);
+		free(name);
+		return;
+	}
+	free(all.s);
 	const char *best = NULL;
 	size_t best_d = (size_t)-1, limit = strlen(name) / 3 > 1 ? strlen(name) / 3 : 1;
 	for (const struct option *o = cur_longopts; o && o->name; o++) {

@@ -554,7 +554,8 @@ static void set_iter(struct pk_ast *a, struct gen *g, const struct pk_anchor *st
 		           a->b->path, line, g->name);
 }
 
-static int build_plan(struct pk_ast *a, const struct pk_inject_opts *o, struct pk_plan *plan)
+/* MARK: the base probe's words when it goes in with another probe, or NONE. */
+static int build_plan(struct pk_ast *a, const struct pk_inject_opts *o, enum pk_base_mark mark, struct pk_plan *plan)
 {
 	struct pk_ast_rules r;
 	if (pk_ast_rules_load(&r) < 0)
@@ -580,6 +581,11 @@ static int build_plan(struct pk_ast *a, const struct pk_inject_opts *o, struct p
 	g.all_blocks = o->all_blocks;
 	g.r = &r;
 	int dl = pk_canonical_directive(g.dir, sizeof(g.dir), !o->off, o->name);
+	if (dl >= 0 && (size_t)dl < sizeof(g.dir) && mark != PK_BASE_MARK_NONE) {
+		char *words = pk_base_mark_text(mark, NULL);
+		dl += snprintf(g.dir + dl, sizeof(g.dir) - (size_t)dl, "%s", words);
+		free(words);
+	}
 	if (dl < 0 || (size_t)dl >= sizeof(g.dir)) {
 		pk_error("probe name '%.40s...' is too long", o->name);
 		goto out;
@@ -644,29 +650,40 @@ static int refuse_others_on(struct pk_ast *a, const struct pk_inject_opts *o)
  * with --off, so that enabling the probe later turns both on) at
  * the kernel entry (as --base would), its edits first in the plan so that
  * at one offset the base sample is taken first. No single kernel entry (a
- * header, several entries): a warning, and the probe goes in alone. */
+ * header, several entries): a warning, and the probe goes in alone.
+ * Either way its directive says so after the name (rules/names.ini [probe]
+ * base_added, base_on), unless it already says either, so that
+ * probe-strip --probe NAME can take back what came with NAME. */
 static int plan_base(struct pk_ast *a, const struct pk_inject_opts *o, struct pk_plan *plan)
 {
 	if (o->no_base || o->place == PK_PLACE_BASE || !strcmp(o->name, PK_BASE_PROBE))
 		return 0;
 	struct pk_plan base;
 	pk_plan_init(&base);
-	int have = 0;
+	int have = 0, marked = 0;
+	for (size_t i = 0; i < a->scan.nblocks; i++)
+		if (!strcmp(a->scan.blocks[i].name, PK_BASE_PROBE))
+			marked |= a->scan.blocks[i].mark != PK_BASE_MARK_NONE;
+	char *on = pk_base_mark_text(PK_BASE_MARK_ON, o->name);
 	for (size_t i = 0; i < a->scan.nblocks; i++) {
 		const struct pk_block *b = &a->scan.blocks[i];
 		if (strcmp(b->name, PK_BASE_PROBE))
 			continue;
 		have = 1;
-		if (!b->enabled && !o->off)
+		if (!b->enabled && !o->off) {
 			pk_plan_add(&base, b->value_off, b->value_off + 1, "1", 1);
+			if (!marked)
+				pk_plan_add(&base, b->name_end, b->name_end, on, strlen(on));
+		}
 	}
+	free(on);
 	if (!have) {
 		struct pk_inject_opts bo = *o;
 		bo.place = PK_PLACE_BASE;
 		bo.base_func = NULL;
 		bo.name = PK_BASE_PROBE;
 		pk_msg_hold();
-		int rc = build_plan(a, &bo, &base);
+		int rc = build_plan(a, &bo, PK_BASE_MARK_ADDED, &base);
 		pk_msg_release(rc == 0);
 		if (rc < 0) {
 			pk_plan_free(&base);
@@ -752,13 +769,13 @@ int pk_ast_inject(const struct pk_inject_opts *o)
 	if (follow)
 		pk_msg_hold();
 	pk_ast_warn_errors(&a);
-	int planned = build_plan(&a, o, &plan);
+	int planned = build_plan(&a, o, PK_BASE_MARK_NONE, &plan);
 	if (planned < 0 && follow && a.branch_flags) {
 		pk_msg_release(0);
 		if (follow_branch(&a, &b, &po, &plan) < 0)
 			goto out;
 		pk_ast_warn_errors(&a);
-		planned = build_plan(&a, o, &plan);
+		planned = build_plan(&a, o, PK_BASE_MARK_NONE, &plan);
 	}
 	pk_msg_release(1);
 	if (planned < 0 || plan_base(&a, o, &plan) < 0 || pk_ast_verify(&a, &plan, o->name) < 0)

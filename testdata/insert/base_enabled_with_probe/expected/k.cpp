@@ -10,7 +10,7 @@ public:
 
 extern "C" __global__ __aicore__ void scale_custom(GM_ADDR x, GM_ADDR y)
 {
-#if 1  // TIMING_PROBE: T_BASE
+#if 1  // TIMING_PROBE: T_BASE (turned on with COMPUTE)
     uint64_t probeBase_T_BASE = GetSystemCycle();
     if (GetBlockIdx() == 0) {
         printf("[T_BASE] %lu\n", probeBase_T_BASE);

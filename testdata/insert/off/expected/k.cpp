@@ -38,7 +38,7 @@ __aicore__ inline void Stage(__gm__ T *dst, __gm__ T *src)
 
 extern "C" __global__ __aicore__ void kern(GM_ADDR dst, GM_ADDR src)
 {
-#if 0  // TIMING_PROBE: T_BASE
+#if 0  // TIMING_PROBE: T_BASE (inserted with a probe)
     uint64_t probeBase_T_BASE = GetSystemCycle();
     if (GetBlockIdx() == 0) {
         printf("[T_BASE] %lu\n", probeBase_T_BASE);

@@ -4,7 +4,7 @@
 #include <pto/pto-inst.hpp>
 
 #include "tensor.h"
-#if 1  // TIMING_PROBE: T_BASE
+#if 1  // TIMING_PROBE: T_BASE (inserted with a probe)
 #if defined(__CPU_SIM)
 #include "aicpu/device_time.h"
 #endif
@@ -24,7 +24,7 @@ using namespace pto;
 #endif
 
 extern "C" __aicore__ __attribute__((always_inline)) void kernel_entry(__gm__ int64_t *args) {
-#if 1  // TIMING_PROBE: T_BASE
+#if 1  // TIMING_PROBE: T_BASE (inserted with a probe)
 #if defined(__CPU_SIM)
     uint64_t probeBase_T_BASE = sys_cnt_now_ticks();
 #else
