@@ -8,6 +8,7 @@
  * are differences of global boundaries, never sums of per-row maxima. */
 #include "embed.h"
 #include "report.h"
+#include "scan.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -564,11 +565,6 @@ static int on_async(void *user, const char *section, const char *key, const char
 	return 0;
 }
 
-static int ident_char(char ch)
-{
-	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_';
-}
-
 /* The calls of SRC to a cross-core wait (rules/async.ini [wait]
  * cross_core), outside comments and strings: a note each (five at most). */
 static void hint_waits(struct phase_ctx *c, const char *kernel, const char *src, size_t len, const struct hint_rules *h)
@@ -586,12 +582,12 @@ static void hint_waits(struct phase_ctx *c, const char *kernel, const char *src,
 			for (i += 2; i + 1 < len && !(src[i] == '*' && src[i + 1] == '/'); i++)
 				line += src[i] == '\n';
 			i++;
-		} else if (ch == '"' || ch == '\'') {
+		} else if (ch == '"' || (ch == '\'' && !pk_digit_separator(src, i))) {
 			for (i++; i < len && src[i] != ch && src[i] != '\n'; i++)
 				i += src[i] == '\\';
-		} else if (ident_char(ch) && (i == 0 || !ident_char(src[i - 1]))) {
+		} else if (pk_is_ident((unsigned char)ch) && (i == 0 || !pk_is_ident((unsigned char)src[i - 1]))) {
 			size_t e = i;
-			while (e < len && ident_char(src[e]))
+			while (e < len && pk_is_ident((unsigned char)src[e]))
 				e++;
 			size_t k = e;
 			while (k < len && (src[k] == ' ' || src[k] == '\t'))
@@ -606,7 +602,8 @@ static void hint_waits(struct phase_ctx *c, const char *kernel, const char *src,
 						    "wait_arrival:arrival=before:%s "
 						    "--event wait_release:release=after:%s)",
 						    kernel, line, h->names[n], h->names[n], h->names[n]);
-					first = h->names[n];
+					if (!first)
+						first = h->names[n];
 				}
 			i = e - 1;
 		}
