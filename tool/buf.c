@@ -77,6 +77,18 @@ static int open_regular(const char *path, int *fdp, struct stat *st, char *msg, 
 	return 0;
 }
 
+/* Once the lock is held: the open file's state into ST, and 1 when PATH
+ * now names another file (a writer renamed its result over it). */
+static int locked_state(int fd, const char *path, struct stat *st, char *msg, size_t cap)
+{
+	struct stat now;
+	if (fstat(fd, st) < 0)
+		return fail(msg, cap, path, strerror(errno));
+	if (stat(path, &now) < 0 || now.st_ino != st->st_ino || now.st_dev != st->st_dev)
+		return 1;
+	return 0;
+}
+
 /* Lock an open file so two probekit processes never interleave on it.
  * Returns 1 when, after the wait, PATH names another file (a run we waited
  * for renamed its result over it): the caller opens it again. *WAITED is
@@ -95,12 +107,7 @@ static int lock_open(int fd, const char *path, struct stat *st, char *msg, size_
 		if (errno != EINTR)
 			return fail(msg, cap, path, strerror(errno));
 	}
-	struct stat now;
-	if (fstat(fd, st) < 0)
-		return fail(msg, cap, path, strerror(errno));
-	if (stat(path, &now) < 0 || now.st_ino != st->st_ino || now.st_dev != st->st_dev)
-		return 1;
-	return 0;
+	return locked_state(fd, path, st, msg, cap);
 }
 
 /* Is the open FD still the file PATH names? */
@@ -117,12 +124,7 @@ static int lock_shared(int fd, const char *path, struct stat *st, char *msg, siz
 	while (flock(fd, LOCK_SH) < 0)
 		if (errno != EINTR)
 			return fail(msg, cap, path, strerror(errno));
-	struct stat now;
-	if (fstat(fd, st) < 0)
-		return fail(msg, cap, path, strerror(errno));
-	if (stat(path, &now) < 0 || now.st_ino != st->st_ino || now.st_dev != st->st_dev)
-		return 1;
-	return 0;
+	return locked_state(fd, path, st, msg, cap);
 }
 
 /* Does PATH have an event map beside it (the lock of its set is kept)? */
