@@ -542,14 +542,15 @@ static void task_table(struct phase_ctx *c)
 
 struct hint_rules {
 	char **names;
-	size_t n, cap;
+	unsigned char *collective; /* names[i] is a collective, not a wait */
+	size_t n, cap, kcap;
 };
 
 static int on_async(void *user, const char *section, const char *key, const char *value, unsigned line)
 {
 	(void)line;
 	struct hint_rules *h = user;
-	if (strcmp(section, "wait") || strcmp(key, "cross_core"))
+	if (strcmp(section, "wait") || (strcmp(key, "cross_core") && strcmp(key, "collective")))
 		return 0;
 	for (const char *p = value; *p;) {
 		p += strspn(p, " \t,");
@@ -558,6 +559,8 @@ static int on_async(void *user, const char *section, const char *key, const char
 			len--;
 		if (len) {
 			PK_GROW(h->names, h->cap, h->n + 1);
+			PK_GROW(h->collective, h->kcap, h->n + 1);
+			h->collective[h->n] = !strcmp(key, "collective");
 			h->names[h->n++] = pk_xstrndup(p, len);
 		}
 		p += strcspn(p, ",");
@@ -565,8 +568,9 @@ static int on_async(void *user, const char *section, const char *key, const char
 	return 0;
 }
 
-/* The calls of SRC to a cross-core wait (rules/async.ini [wait]
- * cross_core), outside comments and strings: a note each (five at most). */
+/* The calls of SRC to a cross-core wait or a collective (rules/async.ini
+ * [wait] cross_core and collective), outside comments and strings: a note
+ * each (five at most). */
 static void hint_waits(struct phase_ctx *c, const char *kernel, const char *src, size_t len, const struct hint_rules *h)
 {
 	size_t found = 0, line = 1;
@@ -595,13 +599,15 @@ static void hint_waits(struct phase_ctx *c, const char *kernel, const char *src,
 			for (size_t n = 0; n < h->n && k < len && (src[k] == '(' || src[k] == '<'); n++)
 				if (strlen(h->names[n]) == e - i && !memcmp(src + i, h->names[n], e - i)) {
 					if (++found <= 5)
-						rp_note(
-						    c->d,
-						    "%s:%zu: %s is a cross-core wait: stamp its arrival and release to "
-						    "measure it (probe-inject --timing-tensor --event "
-						    "wait_arrival:arrival=before:%s "
-						    "--event wait_release:release=after:%s)",
-						    kernel, line, h->names[n], h->names[n], h->names[n]);
+						rp_note(c->d,
+						        "%s:%zu: %s is a %s: stamp its arrival and release to "
+						        "measure it (probe-inject --timing-tensor --event "
+						        "%s_arrival:arrival=before:%s "
+						        "--event %s_release:release=after:%s)",
+						        kernel, line, h->names[n],
+						        h->collective[n] ? "collective" : "cross-core wait",
+						        h->collective[n] ? "collective" : "wait", h->names[n],
+						        h->collective[n] ? "collective" : "wait", h->names[n]);
 					if (!first)
 						first = h->names[n];
 				}
@@ -609,7 +615,8 @@ static void hint_waits(struct phase_ctx *c, const char *kernel, const char *src,
 		}
 	}
 	if (found > 5)
-		rp_note(c->d, "%s: %zu more cross-core waits (the first was %s)", kernel, found - 5, first);
+		rp_note(c->d, "%s: %zu more cross-core waits or collectives (the first was %s)", kernel, found - 5,
+		        first);
 }
 
 /* When the map stamps no arrival nor release and the kernel (the map's
@@ -636,6 +643,7 @@ static void wait_hints(struct phase_ctx *c)
 	for (size_t i = 0; i < h.n; i++)
 		free(h.names[i]);
 	free(h.names);
+	free(h.collective);
 	free(kernel);
 }
 

@@ -33,6 +33,7 @@ struct pk_ast_rules {
 	/* wait probes: waits for an event of the same core are sampled without
 	 * the probe's barrier, cross-core waits with it; the comment of each */
 	struct pk_namelist wait_same, wait_cross;
+	struct pk_namelist collective; /* every core or rank takes part: waits like cross_core */
 	char *wait_same_note, *wait_cross_note;
 };
 

@@ -537,7 +537,7 @@ static void set_wait_kind(struct gen *g, const struct pk_ast_rules *r, const cha
 	if (pk_namelist_has(&r->wait_same, name)) {
 		g->no_barrier = 1;
 		g->note = r->wait_same_note;
-	} else if (pk_namelist_has(&r->wait_cross, name)) {
+	} else if (pk_namelist_has(&r->wait_cross, name) || pk_namelist_has(&r->collective, name)) {
 		g->note = r->wait_cross_note;
 	}
 	free(name);

@@ -75,6 +75,7 @@ static int on_ini(void *user, const char *section, const char *key, const char *
 	    S("print", "aic_guard", aic_guard),
 	    L("wait", "same_core", wait_same),
 	    L("wait", "cross_core", wait_cross),
+	    L("wait", "collective", collective),
 	    S("wait", "same_core_comment", wait_same_note),
 	    S("wait", "cross_core_comment", wait_cross_note),
 #undef L
@@ -127,6 +128,7 @@ void pk_ast_rules_free(struct pk_ast_rules *r)
 	list_free(&r->mixed);
 	list_free(&r->wait_same);
 	list_free(&r->wait_cross);
+	list_free(&r->collective);
 	free(r->wait_same_note);
 	free(r->wait_cross_note);
 	free(r->guard);
