@@ -7,6 +7,7 @@
 #include "probeset.h"
 #include "timing_strip.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -283,9 +284,36 @@ static int set_still(char **files, size_t given, size_t n)
 	return same;
 }
 
+/* The captures the edited test script saved beside KERNEL
+ * (KERNEL.timing.CASE.npy) stay: they are the run's, not the tool's. Said
+ * once each, since probe-report reads them through the map that goes now. */
+static void note_captures(const char *kernel)
+{
+	const char *slash = strrchr(kernel, '/');
+	char *dir = slash ? pk_xstrndup(kernel, (size_t)(slash - kernel)) : pk_xstrdup(".");
+	char *prefix = pk_xasprintf("%s.timing.", slash ? slash + 1 : kernel);
+	size_t plen = strlen(prefix), shown = 0;
+	DIR *d = opendir(dir);
+	for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
+		size_t len = strlen(e->d_name);
+		if (len > plen + 4 && !strncmp(e->d_name, prefix, plen) && !strcmp(e->d_name + len - 4, ".npy") &&
+		    shown++ < 3)
+			pk_note(
+			    "probekit: %s%s%s stays (a capture of the run); probe-report reads it through the event "
+			    "map removed now: report before stripping, or inject again with the same --event options",
+			    slash ? dir : "", slash ? "/" : "", e->d_name);
+	}
+	if (d)
+		closedir(d);
+	if (shown > 3)
+		pk_note("probekit: %zu more captures of %s stay", shown - 3, kernel);
+	free(prefix);
+	free(dir);
+}
+
 /* The event map goes with the instrumentation, in the same journalled
  * set as the files: a run killed half-way never leaves it behind alone. */
-static int stage_maps(char **files, size_t given, struct pk_txn *txn)
+static int stage_maps(char **files, size_t given, struct pk_txn *txn, unsigned char *removed)
 {
 	for (size_t i = 0; i < given; i++) {
 		if (!strcmp(files[i], "-"))
@@ -293,6 +321,7 @@ static int stage_maps(char **files, size_t given, struct pk_txn *txn)
 		char *map;
 		json_t *root = tool_map(files[i], &map);
 		int rc = root ? pk_txn_remove(txn, map) : 0;
+		removed[i] = root && rc == 0;
 		json_decref(root);
 		free(map);
 		if (rc < 0)
@@ -313,6 +342,7 @@ int cmd_strip(int argc, char **argv)
 	struct pk_fileset fs;
 	int load_flags = o.emit.mode == PK_EMIT_INPLACE ? PK_LOAD_FOR_WRITE : 0;
 	int rc = PK_EXIT_ERROR, walk_rc;
+	unsigned char *removed = NULL;
 	size_t nfiles;
 	memset(&fs, 0, sizeof(fs));
 	char **files = pk_check_expand_dirs(argv + optind, (size_t)(argc - optind), &nfiles, &walk_rc);
@@ -349,14 +379,19 @@ int cmd_strip(int argc, char **argv)
 	struct pk_txn txn = {0};
 	if (pk_fileset_stage(&fs, &o.emit, &changed, &txn) < 0)
 		goto out;
-	if (inplace && whole && stage_maps(files, given, &txn) < 0) {
+	removed = pk_xcalloc(given ? given : 1, 1);
+	if (inplace && whole && stage_maps(files, given, &txn, removed) < 0) {
 		pk_txn_abort(&txn);
 		goto out;
 	}
 	if (pk_txn_commit(&txn) < 0)
 		goto out;
+	for (size_t i = 0; i < given; i++)
+		if (removed[i])
+			note_captures(files[i]);
 	rc = pk_emit_exit(&o.emit, changed);
 out:
+	free(removed);
 	pk_fileset_free(&fs);
 	for (size_t i = 0; i < nfiles; i++)
 		free(files[i]);

@@ -312,6 +312,18 @@ int rp_events_find(const char *tensor, char **found)
 		rc = pk_error("%s: several event maps beside it (%s): name the one of the build that wrote it with "
 		              "--events FILE",
 		              tensor, names.s);
+	} else if (n == 0) {
+		/* KERNEL.timing.CASE.npy beside KERNEL: a capture the edited test
+		 * script wrote; its map went with the instrumentation */
+		const char *t = strstr(base, ".timing.");
+		char *kernel = t && t > base ? pk_xstrndup(tensor, (size_t)(t - tensor)) : NULL;
+		if (kernel && access(kernel, R_OK) == 0)
+			rc = pk_error(
+			    "%s: a capture of %s, whose event map %s.timing.json is gone (probe-strip removes it "
+			    "with the instrumentation): run probe-inject --timing-tensor on %s again with the same "
+			    "--event options to write the same map, or name a copy with --events FILE",
+			    tensor, kernel, kernel, kernel);
+		free(kernel);
 	}
 	pk_sb_free(&names);
 	free(dir);
