@@ -222,6 +222,11 @@ struct tt_layout {
 	long tasks;      /* task instances of one run, -1 when the tool cannot count them */
 	long lane_rows;  /* rows of one block of a task: 1, or a mixed task's AIC and AIV rows */
 	int slots_bound; /* the rows could not be counted: --slots is room for them, used from row 0 */
+	/* the rows uncounted, in a room of a known number of rows: the kernel's
+	 * slot is the run row (blocks, then tasks, from 0), written at row
+	 * run_row % slots, and the marker keeps the run row, so a run that
+	 * needed more rows than the room is seen, never mixed in unseen */
+	int wrap;
 	/* a mixed kernel's AIC and AIV lanes own rows of their own: the block
 	 * count (AIC rows) of each of its tasks, -1 when not one constant; 0
 	 * when the lanes do not (one lane, or no macro telling them apart) */

@@ -140,8 +140,8 @@ struct job {
 	int host_py, host_orch;
 	int py_mixed; /* the pypto extern is declared core_type="mixed" */
 	long func_id, external;
-	char slots_buf[32];  /* the rows counted from the orchestration */
-	char slots_why[192]; /* why they could not be counted, for the --slots refusal */
+	char slots_buf[32];  /* the rows counted from the orchestration, or the default room */
+	char slots_why[320]; /* why they could not be counted, said with the room taken */
 };
 
 static int ends_py(const char *path)
@@ -400,7 +400,7 @@ static int size_one_task(struct job *j, const struct tt_tasks *ts, long per)
 {
 	if (ts->blocks < 0) {
 		snprintf(j->slots_why, sizeof(j->slots_why),
-		         "the block count of its submit (line %s) is set at run time", ts->lines);
+		         "the block count of kernel %ld's submit (line %s) is set at run time", ts->id, ts->lines);
 		j->sp.lay.slots_bound = 1;
 	}
 	j->sp.lay.slots_bound |= ts->conditional;
@@ -452,11 +452,6 @@ static int plan_tasks(struct job *j)
 		snprintf(why, sizeof(why), "a loop at line %u runs a count the tool cannot read", ts.loop_line);
 	else
 		snprintf(why, sizeof(why), "a block count is set at run time");
-	if (rows < 0 && !slots)
-		return pk_error("%s: kernel %ld is submitted by more tasks than the tool can count (%s): each writes "
-		                "its own rows, after those of the tasks before it; pass --slots ROWS, one row per %s "
-		                "of every task of one run",
-		                orch, ts.id, why, unit);
 	if (rows >= 0 && slots && strspn(slots, "0123456789") == strlen(slots) && strtol(slots, NULL, 10) < rows)
 		return pk_error("%s: --slots %s, but the %ld tasks submitting kernel %ld (line%s %s) run %ld "
 		                "block%s: the tensor needs %ld rows; pass --slots %ld or leave it out",
@@ -473,9 +468,54 @@ static int plan_tasks(struct job *j)
 		           orch, ts.conditional ? "at most " : "", ts.tasks, ts.id, strchr(ts.lines, ',') ? "s" : "",
 		           ts.lines, ts.conditional ? "; a branch chooses some" : "", unit, j->sp.opt.slots);
 	else
-		pk_warning("%s: many tasks submit kernel %ld (%s): each passes its first row, after the rows of the "
-		           "tasks before it, and writes one row per %s; --slots %s must cover every task of one run",
-		           orch, ts.id, why, unit, j->sp.opt.slots);
+		snprintf(j->slots_why, sizeof(j->slots_why),
+		         "many tasks submit kernel %ld (%s), each writing one row per %s after those of the tasks "
+		         "before it",
+		         ts.id, why, unit);
+	return 0;
+}
+
+static int is_number(const char *s)
+{
+	return s && *s && strspn(s, "0123456789") == strlen(s);
+}
+
+/* Rows the tool could not count (a loop or a block count read at run time,
+ * a launch's blocks): a room of --slots rows, or of the profile's default
+ * ([slot] room) when a host is sized here. In a room the kernel writes its
+ * run row at run_row % rows and keeps run_row in the marker, so
+ * probe-report sees a run that needed more and names the --slots. One line
+ * says which room and why. */
+static int plan_room(struct job *j)
+{
+	if (j->hf && !j->sp.opt.slots && !j->slots_why[0]) { /* nothing counted the rows */
+		snprintf(j->slots_why, sizeof(j->slots_why), "the tool does not count the blocks %s",
+		         j->host_py ? "the extern's callers launch" : "the host launches");
+		j->sp.lay.slots_bound = 1;
+	}
+	/* counted (a branch may skip some tasks), or no room to size */
+	if (!j->slots_why[0] || (!j->hf && !j->sp.opt.slots))
+		return 0;
+	const char *room = tt_prof(&j->sp, "slot", "room");
+	int dflt = !j->sp.opt.slots;
+	if (dflt) {
+		if (!is_number(room))
+			return pk_error("rules/timing.ini: [slot] room must be a number of rows, not '%s'", room);
+		snprintf(j->slots_buf, sizeof(j->slots_buf), "%s", room);
+		j->sp.opt.slots = j->slots_buf;
+	}
+	/* a kernel wraps by a number, and the task slot must have its room form */
+	j->sp.lay.wrap =
+	    is_number(j->sp.opt.slots) && (!j->sp.lay.task_rows || tt_prof(&j->sp, "slot", "task_slot_wrap"));
+	if (!j->sp.lay.wrap) {
+		pk_warning("%s: %s; --slots %s must cover every row of one run", j->host_path, j->slots_why,
+		           j->sp.opt.slots);
+		return 0;
+	}
+	pk_warning("%s: %s; the timing tensor has %s %s rows%s: a run past them wraps, and probe-report names the "
+	           "--slots it needed",
+	           j->host_path, j->slots_why, dflt ? "the default room of" : "the", j->sp.opt.slots,
+	           dflt ? " ([slot] room of rules/timing.ini)" : " --slots gave");
 	return 0;
 }
 
@@ -524,11 +564,6 @@ static int plan_host(struct job *j)
 {
 	if (!j->hf)
 		return 0;
-	if (!j->sp.opt.slots && j->slots_why[0])
-		return pk_error("%s: --host needs --slots EXPR, the rows of one run: %s", j->host_path, j->slots_why);
-	if (!j->sp.opt.slots)
-		return pk_error("%s: --host needs --slots EXPR, the number of core slots of the real launch",
-		                j->host_path);
 	if (j->host_py)
 		return tt_py_plan_extern(&j->hf->b, j->extern_name, &j->sp, &j->fs, &j->hf->plan);
 	if (!j->host_orch) /* a launch, a packed array, or the kernel's own file */
@@ -655,7 +690,8 @@ static int plan_all(struct job *j)
 	j->sp.opt.host_file = j->host_path;
 	j->sp.rules = &j->rules;
 	j->sp.async_issue = &j->async.issue;
-	if (pick_target(j) < 0 || read_kernel(j) < 0 || plan_tasks(j) < 0 || view_edits(j) < 0 || lay_out(j) < 0)
+	if (pick_target(j) < 0 || read_kernel(j) < 0 || plan_tasks(j) < 0 || plan_room(j) < 0 || view_edits(j) < 0 ||
+	    lay_out(j) < 0)
 		return -1;
 	if (tt_gen_kernel(j->kt, &j->k, &j->sp, &j->fs, &j->kf->plan) < 0 || plan_reads(j) < 0 || plan_host(j) < 0)
 		return -1;
