@@ -104,6 +104,21 @@ int tt_kernel_find(struct pk_ast *t, const char *name, struct tt_kernel *k);
 int tt_check_terminated(const struct pk_ast *t);
 int tt_kernel_find_prof(struct pk_ast *t, const char *name, struct tt_kernel *k, const char *accessors,
                         int descriptors);
+/* How the kernel was parsed, to parse its result the same way: the flags,
+ * the profile's tensor accessors and
+ * whether only a descriptor cast is a tensor (tt_kernel_find_prof). */
+struct tt_kparse {
+	const char *build_dir;
+	char **extra;
+	int nextra;
+	const char *accessors;
+	int descriptors;
+};
+/* Read the edited kernel EDITED back with the same front end and check the
+ * facts the edit of K must establish (tt_kcheck.c); -1 names the place. */
+struct tt_spec;
+int tt_kernel_verify(const struct tt_kernel *k, const struct tt_spec *sp, struct pk_buf *edited,
+                     const struct tt_kparse *how);
 /* Check the tensors-first / scalars-last order and count both. */
 int tt_kernel_abi(const struct pk_ast *t, struct tt_kernel *k);
 void tt_kernel_free(struct tt_kernel *k);

@@ -140,8 +140,10 @@ struct job {
 	int host_py, host_orch;
 	int py_mixed; /* the pypto extern is declared core_type="mixed" */
 	long func_id, external;
-	char slots_buf[32];  /* the rows counted from the orchestration, or the default room */
-	char slots_why[320]; /* why they could not be counted, said with the room taken */
+	char slots_buf[32];    /* the rows counted from the orchestration, or the default room */
+	char slots_why[320];   /* why they could not be counted, said with the room taken */
+	char *pa_buf, *pa[16]; /* the profile's parse flags, kept to read the result back alike */
+	int npa;
 };
 
 static int ends_py(const char *path)
@@ -602,19 +604,16 @@ static int read_kernel(struct job *j)
 	struct tt_opts *o = &j->o;
 	const char *acc = j->sp.target ? tt_rule(&j->rules, j->sp.target, "tensor_accessors") : NULL;
 	int desc = j->sp.target && tt_rule(&j->rules, j->sp.target, "tensor");
-	char *pa_buf = NULL, *pa[16];
-	int npa = 0;
 	const char *pargs = j->sp.target ? tt_rule(&j->rules, j->sp.target, "parse_args") : NULL;
 	if (pargs && !o->build_dir && !o->nextra) { /* the profile's qualifiers, split at blanks */
-		pa_buf = pk_xstrdup(pargs);
-		for (char *save = NULL, *w = strtok_r(pa_buf, " \t", &save); w && npa < 16;
+		j->pa_buf = pk_xstrdup(pargs);
+		for (char *save = NULL, *w = strtok_r(j->pa_buf, " \t", &save); w && j->npa < 16;
 		     w = strtok_r(NULL, " \t", &save))
-			pa[npa++] = w;
+			j->pa[j->npa++] = w;
 	}
 	j->kt = &j->kf->t;
 	j->kf->have_t = 1;
-	int prc = tt_parse(j->kt, &j->kf->b, 1, o->build_dir, npa ? pa : o->extra, npa ? npa : o->nextra);
-	free(pa_buf);
+	int prc = tt_parse(j->kt, &j->kf->b, 1, o->build_dir, j->npa ? j->pa : o->extra, j->npa ? j->npa : o->nextra);
 	if (prc < 0 || tt_check_terminated(j->kt) < 0 ||
 	    tt_kernel_find_prof(j->kt, o->kernel_name, &j->k, acc, desc) < 0 || read_host(j) < 0 ||
 	    tt_kernel_abi(j->kt, &j->k) < 0)
@@ -646,8 +645,58 @@ static int lay_out(struct job *j)
  * again here: without the SDK its inserted device calls (cache writeback,
  * cycle reads) are undeclared in the stub headers, which is no fault of the
  * edit. */
+/* A test hook: a planner fault the kernel's read-back must catch (its
+ * first renumbered args[] read, or its last tail call, left out), so that a
+ * test sees the check refuse what a faulty plan would have written. */
+static void test_fault(const struct job *j, struct pk_plan *p)
+{
+	const char *f = getenv("PROBEKIT_TEST_KERNEL_FAULT");
+	if (!f)
+		return;
+	char *tail =
+	    pk_xasprintf("%s" PK_NAME_TIMING_TAIL "(%s" PK_NAME_TIMING_OUT, j->sp.lay.prefix, j->sp.lay.prefix);
+	const char *key = !strcmp(f, "renumber") ? PK_TT_WAS_OPEN : !strcmp(f, "tail") ? tail : NULL;
+	size_t hit = p->n;
+	for (size_t i = 0; key && i < p->n; i++)
+		if (memmem(p->e[i].text, p->e[i].text_len, key, strlen(key)) && (hit == p->n || key == tail))
+			hit = i;
+	if (hit < p->n) {
+		free(p->e[hit].text);
+		memmove(p->e + hit, p->e + hit + 1, (p->n - hit - 1) * sizeof(*p->e));
+		p->n--;
+	}
+	free(tail);
+}
+
+/* The kernel's result, parsed again as it was parsed, with the facts the
+ * edit must establish checked on that parse (tt_kcheck.c). */
+static int read_back_kernel(struct job *j)
+{
+	test_fault(j, &j->kf->plan);
+	if (!j->kf->plan.n)
+		return 0;
+	/* a header or helper file edited too: the kernel's unit would read it
+	 * unedited from disk, so its result cannot be parsed alone (a limit) */
+	for (size_t i = 0; i < j->fs.n; i++)
+		if (j->fs.v[i] != j->kf && (j->fs.v[i]->roles & (TT_ROLE_EDIT | TT_ROLE_SIDE)) && j->fs.v[i]->plan.n)
+			return 0;
+	struct pk_buf nb = j->kf->b;
+	pk_plan_apply(&j->kf->plan, j->kf->b.data, j->kf->b.len, &nb.data, &nb.len);
+	const char *acc = j->sp.target ? tt_rule(&j->rules, j->sp.target, "tensor_accessors") : NULL;
+	struct tt_kparse how = {.build_dir = j->o.build_dir,
+	                        .extra = j->npa ? j->pa : j->o.extra,
+	                        .nextra = j->npa ? j->npa : j->o.nextra,
+	                        .accessors = acc,
+	                        .descriptors = j->sp.target && tt_rule(&j->rules, j->sp.target, "tensor")};
+	int rc = tt_kernel_verify(&j->k, &j->sp, &nb, &how);
+	free(nb.data);
+	return rc;
+}
+
 static int read_back(struct job *j)
 {
+	if (read_back_kernel(j) < 0)
+		return -1;
 	if (!j->ht || j->ht == j->kt || !j->hf->plan.n)
 		return 0;
 	/* the host, parsed alone: a fresh parse of the result, no more errors than the original's */
@@ -808,6 +857,7 @@ static void free_job(struct job *j)
 	tt_files_free(&j->fs);
 	free(j->host_path);
 	free(j->extern_name);
+	free(j->pa_buf);
 	tt_rules_free(&j->rules);
 	pk_ast_rules_free(&j->async);
 }
