@@ -338,6 +338,10 @@ struct pyt {
 	size_t *stmt; /* per token: the first token of its logical line (one pass, so callers stay linear) */
 };
 int pyt_scan(struct pyt *p, const struct pk_buf *b);
+/* tt_script.c: the test scripts ([test_script] script_prefix / _suffix)
+ * nearest the orchestration HOST (its folder, then up to script_levels
+ * above) naming its file in a string; *OUT their paths (malloc'd). */
+size_t tt_scripts_naming(const struct tt_rules *r, const char *host, char ***out);
 void pyt_free(struct pyt *p);
 int pyt_is(const struct pyt *p, size_t i, int kind, const char *text); /* text NULL: any */
 int pyt_string_is(const struct pyt *p, size_t i, const char *text);    /* a plain "TEXT" or 'TEXT' */

@@ -330,6 +330,40 @@ static int pick_target(struct job *j)
 /* The host: a pypto extern (.py[:NAME]), a simpler orchestration, or the
  * seed's forms (add_* sequence, packed array). The host's tensor count,
  * where it says one, decides the kernel's split. */
+/* A simpler orchestration edited in a run that writes, with no
+ * --test-script: a test script beside it that names it builds the
+ * arguments its expected_arg_count counts, so the run would fail
+ * ("arg_count N < expected N+1"). Refused, naming the script(s) and the flag. */
+static int unnamed_script(struct job *j)
+{
+	int m = j->o.emit.mode;
+	if (m != PK_EMIT_INPLACE && m != PK_EMIT_OUTFILE)
+		return 0;
+	char **v;
+	size_t n = tt_scripts_naming(&j->rules, j->host_path, &v);
+	if (!n)
+		return 0;
+	struct pk_sb names = {0};
+	for (size_t i = 0; i < n; i++)
+		pk_sb_addf(&names, "%s%s", i ? (i + 1 == n ? " and " : ", ") : "", v[i]);
+	int rc;
+	if (n == 1)
+		rc = pk_error("%s: the test script %s names this orchestration: it builds the arguments the timing "
+		              "tensor adds one to (its %s list and signatures), so the orchestration alone would "
+		              "fail at run time; add --test-script %s; nothing was written",
+		              j->host_path, v[0], tt_rule(&j->rules, "test_script", "tensorarg"), v[0]);
+	else
+		rc = pk_error("%s: the test scripts %s name this orchestration: they build the arguments the timing "
+		              "tensor adds one to, so the orchestration alone would fail at run time; add "
+		              "--test-script with the one this run instruments; nothing was written",
+		              j->host_path, names.s);
+	pk_sb_free(&names);
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+	return rc;
+}
+
 static int read_host(struct job *j)
 {
 	struct tt_opts *o = &j->o;
@@ -358,6 +392,8 @@ static int read_host(struct job *j)
 		return pk_error("--test-script goes with a simpler orchestration (rt_submit_*_task) as --host");
 	if (!j->host_orch)
 		return 0;
+	if (!j->tf && unnamed_script(j) < 0)
+		return -1;
 	if (j->tf) {
 		j->func_id = tt_py_test_func_id(&j->tf->b, &j->rules, o->kernel, j->host_path, j->func_id,
 		                                j->sp.lay.twins, 8, &j->sp.lay.ntwins, core, sizeof(core));
