@@ -191,9 +191,10 @@ static const char *const sections[PK_INJECT_FORMS] = {
     "  --host-out FILE     write the host result there (needed with -o)\n"
     "  --host-by-hand      no --host: you change the host side yourself (the kernel's\n"
     "                      ABI changes: without --host or this, nothing is written)\n"
-    "  --slots EXPR        rows of one run (needed with --host unless the tool counts\n"
-    "                      them: a simpler orchestration's submits, constant loops and\n"
-    "                      block counts give one row per task and block)\n"
+    "  --slots EXPR        rows of one run (counted from a simpler orchestration's\n"
+    "                      submits, constant loops and block counts; when they cannot\n"
+    "                      be counted, a room of 4096 rows ([slot] room) that a longer\n"
+    "                      run wraps in, and probe-report names the --slots it needs)\n"
     "  --events-out FILE   event map for probe-report (default OUT.timing.json)\n"
     "  -p BUILD_DIR        compiler flags from BUILD_DIR/compile_commands.json\n"
     "  -- ARGS...          extra compiler arguments (-I, -D, ...)\n",

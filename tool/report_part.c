@@ -13,6 +13,10 @@ struct tensor_ctx {
 	const struct rp_tensor_opts *o;
 	struct rp_doc *d;
 	unsigned char *active, *producer, *valid;
+	/* a room ("row_wrap"): the rows the run used (the highest run row a
+	 * marker holds + 1) and the rows holding a run row past the room */
+	uint64_t run_rows;
+	size_t wrapped;
 };
 
 static int64_t at(const struct tensor_ctx *c, size_t slot, int col)
@@ -61,11 +65,60 @@ static int prepare(struct tensor_ctx *c)
 	return 0;
 }
 
+/* In a room the marker keeps the run row u, written at row u % rows: row S
+ * holds u when u and S agree modulo the rows (with --generation, u's low
+ * 16 bits); a u past the rows is a task whose row overwrote an earlier one. */
+static int run_row_ok(struct tensor_ctx *c, size_t s, const char *path)
+{
+	uint64_t got = (uint64_t)at(c, s, c->em->magic_column), rows = c->m->rows;
+	uint64_t u = c->em->generation ? got & 0xFFFF : got - c->em->magic;
+	int ok = (got >> 32) == (c->em->magic >> 32) && (u % rows == s || (c->em->generation && u == (s & 0xFFFF)));
+	if (ok && c->em->generation) {
+		uint64_t gen = (got >> 16) & 0xFFFF;
+		if (c->o->have_generation && gen != (c->o->generation & 0xFFFF)) {
+			rp_warn(c->d,
+			        "%s: slot %zu: written by generation %llu, not the current %llu (mod 65536): "
+			        "a stale row from an earlier launch",
+			        path, s, (unsigned long long)gen, (unsigned long long)(c->o->generation & 0xFFFF));
+			return 0;
+		}
+	}
+	if (!ok) {
+		rp_warn(c->d,
+		        "%s: slot %zu: magic column %d holds %llu, not magic + a run row written at this row: a stale "
+		        "row from an earlier invocation, or another writer",
+		        path, s, c->em->magic_column, (unsigned long long)got);
+		return 0;
+	}
+	if (u + 1 > c->run_rows)
+		c->run_rows = u + 1;
+	if (u >= rows)
+		c->wrapped++;
+	return 1;
+}
+
+/* A run that used more rows than its room: the rows of its first tasks were
+ * overwritten by later ones; the rows kept are whole rows of their last
+ * writer, but the run is not all there. */
+static void warn_wrapped(const struct tensor_ctx *c, const char *path)
+{
+	uint64_t rows = c->m->rows;
+	if (!c->em->row_wrap || c->run_rows <= rows)
+		return;
+	rp_warn(c->d,
+	        "%s: the run used %llu rows, but the timing tensor has %llu: %llu were overwritten by later tasks "
+	        "(%zu rows hold a run row past the room); inject again with --slots %llu",
+	        path, (unsigned long long)c->run_rows, (unsigned long long)rows,
+	        (unsigned long long)(c->run_rows - rows), c->wrapped, (unsigned long long)c->run_rows);
+}
+
 /* The sidecar's stale-row guard: row[magic_column] == magic + slot. */
 static int magic_ok(struct tensor_ctx *c, size_t s, const char *path)
 {
 	if (c->em->magic_column < 0)
 		return 1;
+	if (c->em->row_wrap)
+		return run_row_ok(c, s, path);
 	uint64_t got = (uint64_t)at(c, s, c->em->magic_column), want = c->em->magic + s;
 	if (c->em->generation) { /* magic + (generation & 0xFFFF) << 16 + (slot & 0xFFFF) */
 		uint64_t gen = (got >> 16) & 0xFFFF;
@@ -130,7 +183,7 @@ static void spare_rows(struct tensor_ctx *c, const char *path)
 		return;
 	while (end > 0 && zero_row(c, end - 1))
 		end--;
-	if (end == n && n > 0)
+	if (end == n && n > 0 && !c->em->row_wrap) /* a room's markers tell a wrap exactly */
 		rp_warn(c->d,
 		        "%s: all %zu rows --slots gave were written: a task past them wraps onto the first rows and "
 		        "overwrites them unseen; inject again with a larger --slots (say %zu) to be sure",
@@ -497,6 +550,7 @@ static void analyse(struct tensor_ctx *c)
 		warn_unwritten(c, s, e, c->o->path);
 		s = e;
 	}
+	warn_wrapped(c, c->o->path);
 	tensor_table(c);
 	slots_table(c);
 	struct bound bs[7] = {
@@ -534,7 +588,7 @@ static void analyse(struct tensor_ctx *c)
 int rp_tensor_analyse(const struct rp_matrix *m, const struct rp_event_map *em, const struct rp_tensor_opts *o,
                       struct rp_doc *d)
 {
-	struct tensor_ctx c = {m, em, o, d, NULL, NULL, NULL};
+	struct tensor_ctx c = {m, em, o, d, NULL, NULL, NULL, 0, 0};
 	int rc = prepare(&c);
 	if (rc == 0)
 		analyse(&c);

@@ -104,6 +104,21 @@ int tt_kernel_find(struct pk_ast *t, const char *name, struct tt_kernel *k);
 int tt_check_terminated(const struct pk_ast *t);
 int tt_kernel_find_prof(struct pk_ast *t, const char *name, struct tt_kernel *k, const char *accessors,
                         int descriptors);
+/* How the kernel was parsed, to parse its result the same way: the flags,
+ * the profile's tensor accessors and
+ * whether only a descriptor cast is a tensor (tt_kernel_find_prof). */
+struct tt_kparse {
+	const char *build_dir;
+	char **extra;
+	int nextra;
+	const char *accessors;
+	int descriptors;
+};
+/* Read the edited kernel EDITED back with the same front end and check the
+ * facts the edit of K must establish (tt_kcheck.c); -1 names the place. */
+struct tt_spec;
+int tt_kernel_verify(const struct tt_kernel *k, const struct tt_spec *sp, struct pk_buf *edited,
+                     const struct tt_kparse *how);
 /* Check the tensors-first / scalars-last order and count both. */
 int tt_kernel_abi(const struct pk_ast *t, struct tt_kernel *k);
 void tt_kernel_free(struct tt_kernel *k);
@@ -222,6 +237,11 @@ struct tt_layout {
 	long tasks;      /* task instances of one run, -1 when the tool cannot count them */
 	long lane_rows;  /* rows of one block of a task: 1, or a mixed task's AIC and AIV rows */
 	int slots_bound; /* the rows could not be counted: --slots is room for them, used from row 0 */
+	/* the rows uncounted, in a room of a known number of rows: the kernel's
+	 * slot is the run row (blocks, then tasks, from 0), written at row
+	 * run_row % slots, and the marker keeps the run row, so a run that
+	 * needed more rows than the room is seen, never mixed in unseen */
+	int wrap;
 	/* a mixed kernel's AIC and AIV lanes own rows of their own: the block
 	 * count (AIC rows) of each of its tasks, -1 when not one constant; 0
 	 * when the lanes do not (one lane, or no macro telling them apart) */
@@ -318,6 +338,10 @@ struct pyt {
 	size_t *stmt; /* per token: the first token of its logical line (one pass, so callers stay linear) */
 };
 int pyt_scan(struct pyt *p, const struct pk_buf *b);
+/* tt_script.c: the test scripts ([test_script] script_prefix / _suffix)
+ * nearest the orchestration HOST (its folder, then up to script_levels
+ * above) naming its file in a string; *OUT their paths (malloc'd). */
+size_t tt_scripts_naming(const struct tt_rules *r, const char *host, char ***out);
 void pyt_free(struct pyt *p);
 int pyt_is(const struct pyt *p, size_t i, int kind, const char *text); /* text NULL: any */
 int pyt_string_is(const struct pyt *p, size_t i, const char *text);    /* a plain "TEXT" or 'TEXT' */

@@ -258,9 +258,12 @@ static char *helpers(const struct tt_kernel *k, const struct tt_spec *sp)
 	pk_sb_free(&params);
 	slot_code(&sb, k, sp);
 	snprintf(rw, sizeof(rw), "%d", sp->lay.row_words);
-	const char *rn[] = {"row_words"}, *rv[] = {rw};
-	/* this invocation's rows start at row0 = invocation * slots */
-	kline(&sb, sp, sp->opt.invocation ? "tail_row_invocation" : "tail_row", rn, rv, 1);
+	const char *rn[] = {"row_words", "slots"}, *rv[] = {rw, sp->opt.slots ? sp->opt.slots : "1"};
+	/* this invocation's rows start at row0 = invocation * slots; in a room
+	 * the slot is the run row, written at run_row % slots */
+	const char *row_key = sp->opt.invocation ? (sp->lay.wrap ? "tail_row_invocation_wrap" : "tail_row_invocation")
+	                                         : (sp->lay.wrap ? "tail_row_wrap" : "tail_row");
+	kline(&sb, sp, row_key, rn, rv, 2);
 	const char *in[] = {"i", "magic"};
 	for (int i = 0; i < sp->lay.columns; i++) {
 		snprintf(iw, sizeof(iw), "%d", i);
@@ -349,7 +352,8 @@ static char *slot_expr(const struct tt_kernel *k, const struct tt_spec *sp, cons
 	char task[64];
 	snprintf(task, sizeof(task), "%stask", sp->lay.prefix);
 	const char *names[] = {"task", "slot", "slots"}, *vals[] = {task, e, sp->opt.slots ? sp->opt.slots : "1"};
-	x = tt_expand(tt_prof(sp, "slot", "task_slot"), names, vals, 3);
+	/* in a room the slot is the run row itself: the tail wraps it */
+	x = tt_expand(tt_prof(sp, "slot", sp->lay.wrap ? "task_slot_wrap" : "task_slot"), names, vals, 3);
 	free(e);
 	return x;
 }
@@ -735,12 +739,17 @@ static char *slot_words(const struct tt_spec *sp, int lanes)
 	                           !lanes             ? "slot_words"
 	                           : sp->lay.aic_idle ? "mix_aiv_only_words"
 	                                              : "mix_words");
-	const char *task = tt_prof(sp, "slot", "task_slot_words");
-	if (!lane || (sp->lay.task_rows && !task))
+	const char *task = tt_prof(sp, "slot", sp->lay.wrap ? "task_slot_wrap_words" : "task_slot_words");
+	const char *wrap = tt_prof(sp, "slot", "wrap_words");
+	if (!lane || (sp->lay.task_rows && !task) || (sp->lay.wrap && !wrap))
 		return NULL;
 	char *in = lanes && sp->lay.task_rows ? pk_xasprintf("(%s)", lane) : pk_xstrdup(lane);
 	char *rule = sp->lay.task_rows ? tt_expand(task, (const char *[]){"slot"}, (const char *[]){in}, 1) : NULL;
-	char *x = pk_xasprintf("slot = %s", rule ? rule : in);
+	char *x;
+	if (sp->lay.wrap) /* in a room: the run row, and the row it is written at */
+		x = tt_expand(wrap, (const char *[]){"slot"}, (const char *[]){rule ? rule : in}, 1);
+	else
+		x = pk_xasprintf("slot = %s", rule ? rule : in);
 	free(rule);
 	free(in);
 	return x;
@@ -761,7 +770,7 @@ static void sidecar_rows(json_t *m, const struct tt_kernel *k, const struct tt_s
 	}
 	if (sp->lay.task_rows) /* several tasks: each writes its own rows */
 		json_object_set_new(m, "tasks", sp->lay.tasks >= 0 ? json_integer(sp->lay.tasks) : json_null());
-	char *rule = sp->lay.task_rows || lanes ? slot_words(sp, lanes) : NULL;
+	char *rule = sp->lay.task_rows || lanes || sp->lay.wrap ? slot_words(sp, lanes) : NULL;
 	if (rule)
 		json_object_set_new(m, "slot_rule", json_string(rule));
 	free(rule);
@@ -782,16 +791,21 @@ char *tt_sidecar_json(const struct tt_kernel *k, const struct tt_spec *sp, const
 	json_object_set_new(m, "slots", num ? json_integer(strtoll(sp->opt.slots, NULL, 10)) : json_null());
 	if (sp->lay.slots_bound)
 		json_object_set_new(m, "slots_bound", json_true());
+	if (sp->lay.wrap) /* the marker keeps the run row, written at run_row % slots */
+		json_object_set_new(m, "row_wrap", json_true());
 	json_object_set_new(m, "row_words", json_integer(sp->lay.row_words));
 	json_object_set_new(m, "magic", json_integer((json_int_t)magic));
 	json_object_set_new(m, "magic_column", json_integer(sp->lay.row_words - 1));
 	if (sp->opt.generation)
 		json_object_set_new(m, "generation", json_true());
-	json_object_set_new(
-	    m, "magic_rule",
-	    json_string(sp->opt.generation
-	                    ? "row[magic_column] == magic + ((generation & 0xFFFF) << 16) + (slot & 0xFFFF)"
-	                    : "row[magic_column] == magic + slot"));
+	static const char *const rules[2][2] = {
+	    {"row[magic_column] == magic + slot",
+	     "row[magic_column] == magic + ((generation & 0xFFFF) << 16) + (slot & 0xFFFF)"},
+	    {"row[magic_column] == magic + run_row, written at row run_row % slots",
+	     "row[magic_column] == magic + ((generation & 0xFFFF) << 16) + (run_row & 0xFFFF), written at row run_row "
+	     "% "
+	     "slots"}};
+	json_object_set_new(m, "magic_rule", json_string(rules[sp->lay.wrap != 0][sp->opt.generation != NULL]));
 	if (k->style == TT_EXTERN)
 		json_object_set_new(m, "timing_arg", json_integer(sp->lay.timing_index));
 	if (k->style == TT_EXTERN && sp->opt.generation)

@@ -140,8 +140,10 @@ struct job {
 	int host_py, host_orch;
 	int py_mixed; /* the pypto extern is declared core_type="mixed" */
 	long func_id, external;
-	char slots_buf[32];  /* the rows counted from the orchestration */
-	char slots_why[192]; /* why they could not be counted, for the --slots refusal */
+	char slots_buf[32];    /* the rows counted from the orchestration, or the default room */
+	char slots_why[320];   /* why they could not be counted, said with the room taken */
+	char *pa_buf, *pa[16]; /* the profile's parse flags, kept to read the result back alike */
+	int npa;
 };
 
 static int ends_py(const char *path)
@@ -328,6 +330,40 @@ static int pick_target(struct job *j)
 /* The host: a pypto extern (.py[:NAME]), a simpler orchestration, or the
  * seed's forms (add_* sequence, packed array). The host's tensor count,
  * where it says one, decides the kernel's split. */
+/* A simpler orchestration edited in a run that writes, with no
+ * --test-script: a test script beside it that names it builds the
+ * arguments its expected_arg_count counts, so the run would fail
+ * ("arg_count N < expected N+1"). Refused, naming the script(s) and the flag. */
+static int unnamed_script(struct job *j)
+{
+	int m = j->o.emit.mode;
+	if (m != PK_EMIT_INPLACE && m != PK_EMIT_OUTFILE)
+		return 0;
+	char **v;
+	size_t n = tt_scripts_naming(&j->rules, j->host_path, &v);
+	if (!n)
+		return 0;
+	struct pk_sb names = {0};
+	for (size_t i = 0; i < n; i++)
+		pk_sb_addf(&names, "%s%s", i ? (i + 1 == n ? " and " : ", ") : "", v[i]);
+	int rc;
+	if (n == 1)
+		rc = pk_error("%s: the test script %s names this orchestration: it builds the arguments the timing "
+		              "tensor adds one to (its %s list and signatures), so the orchestration alone would "
+		              "fail at run time; add --test-script %s; nothing was written",
+		              j->host_path, v[0], tt_rule(&j->rules, "test_script", "tensorarg"), v[0]);
+	else
+		rc = pk_error("%s: the test scripts %s name this orchestration: they build the arguments the timing "
+		              "tensor adds one to, so the orchestration alone would fail at run time; add "
+		              "--test-script with the one this run instruments; nothing was written",
+		              j->host_path, names.s);
+	pk_sb_free(&names);
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+	return rc;
+}
+
 static int read_host(struct job *j)
 {
 	struct tt_opts *o = &j->o;
@@ -356,6 +392,8 @@ static int read_host(struct job *j)
 		return pk_error("--test-script goes with a simpler orchestration (rt_submit_*_task) as --host");
 	if (!j->host_orch)
 		return 0;
+	if (!j->tf && unnamed_script(j) < 0)
+		return -1;
 	if (j->tf) {
 		j->func_id = tt_py_test_func_id(&j->tf->b, &j->rules, o->kernel, j->host_path, j->func_id,
 		                                j->sp.lay.twins, 8, &j->sp.lay.ntwins, core, sizeof(core));
@@ -400,7 +438,7 @@ static int size_one_task(struct job *j, const struct tt_tasks *ts, long per)
 {
 	if (ts->blocks < 0) {
 		snprintf(j->slots_why, sizeof(j->slots_why),
-		         "the block count of its submit (line %s) is set at run time", ts->lines);
+		         "the block count of kernel %ld's submit (line %s) is set at run time", ts->id, ts->lines);
 		j->sp.lay.slots_bound = 1;
 	}
 	j->sp.lay.slots_bound |= ts->conditional;
@@ -452,11 +490,6 @@ static int plan_tasks(struct job *j)
 		snprintf(why, sizeof(why), "a loop at line %u runs a count the tool cannot read", ts.loop_line);
 	else
 		snprintf(why, sizeof(why), "a block count is set at run time");
-	if (rows < 0 && !slots)
-		return pk_error("%s: kernel %ld is submitted by more tasks than the tool can count (%s): each writes "
-		                "its own rows, after those of the tasks before it; pass --slots ROWS, one row per %s "
-		                "of every task of one run",
-		                orch, ts.id, why, unit);
 	if (rows >= 0 && slots && strspn(slots, "0123456789") == strlen(slots) && strtol(slots, NULL, 10) < rows)
 		return pk_error("%s: --slots %s, but the %ld tasks submitting kernel %ld (line%s %s) run %ld "
 		                "block%s: the tensor needs %ld rows; pass --slots %ld or leave it out",
@@ -473,9 +506,54 @@ static int plan_tasks(struct job *j)
 		           orch, ts.conditional ? "at most " : "", ts.tasks, ts.id, strchr(ts.lines, ',') ? "s" : "",
 		           ts.lines, ts.conditional ? "; a branch chooses some" : "", unit, j->sp.opt.slots);
 	else
-		pk_warning("%s: many tasks submit kernel %ld (%s): each passes its first row, after the rows of the "
-		           "tasks before it, and writes one row per %s; --slots %s must cover every task of one run",
-		           orch, ts.id, why, unit, j->sp.opt.slots);
+		snprintf(j->slots_why, sizeof(j->slots_why),
+		         "many tasks submit kernel %ld (%s), each writing one row per %s after those of the tasks "
+		         "before it",
+		         ts.id, why, unit);
+	return 0;
+}
+
+static int is_number(const char *s)
+{
+	return s && *s && strspn(s, "0123456789") == strlen(s);
+}
+
+/* Rows the tool could not count (a loop or a block count read at run time,
+ * a launch's blocks): a room of --slots rows, or of the profile's default
+ * ([slot] room) when a host is sized here. In a room the kernel writes its
+ * run row at run_row % rows and keeps run_row in the marker, so
+ * probe-report sees a run that needed more and names the --slots. One line
+ * says which room and why. */
+static int plan_room(struct job *j)
+{
+	if (j->hf && !j->sp.opt.slots && !j->slots_why[0]) { /* nothing counted the rows */
+		snprintf(j->slots_why, sizeof(j->slots_why), "the tool does not count the blocks %s",
+		         j->host_py ? "the extern's callers launch" : "the host launches");
+		j->sp.lay.slots_bound = 1;
+	}
+	/* counted (a branch may skip some tasks), or no room to size */
+	if (!j->slots_why[0] || (!j->hf && !j->sp.opt.slots))
+		return 0;
+	const char *room = tt_prof(&j->sp, "slot", "room");
+	int dflt = !j->sp.opt.slots;
+	if (dflt) {
+		if (!is_number(room))
+			return pk_error("rules/timing.ini: [slot] room must be a number of rows, not '%s'", room);
+		snprintf(j->slots_buf, sizeof(j->slots_buf), "%s", room);
+		j->sp.opt.slots = j->slots_buf;
+	}
+	/* a kernel wraps by a number, and the task slot must have its room form */
+	j->sp.lay.wrap =
+	    is_number(j->sp.opt.slots) && (!j->sp.lay.task_rows || tt_prof(&j->sp, "slot", "task_slot_wrap"));
+	if (!j->sp.lay.wrap) {
+		pk_warning("%s: %s; --slots %s must cover every row of one run", j->host_path, j->slots_why,
+		           j->sp.opt.slots);
+		return 0;
+	}
+	pk_warning("%s: %s; the timing tensor has %s %s rows%s: a run past them wraps, and probe-report names the "
+	           "--slots it needed",
+	           j->host_path, j->slots_why, dflt ? "the default room of" : "the", j->sp.opt.slots,
+	           dflt ? " ([slot] room of rules/timing.ini)" : " --slots gave");
 	return 0;
 }
 
@@ -524,11 +602,6 @@ static int plan_host(struct job *j)
 {
 	if (!j->hf)
 		return 0;
-	if (!j->sp.opt.slots && j->slots_why[0])
-		return pk_error("%s: --host needs --slots EXPR, the rows of one run: %s", j->host_path, j->slots_why);
-	if (!j->sp.opt.slots)
-		return pk_error("%s: --host needs --slots EXPR, the number of core slots of the real launch",
-		                j->host_path);
 	if (j->host_py)
 		return tt_py_plan_extern(&j->hf->b, j->extern_name, &j->sp, &j->fs, &j->hf->plan);
 	if (!j->host_orch) /* a launch, a packed array, or the kernel's own file */
@@ -567,19 +640,16 @@ static int read_kernel(struct job *j)
 	struct tt_opts *o = &j->o;
 	const char *acc = j->sp.target ? tt_rule(&j->rules, j->sp.target, "tensor_accessors") : NULL;
 	int desc = j->sp.target && tt_rule(&j->rules, j->sp.target, "tensor");
-	char *pa_buf = NULL, *pa[16];
-	int npa = 0;
 	const char *pargs = j->sp.target ? tt_rule(&j->rules, j->sp.target, "parse_args") : NULL;
 	if (pargs && !o->build_dir && !o->nextra) { /* the profile's qualifiers, split at blanks */
-		pa_buf = pk_xstrdup(pargs);
-		for (char *save = NULL, *w = strtok_r(pa_buf, " \t", &save); w && npa < 16;
+		j->pa_buf = pk_xstrdup(pargs);
+		for (char *save = NULL, *w = strtok_r(j->pa_buf, " \t", &save); w && j->npa < 16;
 		     w = strtok_r(NULL, " \t", &save))
-			pa[npa++] = w;
+			j->pa[j->npa++] = w;
 	}
 	j->kt = &j->kf->t;
 	j->kf->have_t = 1;
-	int prc = tt_parse(j->kt, &j->kf->b, 1, o->build_dir, npa ? pa : o->extra, npa ? npa : o->nextra);
-	free(pa_buf);
+	int prc = tt_parse(j->kt, &j->kf->b, 1, o->build_dir, j->npa ? j->pa : o->extra, j->npa ? j->npa : o->nextra);
 	if (prc < 0 || tt_check_terminated(j->kt) < 0 ||
 	    tt_kernel_find_prof(j->kt, o->kernel_name, &j->k, acc, desc) < 0 || read_host(j) < 0 ||
 	    tt_kernel_abi(j->kt, &j->k) < 0)
@@ -611,8 +681,58 @@ static int lay_out(struct job *j)
  * again here: without the SDK its inserted device calls (cache writeback,
  * cycle reads) are undeclared in the stub headers, which is no fault of the
  * edit. */
+/* A test hook: a planner fault the kernel's read-back must catch (its
+ * first renumbered args[] read, or its last tail call, left out), so that a
+ * test sees the check refuse what a faulty plan would have written. */
+static void test_fault(const struct job *j, struct pk_plan *p)
+{
+	const char *f = getenv("PROBEKIT_TEST_KERNEL_FAULT");
+	if (!f)
+		return;
+	char *tail =
+	    pk_xasprintf("%s" PK_NAME_TIMING_TAIL "(%s" PK_NAME_TIMING_OUT, j->sp.lay.prefix, j->sp.lay.prefix);
+	const char *key = !strcmp(f, "renumber") ? PK_TT_WAS_OPEN : !strcmp(f, "tail") ? tail : NULL;
+	size_t hit = p->n;
+	for (size_t i = 0; key && i < p->n; i++)
+		if (memmem(p->e[i].text, p->e[i].text_len, key, strlen(key)) && (hit == p->n || key == tail))
+			hit = i;
+	if (hit < p->n) {
+		free(p->e[hit].text);
+		memmove(p->e + hit, p->e + hit + 1, (p->n - hit - 1) * sizeof(*p->e));
+		p->n--;
+	}
+	free(tail);
+}
+
+/* The kernel's result, parsed again as it was parsed, with the facts the
+ * edit must establish checked on that parse (tt_kcheck.c). */
+static int read_back_kernel(struct job *j)
+{
+	test_fault(j, &j->kf->plan);
+	if (!j->kf->plan.n)
+		return 0;
+	/* a header or helper file edited too: the kernel's unit would read it
+	 * unedited from disk, so its result cannot be parsed alone (a limit) */
+	for (size_t i = 0; i < j->fs.n; i++)
+		if (j->fs.v[i] != j->kf && (j->fs.v[i]->roles & (TT_ROLE_EDIT | TT_ROLE_SIDE)) && j->fs.v[i]->plan.n)
+			return 0;
+	struct pk_buf nb = j->kf->b;
+	pk_plan_apply(&j->kf->plan, j->kf->b.data, j->kf->b.len, &nb.data, &nb.len);
+	const char *acc = j->sp.target ? tt_rule(&j->rules, j->sp.target, "tensor_accessors") : NULL;
+	struct tt_kparse how = {.build_dir = j->o.build_dir,
+	                        .extra = j->npa ? j->pa : j->o.extra,
+	                        .nextra = j->npa ? j->npa : j->o.nextra,
+	                        .accessors = acc,
+	                        .descriptors = j->sp.target && tt_rule(&j->rules, j->sp.target, "tensor")};
+	int rc = tt_kernel_verify(&j->k, &j->sp, &nb, &how);
+	free(nb.data);
+	return rc;
+}
+
 static int read_back(struct job *j)
 {
+	if (read_back_kernel(j) < 0)
+		return -1;
 	if (!j->ht || j->ht == j->kt || !j->hf->plan.n)
 		return 0;
 	/* the host, parsed alone: a fresh parse of the result, no more errors than the original's */
@@ -655,7 +775,8 @@ static int plan_all(struct job *j)
 	j->sp.opt.host_file = j->host_path;
 	j->sp.rules = &j->rules;
 	j->sp.async_issue = &j->async.issue;
-	if (pick_target(j) < 0 || read_kernel(j) < 0 || plan_tasks(j) < 0 || view_edits(j) < 0 || lay_out(j) < 0)
+	if (pick_target(j) < 0 || read_kernel(j) < 0 || plan_tasks(j) < 0 || plan_room(j) < 0 || view_edits(j) < 0 ||
+	    lay_out(j) < 0)
 		return -1;
 	if (tt_gen_kernel(j->kt, &j->k, &j->sp, &j->fs, &j->kf->plan) < 0 || plan_reads(j) < 0 || plan_host(j) < 0)
 		return -1;
@@ -772,6 +893,7 @@ static void free_job(struct job *j)
 	tt_files_free(&j->fs);
 	free(j->host_path);
 	free(j->extern_name);
+	free(j->pa_buf);
 	tt_rules_free(&j->rules);
 	pk_ast_rules_free(&j->async);
 }

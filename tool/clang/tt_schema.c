@@ -14,7 +14,7 @@
  * optional: their absence says the runtime has no such thing. */
 static const char *const timing_schema[][32] = {
     {"code", "api", "qualifiers", "tensor_type", "tensor", "magic", NULL},
-    {"slot", "aiv", "aic", "mix_is_aic", "mix_aic", "mix_aiv", NULL},
+    {"slot", "aiv", "aic", "mix_is_aic", "mix_aic", "mix_aiv", "room", NULL},
     {"kinds", "entry", "body_done", NULL},
     {"host",
      "orchestration",
@@ -63,6 +63,8 @@ static const char *const timing_schema[][32] = {
      "tail_slot_mix",
      "tail_row",
      "tail_row_invocation",
+     "tail_row_wrap",
+     "tail_row_invocation_wrap",
      "tail_value",
      "tail_identity",
      "tail_marker",
