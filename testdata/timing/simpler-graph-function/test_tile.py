@@ -14,14 +14,14 @@ class TestTileGraph(SceneTestCase):
         "orchestration": {
             "source": "kernels/orchestration/tile_orch.cpp",
             "function_name": "aicpu_orchestration_entry",
-            "signature": [D.INOUT, D.IN, D.IN, D.IN],
+            "signature": [D.INOUT, D.IN, D.IN, D.IN, D.IN],
         },
         "incores": [
             {
                 "func_id": 0,
                 "source": "kernels/aiv/kernel_tile_add.cpp",
                 "core_type": "aiv",
-                "signature": [D.INOUT, D.IN],
+                "signature": [D.INOUT, D.IN, D.IN],
             },
         ],
     }
@@ -34,10 +34,12 @@ class TestTileGraph(SceneTestCase):
             TensorArg("tile_0", torch.ones(SIZE, dtype=torch.float32)),
             TensorArg("tile_1", torch.full((SIZE,), 2.0, dtype=torch.float32)),
             TensorArg("tile_2", torch.full((SIZE,), 3.0, dtype=torch.float32)),
+            TensorArg("bias", torch.full((SIZE,), 0.25, dtype=torch.float32)),
         )
 
     def compute_golden(self, args, params):
-        args.acc[:] = args.tile_0 + (0.5 + 0.5) * args.tile_0 + (1.0 + 1.0) * args.tile_1 + (1.5 + 1.5) * args.tile_2
+        b = args.bias
+        args.acc[:] = (args.tile_0 + b) * (1.0 + 0.5 + 0.5) + (args.tile_1 + b) * (1.0 + 1.0) + (args.tile_2 + b) * (1.5 + 1.5)
 
 
 if __name__ == "__main__":

@@ -14,14 +14,14 @@ class TestTileGraph(SceneTestCase):
         "orchestration": {
             "source": "kernels/orchestration/tile_orch.cpp",
             "function_name": "aicpu_orchestration_entry",
-            "signature": [D.INOUT, D.IN, D.IN, D.IN, D.INOUT],  # TIMING_PROBE: @timing-line "            \"signature\": [D.INOUT, D.IN, D.IN, D.IN],"
+            "signature": [D.INOUT, D.IN, D.IN, D.IN, D.IN, D.INOUT],  # TIMING_PROBE: @timing-line "            \"signature\": [D.INOUT, D.IN, D.IN, D.IN, D.IN],"
         },
         "incores": [
             {
                 "func_id": 0,
                 "source": "kernels/aiv/kernel_tile_add.cpp",
                 "core_type": "aiv",
-                "signature": [D.INOUT, D.IN, D.INOUT],  # TIMING_PROBE: @timing-line "                \"signature\": [D.INOUT, D.IN],"
+                "signature": [D.INOUT, D.IN, D.IN, D.INOUT],  # TIMING_PROBE: @timing-line "                \"signature\": [D.INOUT, D.IN, D.IN],"
             },
         ],
     }
@@ -34,11 +34,13 @@ class TestTileGraph(SceneTestCase):
             TensorArg("tile_0", torch.ones(SIZE, dtype=torch.float32)),
             TensorArg("tile_1", torch.full((SIZE,), 2.0, dtype=torch.float32)),
             TensorArg("tile_2", torch.full((SIZE,), 3.0, dtype=torch.float32)),
+            TensorArg("bias", torch.full((SIZE,), 0.25, dtype=torch.float32)),
             TensorArg("pk_tt_timing", torch.zeros((10) * 8, dtype=torch.int64)),  # TIMING_PROBE: @timing golden timing output (zeros)
         )
 
     def compute_golden(self, args, params):
-        args.acc[:] = args.tile_0 + (0.5 + 0.5) * args.tile_0 + (1.0 + 1.0) * args.tile_1 + (1.5 + 1.5) * args.tile_2
+        b = args.bias
+        args.acc[:] = (args.tile_0 + b) * (1.0 + 0.5 + 0.5) + (args.tile_1 + b) * (1.0 + 1.0) + (args.tile_2 + b) * (1.5 + 1.5)
     # TIMING_PROBE: @timing comparator
     def compare_outputs(self, test_args, golden_args, output_names, params):  # TIMING_PROBE: @timing comparator
         import os, re, struct  # TIMING_PROBE: @timing capture the actual timing tensor

@@ -1,4 +1,4 @@
-// Add one tile into the accumulator, scaled: acc[i] += tile[i] * scale.
+// Add one tile and a bias into the accumulator, scaled: acc[i] += (tile[i] + bias[i]) * scale.
 #include <cstdint>
 
 #include "tensor.h"
@@ -29,8 +29,8 @@ static __aicore__ inline __attribute__((always_inline)) void pk_tt_tail(__gm__ i
 }  // TIMING_PROBE: @timing helper
 extern "C" __aicore__ __attribute__((always_inline)) void kernel_entry(__gm__ int64_t *args) {
     uint64_t pk_tt_entry = pk_tt_read_cycle();  // TIMING_PROBE: @timing entry
-    __gm__ int64_t *pk_tt_out = reinterpret_cast<__gm__ int64_t *>(reinterpret_cast<__gm__ ChipTensor *>(args[2])->buffer.addr) + reinterpret_cast<__gm__ ChipTensor *>(args[2])->start_offset;  // TIMING_PROBE: @timing tensor args[2]
-    const uint64_t pk_tt_task = static_cast<uint64_t>(args[4]);  // TIMING_PROBE: @timing task's first row args[4]
+    __gm__ int64_t *pk_tt_out = reinterpret_cast<__gm__ int64_t *>(reinterpret_cast<__gm__ ChipTensor *>(args[3])->buffer.addr) + reinterpret_cast<__gm__ ChipTensor *>(args[3])->start_offset;  // TIMING_PROBE: @timing tensor args[3]
+    const uint64_t pk_tt_task = static_cast<uint64_t>(args[5]);  // TIMING_PROBE: @timing task's first row args[5]
     const uint64_t pk_tt_slot = (static_cast<uint64_t>(pk_tt_task) + static_cast<uint64_t>(get_block_idx(args))) % static_cast<uint64_t>(10);  // TIMING_PROBE: @timing slot
     const uint64_t pk_tt_id_task = static_cast<uint64_t>(reinterpret_cast<__gm__ LocalContext *>(static_cast<uint64_t>(args[SPMD_LOCAL_CONTEXT_INDEX]))->async_ctx.task_token.raw);  // TIMING_PROBE: @timing identity
     const uint64_t pk_tt_id_block = static_cast<uint64_t>(get_block_idx(args));  // TIMING_PROBE: @timing identity
@@ -41,15 +41,17 @@ extern "C" __aicore__ __attribute__((always_inline)) void kernel_entry(__gm__ in
     #endif  // TIMING_PROBE: @timing identity
     __gm__ ChipTensor *acc_t = reinterpret_cast<__gm__ ChipTensor *>(args[0]);
     __gm__ ChipTensor *tile_t = reinterpret_cast<__gm__ ChipTensor *>(args[1]);
+    __gm__ ChipTensor *bias_t = reinterpret_cast<__gm__ ChipTensor *>(args[2]);
     __gm__ float *acc = reinterpret_cast<__gm__ float *>(acc_t->buffer.addr) + acc_t->start_offset;
     __gm__ float *tile = reinterpret_cast<__gm__ float *>(tile_t->buffer.addr) + tile_t->start_offset;
-    float scale = static_cast<float>(args[/* TIMING_PROBE: @timing-was "2" */3/* TIMING_PROBE: @timing-end */]);
+    __gm__ float *bias = reinterpret_cast<__gm__ float *>(bias_t->buffer.addr) + bias_t->start_offset;
+    float scale = static_cast<float>(args[/* TIMING_PROBE: @timing-was "3" */4/* TIMING_PROBE: @timing-end */]);
 
     int32_t blocks = get_block_num(args);
     int32_t block = get_block_idx(args);
     int32_t per = 128 / blocks;
     for (int32_t i = block * per; i < (block + 1) * per; ++i) {
-        acc[i] += tile[i] * scale;
+        acc[i] += (tile[i] + bias[i]) * scale;
     }
     pk_tt_tail(pk_tt_out, pk_tt_slot, pk_tt_id_task, pk_tt_id_block, pk_tt_id_lane, pk_tt_entry, pk_tt_read_cycle());  // TIMING_PROBE: @timing tail
 }
