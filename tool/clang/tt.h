@@ -419,6 +419,7 @@ struct tt_tasks {
 	int on_aic;         /* some mixed task runs the kernel on its AIC lane too */
 	long block_runs;    /* blocks of all tasks of one run (the rows they own), -1 unknown */
 	int conditional;    /* an if, switch or ?: chooses whether some submit runs: the counts are at most */
+	int graph;          /* some submit is in a graph function (rt_submit_graph): replays get rows by call */
 	char lines[96];     /* the submits' lines, "38, 48" */
 };
 int tt_orch_tasks(struct pk_ast *t, const struct tt_spec *sp, long func_id, struct tt_tasks *out);

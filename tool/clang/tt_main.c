@@ -473,7 +473,8 @@ static int plan_tasks(struct job *j)
 	}
 	long per = lane_rows(j, &ts);
 	j->sp.lay.lane_rows = per;
-	if ((ts.sites < 2 && !ts.in_loop) || ts.tasks == 0 || ts.tasks == 1)
+	/* a graph function's tasks take their first rows from each call, even one alone */
+	if (((ts.sites < 2 && !ts.in_loop) || ts.tasks == 0 || ts.tasks == 1) && !ts.graph)
 		return size_one_task(j, &ts, per); /* one task instance at most: its rows are its own */
 	/* the [host] templates are required when the rules load; task_slot only a profile sets */
 	if (!tt_prof(&j->sp, "slot", "task_slot"))

@@ -341,7 +341,34 @@ struct adds {
 	size_t last_scalar_stmt_end, last_scalar_stmt; /* the same for the last scalar add */
 	long tensors, scalars;
 	size_t last_tensor_arg, last_tensor_arg_end; /* tokens of the last tensor add's argument */
+	int scalar_branch; /* the last scalar add is in a block the submit is not: the scalars go before it */
 };
+
+/* Scalar adds in the two blocks of one `if {...} else {...}` run one or
+ * the other: of the adds at tokens AT (N of them, W scalars each) those
+ * of the smaller side, to take off the count. */
+static long either_side(const struct pk_ast *t, const size_t *at, const long *w, size_t n)
+{
+	long off = 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t b = block_open(t, at[i]);
+		if (b < 2 || b >= t->ntok || !pk_tok_is(t, b - 1, "else") || !pk_tok_is(t, b - 2, "}"))
+			continue;
+		int first = 1; /* each else block once */
+		for (size_t j = 0; j < i && first; j++)
+			first = block_open(t, at[j]) != b;
+		if (!first)
+			continue;
+		size_t then = block_open(t, b - 2);
+		long ne = 0, nt = 0;
+		for (size_t j = 0; j < n; j++) {
+			ne += block_open(t, at[j]) == b ? w[j] : 0;
+			nt += block_open(t, at[j]) == then ? w[j] : 0;
+		}
+		off += ne < nt ? ne : nt;
+	}
+	return off;
+}
 
 /* The task's arguments start at the latest `CoreTaskArgs RECV` declaration
  * or dummy submit of RECV in [FROM, TO) (the same name reused in blocks). */
@@ -364,6 +391,8 @@ static void task_adds(const struct pk_ast *t, const struct submit *all, size_t n
 	from = args_decl(t, all[k].recv, from, all[k].tok);
 	memset(a, 0, sizeof(*a));
 	(void)n;
+	size_t at[64], nat = 0;
+	long w[64];
 	for (size_t i = from; i + 3 < all[k].tok; i++) {
 		if (!same(t, i, all[k].recv) || !pk_tok_is(t, i + 1, ".") || !pk_tok_is(t, i + 3, "(") ||
 		    (t->tok[i].flags & (PK_TOK_INACTIVE | PK_TOK_DIRECTIVE)))
@@ -376,18 +405,26 @@ static void task_adds(const struct pk_ast *t, const struct submit *all, size_t n
 		size_t c = close_of(t, i + 3);
 		size_t s = pk_tok_stmt_first(t, i);
 		size_t end = pk_tok_is(t, c + 1, ";") ? t->tok[c + 1].end : 0;
+		size_t as[TT_FN_PARAMS], ae[TT_FN_PARAMS];
+		long nargs = (long)tt_call_args(t, i + 3, as, ae, TT_FN_PARAMS); /* add_input(a, b): two */
+		if (nargs < 1)
+			nargs = 1;
 		if (scalar) {
-			a->scalars++;
+			a->scalars += nargs;
+			if (nat < sizeof(at) / sizeof(at[0]))
+				w[nat] = nargs, at[nat++] = i;
+			a->scalar_branch = block_open(t, i) != block_open(t, all[k].tok);
 			a->last_scalar_stmt = pk_tok_lead(t, s);
 			a->last_scalar_stmt_end = end;
 			continue;
 		}
-		a->tensors++;
+		a->tensors += nargs;
 		a->last_tensor_stmt = pk_tok_lead(t, s);
 		a->last_tensor_stmt_end = end;
 		a->last_tensor_arg = i + 4;
 		a->last_tensor_arg_end = c;
 	}
+	a->scalars -= either_side(t, at, w, nat);
 }
 
 int tt_orch_is(const struct pk_ast *t)
@@ -737,6 +774,115 @@ static int chosen(const struct pk_ast *t, const struct tt_fn *fns, size_t nf, si
 	return 0;
 }
 
+/* ---- graph functions (rt_submit_graph) ----
+ * A graph function records the tasks it submits once and the runtime
+ * replays them at every call with that call's boundary arguments; only a
+ * boundary tensor or a scalar read straight from the boundary is the
+ * call's own. So the timing tensor becomes the boundary's last tensor, and
+ * each task of the graph running the kernel passes, as its first row, one
+ * of the boundary's last scalars, which every call sets to the run's next
+ * free row plus the rows of the graph's tasks before it. */
+
+/* The parameter of FN whose type is the boundary's ([host]
+ * simpler_graph_args), or -1. */
+static int graph_param(const struct pk_ast *t, const struct tt_spec *sp, const struct tt_fn *fn)
+{
+	const char *w = tt_rule(sp->rules, "host", "simpler_graph_args");
+	for (size_t p = 0; fn && w && p < fn->nparams; p++)
+		for (size_t i = fn->params[p].first; i < fn->params[p].name; i++)
+			if (pk_tok_is(t, i, w))
+				return (int)p;
+	return -1;
+}
+
+/* A call handing a graph function its boundary: the call's '(' and the
+ * boundary object's token there. */
+struct gsite {
+	size_t call, recv;
+};
+
+/* The calls running graph function G: every rt_submit_graph(..., &G, RECV
+ * ...) (the RECV of a wrapper taking the boundary as its parameter followed
+ * to the wrapper's calls). Returns the count, or -1 after an error. */
+static long graph_sites(const struct pk_ast *t, const struct tt_spec *sp, const struct tt_fn *fns, size_t nf,
+                        const struct tt_fn *g, struct gsite *out, size_t cap)
+{
+	const char *call = tt_rule(sp->rules, "host", "simpler_graph_submit");
+	size_t n = 0;
+	for (size_t i = 0; call && i + 1 < t->ntok; i++) {
+		if (!pk_tok_is(t, i, call) || !pk_tok_is(t, i + 1, "(") ||
+		    (t->tok[i].flags & (PK_TOK_INACTIVE | PK_TOK_DIRECTIVE)))
+			continue;
+		size_t c = close_of(t, i + 1), j = i + 2;
+		while (j + 1 < c && !(pk_tok_is(t, j, "&") && same(t, j + 1, g->name)))
+			j++;
+		if (j + 1 >= c)
+			continue;
+		size_t recv = j + 3;
+		if (!pk_tok_is(t, j + 2, ",") || !ident(t, recv) || !(pk_tok_is(t, recv + 1, ",") || recv + 1 == c))
+			return pk_error(
+			    "%s:%u: the graph function's boundary arguments are not one name after '&%.*s'; "
+			    "build them in a variable and pass it",
+			    t->b->path, pk_buf_line_of(t->b, t->tok[i].start),
+			    (int)(t->tok[g->name].end - t->tok[g->name].start), t->b->data + t->tok[g->name].start);
+		const struct tt_fn *w = tt_fn_holding(fns, nf, i);
+		int p = graph_param(t, sp, w);
+		if (p < 0 || !same(t, recv, w->params[p].name)) {
+			if (n < cap)
+				out[n++] = (struct gsite){i + 1, recv};
+			continue;
+		}
+		static size_t calls[MAX_SUBMITS]; /* a wrapper: its callers' boundaries */
+		size_t nc = helper_calls(t, fns, nf, w, calls, MAX_SUBMITS);
+		for (size_t k = 0; k < nc; k++) {
+			size_t as[TT_FN_PARAMS], ae[TT_FN_PARAMS], na = tt_call_args(t, calls[k], as, ae, TT_FN_PARAMS);
+			if ((size_t)p >= na || ae[p] != as[p] + 1 || !ident(t, as[p]))
+				return pk_error(
+				    "%s:%u: this call of '%.*s' passes the graph's boundary arguments as an "
+				    "expression; build them in a variable and pass it",
+				    t->b->path, pk_buf_line_of(t->b, t->tok[calls[k]].start),
+				    (int)(t->tok[w->name].end - t->tok[w->name].start),
+				    t->b->data + t->tok[w->name].start);
+			if (n < cap)
+				out[n++] = (struct gsite){calls[k], as[p]};
+		}
+	}
+	return (long)n;
+}
+
+/* The graph function holding token TOK (a function taking the boundary
+ * that some rt_submit_graph names), or NULL. */
+static const struct tt_fn *graph_fn(const struct pk_ast *t, const struct tt_spec *sp, const struct tt_fn *fns,
+                                    size_t nf, size_t tok)
+{
+	const struct tt_fn *fn = tt_fn_holding(fns, nf, tok);
+	const char *call = tt_rule(sp->rules, "host", "simpler_graph_submit");
+	if (!fn || graph_param(t, sp, fn) < 0 || !call)
+		return NULL;
+	for (size_t i = 0; i + 1 < t->ntok; i++)
+		if (pk_tok_is(t, i, call) && pk_tok_is(t, i + 1, "(")) {
+			size_t c = close_of(t, i + 1);
+			for (size_t j = i + 2; j + 1 < c; j++)
+				if (pk_tok_is(t, j, "&") && same(t, j + 1, fn->name))
+					return fn;
+		}
+	return NULL;
+}
+
+/* The replays of graph function G in one run: its calls times the loops
+ * around each; -1 when a loop's count is not a constant (*LOOP its token). */
+static long graph_runs(const struct pk_ast *t, const struct tt_spec *sp, const struct tt_fn *fns, size_t nf,
+                       const struct tt_fn *g, const struct loop *loops, size_t nl, int *in_loop, size_t *loop)
+{
+	static struct gsite gs[MAX_SUBMITS];
+	long ng = graph_sites(t, sp, fns, nf, g, gs, MAX_SUBMITS), runs = 0;
+	for (long c = 0; c < ng && runs >= 0; c++) {
+		long ct = site_trips(loops, nl, gs[c].call, in_loop, loop);
+		runs = ct < 0 ? -1 : runs + ct;
+	}
+	return ng < 0 ? -1 : runs;
+}
+
 int tt_orch_tasks(struct pk_ast *t, const struct tt_spec *sp, long func_id, struct tt_tasks *out)
 {
 	static struct submit s[MAX_SUBMITS];
@@ -759,6 +905,12 @@ int tt_orch_tasks(struct pk_ast *t, const struct tt_spec *sp, long func_id, stru
 		long trips = site_trips(loops, nl, s[k].tok, &out->in_loop, &loop),
 		     blocks = site_blocks(t, s, k, setters);
 		out->conditional |= chosen(t, fns, nf, s[k].tok, 0);
+		const struct tt_fn *g = graph_fn(t, sp, fns, nf, s[k].tok);
+		if (g) { /* in a graph function: once per replay, the calls times the loops around each */
+			out->graph = 1;
+			long runs = graph_runs(t, sp, fns, nf, g, loops, nl, &out->in_loop, &loop);
+			trips = trips < 0 || runs < 0 ? -1 : trips * runs;
+		}
 		if (s[k].nsites) { /* through a helper: once per call, times the loops around each call */
 			out->via_helper = 1;
 			out->sites += (int)s[k].nsites - 1;
@@ -831,11 +983,11 @@ static int find_entry(const struct pk_ast *t, size_t sub, size_t *orch, size_t *
 	free(fns);
 	unsigned line = pk_buf_line_of(t->b, t->tok[sub].start);
 	if (graph)
-		return pk_error("%s:%u: the kernel is submitted in '%s', a graph function (GraphTaskArgs): "
-		                "rt_submit_graph records its tasks once and replays them with new arguments, so "
-		                "the timing tensor cannot be threaded into them; measure the kernel in a task the "
-		                "orchestration's entry submits",
-		                t->b->path, line, name);
+		return pk_error("%s:%u: the kernel is submitted in '%s', a graph function (GraphTaskArgs) that no "
+		                "rt_submit_graph(&%s, ARGS ...) call of the orchestration's entry runs, so its replays "
+		                "cannot get the timing tensor and their rows; call it so from the entry, or measure "
+		                "the kernel in a task the entry submits",
+		                t->b->path, line, name, name);
 	return pk_error("%s:%u: the submit of the kernel is in '%s', which no function taking (const "
 	                "ChipTaskArgs &) holds or calls; submit it from the orchestration's entry, or through "
 	                "a helper the entry calls",
@@ -862,14 +1014,59 @@ static size_t entry_tok(const struct pk_ast *t, const struct submit *s, long id)
 	return at;
 }
 
-/* K: the next external tensor, one past the highest orch.tensor(N). */
-static long next_external(const struct pk_ast *t, size_t orch)
+/* The highest index a read `ORCH.ACC(I)` can take, ORCH the ChipTaskArgs
+ * parameter of the function holding it (a helper of the file taking them
+ * too; a graph's boundary of the same name is not the orchestration's): I
+ * a number, or the variable of a loop around it counting from a constant
+ * to one (its last value); -1 when there is none; *DYN set when some read's
+ * index is neither. */
+static long max_read(const struct pk_ast *t, const char *acc, int *dyn)
 {
+	struct tt_fn *fns = NULL;
+	struct loop *loops = NULL;
+	size_t nf = tt_fns_find(t, &fns), nl = find_loops(t, &loops);
 	long max = -1;
-	for (size_t i = 0; i + 4 < t->ntok; i++)
-		if (same(t, i, orch) && i != orch && pk_tok_is(t, i + 1, ".") && pk_tok_is(t, i + 2, "tensor") &&
-		    pk_tok_is(t, i + 3, "(") && lit(t, i + 4) > max)
-			max = lit(t, i + 4);
+	*dyn = 0;
+	for (size_t i = 0; acc && i + 4 < t->ntok; i++) {
+		const struct tt_fn *fn = tt_fn_holding(fns, nf, i);
+		if (!fn || fn->orch_param < 0 || !same(t, i, fn->params[fn->orch_param].name) ||
+		    !pk_tok_is(t, i + 1, ".") || !pk_tok_is(t, i + 2, acc) || !pk_tok_is(t, i + 3, "("))
+			continue;
+		long v = pk_tok_is(t, i + 5, ")") ? lit(t, i + 4) : -1;
+		for (size_t l = 0; v < 0 && ident(t, i + 4) && pk_tok_is(t, i + 5, ")") && l < nl; l++) {
+			size_t f = loops[l].tok;
+			if (loops[l].trips <= 0 || i < loops[l].b || i > loops[l].e || !pk_tok_is(t, f + 1, "(") ||
+			    !same(t, f + 3, i + 4) || !pk_tok_is(t, f + 4, "="))
+				continue;
+			long a = bound_value(t, f + 5);
+			v = a < 0 ? -1 : a + loops[l].trips - 1; /* for (T V = A; ...): V's last value */
+		}
+		if (v < 0)
+			*dyn = 1;
+		else if (v > max)
+			max = v;
+	}
+	free(fns);
+	free(loops);
+	return max;
+}
+
+/* K: the next external tensor, one past the highest orch.tensor(N); when
+ * some read's index is computed at run time, the config's count less the
+ * scalars (else the reads', which plan_config's warning then questions). */
+static int config_count(const struct pk_ast *t, const struct tt_rules *r, size_t *s, size_t *e, long *v);
+static long next_external(const struct pk_ast *t, const struct tt_rules *r)
+{
+	int dyn = 0, sdyn = 0;
+	long max = max_read(t, "tensor", &dyn);
+	const char *acc = tt_rule(r, "host", "simpler_scalar_accessor");
+	long smax = max_read(t, acc, &sdyn);
+	size_t s, e;
+	long v = -1;
+	if (!dyn)
+		return max + 1;
+	if (!sdyn && config_count(t, r, &s, &e, &v) == 0 && v > max + smax + 1)
+		return v - (smax + 1);
 	return max + 1;
 }
 
@@ -917,18 +1114,13 @@ static int config_count(const struct pk_ast *t, const struct tt_rules *r, size_t
 
 /* The scalars the orchestration reads: one past the highest ORCH.ACC(N),
  * ACC the [host] simpler_scalar_accessor (0 without one). */
-static long orch_scalars(const struct pk_ast *t, const struct tt_rules *r, size_t orch)
+static long orch_scalars(const struct pk_ast *t, const struct tt_rules *r)
 {
-	const char *acc = tt_rule(r, "host", "simpler_scalar_accessor");
-	long max = -1;
-	for (size_t i = 0; acc && i + 4 < t->ntok; i++)
-		if (same(t, i, orch) && i != orch && pk_tok_is(t, i + 1, ".") && pk_tok_is(t, i + 2, acc) &&
-		    pk_tok_is(t, i + 3, "(") && lit(t, i + 4) > max)
-			max = lit(t, i + 4);
-	return max + 1;
+	int dyn = 0;
+	return max_read(t, tt_rule(r, "host", "simpler_scalar_accessor"), &dyn) + 1;
 }
 
-static int plan_config(const struct pk_ast *t, const struct tt_rules *r, size_t orch, long ext, struct pk_plan *plan)
+static int plan_config(const struct pk_ast *t, const struct tt_rules *r, long ext, struct pk_plan *plan)
 {
 	size_t s, e;
 	long v = -1;
@@ -936,7 +1128,7 @@ static int plan_config(const struct pk_ast *t, const struct tt_rules *r, size_t 
 		return pk_error("%s: no 'expected_arg_count = N' in the orchestration config: the runtime would "
 		                "refuse the extra external tensor",
 		                t->b->path);
-	long sc = orch_scalars(t, r, orch);
+	long sc = orch_scalars(t, r);
 	unsigned line = pk_buf_line_of(t->b, t->tok[s].start);
 	if (v < 0)
 		return pk_error("%s:%u: expected_arg_count is not a constant the tool can evaluate: write it as a "
@@ -1204,6 +1396,310 @@ static int helper_tasks(const struct pk_ast *t, const struct tt_spec *sp, const 
 	return rc;
 }
 
+/* The boundary parameter's name of graph function G (allocated). */
+static char *graph_args_name(const struct pk_ast *t, const struct tt_spec *sp, const struct tt_fn *g)
+{
+	size_t nm = g->params[graph_param(t, sp, g)].name;
+	return pk_xstrndup(t->b->data + t->tok[nm].start, t->tok[nm].end - t->tok[nm].start);
+}
+
+/* Task J of graph function G: its first row is the boundary scalar that
+ * its place among G's tasks running the kernel gives, after its own scalars
+ * (or right after the timing tensor's add, *ADD, when it passes none). */
+static int graph_row(const struct pk_ast *t, const struct tt_spec *sp, const struct submit *s, size_t n, size_t j,
+                     long id, const struct tt_fn *fns, size_t nf, const struct tt_fn *g, const struct adds *a,
+                     const char *recv, char **add, struct pk_plan *plan)
+{
+	long nk = 0, at = 0;
+	for (size_t i = 0; i < n; i++)
+		if (runs_kernel(sp, &s[i], id) && tt_fn_holding(fns, nf, s[i].tok) == g) {
+			if (i == j)
+				at = nk;
+			nk++;
+		}
+	char back[24], *args = graph_args_name(t, sp, g);
+	snprintf(back, sizeof(back), "%ld", nk - at);
+	const char *names[] = {"recv", "args", "back"}, *vals[] = {recv, args, back};
+	char *text = tt_expand(tt_rule(sp->rules, "host", "simpler_graph_row"), names, vals, 3);
+	int rc = 0;
+	if (!a->scalars) {
+		char *joined = pk_xasprintf("%s\n%s", *add, text);
+		free(*add);
+		*add = joined;
+	} else if (!a->last_scalar_stmt_end) {
+		rc = pk_error("%s:%u: the task's last scalar add is not a statement of its own; split it", t->b->path,
+		              pk_buf_line_of(t->b, a->last_scalar_stmt));
+	} else if (a->scalar_branch) { /* after the if / else choosing them: before the submit */
+		tt_insert_before(t->b, plan, pk_tok_lead(t, pk_tok_stmt_first(t, s[j].tok)), text,
+		                 "the replay's first row");
+	} else {
+		tt_insert_after(t->b, plan, a->last_scalar_stmt_end, a->last_scalar_stmt, text,
+		                "the replay's first row");
+	}
+	free(text);
+	free(args);
+	return rc;
+}
+
+/* The boundary RECV handed over at call CALL: its declaration (the latest
+ * `GraphTaskArgs RECV` before the call in function FN) and its last tensor
+ * add (the statement's first byte and just past its ';'; *ARG its
+ * argument's token when it is one). */
+static int boundary_adds(const struct pk_ast *t, const struct tt_spec *sp, const struct tt_fn *fn, size_t recv,
+                         size_t call, size_t *decl, size_t *stmt, size_t *end, size_t *arg)
+{
+	const char *w = tt_rule(sp->rules, "host", "simpler_graph_args");
+	size_t from = 0;
+	*stmt = *end = 0;
+	for (size_t i = call; i-- > fn->open + 1;)
+		if (same(t, i, recv) && pk_tok_is(t, i - 1, w)) {
+			from = i;
+			break;
+		}
+	if (!from)
+		return pk_error("%s:%u: the graph's boundary '%.*s' is not declared as %s in the function making "
+		                "the call; declare it there",
+		                t->b->path, pk_buf_line_of(t->b, t->tok[call].start),
+		                (int)(t->tok[recv].end - t->tok[recv].start), t->b->data + t->tok[recv].start, w);
+	*decl = t->tok[from].start;
+	for (size_t i = from + 1; i + 3 < call; i++) {
+		if (!same(t, i, recv) || !pk_tok_is(t, i + 1, ".") || !pk_tok_is(t, i + 3, "(") ||
+		    (t->tok[i].flags & (PK_TOK_INACTIVE | PK_TOK_DIRECTIVE)))
+			continue;
+		if (!pk_tok_is(t, i + 2, "add_input") && !pk_tok_is(t, i + 2, "add_output") &&
+		    !pk_tok_is(t, i + 2, "add_inout"))
+			continue;
+		size_t c = close_of(t, i + 3);
+		*arg = c == i + 5 ? i + 4 : 0; /* its argument when one token */
+		*stmt = pk_tok_lead(t, pk_tok_stmt_first(t, i));
+		*end = pk_tok_is(t, c + 1, ";") ? t->tok[c + 1].end : 0;
+	}
+	if (!*stmt || !*end)
+		return pk_error("%s:%u: the graph's boundary '%.*s' has no tensor add of its own statement before the "
+		                "call; the timing tensor goes after its last one",
+		                t->b->path, pk_buf_line_of(t->b, t->tok[call].start),
+		                (int)(t->tok[recv].end - t->tok[recv].start), t->b->data + t->tok[recv].start);
+	return 0;
+}
+
+/* A block count task J of graph function G sets at run time, as text the
+ * call can compute too: an expression naming no parameter of G and nothing
+ * G declares (calls, casts and constants: `rt_available_cluster_count()`);
+ * NULL otherwise. */
+static char *graph_blocks(const struct pk_ast *t, const struct submit *s, size_t j, const char *setters,
+                          const struct tt_fn *g)
+{
+	size_t set = site_setter(t, s, j, setters);
+	if (!set)
+		return NULL;
+	size_t open = set + 5, close = close_of(t, open);
+	if (close >= t->ntok || close <= open + 1)
+		return NULL;
+	for (size_t i = open + 1; i < close; i++) {
+		if (!ident(t, i))
+			continue;
+		for (size_t p = 0; p < g->nparams; p++)
+			if (same(t, i, g->params[p].name))
+				return NULL;
+		for (size_t d = g->open + 1; d + 1 < g->close; d++) /* declared in G: `T NAME =`, `T NAME;`, ... */
+			if (same(t, d, i) && d > 0 &&
+			    (ident(t, d - 1) || pk_tok_is(t, d - 1, "&") || pk_tok_is(t, d - 1, "*")) &&
+			    (pk_tok_is(t, d + 1, "=") || pk_tok_is(t, d + 1, ";") || pk_tok_is(t, d + 1, "{") ||
+			     pk_tok_is(t, d + 1, "[") || pk_tok_is(t, d + 1, ",")))
+				return NULL;
+	}
+	return pk_xstrndup(t->b->data + t->tok[open + 1].start, t->tok[close - 1].end - t->tok[open + 1].start);
+}
+
+/* The first rows of graph function G's tasks running the kernel, in one
+ * replay: OFFS one per task, \x1f-separated (a number, or a sum with the
+ * run-time block counts before it), TOTAL the rows of one replay. */
+struct glay {
+	struct pk_sb offs;
+	char *total;
+	long nk;
+};
+
+static int graph_layout(const struct pk_ast *t, const struct tt_spec *sp, const struct submit *s, size_t n, long id,
+                        const struct tt_fn *fns, size_t nf, const struct tt_fn *g, const struct loop *loops, size_t nl,
+                        struct glay *L)
+{
+	const char *setters = tt_rule(sp->rules, "host", "simpler_block_setters");
+	const char *gname = t->b->data + t->tok[g->name].start;
+	int glen = (int)(t->tok[g->name].end - t->tok[g->name].start), rc = 0;
+	long per = sp->lay.lane_rows > 0 ? sp->lay.lane_rows : 1, total = 0;
+	struct pk_sb x = {0}; /* the run-time block counts so far */
+	for (size_t j = 0; j < n && rc == 0; j++) {
+		if (!runs_kernel(sp, &s[j], id) || tt_fn_holding(fns, nf, s[j].tok) != g)
+			continue;
+		size_t loop = 0;
+		for (size_t l = 0; l < nl; l++) /* the innermost loop around it */
+			if (s[j].tok >= loops[l].b && s[j].tok <= loops[l].e)
+				loop = loops[l].tok;
+		long blocks = site_blocks(t, s, j, setters);
+		unsigned line = pk_buf_line_of(t->b, t->tok[s[j].tok].start);
+		char *expr = NULL;
+		if (loop)
+			rc = pk_error(
+			    "%s:%u: the submit is in a loop of graph function '%.*s' (line %u): every pass would "
+			    "read one boundary scalar as its first row; submit the kernel's tasks of the graph "
+			    "one by one",
+			    t->b->path, line, glen, gname, pk_buf_line_of(t->b, t->tok[loop].start));
+		else if (blocks < 0 && !(expr = graph_blocks(t, s, j, setters, g)))
+			rc = pk_error("%s:%u: the block count of this task of graph function '%.*s' is set at run time "
+			              "from the graph's own names: each call must pass the graph's first rows and move "
+			              "past its rows before it runs; set the block count with a constant (a literal, "
+			              "#define or NAME = N) or an expression of calls and constants",
+			              t->b->path, line, glen, gname);
+		const char *sep = L->nk ? "\x1f" : "";
+		if (x.s && total)
+			pk_sb_addf(&L->offs, "%s(%s) + %ld", sep, x.s, total);
+		else if (x.s)
+			pk_sb_addf(&L->offs, "%s(%s)", sep, x.s);
+		else
+			pk_sb_addf(&L->offs, "%s%ld", sep, total);
+		if (expr) {
+			pk_sb_addf(&x, "%sstatic_cast<uint64_t>(%s)", x.s ? " + " : "", expr);
+			if (per > 1)
+				pk_sb_addf(&x, " * %ld", per);
+		} else {
+			total += blocks * per;
+		}
+		free(expr);
+		L->nk++;
+	}
+	L->total = x.s && total ? pk_xasprintf("%s + %ld", x.s, total)
+	           : x.s        ? pk_xstrdup(x.s)
+	                        : pk_xasprintf("%ld", total);
+	pk_sb_free(&x);
+	return rc;
+}
+
+/* One call running graph function G (boundary GS->recv, in ENTRY): the
+ * timing tensor after the boundary's last tensor add; before the call each
+ * task's first row in this replay, then the next free row past its rows. */
+static int graph_call(const struct pk_ast *t, const struct tt_spec *sp, const struct tt_fn *fns, size_t nf,
+                      const struct tt_fn *g, const struct tt_fn *entry, const struct loop *loops, size_t nl,
+                      const struct gsite *gs, const struct glay *L, struct pk_plan *plan)
+{
+	size_t call = gs->call, at = pk_tok_lead(t, pk_tok_stmt_first(t, call - 1)), bdecl = 0, stmt, end, arg;
+	if (tt_fn_holding(fns, nf, call) != entry)
+		return pk_error("%s:%u: this call runs graph function '%.*s' outside the orchestration's entry, "
+		                "which declares the timing tensor; make the call from the entry",
+		                t->b->path, pk_buf_line_of(t->b, t->tok[call].start),
+		                (int)(t->tok[g->name].end - t->tok[g->name].start), t->b->data + t->tok[g->name].start);
+	if (boundary_adds(t, sp, entry, gs->recv, call, &bdecl, &stmt, &end, &arg) < 0 ||
+	    submit_in_place(t, loops, nl, call - 1, bdecl) < 0)
+		return -1;
+	char *recv = pk_xstrndup(t->b->data + t->tok[gs->recv].start, t->tok[gs->recv].end - t->tok[gs->recv].start);
+	char *add = host_text(sp, "simpler_add", recv, "", 0);
+	tt_insert_after(t->b, plan, end, stmt, add, "the graph's timing tensor");
+	free(add);
+	struct pk_sb lines = {0};
+	const char *o = L->offs.s ? L->offs.s : "";
+	for (long i = 0; i < L->nk; i++) {
+		size_t ol = strcspn(o, "\x1f");
+		char *off = pk_xstrndup(o, ol);
+		o += ol + (o[ol] == '\x1f');
+		const char *names[] = {"recv", "prefix", "offset"}, *vals[] = {recv, sp->lay.prefix, off};
+		char *one = tt_expand(tt_rule(sp->rules, "host", "simpler_graph_task_row"), names, vals, 3);
+		pk_sb_addf(&lines, "%s\n", one);
+		free(one);
+		free(off);
+	}
+	const char *an[] = {"prefix", "rows"}, *av[] = {sp->lay.prefix, L->total};
+	char *adv = tt_expand(tt_rule(sp->rules, "host", "simpler_task_advance"), an, av, 2);
+	pk_sb_addf(&lines, "%s", adv);
+	free(adv);
+	tt_insert_before(t->b, plan, at, lines.s, "the replay's first rows");
+	pk_sb_free(&lines);
+	free(recv);
+	return 0;
+}
+
+/* Graph function G running the kernel: the timing tensor read from its
+ * boundary first in its body, and every call (in ENTRY, which declares the
+ * timing tensor and the run's next free row) planned by graph_call. */
+static int plan_graph(const struct pk_ast *t, const struct tt_spec *sp, const struct submit *s, size_t n, long id,
+                      const struct tt_fn *fns, size_t nf, const struct tt_fn *g, const struct tt_fn *entry,
+                      const struct loop *loops, size_t nl, struct pk_plan *plan)
+{
+	if (sp->opt.generation || sp->opt.invocation)
+		return pk_error("%s: kernel %ld is submitted in graph function '%.*s', whose replays would pass the "
+		                "recording's --generation / --invocation value; leave the option out",
+		                t->b->path, id, (int)(t->tok[g->name].end - t->tok[g->name].start),
+		                t->b->data + t->tok[g->name].start);
+	struct glay L = {{0}, NULL, 0};
+	static struct gsite gs[MAX_SUBMITS];
+	int rc = graph_layout(t, sp, s, n, id, fns, nf, g, loops, nl, &L);
+	long ng = rc < 0 ? -1 : graph_sites(t, sp, fns, nf, g, gs, MAX_SUBMITS);
+	if (ng >= 0) {
+		char *args = graph_args_name(t, sp, g);
+		const char *dn[] = {"prefix", "args"}, *dv[] = {sp->lay.prefix, args};
+		char *decl = tt_expand(tt_rule(sp->rules, "host", "simpler_graph_timing"), dn, dv, 2);
+		tt_insert_before(t->b, plan, t->tok[g->open + 1].start, decl, "the boundary's timing tensor");
+		free(decl);
+		free(args);
+	}
+	rc = ng < 0 ? -1 : 0;
+	for (long c = 0; c < ng && rc == 0; c++)
+		rc = graph_call(t, sp, fns, nf, g, entry, loops, nl, &gs[c], &L, plan);
+	pk_sb_free(&L.offs);
+	free(L.total);
+	return rc;
+}
+
+/* Every graph function running the kernel, once each. */
+static int plan_graphs(const struct pk_ast *t, const struct tt_spec *sp, const struct submit *s, size_t n, long id,
+                       const struct tt_fn *fns, size_t nf, const struct tt_fn *entry, const struct loop *loops,
+                       size_t nl, struct pk_plan *plan)
+{
+	int rc = 0;
+	for (size_t j = 0; j < n && rc == 0; j++) {
+		const struct tt_fn *g = runs_kernel(sp, &s[j], id) ? graph_fn(t, sp, fns, nf, s[j].tok) : NULL;
+		int first = g != NULL;
+		for (size_t i = 0; first && i < j; i++)
+			first = !(runs_kernel(sp, &s[i], id) && tt_fn_holding(fns, nf, s[i].tok) == g);
+		if (first)
+			rc = plan_graph(t, sp, s, n, id, fns, nf, g, entry, loops, nl, plan);
+	}
+	return rc;
+}
+
+/* The task's add of the timing tensor ([host] simpler_add), after the
+ * padding tensors PAD (a template of {recv}) when it passes fewer. */
+static char *task_add(const struct tt_spec *sp, const char *recv, const char *oname, long ext, const char *pad)
+{
+	char *add = host_text(sp, "simpler_add", recv, oname, ext);
+	if (!pad)
+		return add;
+	char *padded = tt_expand(pad, (const char *[]){"recv"}, (const char *[]){recv}, 1);
+	char *joined = pk_xasprintf("%s\n%s", padded, add);
+	free(add);
+	free(padded);
+	return joined;
+}
+
+/* The orchestration's entry, from the kernel's first submit S (a graph
+ * function's: from its first call): *ORCH its ChipTaskArgs parameter's
+ * name token, *BODY its body's first byte, *ENTRY the function. */
+static int entry_of(const struct pk_ast *t, const struct tt_spec *sp, const struct submit *s, long id,
+                    const struct tt_fn *fns, size_t nf, size_t *orch, size_t *body, const struct tt_fn **entry)
+{
+	size_t at = entry_tok(t, s, id);
+	const struct tt_fn *g = graph_fn(t, sp, fns, nf, s->tok);
+	struct gsite gs[1];
+	long ng = g ? graph_sites(t, sp, fns, nf, g, gs, 1) : 0;
+	if (ng > 0)
+		at = gs[0].call;
+	if (ng < 0 || find_entry(t, at, orch, body) < 0)
+		return -1;
+	for (size_t i = 0; i < nf && !*entry; i++)
+		if (fns[i].orch_param >= 0 && fns[i].params[fns[i].orch_param].name == *orch)
+			*entry = &fns[i];
+	return 0;
+}
+
 int tt_orch_plan(struct pk_ast *t, const struct tt_kernel *k, const struct tt_spec *sp, long func_id, long *external,
                  struct pk_plan *plan)
 {
@@ -1219,10 +1715,15 @@ int tt_orch_plan(struct pk_ast *t, const struct tt_kernel *k, const struct tt_sp
 		first++;
 	if (first == n)
 		return unread_ids(t, s, n, id);
-	if (find_entry(t, entry_tok(t, &s[first], id), &orch, &body) < 0)
+	struct tt_fn *fns = NULL;
+	size_t nf = tt_fns_find(t, &fns);
+	const struct tt_fn *entry = NULL;
+	if (entry_of(t, sp, &s[first], id, fns, nf, &orch, &body, &entry) < 0) {
+		free(fns);
 		return -1;
+	}
 	char *oname = pk_xstrndup(t->b->data + t->tok[orch].start, t->tok[orch].end - t->tok[orch].start);
-	long ext = next_external(t, orch);
+	long ext = next_external(t, sp->rules);
 	*external = ext;
 	char *decl = host_text(sp, "simpler_external", NULL, oname, ext);
 	char label[64];
@@ -1234,7 +1735,7 @@ int tt_orch_plan(struct pk_ast *t, const struct tt_kernel *k, const struct tt_sp
 		tt_insert_before(t->b, plan, body, decl, "task counter");
 		free(decl);
 	}
-	int rc = plan_config(t, sp->rules, orch, ext, plan);
+	int rc = plan_config(t, sp->rules, ext, plan);
 	struct loop *loops = NULL;
 	size_t nl = sp->lay.task_rows ? find_loops(t, &loops) : 0;
 	for (size_t j = 0; j < n && rc == 0; j++) {
@@ -1254,30 +1755,29 @@ int tt_orch_plan(struct pk_ast *t, const struct tt_kernel *k, const struct tt_sp
 			break;
 		char *recv =
 		    pk_xstrndup(t->b->data + t->tok[s[j].recv].start, t->tok[s[j].recv].end - t->tok[s[j].recv].start);
-		char *add = host_text(sp, "simpler_add", recv, oname, ext);
-		if (pad) {
-			char *padded = tt_expand(pad, (const char *[]){"recv"}, (const char *[]){recv}, 1);
-			char *joined = pk_xasprintf("%s\n%s", padded, add);
-			free(add);
-			free(padded);
-			add = joined;
-		}
+		char *add = task_add(sp, recv, oname, ext, pad);
 		snprintf(label, sizeof(label), "%soutput (args[%ld])", pad ? "padding and " : "", k->ntensors);
 		free(pad);
-		rc = plan_launch_scalars(t, k, sp, &a, recv, &add, plan);
+		const struct tt_fn *g = graph_fn(t, sp, fns, nf, s[j].tok);
+		if (g) /* a graph's task: its first row from the boundary, which each call sets */
+			rc = graph_row(t, sp, s, n, j, id, fns, nf, g, &a, recv, &add, plan);
+		else
+			rc = plan_launch_scalars(t, k, sp, &a, recv, &add, plan);
 		tt_insert_after(t->b, plan, a.last_tensor_stmt_end, a.last_tensor_stmt, add, label);
 		/* after the adds, which may end on the submit's line start: the first row is read first */
-		if (rc == 0 && sp->lay.task_rows)
-			rc = submit_in_place(t, loops, nl, s[j].tok,
-			                     a.scalars ? a.last_scalar_stmt : a.last_tensor_stmt);
-		if (rc == 0 && sp->lay.task_rows)
+		if (rc == 0 && sp->lay.task_rows && !g &&
+		    (rc = submit_in_place(t, loops, nl, s[j].tok,
+		                          a.scalars ? a.last_scalar_stmt : a.last_tensor_stmt)) == 0)
 			rc = plan_advance(t, s, j, sp, plan);
 		free(add);
 		free(recv);
 		if (rc < 0)
 			break;
 	}
+	if (rc == 0)
+		rc = plan_graphs(t, sp, s, n, id, fns, nf, entry, loops, nl, plan);
 	free(loops);
+	free(fns);
 	free(oname);
 	return rc;
 }
@@ -1331,6 +1831,33 @@ long tt_orch_lane_ids(struct pk_ast *t, const struct tt_spec *sp, long func_id, 
 
 /* ---- the read-back ---- */
 
+/* Read back: every call running a graph function whose tasks run the
+ * kernel hands it the timing tensor NAME as the boundary's last tensor. */
+static int verify_graphs(const struct pk_ast *q, const struct pk_buf *nb, const struct tt_spec *sp,
+                         const struct submit *s, size_t n, long id, const char *name)
+{
+	struct tt_fn *fns = NULL;
+	size_t nf = tt_fns_find(q, &fns);
+	static struct gsite gs[MAX_SUBMITS];
+	int rc = 0;
+	for (size_t j = 0; j < n && rc == 0; j++) {
+		const struct tt_fn *g = runs_kernel(sp, &s[j], id) ? graph_fn(q, sp, fns, nf, s[j].tok) : NULL;
+		long ng = g ? graph_sites(q, sp, fns, nf, g, gs, MAX_SUBMITS) : 0;
+		rc = ng < 0 ? -1 : 0;
+		for (long c = 0; c < ng && rc == 0; c++) {
+			const struct tt_fn *fn = tt_fn_holding(fns, nf, gs[c].call);
+			size_t d, st, e, arg = 0;
+			if (!fn || boundary_adds(q, sp, fn, gs[c].recv, gs[c].call, &d, &st, &e, &arg) < 0 || !arg ||
+			    !pk_tok_is(q, arg, name))
+				rc = pk_error("%s:%u: internal error: read back, this call of a graph function running "
+				              "kernel %ld does not hand it %s as its last tensor; nothing was written",
+				              nb->path, pk_buf_line_of(q->b, q->tok[gs[c].call].start), id, name);
+		}
+	}
+	free(fns);
+	return rc;
+}
+
 /* The orchestration as PLAN leaves it, parsed again: every task submitting
  * the kernel (or a twin or lane of it) passes the timing tensor as its last
  * tensor, at the kernel's index; expected_arg_count is one more. */
@@ -1367,6 +1894,8 @@ int tt_orch_verify(const struct pk_ast *t, const struct pk_plan *plan, const str
 			              t->b->path, pk_buf_line_of(&nb, q.tok[s[j].tok].start), id, a.tensors,
 			              k->ntensors + 1, name, k->ntensors);
 	}
+	if (rc == 0)
+		rc = verify_graphs(&q, &nb, sp, s, n, id, name);
 	free(name);
 	free(s);
 	pk_ast_free(&q);
