@@ -228,98 +228,39 @@ static void drop_found(struct active *act, uint64_t found)
 	act->n = w;
 }
 
-__attribute__((target("ssse3"))) static size_t nibble_pass16(const struct pk_litset *s, struct active *act,
-                                                             const char *data, size_t len, size_t p, uint64_t *found)
-{
-	while (act->n && p + 18 <= len) {
-		struct nibbles t;
-		nibbles_of(s, act, &t);
-		const __m128i nib = _mm_set1_epi8(0x0f), zero = _mm_setzero_si128();
-		const __m128i lo0 = _mm_loadu_si128((const __m128i *)t.lo[0]);
-		const __m128i hi0 = _mm_loadu_si128((const __m128i *)t.hi[0]);
-		const __m128i lo1 = _mm_loadu_si128((const __m128i *)t.lo[1]);
-		const __m128i hi1 = _mm_loadu_si128((const __m128i *)t.hi[1]);
-		const __m128i lo2 = _mm_loadu_si128((const __m128i *)t.lo[2]);
-		const __m128i hi2 = _mm_loadu_si128((const __m128i *)t.hi[2]);
-		const uint32_t has_long = t.nlong ? 0xffffu : 0;
-		int changed = 0;
-		for (; p + 18 <= len && !changed; p += 16) {
-			__m128i x0 = _mm_loadu_si128((const __m128i *)(data + p));
-			__m128i x1 = _mm_loadu_si128((const __m128i *)(data + p + 1));
-			__m128i x2 = _mm_loadu_si128((const __m128i *)(data + p + 2));
-			__m128i r = _mm_and_si128(_mm_shuffle_epi8(lo0, _mm_and_si128(x0, nib)),
-			                          _mm_shuffle_epi8(hi0, _mm_and_si128(_mm_srli_epi16(x0, 4), nib)));
-			r = _mm_and_si128(r, _mm_shuffle_epi8(lo1, _mm_and_si128(x1, nib)));
-			r = _mm_and_si128(r, _mm_shuffle_epi8(hi1, _mm_and_si128(_mm_srli_epi16(x1, 4), nib)));
-			r = _mm_and_si128(r, _mm_shuffle_epi8(lo2, _mm_and_si128(x2, nib)));
-			r = _mm_and_si128(r, _mm_shuffle_epi8(hi2, _mm_and_si128(_mm_srli_epi16(x2, 4), nib)));
-			uint32_t cand = ~(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(r, zero)) & has_long, shrt = 0;
-			for (size_t k = 0; k < t.nshort; k++) {
-				const struct slit *l = &s->l[t.shorts[k]];
-				__m128i e = _mm_cmpeq_epi8(x0, _mm_set1_epi8(l->s[0]));
-				if (l->n > 1)
-					e = _mm_and_si128(e, _mm_cmpeq_epi8(x1, _mm_set1_epi8(l->s[1])));
-				shrt |= (uint32_t)_mm_movemask_epi8(e);
-			}
-			if (cand | shrt) {
-				unsigned char rb[16];
-				_mm_storeu_si128((__m128i *)rb, r);
-				changed = nibbles_verify(s, &t, data, len, p, cand, shrt, rb, found);
-			}
-		}
-		drop_found(act, *found);
-	}
-	return p;
-}
+/* The pass itself, written once (litset_nibbles.inc) for both widths: NV_W
+ * places a step with the vector type NV_T and the operations below. */
+#define NV_W           16
+#define NV_T           __m128i
+#define NV_TARGET      "ssse3"
+#define NV_PASS        nibble_pass16
+#define NV_LOAD(q)     _mm_loadu_si128((const __m128i *)(q))
+#define NV_TABLE(v)    _mm_loadu_si128((const __m128i *)(v))
+#define NV_STORE(q, x) _mm_storeu_si128((__m128i *)(q), x)
+#define NV_AND         _mm_and_si128
+#define NV_SHUFFLE     _mm_shuffle_epi8
+#define NV_HIGH(x)     _mm_srli_epi16(x, 4)
+#define NV_SET1        _mm_set1_epi8
+#define NV_ZERO        _mm_setzero_si128
+#define NV_EQ          _mm_cmpeq_epi8
+#define NV_MASK(x)     ((uint32_t)_mm_movemask_epi8(x))
+#include "litset_nibbles.inc"
 
-__attribute__((target("avx2"))) static size_t nibble_pass32(const struct pk_litset *s, struct active *act,
-                                                            const char *data, size_t len, uint64_t *found)
-{
-	size_t p = 0;
-	while (act->n && p + 34 <= len) {
-		struct nibbles t;
-		nibbles_of(s, act, &t);
-		const __m256i nib = _mm256_set1_epi8(0x0f), zero = _mm256_setzero_si256();
-		const __m256i lo0 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)t.lo[0]));
-		const __m256i hi0 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)t.hi[0]));
-		const __m256i lo1 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)t.lo[1]));
-		const __m256i hi1 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)t.hi[1]));
-		const __m256i lo2 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)t.lo[2]));
-		const __m256i hi2 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)t.hi[2]));
-		const uint32_t has_long = t.nlong ? 0xffffffffu : 0;
-		int changed = 0;
-		for (; p + 34 <= len && !changed; p += 32) {
-			__m256i x0 = _mm256_loadu_si256((const __m256i *)(data + p));
-			__m256i x1 = _mm256_loadu_si256((const __m256i *)(data + p + 1));
-			__m256i x2 = _mm256_loadu_si256((const __m256i *)(data + p + 2));
-			__m256i r =
-			    _mm256_and_si256(_mm256_shuffle_epi8(lo0, _mm256_and_si256(x0, nib)),
-			                     _mm256_shuffle_epi8(hi0, _mm256_and_si256(_mm256_srli_epi16(x0, 4), nib)));
-			r = _mm256_and_si256(r, _mm256_shuffle_epi8(lo1, _mm256_and_si256(x1, nib)));
-			r = _mm256_and_si256(r,
-			                     _mm256_shuffle_epi8(hi1, _mm256_and_si256(_mm256_srli_epi16(x1, 4), nib)));
-			r = _mm256_and_si256(r, _mm256_shuffle_epi8(lo2, _mm256_and_si256(x2, nib)));
-			r = _mm256_and_si256(r,
-			                     _mm256_shuffle_epi8(hi2, _mm256_and_si256(_mm256_srli_epi16(x2, 4), nib)));
-			uint32_t cand = ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(r, zero)) & has_long,
-			         shrt = 0;
-			for (size_t k = 0; k < t.nshort; k++) {
-				const struct slit *l = &s->l[t.shorts[k]];
-				__m256i e = _mm256_cmpeq_epi8(x0, _mm256_set1_epi8(l->s[0]));
-				if (l->n > 1)
-					e = _mm256_and_si256(e, _mm256_cmpeq_epi8(x1, _mm256_set1_epi8(l->s[1])));
-				shrt |= (uint32_t)_mm256_movemask_epi8(e);
-			}
-			if (cand | shrt) {
-				unsigned char rb[32];
-				_mm256_storeu_si256((__m256i *)rb, r);
-				changed = nibbles_verify(s, &t, data, len, p, cand, shrt, rb, found);
-			}
-		}
-		drop_found(act, *found);
-	}
-	return p;
-}
+#define NV_W           32
+#define NV_T           __m256i
+#define NV_TARGET      "avx2"
+#define NV_PASS        nibble_pass32
+#define NV_LOAD(q)     _mm256_loadu_si256((const __m256i *)(q))
+#define NV_TABLE(v)    _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(v)))
+#define NV_STORE(q, x) _mm256_storeu_si256((__m256i *)(q), x)
+#define NV_AND         _mm256_and_si256
+#define NV_SHUFFLE     _mm256_shuffle_epi8
+#define NV_HIGH(x)     _mm256_srli_epi16(x, 4)
+#define NV_SET1        _mm256_set1_epi8
+#define NV_ZERO        _mm256_setzero_si256
+#define NV_EQ          _mm256_cmpeq_epi8
+#define NV_MASK(x)     ((uint32_t)_mm256_movemask_epi8(x))
+#include "litset_nibbles.inc"
 #endif
 
 #if defined(__GNUC__)
@@ -396,7 +337,7 @@ uint64_t pk_litset_scan(const struct pk_litset *s, const char *data, size_t len)
 	size_t q;
 #ifdef PK_HAVE_NIBBLES
 	if (s->nibbles == 2)
-		q = nibble_pass16(s, &act, data, len, nibble_pass32(s, &act, data, len, &found), &found);
+		q = nibble_pass16(s, &act, data, len, nibble_pass32(s, &act, data, len, 0, &found), &found);
 	else if (s->nibbles == 1)
 		q = nibble_pass16(s, &act, data, len, 0, &found);
 	else

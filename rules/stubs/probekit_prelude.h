@@ -18,7 +18,14 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h> /* printf: the CCE compiler has it built in */
+
+/* printf: the CCE compiler has it built in. Declared, not <stdio.h>: its
+ * thousand lines were a fifth of each parse of a small kernel (the
+ * declaration is glibc's own, so a kernel that includes <stdio.h> or
+ * <cstdio> itself redeclares it compatibly) */
+#ifndef PROBEKIT_NO_printf
+extern "C" int printf(const char *__restrict __format, ...);
+#endif
 
 /* the architecture the compiler targets by default (Atlas A2/A3, dav-c220);
  * -D__CCE_AICORE__=... selects another, -U__CCE_AICORE__ none (probekit
