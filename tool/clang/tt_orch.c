@@ -1224,7 +1224,7 @@ static int mixed_lanes(const struct pk_ast *t, const struct tt_spec *sp, const l
  * the last scalars of the task, after its own (or, with none, after the
  * timing output: appended to *ADD). */
 static int plan_launch_scalars(const struct pk_ast *t, const struct tt_kernel *k, const struct tt_spec *sp,
-                               const struct adds *a, const char *recv, char **add, struct pk_plan *plan)
+                               const struct adds *a, size_t sub, const char *recv, char **add, struct pk_plan *plan)
 {
 	char *dot = pk_xasprintf("%s.", recv);
 	char *g = tt_host_extra_scalar_adds(sp, dot, "simpler_scalar");
@@ -1239,6 +1239,8 @@ static int plan_launch_scalars(const struct pk_ast *t, const struct tt_kernel *k
 	} else if (!a->last_scalar_stmt_end) {
 		rc = pk_error("%s:%u: the task's last scalar add is not a statement of its own; split it", t->b->path,
 		              pk_buf_line_of(t->b, a->last_scalar_stmt));
+	} else if (a->scalar_branch) { /* after the if / else choosing them: before the submit */
+		tt_insert_before(t->b, plan, pk_tok_lead(t, pk_tok_stmt_first(t, sub)), g, "launch scalars");
 	} else {
 		char label[64];
 		snprintf(label, sizeof(label), "launch scalars (args[%ld])", k->ntensors + 1 + k->nscalars);
@@ -1762,7 +1764,7 @@ int tt_orch_plan(struct pk_ast *t, const struct tt_kernel *k, const struct tt_sp
 		if (g) /* a graph's task: its first row from the boundary, which each call sets */
 			rc = graph_row(t, sp, s, n, j, id, fns, nf, g, &a, recv, &add, plan);
 		else
-			rc = plan_launch_scalars(t, k, sp, &a, recv, &add, plan);
+			rc = plan_launch_scalars(t, k, sp, &a, s[j].tok, recv, &add, plan);
 		tt_insert_after(t->b, plan, a.last_tensor_stmt_end, a.last_tensor_stmt, add, label);
 		/* after the adds, which may end on the submit's line start: the first row is read first */
 		if (rc == 0 && sp->lay.task_rows && !g &&
