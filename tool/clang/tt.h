@@ -107,9 +107,6 @@ int tt_kernel_find_prof(struct pk_ast *t, const char *name, struct tt_kernel *k,
 /* Check the tensors-first / scalars-last order and count both. */
 int tt_kernel_abi(const struct pk_ast *t, struct tt_kernel *k);
 void tt_kernel_free(struct tt_kernel *k);
-/* The callee's name of a call, also of a dependent call in a template (the
- * name under its unresolved lookup); NULL for a member call or none. */
-char *tt_callee_name(CXCursor call);
 /* Describe any function (a helper): body, returns; no ABI. */
 int tt_func_describe(struct pk_ast *t, CXCursor fn, struct tt_kernel *k);
 /* Just past the ';' ending the statement that ends at END (expression
