@@ -244,6 +244,16 @@ size_t pk_tok_stmt_first(const struct pk_ast *a, size_t i);
  * before it (since the previous token's line): code put there goes above
  * the comment that introduces the statement. */
 size_t pk_tok_lead(const struct pk_ast *a, size_t i);
+/* The one bracket matcher over tokens: the token closing the bracket at
+ * OPEN ('(', '[' and '{' counted together), tokens with a flag of SKIP
+ * (PK_TOK_*) passed over; ntok when it is not closed. */
+size_t pk_tok_close(const struct pk_ast *a, size_t open, unsigned skip);
+/* The OPEN token (such as "{") of the innermost OPEN ... CLOSE group that
+ * holds token I, searched backwards from I; ntok when there is none. */
+size_t pk_tok_enclosing(const struct pk_ast *a, size_t i, const char *open, const char *close);
+/* The token ranges [S[k], E[k]) of the top-level arguments of the call (or
+ * initialiser list) whose bracket is token OPEN, at most CAP: how many. */
+size_t pk_tok_args(const struct pk_ast *a, size_t open, size_t *s, size_t *e, size_t cap);
 /* Does an identifier token start with PREFIX? */
 int pk_tok_prefix_used(const struct pk_ast *a, const char *prefix);
 /* In the N records of SIZE bytes at V, sorted by the size_t at byte

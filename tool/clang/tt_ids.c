@@ -138,12 +138,9 @@ size_t tt_fns_find(const struct pk_ast *t, struct tt_fn **out)
 		f.lparen = f.name + 1;
 		if (!pk_tok_is(t, f.close, "}") || !pk_tok_is(t, f.lparen, "("))
 			continue;
-		int d = 0;
-		for (f.rparen = f.lparen; f.rparen < f.close; f.rparen++)
-			if (pk_tok_is(t, f.rparen, "("))
-				d++;
-			else if (pk_tok_is(t, f.rparen, ")") && --d == 0)
-				break;
+		f.rparen = pk_tok_close(t, f.lparen, 0);
+		if (f.rparen > f.close)
+			f.rparen = f.close;
 		f.open = f.rparen;
 		while (f.open < f.close && !pk_tok_is(t, f.open, "{"))
 			f.open++;
@@ -175,29 +172,6 @@ int tt_fn_param_of(const struct pk_ast *t, const struct tt_fn *f, size_t s, size
 			return (int)i;
 	}
 	return -1;
-}
-
-/* Token ranges of the top-level arguments of the call whose '(' is OPEN. */
-size_t tt_call_args(const struct pk_ast *t, size_t open, size_t *s, size_t *e, size_t cap)
-{
-	size_t n = 0, from = open + 1;
-	int d = 0;
-	for (size_t i = open; i < t->ntok; i++) {
-		int o = pk_tok_is(t, i, "(") || pk_tok_is(t, i, "{") || pk_tok_is(t, i, "[");
-		int c = pk_tok_is(t, i, ")") || pk_tok_is(t, i, "}") || pk_tok_is(t, i, "]");
-		if (o) {
-			d++;
-		} else if ((c && --d == 0) || (d == 1 && pk_tok_is(t, i, ","))) {
-			if (n < cap && i > from) {
-				s[n] = from;
-				e[n++] = i;
-			}
-			from = i + 1;
-			if (c)
-				break;
-		}
-	}
-	return n;
 }
 
 /* Before its statement first (a local constexpr, a helper's parameter); what

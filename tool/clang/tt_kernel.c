@@ -148,14 +148,7 @@ static int subscript(struct walk *w, CXCursor c)
 	size_t i, e;
 	if (!at_args(w, c, &i, &e) || !pk_tok_is(t, i + 1, "["))
 		return 0; /* not a read of the packed array (or written by a macro: see ref) */
-	size_t close = i + 1;
-	int nest = 0;
-	for (; close < t->ntok && t->tok[close].start < e; close++) {
-		if (pk_tok_is(t, close, "["))
-			nest++;
-		else if (pk_tok_is(t, close, "]") && --nest == 0)
-			break;
-	}
+	size_t close = pk_tok_close(t, i + 1, 0);
 	struct tt_use u = {0};
 	u.line = line_of(t, t->tok[i].start);
 	int rc = read_index(t, i + 1, close, &u.index, &u.lit_start, &u.lit_end);

@@ -105,22 +105,11 @@ static int find_fn(const struct graph *g, const char *name, int *count)
 /* Arguments of the call whose ')' is at CLOSE, counted on the tokens. */
 static int count_args(const struct pk_ast *t, size_t close)
 {
-	size_t i = pk_tok_at(t, close);
+	size_t i = pk_tok_at(t, close), s[256], e[256];
 	if (!pk_tok_is(t, i, ")"))
 		return -1;
-	int depth = 0, commas = 0;
-	size_t j = i;
-	while (j-- > 0) {
-		if (pk_tok_is(t, j, ")") || pk_tok_is(t, j, "]") || pk_tok_is(t, j, "}"))
-			depth++;
-		else if (pk_tok_is(t, j, "(") || pk_tok_is(t, j, "[") || pk_tok_is(t, j, "{")) {
-			if (depth == 0)
-				return j + 1 == i ? 0 : commas + 1;
-			depth--;
-		} else if (depth == 0 && pk_tok_is(t, j, ","))
-			commas++;
-	}
-	return -1;
+	size_t open = pk_tok_enclosing(t, i, "(", ")");
+	return open < t->ntok ? (int)pk_tok_args(t, open, s, e, 256) : -1;
 }
 
 static void note_site(struct graph *g, const struct pk_tu_call *c)
@@ -289,14 +278,7 @@ static int add_param(struct graph *g, int i, struct pk_plan *kplan)
 	size_t i0 = pk_tok_at(t, f->name_off);
 	while (i0 < t->ntok && t->tok[i0].start < e && !pk_tok_is(t, i0, "("))
 		i0++;
-	int depth = 0;
-	size_t j = i0;
-	for (; j < t->ntok && t->tok[j].start < e; j++) {
-		if (pk_tok_is(t, j, "("))
-			depth++;
-		else if (pk_tok_is(t, j, ")") && --depth == 0)
-			break;
-	}
+	size_t j = pk_tok_close(t, i0, 0);
 	if (j >= t->ntok || t->tok[j].start >= e)
 		return pk_error("%s: cannot find the parameter list of '%s'", path_of(g, f->file), f->name);
 	struct pk_sb sb = {0};
