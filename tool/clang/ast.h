@@ -254,6 +254,11 @@ size_t pk_tok_enclosing(const struct pk_ast *a, size_t i, const char *open, cons
 /* The token ranges [S[k], E[k]) of the top-level arguments of the call (or
  * initialiser list) whose bracket is token OPEN, at most CAP: how many. */
 size_t pk_tok_args(const struct pk_ast *a, size_t open, size_t *s, size_t *e, size_t cap);
+/* The packed-arguments test on the tokens, the one every part applies where
+ * the parse's types are not at hand: is token I the name NAME of a parameter
+ * written `int64_t *NAME` or `uint64_t *NAME`? (pk_cursor_packed_param is
+ * the same test on a resolved type.) */
+int pk_tok_packed_name(const struct pk_ast *a, size_t i);
 /* Does an identifier token start with PREFIX? */
 int pk_tok_prefix_used(const struct pk_ast *a, const char *prefix);
 /* In the N records of SIZE bytes at V, sorted by the size_t at byte
@@ -275,7 +280,7 @@ int pk_cursor_same(CXCursor a, CXCursor b);
 enum pk_type_class { PK_TYPE_OTHER, PK_TYPE_POINTER, PK_TYPE_VOID, PK_TYPE_UNKNOWN };
 enum pk_type_class pk_cursor_type(CXCursor c);
 /* The packed-arguments test on a parameter's resolved type: a pointer to a
- * 64-bit integer (`int64_t *args`, `uint64_t *args`). */
+ * 64-bit integer, signed or not (`int64_t *args`, `uint64_t *args`). */
 int pk_cursor_packed_param(CXCursor p);
 /* The parameters of function FN (or a function template, whose argument
  * count libclang does not give) into V[0, CAP): how many. */

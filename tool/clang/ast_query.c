@@ -38,7 +38,8 @@ int pk_cursor_packed_param(CXCursor p)
 	if (ty.kind != CXType_Pointer)
 		return 0;
 	CXType pt = clang_getCanonicalType(clang_getPointeeType(ty));
-	return pt.kind == CXType_Long || pt.kind == CXType_LongLong;
+	return pt.kind == CXType_Long || pt.kind == CXType_LongLong || pt.kind == CXType_ULong ||
+	       pt.kind == CXType_ULongLong;
 }
 
 struct parm_list {

@@ -147,6 +147,12 @@ size_t pk_tok_lead(const struct pk_ast *a, size_t i)
 	return lead;
 }
 
+int pk_tok_packed_name(const struct pk_ast *a, size_t i)
+{
+	return i >= 2 && i < a->ntok && a->tok[i].kind == CXToken_Identifier && pk_tok_is(a, i - 1, "*") &&
+	       (pk_tok_is(a, i - 2, "int64_t") || pk_tok_is(a, i - 2, "uint64_t"));
+}
+
 int pk_tok_prefix_used(const struct pk_ast *a, const char *prefix)
 {
 	size_t pl = strlen(prefix);

@@ -352,8 +352,7 @@ static int packed_param_text(const struct pk_ast *t, const struct tt_kernel *k)
 	size_t i = pk_tok_at(t, k->params[0].start), n = 0, last = t->ntok;
 	for (; i < t->ntok && t->tok[i].start < k->params[0].end; i++, n++)
 		last = i;
-	return n >= 3 && pk_tok_is(t, last - 1, "*") &&
-	       (pk_tok_is(t, last - 2, "int64_t") || pk_tok_is(t, last - 2, "uint64_t"));
+	return n >= 3 && pk_tok_packed_name(t, last);
 }
 
 static void read_params(const struct pk_ast *t, CXCursor fn, struct tt_kernel *k)
