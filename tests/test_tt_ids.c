@@ -67,7 +67,7 @@ static size_t first_args(const struct pk_ast *t, const char *name, struct tt_ide
 	size_t n = 0;
 	for (size_t i = 0; i + 1 < t->ntok && n < cap; i++) {
 		size_t s[4], e[4];
-		if (!pk_tok_is(t, i, name) || !pk_tok_is(t, i + 1, "(") || tt_call_args(t, i + 1, s, e, 4) < 1)
+		if (!pk_tok_is(t, i, name) || !pk_tok_is(t, i + 1, "(") || pk_tok_args(t, i + 1, s, e, 4) < 1)
 			continue;
 		x[n++] = (struct tt_idexpr){s[0], e[0], tt_ids_stmt_start(t, i), -1};
 	}

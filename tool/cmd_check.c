@@ -745,21 +745,75 @@ struct opts {
 	int list;
 };
 
+enum {
+	OPT_STRICT = 1,
+	OPT_RULES,
+	OPT_FORMAT,
+	OPT_STAGED,
+	OPT_EXT,
+	OPT_LIST,
+	OPT_BASE,
+	OPT_EXCL,
+	OPT_NOIGN,
+	OPT_EXT_ONLY
+};
+
+struct parse {
+	struct check *c;
+	struct opts *o;
+};
+
+static int check_option(void *user, int opt, const char *arg)
+{
+	struct check *c = ((struct parse *)user)->c;
+	struct opts *o = ((struct parse *)user)->o;
+	char *end;
+	switch (opt) {
+	case OPT_STRICT:
+		c->strict = 1;
+		break;
+	case OPT_RULES:
+		o->rules[o->nrules++] = (char *)arg;
+		break;
+	case OPT_FORMAT:
+		if (!strcmp(arg, "sarif"))
+			c->sarif = 1;
+		else if (strcmp(arg, "text"))
+			return pk_error("unknown format '%s' (text, sarif)", arg), PK_OPT_REFUSED;
+		break;
+	case OPT_STAGED:
+		c->staged = 1;
+		break;
+	case OPT_BASE:
+		c->diff_base = arg;
+		break;
+	case OPT_EXCL:
+		c->excludes[c->nexcludes++] = (char *)arg;
+		break;
+	case OPT_NOIGN:
+		c->no_ignore = 1;
+		break;
+	case OPT_EXT:
+	case OPT_EXT_ONLY:
+		set_exts(c, arg, opt == OPT_EXT_ONLY);
+		break;
+	case 'j':
+		c->jobs = strtol(arg, &end, 10);
+		if (*end || c->jobs < 1 || c->jobs > 256)
+			return pk_error("--jobs takes a number from 1 to 256, not '%s'", arg), PK_OPT_REFUSED;
+		break;
+	case OPT_LIST:
+		o->list = 1;
+		break;
+	default:
+		return PK_OPT_OTHER;
+	}
+	return PK_OPT_TAKEN;
+}
+
 /* 0: go on; 1: stop now with *rc (help, version, usage error) */
 static int parse_options(int argc, char **argv, struct check *c, struct opts *o, int *rc)
 {
-	enum {
-		OPT_STRICT = 1,
-		OPT_RULES,
-		OPT_FORMAT,
-		OPT_STAGED,
-		OPT_EXT,
-		OPT_LIST,
-		OPT_BASE,
-		OPT_EXCL,
-		OPT_NOIGN,
-		OPT_EXT_ONLY
-	};
 	static const struct option longopts[] = {
 	    {"strict", no_argument, 0, OPT_STRICT},
 	    {"rules", required_argument, 0, OPT_RULES},
@@ -775,52 +829,9 @@ static int parse_options(int argc, char **argv, struct check *c, struct opts *o,
 	    PK_COMMON_LONGOPTS,
 	    {0, 0, 0, 0},
 	};
-	int opt;
-	char *end;
-	opterr = 0;
-	while ((opt = pk_getopt_long(argc, argv, ":hj:", longopts)) != -1) {
-		switch (opt) {
-		case OPT_STRICT:
-			c->strict = 1;
-			break;
-		case OPT_RULES:
-			o->rules[o->nrules++] = optarg;
-			break;
-		case OPT_FORMAT:
-			if (!strcmp(optarg, "sarif"))
-				c->sarif = 1;
-			else if (strcmp(optarg, "text"))
-				return pk_error("unknown format '%s' (text, sarif)", optarg), 1;
-			break;
-		case OPT_STAGED:
-			c->staged = 1;
-			break;
-		case OPT_BASE:
-			c->diff_base = optarg;
-			break;
-		case OPT_EXCL:
-			c->excludes[c->nexcludes++] = optarg;
-			break;
-		case OPT_NOIGN:
-			c->no_ignore = 1;
-			break;
-		case OPT_EXT:
-		case OPT_EXT_ONLY:
-			set_exts(c, optarg, opt == OPT_EXT_ONLY);
-			break;
-		case 'j':
-			c->jobs = strtol(optarg, &end, 10);
-			if (*end || c->jobs < 1 || c->jobs > 256)
-				return pk_error("--jobs takes a number from 1 to 256, not '%s'", optarg), 1;
-			break;
-		case OPT_LIST:
-			o->list = 1;
-			break;
-		default:
-			pk_common_option(opt, argv, usage_text, rc);
-			return 1;
-		}
-	}
+	struct parse p = {c, o};
+	if (pk_options(argc, argv, ":hj:", longopts, check_option, &p, usage_text, rc))
+		return 1;
 	if (c->staged && c->diff_base)
 		return pk_error("--staged and --diff-base: give one (the index, or the work tree since a commit)"), 1;
 	return 0;

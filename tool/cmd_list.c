@@ -380,37 +380,42 @@ static void print_all(struct probe *probes, const struct pk_fileset *fs, int jso
 	json_decref(timing);
 }
 
+enum { OPT_FORMAT = 1, OPT_NAMES };
+
+struct list_opts {
+	int json, names_only;
+};
+
+static int list_option(void *user, int c, const char *arg)
+{
+	struct list_opts *o = user;
+	switch (c) {
+	case OPT_FORMAT:
+		if (!strcmp(arg, "json"))
+			o->json = 1;
+		else if (strcmp(arg, "text"))
+			return pk_error("unknown format '%s' (text, json)", arg), PK_OPT_REFUSED;
+		return PK_OPT_TAKEN;
+	case OPT_NAMES:
+		o->names_only = 1;
+		return PK_OPT_TAKEN;
+	}
+	return PK_OPT_OTHER;
+}
+
 int cmd_list(int argc, char **argv)
 {
-	enum { OPT_FORMAT = 1, OPT_NAMES };
 	static const struct option longopts[] = {
 	    {"format", required_argument, 0, OPT_FORMAT},
 	    {"names", no_argument, 0, OPT_NAMES},
 	    PK_COMMON_LONGOPTS,
 	    {0, 0, 0, 0},
 	};
-	int json = 0, names_only = 0, c;
-	opterr = 0;
-	while ((c = pk_getopt_long(argc, argv, ":h", longopts)) != -1) {
-		switch (c) {
-		case OPT_FORMAT:
-			if (!strcmp(optarg, "json"))
-				json = 1;
-			else if (strcmp(optarg, "text")) {
-				pk_error("unknown format '%s' (text, json)", optarg);
-				return PK_EXIT_ERROR;
-			}
-			break;
-		case OPT_NAMES:
-			names_only = 1;
-			break;
-		default: {
-			int rc;
-			pk_common_option(c, argv, usage_text, &rc);
-			return rc;
-		}
-		}
-	}
+	struct list_opts lo = {0};
+	int orc;
+	if (pk_options(argc, argv, ":h", longopts, list_option, &lo, usage_text, &orc))
+		return orc;
+	int json = lo.json, names_only = lo.names_only;
 	if (optind >= argc) {
 		pk_error("no input files (use '-' for standard input)");
 		return PK_EXIT_ERROR;

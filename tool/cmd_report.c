@@ -135,10 +135,10 @@ static const struct option long_opts[] = {
     {NULL, 0, NULL, 0},
 };
 
-/* Returns -1 to continue, else the exit code. */
-static int one_option(struct report_opts *o, int c, const char *arg, char **argv)
+/* Returns -1 to continue, PK_EXIT_ERROR on an error, -2 for an option
+ * pk_options answers. */
+static int one_option(struct report_opts *o, int c, const char *arg)
 {
-	int rc;
 	char *end;
 	switch (c) {
 	case 'o':
@@ -215,9 +215,14 @@ static int one_option(struct report_opts *o, int c, const char *arg, char **argv
 	case O_PER_INVOCATION:
 		return parse_size("--slots-per-invocation", arg, &o->per_invocation) < 0 ? PK_EXIT_ERROR : -1;
 	default:
-		pk_common_option(c, argv, usage_text, &rc);
-		return rc;
+		return -2;
 	}
+}
+
+static int report_option(void *user, int c, const char *arg)
+{
+	int r = one_option(user, c, arg);
+	return r == -1 ? PK_OPT_TAKEN : r == -2 ? PK_OPT_OTHER : PK_OPT_REFUSED;
 }
 
 static int parse_args(struct report_opts *o, int argc, char **argv)
@@ -225,14 +230,9 @@ static int parse_args(struct report_opts *o, int argc, char **argv)
 	memset(o, 0, sizeof(*o));
 	o->l2_task = -1;
 	o->invocation = -1;
-	opterr = 0;
-	optind = 1;
-	int c;
-	while ((c = pk_getopt_long(argc, argv, ":o:h", long_opts)) != -1) {
-		int rc = one_option(o, c, optarg, argv);
-		if (rc >= 0)
-			return rc;
-	}
+	int rc;
+	if (pk_options(argc, argv, ":o:h", long_opts, report_option, o, usage_text, &rc))
+		return rc;
 	if ((o->slots && !o->timing) || (o->events && !o->timing) || (o->l2 && !o->timing) ||
 	    (o->tensor.active && !o->timing) || (o->tensor.producers && !o->timing)) {
 		pk_error("--slots, --events, --active, --producers and --l2 need --timing");

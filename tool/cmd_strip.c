@@ -47,9 +47,30 @@ struct strip_opts {
 	struct pk_emit_opts emit;
 };
 
+enum { OPT_PROBE = 1, OPT_DISABLE, OPT_TIMING };
+
+static int strip_option(void *user, int c, const char *arg)
+{
+	struct strip_opts *o = user;
+	int r = pk_emit_option(&o->emit, c, arg);
+	if (r)
+		return r < 0 ? PK_OPT_REFUSED : PK_OPT_TAKEN;
+	switch (c) {
+	case OPT_PROBE:
+		o->name = arg;
+		return PK_OPT_TAKEN;
+	case OPT_DISABLE:
+		o->disable_only = 1;
+		return PK_OPT_TAKEN;
+	case OPT_TIMING:
+		o->timing_only = 1;
+		return PK_OPT_TAKEN;
+	}
+	return PK_OPT_OTHER;
+}
+
 static int parse(int argc, char **argv, struct strip_opts *o, int *done)
 {
-	enum { OPT_PROBE = 1, OPT_DISABLE, OPT_TIMING };
 	static const struct option longopts[] = {
 	    {"probe", required_argument, 0, OPT_PROBE},
 	    {"disable", no_argument, 0, OPT_DISABLE},
@@ -58,33 +79,16 @@ static int parse(int argc, char **argv, struct strip_opts *o, int *done)
 	    PK_EMIT_LONGOPTS,
 	    {0, 0, 0, 0},
 	};
-	int c, rc;
+	int rc;
 	*done = 0;
 	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) /* probe-inject's option, given here */
 		if (!strcmp(argv[i], "--enable") || !strncmp(argv[i], "--enable=", 9))
 			return pk_error("unknown option '%s': probe-strip removes or turns off probes; to turn one on, "
 			                "probe-inject --probe NAME FILE (see --help)",
 			                argv[i]);
-	optind = 0;
-	while ((c = pk_emit_getopt(argc, argv, ":o:h", longopts, &o->emit, &rc)) != -1) {
-		switch (c) {
-		case OPT_PROBE:
-			o->name = optarg;
-			break;
-		case OPT_DISABLE:
-			o->disable_only = 1;
-			break;
-		case OPT_TIMING:
-			o->timing_only = 1;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			*done = 1;
-			return 0;
-		default: /* PK_OPT_EXIT: the version, or one error line */
-			*done = 1;
-			return rc == PK_EXIT_OK ? 0 : -1;
-		}
+	if (pk_options(argc, argv, ":o:h", longopts, strip_option, o, usage_text, &rc)) {
+		*done = 1;
+		return rc == PK_EXIT_OK ? 0 : -1;
 	}
 	if (o->disable_only + o->timing_only + (o->name != NULL) > 1)
 		return pk_error("--probe, --disable and --timing-tensor exclude each other");

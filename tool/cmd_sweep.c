@@ -144,29 +144,30 @@ enum {
 	OPT_DISCARD
 };
 
-/* 0 go on, -1 error; *DONE set when the command ends here (--help). */
-static int parse_option(struct sweep_opts *o, int c, char **argv, int *done)
+/* One option of probe-sweep (pk_options' answers). */
+static int parse_option(void *user, int c, const char *arg)
 {
+	struct sweep_opts *o = user;
 	switch (c) {
 	case OPT_PROBES:
-		o->probes = optarg;
+		o->probes = arg;
 		return 0;
 	case OPT_ALL:
 		o->all = 1;
 		return 0;
 	case OPT_RUN:
-		o->cmd = optarg;
+		o->cmd = arg;
 		return 0;
 	case OPT_REPEAT:
-		return parse_repeat(o, optarg);
+		return parse_repeat(o, arg);
 	case OPT_OUT:
-		o->out = optarg;
+		o->out = arg;
 		return 0;
 	case OPT_FAIL_FAST:
 		o->fail_fast = 1;
 		return 0;
 	case OPT_REPORT_ARG:
-		return add_report_arg(o, optarg);
+		return add_report_arg(o, (char *)arg);
 	case OPT_RECOVER:
 		o->recover = 1;
 		return 0;
@@ -174,19 +175,15 @@ static int parse_option(struct sweep_opts *o, int c, char **argv, int *done)
 		pk_journal_set_discard(1);
 		return 0;
 	case OPT_TIMEOUT:
-		return parse_timeout(o, optarg);
+		return parse_timeout(o, arg);
 	case 'n':
 		o->dry_run = 1;
 		return 0;
 	case 'q':
 		o->quiet = 1;
 		return 0;
-	default: {
-		int rc;
-		pk_common_option(c, argv, usage_text, &rc);
-		*done = rc == PK_EXIT_OK;
-		return rc == PK_EXIT_OK ? 0 : -1;
-	}
+	default:
+		return PK_OPT_OTHER;
 	}
 }
 
@@ -208,16 +205,14 @@ static int parse(int argc, char **argv, struct sweep_opts *o, int *done)
 	    PK_COMMON_LONGOPTS,
 	    {0, 0, 0, 0},
 	};
-	int c;
+	int rc;
 	*done = 0;
-	opterr = 0;
 	o->repeat = 1;
 	o->out = DEFAULT_OUT;
-	while ((c = pk_getopt_long(argc, argv, ":nqh", longopts)) != -1)
-		if (parse_option(o, c, argv, done) < 0)
-			return -1;
-		else if (*done)
-			return 0;
+	if (pk_options(argc, argv, ":nqh", longopts, parse_option, o, usage_text, &rc)) {
+		*done = rc == PK_EXIT_OK;
+		return *done ? 0 : -1;
+	}
 	if (o->recover)
 		return optind < argc || o->cmd || o->probes || o->all
 		           ? pk_error("--recover takes only --out DIR (and --quiet, --discard-journal)")

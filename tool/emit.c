@@ -808,27 +808,6 @@ int pk_emit_option(struct pk_emit_opts *o, int c, const char *arg)
 	return 1;
 }
 
-int pk_emit_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts,
-                   struct pk_emit_opts *emit, int *rc)
-{
-	opterr = 0;
-	for (;;) {
-		int c = pk_getopt_long(argc, argv, shortopts, longopts);
-		if (c == -1 || c == 'h')
-			return c;
-		int r = pk_emit_option(emit, c, optarg);
-		if (r < 0) {
-			*rc = PK_EXIT_ERROR;
-			return PK_OPT_EXIT;
-		}
-		if (r)
-			continue;
-		if (pk_common_option(c, argv, "", rc))
-			return PK_OPT_EXIT;
-		return c;
-	}
-}
-
 int pk_emit_validate(const struct pk_emit_opts *o, size_t ninputs)
 {
 	if (o->mode == PK_EMIT_OUTFILE && ninputs != 1)

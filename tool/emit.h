@@ -42,16 +42,6 @@ enum { PK_OPT_STDOUT = 0x1000, PK_OPT_DIFF, PK_OPT_CHECK, PK_OPT_DISCARD_JOURNAL
 	"                     refused (not provably this user's own on these files)\n"
 /* Handle option C (from getopt_long). 1 = handled, 0 = not ours, -1 = error. */
 int pk_emit_option(struct pk_emit_opts *o, int c, const char *arg);
-/* getopt_long (":" first in SHORTOPTS, opterr off) for a rewriting command,
- * with the options every such command shares handled here: -o, --stdout,
- * --diff and --check into EMIT, --version, and getopt's complaints about a
- * missing value or an unknown option. Returns the next other option (-h
- * included, which the caller answers with its own help), -1 at the end of
- * the options, or PK_OPT_EXIT when the command ends now with *RC (the
- * version printed, or one error line). Start a parse with optind = 0. */
-enum { PK_OPT_EXIT = -2 };
-int pk_emit_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts,
-                   struct pk_emit_opts *emit, int *rc);
 /* The exit code of a run that changed CHANGED files: 1 with --check or
  * --diff when anything changes (as diff(1) does), else 0. */
 int pk_emit_exit(const struct pk_emit_opts *o, size_t changed);

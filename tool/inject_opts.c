@@ -447,6 +447,25 @@ static int check_timing(struct pk_inject_opts *o)
 
 /* The input files: the words left before `--`; in the block form the words
  * after it are files too (there is no compiler to hand them to). */
+/* One option (pk_options' answers): the output options, then -h (the help
+ * of the form asked for so far), then the table's rows. */
+static int inject_option(void *user, int c, const char *arg)
+{
+	struct pk_inject_opts *o = user;
+	int r = pk_emit_option(&o->emit, c, arg);
+	if (r)
+		return r < 0 ? PK_OPT_REFUSED : PK_OPT_TAKEN;
+	if (c == 'h') {
+		pk_inject_usage(stdout, form_of(o, 0));
+		return PK_OPT_DONE;
+	}
+	const struct inject_option *t = row_of(c);
+	if (!t)
+		return PK_OPT_OTHER;
+	o->given |= 1ull << (t - table);
+	return take(o, t, arg) < 0 ? PK_OPT_REFUSED : PK_OPT_TAKEN;
+}
+
 static void set_files(struct pk_inject_opts *o, char **argv, int first, int end)
 {
 	int more = o->form == PK_INJECT_BLOCKS ? o->nextra : 0;
@@ -479,21 +498,8 @@ enum pk_inject_parsed pk_inject_parse(int argc, char **argv, struct pk_inject_op
 			         argv[i]);
 			return PK_INJECT_EXIT;
 		}
-	int c;
-	optind = 0; /* a full new start: getopt may have run before */
-	while ((c = pk_emit_getopt(nargs, argv, ":o:p:qh", longopts(), &o->emit, rc)) != -1) {
-		if (c == PK_OPT_EXIT)
-			return PK_INJECT_EXIT;
-		if (c == 'h') {
-			pk_inject_usage(stdout, form_of(o, 0));
-			*rc = PK_EXIT_OK;
-			return PK_INJECT_EXIT;
-		}
-		const struct inject_option *t = row_of(c);
-		o->given |= 1ull << (t - table);
-		if (take(o, t, optarg) < 0)
-			return PK_INJECT_EXIT;
-	}
+	if (pk_options(nargs, argv, ":o:p:qh", longopts(), inject_option, o, "", rc))
+		return PK_INJECT_EXIT;
 	o->form = form_of(o, 1);
 	set_files(o, argv, optind, nargs);
 	static int (*const check[PK_INJECT_FORMS])(struct pk_inject_opts *) = {check_blocks, check_place, check_timing};

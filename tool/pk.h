@@ -105,6 +105,18 @@ int pk_common_option(int c, char **argv, const char *usage, int *rc);
  * closest one for a mistyped long option. */
 struct option;
 int pk_getopt_long(int argc, char **argv, const char *shortopts, const struct option *longopts);
+/* The option loop of every command: getopt_long over SHORTOPTS (':' first)
+ * and LONGOPTS, getopt's own messages off, from the first argument. Each
+ * option C goes to ON(USER, C, ITS VALUE), which answers PK_OPT_TAKEN,
+ * PK_OPT_REFUSED (its message printed), PK_OPT_DONE (it printed what was
+ * asked, such as its own help) or PK_OPT_OTHER: then -h (USAGE), --version
+ * and getopt's complaints, with "did you mean", are answered here. Returns 0
+ * when the options are read (the operands start at optind; *RC untouched),
+ * else 1 with *RC: PK_EXIT_OK after help or the version, PK_EXIT_ERROR after
+ * an error. */
+enum { PK_OPT_REFUSED = -1, PK_OPT_TAKEN = 0, PK_OPT_OTHER = 1, PK_OPT_DONE = 2 };
+int pk_options(int argc, char **argv, const char *shortopts, const struct option *longopts,
+               int (*on)(void *user, int c, const char *arg), void *user, const char *usage, int *rc);
 /* Levenshtein distance, case-insensitive. */
 size_t pk_distance(const char *a, const char *b);
 

@@ -296,6 +296,26 @@ int pk_common_option(int c, char **argv, const char *usage, int *rc)
 	return 0;
 }
 
+int pk_options(int argc, char **argv, const char *shortopts, const struct option *longopts,
+               int (*on)(void *user, int c, const char *arg), void *user, const char *usage, int *rc)
+{
+	opterr = 0;
+	optind = 0; /* a full new start: getopt may have run before */
+	int c;
+	while ((c = pk_getopt_long(argc, argv, shortopts, longopts)) != -1) {
+		int r = on(user, c, optarg);
+		if (r == PK_OPT_TAKEN)
+			continue;
+		if (r == PK_OPT_DONE) {
+			*rc = PK_EXIT_OK;
+		} else if (r == PK_OPT_REFUSED || !pk_common_option(c, argv, usage, rc)) {
+			*rc = PK_EXIT_ERROR;
+		}
+		return 1;
+	}
+	return 0;
+}
+
 const char *const pk_event_kind_names[PK_EV_KINDS] = {"issue", "drain", "phase", "arrival", "release"};
 
 int pk_event_kind_of(const char *name)

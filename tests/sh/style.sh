@@ -77,6 +77,10 @@ if circles=$(python3 "$src/tests/sh/file_graph.py" tool tool/clang); then ok "no
 leaks=$(grep -nE '#include [<"](clang-c/|ast\.h|tt\.h)' tool/*.c tool/*.h || true)
 if [ -z "$leaks" ]; then ok "libclang and the front end's headers are included only under tool/clang/"; else fail "core files that include the front end:"$'\n'"$leaks"; fi
 
+# the timing tensor asks the front end: no tt_*.c calls libclang itself
+direct=$(grep -nE '\bclang_[A-Za-z]+\(' tool/clang/tt_*.c || true)
+if [ -z "$direct" ]; then ok "the timing tensor makes no libclang call (ast_query.c answers it)"; else fail "tt_*.c calling libclang (add a query to ast_query.c):"$'\n'"$direct"; fi
+
 # rules/ is the only home of generated text: no API spelling (the calls of
 # rules/api.ini), qualifier or generated name (rules/names.ini) in a string
 # literal of tool/; first on a made-up file, so the check is known to work

@@ -100,9 +100,11 @@ struct pk_func {
 	int body;     /* node index of the body CompoundStmt */
 	size_t start; /* offset of the declaration's first byte */
 	unsigned line;
-	int entry;        /* a kernel entry by pk_entry_rule */
-	int bad_line;     /* first line with a parse error inside, or 0 */
-	int is_constexpr; /* probe code cannot go in a constexpr function */
+	int entry;              /* a kernel entry by pk_entry_rule */
+	int bad_line;           /* first line with a parse error inside, or 0 */
+	int is_constexpr;       /* probe code cannot go in a constexpr function */
+	enum CXCursorKind kind; /* FunctionDecl, CXXMethod, FunctionTemplate, ... */
+	int in_template;        /* inside a class template or a union */
 };
 
 struct pk_call {
@@ -243,6 +245,21 @@ size_t pk_tok_stmt_first(const struct pk_ast *a, size_t i);
  * before it (since the previous token's line): code put there goes above
  * the comment that introduces the statement. */
 size_t pk_tok_lead(const struct pk_ast *a, size_t i);
+/* The one bracket matcher over tokens: the token closing the bracket at
+ * OPEN ('(', '[' and '{' counted together), tokens with a flag of SKIP
+ * (PK_TOK_*) passed over; ntok when it is not closed. */
+size_t pk_tok_close(const struct pk_ast *a, size_t open, unsigned skip);
+/* The OPEN token (such as "{") of the innermost OPEN ... CLOSE group that
+ * holds token I, searched backwards from I; ntok when there is none. */
+size_t pk_tok_enclosing(const struct pk_ast *a, size_t i, const char *open, const char *close);
+/* The token ranges [S[k], E[k]) of the top-level arguments of the call (or
+ * initialiser list) whose bracket is token OPEN, at most CAP: how many. */
+size_t pk_tok_args(const struct pk_ast *a, size_t open, size_t *s, size_t *e, size_t cap);
+/* The packed-arguments test on the tokens, the one every part applies where
+ * the parse's types are not at hand: is token I the name NAME of a parameter
+ * written `int64_t *NAME` or `uint64_t *NAME`? (pk_cursor_packed_param is
+ * the same test on a resolved type.) */
+int pk_tok_packed_name(const struct pk_ast *a, size_t i);
 /* Does an identifier token start with PREFIX? */
 int pk_tok_prefix_used(const struct pk_ast *a, const char *prefix);
 /* In the N records of SIZE bytes at V, sorted by the size_t at byte
@@ -254,6 +271,83 @@ char *pk_ast_skip_reason(const struct pk_ast *a, size_t off, unsigned *line);
 int pk_ast_whole_macro_use(const struct pk_ast *a, size_t s, size_t e);
 char *pk_ast_macro_calling(struct pk_ast *a, const char *name, unsigned *def_line, char *uses, size_t cap);
 int pk_ast_text_entries(const struct pk_ast *a, const char *want, size_t *open, size_t *close);
+
+/* ast_query.c: what the timing tensor asks of a parse (it calls no
+ * libclang function itself). */
+/* A cursor's spelling (malloc'd, "" for none); are two cursors the same? */
+char *pk_cursor_name(CXCursor c);
+int pk_cursor_same(CXCursor a, CXCursor b);
+/* A cursor's type: a pointer, void, any other, or none the parse resolved. */
+enum pk_type_class { PK_TYPE_OTHER, PK_TYPE_POINTER, PK_TYPE_VOID, PK_TYPE_UNKNOWN };
+enum pk_type_class pk_cursor_type(CXCursor c);
+/* The packed-arguments test on a parameter's resolved type: a pointer to a
+ * 64-bit integer, signed or not (`int64_t *args`, `uint64_t *args`). */
+int pk_cursor_packed_param(CXCursor p);
+/* The parameters of function FN (or a function template, whose argument
+ * count libclang does not give) into V[0, CAP): how many. */
+int pk_cursor_params(CXCursor fn, CXCursor *v, int cap);
+/* The offset in A's file of cursor C's location (its name), or -1. */
+long pk_ast_name_offset(const struct pk_ast *a, CXCursor c);
+/* The index in a->funcs of the function at cursor FN, or -1. */
+int pk_ast_func_of(const struct pk_ast *a, CXCursor fn);
+/* Is the call at NODE held by something other than a statement of its own
+ * directly inside braces (a condition, a return, a loop's header)? */
+int pk_ast_in_condition(const struct pk_ast *a, int node);
+/* The file of A's unit at PATH (NULL: none); a file's name (malloc'd). */
+CXFile pk_ast_file_named(const struct pk_ast *a, const char *path);
+char *pk_cx_file_name(CXFile f);
+/* The callee's name of a call, also of a dependent call in a template (the
+ * name under its unresolved lookup); NULL for a member call or none. */
+char *pk_ast_callee_name(CXCursor call);
+/* The first byte of function FN's declaration: `extern "C"` written before
+ * it (not braced) belongs to it, and a qualifier macro expanding to nothing
+ * at the start of its line. PARENT: the declaration holding it, or NULL for
+ * its semantic parent. 0 when FN's text is not in T's file. */
+size_t pk_ast_decl_start(const struct pk_ast *t, CXCursor fn, const CXCursor *parent);
+
+/* The functions (FunctionDecl, FunctionTemplate) of a whole translation unit,
+ * every file it includes, in visiting order; the calls and the function
+ * references in the bodies of those definitions a client wants walked. */
+struct pk_tu_fn {
+	char *name;
+	CXCursor c;
+	CXFile file; /* of its location's expansion, NULL for none */
+	size_t off;  /* that location's offset in its file */
+	unsigned line;
+	int def;     /* a definition, else a declaration */
+	int nparams; /* of a definition */
+};
+struct pk_tu_call {   /* a call of a free function (member calls left out) */
+	int caller;   /* index into fns */
+	char *name;   /* pk_ast_callee_name */
+	CXFile file;  /* the file of the extent's end ... */
+	CXFile sfile; /* ... and of its start (expansions) */
+	size_t start, end;
+	unsigned line; /* of the cursor's location */
+	int macro;     /* pk_ast_from_macro */
+};
+struct pk_tu_ref { /* a reference to a function */
+	char *name;
+	CXFile file;
+	size_t off;
+	unsigned line;
+};
+struct pk_tu_graph {
+	struct pk_tu_fn *fns;
+	size_t nfns, cap_fns;
+	struct pk_tu_call *calls;
+	size_t ncalls, cap_calls;
+	struct pk_tu_ref *refs;
+	size_t nrefs, cap_refs;
+};
+/* WALK(USER, FILE) says whether the body of a definition in FILE is walked. */
+void pk_tu_graph(const struct pk_ast *a, int (*walk)(void *user, CXFile file), void *user, struct pk_tu_graph *g);
+void pk_tu_graph_free(struct pk_tu_graph *g);
+/* Parse COPY, a variant of T's file, in that file's place alone (its
+ * includes followed where found) and read the integer value (>= 0) of the
+ * variable declared at each offset AT[i] into VAL[i]; a value already >= 0,
+ * or one that does not evaluate, is left. 0, or -1 (message). */
+int pk_ast_eval_decls(const struct pk_ast *t, const char *copy, const size_t *at, long *val, size_t n);
 
 /* ast_place.c: where a probe part goes. */
 enum pk_where { PK_BEFORE, PK_AFTER, PK_BEFORE_CLOSE };

@@ -290,32 +290,18 @@ static int uses_namespace(struct pk_ast *a, const char *ns, size_t off)
 	return 0;
 }
 
-/* The packed-args parameter of function F (`int64_t *NAME` before its
- * body), or NULL. */
+/* The packed-args parameter of function F (the front end's test on the
+ * tokens before its body), or NULL. Only a signed one: the runtime's block
+ * index takes `int64_t *`, and `uint64_t *` passed to it does not compile. */
 static char *packed_args(const struct pk_ast *a, int f)
 {
-	const char *d = a->b->data;
-	size_t from = a->funcs[f].start, to = a->nodes[a->funcs[f].body].start;
+	size_t to = a->nodes[a->funcs[f].body].start;
 	char *found = NULL;
-	for (size_t i = from; i + 7 <= to; i++) {
-		if (memcmp(d + i, "int64_t", 7) || (i > 0 && pk_is_ident(d[i - 1])))
-			continue;
-		size_t k = i + 7;
-		while (k < to && (d[k] == ' ' || d[k] == '\t'))
-			k++;
-		if (k >= to || d[k] != '*')
-			continue;
-		k++;
-		while (k < to && (d[k] == ' ' || d[k] == '\t'))
-			k++;
-		size_t n0 = k;
-		while (k < to && pk_is_ident(d[k]))
-			k++;
-		if (k > n0) {
+	for (size_t i = pk_tok_at(a, a->funcs[f].start); i < a->ntok && a->tok[i].end <= to; i++)
+		if (pk_tok_packed_name(a, i) && pk_tok_is(a, i - 2, "int64_t")) {
 			free(found);
-			found = pk_xstrndup(d + n0, k - n0);
+			found = pk_xstrndup(a->b->data + a->tok[i].start, a->tok[i].end - a->tok[i].start);
 		}
-	}
 	return found;
 }
 

@@ -147,6 +147,12 @@ size_t pk_tok_lead(const struct pk_ast *a, size_t i)
 	return lead;
 }
 
+int pk_tok_packed_name(const struct pk_ast *a, size_t i)
+{
+	return i >= 2 && i < a->ntok && a->tok[i].kind == CXToken_Identifier && pk_tok_is(a, i - 1, "*") &&
+	       (pk_tok_is(a, i - 2, "int64_t") || pk_tok_is(a, i - 2, "uint64_t"));
+}
+
 int pk_tok_prefix_used(const struct pk_ast *a, const char *prefix)
 {
 	size_t pl = strlen(prefix);
@@ -172,20 +178,60 @@ static int is_close(const struct pk_ast *a, size_t i)
 	return pk_tok_is(a, i, ")") || pk_tok_is(a, i, "]") || pk_tok_is(a, i, "}");
 }
 
-/* Past the bracket that closes the one at token I (or ntok), counting the
- * tokens with none of the flags SKIP (PK_TOK_*). */
-static size_t skip_group_over(const struct pk_ast *a, size_t i, unsigned skip)
+size_t pk_tok_close(const struct pk_ast *a, size_t open, unsigned skip)
 {
 	int depth = 0;
-	for (; i < a->ntok; i++) {
+	for (size_t i = open; i < a->ntok; i++) {
 		if (a->tok[i].flags & skip)
 			continue;
 		if (is_open(a, i))
 			depth++;
 		else if (is_close(a, i) && --depth == 0)
-			return i + 1;
+			return i;
 	}
 	return a->ntok;
+}
+
+/* Past the bracket that closes the one at token I (or ntok), counting the
+ * tokens with none of the flags SKIP (PK_TOK_*). */
+static size_t skip_group_over(const struct pk_ast *a, size_t i, unsigned skip)
+{
+	size_t c = pk_tok_close(a, i, skip);
+	return c < a->ntok ? c + 1 : a->ntok;
+}
+
+size_t pk_tok_enclosing(const struct pk_ast *a, size_t i, const char *open, const char *close)
+{
+	int d = 0;
+	for (size_t j = i; j-- > 0;) {
+		if (pk_tok_is(a, j, close))
+			d++;
+		else if (pk_tok_is(a, j, open) && d-- == 0)
+			return j;
+	}
+	return a->ntok;
+}
+
+size_t pk_tok_args(const struct pk_ast *a, size_t open, size_t *s, size_t *e, size_t cap)
+{
+	size_t n = 0, from = open + 1;
+	for (size_t i = open + 1; i < a->ntok; i++) {
+		if (is_open(a, i)) {
+			i = pk_tok_close(a, i, 0);
+			continue;
+		}
+		int c = is_close(a, i);
+		if (c || pk_tok_is(a, i, ",")) {
+			if (n < cap && i > from) {
+				s[n] = from;
+				e[n++] = i;
+			}
+			from = i + 1;
+			if (c)
+				break;
+		}
+	}
+	return n;
 }
 
 /* Past the bracket that closes the one at token I, in the code compiled. */

@@ -355,7 +355,7 @@ int pk_entry_rule(const char *text, size_t len, int extern_c, const char *name)
 	       (extern_c && has_any_word(text, len, entry_words.extern_c));
 }
 
-static void add_func(struct pk_ast *a, CXCursor c, CXCursor parent, int extern_c)
+static void add_func(struct pk_ast *a, CXCursor c, CXCursor parent, int extern_c, int in_template)
 {
 	struct walk w = {a, -1, (int)a->nfuncs, NULL, 0, 0};
 	size_t from = a->nnodes;
@@ -397,7 +397,9 @@ static void add_func(struct pk_ast *a, CXCursor c, CXCursor parent, int extern_c
 	                     pk_ast_line(a, name_off),
 	                     pk_entry_rule(a->b->data + words, name_off > words ? name_off - words : 0, extern_c, name),
 	                     0,
-	                     word_before(a, start, name_off, "constexpr")};
+	                     word_before(a, start, name_off, "constexpr"),
+	                     clang_getCursorKind(c),
+	                     in_template};
 	clang_disposeString(s);
 	for (size_t i = 0; i < a->nerrs; i++)
 		if (a->errs[i].line && a->errs[i].off >= start && a->errs[i].off < a->nodes[body].end) {
@@ -435,6 +437,7 @@ static int is_extern_c(struct pk_ast *a, CXCursor c)
 struct top {
 	struct pk_ast *a;
 	int extern_c;
+	int in_template; /* inside a class template or a union */
 };
 
 static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientData data)
@@ -446,9 +449,11 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientDa
 		return CXChildVisit_Continue;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	if (is_function(k) && clang_isCursorDefinition(c)) {
-		add_func(t->a, c, parent, t->extern_c);
+		add_func(t->a, c, parent, t->extern_c, t->in_template);
 	} else if (is_container(k)) {
-		struct top inner = {t->a, t->extern_c || k == CXCursor_LinkageSpec || is_extern_c(t->a, c)};
+		struct top inner = {t->a, t->extern_c || k == CXCursor_LinkageSpec || is_extern_c(t->a, c),
+		                    t->in_template || k == CXCursor_ClassTemplate ||
+		                        k == CXCursor_ClassTemplatePartialSpecialization || k == CXCursor_UnionDecl};
 		clang_visitChildren(c, visit_top, &inner);
 	}
 	return CXChildVisit_Continue;
@@ -456,7 +461,7 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientDa
 
 int pk_ast_index(struct pk_ast *a)
 {
-	struct top t = {a, 0};
+	struct top t = {a, 0, 0};
 	clang_visitChildren(clang_getTranslationUnitCursor(a->tu), visit_top, &t);
 	if (a->ncalls)
 		qsort(a->calls, a->ncalls, sizeof(*a->calls), cmp_call);

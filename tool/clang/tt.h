@@ -122,9 +122,6 @@ int tt_kernel_verify(const struct tt_kernel *k, const struct tt_spec *sp, struct
 /* Check the tensors-first / scalars-last order and count both. */
 int tt_kernel_abi(const struct pk_ast *t, struct tt_kernel *k);
 void tt_kernel_free(struct tt_kernel *k);
-/* The callee's name of a call, also of a dependent call in a template (the
- * name under its unresolved lookup); NULL for a member call or none. */
-char *tt_callee_name(CXCursor call);
 /* Describe any function (a helper): body, returns; no ABI. */
 int tt_func_describe(struct pk_ast *t, CXCursor fn, struct tt_kernel *k);
 /* Just past the ';' ending the statement that ends at END (expression
@@ -401,8 +398,6 @@ size_t tt_fns_find(const struct pk_ast *t, struct tt_fn **out);
 const struct tt_fn *tt_fn_holding(const struct tt_fn *f, size_t n, size_t tok);
 /* Which parameter of F the expression [S, E) is (a lone identifier), or -1. */
 int tt_fn_param_of(const struct pk_ast *t, const struct tt_fn *f, size_t s, size_t e);
-/* The token ranges [S, E) of the arguments of the call whose '(' is OPEN. */
-size_t tt_call_args(const struct pk_ast *t, size_t open, size_t *s, size_t *e, size_t cap);
 /* The task instances that run the kernel in one orchestration run: submit
  * statements times the trip counts of the loops around them (constant
  * bounds only), each with its block count (launch_spec.set_block_num, 1 by

@@ -56,18 +56,6 @@ static size_t extra_scalars(const struct tt_spec *sp, char *vals[3])
 	return n;
 }
 
-static size_t match_paren(const struct pk_ast *t, size_t open)
-{
-	int depth = 0;
-	for (size_t i = open; i < t->ntok; i++) {
-		if (pk_tok_is(t, i, "(") || pk_tok_is(t, i, "[") || pk_tok_is(t, i, "{"))
-			depth++;
-		else if ((pk_tok_is(t, i, ")") || pk_tok_is(t, i, "]") || pk_tok_is(t, i, "}")) && --depth == 0)
-			return i;
-	}
-	return t->ntok;
-}
-
 static size_t find_adds(const struct pk_ast *t, struct add_call **out)
 {
 	struct add_call *v = NULL;
@@ -78,7 +66,7 @@ static size_t find_adds(const struct pk_ast *t, struct add_call **out)
 			continue;
 		if (!(pk_tok_is(t, i - 1, ".") || pk_tok_is(t, i - 1, "->")) || !pk_tok_is(t, i + 1, "("))
 			continue;
-		size_t close = match_paren(t, i + 1);
+		size_t close = pk_tok_close(t, i + 1, 0);
 		if (close >= t->ntok)
 			continue;
 		struct add_call a = {tensor, 0, 0, 0, 0, 0, 0, 0};
@@ -240,7 +228,7 @@ static int find_packed(const struct pk_ast *t, struct packed *p)
 			                t->b->path);
 		p->name_tok = i;
 		p->open_tok = rb + 2;
-		p->close_tok = match_paren(t, rb + 2);
+		p->close_tok = pk_tok_close(t, rb + 2, 0);
 		p->stmt_start = pk_tok_lead(t, sb);
 		p->size_tok = size == (size_t)-1 ? -1 : (long)size;
 	}
@@ -252,18 +240,10 @@ static int plan_packed(struct pk_ast *t, const struct tt_kernel *k, const struct
 {
 	const struct pk_buf *b = t->b;
 	/* element ends: the top-level commas */
-	size_t ends[1024], nel = 0, depth = 0;
+	size_t es[1024], ee[1024], ends[1024], nel = pk_tok_args(t, p->open_tok, es, ee, 1024);
 	size_t first = t->tok[p->open_tok + 1].start;
-	for (size_t i = p->open_tok + 1; i < p->close_tok && nel < 1023; i++) {
-		if (pk_tok_is(t, i, "(") || pk_tok_is(t, i, "{") || pk_tok_is(t, i, "["))
-			depth++;
-		else if (pk_tok_is(t, i, ")") || pk_tok_is(t, i, "}") || pk_tok_is(t, i, "]"))
-			depth--;
-		else if (depth == 0 && pk_tok_is(t, i, ","))
-			ends[nel++] = t->tok[i - 1].end;
-	}
-	if (p->close_tok > p->open_tok + 1 && !pk_tok_is(t, p->close_tok - 1, ","))
-		ends[nel++] = t->tok[p->close_tok - 1].end;
+	for (size_t i = 0; i < nel; i++)
+		ends[i] = t->tok[ee[i] - 1].end;
 	if ((long)nel < k->ntensors)
 		return pk_error("%s: the packed array holds %zu values but kernel '%s' reads %ld tensors", b->path, nel,
 		                k->name, k->ntensors);
@@ -370,16 +350,10 @@ static size_t find_launches(const struct pk_ast *t, const char *name, struct lau
 			open = chevron_args(t, i);
 		if (!open)
 			continue;
-		struct launch x = {i, open, match_paren(t, open), skip, pk_tok_is(t, i, "ICPU_RUN_KF"), 0};
-		int d = 0;
-		for (size_t j = i; j-- > 0;) { /* the enclosing '{' */
-			if (pk_tok_is(t, j, "}"))
-				d++;
-			else if (pk_tok_is(t, j, "{") && d-- == 0) {
-				x.scope = j;
-				break;
-			}
-		}
+		struct launch x = {i, open, pk_tok_close(t, open, 0), skip, pk_tok_is(t, i, "ICPU_RUN_KF"), 0};
+		size_t scope = pk_tok_enclosing(t, i, "{", "}");
+		if (scope < t->ntok)
+			x.scope = scope;
 		if (x.close < t->ntok)
 			l[n++] = x;
 	}
@@ -456,7 +430,7 @@ static void plan_prototypes(struct pk_ast *t, const struct tt_kernel *k, const s
 	for (size_t i = 1; i + 1 < t->ntok; i++) {
 		if (!pk_tok_is(t, i, k->name) || !pk_tok_is(t, i - 1, "void") || !pk_tok_is(t, i + 1, "("))
 			continue;
-		struct launch l = {i, i + 1, match_paren(t, i + 1), 0, 0, 0};
+		struct launch l = {i, i + 1, pk_tok_close(t, i + 1, 0), 0, 0, 0};
 		if (l.close + 1 >= t->ntok || !pk_tok_is(t, l.close + 1, ";"))
 			continue;
 		size_t starts[64];

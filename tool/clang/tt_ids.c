@@ -29,40 +29,6 @@ static int by_anchor(const void *a, const void *b)
 	return x->anchor < y->anchor ? -1 : x->anchor > y->anchor;
 }
 
-struct probe_walk {
-	struct pk_ast *pt;
-	struct tt_idexpr **order;
-	size_t *at; /* where each probe starts in the copy */
-	size_t n;
-};
-
-static enum CXChildVisitResult probe_visit(CXCursor c, CXCursor parent, CXClientData data)
-{
-	(void)parent;
-	struct probe_walk *w = data;
-	enum CXCursorKind k = clang_getCursorKind(c);
-	if (!clang_Location_isFromMainFile(clang_getCursorLocation(c)))
-		return CXChildVisit_Continue;
-	if (k != CXCursor_VarDecl) {
-		if (clang_isDeclaration(k) || clang_isStatement(k))
-			clang_visitChildren(c, probe_visit, w);
-		return CXChildVisit_Continue;
-	}
-	size_t s, e;
-	if (pk_ast_extent(w->pt, c, &s, &e) < 0)
-		return CXChildVisit_Continue;
-	for (size_t i = 0; i < w->n; i++) {
-		if (w->at[i] != s || w->order[i]->value >= 0)
-			continue;
-		CXEvalResult r = clang_Cursor_Evaluate(c);
-		if (r && clang_EvalResult_getKind(r) == CXEval_Int && clang_EvalResult_getAsLongLong(r) >= 0)
-			w->order[i]->value = (long)clang_EvalResult_getAsLongLong(r);
-		if (r)
-			clang_EvalResult_dispose(r);
-	}
-	return CXChildVisit_Continue;
-}
-
 /* The copy of T's file with one probe declaration per expression (in
  * anchor order; AT gets where each starts). */
 static char *probe_copy(const struct pk_ast *t, const char *tmpl, struct tt_idexpr **order, size_t n, size_t *at)
@@ -91,36 +57,6 @@ static char *probe_copy(const struct pk_ast *t, const char *tmpl, struct tt_idex
 	return sb.s;
 }
 
-#ifndef PROBEKIT_CLANG_RESOURCE_DIR
-#define PROBEKIT_CLANG_RESOURCE_DIR ""
-#endif
-
-/* The copy parsed where the file is, its includes followed when found (the
- * standard integer types of a constexpr come from <stdint.h>; the runtime's
- * headers are usually missing, which leaves the constants of the file). */
-static int probe_parse(const struct pk_ast *t, const char *copy, struct pk_ast *pt)
-{
-	const char *name = t->b->from_stdin ? "stdin.cpp" : t->b->path;
-	const char *args[6] = {"-x", "c++", "-std=c++17", "-ferror-limit=0"};
-	int n = 4;
-	if (PROBEKIT_CLANG_RESOURCE_DIR[0]) {
-		args[n++] = "-resource-dir";
-		args[n++] = PROBEKIT_CLANG_RESOURCE_DIR;
-	}
-	struct CXUnsavedFile u = {name, copy, (unsigned long)strlen(copy)};
-	pt->b = pk_xcalloc(1, sizeof(*pt->b));
-	pt->b->data = (char *)copy;
-	pt->b->len = strlen(copy);
-	pt->b->lock_fd = -1;
-	pt->index = clang_createIndex(0, 0);
-	enum CXErrorCode ec =
-	    clang_parseTranslationUnit2(pt->index, name, args, n, &u, 1, CXTranslationUnit_KeepGoing, &pt->tu);
-	if (ec != CXError_Success || !pt->tu)
-		return pk_error("%s: libclang could not read the file (error %d)", t->b->path, (int)ec);
-	pt->file = clang_getFile(pt->tu, name);
-	return 0;
-}
-
 static int eval_round(const struct pk_ast *t, const struct tt_rules *r, struct tt_idexpr *x, size_t n)
 {
 	size_t todo = 0;
@@ -146,16 +82,13 @@ static int eval_round(const struct pk_ast *t, const struct tt_rules *r, struct t
 			order[m++] = &x[i];
 	qsort(order, m, sizeof(*order), by_anchor);
 	char *copy = probe_copy(t, tmpl, order, m, at);
-	struct pk_ast pt;
-	memset(&pt, 0, sizeof(pt));
-	int rc = probe_parse(t, copy, &pt);
-	if (rc == 0) {
-		struct probe_walk w = {&pt, order, at, m};
-		clang_visitChildren(clang_getTranslationUnitCursor(pt.tu), probe_visit, &w);
-	}
-	struct pk_buf *pb = pt.b;
-	pk_ast_free(&pt);
-	free(pb);
+	long *val = pk_xcalloc(m + 1, sizeof(*val));
+	for (size_t i = 0; i < m; i++)
+		val[i] = order[i]->value;
+	int rc = pk_ast_eval_decls(t, copy, at, val, m);
+	for (size_t i = 0; i < m; i++)
+		order[i]->value = val[i];
+	free(val);
 	free(copy);
 	free(order);
 	free(at);
@@ -164,20 +97,14 @@ static int eval_round(const struct pk_ast *t, const struct tt_rules *r, struct t
 
 /* ---- the functions of the file ---- */
 
-struct fn_walk {
-	const struct pk_ast *t;
-	struct tt_fn *v;
-	size_t n, cap;
-};
-
 static void fn_params(const struct pk_ast *t, CXCursor c, struct tt_fn *f)
 {
-	int np = clang_Cursor_getNumArguments(c);
+	CXCursor pv[TT_FN_PARAMS];
+	int np = pk_cursor_params(c, pv, TT_FN_PARAMS);
 	for (int i = 0; i < np && f->nparams < TT_FN_PARAMS; i++) {
-		CXCursor p = clang_Cursor_getArgument(c, (unsigned)i);
-		long off = pk_ast_offset(t, clang_getCursorLocation(p));
+		long off = pk_ast_name_offset(t, pv[i]);
 		size_t s, e;
-		if (off < 0 || pk_ast_extent(t, p, &s, &e) < 0)
+		if (off < 0 || pk_ast_extent(t, pv[i], &s, &e) < 0)
 			break;
 		struct tt_param_at *pa = &f->params[f->nparams++];
 		pa->name = pk_tok_at(t, (size_t)off);
@@ -188,51 +115,41 @@ static void fn_params(const struct pk_ast *t, CXCursor c, struct tt_fn *f)
 	}
 }
 
-static enum CXChildVisitResult fn_visit(CXCursor c, CXCursor parent, CXClientData data)
-{
-	(void)parent;
-	struct fn_walk *w = data;
-	enum CXCursorKind k = clang_getCursorKind(c);
-	if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec || k == CXCursor_UnexposedDecl ||
-	    k == CXCursor_StructDecl || k == CXCursor_ClassDecl) {
-		clang_visitChildren(c, fn_visit, w);
-		return CXChildVisit_Continue;
-	}
-	if ((k != CXCursor_FunctionDecl && k != CXCursor_CXXMethod) || !clang_isCursorDefinition(c))
-		return CXChildVisit_Continue;
-	size_t s, e;
-	long name = pk_ast_offset(w->t, clang_getCursorLocation(c));
-	if (name < 0 || pk_ast_extent(w->t, c, &s, &e) < 0 || e == 0)
-		return CXChildVisit_Continue;
-	struct tt_fn f;
-	memset(&f, 0, sizeof(f));
-	f.orch_param = -1;
-	f.name = pk_tok_at(w->t, (size_t)name);
-	f.close = pk_tok_at(w->t, e - 1);
-	f.lparen = f.name + 1;
-	if (!pk_tok_is(w->t, f.close, "}") || !pk_tok_is(w->t, f.lparen, "("))
-		return CXChildVisit_Continue;
-	int d = 0;
-	for (f.rparen = f.lparen; f.rparen < f.close; f.rparen++)
-		if (pk_tok_is(w->t, f.rparen, "("))
-			d++;
-		else if (pk_tok_is(w->t, f.rparen, ")") && --d == 0)
-			break;
-	f.open = f.rparen;
-	while (f.open < f.close && !pk_tok_is(w->t, f.open, "{"))
-		f.open++;
-	fn_params(w->t, c, &f);
-	PK_GROW(w->v, w->cap, w->n + 1);
-	w->v[w->n++] = f;
-	return CXChildVisit_Continue;
-}
-
+/* The free functions and methods the front end indexed (those of a class
+ * template left out), each with its name, parentheses, braces and
+ * parameters as tokens. */
 size_t tt_fns_find(const struct pk_ast *t, struct tt_fn **out)
 {
-	struct fn_walk w = {t, NULL, 0, 0};
-	clang_visitChildren(clang_getTranslationUnitCursor(t->tu), fn_visit, &w);
-	*out = w.v;
-	return w.n;
+	struct tt_fn *v = NULL;
+	size_t n = 0, cap = 0;
+	for (size_t i = 0; i < t->nfuncs; i++) {
+		const struct pk_func *pf = &t->funcs[i];
+		if ((pf->kind != CXCursor_FunctionDecl && pf->kind != CXCursor_CXXMethod) || pf->in_template)
+			continue;
+		size_t s, e;
+		long name = pk_ast_name_offset(t, pf->cursor);
+		if (name < 0 || pk_ast_extent(t, pf->cursor, &s, &e) < 0 || e == 0)
+			continue;
+		struct tt_fn f;
+		memset(&f, 0, sizeof(f));
+		f.orch_param = -1;
+		f.name = pk_tok_at(t, (size_t)name);
+		f.close = pk_tok_at(t, e - 1);
+		f.lparen = f.name + 1;
+		if (!pk_tok_is(t, f.close, "}") || !pk_tok_is(t, f.lparen, "("))
+			continue;
+		f.rparen = pk_tok_close(t, f.lparen, 0);
+		if (f.rparen > f.close)
+			f.rparen = f.close;
+		f.open = f.rparen;
+		while (f.open < f.close && !pk_tok_is(t, f.open, "{"))
+			f.open++;
+		fn_params(t, pf->cursor, &f);
+		PK_GROW(v, cap, n + 1);
+		v[n++] = f;
+	}
+	*out = v;
+	return n;
 }
 
 const struct tt_fn *tt_fn_holding(const struct tt_fn *f, size_t n, size_t tok)
@@ -255,29 +172,6 @@ int tt_fn_param_of(const struct pk_ast *t, const struct tt_fn *f, size_t s, size
 			return (int)i;
 	}
 	return -1;
-}
-
-/* Token ranges of the top-level arguments of the call whose '(' is OPEN. */
-size_t tt_call_args(const struct pk_ast *t, size_t open, size_t *s, size_t *e, size_t cap)
-{
-	size_t n = 0, from = open + 1;
-	int d = 0;
-	for (size_t i = open; i < t->ntok; i++) {
-		int o = pk_tok_is(t, i, "(") || pk_tok_is(t, i, "{") || pk_tok_is(t, i, "[");
-		int c = pk_tok_is(t, i, ")") || pk_tok_is(t, i, "}") || pk_tok_is(t, i, "]");
-		if (o) {
-			d++;
-		} else if ((c && --d == 0) || (d == 1 && pk_tok_is(t, i, ","))) {
-			if (n < cap && i > from) {
-				s[n] = from;
-				e[n++] = i;
-			}
-			from = i + 1;
-			if (c)
-				break;
-		}
-	}
-	return n;
 }
 
 /* Before its statement first (a local constexpr, a helper's parameter); what

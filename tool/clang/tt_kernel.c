@@ -12,106 +12,19 @@
 static const char *g_accessors; /* the profile of the running find, see tt_kernel_find_prof */
 static int g_descriptors;
 
-static char *spelling(CXCursor c)
-{
-	CXString s = clang_getCursorSpelling(c);
-	char *r = pk_xstrdup(clang_getCString(s) ? clang_getCString(s) : "");
-	clang_disposeString(s);
-	return r;
-}
-
 static unsigned line_of(const struct pk_ast *t, size_t off)
 {
 	return pk_buf_line_of(t->b, off);
 }
 
-/* The callee's name of a call libclang could not resolve (a dependent call
- * in a template): the first name reference under its first child. */
-struct callee_name {
-	char *name;
-	int member;
-	int depth;
-};
-
-static enum CXChildVisitResult first_ref(CXCursor c, CXCursor parent, CXClientData data)
-{
-	struct callee_name *cn = data;
-	enum CXCursorKind k = clang_getCursorKind(c);
-	(void)parent;
-	if (k == CXCursor_MemberRefExpr) {
-		cn->member = 1;
-		return CXChildVisit_Break;
-	}
-	if (k == CXCursor_OverloadedDeclRef || k == CXCursor_DeclRefExpr) {
-		cn->name = spelling(c);
-		if (*cn->name || cn->depth >= 4)
-			return CXChildVisit_Break;
-		free(cn->name); /* an unresolved lookup: the name is below */
-		cn->name = NULL;
-		cn->depth++;
-		clang_visitChildren(c, first_ref, cn);
-		return CXChildVisit_Break;
-	}
-	if (k == CXCursor_UnexposedExpr && cn->depth < 4) {
-		cn->depth++;
-		clang_visitChildren(c, first_ref, cn);
-		return CXChildVisit_Break;
-	}
-	return CXChildVisit_Break; /* only the first child is the callee */
-}
-
-char *tt_callee_name(CXCursor call)
-{
-	char *name = spelling(call);
-	if (*name)
-		return name;
-	free(name);
-	struct callee_name cn = {0};
-	clang_visitChildren(call, first_ref, &cn);
-	if (cn.member || !cn.name || !*cn.name) {
-		free(cn.name);
-		return NULL;
-	}
-	return cn.name;
-}
-
 /* ---- finding the kernel ---- */
-
-/* A statement's extent starts at its first token that produced code: a
- * qualifier macro expanding to nothing (`__gm__ float *x = ...`) sits before
- * it. Walk back over identifiers on the same line. */
-static size_t snap_start(const struct pk_ast *t, size_t s)
-{
-	size_t i = pk_tok_at(t, s);
-	unsigned line = pk_buf_line_of(t->b, s);
-	while (i > 0 && t->tok[i - 1].kind == CXToken_Identifier && pk_buf_line_of(t->b, t->tok[i - 1].start) == line)
-		i--;
-	return i < t->ntok ? t->tok[i].start : s;
-}
-
-/* extern "C" written before the declaration belongs to it: helpers go above. */
-static size_t decl_start(const struct pk_ast *t, CXCursor fn, CXCursor parent)
-{
-	size_t s, e, ps, pe;
-	if (pk_ast_extent(t, fn, &s, &e) < 0)
-		return 0;
-	enum CXCursorKind pk = clang_getCursorKind(parent);
-	if ((pk == CXCursor_LinkageSpec || pk == CXCursor_UnexposedDecl) && pk_ast_extent(t, parent, &ps, &pe) == 0 &&
-	    pk_tok_is(t, pk_tok_at(t, ps), "extern")) {
-		size_t i = pk_tok_at(t, ps);
-		int braced = i + 2 < t->ntok && pk_tok_is(t, i + 2, "{");
-		if (!braced && ps < s)
-			s = ps;
-	}
-	return snap_start(t, s);
-}
 
 /* ---- walking the body with a parent stack ---- */
 
 struct walk {
 	const struct pk_ast *t;
 	struct tt_kernel *k;
-	CXCursor stack[256];
+	int stack[256]; /* node indices of the ancestors */
 	int depth;
 	int err;
 	const char *accessors; /* the profile's tensor accessors, or NULL */
@@ -130,10 +43,14 @@ static int is_transparent(enum CXCursorKind k)
 	return k == CXCursor_UnexposedExpr || k == CXCursor_ParenExpr;
 }
 
-static int type_is_pointer(CXType ty)
+static enum CXCursorKind kind_at(const struct walk *w, int i)
 {
-	CXType can = clang_getCanonicalType(ty);
-	return can.kind == CXType_Pointer;
+	return w->t->nodes[w->stack[i]].kind;
+}
+
+static CXCursor cursor_at(const struct walk *w, int i)
+{
+	return w->t->nodes[w->stack[i]].c;
 }
 
 /* Does the cursor's written text hold a '*'? (types a bare parse could not resolve) */
@@ -154,22 +71,22 @@ static int text_has_star(const struct pk_ast *t, CXCursor c, size_t limit)
 static void classify(struct walk *w, size_t lit_start, struct tt_use *u)
 {
 	int i = w->depth - 1;
-	while (i >= 0 && is_transparent(clang_getCursorKind(w->stack[i])))
+	while (i >= 0 && is_transparent(kind_at(w, i)))
 		i--;
 	u->is_tensor = 0;
 	if (i >= 0) {
-		CXCursor p = w->stack[i];
-		enum CXCursorKind k = clang_getCursorKind(p);
+		CXCursor p = cursor_at(w, i);
+		enum CXCursorKind k = kind_at(w, i);
+		enum pk_type_class ty = pk_cursor_type(p);
 		if (is_cast(k))
 			u->is_tensor =
-			    type_is_pointer(clang_getCursorType(p)) ||
-			    (clang_getCursorType(p).kind == CXType_Invalid && text_has_star(w->t, p, lit_start));
+			    ty == PK_TYPE_POINTER || (ty == PK_TYPE_UNKNOWN && text_has_star(w->t, p, lit_start));
 		else if (k == CXCursor_VarDecl)
-			u->is_tensor = type_is_pointer(clang_getCursorType(p));
+			u->is_tensor = ty == PK_TYPE_POINTER;
 	}
 	for (int j = w->depth - 1; j >= 0; j--)
-		if (clang_getCursorKind(w->stack[j]) == CXCursor_VarDecl) {
-			u->name = spelling(w->stack[j]);
+		if (kind_at(w, j) == CXCursor_VarDecl) {
+			u->name = pk_cursor_name(cursor_at(w, j));
 			break;
 		}
 }
@@ -231,14 +148,7 @@ static int subscript(struct walk *w, CXCursor c)
 	size_t i, e;
 	if (!at_args(w, c, &i, &e) || !pk_tok_is(t, i + 1, "["))
 		return 0; /* not a read of the packed array (or written by a macro: see ref) */
-	size_t close = i + 1;
-	int nest = 0;
-	for (; close < t->ntok && t->tok[close].start < e; close++) {
-		if (pk_tok_is(t, close, "["))
-			nest++;
-		else if (pk_tok_is(t, close, "]") && --nest == 0)
-			break;
-	}
+	size_t close = pk_tok_close(t, i + 1, 0);
 	struct tt_use u = {0};
 	u.line = line_of(t, t->tok[i].start);
 	int rc = read_index(t, i + 1, close, &u.index, &u.lit_start, &u.lit_end);
@@ -280,11 +190,6 @@ static void escaping_ref(struct walk *w, CXCursor c)
 		                  w->t->b->path, line, w->k->args_name, w->k->args_name);
 }
 
-static CXCursor parent_of(struct walk *w, int up)
-{
-	return w->depth - 1 - up >= 0 ? w->stack[w->depth - 1 - up] : clang_getNullCursor();
-}
-
 size_t tt_past_semicolon(const struct pk_ast *t, size_t end)
 {
 	if (end > 0 && (t->b->data[end - 1] == ';' || t->b->data[end - 1] == '}'))
@@ -299,7 +204,7 @@ static void note_return(struct walk *w, CXCursor c)
 	if (pk_ast_extent(w->t, c, &s, &e) < 0)
 		return;
 	struct tt_return r = {s, tt_past_semicolon(w->t, e),
-	                      clang_getCursorKind(parent_of(w, 0)) == CXCursor_CompoundStmt};
+	                      w->depth > 0 && kind_at(w, w->depth - 1) == CXCursor_CompoundStmt};
 	PK_GROW(w->k->rets, w->k->cap_rets, w->k->nrets + 1);
 	w->k->rets[w->k->nrets++] = r;
 }
@@ -318,8 +223,8 @@ static int accessor_read(struct walk *w, size_t i, const char *callee)
 		return 0;
 	u.is_tensor = 1;
 	for (int j = w->depth - 1; j >= 0; j--)
-		if (clang_getCursorKind(w->stack[j]) == CXCursor_VarDecl) {
-			u.name = spelling(w->stack[j]);
+		if (kind_at(w, j) == CXCursor_VarDecl) {
+			u.name = pk_cursor_name(cursor_at(w, j));
 			break;
 		}
 	PK_GROW(w->k->uses, w->k->cap_uses, w->k->nuses + 1);
@@ -356,17 +261,17 @@ static int passed_whole(struct walk *w, CXCursor ref)
 	if (pk_ast_from_macro(ref))
 		return 0;
 	int i = w->depth - 1;
-	while (i >= 0 && is_transparent(clang_getCursorKind(w->stack[i])))
+	while (i >= 0 && is_transparent(kind_at(w, i)))
 		i--;
 	if (i < 0)
 		return 0;
-	CXCursor p = w->stack[i];
-	enum CXCursorKind k = clang_getCursorKind(p);
-	if (k == CXCursor_CStyleCastExpr && clang_getCanonicalType(clang_getCursorType(p)).kind == CXType_Void)
+	CXCursor p = cursor_at(w, i);
+	enum CXCursorKind k = kind_at(w, i);
+	if (k == CXCursor_CStyleCastExpr && pk_cursor_type(p) == PK_TYPE_VOID)
 		return 1;
 	if (k != CXCursor_CallExpr)
 		return call_argument_tokens(w, ref);
-	char *callee = tt_callee_name(p);
+	char *callee = pk_ast_callee_name(p);
 	size_t s, e;
 	if (!callee || pk_ast_extent(w->t, ref, &s, &e) < 0) {
 		free(callee);
@@ -383,9 +288,8 @@ static int passed_whole(struct walk *w, CXCursor ref)
 
 /* One cursor of the body, its ancestors on the stack: 1 to go into its
  * children, 0 to leave them (or on an error, in w->err). */
-static int visit_one(struct walk *w, CXCursor c)
+static int visit_one(struct walk *w, CXCursor c, enum CXCursorKind k)
 {
-	enum CXCursorKind k = clang_getCursorKind(c);
 	if (k == CXCursor_LambdaExpr)
 		return 0; /* its returns are not the kernel's exits */
 	if (k == CXCursor_ReturnStmt)
@@ -397,7 +301,7 @@ static int visit_one(struct walk *w, CXCursor c)
 				return 0; /* an error, or base and literal: nothing more */
 		}
 		if (k == CXCursor_DeclRefExpr) {
-			char *name = spelling(c);
+			char *name = pk_cursor_name(c);
 			int mine = !strcmp(name, w->k->args_name);
 			free(name);
 			/* accepted subscripts never get here: this one is passed on,
@@ -416,23 +320,20 @@ static int visit_one(struct walk *w, CXCursor c)
 static void walk_nodes(struct walk *w, int body)
 {
 	const struct pk_ast *a = w->t;
-	int up[sizeof(w->stack) / sizeof(w->stack[0])]; /* the nodes of the stack */
 	int skip = -1;
 	w->depth = 0;
-	up[w->depth] = body;
-	w->stack[w->depth++] = a->nodes[body].c;
+	w->stack[w->depth++] = body;
 	for (size_t j = (size_t)body + 1; j < a->nnodes && !w->err && pk_ast_in_subtree(a, (int)j, body); j++) {
 		const struct pk_node *n = &a->nodes[j];
 		if (skip >= 0 && pk_ast_in_subtree(a, (int)j, skip))
 			continue;
 		skip = -1;
-		while (w->depth > 1 && up[w->depth - 1] != n->parent)
+		while (w->depth > 1 && w->stack[w->depth - 1] != n->parent)
 			w->depth--;
-		if (!visit_one(w, n->c)) {
+		if (!visit_one(w, n->c, n->kind)) {
 			skip = (int)j;
-		} else if (w->depth < (int)(sizeof(up) / sizeof(up[0]))) {
-			up[w->depth] = (int)j;
-			w->stack[w->depth++] = n->c;
+		} else if (w->depth < (int)(sizeof(w->stack) / sizeof(w->stack[0]))) {
+			w->stack[w->depth++] = (int)j;
 		} else { /* a read or an exit we did not see would be renumbered wrongly */
 			w->err = pk_error("%s:%u: kernel '%s' is nested too deeply to analyse", a->b->path,
 			                  line_of(a, n->start), w->k->name);
@@ -441,44 +342,6 @@ static void walk_nodes(struct walk *w, int body)
 }
 
 /* ---- signature ---- */
-
-static int is_packed_param(CXCursor p)
-{
-	CXType ty = clang_getCanonicalType(clang_getCursorType(p));
-	if (ty.kind != CXType_Pointer)
-		return 0;
-	CXType pt = clang_getCanonicalType(clang_getPointeeType(ty));
-	return pt.kind == CXType_Long || pt.kind == CXType_LongLong;
-}
-
-struct parm_list {
-	CXCursor v[64];
-	int n;
-};
-
-static enum CXChildVisitResult parm_visit(CXCursor c, CXCursor parent, CXClientData data)
-{
-	struct parm_list *l = data;
-	(void)parent;
-	if (clang_getCursorKind(c) == CXCursor_ParmDecl && l->n < 64)
-		l->v[l->n++] = c;
-	return CXChildVisit_Continue;
-}
-
-/* The parameters of a function or of a function template (whose argument
- * count libclang does not give). */
-static int params_of(CXCursor fn, struct parm_list *l)
-{
-	l->n = 0;
-	int n = clang_Cursor_getNumArguments(fn);
-	if (n >= 0) {
-		for (int i = 0; i < n && i < 64; i++)
-			l->v[l->n++] = clang_Cursor_getArgument(fn, (unsigned)i);
-		return l->n;
-	}
-	clang_visitChildren(fn, parm_visit, l);
-	return l->n;
-}
 
 /* `int64_t *NAME` as written: the type the parse could not resolve when a
  * qualifier macro (__gm__) is defined only in a branch it did not take. */
@@ -489,25 +352,24 @@ static int packed_param_text(const struct pk_ast *t, const struct tt_kernel *k)
 	size_t i = pk_tok_at(t, k->params[0].start), n = 0, last = t->ntok;
 	for (; i < t->ntok && t->tok[i].start < k->params[0].end; i++, n++)
 		last = i;
-	return n >= 3 && pk_tok_is(t, last - 1, "*") &&
-	       (pk_tok_is(t, last - 2, "int64_t") || pk_tok_is(t, last - 2, "uint64_t"));
+	return n >= 3 && pk_tok_packed_name(t, last);
 }
 
 static void read_params(const struct pk_ast *t, CXCursor fn, struct tt_kernel *k)
 {
-	struct parm_list pl;
-	int n = params_of(fn, &pl);
+	CXCursor pv[64];
+	int n = pk_cursor_params(fn, pv, 64);
 	for (int i = 0; i < n; i++) {
-		CXCursor p = pl.v[i];
+		CXCursor p = pv[i];
 		struct tt_param tp = {0};
 		if (pk_ast_extent(t, p, &tp.start, &tp.end) < 0)
 			continue;
-		tp.name = spelling(p);
-		tp.is_tensor = type_is_pointer(clang_getCursorType(p)) || text_has_star(t, p, 0);
+		tp.name = pk_cursor_name(p);
+		tp.is_tensor = pk_cursor_type(p) == PK_TYPE_POINTER || text_has_star(t, p, 0);
 		PK_GROW(k->params, k->cap_params, k->nparams + 1);
 		k->params[k->nparams++] = tp;
 	}
-	if (n == 1 && (is_packed_param(pl.v[0]) || packed_param_text(t, k))) {
+	if (n == 1 && (pk_cursor_packed_param(pv[0]) || packed_param_text(t, k))) {
 		k->style = TT_EXTERN;
 		k->args_name = pk_xstrdup(k->params[0].name);
 	} else {
@@ -579,23 +441,19 @@ static void token_reads(struct walk *w)
 	}
 }
 
-static int describe(struct pk_ast *t, CXCursor fn, CXCursor parent, struct tt_kernel *k, int helper)
+static int describe(struct pk_ast *t, CXCursor fn, const CXCursor *parent, struct tt_kernel *k, int helper)
 {
 	k->cursor = fn;
-	k->name = spelling(fn);
-	k->decl_start = decl_start(t, fn, parent);
+	k->name = pk_cursor_name(fn);
+	k->decl_start = pk_ast_decl_start(t, fn, parent);
 	if (!helper)
 		read_params(t, fn, k);
 	else
 		k->style = TT_DIRECT;
 	core_type(t, k);
-	int f = -1; /* the function as the front end indexed it */
-	for (size_t i = 0; i < t->nfuncs && f < 0; i++)
-		if (clang_equalCursors(t->funcs[i].cursor, fn))
-			f = (int)i;
-	CXCursor body = f >= 0 ? t->nodes[t->funcs[f].body].c : clang_getNullCursor();
+	int f = pk_ast_func_of(t, fn); /* the function as the front end indexed it */
 	size_t bs, be;
-	if (clang_Cursor_isNull(body) || pk_ast_extent(t, body, &bs, &be) < 0 || be == 0)
+	if (f < 0 || pk_ast_extent(t, t->nodes[t->funcs[f].body].c, &bs, &be) < 0 || be == 0)
 		return pk_error("%s: kernel '%s' has no body libclang could read", t->b->path, k->name);
 	k->body_open = bs;
 	k->body_close = be - 1;
@@ -641,7 +499,7 @@ int tt_kernel_find(struct pk_ast *t, const char *name, struct tt_kernel *k)
 	if (!name)
 		found[0] = pk_ast_one_entry(t, &n, &found[1]);
 	for (size_t i = 0; name && i < t->nfuncs; i++) {
-		enum CXCursorKind ck = clang_getCursorKind(t->funcs[i].cursor);
+		enum CXCursorKind ck = t->funcs[i].kind;
 		if ((ck != CXCursor_FunctionDecl && ck != CXCursor_FunctionTemplate) || strcmp(t->funcs[i].name, name))
 			continue;
 		if (n < 2)
@@ -656,7 +514,7 @@ int tt_kernel_find(struct pk_ast *t, const char *name, struct tt_kernel *k)
 	if (n > 1)
 		return pk_error("%s: several kernels ('%s', '%s'%s); choose one with --kernel", t->b->path,
 		                t->funcs[found[0]].name, t->funcs[found[1]].name, n > 2 ? ", ..." : "");
-	return describe(t, t->funcs[found[0]].cursor, t->funcs[found[0]].parent, k, 0);
+	return describe(t, t->funcs[found[0]].cursor, &t->funcs[found[0]].parent, k, 0);
 }
 
 int tt_func_describe(struct pk_ast *t, CXCursor fn, struct tt_kernel *k)
@@ -664,7 +522,7 @@ int tt_func_describe(struct pk_ast *t, CXCursor fn, struct tt_kernel *k)
 	memset(k, 0, sizeof(*k));
 	k->host_tensors = -1;
 	k->host_scalars = -2;
-	return describe(t, fn, clang_getCursorSemanticParent(fn), k, 1);
+	return describe(t, fn, NULL, k, 1);
 }
 
 /* ---- the ABI: tensors first, then scalars ---- */

@@ -283,7 +283,7 @@ static int view_edits(struct job *j)
 		struct tt_file *f = j->fs.v[i];
 		if (!(f->roles & TT_ROLE_EDIT))
 			continue;
-		CXFile cf = clang_getFile(j->kt->tu, f->b.path);
+		CXFile cf = pk_ast_file_named(j->kt, f->b.path);
 		if (!cf)
 			return pk_error(
 			    "--edit %s: the file is not part of the kernel's translation unit (not included "

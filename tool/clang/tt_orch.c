@@ -47,18 +47,6 @@ static long lit(const struct pk_ast *t, size_t i)
 	return end == t->b->data + t->tok[i].start ? -1 : v;
 }
 
-static size_t close_of(const struct pk_ast *t, size_t open)
-{
-	int d = 0;
-	for (size_t i = open; i < t->ntok; i++) {
-		if (pk_tok_is(t, i, "(") || pk_tok_is(t, i, "{") || pk_tok_is(t, i, "["))
-			d++;
-		else if ((pk_tok_is(t, i, ")") || pk_tok_is(t, i, "}") || pk_tok_is(t, i, "]")) && --d == 0)
-			return i;
-	}
-	return t->ntok;
-}
-
 /* A submit's kernel ids: its id argument, or a mixed task's lanes (`MK =
  * {aic, aiv0, aiv1}`, or the last `MK.LANE_kernel_id = X` before it in its
  * function); X[0..2] get the expressions (empty when unused). */
@@ -72,7 +60,7 @@ static void lane_exprs(const struct pk_ast *t, const struct submit *sub, const s
 		x[l] = (struct tt_idexpr){0, 0, anchor, -1};
 	if (!pk_tok_is(t, sub->tok, "rt_submit_task")) {
 		size_t as[1], ae[1];
-		if (tt_call_args(t, sub->tok + 1, as, ae, 1) == 1)
+		if (pk_tok_args(t, sub->tok + 1, as, ae, 1) == 1)
 			x[0].s = as[0], x[0].e = ae[0];
 		return;
 	}
@@ -88,11 +76,11 @@ static void lane_exprs(const struct pk_ast *t, const struct submit *sub, const s
 			for (int l = 0; l < 3; l++)
 				x[l] = (struct tt_idexpr){0, 0, anchor, -1};
 		if (!any_var && pk_tok_is(t, j + 1, "{")) { /* MixedKernels mk{aic, aiv0, aiv1} */
-			size_t as[3], ae[3], na = tt_call_args(t, j + 1, as, ae, 3);
+			size_t as[3], ae[3], na = pk_tok_args(t, j + 1, as, ae, 3);
 			for (size_t l = 0; l < na; l++)
 				x[l].s = as[l], x[l].e = ae[l], x[l].anchor = tt_ids_stmt_start(t, j);
 		} else if (!any_var && pk_tok_is(t, j + 1, "=") && pk_tok_is(t, j + 2, "{")) {
-			size_t as[3], ae[3], na = tt_call_args(t, j + 2, as, ae, 3);
+			size_t as[3], ae[3], na = pk_tok_args(t, j + 2, as, ae, 3);
 			for (size_t l = 0; l < na; l++)
 				x[l].s = as[l], x[l].e = ae[l], x[l].anchor = tt_ids_stmt_start(t, j);
 		} else if (ident(t, j) && pk_tok_is(t, j + 1, ".") && pk_tok_is(t, j + 3, "=")) {
@@ -145,7 +133,7 @@ static int resolve_sites(const struct pk_ast *t, const struct tt_rules *r, struc
 	size_t nc = helper_calls(t, fns, nf, fn, calls, MAX_SUBMITS), from = nsites;
 	struct tt_idexpr *cx = pk_xcalloc(nc * 3 + 1, sizeof(*cx));
 	for (size_t c = 0; c < nc; c++) {
-		size_t as[TT_FN_PARAMS], ae[TT_FN_PARAMS], na = tt_call_args(t, calls[c], as, ae, TT_FN_PARAMS);
+		size_t as[TT_FN_PARAMS], ae[TT_FN_PARAMS], na = pk_tok_args(t, calls[c], as, ae, TT_FN_PARAMS);
 		for (int l = 0; l < 3; l++) {
 			cx[c * 3 + l] = (struct tt_idexpr){0, 0, tt_ids_stmt_start(t, calls[c]), -1};
 			if (param[l] >= 0 && (size_t)param[l] < na)
@@ -198,19 +186,6 @@ static int submit_name(const struct pk_ast *t, size_t i)
 	       !pk_tok_is(t, i, "rt_submit_dummy_task");
 }
 
-/* The '{' opening the innermost brace block around token I, or t->ntok. */
-static size_t block_open(const struct pk_ast *t, size_t i)
-{
-	int d = 0;
-	for (size_t j = i; j-- > 0;) {
-		if (pk_tok_is(t, j, "}"))
-			d++;
-		else if (pk_tok_is(t, j, "{") && d-- == 0)
-			return j;
-	}
-	return t->ntok;
-}
-
 /* Is the block at OPEN a lambda's body (`[...](...) {`, `[...] {`)? */
 static int lambda_body(const struct pk_ast *t, size_t open)
 {
@@ -221,14 +196,8 @@ static int lambda_body(const struct pk_ast *t, size_t open)
 		return 1;
 	if (j == 0 || !pk_tok_is(t, j - 1, ")"))
 		return 0;
-	int d = 0;
-	for (size_t k = j - 1; k-- > 0;) {
-		if (pk_tok_is(t, k, ")"))
-			d++;
-		else if (pk_tok_is(t, k, "(") && d-- == 0)
-			return k > 0 && pk_tok_is(t, k - 1, "]");
-	}
-	return 0;
+	size_t k = pk_tok_enclosing(t, j - 1, "(", ")");
+	return k < t->ntok && k > 0 && pk_tok_is(t, k - 1, "]");
 }
 
 /* Submits the tokens cannot follow to a task, refused by line: one written
@@ -257,7 +226,7 @@ static int unfollowed_submits(struct pk_ast *t)
 				return rc;
 			continue;
 		}
-		size_t open = block_open(t, i);
+		size_t open = pk_tok_enclosing(t, i, "{", "}");
 		if (open < t->ntok && lambda_body(t, open))
 			return pk_error(
 			    "%s:%u: the submit is inside a lambda (its body opens on line %u): which task's "
@@ -277,7 +246,7 @@ static size_t find_submits(const struct pk_ast *t, const struct tt_rules *r, str
 		if (!submit_name(t, i) || !pk_tok_is(t, i + 1, "(") ||
 		    (t->tok[i].flags & (PK_TOK_INACTIVE | PK_TOK_DIRECTIVE)))
 			continue;
-		size_t c = close_of(t, i + 1);
+		size_t c = pk_tok_close(t, i + 1, 0);
 		if (c >= t->ntok || !ident(t, c - 1))
 			continue;
 		memset(&s[n], 0, sizeof(s[n]));
@@ -402,7 +371,7 @@ static void task_adds(const struct pk_ast *t, const struct submit *all, size_t n
 		int scalar = pk_tok_is(t, i + 2, "add_scalar");
 		if (!tensor && !scalar)
 			continue;
-		size_t c = close_of(t, i + 3);
+		size_t c = pk_tok_close(t, i + 3, 0);
 		size_t s = pk_tok_stmt_first(t, i);
 		size_t end = pk_tok_is(t, c + 1, ";") ? t->tok[c + 1].end : 0;
 		size_t as[TT_FN_PARAMS], ae[TT_FN_PARAMS];
@@ -503,13 +472,13 @@ static int loop_body(const struct pk_ast *t, size_t f, size_t *b, size_t *e)
 	if (!pk_tok_is(t, f, "do")) {
 		if (!pk_tok_is(t, f + 1, "("))
 			return 0;
-		open = close_of(t, f + 1) + 1;
+		open = pk_tok_close(t, f + 1, 0) + 1;
 	}
 	if (open >= t->ntok)
 		return 0;
 	*b = open;
 	if (pk_tok_is(t, open, "{")) {
-		*e = close_of(t, open);
+		*e = pk_tok_close(t, open, 0);
 		return 1;
 	}
 	int d = 0; /* a braceless body: one statement, up to its ';' */
@@ -560,7 +529,7 @@ static long for_trips(const struct pk_ast *t, size_t f)
 {
 	if (!pk_tok_is(t, f, "for") || !pk_tok_is(t, f + 1, "("))
 		return -1;
-	size_t c = close_of(t, f + 1), semi[2], ns = 0;
+	size_t c = pk_tok_close(t, f + 1, 0), semi[2], ns = 0;
 	for (size_t i = f + 2; i < c && ns < 2; i++)
 		if (pk_tok_is(t, i, ";"))
 			semi[ns++] = i;
@@ -963,7 +932,7 @@ static int find_entry(const struct pk_ast *t, size_t sub, size_t *orch, size_t *
 		if (!pk_tok_is(t, i, "ChipTaskArgs") || !pk_tok_is(t, i + 1, "&") || !ident(t, i + 2) ||
 		    !pk_tok_is(t, i + 3, ")") || !pk_tok_is(t, i + 4, "{"))
 			continue;
-		size_t c = close_of(t, i + 4);
+		size_t c = pk_tok_close(t, i + 4, 0);
 		if (sub <= i + 4 || sub >= c)
 			continue;
 		*orch = i + 2;
@@ -1387,7 +1356,7 @@ static int helper_tasks(const struct pk_ast *t, const struct tt_spec *sp, const 
 		if (rc == 0 && !planned_at(plan, t->tok[fn->rparen].start))
 			tt_insert_inline(plan, t->tok[fn->rparen].start, p);
 		for (size_t i = 0; i < s->nsites && rc == 0; i++) {
-			size_t close = close_of(t, sites[s->site0 + i].call);
+			size_t close = pk_tok_close(t, sites[s->site0 + i].call, 0);
 			if (!planned_at(plan, t->tok[close].start))
 				tt_insert_inline(plan, t->tok[close].start, a);
 		}

@@ -29,6 +29,8 @@ struct fn {
 	int addr_file;
 	int reach, leads; /* reachable from the kernel / reaches a target */
 	int state;        /* cycle search: 0 new, 1 on stack, 2 done */
+	size_t name_off;  /* of a definition: its name's offset in its file */
+	char *path;       /* of a definition: its file's name */
 };
 
 struct site {               /* one call from an editable function */
@@ -60,28 +62,11 @@ struct graph {
 	size_t ns, cap_s;
 	struct ref *r;
 	size_t nr, cap_r;
-	int cur; /* function whose body is being walked */
-	int err;
 };
 
-static char *spell(CXCursor c)
+/* Which file FILE is: -1 the kernel's, i an --edit file, -2 other. */
+static int file_index(const struct graph *g, CXFile f)
 {
-	CXString s = clang_getCursorSpelling(c);
-	char *r = pk_xstrdup(clang_getCString(s) ? clang_getCString(s) : "");
-	clang_disposeString(s);
-	return r;
-}
-
-/* Which file a location is in: -1 the kernel's, i an --edit file, -2 other. */
-static int file_of(const struct graph *g, CXSourceLocation loc, size_t *off, unsigned *line)
-{
-	CXFile f;
-	unsigned l, col, o;
-	clang_getExpansionLocation(loc, &f, &l, &col, &o);
-	if (off)
-		*off = o;
-	if (line)
-		*line = l;
 	if (!f)
 		return -2;
 	if (pk_cx_same_file(f, g->t->file))
@@ -115,56 +100,29 @@ static int find_fn(const struct graph *g, const char *name, int *count)
 	return found;
 }
 
-static enum CXChildVisitResult count_params(CXCursor c, CXCursor parent, CXClientData data)
-{
-	(void)parent;
-	if (clang_getCursorKind(c) == CXCursor_ParmDecl)
-		++*(int *)data;
-	return CXChildVisit_Continue;
-}
-
 /* ---- the body walk: calls and references ---- */
 
 /* Arguments of the call whose ')' is at CLOSE, counted on the tokens. */
 static int count_args(const struct pk_ast *t, size_t close)
 {
-	size_t i = pk_tok_at(t, close);
+	size_t i = pk_tok_at(t, close), s[256], e[256];
 	if (!pk_tok_is(t, i, ")"))
 		return -1;
-	int depth = 0, commas = 0;
-	size_t j = i;
-	while (j-- > 0) {
-		if (pk_tok_is(t, j, ")") || pk_tok_is(t, j, "]") || pk_tok_is(t, j, "}"))
-			depth++;
-		else if (pk_tok_is(t, j, "(") || pk_tok_is(t, j, "[") || pk_tok_is(t, j, "{")) {
-			if (depth == 0)
-				return j + 1 == i ? 0 : commas + 1;
-			depth--;
-		} else if (depth == 0 && pk_tok_is(t, j, ","))
-			commas++;
-	}
-	return -1;
+	size_t open = pk_tok_enclosing(t, i, "(", ")");
+	return open < t->ntok ? (int)pk_tok_args(t, open, s, e, 256) : -1;
 }
 
-static void note_site(struct graph *g, CXCursor c)
+static void note_site(struct graph *g, const struct pk_tu_call *c)
 {
-	CXCursor ref = clang_getCursorReferenced(c);
-	enum CXCursorKind rk = clang_getCursorKind(ref);
-	if (rk == CXCursor_CXXMethod || rk == CXCursor_Constructor || rk == CXCursor_Destructor ||
-	    rk == CXCursor_ConversionFunction || rk == CXCursor_ClassDecl || rk == CXCursor_StructDecl)
-		return;
 	struct site s = {0};
-	s.caller = g->cur;
+	s.caller = c->caller;
 	s.callee = -1;
-	s.name = tt_callee_name(c);
-	if (!s.name)
-		return;
-	CXSourceRange r = clang_getCursorExtent(c);
-	size_t end, start;
-	s.file = file_of(g, clang_getRangeEnd(r), &end, NULL);
-	int sfile = file_of(g, clang_getRangeStart(r), &start, NULL);
-	file_of(g, clang_getCursorLocation(c), NULL, &s.line);
-	s.macro = pk_ast_from_macro(c);
+	s.name = pk_xstrdup(c->name);
+	size_t end = c->end, start = c->start;
+	s.file = file_index(g, c->file);
+	int sfile = file_index(g, c->sfile);
+	s.line = c->line;
+	s.macro = c->macro;
 	s.name_off = (size_t)-1;
 	s.nargs = -1;
 	if (s.file != -2 && sfile == s.file && !s.macro) {
@@ -192,64 +150,53 @@ static void note_site(struct graph *g, CXCursor c)
 	g->s[g->ns++] = s;
 }
 
-static enum CXChildVisitResult body_visit(CXCursor c, CXCursor parent, CXClientData data)
+/* Only the bodies in files that may be edited are walked. */
+static int walk_file(void *user, CXFile f)
 {
-	struct graph *g = data;
-	enum CXCursorKind k = clang_getCursorKind(c);
-	(void)parent;
-	if (k == CXCursor_CallExpr)
-		note_site(g, c);
-	else if (k == CXCursor_DeclRefExpr || k == CXCursor_OverloadedDeclRef) {
-		CXCursor ref = clang_getCursorReferenced(c);
-		enum CXCursorKind rk = clang_getCursorKind(ref);
-		if (k == CXCursor_OverloadedDeclRef || rk == CXCursor_FunctionDecl || rk == CXCursor_FunctionTemplate) {
-			struct ref r = {0};
-			r.name = spell(c);
-			r.file = file_of(g, clang_getCursorLocation(c), &r.off, &r.line);
-			PK_GROW(g->r, g->cap_r, g->nr + 1);
-			g->r[g->nr++] = r;
-		}
-	}
-	return CXChildVisit_Recurse;
+	return file_index(user, f) != -2;
 }
 
-static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientData data)
+/* The functions (a declaration's file -3), the calls and the references of
+ * the kernel's translation unit, as the front end collects them. */
+static void collect(struct graph *g)
 {
-	struct graph *g = data;
-	enum CXCursorKind k = clang_getCursorKind(c);
-	(void)parent;
-	if (k == CXCursor_LinkageSpec || k == CXCursor_Namespace || k == CXCursor_UnexposedDecl)
-		return CXChildVisit_Recurse;
-	if (k != CXCursor_FunctionDecl && k != CXCursor_FunctionTemplate)
-		return CXChildVisit_Continue;
-	char *name = spell(c);
-	int file = file_of(g, clang_getCursorLocation(c), NULL, NULL);
-	if (!clang_isCursorDefinition(c)) {
-		/* a declaration of an editable function: counted below */
+	struct pk_tu_graph tu;
+	pk_tu_graph(g->t, walk_file, g, &tu);
+	for (size_t j = 0; j < tu.nfns; j++) {
+		const struct pk_tu_fn *c = &tu.fns[j];
+		if (!c->def) {
+			/* a declaration of an editable function: counted below */
+			for (size_t i = 0; i < g->nf; i++)
+				if (!strcmp(g->f[i].name, c->name))
+					g->f[i].ndecls++;
+			PK_GROW(g->f, g->cap_f, g->nf + 1);
+			g->f[g->nf++] = (struct fn){.name = pk_xstrdup(c->name), .c = c->c, .file = -3, .ndecls = 1};
+			continue;
+		}
+		int prior = 0;
 		for (size_t i = 0; i < g->nf; i++)
-			if (!strcmp(g->f[i].name, name))
-				g->f[i].ndecls++;
+			if (g->f[i].file == -3 && !strcmp(g->f[i].name, c->name))
+				prior++;
 		PK_GROW(g->f, g->cap_f, g->nf + 1);
-		g->f[g->nf++] = (struct fn){.name = name, .c = c, .file = -3, .ndecls = 1};
-		return CXChildVisit_Continue;
+		struct fn *f = &g->f[g->nf++];
+		memset(f, 0, sizeof(*f));
+		f->name = pk_xstrdup(c->name);
+		f->c = c->c;
+		f->file = file_index(g, c->file);
+		f->name_off = c->off;
+		f->path = c->file ? pk_cx_file_name(c->file) : pk_xstrdup("?");
+		f->ndecls = 1 + prior;
+		f->nparams = c->nparams;
 	}
-	int prior = 0;
-	for (size_t i = 0; i < g->nf; i++)
-		if (g->f[i].file == -3 && !strcmp(g->f[i].name, name))
-			prior++;
-	PK_GROW(g->f, g->cap_f, g->nf + 1);
-	struct fn *f = &g->f[g->nf++];
-	memset(f, 0, sizeof(*f));
-	f->name = name;
-	f->c = c;
-	f->file = file;
-	f->ndecls = 1 + prior;
-	clang_visitChildren(c, count_params, &f->nparams);
-	if (file != -2) {
-		g->cur = (int)(g->nf - 1);
-		clang_visitChildren(c, body_visit, g);
+	for (size_t j = 0; j < tu.ncalls; j++)
+		note_site(g, &tu.calls[j]);
+	for (size_t j = 0; j < tu.nrefs; j++) {
+		struct ref r = {pk_xstrdup(tu.refs[j].name), file_index(g, tu.refs[j].file), tu.refs[j].off,
+		                tu.refs[j].line};
+		PK_GROW(g->r, g->cap_r, g->nr + 1);
+		g->r[g->nr++] = r;
 	}
-	return CXChildVisit_Continue;
+	pk_tu_graph_free(&tu);
 }
 
 /* ---- the paths ---- */
@@ -328,19 +275,10 @@ static int add_param(struct graph *g, int i, struct pk_plan *kplan)
 	if (pk_ast_extent(t, f->c, &s, &e) < 0)
 		return pk_error("%s: cannot find the text of '%s'", path_of(g, f->file), f->name);
 	/* the parameter list: the first '(' after the name at top level */
-	size_t nameoff;
-	file_of(g, clang_getCursorLocation(f->c), &nameoff, NULL);
-	size_t i0 = pk_tok_at(t, nameoff);
+	size_t i0 = pk_tok_at(t, f->name_off);
 	while (i0 < t->ntok && t->tok[i0].start < e && !pk_tok_is(t, i0, "("))
 		i0++;
-	int depth = 0;
-	size_t j = i0;
-	for (; j < t->ntok && t->tok[j].start < e; j++) {
-		if (pk_tok_is(t, j, "("))
-			depth++;
-		else if (pk_tok_is(t, j, ")") && --depth == 0)
-			break;
-	}
+	size_t j = pk_tok_close(t, i0, 0);
 	if (j >= t->ntok || t->tok[j].start >= e)
 		return pk_error("%s: cannot find the parameter list of '%s'", path_of(g, f->file), f->name);
 	struct pk_sb sb = {0};
@@ -437,8 +375,10 @@ static int place_sample(struct graph *g, int i, struct tt_event *ev, struct pk_p
 
 static void graph_free(struct graph *g)
 {
-	for (size_t i = 0; i < g->nf; i++)
+	for (size_t i = 0; i < g->nf; i++) {
 		free(g->f[i].name);
+		free(g->f[i].path);
+	}
 	for (size_t i = 0; i < g->ns; i++)
 		free(g->s[i].name);
 	for (size_t i = 0; i < g->nr; i++)
@@ -454,7 +394,7 @@ static int resolve(struct graph *g, struct tt_kernel *k, int *kernel)
 	/* the kernel: the definition at the kernel's cursor */
 	*kernel = -1;
 	for (size_t i = 0; i < g->nf; i++)
-		if (g->f[i].file == -1 && clang_equalCursors(g->f[i].c, k->cursor))
+		if (g->f[i].file == -1 && pk_cursor_same(g->f[i].c, k->cursor))
 			*kernel = (int)i;
 	if (*kernel < 0)
 		return pk_error("%s: kernel '%s' not found among the functions", g->t->b->path, k->name);
@@ -470,19 +410,13 @@ static int resolve(struct graph *g, struct tt_kernel *k, int *kernel)
  * where the tool runs. */
 static int not_editable(struct graph *g, int d, const struct tt_event *ev)
 {
-	CXFile f;
-	unsigned l, c, o;
-	clang_getExpansionLocation(clang_getCursorLocation(g->f[d].c), &f, &l, &c, &o);
-	CXString fn = clang_getFileName(f);
-	const char *name = clang_getCString(fn) ? clang_getCString(fn) : "?";
+	const char *name = g->f[d].path;
 	char cwd[4096];
 	size_t cl;
 	if (getcwd(cwd, sizeof(cwd)) && (cl = strlen(cwd)) && !strncmp(name, cwd, cl) && name[cl] == '/')
 		name += cl + 1;
-	pk_error("event '%s': '%s' is defined in %s, which may not be edited: name it with --edit", ev->name, ev->func,
-	         name);
-	clang_disposeString(fn);
-	return -1;
+	return pk_error("event '%s': '%s' is defined in %s, which may not be edited: name it with --edit", ev->name,
+	                ev->func, name);
 }
 
 /* TARGETS[e]: the one definition of each helper event's function. */
@@ -606,13 +540,13 @@ static int thread_array(struct graph *g, const struct tt_spec *sp, int kernel, s
 int tt_path_plan(struct pk_ast *t, struct tt_kernel *k, struct tt_spec *sp, const struct tt_files *fs,
                  struct pk_plan *plan)
 {
-	struct graph g = {.t = t, .sp = sp, .cur = -1};
+	struct graph g = {.t = t, .sp = sp};
 	g.ed = pk_xcalloc(fs->n + 1, sizeof(*g.ed));
 	for (size_t i = 0; i < fs->n; i++)
 		if ((fs->v[i]->roles & TT_ROLE_EDIT) && fs->v[i]->have_t)
 			g.ed[g.ned++] = fs->v[i];
 	int kernel, rc = -1;
-	clang_visitChildren(clang_getTranslationUnitCursor(t->tu), top_visit, &g);
+	collect(&g);
 	if (resolve(&g, k, &kernel) == 0) {
 		/* ambiguous callees take part in no path; say so if a target has that name */
 		int *targets = pk_xcalloc(sp->opt.nev + 1, sizeof(int));
@@ -725,21 +659,6 @@ static void take_anchor(const struct pk_ast *a, struct pk_anchor *an, struct tt_
 	pk_anchor_free(an);
 }
 
-/* Is the call at NODE held by something other than a statement of its own
- * directly inside braces (a condition, a return, a loop's header)? */
-static int in_condition(const struct pk_ast *a, int node)
-{
-	int j = a->nodes[node].kind == CXCursor_CallExpr ? a->nodes[node].parent : node;
-	for (; j >= 0; j = a->nodes[j].parent) {
-		enum CXCursorKind k = a->nodes[j].kind;
-		if (k == CXCursor_CompoundStmt)
-			return 0;
-		if (clang_isStatement(k) && k != CXCursor_DeclStmt)
-			return 1;
-	}
-	return 1;
-}
-
 static int refuse_lambda(const struct pk_ast *a, int node, const struct tt_event *ev, const char *what)
 {
 	if (!pk_ast_in_lambda(a, node, -1))
@@ -767,7 +686,7 @@ static int event_at_stmt_of(struct pk_ast *a, size_t call, struct tt_event *ev)
 		                "line with its if/for/while; put the body on its own line",
 		                a->b->path, line, ev->name, c->name);
 	}
-	if (an.brace < 0 && in_condition(a, c->node)) {
+	if (an.brace < 0 && pk_ast_in_condition(a, c->node)) {
 		pk_anchor_free(&an);
 		return pk_error("%s:%u: event '%s': the call to '%s' is not a statement directly inside braces (a "
 		                "condition); move it into a statement of its own",

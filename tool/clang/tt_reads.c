@@ -24,10 +24,11 @@ static int tok_eq(const struct pk_ast *t, size_t i, const struct pk_ast *u, size
 	       !memcmp(t->b->data + t->tok[i].start, u->b->data + u->tok[j].start, n);
 }
 
-/* Is token I a packed parameter's name: `int64_t * NAME` then ',' ')' or '='? */
+/* Is token I a packed parameter's name (the front end's test) then ',' ')'
+ * or '='? */
 static int packed_decl(const struct pk_ast *t, size_t i)
 {
-	return i >= 2 && tok_ident(t, i) && pk_tok_is(t, i - 1, "*") && pk_tok_is(t, i - 2, "int64_t") &&
+	return pk_tok_packed_name(t, i) &&
 	       (pk_tok_is(t, i + 1, ",") || pk_tok_is(t, i + 1, ")") || pk_tok_is(t, i + 1, "="));
 }
 

@@ -278,11 +278,6 @@ size_t tt_callee_tok(const struct pk_ast *t, size_t open)
 	size_t c = open - 1;
 	if (!pk_tok_is(t, c, ">"))
 		return c;
-	for (int d = 0; c > 0; c--) {
-		if (pk_tok_is(t, c, ">"))
-			d++;
-		else if (pk_tok_is(t, c, "<") && --d == 0)
-			break;
-	}
-	return c > 0 ? c - 1 : 0;
+	c = pk_tok_enclosing(t, c, "<", ">");
+	return c < t->ntok && c > 0 ? c - 1 : 0;
 }

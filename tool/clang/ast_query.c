@@ -1,0 +1,382 @@
+/* ast_query.c - what the front end's clients (the timing tensor) ask of a
+ * parse, so that they make no libclang call of their own: a cursor's name,
+ * parameters and type class, a call's callee, where a function's declaration
+ * starts, the functions, calls and function references of a whole
+ * translation unit, and the integer value of declarations in a variant of
+ * the parsed file. */
+#include "ast.h"
+#include "pk.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+char *pk_cursor_name(CXCursor c)
+{
+	CXString s = clang_getCursorSpelling(c);
+	char *r = pk_xstrdup(clang_getCString(s) ? clang_getCString(s) : "");
+	clang_disposeString(s);
+	return r;
+}
+
+int pk_cursor_same(CXCursor a, CXCursor b)
+{
+	return clang_equalCursors(a, b) != 0;
+}
+
+enum pk_type_class pk_cursor_type(CXCursor c)
+{
+	CXType ty = clang_getCursorType(c);
+	if (ty.kind == CXType_Invalid)
+		return PK_TYPE_UNKNOWN;
+	CXType can = clang_getCanonicalType(ty);
+	return can.kind == CXType_Pointer ? PK_TYPE_POINTER : can.kind == CXType_Void ? PK_TYPE_VOID : PK_TYPE_OTHER;
+}
+
+int pk_cursor_packed_param(CXCursor p)
+{
+	CXType ty = clang_getCanonicalType(clang_getCursorType(p));
+	if (ty.kind != CXType_Pointer)
+		return 0;
+	CXType pt = clang_getCanonicalType(clang_getPointeeType(ty));
+	return pt.kind == CXType_Long || pt.kind == CXType_LongLong || pt.kind == CXType_ULong ||
+	       pt.kind == CXType_ULongLong;
+}
+
+struct parm_list {
+	CXCursor *v;
+	int n, cap;
+};
+
+static enum CXChildVisitResult parm_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+	struct parm_list *l = data;
+	(void)parent;
+	if (clang_getCursorKind(c) == CXCursor_ParmDecl && l->n < l->cap)
+		l->v[l->n++] = c;
+	return CXChildVisit_Continue;
+}
+
+int pk_cursor_params(CXCursor fn, CXCursor *v, int cap)
+{
+	struct parm_list l = {v, 0, cap};
+	int n = clang_Cursor_getNumArguments(fn);
+	if (n >= 0) {
+		for (int i = 0; i < n && i < cap; i++)
+			v[l.n++] = clang_Cursor_getArgument(fn, (unsigned)i);
+		return l.n;
+	}
+	clang_visitChildren(fn, parm_visit, &l);
+	return l.n;
+}
+
+long pk_ast_name_offset(const struct pk_ast *a, CXCursor c)
+{
+	return pk_ast_offset(a, clang_getCursorLocation(c));
+}
+
+int pk_ast_func_of(const struct pk_ast *a, CXCursor fn)
+{
+	for (size_t i = 0; i < a->nfuncs; i++)
+		if (clang_equalCursors(a->funcs[i].cursor, fn))
+			return (int)i;
+	return -1;
+}
+
+CXFile pk_ast_file_named(const struct pk_ast *a, const char *path)
+{
+	return clang_getFile(a->tu, path);
+}
+
+char *pk_cx_file_name(CXFile f)
+{
+	CXString s = clang_getFileName(f);
+	char *r = pk_xstrdup(clang_getCString(s) ? clang_getCString(s) : "?");
+	clang_disposeString(s);
+	return r;
+}
+
+int pk_ast_in_condition(const struct pk_ast *a, int node)
+{
+	int j = a->nodes[node].kind == CXCursor_CallExpr ? a->nodes[node].parent : node;
+	for (; j >= 0; j = a->nodes[j].parent) {
+		enum CXCursorKind k = a->nodes[j].kind;
+		if (k == CXCursor_CompoundStmt)
+			return 0;
+		if (clang_isStatement(k) && k != CXCursor_DeclStmt)
+			return 1;
+	}
+	return 1;
+}
+
+/* ---- the callee of a call ---- */
+
+/* The callee's name of a call libclang could not resolve (a dependent call
+ * in a template): the first name reference under its first child. */
+struct callee_name {
+	char *name;
+	int member;
+	int depth;
+};
+
+static enum CXChildVisitResult first_ref(CXCursor c, CXCursor parent, CXClientData data)
+{
+	struct callee_name *cn = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	(void)parent;
+	if (k == CXCursor_MemberRefExpr) {
+		cn->member = 1;
+		return CXChildVisit_Break;
+	}
+	if (k == CXCursor_OverloadedDeclRef || k == CXCursor_DeclRefExpr) {
+		cn->name = pk_cursor_name(c);
+		if (*cn->name || cn->depth >= 4)
+			return CXChildVisit_Break;
+		free(cn->name); /* an unresolved lookup: the name is below */
+		cn->name = NULL;
+		cn->depth++;
+		clang_visitChildren(c, first_ref, cn);
+		return CXChildVisit_Break;
+	}
+	if (k == CXCursor_UnexposedExpr && cn->depth < 4) {
+		cn->depth++;
+		clang_visitChildren(c, first_ref, cn);
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Break; /* only the first child is the callee */
+}
+
+char *pk_ast_callee_name(CXCursor call)
+{
+	char *name = pk_cursor_name(call);
+	if (*name)
+		return name;
+	free(name);
+	struct callee_name cn = {0};
+	clang_visitChildren(call, first_ref, &cn);
+	if (cn.member || !cn.name || !*cn.name) {
+		free(cn.name);
+		return NULL;
+	}
+	return cn.name;
+}
+
+/* ---- where a declaration starts ---- */
+
+/* A statement's extent starts at its first token that produced code: a
+ * qualifier macro expanding to nothing (`__gm__ float *x = ...`) sits before
+ * it. Walk back over identifiers on the same line. */
+static size_t snap_start(const struct pk_ast *t, size_t s)
+{
+	size_t i = pk_tok_at(t, s);
+	unsigned line = pk_buf_line_of(t->b, s);
+	while (i > 0 && t->tok[i - 1].kind == CXToken_Identifier && pk_buf_line_of(t->b, t->tok[i - 1].start) == line)
+		i--;
+	return i < t->ntok ? t->tok[i].start : s;
+}
+
+size_t pk_ast_decl_start(const struct pk_ast *t, CXCursor fn, const CXCursor *parent)
+{
+	size_t s, e, ps, pe;
+	if (pk_ast_extent(t, fn, &s, &e) < 0)
+		return 0;
+	CXCursor up = parent ? *parent : clang_getCursorSemanticParent(fn);
+	enum CXCursorKind pk = clang_getCursorKind(up);
+	if ((pk == CXCursor_LinkageSpec || pk == CXCursor_UnexposedDecl) && pk_ast_extent(t, up, &ps, &pe) == 0 &&
+	    pk_tok_is(t, pk_tok_at(t, ps), "extern")) {
+		size_t i = pk_tok_at(t, ps);
+		int braced = i + 2 < t->ntok && pk_tok_is(t, i + 2, "{");
+		if (!braced && ps < s)
+			s = ps;
+	}
+	return snap_start(t, s);
+}
+
+/* ---- the functions, calls and references of the translation unit ---- */
+
+struct graph_walk {
+	struct pk_tu_graph *g;
+	int (*walk)(void *user, CXFile file);
+	void *user;
+	int cur; /* the function whose body is walked */
+};
+
+static CXFile expansion(CXSourceLocation loc, size_t *off, unsigned *line)
+{
+	CXFile f;
+	unsigned l, col, o;
+	clang_getExpansionLocation(loc, &f, &l, &col, &o);
+	if (off)
+		*off = o;
+	if (line)
+		*line = l;
+	return f;
+}
+
+static void note_call(struct graph_walk *w, CXCursor c)
+{
+	enum CXCursorKind rk = clang_getCursorKind(clang_getCursorReferenced(c));
+	if (rk == CXCursor_CXXMethod || rk == CXCursor_Constructor || rk == CXCursor_Destructor ||
+	    rk == CXCursor_ConversionFunction || rk == CXCursor_ClassDecl || rk == CXCursor_StructDecl)
+		return;
+	struct pk_tu_call s = {0};
+	s.caller = w->cur;
+	s.name = pk_ast_callee_name(c);
+	if (!s.name)
+		return;
+	CXSourceRange r = clang_getCursorExtent(c);
+	s.file = expansion(clang_getRangeEnd(r), &s.end, NULL);
+	s.sfile = expansion(clang_getRangeStart(r), &s.start, NULL);
+	expansion(clang_getCursorLocation(c), NULL, &s.line);
+	s.macro = pk_ast_from_macro(c);
+	PK_GROW(w->g->calls, w->g->cap_calls, w->g->ncalls + 1);
+	w->g->calls[w->g->ncalls++] = s;
+}
+
+static enum CXChildVisitResult body_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+	struct graph_walk *w = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	(void)parent;
+	if (k == CXCursor_CallExpr)
+		note_call(w, c);
+	else if (k == CXCursor_DeclRefExpr || k == CXCursor_OverloadedDeclRef) {
+		enum CXCursorKind rk = clang_getCursorKind(clang_getCursorReferenced(c));
+		if (k == CXCursor_OverloadedDeclRef || rk == CXCursor_FunctionDecl || rk == CXCursor_FunctionTemplate) {
+			struct pk_tu_ref r = {0};
+			r.name = pk_cursor_name(c);
+			r.file = expansion(clang_getCursorLocation(c), &r.off, &r.line);
+			PK_GROW(w->g->refs, w->g->cap_refs, w->g->nrefs + 1);
+			w->g->refs[w->g->nrefs++] = r;
+		}
+	}
+	return CXChildVisit_Recurse;
+}
+
+static enum CXChildVisitResult count_params(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	if (clang_getCursorKind(c) == CXCursor_ParmDecl)
+		++*(int *)data;
+	return CXChildVisit_Continue;
+}
+
+static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+	struct graph_walk *w = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	(void)parent;
+	if (k == CXCursor_LinkageSpec || k == CXCursor_Namespace || k == CXCursor_UnexposedDecl)
+		return CXChildVisit_Recurse;
+	if (k != CXCursor_FunctionDecl && k != CXCursor_FunctionTemplate)
+		return CXChildVisit_Continue;
+	struct pk_tu_fn f = {0};
+	f.name = pk_cursor_name(c);
+	f.c = c;
+	f.file = expansion(clang_getCursorLocation(c), &f.off, &f.line);
+	f.def = clang_isCursorDefinition(c) != 0;
+	if (f.def)
+		clang_visitChildren(c, count_params, &f.nparams);
+	PK_GROW(w->g->fns, w->g->cap_fns, w->g->nfns + 1);
+	w->g->fns[w->g->nfns++] = f;
+	if (f.def && w->walk(w->user, f.file)) {
+		w->cur = (int)(w->g->nfns - 1);
+		clang_visitChildren(c, body_visit, w);
+	}
+	return CXChildVisit_Continue;
+}
+
+void pk_tu_graph(const struct pk_ast *a, int (*walk)(void *user, CXFile file), void *user, struct pk_tu_graph *g)
+{
+	memset(g, 0, sizeof(*g));
+	struct graph_walk w = {g, walk, user, -1};
+	clang_visitChildren(clang_getTranslationUnitCursor(a->tu), top_visit, &w);
+}
+
+void pk_tu_graph_free(struct pk_tu_graph *g)
+{
+	for (size_t i = 0; i < g->nfns; i++)
+		free(g->fns[i].name);
+	for (size_t i = 0; i < g->ncalls; i++)
+		free(g->calls[i].name);
+	for (size_t i = 0; i < g->nrefs; i++)
+		free(g->refs[i].name);
+	free(g->fns);
+	free(g->calls);
+	free(g->refs);
+	memset(g, 0, sizeof(*g));
+}
+
+/* ---- integer values of declarations ---- */
+
+#ifndef PROBEKIT_CLANG_RESOURCE_DIR
+#define PROBEKIT_CLANG_RESOURCE_DIR ""
+#endif
+
+struct eval_walk {
+	const struct pk_ast *pt;
+	const size_t *at;
+	long *val;
+	size_t n;
+};
+
+static enum CXChildVisitResult eval_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct eval_walk *w = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (!clang_Location_isFromMainFile(clang_getCursorLocation(c)))
+		return CXChildVisit_Continue;
+	if (k != CXCursor_VarDecl) {
+		if (clang_isDeclaration(k) || clang_isStatement(k))
+			clang_visitChildren(c, eval_visit, w);
+		return CXChildVisit_Continue;
+	}
+	size_t s, e;
+	if (pk_ast_extent(w->pt, c, &s, &e) < 0)
+		return CXChildVisit_Continue;
+	for (size_t i = 0; i < w->n; i++) {
+		if (w->at[i] != s || w->val[i] >= 0)
+			continue;
+		CXEvalResult r = clang_Cursor_Evaluate(c);
+		if (r && clang_EvalResult_getKind(r) == CXEval_Int && clang_EvalResult_getAsLongLong(r) >= 0)
+			w->val[i] = (long)clang_EvalResult_getAsLongLong(r);
+		if (r)
+			clang_EvalResult_dispose(r);
+	}
+	return CXChildVisit_Continue;
+}
+
+/* COPY is parsed where T's file is, its includes followed when found (the
+ * standard integer types of a constexpr come from <stdint.h>; a runtime's
+ * headers are usually missing, which leaves the constants of the file). */
+int pk_ast_eval_decls(const struct pk_ast *t, const char *copy, const size_t *at, long *val, size_t n)
+{
+	const char *name = t->b->from_stdin ? "stdin.cpp" : t->b->path;
+	const char *args[6] = {"-x", "c++", "-std=c++17", "-ferror-limit=0"};
+	int na = 4;
+	if (PROBEKIT_CLANG_RESOURCE_DIR[0]) {
+		args[na++] = "-resource-dir";
+		args[na++] = PROBEKIT_CLANG_RESOURCE_DIR;
+	}
+	struct CXUnsavedFile u = {name, copy, (unsigned long)strlen(copy)};
+	struct pk_buf b = {0};
+	b.data = (char *)copy;
+	b.len = strlen(copy);
+	b.lock_fd = -1;
+	struct pk_ast pt;
+	memset(&pt, 0, sizeof(pt));
+	pt.b = &b;
+	pt.index = clang_createIndex(0, 0);
+	enum CXErrorCode ec =
+	    clang_parseTranslationUnit2(pt.index, name, args, na, &u, 1, CXTranslationUnit_KeepGoing, &pt.tu);
+	int rc = 0;
+	if (ec != CXError_Success || !pt.tu) {
+		rc = pk_error("%s: libclang could not read the file (error %d)", t->b->path, (int)ec);
+	} else {
+		pt.file = clang_getFile(pt.tu, name);
+		struct eval_walk w = {&pt, at, val, n};
+		clang_visitChildren(clang_getTranslationUnitCursor(pt.tu), eval_visit, &w);
+	}
+	pk_ast_free(&pt);
+	return rc;
+}
