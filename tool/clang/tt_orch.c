@@ -320,19 +320,19 @@ static long either_side(const struct pk_ast *t, const size_t *at, const long *w,
 {
 	long off = 0;
 	for (size_t i = 0; i < n; i++) {
-		size_t b = block_open(t, at[i]);
+		size_t b = pk_tok_enclosing(t, at[i], "{", "}");
 		if (b < 2 || b >= t->ntok || !pk_tok_is(t, b - 1, "else") || !pk_tok_is(t, b - 2, "}"))
 			continue;
 		int first = 1; /* each else block once */
 		for (size_t j = 0; j < i && first; j++)
-			first = block_open(t, at[j]) != b;
+			first = pk_tok_enclosing(t, at[j], "{", "}") != b;
 		if (!first)
 			continue;
-		size_t then = block_open(t, b - 2);
+		size_t then = pk_tok_enclosing(t, b - 2, "{", "}");
 		long ne = 0, nt = 0;
 		for (size_t j = 0; j < n; j++) {
-			ne += block_open(t, at[j]) == b ? w[j] : 0;
-			nt += block_open(t, at[j]) == then ? w[j] : 0;
+			ne += pk_tok_enclosing(t, at[j], "{", "}") == b ? w[j] : 0;
+			nt += pk_tok_enclosing(t, at[j], "{", "}") == then ? w[j] : 0;
 		}
 		off += ne < nt ? ne : nt;
 	}
@@ -375,14 +375,14 @@ static void task_adds(const struct pk_ast *t, const struct submit *all, size_t n
 		size_t s = pk_tok_stmt_first(t, i);
 		size_t end = pk_tok_is(t, c + 1, ";") ? t->tok[c + 1].end : 0;
 		size_t as[TT_FN_PARAMS], ae[TT_FN_PARAMS];
-		long nargs = (long)tt_call_args(t, i + 3, as, ae, TT_FN_PARAMS); /* add_input(a, b): two */
+		long nargs = (long)pk_tok_args(t, i + 3, as, ae, TT_FN_PARAMS); /* add_input(a, b): two */
 		if (nargs < 1)
 			nargs = 1;
 		if (scalar) {
 			a->scalars += nargs;
 			if (nat < sizeof(at) / sizeof(at[0]))
 				w[nat] = nargs, at[nat++] = i;
-			a->scalar_branch = block_open(t, i) != block_open(t, all[k].tok);
+			a->scalar_branch = pk_tok_enclosing(t, i, "{", "}") != pk_tok_enclosing(t, all[k].tok, "{", "}");
 			a->last_scalar_stmt = pk_tok_lead(t, s);
 			a->last_scalar_stmt_end = end;
 			continue;
@@ -782,7 +782,7 @@ static long graph_sites(const struct pk_ast *t, const struct tt_spec *sp, const 
 		if (!pk_tok_is(t, i, call) || !pk_tok_is(t, i + 1, "(") ||
 		    (t->tok[i].flags & (PK_TOK_INACTIVE | PK_TOK_DIRECTIVE)))
 			continue;
-		size_t c = close_of(t, i + 1), j = i + 2;
+		size_t c = pk_tok_close(t, i + 1, 0), j = i + 2;
 		while (j + 1 < c && !(pk_tok_is(t, j, "&") && same(t, j + 1, g->name)))
 			j++;
 		if (j + 1 >= c)
@@ -804,7 +804,7 @@ static long graph_sites(const struct pk_ast *t, const struct tt_spec *sp, const 
 		static size_t calls[MAX_SUBMITS]; /* a wrapper: its callers' boundaries */
 		size_t nc = helper_calls(t, fns, nf, w, calls, MAX_SUBMITS);
 		for (size_t k = 0; k < nc; k++) {
-			size_t as[TT_FN_PARAMS], ae[TT_FN_PARAMS], na = tt_call_args(t, calls[k], as, ae, TT_FN_PARAMS);
+			size_t as[TT_FN_PARAMS], ae[TT_FN_PARAMS], na = pk_tok_args(t, calls[k], as, ae, TT_FN_PARAMS);
 			if ((size_t)p >= na || ae[p] != as[p] + 1 || !ident(t, as[p]))
 				return pk_error(
 				    "%s:%u: this call of '%.*s' passes the graph's boundary arguments as an "
@@ -830,7 +830,7 @@ static const struct tt_fn *graph_fn(const struct pk_ast *t, const struct tt_spec
 		return NULL;
 	for (size_t i = 0; i + 1 < t->ntok; i++)
 		if (pk_tok_is(t, i, call) && pk_tok_is(t, i + 1, "(")) {
-			size_t c = close_of(t, i + 1);
+			size_t c = pk_tok_close(t, i + 1, 0);
 			for (size_t j = i + 2; j + 1 < c; j++)
 				if (pk_tok_is(t, j, "&") && same(t, j + 1, fn->name))
 					return fn;
@@ -1440,7 +1440,7 @@ static int boundary_adds(const struct pk_ast *t, const struct tt_spec *sp, const
 		if (!pk_tok_is(t, i + 2, "add_input") && !pk_tok_is(t, i + 2, "add_output") &&
 		    !pk_tok_is(t, i + 2, "add_inout"))
 			continue;
-		size_t c = close_of(t, i + 3);
+		size_t c = pk_tok_close(t, i + 3, 0);
 		*arg = c == i + 5 ? i + 4 : 0; /* its argument when one token */
 		*stmt = pk_tok_lead(t, pk_tok_stmt_first(t, i));
 		*end = pk_tok_is(t, c + 1, ";") ? t->tok[c + 1].end : 0;
@@ -1463,7 +1463,7 @@ static char *graph_blocks(const struct pk_ast *t, const struct submit *s, size_t
 	size_t set = site_setter(t, s, j, setters);
 	if (!set)
 		return NULL;
-	size_t open = set + 5, close = close_of(t, open);
+	size_t open = set + 5, close = pk_tok_close(t, open, 0);
 	if (close >= t->ntok || close <= open + 1)
 		return NULL;
 	for (size_t i = open + 1; i < close; i++) {
