@@ -9,32 +9,40 @@
 #include "tt.h"
 #include "pk.h"
 #include "names.h"
-#include "timing_strip.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* Does the line of B holding OFF end in the tool's line mark (a line it
- * inserted, not an original line it renumbered in place)? */
-static int inserted_line(const struct pk_buf *b, size_t off)
+/* Is result offset X inside text PLAN (sorted, as checked) inserted, as
+ * opposed to an original byte or a replacement (a renumbered index)? */
+static int in_inserted(const struct pk_plan *p, size_t x)
 {
-	size_t ls, le;
-	pk_buf_line_bounds(b, off, &ls, &le);
-	const char *m = memmem(b->data + ls, le - ls, PK_TT_LINE_MARK, strlen(PK_TT_LINE_MARK));
-	return m != NULL;
+	size_t no = 0, oo = 0;
+	for (size_t i = 0; i < p->n; i++) {
+		const struct pk_edit *e = &p->e[i];
+		size_t keep = e->start - oo;
+		if (x < no + keep)
+			return 0;
+		no += keep;
+		if (x < no + e->text_len)
+			return e->start == e->end;
+		no += e->text_len;
+		oo = e->end;
+	}
+	return 0;
 }
 
 /* Extern style: the original reads, each shifted past the timing tensor,
  * in order, and the tensor read on an inserted line. */
-static int check_uses(struct pk_ast *q, const struct tt_kernel *k, const struct tt_kernel *nk, size_t open,
-                      size_t close, const struct tt_spec *sp)
+static int check_uses(struct pk_ast *q, const struct tt_kernel *k, const struct tt_kernel *nk,
+                      const struct pk_plan *plan, size_t open, size_t close, const struct tt_spec *sp)
 {
 	const char *path = q->b->path;
 	long at = sp->lay.timing_index;
 	size_t o = 0;
 	for (size_t i = 0; i < nk->nuses; i++) {
 		const struct tt_use *u = &nk->uses[i];
-		if (inserted_line(q->b, u->lit_start))
+		if (in_inserted(plan, u->lit_start))
 			continue;
 		if (o == k->nuses)
 			return pk_error(
@@ -59,8 +67,9 @@ static int check_uses(struct pk_ast *q, const struct tt_kernel *k, const struct 
 	char idx[24];
 	snprintf(idx, sizeof(idx), "%ld", at);
 	for (size_t t = pk_tok_at(q, open); t + 3 < q->ntok && q->tok[t].start < close; t++)
-		if (pk_tok_is(q, t, nk->args_name) && pk_tok_is(q, t + 1, "[") && pk_tok_is(q, t + 2, idx) &&
-		    pk_tok_is(q, t + 3, "]") && inserted_line(q->b, q->tok[t].start))
+		if (pk_tok_is(q, t, nk->args_name) && in_inserted(plan, q->tok[t].start) &&
+		    ((pk_tok_is(q, t + 1, "[") && pk_tok_is(q, t + 2, idx) && pk_tok_is(q, t + 3, "]")) ||
+		     (pk_tok_is(q, t + 1, ",") && pk_tok_is(q, t + 2, idx)))) /* args[K], or an accessor's (args, K) */
 			return 0;
 	return pk_error("%s: read back, the edited kernel does not read the timing tensor at %s[%ld] on a line of "
 	                "the tool: nothing was written",
@@ -150,29 +159,32 @@ static int check_identity(struct pk_ast *q, const struct tt_kernel *nk, size_t o
 	return 0;
 }
 
-/* The tool's own lines read the runtime's context at a named index
+/* The tool's own code reads the runtime's context at a named index
  * (args[SPMD_LOCAL_CONTEXT_INDEX] for the row's identity), which the kernel
  * reader refuses in a kernel's own code: in the text parsed for the check,
- * such a read on a marked line becomes a 0 of the same length (offsets and
- * lines kept). ARGS is the packed parameter's name. */
-static void mask_named_reads(char *text, size_t len, const char *args)
+ * such a read inside inserted text becomes a 0 of the same length (offsets
+ * and lines kept). ARGS is the packed parameter's name. */
+static void mask_named_reads(char *text, size_t len, const struct pk_plan *p, const char *args)
 {
-	size_t al = strlen(args), ml = strlen(PK_TT_LINE_MARK);
-	for (size_t ls = 0; ls < len;) {
-		char *nl = memchr(text + ls, '\n', len - ls);
-		size_t le = nl ? (size_t)(nl - text) : len;
-		if (memmem(text + ls, le - ls, PK_TT_LINE_MARK, ml))
-			for (size_t i = ls; i + al + 2 < le; i++) {
-				if (memcmp(text + i, args, al) || text[i + al] != '[' ||
-				    (text[i + al + 1] >= '0' && text[i + al + 1] <= '9'))
-					continue;
-				char *close = memchr(text + i, ']', le - i);
-				if (!close)
-					break;
-				memset(text + i, ' ', (size_t)(close - (text + i)) + 1);
-				text[i] = '0';
-			}
-		ls = le + 1;
+	size_t al = strlen(args), no = 0, oo = 0;
+	for (size_t k = 0; k < p->n; k++) {
+		const struct pk_edit *e = &p->e[k];
+		no += e->start - oo;
+		size_t from = no, to = no + e->text_len < len ? no + e->text_len : len;
+		no += e->text_len;
+		oo = e->end;
+		if (e->start != e->end)
+			continue;
+		for (size_t i = from; i + al + 2 < to; i++) {
+			if (memcmp(text + i, args, al) || text[i + al] != '[' ||
+			    (text[i + al + 1] >= '0' && text[i + al + 1] <= '9'))
+				continue;
+			char *close = memchr(text + i, ']', to - i);
+			if (!close)
+				break;
+			memset(text + i, ' ', (size_t)(close - (text + i)) + 1);
+			text[i] = '0';
+		}
 	}
 }
 
@@ -189,7 +201,7 @@ int tt_kernel_verify(const struct tt_kernel *k, const struct tt_spec *sp, const 
 	 * the generated lines use the runtime's API, which stub headers need not
 	 * declare, so a parse error is no finding here; the facts below are */
 	if (k->style == TT_EXTERN && k->args_name)
-		mask_named_reads(edited->data, edited->len, k->args_name);
+		mask_named_reads(edited->data, edited->len, plan, k->args_name);
 	struct pk_parse_opts po = {how->build_dir, how->extra, how->nextra, NULL};
 	int rc = pk_ast_parse(&q, edited, &po);
 	if (rc == 0 && tt_kernel_find_prof(&q, k->name, &nk, how->accessors, how->descriptors) < 0)
@@ -200,7 +212,8 @@ int tt_kernel_verify(const struct tt_kernel *k, const struct tt_spec *sp, const 
 		rc = pk_error("%s: read back, the edited kernel's argument style changed: nothing was written",
 		              edited->path);
 	if (rc == 0)
-		rc = k->style == TT_EXTERN ? check_uses(&q, k, &nk, open, close, sp) : check_params(&q, k, &nk, sp);
+		rc = k->style == TT_EXTERN ? check_uses(&q, k, &nk, plan, open, close, sp)
+		                           : check_params(&q, k, &nk, sp);
 	if (rc == 0)
 		rc = check_exits(&q, k, plan, sp);
 	if (rc == 0)
