@@ -117,8 +117,9 @@ struct tt_kparse {
 /* Read the edited kernel EDITED back with the same front end and check the
  * facts the edit of K must establish (tt_kcheck.c); -1 names the place. */
 struct tt_spec;
-int tt_kernel_verify(const struct tt_kernel *k, const struct tt_spec *sp, struct pk_buf *edited,
-                     const struct tt_kparse *how);
+struct pk_plan;
+int tt_kernel_verify(const struct tt_kernel *k, const struct tt_spec *sp, const struct pk_plan *plan,
+                     struct pk_buf *edited, const struct tt_kparse *how);
 /* Check the tensors-first / scalars-last order and count both. */
 int tt_kernel_abi(const struct pk_ast *t, struct tt_kernel *k);
 void tt_kernel_free(struct tt_kernel *k);

@@ -9,31 +9,40 @@
 #include "tt.h"
 #include "pk.h"
 #include "names.h"
-#include "timing_strip.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* Does the line of B holding OFF end in the tool's line mark (a line it
- * inserted, not an original line it renumbered in place)? */
-static int inserted_line(const struct pk_buf *b, size_t off)
+/* Is result offset X inside text PLAN (sorted, as checked) inserted, as
+ * opposed to an original byte or a replacement (a renumbered index)? */
+static int in_inserted(const struct pk_plan *p, size_t x)
 {
-	size_t ls, le;
-	pk_buf_line_bounds(b, off, &ls, &le);
-	const char *m = memmem(b->data + ls, le - ls, PK_TT_LINE_MARK, strlen(PK_TT_LINE_MARK));
-	return m != NULL;
+	size_t no = 0, oo = 0;
+	for (size_t i = 0; i < p->n; i++) {
+		const struct pk_edit *e = &p->e[i];
+		size_t keep = e->start - oo;
+		if (x < no + keep)
+			return 0;
+		no += keep;
+		if (x < no + e->text_len)
+			return e->start == e->end;
+		no += e->text_len;
+		oo = e->end;
+	}
+	return 0;
 }
 
 /* Extern style: the original reads, each shifted past the timing tensor,
  * in order, and the tensor read on an inserted line. */
-static int check_uses(struct pk_ast *q, const struct tt_kernel *k, const struct tt_kernel *nk, const struct tt_spec *sp)
+static int check_uses(struct pk_ast *q, const struct tt_kernel *k, const struct tt_kernel *nk,
+                      const struct pk_plan *plan, size_t open, size_t close, const struct tt_spec *sp)
 {
 	const char *path = q->b->path;
 	long at = sp->lay.timing_index;
 	size_t o = 0;
 	for (size_t i = 0; i < nk->nuses; i++) {
 		const struct tt_use *u = &nk->uses[i];
-		if (inserted_line(q->b, u->lit_start))
+		if (in_inserted(plan, u->lit_start))
 			continue;
 		if (o == k->nuses)
 			return pk_error(
@@ -57,9 +66,10 @@ static int check_uses(struct pk_ast *q, const struct tt_kernel *k, const struct 
 	 * parse that cannot resolve the descriptor type drops the expression) */
 	char idx[24];
 	snprintf(idx, sizeof(idx), "%ld", at);
-	for (size_t t = pk_tok_at(q, nk->body_open); t + 3 < q->ntok && q->tok[t].start < nk->body_close; t++)
-		if (pk_tok_is(q, t, nk->args_name) && pk_tok_is(q, t + 1, "[") && pk_tok_is(q, t + 2, idx) &&
-		    pk_tok_is(q, t + 3, "]") && inserted_line(q->b, q->tok[t].start))
+	for (size_t t = pk_tok_at(q, open); t + 3 < q->ntok && q->tok[t].start < close; t++)
+		if (pk_tok_is(q, t, nk->args_name) && in_inserted(plan, q->tok[t].start) &&
+		    ((pk_tok_is(q, t + 1, "[") && pk_tok_is(q, t + 2, idx) && pk_tok_is(q, t + 3, "]")) ||
+		     (pk_tok_is(q, t + 1, ",") && pk_tok_is(q, t + 2, idx)))) /* args[K], or an accessor's (args, K) */
 			return 0;
 	return pk_error("%s: read back, the edited kernel does not read the timing tensor at %s[%ld] on a line of "
 	                "the tool: nothing was written",
@@ -86,38 +96,58 @@ static int tail_before(const struct pk_ast *q, size_t i, const char *tail)
 	if (i == 0 || !pk_tok_is(q, i - 1, ";"))
 		return 0;
 	size_t f = pk_tok_stmt_first(q, i - 1);
+	while (f + 1 < i && (q->tok[f].flags & (PK_TOK_DIRECTIVE | PK_TOK_INACTIVE))) /* #endif lines between */
+		f++;
 	return f < q->ntok && pk_tok_is(q, f, tail);
 }
 
-static int check_exits(struct pk_ast *q, const struct tt_kernel *nk, const struct tt_spec *sp)
+/* Where original offset OLD lands in the result of PLAN (text inserted at
+ * OLD itself comes before it). */
+static size_t map_off(const struct pk_plan *p, size_t old)
+{
+	long d = 0;
+	for (size_t i = 0; i < p->n; i++)
+		if (p->e[i].end <= old)
+			d += (long)p->e[i].text_len - (long)(p->e[i].end - p->e[i].start);
+	return (size_t)((long)old + d);
+}
+
+/* Every exit of the original kernel, where it lands in the result, is
+ * preceded by the tail call. */
+static int check_exits(struct pk_ast *q, const struct tt_kernel *k, const struct pk_plan *plan,
+                       const struct tt_spec *sp)
 {
 	char *tail = pk_xasprintf("%s%s", sp->lay.prefix, PK_NAME_TIMING_TAIL);
 	int rc = 0;
-	for (size_t r = 0; r < nk->nrets && rc == 0; r++)
-		if (!tail_before(q, pk_tok_at(q, nk->rets[r].start), tail))
+	for (size_t r = 0; r < k->nrets && rc == 0; r++) {
+		size_t at = map_off(plan, k->rets[r].start);
+		if (!tail_before(q, pk_tok_at(q, at), tail))
 			rc = pk_error("%s: read back, the return at line %u of the result is not preceded by %s(...): "
 			              "nothing was written",
-			              q->b->path, pk_ast_line(q, nk->rets[r].start), tail);
-	if (rc == 0 && !nk->last_is_return && !tail_before(q, pk_tok_at(q, nk->body_close), tail))
+			              q->b->path, pk_ast_line(q, at), tail);
+	}
+	size_t close = map_off(plan, k->body_close);
+	if (rc == 0 && !k->last_is_return && !tail_before(q, pk_tok_at(q, close), tail))
 		rc = pk_error("%s: read back, the kernel's closing brace (line %u of the result) is not preceded by "
 		              "%s(...): nothing was written",
-		              q->b->path, pk_ast_line(q, nk->body_close), tail);
+		              q->b->path, pk_ast_line(q, close), tail);
 	free(tail);
 	return rc;
 }
 
 /* The identity words the map names are read in the edited body. */
-static int check_identity(struct pk_ast *q, const struct tt_kernel *nk, const struct tt_spec *sp)
+static int check_identity(struct pk_ast *q, const struct tt_kernel *nk, size_t open, size_t close,
+                          const struct tt_spec *sp)
 {
 	static const char *const ids[] = {"task", "core", "block", "lane"};
 	for (int i = 0; i < 4; i++) {
 		if (sp->lay.identity[i] < 0)
 			continue;
 		char *name = pk_xasprintf("%s" PK_NAME_TIMING_IDENTITY "%s", sp->lay.prefix, ids[i]);
-		size_t t = pk_tok_at(q, nk->body_open);
-		while (t < q->ntok && q->tok[t].start < nk->body_close && !pk_tok_is(q, t, name))
+		size_t t = pk_tok_at(q, open);
+		while (t < q->ntok && q->tok[t].start < close && !pk_tok_is(q, t, name))
 			t++;
-		int found = t < q->ntok && q->tok[t].start < nk->body_close;
+		int found = t < q->ntok && q->tok[t].start < close;
 		int rc = found ? 0
 		               : pk_error("%s: read back, the edited kernel '%s' does not read its identity word %s "
 		                          "(column %d of the map): nothing was written",
@@ -129,9 +159,40 @@ static int check_identity(struct pk_ast *q, const struct tt_kernel *nk, const st
 	return 0;
 }
 
-int tt_kernel_verify(const struct tt_kernel *k, const struct tt_spec *sp, struct pk_buf *edited,
-                     const struct tt_kparse *how)
+/* The tool's own code reads the runtime's context at a named index
+ * (args[SPMD_LOCAL_CONTEXT_INDEX] for the row's identity), which the kernel
+ * reader refuses in a kernel's own code: in the text parsed for the check,
+ * such a read inside inserted text becomes a 0 of the same length (offsets
+ * and lines kept). ARGS is the packed parameter's name. */
+static void mask_named_reads(char *text, size_t len, const struct pk_plan *p, const char *args)
 {
+	size_t al = strlen(args), no = 0, oo = 0;
+	for (size_t k = 0; k < p->n; k++) {
+		const struct pk_edit *e = &p->e[k];
+		no += e->start - oo;
+		size_t from = no, to = no + e->text_len < len ? no + e->text_len : len;
+		no += e->text_len;
+		oo = e->end;
+		if (e->start != e->end)
+			continue;
+		for (size_t i = from; i + al + 2 < to; i++) {
+			if (memcmp(text + i, args, al) || text[i + al] != '[' ||
+			    (text[i + al + 1] >= '0' && text[i + al + 1] <= '9'))
+				continue;
+			char *close = memchr(text + i, ']', to - i);
+			if (!close)
+				break;
+			memset(text + i, ' ', (size_t)(close - (text + i)) + 1);
+			text[i] = '0';
+		}
+	}
+}
+
+int tt_kernel_verify(const struct tt_kernel *k, const struct tt_spec *sp, const struct pk_plan *plan,
+                     struct pk_buf *edited, const struct tt_kparse *how)
+{
+	/* the kernel's body in the result: the original's, through the plan */
+	size_t open = map_off(plan, k->body_open), close = map_off(plan, k->body_close);
 	struct pk_ast q;
 	memset(&q, 0, sizeof(q));
 	struct tt_kernel nk;
@@ -139,6 +200,8 @@ int tt_kernel_verify(const struct tt_kernel *k, const struct tt_spec *sp, struct
 	/* parsed as the kernel was, quietly (its unseen places were reported):
 	 * the generated lines use the runtime's API, which stub headers need not
 	 * declare, so a parse error is no finding here; the facts below are */
+	if (k->style == TT_EXTERN && k->args_name)
+		mask_named_reads(edited->data, edited->len, plan, k->args_name);
 	struct pk_parse_opts po = {how->build_dir, how->extra, how->nextra, NULL};
 	int rc = pk_ast_parse(&q, edited, &po);
 	if (rc == 0 && tt_kernel_find_prof(&q, k->name, &nk, how->accessors, how->descriptors) < 0)
@@ -149,11 +212,12 @@ int tt_kernel_verify(const struct tt_kernel *k, const struct tt_spec *sp, struct
 		rc = pk_error("%s: read back, the edited kernel's argument style changed: nothing was written",
 		              edited->path);
 	if (rc == 0)
-		rc = k->style == TT_EXTERN ? check_uses(&q, k, &nk, sp) : check_params(&q, k, &nk, sp);
+		rc = k->style == TT_EXTERN ? check_uses(&q, k, &nk, plan, open, close, sp)
+		                           : check_params(&q, k, &nk, sp);
 	if (rc == 0)
-		rc = check_exits(&q, &nk, sp);
+		rc = check_exits(&q, k, plan, sp);
 	if (rc == 0)
-		rc = check_identity(&q, &nk, sp);
+		rc = check_identity(&q, &nk, open, close, sp);
 	tt_kernel_free(&nk);
 	pk_ast_free(&q);
 	return rc;

@@ -718,6 +718,9 @@ static int read_back_kernel(struct job *j)
 		if (j->fs.v[i] != j->kf && (j->fs.v[i]->roles & (TT_ROLE_EDIT | TT_ROLE_SIDE)) && j->fs.v[i]->plan.n)
 			return 0;
 	struct pk_buf nb = j->kf->b;
+	nb.line_start = NULL; /* the result's own line index, not the original's */
+	nb.nlines = 0;
+	nb.lock_fd = -1;
 	pk_plan_apply(&j->kf->plan, j->kf->b.data, j->kf->b.len, &nb.data, &nb.len);
 	const char *acc = j->sp.target ? tt_rule(&j->rules, j->sp.target, "tensor_accessors") : NULL;
 	struct tt_kparse how = {.build_dir = j->o.build_dir,
@@ -725,7 +728,8 @@ static int read_back_kernel(struct job *j)
 	                        .nextra = j->npa ? j->npa : j->o.nextra,
 	                        .accessors = acc,
 	                        .descriptors = j->sp.target && tt_rule(&j->rules, j->sp.target, "tensor")};
-	int rc = tt_kernel_verify(&j->k, &j->sp, &nb, &how);
+	int rc = tt_kernel_verify(&j->k, &j->sp, &j->kf->plan, &nb, &how);
+	free(nb.line_start);
 	free(nb.data);
 	return rc;
 }
