@@ -382,7 +382,8 @@ static void task_adds(const struct pk_ast *t, const struct submit *all, size_t n
 			a->scalars += nargs;
 			if (nat < sizeof(at) / sizeof(at[0]))
 				w[nat] = nargs, at[nat++] = i;
-			a->scalar_branch = pk_tok_enclosing(t, i, "{", "}") != pk_tok_enclosing(t, all[k].tok, "{", "}");
+			a->scalar_branch =
+			    pk_tok_enclosing(t, i, "{", "}") != pk_tok_enclosing(t, all[k].tok, "{", "}");
 			a->last_scalar_stmt = pk_tok_lead(t, s);
 			a->last_scalar_stmt_end = end;
 			continue;

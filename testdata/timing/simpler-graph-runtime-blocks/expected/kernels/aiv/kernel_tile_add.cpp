@@ -17,7 +17,7 @@ static __aicore__ inline __attribute__((always_inline)) uint64_t pk_tt_read_cycl
 }  // TIMING_PROBE: @timing helper, api pto
 static __aicore__ inline __attribute__((always_inline)) void pk_tt_tail(__gm__ int64_t *out, uint64_t slot, uint64_t id_task, uint64_t id_block, uint64_t id_lane, uint64_t v0, uint64_t v1)  // TIMING_PROBE: @timing helper
 {  // TIMING_PROBE: @timing helper
-    __gm__ int64_t *row = out + slot * 8;  // TIMING_PROBE: @timing helper
+    __gm__ int64_t *row = out + (slot % 64ULL) * 8;  // TIMING_PROBE: @timing helper
     row[0] = static_cast<int64_t>(v0);  // TIMING_PROBE: @timing helper
     row[1] = static_cast<int64_t>(v1);  // TIMING_PROBE: @timing helper
     row[2] = static_cast<int64_t>(id_task);  // TIMING_PROBE: @timing helper
@@ -31,7 +31,7 @@ extern "C" __aicore__ __attribute__((always_inline)) void kernel_entry(__gm__ in
     uint64_t pk_tt_entry = pk_tt_read_cycle();  // TIMING_PROBE: @timing entry
     __gm__ int64_t *pk_tt_out = reinterpret_cast<__gm__ int64_t *>(reinterpret_cast<__gm__ ChipTensor *>(args[2])->buffer.addr) + reinterpret_cast<__gm__ ChipTensor *>(args[2])->start_offset;  // TIMING_PROBE: @timing tensor args[2]
     const uint64_t pk_tt_task = static_cast<uint64_t>(args[4]);  // TIMING_PROBE: @timing task's first row args[4]
-    const uint64_t pk_tt_slot = (static_cast<uint64_t>(pk_tt_task) + static_cast<uint64_t>(get_block_idx(args))) % static_cast<uint64_t>(64);  // TIMING_PROBE: @timing slot
+    const uint64_t pk_tt_slot = static_cast<uint64_t>(pk_tt_task) + static_cast<uint64_t>(get_block_idx(args));  // TIMING_PROBE: @timing slot
     const uint64_t pk_tt_id_task = static_cast<uint64_t>(reinterpret_cast<__gm__ LocalContext *>(static_cast<uint64_t>(args[SPMD_LOCAL_CONTEXT_INDEX]))->async_ctx.task_token.raw);  // TIMING_PROBE: @timing identity
     const uint64_t pk_tt_id_block = static_cast<uint64_t>(get_block_idx(args));  // TIMING_PROBE: @timing identity
     #if defined(__DAV_CUBE__) || defined(__DAV_C220_CUBE__)  // TIMING_PROBE: @timing identity
