@@ -17,14 +17,14 @@ class TestTileGraphLoops(SceneTestCase):
             "source": "kernels/orchestration/tile_orch.cpp",
             "function_name": "aicpu_orchestration_entry",
             # acc, then a tile and a bias per layer
-            "signature": [D.INOUT] + [D.IN, D.IN] * LAYERS,
+            "signature": [D.INOUT, D.IN, D.IN, D.IN, D.IN],
         },
         "incores": [
             {
                 "func_id": 0,
                 "source": "kernels/aiv/kernel_tile_add.cpp",
                 "core_type": "aiv",
-                "signature": [D.INOUT] + 2 * [D.IN],
+                "signature": [D.INOUT, D.IN, D.IN],
             },
         ],
     }
