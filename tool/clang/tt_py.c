@@ -91,6 +91,21 @@ static char *py_text(const struct tt_spec *sp, const char *key, const char *name
 	return tt_expand(tmpl, names, vals, 4);
 }
 
+/* The [python] template KEY with {list} and {item} too; NULL when missing. */
+static char *py_text_list(const struct tt_spec *sp, const char *key, const char *list, const char *item)
+{
+	const char *tmpl = tt_rule(sp->rules, "python", key);
+	if (!tmpl) {
+		pk_error("rules/timing.ini: [python] has no '%s'", key);
+		return NULL;
+	}
+	char rw[16];
+	snprintf(rw, sizeof(rw), "%d", sp->lay.row_words);
+	const char *names[] = {"prefix", "slots", "row_words", "list", "item"};
+	const char *vals[] = {sp->lay.prefix, sp->opt.slots ? sp->opt.slots : "", rw, list, item};
+	return tt_expand(tmpl, names, vals, 5);
+}
+
 /* The indentation bytes of physical line L. */
 static size_t line_indent(const struct pyt *p, size_t l)
 {
@@ -525,8 +540,9 @@ static const char *word(const struct tt_rules *r, const char *key)
 	return r ? tt_rule(r, "test_script", key) : NULL;
 }
 
-static const char *const test_word_keys[] = {"tensorarg", "orchestration", "source",       "func_id",  "signature",
-                                             "compare",   "super",         "output_names", "core_type"};
+static const char *const test_word_keys[] = {"tensorarg", "orchestration", "source", "func_id",
+                                             "signature", "compare",       "super",  "output_names",
+                                             "core_type", "append",        "scalar"};
 
 static int test_words(const struct tt_rules *r)
 {
@@ -964,7 +980,7 @@ static size_t args_list(const struct pyt *p, const struct tt_rules *r, size_t lo
 }
 
 /* The expectations the read-back checks in the edited script. */
-enum { EXP_ARGS = 1, EXP_SIG };
+enum { EXP_ARGS = 1, EXP_SIG, EXP_APPEND };
 struct texp {
 	int what;
 	size_t cls; /* the class's ordinal among the top-level classes, or (size_t)-1: the whole file */
@@ -983,6 +999,102 @@ static void expect(struct tplan *tp, int what, size_t cls, long id, size_t count
 {
 	if (tp->nexp < sizeof(tp->exp) / sizeof(tp->exp[0]))
 		tp->exp[tp->nexp++] = (struct texp){what, cls, id, count, at};
+}
+
+static int body_of(const struct pyt *p, size_t i, size_t *indent, size_t *end);
+
+/* How many TensorArg(...) calls tokens [LO, HI) hold. */
+static size_t count_tensorargs(const struct pyt *p, const struct tt_rules *r, size_t lo, size_t hi)
+{
+	const char *ta = word(r, "tensorarg");
+	size_t n = 0;
+	for (size_t i = lo; i + 1 < hi && i + 1 < p->n; i++) {
+		py_work++;
+		size_t s = stmt_start(p, i);
+		if (pyt_is(p, i, PYT_NAME, ta) && pyt_is(p, i + 1, PYT_OP, "(") && !pyt_is(p, s, PYT_NAME, "from") &&
+		    !pyt_is(p, s, PYT_NAME, "import"))
+			n++;
+	}
+	return n;
+}
+
+/* Is the bracket at OPEN the arguments of `NAME.append(...)`, first in its statement? */
+static int append_call(const struct pyt *p, const struct tt_rules *r, size_t open)
+{
+	return open >= 3 && open < p->n && pyt_is(p, open, PYT_OP, "(") &&
+	       pyt_is(p, open - 1, PYT_NAME, word(r, "append")) && pyt_is(p, open - 2, PYT_OP, ".") &&
+	       pyt_is(p, open - 3, PYT_NAME, NULL) && stmt_start(p, open) == open - 3;
+}
+
+/* The last TensorArg is the one argument of `LIST.append(...)` at OPEN (a
+ * list built statement by statement, often in loops): the timing tensor is
+ * one more such statement, once, after the outermost loop holding that one
+ * (after the statement itself outside loops), at its indentation, before
+ * whatever adds the scalars next. */
+static int plan_append(struct tplan *tp, size_t open, size_t elem, size_t ord, size_t lo, size_t hi)
+{
+	struct ped *e = tp->e;
+	const struct pyt *p = &e->p;
+	const struct tt_rules *r = e->sp->rules;
+	const char *ta = word(r, "tensorarg");
+	size_t s = open - 3, close = p->t[open].match;
+	int ln = (int)(p->t[s].e - p->t[s].s);
+	const char *list = p->b->data + p->t[s].s;
+	if (elem != open + 1 || !pyt_is(p, elem + 1, PYT_OP, "(") || p->t[elem + 1].match + 1 != close ||
+	    !pyt_is(p, close + 1, PYT_NEWLINE, NULL))
+		return pk_error("%s:%zu: the last %s is not the one argument of a `%.*s.%s(...)` statement of its "
+		                "own: add the timing %s by hand, or leave out --test-script; nothing was written",
+		                p->b->path, p->t[elem].line + 1, ta, ln, list, word(r, "append"), ta);
+	/* up the blocks holding the statement, to its function: the outermost loop */
+	size_t cur = s, outer = s;
+	for (size_t j = s; j-- > lo && p->t[cur].level > 0;) {
+		py_work++;
+		if (p->t[j].kind != PYT_NAME || p->t[j].level >= p->t[cur].level || stmt_start(p, j) != j)
+			continue;
+		if (pyt_is(p, j, PYT_NAME, "def") || pyt_is(p, j, PYT_NAME, "class") || pyt_is(p, j, PYT_NAME, "async"))
+			break;
+		cur = j;
+		if (pyt_is(p, j, PYT_NAME, "for") || pyt_is(p, j, PYT_NAME, "while"))
+			outer = j;
+	}
+	size_t nl = close + 1; /* the NEWLINE ending what the new statement follows */
+	if (outer != s) {
+		size_t ind, end;
+		if (body_of(p, outer, &ind, &end) < 0)
+			return -1;
+		const char *sc = word(r, "scalar");
+		for (size_t j = outer; j < end; j++)
+			if (++py_work && pyt_is(p, j, PYT_NAME, sc))
+				return pk_error(
+				    "%s:%zu: the loop at line %zu adds both the %ss and a %s: the timing %s "
+				    "cannot go once after the tensors and before the scalars; add it by hand, or "
+				    "leave out --test-script; nothing was written",
+				    p->b->path, p->t[j].line + 1, p->t[outer].line + 1, ta, sc, ta);
+		if (end + 1 < p->n && pyt_is(p, end + 1, PYT_NAME, "else") && p->t[end + 1].level == p->t[outer].level)
+			return pk_error(
+			    "%s:%zu: the loop holding the last %s has an `else`: add the timing %s by hand, "
+			    "or leave out --test-script; nothing was written",
+			    p->b->path, p->t[end + 1].line + 1, ta, ta);
+		for (nl = end; nl > outer && p->t[nl].kind != PYT_NEWLINE; nl--)
+			;
+	}
+	size_t hl = p->t[outer].line, l = pyt_line_of(p, p->t[nl].s) + 1;
+	char *item = py_text(e->sp, "test_tensorarg", NULL, NULL);
+	char *label = py_text(e->sp, "mark_tensorarg", NULL, NULL);
+	struct pk_sb name = {0};
+	pk_sb_addn(&name, list, (size_t)ln);
+	char *code = item ? py_text_list(e->sp, "test_append", name.s, item) : NULL;
+	int rc = -1;
+	if (code && label) {
+		add_line(e, l, p->b->data + p->ls[hl], line_indent(p, hl), code, label);
+		expect(tp, EXP_APPEND, ord, -1, count_tensorargs(p, r, lo, hi) + 1, (size_t)p->t[outer].level);
+		rc = 0;
+	}
+	free(item);
+	free(label);
+	pk_sb_free(&name);
+	free(code);
+	return rc;
 }
 
 static int plan_tensorarg(struct tplan *tp, size_t lo, size_t hi, size_t ord)
@@ -1008,6 +1120,8 @@ static int plan_tensorarg(struct tplan *tp, size_t lo, size_t hi, size_t ord)
 		                "others: add the timing %s by hand, or leave out --test-script",
 		                p->b->path, p->t[elem].line + 1, word(e->sp->rules, "tensorarg"),
 		                word(e->sp->rules, "tensorarg"));
+	if (append_call(p, e->sp->rules, open))
+		return plan_append(tp, open, elem, ord, lo, hi);
 	struct elems el;
 	elements(p, open, &el);
 	size_t k = 0, n = el.n;
@@ -1044,11 +1158,85 @@ static size_t list_var(const struct pyt *p, size_t use, size_t *uses)
 	return def;
 }
 
+/* The int token I stands for: a number, or a module constant `NAME = N`
+ * (its last top-level assignment); 0 when neither. */
+static int int_at(const struct pyt *p, size_t i, long *val)
+{
+	const char *s = p->b->data + p->t[i].s;
+	size_t n = p->t[i].e - p->t[i].s;
+	if (pyt_is(p, i, PYT_NAME, NULL)) {
+		size_t def = p->n;
+		for (size_t j = 0; j + 3 < p->n; j++) {
+			py_work++;
+			if (!p->t[j].level && !p->t[j].depth && pyt_stmt(p, j) == j && pyt_is(p, j, PYT_NAME, NULL) &&
+			    p->t[j].e - p->t[j].s == n && !memcmp(p->b->data + p->t[j].s, s, n) &&
+			    pyt_is(p, j + 1, PYT_OP, "="))
+				def = j + 2;
+		}
+		if (def == p->n || !pyt_is(p, def + 1, PYT_NEWLINE, NULL))
+			return 0;
+		i = def;
+		s = p->b->data + p->t[i].s;
+		n = p->t[i].e - p->t[i].s;
+	}
+	if (!pyt_is(p, i, PYT_NUMBER, NULL) || n > 6 || (n > 1 && s[0] == '0'))
+		return 0;
+	*val = 0;
+	for (size_t k = 0; k < n; k++) {
+		if (s[k] < '0' || s[k] > '9')
+			return 0;
+		*val = *val * 10 + (s[k] - '0');
+	}
+	return 1;
+}
+
+/* The entries of the signature expression in tokens [V, END): lists (no
+ * comprehension) joined by `+`, each maybe repeated `* N` or `N *` (N an int
+ * or a module constant); -1 when it is not one the tool can count. *LAST:
+ * the '[' of the last term when that is a list without a factor, else 0. */
+static long sig_expr_count(const struct pyt *p, size_t v, size_t end, size_t *last)
+{
+	long n = 0;
+	*last = 0;
+	for (size_t i = v; i < end;) {
+		long f = 1, g = 1;
+		int bare = 1;
+		if (!pyt_is(p, i, PYT_OP, "[")) {
+			if (i + 2 >= end || !int_at(p, i, &f) || !pyt_is(p, i + 1, PYT_OP, "*"))
+				return -1;
+			i += 2;
+			bare = 0;
+		}
+		if (!pyt_is(p, i, PYT_OP, "[") || p->t[i].match >= end || comp_for(p, i))
+			return -1;
+		size_t open = i;
+		i = p->t[i].match + 1;
+		if (i < end && pyt_is(p, i, PYT_OP, "*")) {
+			if (i + 1 >= end || !int_at(p, i + 1, &g))
+				return -1;
+			i += 2;
+			bare = 0;
+		}
+		struct elems el;
+		elements(p, open, &el);
+		n += (long)el.n * f * g;
+		elems_free(&el);
+		*last = bare ? open : 0;
+		if (i < end && (!pyt_is(p, i, PYT_OP, "+") || ++i == end))
+			return -1;
+	}
+	return n;
+}
+
 /* The '[' of the "signature" list in the dict at OPEN (following a name
  * bound to a list), 0 when the dict has none, (size_t)-1 when it is one
- * the tool cannot extend (refused, naming the line). */
-static size_t sig_list(const struct pyt *p, const struct tt_rules *r, size_t open, const char *who, int quiet)
+ * the tool cannot extend (refused, naming the line). A sum of repeated
+ * lists (`[D.INOUT] * 8 + [D.IN] * 4`) where the dict names it: its first
+ * token, *XEND the token after it (0 for a list). */
+static size_t sig_list(const struct pyt *p, const struct tt_rules *r, size_t open, const char *who, int quiet,
+                       size_t *xend)
 {
+	*xend = 0;
 	for (size_t i = open + 1; i + 2 < p->t[open].match; i++) {
 		if (p->t[i].depth != p->t[open].depth + 1 || !pyt_string_is(p, i, word(r, "signature")) ||
 		    !pyt_is(p, i + 1, PYT_OP, ":"))
@@ -1066,6 +1254,12 @@ static size_t sig_list(const struct pyt *p, const struct tt_rules *r, size_t ope
 			else
 				v = l;
 		}
+		size_t last;
+		if (!why && v == i + 2 && !(pyt_is(p, v, PYT_OP, "[") && p->t[v].match + 1 == end) &&
+		    sig_expr_count(p, v, end, &last) >= 0) {
+			*xend = end;
+			return v;
+		}
 		if (!why && !pyt_is(p, v, PYT_OP, "["))
 			why = "an expression, not a list";
 		else if (!why && p->t[v].match + 1 != end && v == i + 2)
@@ -1075,7 +1269,8 @@ static size_t sig_list(const struct pyt *p, const struct tt_rules *r, size_t ope
 		if (!why)
 			return v;
 		if (!quiet)
-			pk_error("%s:%zu: %s signature is %s: write it as one list ([D.IN, D.OUT, ...]) where the "
+			pk_error("%s:%zu: %s signature is %s: write it as one list ([D.IN, D.OUT, ...]) or a sum of "
+			         "repeated lists ([D.IN] * 4 + [D.OUT]) where the "
 			         "dict names it, or leave out --test-script and add the timing tensor's entry by hand; "
 			         "nothing was written",
 			         p->b->path, p->t[i].line + 1, who, why);
@@ -1086,14 +1281,25 @@ static size_t sig_list(const struct pyt *p, const struct tt_rules *r, size_t ope
 
 /* D.INOUT at index AT of the signature list at OPEN; the entries the list
  * leaves out before it are tensors the kernel reads (WHO says which list). */
-static int plan_signature(struct tplan *tp, size_t open, long at, const char *who, size_t ord, long id)
+static int plan_signature(struct tplan *tp, size_t open, size_t xend, long at, const char *who, size_t ord, long id)
 {
 	struct ped *e = tp->e;
 	const struct pyt *p = &e->p;
-	struct elems el;
-	elements(p, open, &el);
-	size_t n = el.n;
-	elems_free(&el);
+	size_t n, last;
+	if (xend) {
+		long c = sig_expr_count(p, open, xend, &last);
+		n = (size_t)c;
+		if ((size_t)at < n)
+			return pk_error("%s:%zu: %s signature is an expression of %zu entries and the timing tensor is "
+			                "args[%ld], inside it: write it as one list ([D.IN, D.OUT, ...]), or leave out "
+			                "--test-script and add the timing tensor's entry by hand; nothing was written",
+			                p->b->path, p->t[open].line + 1, who, n, at);
+	} else {
+		struct elems el;
+		elements(p, open, &el);
+		n = el.n;
+		elems_free(&el);
+	}
 	char *out = py_text(e->sp, "signature_out", NULL, NULL), *pad = py_text(e->sp, "signature_pad", NULL, NULL);
 	char *label = py_text(e->sp, "mark_signature", NULL, NULL);
 	int rc = -1;
@@ -1106,7 +1312,15 @@ static int plan_signature(struct tplan *tp, size_t open, long at, const char *wh
 			pk_warning("%s:%zu: %s signature lists %zu tensor%s, the timing tensor is args[%ld]: %s added "
 			           "for the ones it leaves out, so that it lands there; check their direction",
 			           p->b->path, p->t[open].line + 1, who, n, n == 1 ? "" : "s", at, pad);
-		rc = insert_item(e, open, (size_t)at, item.s, label);
+		if (xend) { /* one more list after the whole expression */
+			struct pk_sb sum = {0};
+			pk_sb_addf(&sum, " + [%s]", item.s);
+			size_t t = p->t[xend - 1].e;
+			rc = change_at(e, pyt_line_of(p, t - 1), t, t, sum.s);
+			pk_sb_free(&sum);
+		} else {
+			rc = insert_item(e, open, (size_t)at, item.s, label);
+		}
 		pk_sb_free(&item);
 		expect(tp, EXP_SIG, ord, id, ((size_t)at > n ? (size_t)at : n) + 1, (size_t)at);
 	}
@@ -1427,8 +1641,11 @@ static int plan_class(struct tplan *tp, size_t lo, size_t hi, size_t ord, long f
 	int rc = plan_tensorarg(tp, lo, hi, ord);
 	size_t orch = orch_dict(p, r, lo, hi), s;
 	if (rc == 0 && orch) {
-		s = sig_list(p, r, orch, "the orchestration's", 0);
-		rc = s == (size_t)-1 ? -1 : s ? plan_signature(tp, s, tp->external, "the orchestration's", ord, -1) : 0;
+		size_t xend;
+		s = sig_list(p, r, orch, "the orchestration's", 0, &xend);
+		rc = s == (size_t)-1 ? -1
+		     : s             ? plan_signature(tp, s, xend, tp->external, "the orchestration's", ord, -1)
+		                     : 0;
 	}
 	for (size_t t = 0; t <= sp->lay.ntwins && rc == 0; t++) { /* the kernel's incore and its twins' */
 		long id = t ? sp->lay.twins[t - 1] : func_id;
@@ -1438,8 +1655,9 @@ static int plan_class(struct tplan *tp, size_t lo, size_t hi, size_t ord, long f
 		snprintf(who, sizeof(who), "the incore's (func_id %ld)", id);
 		if (d == (size_t)-1)
 			continue;
-		s = sig_list(p, r, d, who, 0);
-		rc = s == (size_t)-1 ? -1 : s ? plan_signature(tp, s, tp->k->ntensors, who, ord, id) : 0;
+		size_t xend;
+		s = sig_list(p, r, d, who, 0, &xend);
+		rc = s == (size_t)-1 ? -1 : s ? plan_signature(tp, s, xend, tp->k->ntensors, who, ord, id) : 0;
 	}
 	if (rc < 0)
 		return -1;
@@ -1619,6 +1837,21 @@ static int check_expect(const struct tplan *tp, const struct pyt *q, const struc
 	}
 	size_t open, elem;
 	const char *what;
+	if (x->what == EXP_APPEND) {
+		open = args_list(q, r, lo, hi, &elem);
+		struct pk_sb name = {0};
+		pk_sb_addf(&name, "%s" PK_NAME_TIMING_TIMING, tp->e->sp->lay.prefix);
+		size_t got = count_tensorargs(q, r, lo, hi);
+		int ok = open < q->n && append_call(q, r, open) && elem == open + 1 &&
+		         pyt_string_is(q, elem + 2, name.s) && (size_t)q->t[elem].level == x->at && got == x->count;
+		pk_sb_free(&name);
+		if (ok)
+			return 0;
+		return pk_error(
+		    "%s: internal error: read back, the timing %s is not the last one, added once by its own "
+		    "statement at the loop's level (%zu %ss, not %zu); nothing was written",
+		    path, word(r, "tensorarg"), got, word(r, "tensorarg"), x->count);
+	}
 	if (x->what == EXP_ARGS) {
 		open = args_list(q, r, lo, hi, &elem);
 		what = word(r, "tensorarg");
@@ -1627,8 +1860,31 @@ static int check_expect(const struct tplan *tp, const struct pyt *q, const struc
 		size_t d =
 		    x->id < 0 ? orch_dict(q, r, lo, hi) : incore_at(q, r, lo, hi, &id, tp->e->sp->opt.kernel_file);
 		d = x->id >= 0 && d < q->n ? enclosing(q, d) : d;
-		open = d && d != (size_t)-1 && d < q->n ? sig_list(q, r, d, "", 1) : (size_t)-1;
+		size_t xend = 0;
+		open = d && d != (size_t)-1 && d < q->n ? sig_list(q, r, d, "", 1, &xend) : (size_t)-1;
 		what = "signature";
+		if (xend) {
+			size_t last;
+			long c = sig_expr_count(q, open, xend, &last);
+			int ok = c >= 0 && (size_t)c == x->count && x->at + 1 == (size_t)c && last;
+			if (ok) {
+				struct elems le;
+				elements(q, last, &le);
+				char *out = py_text(tp->e->sp, "signature_out", NULL, NULL);
+				size_t s = le.n ? q->t[le.first[le.n - 1]].s : 0,
+				       e = le.n ? q->t[le.last[le.n - 1]].e : 0;
+				ok = out && le.n && strlen(out) == e - s && !memcmp(q->b->data + s, out, e - s);
+				free(out);
+				elems_free(&le);
+			}
+			if (ok)
+				return 0;
+			return pk_error(
+			    "%s: internal error: read back, the signature expression of %s%s holds %ld entries, "
+			    "not %zu ending with the timing tensor; nothing was written",
+			    path, x->cls == (size_t)-1 ? "the script" : "class ",
+			    x->cls == (size_t)-1 ? "" : "(edited)", c, x->count);
+		}
 	}
 	struct elems el = {0};
 	if (open != (size_t)-1 && open != (size_t)-2 && open)
