@@ -34,7 +34,8 @@ static const char usage_text[] =
     "                        " PK_BASE_PROBE " (inserted: removed with the last other probe;\n"
     "                        turned on: off again)\n"
     "      --disable         keep the blocks but turn every probe off (#if 0)\n"
-    "      --timing-tensor   remove only the timing tensor instrumentation\n" PK_EMIT_HELP
+    "      --timing-tensor   remove only the timing tensor instrumentation\n"
+    "  -q, --quiet           no notes or warnings on standard error (errors still)\n" PK_EMIT_HELP
     "  -h, --help            this help;  --version  the version\n"
     "\n"
     "exit: 0 done or nothing to do, 1 --check or --diff and something would change,\n"
@@ -47,7 +48,7 @@ struct strip_opts {
 	struct pk_emit_opts emit;
 };
 
-enum { OPT_PROBE = 1, OPT_DISABLE, OPT_TIMING };
+enum { OPT_PROBE = 1, OPT_DISABLE, OPT_TIMING, OPT_QUIET = 'q' };
 
 static int strip_option(void *user, int c, const char *arg)
 {
@@ -65,6 +66,9 @@ static int strip_option(void *user, int c, const char *arg)
 	case OPT_TIMING:
 		o->timing_only = 1;
 		return PK_OPT_TAKEN;
+	case OPT_QUIET:
+		pk_set_verbosity(-1);
+		return PK_OPT_TAKEN;
 	}
 	return PK_OPT_OTHER;
 }
@@ -75,6 +79,7 @@ static int parse(int argc, char **argv, struct strip_opts *o, int *done)
 	    {"probe", required_argument, 0, OPT_PROBE},
 	    {"disable", no_argument, 0, OPT_DISABLE},
 	    {"timing-tensor", no_argument, 0, OPT_TIMING},
+	    {"quiet", no_argument, 0, OPT_QUIET},
 	    PK_COMMON_LONGOPTS,
 	    PK_EMIT_LONGOPTS,
 	    {0, 0, 0, 0},
@@ -86,7 +91,7 @@ static int parse(int argc, char **argv, struct strip_opts *o, int *done)
 			return pk_error("unknown option '%s': probe-strip removes or turns off probes; to turn one on, "
 			                "probe-inject --probe NAME FILE (see --help)",
 			                argv[i]);
-	if (pk_options(argc, argv, ":o:h", longopts, strip_option, o, usage_text, &rc)) {
+	if (pk_options(argc, argv, ":o:hq", longopts, strip_option, o, usage_text, &rc)) {
 		*done = 1;
 		return rc == PK_EXIT_OK ? 0 : -1;
 	}
@@ -390,7 +395,7 @@ int cmd_strip(int argc, char **argv)
 	}
 	if (pk_txn_commit(&txn) < 0)
 		goto out;
-	for (size_t i = 0; i < given; i++)
+	for (size_t i = 0; i < given && pk_verbosity() >= 0; i++)
 		if (removed[i])
 			note_captures(files[i]);
 	rc = pk_emit_exit(&o.emit, changed);
