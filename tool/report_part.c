@@ -547,7 +547,18 @@ static void analyse(struct tensor_ctx *c)
 		size_t e = s;
 		while (e + 1 < c->m->rows && c->active[e + 1] && zero_row(c, e + 1))
 			e++;
-		warn_unwritten(c, s, e, c->o->path);
+		if (c->em->conditional && !c->o->active) { /* a task chosen not to run writes none */
+			memset(c->active + s, 0, e - s + 1);
+			char rows[48];
+			snprintf(rows, sizeof(rows), s == e ? "slot %zu" : "slots %zu-%zu", s, e);
+			rp_note(
+			    c->d,
+			    "%s: not written: the event map says a branch or a predicate chooses whether some tasks "
+			    "run (excluded)",
+			    rows);
+		} else {
+			warn_unwritten(c, s, e, c->o->path);
+		}
 		s = e;
 	}
 	warn_wrapped(c, c->o->path);

@@ -235,6 +235,7 @@ struct tt_layout {
 	long tasks;      /* task instances of one run, -1 when the tool cannot count them */
 	long lane_rows;  /* rows of one block of a task: 1, or a mixed task's AIC and AIV rows */
 	int slots_bound; /* the rows could not be counted: --slots is room for them, used from row 0 */
+	int conditional; /* a branch or a predicate chooses whether some tasks run: rows may stay unwritten */
 	/* the rows uncounted, in a room of a known number of rows: the kernel's
 	 * slot is the run row (blocks, then tasks, from 0), written at row
 	 * run_row % slots, and the marker keeps the run row, so a run that

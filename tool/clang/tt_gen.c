@@ -791,6 +791,8 @@ char *tt_sidecar_json(const struct tt_kernel *k, const struct tt_spec *sp, const
 	json_object_set_new(m, "slots", num ? json_integer(strtoll(sp->opt.slots, NULL, 10)) : json_null());
 	if (sp->lay.slots_bound)
 		json_object_set_new(m, "slots_bound", json_true());
+	if (sp->lay.conditional) /* a branch or a predicate chooses whether some tasks run */
+		json_object_set_new(m, "conditional", json_true());
 	if (sp->lay.wrap) /* the marker keeps the run row, written at run_row % slots */
 		json_object_set_new(m, "row_wrap", json_true());
 	json_object_set_new(m, "row_words", json_integer(sp->lay.row_words));

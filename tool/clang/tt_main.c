@@ -442,6 +442,7 @@ static int size_one_task(struct job *j, const struct tt_tasks *ts, long per)
 		j->sp.lay.slots_bound = 1;
 	}
 	j->sp.lay.slots_bound |= ts->conditional;
+	j->sp.lay.conditional = ts->conditional;
 	if (ts->blocks <= 0 || ts->tasks < 0)
 		return 0;
 	long rows = ts->blocks * per;
@@ -501,11 +502,12 @@ static int plan_tasks(struct job *j)
 		j->sp.opt.slots = j->slots_buf;
 	}
 	j->sp.lay.slots_bound = rows < 0 || ts.conditional; /* a branch may skip some tasks' rows */
+	j->sp.lay.conditional = ts.conditional;
 	if (rows >= 0)
 		pk_warning("%s: %s%ld tasks submit kernel %ld (line%s %s%s): each passes its first row, after the rows "
 		           "of the tasks before it, and writes one row per %s; the timing tensor has %s rows",
 		           orch, ts.conditional ? "at most " : "", ts.tasks, ts.id, strchr(ts.lines, ',') ? "s" : "",
-		           ts.lines, ts.conditional ? "; a branch chooses some" : "", unit, j->sp.opt.slots);
+		           ts.lines, ts.conditional ? "; a branch or a predicate chooses some" : "", unit, j->sp.opt.slots);
 	else
 		snprintf(j->slots_why, sizeof(j->slots_why),
 		         "many tasks submit kernel %ld (%s), each writing one row per %s after those of the tasks "

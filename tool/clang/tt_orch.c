@@ -853,6 +853,23 @@ static long graph_runs(const struct pk_ast *t, const struct tt_spec *sp, const s
 	return ng < 0 ? -1 : runs;
 }
 
+/* Does the task of submit K call its arguments' predicate method (NAME:
+ * [host] simpler_predicate) before the submit? The runtime then decides
+ * at dispatch whether it runs. */
+static int predicated(const struct pk_ast *t, const struct submit *all, size_t k, const char *name)
+{
+	size_t from = 0;
+	for (size_t j = 0; j < k; j++)
+		if (same(t, all[j].recv, all[k].recv))
+			from = all[j].close_tok;
+	from = args_decl(t, all[k].recv, from, all[k].tok);
+	for (size_t i = from; name && i + 3 < all[k].tok; i++)
+		if (same(t, i, all[k].recv) && pk_tok_is(t, i + 1, ".") && pk_tok_is(t, i + 2, name) &&
+		    pk_tok_is(t, i + 3, "(") && !(t->tok[i].flags & (PK_TOK_INACTIVE | PK_TOK_DIRECTIVE)))
+			return 1;
+	return 0;
+}
+
 int tt_orch_tasks(struct pk_ast *t, const struct tt_spec *sp, long func_id, struct tt_tasks *out)
 {
 	static struct submit s[MAX_SUBMITS];
@@ -874,7 +891,8 @@ int tt_orch_tasks(struct pk_ast *t, const struct tt_spec *sp, long func_id, stru
 			continue;
 		long trips = site_trips(loops, nl, s[k].tok, &out->in_loop, &loop),
 		     blocks = site_blocks(t, s, k, setters);
-		out->conditional |= chosen(t, fns, nf, s[k].tok, 0);
+		out->conditional |= chosen(t, fns, nf, s[k].tok, 0) ||
+		                    predicated(t, s, k, tt_rule(sp->rules, "host", "simpler_predicate"));
 		const struct tt_fn *g = graph_fn(t, sp, fns, nf, s[k].tok);
 		if (g) { /* in a graph function: once per replay, the calls times the loops around each */
 			out->graph = 1;
