@@ -507,7 +507,8 @@ static int plan_tasks(struct job *j)
 		pk_warning("%s: %s%ld tasks submit kernel %ld (line%s %s%s): each passes its first row, after the rows "
 		           "of the tasks before it, and writes one row per %s; the timing tensor has %s rows",
 		           orch, ts.conditional ? "at most " : "", ts.tasks, ts.id, strchr(ts.lines, ',') ? "s" : "",
-		           ts.lines, ts.conditional ? "; a branch or a predicate chooses some" : "", unit, j->sp.opt.slots);
+		           ts.lines, ts.conditional ? "; a branch or a predicate chooses some" : "", unit,
+		           j->sp.opt.slots);
 	else
 		snprintf(j->slots_why, sizeof(j->slots_why),
 		         "many tasks submit kernel %ld (%s), each writing one row per %s after those of the tasks "
