@@ -530,7 +530,15 @@ static void tensor_table(struct tensor_ctx *c)
 	rp_set_int(t, r, 4, (int64_t)nact);
 	rp_set_int(t, r, 5, (int64_t)nprod);
 	rp_set_int(t, r, 6, (int64_t)nvalid);
-	if (!nvalid)
+	size_t written = 0;
+	for (size_t s = 0; s < c->m->rows && !nvalid; s++)
+		written += !zero_row(c, s);
+	if (!nvalid && c->em->conditional && !c->o->active && !written)
+		rp_note(c->d,
+		        "%s: no row written: the event map says a branch or a predicate chooses whether tasks run, "
+		        "and none ran the kernel in this run",
+		        c->o->path);
+	else if (!nvalid)
 		rp_warn(c->d, "%s: no valid active slot: no partition", c->o->path);
 }
 
