@@ -277,10 +277,11 @@ struct rp_event_map {
 	 * index), then aic_rows * aiv_per_aic AIV rows; 0 when not said */
 	int aiv_per_aic;
 	long aic_rows;
-	int aic_idle;    /* no task runs the kernel on its AIC lane: the rows are its AIV lanes only */
-	int task_rows;   /* several tasks: aic_rows * (1 + aiv_per_aic) rows each */
-	int slots_bound; /* the tool could not count the rows: "slots" is --slots, room for them */
-	int conditional; /* a branch or a predicate chooses whether some tasks run: their rows may stay unwritten */
+	int aic_idle;      /* no task runs the kernel on its AIC lane: the rows are its AIV lanes only */
+	int task_rows;     /* several tasks: aic_rows * (1 + aiv_per_aic) rows each */
+	int slots_bound;   /* the tool could not count the rows: "slots" is --slots, room for them */
+	int conditional;   /* a branch or a predicate chooses whether some tasks run: their rows may stay unwritten */
+	int tasks_counted; /* "tasks" is a number: the rows were counted, a branch's at most */
 	/* "row_wrap": true: in that room the marker keeps the run row (blocks,
 	 * then tasks, from 0), written at row run_row % rows */
 	int row_wrap;

@@ -131,6 +131,7 @@ static int lane_fields(json_t *root, const char *path, struct rp_event_map *em)
 	json_t *ratio = json_object_get(root, "aiv_per_aic"), *aic = json_object_get(root, "aic_rows");
 	em->slots_bound = json_is_true(json_object_get(root, "slots_bound"));
 	em->conditional = json_is_true(json_object_get(root, "conditional"));
+	em->tasks_counted = json_is_integer(json_object_get(root, "tasks"));
 	em->row_wrap = json_is_true(json_object_get(root, "row_wrap"));
 	if (!ratio)
 		return 0;
