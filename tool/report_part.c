@@ -183,8 +183,10 @@ static void spare_rows(struct tensor_ctx *c, const char *path)
 		return;
 	while (end > 0 && zero_row(c, end - 1))
 		end--;
-	/* a room's markers tell a wrap exactly; rows counted, a branch's at most, cannot wrap */
-	if (end == n && n > 0 && !c->em->row_wrap && !(c->em->conditional && c->em->tasks_counted))
+	/* a room's markers tell a wrap exactly; rows counted (one task's blocks, or the tasks), a
+	 * branch's at most, cannot wrap */
+	if (end == n && n > 0 && !c->em->row_wrap &&
+	    !(c->em->conditional && (c->em->tasks_counted || !c->em->task_rows)))
 		rp_warn(c->d,
 		        "%s: all %zu rows --slots gave were written: a task past them wraps onto the first rows and "
 		        "overwrites them unseen; inject again with a larger --slots (say %zu) to be sure",
