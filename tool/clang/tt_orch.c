@@ -351,13 +351,20 @@ static size_t args_decl(const struct pk_ast *t, size_t recv, size_t from, size_t
 	return from;
 }
 
-static void task_adds(const struct pk_ast *t, const struct submit *all, size_t n, size_t k, struct adds *a)
+/* The first token of submit K's task: past the last submit of the same
+ * receiver, at its arguments' declaration. */
+static size_t task_start(const struct pk_ast *t, const struct submit *all, size_t k)
 {
 	size_t from = 0;
 	for (size_t j = 0; j < k; j++)
 		if (same(t, all[j].recv, all[k].recv))
 			from = all[j].close_tok;
-	from = args_decl(t, all[k].recv, from, all[k].tok);
+	return args_decl(t, all[k].recv, from, all[k].tok);
+}
+
+static void task_adds(const struct pk_ast *t, const struct submit *all, size_t n, size_t k, struct adds *a)
+{
+	size_t from = task_start(t, all, k);
 	memset(a, 0, sizeof(*a));
 	(void)n;
 	size_t at[64], nat = 0;
@@ -858,12 +865,7 @@ static long graph_runs(const struct pk_ast *t, const struct tt_spec *sp, const s
  * at dispatch whether it runs. */
 static int predicated(const struct pk_ast *t, const struct submit *all, size_t k, const char *name)
 {
-	size_t from = 0;
-	for (size_t j = 0; j < k; j++)
-		if (same(t, all[j].recv, all[k].recv))
-			from = all[j].close_tok;
-	from = args_decl(t, all[k].recv, from, all[k].tok);
-	for (size_t i = from; name && i + 3 < all[k].tok; i++)
+	for (size_t i = task_start(t, all, k); name && i + 3 < all[k].tok; i++)
 		if (same(t, i, all[k].recv) && pk_tok_is(t, i + 1, ".") && pk_tok_is(t, i + 2, name) &&
 		    pk_tok_is(t, i + 3, "(") && !(t->tok[i].flags & (PK_TOK_INACTIVE | PK_TOK_DIRECTIVE)))
 			return 1;
