@@ -76,8 +76,10 @@ struct ped {
 	const struct tt_spec *sp;
 };
 
-/* A [python] template expanded ({prefix} {slots} {row_words} and NAME = VALUE); NULL when missing. */
-static char *py_text(const struct tt_spec *sp, const char *key, const char *name, const char *value)
+/* A [python] template expanded ({prefix} {slots} {row_words}, then the
+ * names N0 = V0 and N1 = V1 when given); NULL when missing. */
+static char *py_expand(const struct tt_spec *sp, const char *key, const char *n0, const char *v0, const char *n1,
+                       const char *v1)
 {
 	const char *tmpl = tt_rule(sp->rules, "python", key);
 	if (!tmpl) {
@@ -86,24 +88,21 @@ static char *py_text(const struct tt_spec *sp, const char *key, const char *name
 	}
 	char rw[16];
 	snprintf(rw, sizeof(rw), "%d", sp->lay.row_words);
-	const char *names[] = {"prefix", "slots", "row_words", name ? name : "-"};
-	const char *vals[] = {sp->lay.prefix, sp->opt.slots ? sp->opt.slots : "", rw, value ? value : ""};
-	return tt_expand(tmpl, names, vals, 4);
+	const char *names[] = {"prefix", "slots", "row_words", n0 ? n0 : "-", n1 ? n1 : "-"};
+	const char *vals[] = {sp->lay.prefix, sp->opt.slots ? sp->opt.slots : "", rw, v0 ? v0 : "", v1 ? v1 : ""};
+	return tt_expand(tmpl, names, vals, 5);
 }
 
-/* The [python] template KEY with {list} and {item} too; NULL when missing. */
+/* A [python] template with NAME = VALUE. */
+static char *py_text(const struct tt_spec *sp, const char *key, const char *name, const char *value)
+{
+	return py_expand(sp, key, name, value, NULL, NULL);
+}
+
+/* The [python] template KEY with {list} and {item} too. */
 static char *py_text_list(const struct tt_spec *sp, const char *key, const char *list, const char *item)
 {
-	const char *tmpl = tt_rule(sp->rules, "python", key);
-	if (!tmpl) {
-		pk_error("rules/timing.ini: [python] has no '%s'", key);
-		return NULL;
-	}
-	char rw[16];
-	snprintf(rw, sizeof(rw), "%d", sp->lay.row_words);
-	const char *names[] = {"prefix", "slots", "row_words", "list", "item"};
-	const char *vals[] = {sp->lay.prefix, sp->opt.slots ? sp->opt.slots : "", rw, list, item};
-	return tt_expand(tmpl, names, vals, 5);
+	return py_expand(sp, key, "list", list, "item", item);
 }
 
 /* The indentation bytes of physical line L. */
