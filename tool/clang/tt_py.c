@@ -23,42 +23,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- lines (the incore table's look-ups) ---- */
-
-struct lines {
-	const struct pk_buf *b;
-	size_t *s, *e; /* start, end (before the end of line) */
-	size_t n;
-};
-
-static void split(const struct pk_buf *b, struct lines *l)
-{
-	memset(l, 0, sizeof(*l));
-	l->b = b;
-	size_t cap = 0;
-	for (size_t p = 0; p < b->len;) {
-		const char *nl = memchr(b->data + p, '\n', b->len - p);
-		size_t e = nl ? (size_t)(nl - b->data) : b->len;
-		PK_GROW(l->s, cap, l->n + 1);
-		l->e = realloc(l->e, cap * sizeof(size_t));
-		l->s[l->n] = p;
-		l->e[l->n] = e > p && b->data[e - 1] == '\r' ? e - 1 : e;
-		l->n++;
-		p = nl ? e + 1 : b->len;
-	}
-}
-
-static void lines_free(struct lines *l)
-{
-	free(l->s);
-	free(l->e);
-}
-
-static const char *find_in(const struct lines *l, size_t i, const char *what)
-{
-	return memmem(l->b->data + l->s[i], l->e[i] - l->s[i], what, strlen(what));
-}
-
 /* ---- edits by tokens ---- */
 
 /* Tokens visited by the test script's planning and read-back (a test reads
@@ -541,7 +505,7 @@ static const char *word(const struct tt_rules *r, const char *key)
 
 static const char *const test_word_keys[] = {"tensorarg", "orchestration", "source", "func_id",
                                              "signature", "compare",       "super",  "output_names",
-                                             "core_type", "append",        "scalar"};
+                                             "core_type", "append",        "scalar", "enumerate"};
 
 static int test_words(const struct tt_rules *r)
 {
@@ -778,40 +742,41 @@ static size_t twins_of(const struct pyt *p, const struct tt_rules *r, size_t lo,
 	return n;
 }
 
-/* Incores built by computation: a table row `(N, "STEM", ...)` whose STEM is
- * the kernel's file name without its extension (`source =
+static int int_at(const struct pyt *p, size_t i, long *val);
+
+/* Token I the first on its physical line. */
+static int line_first(const struct pyt *p, size_t i)
+{
+	size_t at = p->ls[p->t[i].line];
+	while (at < p->t[i].s && (p->b->data[at] == ' ' || p->b->data[at] == '\t'))
+		at++;
+	return at == p->t[i].s;
+}
+
+/* Incores built by computation: a table row `(N, "STEM", ...)` beginning a
+ * line, whose STEM is the kernel's file name without its extension (`source =
  * f"kernels/{core_type}/{name}.cpp"`), or the kernel's path as the N-th string
  * of an `enumerate([...])` list (`for func_id, source in enumerate(...)`). */
-static long computed_func_id(const struct lines *l, const char *kernel)
+static long computed_func_id(const struct pyt *p, const struct tt_rules *r, const char *kernel)
 {
-	const char *base = strrchr(kernel, '/');
+	const char *base = strrchr(kernel, '/'), *src;
 	base = base ? base + 1 : kernel;
-	size_t stem = strcspn(base, ".");
-	for (size_t i = 0; i < l->n; i++) {
-		const char *p = l->b->data + l->s[i], *e = l->b->data + l->e[i];
-		p += strspn(p, " \t");
-		char *end;
-		long id = p < e && *p == '(' ? strtol(p + 1, &end, 10) : -1;
-		if (id >= 0 && end > p + 1 && end < e && *end == ',') {
-			end += 1 + strspn(end + 1, " ");
-			if (end + stem + 2 <= e && *end == '"' && !memcmp(end + 1, base, stem) && end[stem + 1] == '"')
-				return id;
-		}
-		if (!find_in(l, i, "enumerate("))
+	size_t stem = strcspn(base, "."), kl = strlen(kernel), n;
+	for (size_t i = 0; i + 3 < p->n; i++) {
+		long id;
+		if (pyt_is(p, i, PYT_OP, "(") && line_first(p, i) && pyt_is(p, i + 1, PYT_NUMBER, NULL) &&
+		    int_at(p, i + 1, &id) && id >= 0 && pyt_is(p, i + 2, PYT_OP, ",") &&
+		    plain_string(p, i + 3, &src, &n) && n == stem && !memcmp(src, base, stem))
+			return id;
+		if (!pyt_is(p, i, PYT_NAME, word(r, "enumerate")) || !pyt_is(p, i + 1, PYT_OP, "("))
 			continue;
-		long n = 0;
-		for (size_t j = i; j < l->n && j < i + 64; j++) {
-			const char *q = find_in(l, j, "\"");
-			if (q && q[1] != '"') {
-				const char *qe = memchr(q + 1, '"', (size_t)(l->b->data + l->e[j] - q - 1));
-				size_t kl = strlen(kernel);
-				if (qe && (size_t)(qe - q - 1) >= kl && !memcmp(qe - kl, kernel, kl))
-					return n;
-				n += qe != NULL;
+		long k = 0;
+		for (size_t j = i + 2; j < p->t[i + 1].match; j++)
+			if (plain_string(p, j, &src, &n)) {
+				if (n >= kl && !memcmp(src + n - kl, kernel, kl))
+					return k;
+				k++;
 			}
-			if (j > i && (find_in(l, j, "]") || find_in(l, j, ")")))
-				break;
-		}
 	}
 	return -1;
 }
@@ -921,12 +886,8 @@ long tt_py_test_func_id(const struct pk_buf *b, const struct tt_rules *r, const 
 		core[0] = 0;
 	if (core && mine < p.n)
 		dict_core(&p, r, enclosing(&p, mine), core, corecap);
-	if (id < 0) {
-		struct lines l;
-		split(b, &l);
-		id = computed_func_id(&l, kernel);
-		lines_free(&l);
-	}
+	if (id < 0)
+		id = computed_func_id(&p, r, kernel);
 	if (ntwins && !*ntwins && id >= 0)
 		*ntwins =
 		    twins_of(&p, r, lo, hi, mine < p.n ? mine : incore_at(&p, r, lo, hi, &id, kernel), id, twins, cap);
