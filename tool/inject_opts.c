@@ -207,30 +207,37 @@ static const char *const headings[PK_INJECT_FORMS] = {
     "the timing tensor (the libclang module; 'probe-inject --timing-tensor --help' shows only this):\n",
 };
 
-/* A word of rules/timing.ini the help names: REF is "SECTION.KEY". */
-struct help_word {
-	const char *ref;
-	size_t n;
-	char *val;
+/* rules/timing.ini as the help reads it, once: "SECTION.KEY=VALUE" each. */
+struct help_rules {
+	char **kv;
+	size_t n, cap;
+	int read; /* 1 read, -1 unreadable */
 };
 
-static int on_help_word(void *user, const char *section, const char *key, const char *value, unsigned line)
+static int on_help_rule(void *user, const char *section, const char *key, const char *value, unsigned line)
 {
-	struct help_word *w = user;
-	size_t sl = strlen(section);
+	struct help_rules *h = user;
 	(void)line;
-	if (sl < w->n && !strncmp(w->ref, section, sl) && w->ref[sl] == '.' && strlen(key) == w->n - sl - 1 &&
-	    !strncmp(w->ref + sl + 1, key, w->n - sl - 1)) {
-		free(w->val); /* the last setting wins */
-		w->val = pk_xstrdup(value);
-	}
+	PK_GROW(h->kv, h->cap, h->n + 1);
+	h->kv[h->n++] = pk_xasprintf("%s.%s=%s", section, key, value);
 	return 0;
+}
+
+/* The value of REF ("SECTION.KEY", N bytes), the last setting; NULL if none. */
+static const char *help_rule(struct help_rules *h, const char *ref, size_t n)
+{
+	if (!h->read)
+		h->read = pk_ini_parse_rules("timing.ini", on_help_rule, h) == 0 ? 1 : -1;
+	for (size_t i = h->n; h->read > 0 && i-- > 0;)
+		if (!strncmp(h->kv[i], ref, n) && h->kv[i][n] == '=')
+			return h->kv[i] + n + 1;
+	return NULL;
 }
 
 /* TEXT with each {SECTION.KEY} the word of rules/timing.ini it names (the
  * rules a run reads), so the help spells the words the tool looks for; a
  * word the rules do not give is left as its reference. */
-static void put_help(FILE *out, const char *text)
+static void put_help(FILE *out, const char *text, struct help_rules *h)
 {
 	for (const char *p = text; *p;) {
 		const char *o = strchr(p, '{');
@@ -242,12 +249,11 @@ static void put_help(FILE *out, const char *text)
 			continue;
 		}
 		fwrite(p, 1, (size_t)(o - p), out);
-		struct help_word w = {o + 1, n, NULL};
-		if (pk_ini_parse_rules("timing.ini", on_help_word, &w) == 0 && w.val)
-			fputs(w.val, out);
+		const char *v = help_rule(h, o + 1, n);
+		if (v)
+			fputs(v, out);
 		else
 			fwrite(o, 1, n + 2, out);
-		free(w.val);
 		p = o + n + 2;
 	}
 }
@@ -259,11 +265,15 @@ void pk_inject_usage(FILE *out, enum pk_inject_form form)
 	for (int f = 0; f < PK_INJECT_FORMS; f++)
 		if (all || f == (int)form)
 			fprintf(out, "%s%s", f && all ? "       " : "", usage_lines[f]);
+	struct help_rules h = {NULL, 0, 0, 0};
 	for (int f = 0; f < PK_INJECT_FORMS; f++)
 		if (all || f == (int)form) {
 			fprintf(out, "\n%s", all ? headings[f] : "");
-			put_help(out, sections[f]);
+			put_help(out, sections[f], &h);
 		}
+	for (size_t i = 0; i < h.n; i++)
+		free(h.kv[i]);
+	free(h.kv);
 	fputs("\n" PK_EMIT_HELP "  -q, --quiet           no warnings (errors still print)\n"
 	      "      --verbose         every parse error libclang reports (default: a count\n"
 	      "                        past three, with the first)\n"
