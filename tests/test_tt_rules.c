@@ -158,8 +158,8 @@ static void timing_ini_has_what_the_injector_needs(void **state)
 
 /* {SECTION.KEY} in a value is that entry's word, filled in once when the
  * rules are read (a later setting wins, as for every key); a reference to
- * an entry the file does not set is refused, naming it; the templates'
- * own placeholders stay for the code writer. */
+ * a key the file does not set in a section it has is refused, naming it;
+ * the templates' own placeholders, and braces naming no section, stay. */
 static void a_value_takes_another_entrys_word(void **state)
 {
 	(void)state;
@@ -176,7 +176,14 @@ static void a_value_takes_another_entrys_word(void **state)
 	assert_int_equal(tt_rules_check(&r, "t.ini"), -1);
 	tt_rules_free(&r);
 	memset(&r, 0, sizeof(r));
-	assert_int_equal(tt_rules_parse(&r, "t.ini", "[host]\nsimpler_add = {recv}.{simpler.add_outptu}(x);\n"), -1);
+	assert_int_equal(
+	    tt_rules_parse(&r, "t.ini",
+	                   "[simpler]\nadd_output = o\n[host]\nsimpler_add = {recv}.{simpler.add_outptu}(x);\n"),
+	    -1);
+	tt_rules_free(&r);
+	memset(&r, 0, sizeof(r)); /* braces of C++ naming no section of the file: text */
+	assert_int_equal(tt_rules_parse(&r, "t.ini", "[host]\nx = Pair p{a.first};\n"), 0);
+	assert_string_equal(tt_rule(&r, "host", "x"), "Pair p{a.first};");
 	tt_rules_free(&r);
 }
 

@@ -73,10 +73,20 @@ const struct tt_word_key tt_word_keys[] = {
     {NULL, NULL, 0},
 };
 
+static int has_section(const struct tt_rules *r, const char *section)
+{
+	size_t sl = strlen(section);
+	for (size_t i = 0; i < r->n; i++)
+		if (!strncmp(r->keys[i], section, sl) && r->keys[i][sl] == '.')
+			return 1;
+	return 0;
+}
+
 /* Value I with each {SECTION.KEY} replaced by that entry's value as written
  * (a word, not expanded again), so that a template writes the word the tool
  * looks for; other braces are the templates' placeholders, filled when code
- * is written. NULL (an error given) for an entry the file does not set. */
+ * is written, or C++ (a SECTION the file does not have). NULL (an error
+ * given) for a key the file does not set in a SECTION it has. */
 static char *linked_value(const struct tt_rules *r, size_t i, const char *origin)
 {
 	struct pk_sb sb = {0};
@@ -94,6 +104,10 @@ static char *linked_value(const struct tt_rules *r, size_t i, const char *origin
 		snprintf(sec, sizeof(sec), "%.*s", (int)(dot - p - 1), p + 1);
 		snprintf(key, sizeof(key), "%.*s", (int)(p + n - dot), dot + 1);
 		const char *v = tt_rule(r, sec, key);
+		if (!v && !has_section(r, sec)) { /* not a reference: C++ braces ({a.b}) */
+			pk_sb_addn(&sb, p++, 1);
+			continue;
+		}
 		if (!v) {
 			pk_error("%s: [%.*s] %s names {%.*s}, which the file does not set", origin,
 			         (int)(strrchr(r->keys[i], '.') - r->keys[i]), r->keys[i], strrchr(r->keys[i], '.') + 1,
