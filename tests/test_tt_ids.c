@@ -93,7 +93,7 @@ static void a_helper_parameter_and_its_call_argument(void **state)
 {
 	struct fixture *f = *state;
 	struct tt_fn *fns = NULL;
-	size_t nf = tt_fns_find(&f->t, &fns);
+	size_t nf = tt_fns_find(&f->t, f->r.w.orch_args, &fns);
 	assert_int_equal(nf, 2);
 	struct tt_idexpr x[8];
 	assert_int_equal(first_args(&f->t, "rt_submit_aiv_task", x, 8), 6);

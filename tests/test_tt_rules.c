@@ -141,15 +141,50 @@ static void timing_ini_has_what_the_injector_needs(void **state)
 	                                {"host", "simpler_task_advance"},
 	                                {"host", "simpler_task_rows"},
 	                                {"host", "simpler_task_rows_mixed"},
-	                                {"host", "simpler_block_getters"},
+	                                {"simpler", "block_getters"},
 	                                {"target.simpler", "task_slot"}};
 	for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++)
 		if (!tt_rule(&r, need[i][0], need[i][1]))
 			fail_msg("rules/timing.ini lacks [%s] %s", need[i][0], need[i][1]);
 	assert_string_equal(tt_rule(&r, "kinds", "collective_arrival"), "arrival");
 	assert_int_equal(tt_rules_check(&r, "rules/timing.ini"), 0);
+	/* a template writes the word the tool looks for: one entry serves both */
+	assert_non_null(strstr(tt_rule(&r, "host", "simpler_add"), r.w.add_output));
+	assert_non_null(strstr(tt_rule(&r, "python", "test_tensorarg"), tt_rule(&r, "test_script", "tensorarg")));
+	assert_null(strstr(tt_rule(&r, "host", "simpler_add"), "{simpler."));
 	tt_rules_free(&r);
 	free(text);
+}
+
+/* {SECTION.KEY} in a value is that entry's word, filled in once when the
+ * rules are read (a later setting wins, as for every key); a reference to
+ * a key the file does not set in a section it has is refused, naming it;
+ * the templates' own placeholders, and braces naming no section, stay. */
+static void a_value_takes_another_entrys_word(void **state)
+{
+	(void)state;
+	struct tt_rules r;
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(tt_rules_parse(&r, "t.ini",
+	                                "[simpler]\nadd_output = add_first\n[host]\n"
+	                                "simpler_add = {recv}.{simpler.add_output}({prefix}timing);\n"
+	                                "[simpler]\nadd_output = add_out\n"),
+	                 0);
+	assert_string_equal(tt_rule(&r, "host", "simpler_add"), "{recv}.add_out({prefix}timing);");
+	assert_string_equal(r.w.add_output, "add_out");
+	assert_string_equal(r.w.add_inout, ""); /* left out: no word, and the schema refuses the file */
+	assert_int_equal(tt_rules_check(&r, "t.ini"), -1);
+	tt_rules_free(&r);
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(
+	    tt_rules_parse(&r, "t.ini",
+	                   "[simpler]\nadd_output = o\n[host]\nsimpler_add = {recv}.{simpler.add_outptu}(x);\n"),
+	    -1);
+	tt_rules_free(&r);
+	memset(&r, 0, sizeof(r)); /* braces of C++ naming no section of the file: text */
+	assert_int_equal(tt_rules_parse(&r, "t.ini", "[host]\nx = Pair p{a.first};\n"), 0);
+	assert_string_equal(tt_rule(&r, "host", "x"), "Pair p{a.first};");
+	tt_rules_free(&r);
 }
 
 static int on_kinds(void *user, const char *section, const char *key, const char *value, unsigned line)
@@ -220,6 +255,7 @@ int main(void)
 	    cmocka_unit_test(timing_ini_has_what_the_injector_needs),
 	    cmocka_unit_test(check_rules_flag_every_generated_spelling),
 	    cmocka_unit_test(generated_names_follow_the_generator_prefix),
+	    cmocka_unit_test(a_value_takes_another_entrys_word),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

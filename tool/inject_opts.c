@@ -2,6 +2,7 @@
  * text. Every form of the command (blocks, insertion, the timing tensor)
  * reads the same table; the form is decided from what was parsed, then the
  * options are checked against the form's column of the table. */
+#include "embed.h"
 #include "inject.h"
 #include "scan.h"
 
@@ -178,14 +179,14 @@ static const char *const sections[PK_INJECT_FORMS] = {
     "  --core-type T       slot mapping aiv|aic|mix (default: from KERNEL_TYPE_* /\n"
     "                      ASCEND_IS_* marks)\n"
     "  --host FILE         also update the host orchestration or packed argument array;\n"
-    "                      FILE.py[:EXTERN]: a pypto @pl.jit.extern signature and its calls\n"
+    "                      FILE.py[:EXTERN]: a pypto @{pypto.decorator} signature and its calls\n"
     "  --target T          profile of rules/timing.ini [target.T], simpler|ascendc\n"
     "                      (default: from the includes)\n"
     "  --api KIND          cycle read, block index and row writeback of rules/api.ini\n"
     "                      [KIND], ascendc|pto|cce (default: the profile's kind, pto\n"
     "                      for simpler, ascendc for ascendc and without a profile)\n"
-    "  --test-script FILE  simpler test script: golden TensorArg, signatures, comparator\n"
-    "  --func-id N[,M...]  the kernel's func_id in the orchestration (default: the test\n"
+    "  --test-script FILE  simpler test script: golden {test_script.tensorarg}, signatures, comparator\n"
+    "  --func-id N[,M...]  the kernel's {test_script.func_id} in the orchestration (default: the test\n"
     "                      script's entry for the kernel file, or the only one); M...: other\n"
     "                      ids the same source is built under (the lanes of a mixed task)\n"
     "  --host-out FILE     write the host result there (needed with -o)\n"
@@ -206,6 +207,57 @@ static const char *const headings[PK_INJECT_FORMS] = {
     "the timing tensor (the libclang module; 'probe-inject --timing-tensor --help' shows only this):\n",
 };
 
+/* rules/timing.ini as the help reads it, once: "SECTION.KEY=VALUE" each. */
+struct help_rules {
+	char **kv;
+	size_t n, cap;
+	int read; /* 1 read, -1 unreadable */
+};
+
+static int on_help_rule(void *user, const char *section, const char *key, const char *value, unsigned line)
+{
+	struct help_rules *h = user;
+	(void)line;
+	PK_GROW(h->kv, h->cap, h->n + 1);
+	h->kv[h->n++] = pk_xasprintf("%s.%s=%s", section, key, value);
+	return 0;
+}
+
+/* The value of REF ("SECTION.KEY", N bytes), the last setting; NULL if none. */
+static const char *help_rule(struct help_rules *h, const char *ref, size_t n)
+{
+	if (!h->read)
+		h->read = pk_ini_parse_rules("timing.ini", on_help_rule, h) == 0 ? 1 : -1;
+	for (size_t i = h->n; h->read > 0 && i-- > 0;)
+		if (!strncmp(h->kv[i], ref, n) && h->kv[i][n] == '=')
+			return h->kv[i] + n + 1;
+	return NULL;
+}
+
+/* TEXT with each {SECTION.KEY} the word of rules/timing.ini it names (the
+ * rules a run reads), so the help spells the words the tool looks for; a
+ * word the rules do not give is left as its reference. */
+static void put_help(FILE *out, const char *text, struct help_rules *h)
+{
+	for (const char *p = text; *p;) {
+		const char *o = strchr(p, '{');
+		size_t n = o ? strspn(o + 1, "abcdefghijklmnopqrstuvwxyz_.") : 0;
+		if (!o || !n || o[1 + n] != '}' || !memchr(o + 1, '.', n)) {
+			size_t upto = o ? (size_t)(o - p) + 1 : strlen(p);
+			fwrite(p, 1, upto, out);
+			p += upto;
+			continue;
+		}
+		fwrite(p, 1, (size_t)(o - p), out);
+		const char *v = help_rule(h, o + 1, n);
+		if (v)
+			fputs(v, out);
+		else
+			fwrite(o, 1, n + 2, out);
+		p = o + n + 2;
+	}
+}
+
 void pk_inject_usage(FILE *out, enum pk_inject_form form)
 {
 	int all = form == PK_INJECT_FORMS;
@@ -213,9 +265,15 @@ void pk_inject_usage(FILE *out, enum pk_inject_form form)
 	for (int f = 0; f < PK_INJECT_FORMS; f++)
 		if (all || f == (int)form)
 			fprintf(out, "%s%s", f && all ? "       " : "", usage_lines[f]);
+	struct help_rules h = {NULL, 0, 0, 0};
 	for (int f = 0; f < PK_INJECT_FORMS; f++)
-		if (all || f == (int)form)
-			fprintf(out, "\n%s%s", all ? headings[f] : "", sections[f]);
+		if (all || f == (int)form) {
+			fprintf(out, "\n%s", all ? headings[f] : "");
+			put_help(out, sections[f], &h);
+		}
+	for (size_t i = 0; i < h.n; i++)
+		free(h.kv[i]);
+	free(h.kv);
 	fputs("\n" PK_EMIT_HELP "  -q, --quiet           no warnings (errors still print)\n"
 	      "      --verbose         every parse error libclang reports (default: a count\n"
 	      "                        past three, with the first)\n"

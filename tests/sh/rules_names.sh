@@ -76,6 +76,38 @@ refused api.ini pto cycle probe-inject --base kernel_exp.cpp
 refused api.ini code sim_if probe-inject --base kernel_exp.cpp
 refused api.ini kinds default probe-inject --base kernel_exp.cpp
 refused api.ini code print_line probe-inject --base kernel_exp.cpp
+refused timing.ini simpler add_inout $tt
+refused timing.ini launch acl $tt
+refused timing.ini pypto decorator $tt
+refused timing.ini test_script func_id $tt
+# a word a template writes ({test_script.tensorarg}) missing: the template is refused, naming both
+sed -i '/^\[test_script\]/,/^\[/{/^tensorarg = /d}' "$rules/timing.ini"
+out=$(cd "$scratch" && PROBEKIT_RULES_DIR=$rules $tt 2>&1)
+rc=$?
+cp "$src/rules/timing.ini" "$rules/timing.ini"
+case $rc:$out in 2:*"rules/timing.ini: [python] test_tensorarg names {test_script.tensorarg}, which the file does not set"*)
+	ok "a template naming a word the rules lack is refused, naming both" ;;
+*) fail "timing.ini without [test_script] tensorarg: exit $rc: $out" ;; esac
+
+# a host dialect's word is one entry of the rules, looked for and written
+# alike: with [simpler] add_output renamed, a host adding its tensors with
+# the new name gets the timing tensor added with it; the help names the
+# rules' [pypto] decorator
+sed -i 's/^add_output = add_output$/add_output = put_output/; s/^decorator = pl\.jit\.extern$/decorator = pt.jit.extern/' "$rules/timing.ini"
+mkdir "$scratch/dialect"
+cp "$src/testdata/timing/host-inout/kernel.cpp" "$src/testdata/timing/host-inout/kernel_api.h" "$scratch/dialect/"
+sed 's/add_output/put_output/' "$src/testdata/timing/host-inout/host.cpp" > "$scratch/dialect/host.cpp"
+out=$(cd "$scratch/dialect" && PROBEKIT_RULES_DIR=$rules probe-inject --timing-tensor kernel.cpp --host host.cpp --slots 4 2>&1)
+rc=$?
+if [ "$rc" = 0 ] && grep -q 'task.put_output(task.make_timing_tensor(4, 8));' "$scratch/dialect/host.cpp"; then
+	ok "a renamed [simpler] add_output is the call found and the call written"
+else
+	fail "[simpler] add_output = put_output: exit $rc: $out"$'\n'"$(cat "$scratch/dialect/host.cpp")"
+fi
+out=$(PROBEKIT_RULES_DIR=$rules probe-inject --timing-tensor --help)
+case $out in *"a pypto @pt.jit.extern signature"*) ok "the help names the rules' [pypto] decorator" ;;
+*) fail "[pypto] decorator = pt.jit.extern: the help does not say it" ;; esac
+cp "$src/rules/timing.ini" "$rules/timing.ini"
 
 # a check rule naming a generated name that names.ini does not have
 printf '[x]\npattern = \\b{name:timing.no_such_name}\n' > "$scratch/own.ini"

@@ -7,6 +7,9 @@
 #   function living in the wrong file; tests/sh/file_graph.py names it);
 # - no API spelling or generated name in a string literal of tool/ (rules/
 #   is their one home: tests/sh/rules_text.py takes the list from rules/);
+# - no word of the host dialects (the simpler runtime, the launch macros,
+#   pypto, the test script) in a string literal of tool/: rules/timing.ini
+#   is their one home (tests/sh/vocab_text.py takes the list from it);
 # - tool/ never points at issue numbers or numbered spec sections that a
 #   reader of the repository cannot open.
 # The length check is first run on made-up functions, so that it is known to
@@ -93,6 +96,31 @@ else
 	ok "rules-text check catches a planted API spelling and lets a message name it"
 fi
 if spell=$(python3 "$src/tests/sh/rules_text.py" rules tool/*.c tool/clang/*.c); then ok "no API spelling or generated name in a string of tool/ (rules/ holds them)"; else fail "spelled in C, not in rules/:"$'\n'"$spell"; fi
+
+# the host dialects' words (rules/timing.ini [simpler], [launch], [pypto],
+# [test_script]) are data: none in a string literal of tool/, be it code, a
+# comparison with the source or a message (which formats the rules' word
+# with %s); first on a made-up file: three findings, and none for a key
+# handed to a rules lookup, a mark's label or a message using the word as
+# English
+cat > "$scratch/vocab.c" <<'PLANT'
+static int f(const struct pk_ast *t, const struct tt_rules *r, size_t i)
+{
+	if (pk_tok_is(t, i, "add_inout") || pk_tok_is(t, i, tt_rule(r, "simpler", "add_input")))
+		return pk_error("no 'expected_arg_count = N' in the orchestration config");
+	tt_insert_before(b, plan, at, text, "tensor");
+	pk_note("the orchestration passes a scalar");
+	return pyt_is(p, i, PYT_NAME, "super");
+}
+PLANT
+if python3 "$src/tests/sh/vocab_text.py" rules "$scratch/vocab.c" > "$scratch/vocab.out"; then
+	fail "vocabulary check missed the planted add_inout, expected_arg_count and super"
+elif [ "$(awk '{print $2}' "$scratch/vocab.out" | sort | tr '\n' ' ')" != "add_inout expected_arg_count super " ]; then
+	fail "vocabulary check: add_inout, expected_arg_count and super expected, got: $(cat "$scratch/vocab.out")"
+else
+	ok "vocabulary check catches planted dialect words, and leaves a rules key, a label and English alone"
+fi
+if vocab=$(python3 "$src/tests/sh/vocab_text.py" rules tool/*.c tool/*.h tool/clang/*.c tool/clang/*.h); then ok "no host dialect's word in a string of tool/ (rules/timing.ini holds them)"; else fail "host vocabulary spelled in C, not in rules/timing.ini:"$'\n'"$vocab"; fi
 
 refs=$(grep -nE 'issue #[0-9]|\bS[0-9]\.[0-9]+\b|\(S[0-9]\)' tool/*.c tool/*.h tool/clang/*.c tool/clang/*.h || true)
 if [ -z "$refs" ]; then ok "tool/ cites no issue numbers or spec sections"; else fail "references a reader cannot open:"$'\n'"$refs"; fi

@@ -17,10 +17,40 @@
 #include "names.h"
 
 /* ---- rules/timing.ini: "section.key" -> value ---- */
+/* The words of the host dialects the tool looks for, one section of
+ * rules/timing.ini each ([simpler], [launch], [pypto]): pointers into the
+ * rules' values, set when they are loaded ("" for a word the rules leave out,
+ * which tt_schema.c refuses before a run). A list is blank-separated. */
+struct tt_words {
+	/* [simpler]: an orchestration of the simpler runtime */
+	const char *submit_prefix, *submit_suffix, *dummy_submit, *mixed_submit, *mixed_kernels, *mixed_lanes;
+	const char *task_args, *orch_args, *graph_args, *graph_submit;
+	const char *add_input, *add_output, *add_inout, *add_scalar;
+	const char *tensor_accessor, *scalar_accessor, *arg_count;
+	const char *launch_spec, *block_setters, *block_getters, *predicate;
+	/* [launch]: the ACL and the CPU simulation's launch macros, the names of
+	 * an op's trailing parameters */
+	const char *acl_launch, *cpu_launch, *trailing;
+	/* [pypto]: a pypto extern */
+	const char *py_decorator, *py_tensor, *py_out, *py_inout, *py_core_type, *py_mixed;
+};
 struct tt_rules {
 	char **keys, **vals;
 	size_t n, cap;
+	struct tt_words w;
 };
+/* Where each word of struct tt_words is set in the rules (a NULL section
+ * ends them); the schema requires each. */
+struct tt_word_key {
+	const char *section, *key;
+	size_t off; /* offsetof(struct tt_words, ...) */
+};
+extern const struct tt_word_key tt_word_keys[];
+/* Is token I of T one of the words of LIST (blank-separated)? */
+int tt_tok_in(const struct pk_ast *t, size_t i, const char *list);
+/* Is token I of T one of the simpler runtime's tensor adds (add_input,
+ * add_output, add_inout)? */
+int tt_tensor_add(const struct tt_rules *r, const struct pk_ast *t, size_t i);
 int tt_rules_load(struct tt_rules *r);
 int tt_rules_parse(struct tt_rules *r, const char *origin, const char *text);
 const char *tt_rule(const struct tt_rules *r, const char *section, const char *key);
@@ -313,8 +343,8 @@ int tt_gen_kernel(struct pk_ast *t, struct tt_kernel *k, struct tt_spec *sp, con
                   struct pk_plan *plan);
 /* Plan the host edits (orchestration or packed array). */
 /* Direct style: the position of the added parameter (after the last tensor,
- * before a trailing workspace / tiling). */
-long tt_direct_at(const struct tt_kernel *k);
+ * before the trailing parameters of [launch] trailing: workspace, tiling). */
+long tt_direct_at(const struct tt_kernel *k, const struct tt_words *w);
 int tt_gen_host(struct pk_ast *t, const struct tt_kernel *k, const struct tt_spec *sp, struct pk_plan *plan);
 /* tt_pytok.c: Python's tokens (refusing, with the line, what it cannot read). */
 enum { PYT_NAME = 1, PYT_NUMBER, PYT_STRING, PYT_OP, PYT_NEWLINE, PYT_INDENT, PYT_DEDENT };
@@ -350,7 +380,7 @@ size_t pyt_line_of(const struct pyt *p, size_t pos);
 size_t pyt_stmt(const struct pyt *p, size_t i);
 /* tt_py.c: the Python sides. The tensor count of extern NAME (NULL: the only
  * one); *MIXED: it is declared core_type="mixed" (built for AIC and AIV lanes). */
-long tt_py_extern_tensors(const struct pk_buf *b, const char *name, int *mixed);
+long tt_py_extern_tensors(const struct pk_buf *b, const struct tt_rules *r, const char *name, int *mixed);
 /* The extern's edits in B, and its calls in FS's caller files. */
 int tt_py_plan_extern(const struct pk_buf *b, const char *name, const struct tt_spec *sp, const struct tt_files *fs,
                       struct pk_plan *plan);
@@ -372,7 +402,7 @@ size_t tt_py_work(void);
 int tt_py_plan_test(const struct pk_buf *b, const struct tt_kernel *k, const struct tt_spec *sp, long func_id,
                     long external, struct pk_plan *plan);
 /* tt_orch.c: a simpler orchestration (rt_submit_*_task). */
-int tt_orch_is(const struct pk_ast *t);
+int tt_orch_is(const struct pk_ast *t, const struct tt_rules *r);
 /* The tensors the tasks submitting FUNC_ID (-1: the only kernel) pass; -1 on error. */
 long tt_orch_tensors(struct pk_ast *t, const struct tt_rules *r, long func_id, long *scalars);
 /* tt_ids.c: kernel ids and functions of a simpler orchestration. An id
@@ -394,9 +424,9 @@ struct tt_fn { /* a function defined in the file (tokens) */
 	size_t name, lparen, rparen, open, close;
 	struct tt_param_at params[TT_FN_PARAMS];
 	size_t nparams;
-	int orch_param; /* the `ChipTaskArgs &` parameter, or -1 */
+	int orch_param; /* the parameter of type ORCH_ARGS ([simpler] orch_args), or -1 */
 };
-size_t tt_fns_find(const struct pk_ast *t, struct tt_fn **out);
+size_t tt_fns_find(const struct pk_ast *t, const char *orch_args, struct tt_fn **out);
 const struct tt_fn *tt_fn_holding(const struct tt_fn *f, size_t n, size_t tok);
 /* Which parameter of F the expression [S, E) is (a lone identifier), or -1. */
 int tt_fn_param_of(const struct pk_ast *t, const struct tt_fn *f, size_t s, size_t e);

@@ -561,10 +561,23 @@ static void other_decls(const struct pk_ast *t, const struct tt_kernel *k, long 
 	}
 }
 
-long tt_direct_at(const struct tt_kernel *k)
+/* Does NAME hold one of the words of LIST (blank-separated)? */
+static int names_one_of(const char *name, const char *list)
+{
+	for (const char *p = list; *p;) {
+		p += strspn(p, " \t");
+		size_t n = strcspn(p, " \t");
+		if (n && memmem(name, strlen(name), p, n))
+			return 1;
+		p += n;
+	}
+	return 0;
+}
+
+long tt_direct_at(const struct tt_kernel *k, const struct tt_words *w)
 {
 	long at = k->ntensors; /* Ascend C ops pass workspace and tiling last: the tensor goes before them */
-	while (at > 1 && (strstr(k->params[at - 1].name, "workspace") || strstr(k->params[at - 1].name, "tiling")))
+	while (at > 1 && names_one_of(k->params[at - 1].name, w->trailing))
 		at--;
 	return at;
 }
@@ -601,7 +614,7 @@ static void plan_abi(const struct pk_ast *t, const struct tt_kernel *k, const st
 			pk_sb_add(&sb, gen.n ? gen.s : "");
 		else if (gen.n)
 			tt_insert_inline(plan, k->params[k->nparams - 1].end, gen.s);
-		long at = tt_direct_at(k);
+		long at = tt_direct_at(k, &sp->rules->w);
 		tt_insert_inline(plan, k->params[at - 1].end, sb.s);
 		other_decls(t, k, at, sb.s, gen.n ? gen.s : NULL, plan);
 	} else if (k->nparams > 0) {

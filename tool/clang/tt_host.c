@@ -1,5 +1,5 @@
 /* tt_host.c - the host side of the timing tensor: the orchestration's
- * add_input / add_output / add_scalar sequence, or a packed int64_t argument
+ * sequence of tensor and scalar adds (rules/timing.ini [simpler]), or a packed int64_t argument
  * array, gets the timing output right after its last tensor so host and
  * kernel agree on every args[] index. Works on tokens: host files include
  * runtime headers a bare machine does not have. */
@@ -10,7 +10,7 @@
 #include <string.h>
 
 struct add_call {
-	int tensor;                  /* add_input / add_output */
+	int tensor;                  /* a tensor add (input, output or inout) */
 	size_t stmt_start;           /* first token of its statement */
 	size_t recv_start, recv_end; /* receiver text, '.' or '->' included */
 	size_t arg_start, arg_end;   /* what is added */
@@ -56,13 +56,15 @@ static size_t extra_scalars(const struct tt_spec *sp, char *vals[3])
 	return n;
 }
 
-static size_t find_adds(const struct pk_ast *t, struct add_call **out)
+/* The tensor and scalar adds, the same calls of [simpler] a simpler
+ * orchestration makes (tt_orch.c). */
+static size_t find_adds(const struct pk_ast *t, const struct tt_rules *r, struct add_call **out)
 {
 	struct add_call *v = NULL;
 	size_t n = 0, cap = 0;
 	for (size_t i = 1; i + 1 < t->ntok; i++) {
-		int tensor = pk_tok_is(t, i, "add_input") || pk_tok_is(t, i, "add_output");
-		if (!tensor && !pk_tok_is(t, i, "add_scalar"))
+		int tensor = tt_tensor_add(r, t, i);
+		if (!tensor && !pk_tok_is(t, i, r->w.add_scalar))
 			continue;
 		if (!(pk_tok_is(t, i - 1, ".") || pk_tok_is(t, i - 1, "->")) || !pk_tok_is(t, i + 1, "("))
 			continue;
@@ -297,15 +299,15 @@ static int plan_packed(struct pk_ast *t, const struct tt_kernel *k, const struct
 }
 
 /* ---- the launch of a direct-signature kernel ----
- * `NAME<T...><<<blocks, l2, stream>>>(a, b, ...)` or
- * `ACLRT_LAUNCH_KERNEL(NAME)(blocks, stream, a, b, ...)`: the timing buffer
+ * `NAME<T...><<<blocks, l2, stream>>>(a, b, ...)` or the launch macros of
+ * [launch], `ACL(NAME)(blocks, stream, a, b, ...)`: the timing buffer
  * is allocated and cleared above the launch's statement and passed at the
  * kernel's new parameter; the generation / first-row scalars go last. */
 struct launch {
-	size_t tok;         /* the kernel name (or ACLRT_LAUNCH_KERNEL, ICPU_RUN_KF) */
+	size_t tok;         /* the kernel name (or the launch macro) */
 	size_t open, close; /* the argument list's '(' and ')' tokens */
-	size_t skip;        /* launch arguments before the kernel's own (2 for ACLRT_LAUNCH_KERNEL) */
-	int cpu;            /* ICPU_RUN_KF(NAME, blocks, ...): the CPU debug launch of a kernel test */
+	size_t skip;        /* launch arguments before the kernel's own (2 for a macro) */
+	int cpu;            /* CPU(NAME, blocks, ...): the CPU debug launch of a kernel test */
 	size_t scope;       /* the '{' of the block holding it */
 };
 
@@ -335,22 +337,23 @@ static size_t chevron_args(const struct pk_ast *t, size_t i)
 	return 0;
 }
 
-static size_t find_launches(const struct pk_ast *t, const char *name, struct launch *l, size_t cap)
+static size_t find_launches(const struct pk_ast *t, const struct tt_words *w, const char *name, struct launch *l,
+                            size_t cap)
 {
 	size_t n = 0;
 	for (size_t i = 0; i + 3 < t->ntok && n < cap; i++) {
 		size_t open = 0, skip = 0;
-		if (pk_tok_is(t, i, "ACLRT_LAUNCH_KERNEL") && pk_tok_is(t, i + 1, "(") && pk_tok_is(t, i + 2, name) &&
+		if (pk_tok_is(t, i, w->acl_launch) && pk_tok_is(t, i + 1, "(") && pk_tok_is(t, i + 2, name) &&
 		    pk_tok_is(t, i + 3, ")") && i + 4 < t->ntok && pk_tok_is(t, i + 4, "("))
 			open = i + 4, skip = 2;
-		else if (pk_tok_is(t, i, "ICPU_RUN_KF") && pk_tok_is(t, i + 1, "(") && pk_tok_is(t, i + 2, name) &&
+		else if (pk_tok_is(t, i, w->cpu_launch) && pk_tok_is(t, i + 1, "(") && pk_tok_is(t, i + 2, name) &&
 		         pk_tok_is(t, i + 3, ","))
 			open = i + 1, skip = 2;
-		else if (pk_tok_is(t, i, name) && (i == 0 || !pk_tok_is(t, i - 1, "ACLRT_LAUNCH_KERNEL")))
+		else if (pk_tok_is(t, i, name) && (i == 0 || !pk_tok_is(t, i - 1, w->acl_launch)))
 			open = chevron_args(t, i);
 		if (!open)
 			continue;
-		struct launch x = {i, open, pk_tok_close(t, open, 0), skip, pk_tok_is(t, i, "ICPU_RUN_KF"), 0};
+		struct launch x = {i, open, pk_tok_close(t, open, 0), skip, pk_tok_is(t, i, w->cpu_launch), 0};
 		size_t scope = pk_tok_enclosing(t, i, "{", "}");
 		if (scope < t->ntok)
 			x.scope = scope;
@@ -404,7 +407,7 @@ static int plan_launch(struct pk_ast *t, const struct tt_kernel *k, const struct
 	free(decl);
 	free(slots);
 	struct pk_sb a = {0};
-	size_t at = l->skip + (size_t)(k->ntensors > 0 ? tt_direct_at(k) : 0);
+	size_t at = l->skip + (size_t)(k->ntensors > 0 ? tt_direct_at(k, &sp->rules->w) : 0);
 	if (at < n)
 		pk_sb_addf(&a, "%s" PK_NAME_TIMING_TIMING ", ", sp->lay.prefix);
 	else
@@ -435,7 +438,7 @@ static void plan_prototypes(struct pk_ast *t, const struct tt_kernel *k, const s
 			continue;
 		size_t starts[64];
 		size_t n = launch_args(t, &l, starts, 64);
-		size_t at = (size_t)(k->ntensors > 0 ? tt_direct_at(k) : 0);
+		size_t at = (size_t)(k->ntensors > 0 ? tt_direct_at(k, &sp->rules->w) : 0);
 		struct pk_sb a = {0};
 		const char *names[] = {"prefix"}, *vals[] = {sp->lay.prefix};
 		char *param = tt_expand(tt_rule(sp->rules, "kernel", "param"), names, vals, 1);
@@ -454,7 +457,7 @@ static void plan_prototypes(struct pk_ast *t, const struct tt_kernel *k, const s
 static int direct_launch(struct pk_ast *t, const struct tt_kernel *k, const struct tt_spec *sp, struct pk_plan *plan)
 {
 	struct launch l[64];
-	size_t n = find_launches(t, k->name, l, 64);
+	size_t n = find_launches(t, &sp->rules->w, k->name, l, 64);
 	for (size_t i = 1; i < n; i++)
 		for (size_t j = 0; j < i; j++)
 			if (l[i].scope == l[j].scope)
@@ -482,8 +485,9 @@ int tt_gen_host(struct pk_ast *t, const struct tt_kernel *k, const struct tt_spe
 		if (rc != 0)
 			return rc < 0 ? -1 : 0;
 	}
+	const struct tt_words *w = &sp->rules->w;
 	struct add_call *a;
-	size_t n = find_adds(t, &a);
+	size_t n = find_adds(t, sp->rules, &a);
 	int rc;
 	if (n > 0) {
 		rc = plan_orchestration(t, k, sp, a, n, plan);
@@ -492,14 +496,13 @@ int tt_gen_host(struct pk_ast *t, const struct tt_kernel *k, const struct tt_spe
 		rc = find_packed(t, &p);
 		if (rc == 0)
 			rc = k->style == TT_DIRECT
-			         ? pk_error(
-			               "%s: no launch of kernel '%s' (NAME<<<...>>>(...), ICPU_RUN_KF(NAME, ...) or "
-			               "ACLRT_LAUNCH_KERNEL(NAME)(...)), add_* sequence or packed argument array; "
-			               "pass the timing buffer by hand and leave out --host",
-			               t->b->path, k->name)
-			         : pk_error("%s: no add_input/add_output/add_scalar sequence and no packed "
+			         ? pk_error("%s: no launch of kernel '%s' (NAME<<<...>>>(...), %s(NAME, ...) or "
+			                    "%s(NAME)(...)), add_* sequence or packed argument array; "
+			                    "pass the timing buffer by hand and leave out --host",
+			                    t->b->path, k->name, w->cpu_launch, w->acl_launch)
+			         : pk_error("%s: no %s/%s/%s sequence and no packed "
 			                    "int64_t argument array found",
-			                    t->b->path);
+			                    t->b->path, w->add_input, w->add_output, w->add_scalar);
 		else if (rc > 0)
 			rc = plan_packed(t, k, sp, &p, plan);
 	}

@@ -97,7 +97,7 @@ static int eval_round(const struct pk_ast *t, const struct tt_rules *r, struct t
 
 /* ---- the functions of the file ---- */
 
-static void fn_params(const struct pk_ast *t, CXCursor c, struct tt_fn *f)
+static void fn_params(const struct pk_ast *t, const char *orch_args, CXCursor c, struct tt_fn *f)
 {
 	CXCursor pv[TT_FN_PARAMS];
 	int np = pk_cursor_params(c, pv, TT_FN_PARAMS);
@@ -110,7 +110,7 @@ static void fn_params(const struct pk_ast *t, CXCursor c, struct tt_fn *f)
 		pa->name = pk_tok_at(t, (size_t)off);
 		pa->first = pk_tok_at(t, s);
 		for (size_t k = pa->first; k < t->ntok && t->tok[k].start < e; k++)
-			if (pk_tok_is(t, k, "ChipTaskArgs"))
+			if (pk_tok_is(t, k, orch_args))
 				f->orch_param = (int)f->nparams - 1;
 	}
 }
@@ -118,7 +118,7 @@ static void fn_params(const struct pk_ast *t, CXCursor c, struct tt_fn *f)
 /* The free functions and methods the front end indexed (those of a class
  * template left out), each with its name, parentheses, braces and
  * parameters as tokens. */
-size_t tt_fns_find(const struct pk_ast *t, struct tt_fn **out)
+size_t tt_fns_find(const struct pk_ast *t, const char *orch_args, struct tt_fn **out)
 {
 	struct tt_fn *v = NULL;
 	size_t n = 0, cap = 0;
@@ -144,7 +144,7 @@ size_t tt_fns_find(const struct pk_ast *t, struct tt_fn **out)
 		f.open = f.rparen;
 		while (f.open < f.close && !pk_tok_is(t, f.open, "{"))
 			f.open++;
-		fn_params(t, pf->cursor, &f);
+		fn_params(t, orch_args, pf->cursor, &f);
 		PK_GROW(v, cap, n + 1);
 		v[n++] = f;
 	}

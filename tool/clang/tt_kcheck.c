@@ -80,7 +80,7 @@ static int check_uses(struct pk_ast *q, const struct tt_kernel *k, const struct 
 static int check_params(struct pk_ast *q, const struct tt_kernel *k, const struct tt_kernel *nk,
                         const struct tt_spec *sp)
 {
-	long at = k->ntensors > 0 ? tt_direct_at(k) : 0;
+	long at = k->ntensors > 0 ? tt_direct_at(k, &sp->rules->w) : 0;
 	char *want = pk_xasprintf("%s%s", sp->lay.prefix, PK_NAME_TIMING_TIMING);
 	int ok = at < (long)nk->nparams && nk->params[at].name && !strcmp(nk->params[at].name, want);
 	int rc = ok ? 0

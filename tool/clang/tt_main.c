@@ -380,16 +380,17 @@ static int read_host(struct job *j)
 		return 0;
 	}
 	if (j->host_py) {
-		j->k.host_tensors = tt_py_extern_tensors(&j->hf->b, j->extern_name, &j->py_mixed);
+		j->k.host_tensors = tt_py_extern_tensors(&j->hf->b, &j->rules, j->extern_name, &j->py_mixed);
 		return j->k.host_tensors < 0 ? -1 : 0;
 	}
 	j->ht = &j->hf->t;
 	j->hf->have_t = 1;
 	if (tt_parse(j->ht, &j->hf->b, 0, NULL, o->extra, o->nextra) < 0 || tt_check_terminated(j->ht) < 0)
 		return -1;
-	j->host_orch = tt_orch_is(j->ht);
+	j->host_orch = tt_orch_is(j->ht, &j->rules);
 	if (o->test_script && !j->host_orch)
-		return pk_error("--test-script goes with a simpler orchestration (rt_submit_*_task) as --host");
+		return pk_error("--test-script goes with a simpler orchestration (%s*%s) as --host",
+		                j->rules.w.submit_prefix, j->rules.w.submit_suffix);
 	if (!j->host_orch)
 		return 0;
 	if (!j->tf && unnamed_script(j) < 0)
@@ -621,9 +622,9 @@ static int plan_host(struct job *j)
 		    "%s: the tasks submitting kernel '%s' pass different numbers of scalars, so the scalars "
 		    "the timing tensor appends (the task's first row, the generation, the invocation's first row) "
 		    "would sit at different "
-		    "args[] indices; pass the same scalars in every task (a dummy add_scalar), or measure "
+		    "args[] indices; pass the same scalars in every task (a dummy %s), or measure "
 		    "one task",
-		    j->host_path, j->k.name);
+		    j->host_path, j->k.name, j->rules.w.add_scalar);
 	if (j->tf && tt_py_plan_test(&j->tf->b, &j->k, &j->sp, j->func_id, j->external, &j->tf->plan) < 0)
 		return -1;
 	return 0;

@@ -47,32 +47,46 @@ static long lit(const struct pk_ast *t, size_t i)
 	return end == t->b->data + t->tok[i].start ? -1 : v;
 }
 
+/* Which of the words of LANES (AIC, AIV0, AIV1: [simpler] mixed_lanes)
+ * token I is, or -1. */
+static int lane_of(const struct pk_ast *t, const char *lanes, size_t i)
+{
+	int l = 0;
+	for (const char *p = lanes; *p && l < 3; l++) {
+		p += strspn(p, " \t");
+		size_t n = strcspn(p, " \t");
+		if (n && t->tok[i].end - t->tok[i].start == n && !memcmp(t->b->data + t->tok[i].start, p, n))
+			return l;
+		p += n;
+	}
+	return -1;
+}
+
 /* A submit's kernel ids: its id argument, or a mixed task's lanes (`MK =
  * {aic, aiv0, aiv1}`, or the last `MK.LANE_kernel_id = X` before it in its
  * function); X[0..2] get the expressions (empty when unused). */
-static void lane_exprs(const struct pk_ast *t, const struct submit *sub, const struct tt_fn *fns, size_t nf,
-                       struct tt_idexpr x[3])
+static void lane_exprs(const struct pk_ast *t, const struct tt_words *w, const struct submit *sub,
+                       const struct tt_fn *fns, size_t nf, struct tt_idexpr x[3])
 {
-	static const char *const lanes[3] = {"aic_kernel_id", "aiv0_kernel_id", "aiv1_kernel_id"};
 	const struct tt_fn *fn = tt_fn_holding(fns, nf, sub->tok);
 	size_t anchor = tt_ids_stmt_start(t, sub->tok), mk = sub->tok + 2;
 	for (int l = 0; l < 3; l++)
 		x[l] = (struct tt_idexpr){0, 0, anchor, -1};
-	if (!pk_tok_is(t, sub->tok, "rt_submit_task")) {
+	if (!pk_tok_is(t, sub->tok, w->mixed_submit)) {
 		size_t as[1], ae[1];
 		if (pk_tok_args(t, sub->tok + 1, as, ae, 1) == 1)
 			x[0].s = as[0], x[0].e = ae[0];
 		return;
 	}
 	size_t from = fn ? fn->open : 0, to = sub->tok;
-	int any_var = 0; /* `rt_submit_task(make_mk(), P)`: the lanes that function sets */
+	int any_var = 0; /* `SUBMIT(make_mk(), P)`: the lanes that function sets */
 	for (size_t i = 0; i < nf && pk_tok_is(t, mk + 1, "(") && pk_tok_is(t, mk + 2, ")"); i++)
 		if (same(t, fns[i].name, mk))
 			from = fns[i].open, to = fns[i].close, any_var = 1;
 	for (size_t j = from; j + 4 < to; j++) {
 		if (!any_var && (j == mk || !same(t, j, mk)))
 			continue;
-		if (!any_var && j > 0 && pk_tok_is(t, j - 1, "MixedKernels")) /* a new object: its lanes unset */
+		if (!any_var && j > 0 && pk_tok_is(t, j - 1, w->mixed_kernels)) /* a new object: its lanes unset */
 			for (int l = 0; l < 3; l++)
 				x[l] = (struct tt_idexpr){0, 0, anchor, -1};
 		if (!any_var && pk_tok_is(t, j + 1, "{")) { /* MixedKernels mk{aic, aiv0, aiv1} */
@@ -87,9 +101,9 @@ static void lane_exprs(const struct pk_ast *t, const struct submit *sub, const s
 			size_t e = j + 4;
 			while (e < to && !pk_tok_is(t, e, ";"))
 				e++;
-			for (int l = 0; l < 3; l++)
-				if (pk_tok_is(t, j + 2, lanes[l]))
-					x[l].s = j + 4, x[l].e = e, x[l].anchor = tt_ids_stmt_start(t, j);
+			int l = lane_of(t, w->mixed_lanes, j + 2);
+			if (l >= 0)
+				x[l].s = j + 4, x[l].e = e, x[l].anchor = tt_ids_stmt_start(t, j);
 		}
 	}
 }
@@ -158,10 +172,10 @@ static int resolve_sites(const struct pk_ast *t, const struct tt_rules *r, struc
 static int resolve_ids(const struct pk_ast *t, const struct tt_rules *r, struct submit *s, size_t n)
 {
 	struct tt_fn *fns = NULL;
-	size_t nf = tt_fns_find(t, &fns);
+	size_t nf = tt_fns_find(t, r->w.orch_args, &fns);
 	struct tt_idexpr *x = pk_xcalloc(n * 3 + 1, sizeof(*x));
 	for (size_t k = 0; k < n; k++)
-		lane_exprs(t, &s[k], fns, nf, &x[k * 3]);
+		lane_exprs(t, &r->w, &s[k], fns, nf, &x[k * 3]);
 	int rc = tt_ids_eval(t, r, x, n * 3);
 	nsites = 0;
 	for (size_t k = 0; k < n && rc == 0; k++) {
@@ -177,13 +191,15 @@ static int resolve_ids(const struct pk_ast *t, const struct tt_rules *r, struct 
 	return rc;
 }
 
-/* Token I spells a submit: rt_submit_*_task but the dummy one. */
-static int submit_name(const struct pk_ast *t, size_t i)
+/* Token I spells a submit: [simpler] submit_prefix, a core, submit_suffix,
+ * or the mixed task's submit, but the dummy one. */
+static int submit_name(const struct pk_ast *t, const struct tt_words *w, size_t i)
 {
-	size_t len = t->tok[i].end - t->tok[i].start;
+	size_t len = t->tok[i].end - t->tok[i].start, pl = strlen(w->submit_prefix), sl = strlen(w->submit_suffix);
 	const char *p = t->b->data + t->tok[i].start;
-	return ident(t, i) && len >= 14 && !strncmp(p, "rt_submit_", 10) && !strncmp(p + len - 5, "_task", 5) &&
-	       !pk_tok_is(t, i, "rt_submit_dummy_task");
+	int named =
+	    pl && len >= pl + sl && !strncmp(p, w->submit_prefix, pl) && !strncmp(p + len - sl, w->submit_suffix, sl);
+	return ident(t, i) && (named || pk_tok_is(t, i, w->mixed_submit)) && !pk_tok_is(t, i, w->dummy_submit);
 }
 
 /* Is the block at OPEN a lambda's body (`[...](...) {`, `[...] {`)? */
@@ -203,10 +219,10 @@ static int lambda_body(const struct pk_ast *t, size_t open)
 /* Submits the tokens cannot follow to a task, refused by line: one written
  * by a macro the file uses (its uses pass no timing tensor), one inside a
  * lambda (which task's arguments reach it is the caller's). */
-static int unfollowed_submits(struct pk_ast *t)
+static int unfollowed_submits(struct pk_ast *t, const struct tt_words *w)
 {
 	for (size_t i = 0; i + 1 < t->ntok; i++) {
-		if (!submit_name(t, i) || !pk_tok_is(t, i + 1, "(") || (t->tok[i].flags & PK_TOK_INACTIVE))
+		if (!submit_name(t, w, i) || !pk_tok_is(t, i + 1, "(") || (t->tok[i].flags & PK_TOK_INACTIVE))
 			continue;
 		unsigned line = pk_buf_line_of(t->b, t->tok[i].start);
 		if (t->tok[i].flags & PK_TOK_DIRECTIVE) {
@@ -243,7 +259,7 @@ static size_t find_submits(const struct pk_ast *t, const struct tt_rules *r, str
 {
 	size_t n = 0;
 	for (size_t i = 0; i + 1 < t->ntok && n < MAX_SUBMITS; i++) {
-		if (!submit_name(t, i) || !pk_tok_is(t, i + 1, "(") ||
+		if (!submit_name(t, &r->w, i) || !pk_tok_is(t, i + 1, "(") ||
 		    (t->tok[i].flags & (PK_TOK_INACTIVE | PK_TOK_DIRECTIVE)))
 			continue;
 		size_t c = pk_tok_close(t, i + 1, 0);
@@ -278,7 +294,7 @@ static int submits_id(const struct submit *s, long id)
 }
 
 /* No task submits ID that the tool can read: name the ids it cannot. */
-static int unread_ids(const struct pk_ast *t, const struct submit *s, size_t n, long id)
+static int unread_ids(const struct pk_ast *t, const struct tt_words *w, const struct submit *s, size_t n, long id)
 {
 	for (size_t k = 0; k < n; k++)
 		for (size_t i = 0; i < nsets(&s[k]); i++)
@@ -298,7 +314,8 @@ static int unread_ids(const struct pk_ast *t, const struct submit *s, size_t n, 
 				    (int)(b - a), t->b->data + a);
 			}
 	if (id < 0)
-		return pk_error("%s: no rt_submit_*_task call with a kernel id the tool can read", t->b->path);
+		return pk_error("%s: no %s*%s call with a kernel id the tool can read", t->b->path, w->submit_prefix,
+		                w->submit_suffix);
 	return pk_error("%s: no task submits kernel id %ld", t->b->path, id);
 }
 
@@ -339,32 +356,34 @@ static long either_side(const struct pk_ast *t, const size_t *at, const long *w,
 	return off;
 }
 
-/* The task's arguments start at the latest `CoreTaskArgs RECV` declaration
- * or dummy submit of RECV in [FROM, TO) (the same name reused in blocks). */
-static size_t args_decl(const struct pk_ast *t, size_t recv, size_t from, size_t to)
+/* The task's arguments start at the latest `TASK_ARGS RECV` declaration
+ * ([simpler] task_args) or dummy submit of RECV in [FROM, TO) (the same name
+ * reused in blocks). */
+static size_t args_decl(const struct pk_ast *t, const struct tt_words *w, size_t recv, size_t from, size_t to)
 {
 	for (size_t i = to; i-- > from && i > 1;)
 		if (same(t, i, recv) && i != recv &&
-		    (pk_tok_is(t, i - 1, "CoreTaskArgs") ||
-		     (pk_tok_is(t, i - 1, "(") && pk_tok_is(t, i - 2, "rt_submit_dummy_task"))))
+		    (pk_tok_is(t, i - 1, w->task_args) ||
+		     (pk_tok_is(t, i - 1, "(") && pk_tok_is(t, i - 2, w->dummy_submit))))
 			return i;
 	return from;
 }
 
 /* The first token of submit K's task: past the last submit of the same
  * receiver, at its arguments' declaration. */
-static size_t task_start(const struct pk_ast *t, const struct submit *all, size_t k)
+static size_t task_start(const struct pk_ast *t, const struct tt_words *w, const struct submit *all, size_t k)
 {
 	size_t from = 0;
 	for (size_t j = 0; j < k; j++)
 		if (same(t, all[j].recv, all[k].recv))
 			from = all[j].close_tok;
-	return args_decl(t, all[k].recv, from, all[k].tok);
+	return args_decl(t, w, all[k].recv, from, all[k].tok);
 }
 
-static void task_adds(const struct pk_ast *t, const struct submit *all, size_t n, size_t k, struct adds *a)
+static void task_adds(const struct pk_ast *t, const struct tt_rules *r, const struct submit *all, size_t n, size_t k,
+                      struct adds *a)
 {
-	size_t from = task_start(t, all, k);
+	size_t from = task_start(t, &r->w, all, k);
 	memset(a, 0, sizeof(*a));
 	(void)n;
 	size_t at[64], nat = 0;
@@ -373,9 +392,8 @@ static void task_adds(const struct pk_ast *t, const struct submit *all, size_t n
 		if (!same(t, i, all[k].recv) || !pk_tok_is(t, i + 1, ".") || !pk_tok_is(t, i + 3, "(") ||
 		    (t->tok[i].flags & (PK_TOK_INACTIVE | PK_TOK_DIRECTIVE)))
 			continue;
-		int tensor = pk_tok_is(t, i + 2, "add_input") || pk_tok_is(t, i + 2, "add_output") ||
-		             pk_tok_is(t, i + 2, "add_inout");
-		int scalar = pk_tok_is(t, i + 2, "add_scalar");
+		int tensor = tt_tensor_add(r, t, i + 2);
+		int scalar = pk_tok_is(t, i + 2, r->w.add_scalar);
 		if (!tensor && !scalar)
 			continue;
 		size_t c = pk_tok_close(t, i + 3, 0);
@@ -404,18 +422,20 @@ static void task_adds(const struct pk_ast *t, const struct submit *all, size_t n
 	a->scalars -= either_side(t, at, w, nat);
 }
 
-int tt_orch_is(const struct pk_ast *t)
+int tt_orch_is(const struct pk_ast *t, const struct tt_rules *r)
 {
-	for (size_t i = 0; i < t->ntok; i++)
-		if (ident(t, i) && t->tok[i].end - t->tok[i].start > 10 &&
-		    !strncmp(t->b->data + t->tok[i].start, "rt_submit_", 10))
+	size_t pl = strlen(r->w.submit_prefix);
+	for (size_t i = 0; pl && i < t->ntok; i++)
+		if (ident(t, i) && t->tok[i].end - t->tok[i].start > pl &&
+		    !strncmp(t->b->data + t->tok[i].start, r->w.submit_prefix, pl))
 			return 1;
 	return 0;
 }
 
 /* Which kernel id the tasks to change submit: --func-id, the test script's,
  * or the only one. */
-static int pick_id(const struct pk_ast *t, const struct submit *s, size_t n, long want, long *id)
+static int pick_id(const struct pk_ast *t, const struct tt_words *w, const struct submit *s, size_t n, long want,
+                   long *id)
 {
 	if (want >= 0) {
 		*id = want;
@@ -437,7 +457,7 @@ static int pick_id(const struct pk_ast *t, const struct submit *s, size_t n, lon
 				only = v;
 			}
 	if (only < 0)
-		return unread_ids(t, s, n, -1);
+		return unread_ids(t, w, s, n, -1);
 	*id = only;
 	return 0;
 }
@@ -448,23 +468,23 @@ long tt_orch_tensors(struct pk_ast *t, const struct tt_rules *r, long func_id, l
 {
 	static struct submit s[MAX_SUBMITS];
 	*scalars = -2;
-	if (unfollowed_submits(t) < 0)
+	if (unfollowed_submits(t, &r->w) < 0)
 		return -1;
 	size_t n = find_submits(t, r, s);
 	long id, tensors = -1;
-	if (n == (size_t)-1 || pick_id(t, s, n, func_id, &id) < 0)
+	if (n == (size_t)-1 || pick_id(t, &r->w, s, n, func_id, &id) < 0)
 		return -1;
 	for (size_t k = 0; k < n; k++) {
 		if (!submits_id(&s[k], id))
 			continue;
 		struct adds a;
-		task_adds(t, s, n, k, &a);
+		task_adds(t, r, s, n, k, &a);
 		if (a.tensors > tensors)
 			tensors = a.tensors; /* the widest: a narrower task is padded to it */
 		*scalars = *scalars == -2 || *scalars == a.scalars ? a.scalars : -1;
 	}
 	if (tensors < 0)
-		return unread_ids(t, s, n, id);
+		return unread_ids(t, &r->w, s, n, id);
 	return tensors;
 }
 
@@ -599,10 +619,10 @@ static long site_trips(const struct loop *l, size_t nl, size_t s, int *in_loop, 
 	return n;
 }
 
-/* The last RECV.launch_spec.SETTER( (RECV's token) task K calls after the
- * previous submit of its args object, SETTER one of SETTERS ([host]
- * simpler_block_setters); 0 when it sets no block count. */
-static size_t site_setter(const struct pk_ast *t, const struct submit *all, size_t k, const char *setters)
+/* The last RECV.SPEC.SETTER( (RECV's token) task K calls after the
+ * previous submit of its args object, SPEC [simpler] launch_spec, SETTER one
+ * of its block_setters; 0 when it sets no block count. */
+static size_t site_setter(const struct pk_ast *t, const struct tt_words *w, const struct submit *all, size_t k)
 {
 	size_t from = 0, set = 0;
 	for (size_t j = 0; j < k; j++)
@@ -610,17 +630,17 @@ static size_t site_setter(const struct pk_ast *t, const struct submit *all, size
 			from = all[j].close_tok;
 	for (size_t i = from; i + 5 < all[k].tok; i++)
 		if (same(t, i, all[k].recv) && (pk_tok_is(t, i + 1, ".") || pk_tok_is(t, i + 1, "->")) &&
-		    pk_tok_is(t, i + 2, "launch_spec") && pk_tok_is(t, i + 5, "(") &&
-		    pk_word_in(setters, t->b->data + t->tok[i + 4].start, t->tok[i + 4].end - t->tok[i + 4].start))
+		    pk_tok_is(t, i + 2, w->launch_spec) && pk_tok_is(t, i + 5, "(") &&
+		    tt_tok_in(t, i + 4, w->block_setters))
 			set = i;
 	return set;
 }
 
 /* The task's block count: SETTER(N) before the submit (1 without one; N a
  * literal, #define or NAME = N constant), -1 when not a constant. */
-static long site_blocks(const struct pk_ast *t, const struct submit *all, size_t k, const char *setters)
+static long site_blocks(const struct pk_ast *t, const struct tt_words *w, const struct submit *all, size_t k)
 {
-	size_t set = site_setter(t, all, k, setters);
+	size_t set = site_setter(t, w, all, k);
 	if (!set)
 		return 1;
 	return pk_tok_is(t, set + 7, ")") ? bound_value(t, set + 6) : -1;
@@ -632,17 +652,15 @@ static long site_blocks(const struct pk_ast *t, const struct submit *all, size_t
  * sets none runs one block. */
 static char *site_rows(const struct pk_ast *t, const struct submit *all, size_t k, const struct tt_spec *sp)
 {
-	const char *setters = tt_rule(sp->rules, "host", "simpler_block_setters"),
-	           *getters = tt_rule(sp->rules, "host", "simpler_block_getters"),
-	           *tmpl = tt_rule(sp->rules, "host",
-	                           sp->lay.lane_rows > 1 ? "simpler_task_rows_mixed" : "simpler_task_rows");
+	const char *tmpl =
+	    tt_rule(sp->rules, "host", sp->lay.lane_rows > 1 ? "simpler_task_rows_mixed" : "simpler_task_rows");
 	char lanes[24]; /* the [host] keys are required when the rules load */
 	snprintf(lanes, sizeof(lanes), "%ld", sp->lay.lane_rows > 0 ? sp->lay.lane_rows : 1);
-	size_t set = site_setter(t, all, k, setters);
+	size_t set = site_setter(t, &sp->rules->w, all, k);
 	if (!set)
 		return pk_xstrdup(lanes);
 	/* the getter at the setter's place in its list */
-	const char *w = setters, *g = getters;
+	const char *w = sp->rules->w.block_setters, *g = sp->rules->w.block_getters;
 	size_t sn = t->tok[set + 4].end - t->tok[set + 4].start;
 	for (;;) {
 		w += strspn(w, " \t");
@@ -663,7 +681,7 @@ static char *site_rows(const struct pk_ast *t, const struct submit *all, size_t 
 		w += wl;
 		g += gl;
 	}
-	pk_error("rules/timing.ini: [host] simpler_block_getters has no getter for '%.*s'", (int)sn,
+	pk_error("rules/timing.ini: [simpler] block_getters has no getter for '%.*s'", (int)sn,
 	         t->b->data + t->tok[set + 4].start);
 	return NULL;
 }
@@ -764,7 +782,7 @@ static int chosen(const struct pk_ast *t, const struct tt_fn *fns, size_t nf, si
  * simpler_graph_args), or -1. */
 static int graph_param(const struct pk_ast *t, const struct tt_spec *sp, const struct tt_fn *fn)
 {
-	const char *w = tt_rule(sp->rules, "host", "simpler_graph_args");
+	const char *w = sp->rules->w.graph_args;
 	for (size_t p = 0; fn && w && p < fn->nparams; p++)
 		for (size_t i = fn->params[p].first; i < fn->params[p].name; i++)
 			if (pk_tok_is(t, i, w))
@@ -784,7 +802,7 @@ struct gsite {
 static long graph_sites(const struct pk_ast *t, const struct tt_spec *sp, const struct tt_fn *fns, size_t nf,
                         const struct tt_fn *g, struct gsite *out, size_t cap)
 {
-	const char *call = tt_rule(sp->rules, "host", "simpler_graph_submit");
+	const char *call = sp->rules->w.graph_submit;
 	size_t n = 0;
 	for (size_t i = 0; call && i + 1 < t->ntok; i++) {
 		if (!pk_tok_is(t, i, call) || !pk_tok_is(t, i + 1, "(") ||
@@ -833,7 +851,7 @@ static const struct tt_fn *graph_fn(const struct pk_ast *t, const struct tt_spec
                                     size_t nf, size_t tok)
 {
 	const struct tt_fn *fn = tt_fn_holding(fns, nf, tok);
-	const char *call = tt_rule(sp->rules, "host", "simpler_graph_submit");
+	const char *call = sp->rules->w.graph_submit;
 	if (!fn || graph_param(t, sp, fn) < 0 || !call)
 		return NULL;
 	for (size_t i = 0; i + 1 < t->ntok; i++)
@@ -860,12 +878,13 @@ static long graph_runs(const struct pk_ast *t, const struct tt_spec *sp, const s
 	return ng < 0 ? -1 : runs;
 }
 
-/* Does the task of submit K call its arguments' predicate method (NAME:
- * [host] simpler_predicate) before the submit? The runtime then decides
- * at dispatch whether it runs. */
-static int predicated(const struct pk_ast *t, const struct submit *all, size_t k, const char *name)
+/* Does the task of submit K call its arguments' predicate method ([simpler]
+ * predicate) before the submit? The runtime then decides at dispatch
+ * whether it runs. */
+static int predicated(const struct pk_ast *t, const struct tt_words *w, const struct submit *all, size_t k)
 {
-	for (size_t i = task_start(t, all, k); name && i + 3 < all[k].tok; i++)
+	const char *name = w->predicate;
+	for (size_t i = task_start(t, w, all, k); i + 3 < all[k].tok; i++)
 		if (same(t, i, all[k].recv) && pk_tok_is(t, i + 1, ".") && pk_tok_is(t, i + 2, name) &&
 		    pk_tok_is(t, i + 3, "(") && !(t->tok[i].flags & (PK_TOK_INACTIVE | PK_TOK_DIRECTIVE)))
 			return 1;
@@ -878,23 +897,19 @@ int tt_orch_tasks(struct pk_ast *t, const struct tt_spec *sp, long func_id, stru
 	size_t n = find_submits(t, sp->rules, s), loop = 0;
 	long id;
 	memset(out, 0, sizeof(*out));
-	if (n == (size_t)-1 || pick_id(t, s, n, func_id, &id) < 0)
+	if (n == (size_t)-1 || pick_id(t, &sp->rules->w, s, n, func_id, &id) < 0)
 		return -1;
 	out->id = id;
 	out->blocks = 0;
-	const char *setters = tt_rule(sp->rules, "host", "simpler_block_setters");
-	if (!setters)
-		return pk_error("rules/timing.ini: [host] needs 'simpler_block_setters'");
 	struct loop *loops;
 	struct tt_fn *fns = NULL;
-	size_t used = 0, nl = find_loops(t, &loops), nf = tt_fns_find(t, &fns);
+	size_t used = 0, nl = find_loops(t, &loops), nf = tt_fns_find(t, sp->rules->w.orch_args, &fns);
 	for (size_t k = 0; k < n; k++) {
 		if (!runs_kernel(sp, &s[k], id))
 			continue;
 		long trips = site_trips(loops, nl, s[k].tok, &out->in_loop, &loop),
-		     blocks = site_blocks(t, s, k, setters);
-		out->conditional |= chosen(t, fns, nf, s[k].tok, 0) ||
-		                    predicated(t, s, k, tt_rule(sp->rules, "host", "simpler_predicate"));
+		     blocks = site_blocks(t, &sp->rules->w, s, k);
+		out->conditional |= chosen(t, fns, nf, s[k].tok, 0) || predicated(t, &sp->rules->w, s, k);
 		const struct tt_fn *g = graph_fn(t, sp, fns, nf, s[k].tok);
 		if (g) { /* in a graph function: once per replay, the calls times the loops around each */
 			out->graph = 1;
@@ -944,13 +959,14 @@ int tt_orch_tasks(struct pk_ast *t, const struct tt_spec *sp, long func_id, stru
 	return 0;
 }
 
-/* The orchestration entry: the function taking `const ChipTaskArgs &NAME`
- * whose body holds the submit at token SUB (aicpu_orchestration_entry, or
- * the name the test script gives). NAME's token and the first byte of the body. */
-static int find_entry(const struct pk_ast *t, size_t sub, size_t *orch, size_t *body)
+/* The orchestration entry: the function taking `const ORCH_ARGS &NAME`
+ * ([simpler] orch_args) whose body holds the submit at token SUB
+ * (aicpu_orchestration_entry, or the name the test script gives). NAME's
+ * token and the first byte of the body. */
+static int find_entry(const struct pk_ast *t, const struct tt_words *w, size_t sub, size_t *orch, size_t *body)
 {
 	for (size_t i = 0; i + 4 < t->ntok; i++) {
-		if (!pk_tok_is(t, i, "ChipTaskArgs") || !pk_tok_is(t, i + 1, "&") || !ident(t, i + 2) ||
+		if (!pk_tok_is(t, i, w->orch_args) || !pk_tok_is(t, i + 1, "&") || !ident(t, i + 2) ||
 		    !pk_tok_is(t, i + 3, ")") || !pk_tok_is(t, i + 4, "{"))
 			continue;
 		size_t c = pk_tok_close(t, i + 4, 0);
@@ -961,11 +977,11 @@ static int find_entry(const struct pk_ast *t, size_t sub, size_t *orch, size_t *
 		return 0;
 	}
 	struct tt_fn *fns = NULL;
-	size_t nf = tt_fns_find(t, &fns);
+	size_t nf = tt_fns_find(t, w->orch_args, &fns);
 	const struct tt_fn *f = tt_fn_holding(fns, nf, sub);
 	int graph = 0;
 	for (size_t i = f ? f->lparen : 0; f && i < f->rparen; i++)
-		graph |= pk_tok_is(t, i, "GraphTaskArgs");
+		graph |= pk_tok_is(t, i, w->graph_args);
 	char name[128] = "";
 	if (f)
 		snprintf(name, sizeof(name), "%.*s", (int)(t->tok[f->name].end - t->tok[f->name].start),
@@ -973,25 +989,25 @@ static int find_entry(const struct pk_ast *t, size_t sub, size_t *orch, size_t *
 	free(fns);
 	unsigned line = pk_buf_line_of(t->b, t->tok[sub].start);
 	if (graph)
-		return pk_error("%s:%u: the kernel is submitted in '%s', a graph function (GraphTaskArgs) that no "
-		                "rt_submit_graph(&%s, ARGS ...) call of the orchestration's entry runs, so its replays "
+		return pk_error("%s:%u: the kernel is submitted in '%s', a graph function (%s) that no "
+		                "%s(&%s, ARGS ...) call of the orchestration's entry runs, so its replays "
 		                "cannot get the timing tensor and their rows; call it so from the entry, or measure "
 		                "the kernel in a task the entry submits",
-		                t->b->path, line, name, name);
+		                t->b->path, line, name, w->graph_args, w->graph_submit, name);
 	return pk_error("%s:%u: the submit of the kernel is in '%s', which no function taking (const "
-	                "ChipTaskArgs &) holds or calls; submit it from the orchestration's entry, or through "
+	                "%s &) holds or calls; submit it from the orchestration's entry, or through "
 	                "a helper the entry calls",
-	                t->b->path, line, name[0] ? name : "?");
+	                t->b->path, line, name[0] ? name : "?", w->orch_args);
 }
 
 /* Where the entry is looked for: the submit, or, in a helper not taking the
  * orchestration's arguments, its first call submitting ID. */
-static size_t entry_tok(const struct pk_ast *t, const struct submit *s, long id)
+static size_t entry_tok(const struct pk_ast *t, const struct tt_words *w, const struct submit *s, long id)
 {
 	if (!s->nsites)
 		return s->tok;
 	struct tt_fn *fns = NULL;
-	size_t nf = tt_fns_find(t, &fns), at = s->tok;
+	size_t nf = tt_fns_find(t, w->orch_args, &fns), at = s->tok;
 	const struct tt_fn *fn = tt_fn_holding(fns, nf, s->tok);
 	for (size_t i = 0; fn && fn->orch_param < 0 && i < s->nsites; i++) {
 		const long *ids = sites[s->site0 + i].ids;
@@ -1004,17 +1020,17 @@ static size_t entry_tok(const struct pk_ast *t, const struct submit *s, long id)
 	return at;
 }
 
-/* The highest index a read `ORCH.ACC(I)` can take, ORCH the ChipTaskArgs
- * parameter of the function holding it (a helper of the file taking them
+/* The highest index a read `ORCH.ACC(I)` can take, ORCH the [simpler]
+ * orch_args parameter of the function holding it (a helper of the file taking them
  * too; a graph's boundary of the same name is not the orchestration's): I
  * a number, or the variable of a loop around it counting from a constant
  * to one (its last value); -1 when there is none; *DYN set when some read's
  * index is neither. */
-static long max_read(const struct pk_ast *t, const char *acc, int *dyn)
+static long max_read(const struct pk_ast *t, const struct tt_words *w, const char *acc, int *dyn)
 {
 	struct tt_fn *fns = NULL;
 	struct loop *loops = NULL;
-	size_t nf = tt_fns_find(t, &fns), nl = find_loops(t, &loops);
+	size_t nf = tt_fns_find(t, w->orch_args, &fns), nl = find_loops(t, &loops);
 	long max = -1;
 	*dyn = 0;
 	for (size_t i = 0; acc && i + 4 < t->ntok; i++) {
@@ -1048,9 +1064,8 @@ static int config_count(const struct pk_ast *t, const struct tt_rules *r, size_t
 static long next_external(const struct pk_ast *t, const struct tt_rules *r)
 {
 	int dyn = 0, sdyn = 0;
-	long max = max_read(t, "tensor", &dyn);
-	const char *acc = tt_rule(r, "host", "simpler_scalar_accessor");
-	long smax = max_read(t, acc, &sdyn);
+	long max = max_read(t, &r->w, r->w.tensor_accessor, &dyn);
+	long smax = max_read(t, &r->w, r->w.scalar_accessor, &sdyn);
 	size_t s, e;
 	long v = -1;
 	if (!dyn)
@@ -1076,7 +1091,7 @@ static char *host_text(const struct tt_spec *sp, const char *key, const char *re
 static int config_count(const struct pk_ast *t, const struct tt_rules *r, size_t *s, size_t *e, long *v)
 {
 	for (size_t i = 0; i + 2 < t->ntok; i++) {
-		if (!pk_tok_is(t, i, "expected_arg_count") || !pk_tok_is(t, i + 1, "=") ||
+		if (!pk_tok_is(t, i, r->w.arg_count) || !pk_tok_is(t, i + 1, "=") ||
 		    (t->tok[i].flags & PK_TOK_INACTIVE))
 			continue;
 		size_t j = i + 2;
@@ -1107,7 +1122,7 @@ static int config_count(const struct pk_ast *t, const struct tt_rules *r, size_t
 static long orch_scalars(const struct pk_ast *t, const struct tt_rules *r)
 {
 	int dyn = 0;
-	return max_read(t, tt_rule(r, "host", "simpler_scalar_accessor"), &dyn) + 1;
+	return max_read(t, &r->w, r->w.scalar_accessor, &dyn) + 1;
 }
 
 static int plan_config(const struct pk_ast *t, const struct tt_rules *r, long ext, struct pk_plan *plan)
@@ -1115,19 +1130,19 @@ static int plan_config(const struct pk_ast *t, const struct tt_rules *r, long ex
 	size_t s, e;
 	long v = -1;
 	if (config_count(t, r, &s, &e, &v) < 0 || e <= s)
-		return pk_error("%s: no 'expected_arg_count = N' in the orchestration config: the runtime would "
+		return pk_error("%s: no '%s = N' in the orchestration config: the runtime would "
 		                "refuse the extra external tensor",
-		                t->b->path);
+		                t->b->path, r->w.arg_count);
 	long sc = orch_scalars(t, r);
 	unsigned line = pk_buf_line_of(t->b, t->tok[s].start);
 	if (v < 0)
-		return pk_error("%s:%u: expected_arg_count is not a constant the tool can evaluate: write it as a "
+		return pk_error("%s:%u: %s is not a constant the tool can evaluate: write it as a "
 		                "number (the external tensors and scalars the orchestration reads)",
-		                t->b->path, line);
+		                t->b->path, line, r->w.arg_count);
 	if (v != ext + sc)
-		pk_warning("%s:%u: expected_arg_count is %ld but the orchestration reads %ld external tensor%s and %ld "
+		pk_warning("%s:%u: %s is %ld but the orchestration reads %ld external tensor%s and %ld "
 		           "scalar%s: the timing tensor is external tensor %ld; check the count",
-		           t->b->path, line, v, ext, ext == 1 ? "" : "s", sc, sc == 1 ? "" : "s", ext);
+		           t->b->path, line, r->w.arg_count, v, ext, ext == 1 ? "" : "s", sc, sc == 1 ? "" : "s", ext);
 	char num[32];
 	snprintf(num, sizeof(num), "%ld", v + 1);
 	tt_replace_inline(t->b, plan, t->tok[s].start, t->tok[e - 1].end, num);
@@ -1250,7 +1265,7 @@ static size_t widest_task(const struct pk_ast *t, const struct tt_spec *sp, cons
 		struct adds a;
 		if (!runs_kernel(sp, &s[j], id))
 			continue;
-		task_adds(t, s, n, j, &a);
+		task_adds(t, sp->rules, s, n, j, &a);
 		if (a.tensors > most)
 			most = a.tensors, w = j;
 	}
@@ -1357,7 +1372,7 @@ static int helper_tasks(const struct pk_ast *t, const struct tt_spec *sp, const 
 	if (!s->nsites)
 		return 0;
 	struct tt_fn *fns = NULL;
-	size_t nf = tt_fns_find(t, &fns);
+	size_t nf = tt_fns_find(t, sp->rules->w.orch_args, &fns);
 	const struct tt_fn *fn = tt_fn_holding(fns, nf, s->tok), *entry = NULL;
 	for (size_t i = 0; i < nf; i++)
 		if (fns[i].orch_param >= 0 && fns[i].params[fns[i].orch_param].name == orch)
@@ -1440,7 +1455,7 @@ static int graph_row(const struct pk_ast *t, const struct tt_spec *sp, const str
 static int boundary_adds(const struct pk_ast *t, const struct tt_spec *sp, const struct tt_fn *fn, size_t recv,
                          size_t call, size_t *decl, size_t *stmt, size_t *end, size_t *arg)
 {
-	const char *w = tt_rule(sp->rules, "host", "simpler_graph_args");
+	const char *w = sp->rules->w.graph_args;
 	size_t from = 0;
 	*stmt = *end = 0;
 	for (size_t i = call; i-- > fn->open + 1;)
@@ -1458,8 +1473,7 @@ static int boundary_adds(const struct pk_ast *t, const struct tt_spec *sp, const
 		if (!same(t, i, recv) || !pk_tok_is(t, i + 1, ".") || !pk_tok_is(t, i + 3, "(") ||
 		    (t->tok[i].flags & (PK_TOK_INACTIVE | PK_TOK_DIRECTIVE)))
 			continue;
-		if (!pk_tok_is(t, i + 2, "add_input") && !pk_tok_is(t, i + 2, "add_output") &&
-		    !pk_tok_is(t, i + 2, "add_inout"))
+		if (!tt_tensor_add(sp->rules, t, i + 2))
 			continue;
 		size_t c = pk_tok_close(t, i + 3, 0);
 		*arg = c == i + 5 ? i + 4 : 0; /* its argument when one token */
@@ -1478,10 +1492,10 @@ static int boundary_adds(const struct pk_ast *t, const struct tt_spec *sp, const
  * call can compute too: an expression naming no parameter of G and nothing
  * G declares (calls, casts and constants: `rt_available_cluster_count()`);
  * NULL otherwise. */
-static char *graph_blocks(const struct pk_ast *t, const struct submit *s, size_t j, const char *setters,
+static char *graph_blocks(const struct pk_ast *t, const struct tt_words *w, const struct submit *s, size_t j,
                           const struct tt_fn *g)
 {
-	size_t set = site_setter(t, s, j, setters);
+	size_t set = site_setter(t, w, s, j);
 	if (!set)
 		return NULL;
 	size_t open = set + 5, close = pk_tok_close(t, open, 0);
@@ -1516,7 +1530,7 @@ static int graph_layout(const struct pk_ast *t, const struct tt_spec *sp, const 
                         const struct tt_fn *fns, size_t nf, const struct tt_fn *g, const struct loop *loops, size_t nl,
                         struct glay *L)
 {
-	const char *setters = tt_rule(sp->rules, "host", "simpler_block_setters");
+	const struct tt_words *w = &sp->rules->w;
 	const char *gname = t->b->data + t->tok[g->name].start;
 	int glen = (int)(t->tok[g->name].end - t->tok[g->name].start), rc = 0;
 	long per = sp->lay.lane_rows > 0 ? sp->lay.lane_rows : 1, total = 0;
@@ -1528,7 +1542,7 @@ static int graph_layout(const struct pk_ast *t, const struct tt_spec *sp, const 
 		for (size_t l = 0; l < nl; l++) /* the innermost loop around it */
 			if (s[j].tok >= loops[l].b && s[j].tok <= loops[l].e)
 				loop = loops[l].tok;
-		long blocks = site_blocks(t, s, j, setters);
+		long blocks = site_blocks(t, w, s, j);
 		unsigned line = pk_buf_line_of(t->b, t->tok[s[j].tok].start);
 		char *expr = NULL;
 		if (loop)
@@ -1537,7 +1551,7 @@ static int graph_layout(const struct pk_ast *t, const struct tt_spec *sp, const 
 			    "read one boundary scalar as its first row; submit the kernel's tasks of the graph "
 			    "one by one",
 			    t->b->path, line, glen, gname, pk_buf_line_of(t->b, t->tok[loop].start));
-		else if (blocks < 0 && !(expr = graph_blocks(t, s, j, setters, g)))
+		else if (blocks < 0 && !(expr = graph_blocks(t, w, s, j, g)))
 			rc = pk_error("%s:%u: the block count of this task of graph function '%.*s' is set at run time "
 			              "from the graph's own names: each call must pass the graph's first rows and move "
 			              "past its rows before it runs; set the block count with a constant (a literal, "
@@ -1678,13 +1692,13 @@ static char *task_add(const struct tt_spec *sp, const char *recv, const char *on
 static int entry_of(const struct pk_ast *t, const struct tt_spec *sp, const struct submit *s, long id,
                     const struct tt_fn *fns, size_t nf, size_t *orch, size_t *body, const struct tt_fn **entry)
 {
-	size_t at = entry_tok(t, s, id);
+	size_t at = entry_tok(t, &sp->rules->w, s, id);
 	const struct tt_fn *g = graph_fn(t, sp, fns, nf, s->tok);
 	struct gsite gs[1];
 	long ng = g ? graph_sites(t, sp, fns, nf, g, gs, 1) : 0;
 	if (ng > 0)
 		at = gs[0].call;
-	if (ng < 0 || find_entry(t, at, orch, body) < 0)
+	if (ng < 0 || find_entry(t, &sp->rules->w, at, orch, body) < 0)
 		return -1;
 	for (size_t i = 0; i < nf && !*entry; i++)
 		if (fns[i].orch_param >= 0 && fns[i].params[fns[i].orch_param].name == *orch)
@@ -1696,19 +1710,19 @@ int tt_orch_plan(struct pk_ast *t, const struct tt_kernel *k, const struct tt_sp
                  struct pk_plan *plan)
 {
 	static struct submit s[MAX_SUBMITS];
-	if (unfollowed_submits(t) < 0)
+	if (unfollowed_submits(t, &sp->rules->w) < 0)
 		return -1;
 	size_t n = find_submits(t, sp->rules, s), orch = 0, body = 0;
 	long id;
-	if (n == (size_t)-1 || pick_id(t, s, n, func_id, &id) < 0)
+	if (n == (size_t)-1 || pick_id(t, &sp->rules->w, s, n, func_id, &id) < 0)
 		return -1;
 	size_t first = 0;
 	while (first < n && !submits_id(&s[first], id))
 		first++;
 	if (first == n)
-		return unread_ids(t, s, n, id);
+		return unread_ids(t, &sp->rules->w, s, n, id);
 	struct tt_fn *fns = NULL;
-	size_t nf = tt_fns_find(t, &fns);
+	size_t nf = tt_fns_find(t, sp->rules->w.orch_args, &fns);
 	const struct tt_fn *entry = NULL;
 	if (entry_of(t, sp, &s[first], id, fns, nf, &orch, &body, &entry) < 0) {
 		free(fns);
@@ -1734,7 +1748,7 @@ int tt_orch_plan(struct pk_ast *t, const struct tt_kernel *k, const struct tt_sp
 		if (!runs_kernel(sp, &s[j], id))
 			continue;
 		struct adds a;
-		task_adds(t, s, n, j, &a);
+		task_adds(t, sp->rules, s, n, j, &a);
 		if ((rc = helper_tasks(t, sp, &s[j], id, orch, a.scalars, plan)) < 0)
 			break;
 		char *pad = NULL;
@@ -1798,13 +1812,13 @@ long tt_orch_lane_ids(struct pk_ast *t, const struct tt_spec *sp, long func_id, 
 	static struct submit s[MAX_SUBMITS];
 	size_t n = find_submits(t, sp->rules, s), m = 0;
 	long id;
-	if (n == (size_t)-1 || pick_id(t, s, n, func_id, &id) < 0)
+	if (n == (size_t)-1 || pick_id(t, &sp->rules->w, s, n, func_id, &id) < 0)
 		return -1;
 	for (size_t j = 0; j < n; j++) {
 		struct adds a;
 		if (!runs_kernel(sp, &s[j], id))
 			continue;
-		task_adds(t, s, n, j, &a);
+		task_adds(t, sp->rules, s, n, j, &a);
 		for (size_t i = 0; i < nsets(&s[j]) && a.scalars; i++)
 			for (int l = 0; l < 3; l++) {
 				long v = set_ids(&s[j], i)[l];
@@ -1829,7 +1843,7 @@ static int verify_graphs(const struct pk_ast *q, const struct pk_buf *nb, const 
                          const struct submit *s, size_t n, long id, const char *name)
 {
 	struct tt_fn *fns = NULL;
-	size_t nf = tt_fns_find(q, &fns);
+	size_t nf = tt_fns_find(q, sp->rules->w.orch_args, &fns);
 	static struct gsite gs[MAX_SUBMITS];
 	int rc = 0;
 	for (size_t j = 0; j < n && rc == 0; j++) {
@@ -1866,18 +1880,19 @@ int tt_orch_verify(const struct pk_ast *t, const struct pk_plan *plan, const str
 	long id, was = -1, now = -1;
 	int rc = tt_parse(&q, &nb, 0, NULL, NULL, 0);
 	if (rc == 0)
-		rc = unfollowed_submits(&q);
-	if (rc == 0 && ((n = find_submits(&q, sp->rules, s)) == (size_t)-1 || pick_id(&q, s, n, func_id, &id) < 0))
+		rc = unfollowed_submits(&q, &sp->rules->w);
+	if (rc == 0 &&
+	    ((n = find_submits(&q, sp->rules, s)) == (size_t)-1 || pick_id(&q, &sp->rules->w, s, n, func_id, &id) < 0))
 		rc = -1;
 	if (rc == 0 && (config_count(t, sp->rules, &os, &oe, &was) < 0 ||
 	                config_count(&q, sp->rules, &ss, &se, &now) < 0 || was < 0 || now != was + 1))
-		rc = pk_error("%s: internal error: read back, expected_arg_count is %ld, not %ld; nothing was written",
-		              t->b->path, now, was + 1);
+		rc = pk_error("%s: internal error: read back, %s is %ld, not %ld; nothing was written", t->b->path,
+		              sp->rules->w.arg_count, now, was + 1);
 	for (size_t j = 0; j < n && rc == 0; j++) {
 		if (!runs_kernel(sp, &s[j], id))
 			continue;
 		struct adds a;
-		task_adds(&q, s, n, j, &a);
+		task_adds(&q, sp->rules, s, n, j, &a);
 		size_t at = a.last_tensor_arg;
 		int ok = a.tensors == k->ntensors + 1 && a.last_tensor_arg_end == at + 1 && pk_tok_is(&q, at, name);
 		if (!ok)

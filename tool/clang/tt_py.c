@@ -258,13 +258,24 @@ struct ext {
 	long tensors, scalars;
 };
 
-static int is_tensor_ann(const char *p, size_t n)
+/* Does the text P (N bytes) hold WORD, followed by AFTER when AFTER is not 0? */
+static int holds(const char *p, size_t n, const char *word, char after)
 {
-	return memmem(p, n, "pl.Tensor", 9) || memmem(p, n, "pl.Out[", 7) || memmem(p, n, "pl.InOut[", 9);
+	size_t w = strlen(word);
+	for (const char *q = p; w && (q = memmem(q, n - (size_t)(q - p), word, w)) != NULL; q++)
+		if (!after || (q + w < p + n && q[w] == after))
+			return 1;
+	return 0;
+}
+
+/* An annotation naming a tensor: [pypto] tensor, or out / inout wrapping one. */
+static int is_tensor_ann(const struct tt_words *w, const char *p, size_t n)
+{
+	return holds(p, n, w->py_tensor, 0) || holds(p, n, w->py_out, '[') || holds(p, n, w->py_inout, '[');
 }
 
 /* The parameters EL of an extern: tensors first (counted), then scalars. */
-static int read_params(const struct pyt *p, const struct elems *el, struct ext *x)
+static int read_params(const struct pyt *p, const struct tt_words *w, const struct elems *el, struct ext *x)
 {
 	const size_t *first = el->first, *last = el->last, n = el->n;
 	for (size_t k = 0; k < n; k++) {
@@ -272,12 +283,11 @@ static int read_params(const struct pyt *p, const struct elems *el, struct ext *
 		while (c < last[k] && !pyt_is(p, c, PYT_OP, ":"))
 			c++;
 		if (!pyt_is(p, c, PYT_OP, ":"))
-			return pk_error(
-			    "%s:%zu: parameter without annotation: annotate it (pl.Tensor, pl.Out[...] or a "
-			    "scalar type)",
-			    p->b->path, p->t[first[k]].line + 1);
+			return pk_error("%s:%zu: parameter without annotation: annotate it (%s, %s[...] or a "
+			                "scalar type)",
+			                p->b->path, p->t[first[k]].line + 1, w->py_tensor, w->py_out);
 		const char *a = p->b->data + p->t[c].e;
-		if (is_tensor_ann(a, p->t[last[k]].e - p->t[c].e)) {
+		if (is_tensor_ann(w, a, p->t[last[k]].e - p->t[c].e)) {
 			if (x->scalars)
 				return pk_error("%s:%zu: tensor parameter after a scalar: pypto packs tensors first",
 				                p->b->path, p->t[first[k]].line + 1);
@@ -290,7 +300,7 @@ static int read_params(const struct pyt *p, const struct elems *el, struct ext *
 	return 0;
 }
 
-static int read_extern(const struct pyt *p, size_t def, struct ext *x)
+static int read_extern(const struct pyt *p, const struct tt_words *w, size_t def, struct ext *x)
 {
 	memset(x, 0, sizeof(*x));
 	x->def = def;
@@ -299,21 +309,37 @@ static int read_extern(const struct pyt *p, size_t def, struct ext *x)
 		return pk_error("%s:%zu: the extern's 'def' without its parameters", p->b->path, p->t[def].line + 1);
 	struct elems el;
 	elements(p, x->open, &el);
-	int rc = read_params(p, &el, x);
+	int rc = read_params(p, w, &el, x);
 	elems_free(&el);
 	if (rc < 0)
 		return -1;
 	return x->tensors ? 0 : pk_error("%s:%zu: extern has no tensor parameter", p->b->path, p->t[def].line + 1);
 }
 
-/* The `def` token of the @pl.jit.extern named NAME (or the only one). */
-static int find_extern(const struct pyt *p, const char *name, size_t *def)
+/* Do the tokens from I spell the dotted name DOTTED (`pl.jit.extern`)? */
+static int dotted_at(const struct pyt *p, size_t i, const char *dotted)
+{
+	for (const char *d = dotted;; i += 2) {
+		size_t n = strcspn(d, ".");
+		if (i >= p->n || p->t[i].kind != PYT_NAME || p->t[i].e - p->t[i].s != n ||
+		    memcmp(p->b->data + p->t[i].s, d, n))
+			return 0;
+		if (!d[n])
+			return 1;
+		if (!pyt_is(p, i + 1, PYT_OP, "."))
+			return 0;
+		d += n + 1;
+	}
+}
+
+/* The `def` token of the extern (decorated [pypto] decorator) named NAME (or
+ * the only one). */
+static int find_extern(const struct pyt *p, const struct tt_words *w, const char *name, size_t *def)
 {
 	int found = 0;
 	struct pk_sb names = {0};
-	for (size_t i = 0; i + 5 < p->n; i++) {
-		if (!(pyt_is(p, i, PYT_OP, "@") && stmt_start(p, i) == i && pyt_is(p, i + 1, PYT_NAME, "pl") &&
-		      pyt_is(p, i + 3, PYT_NAME, "jit") && pyt_is(p, i + 5, PYT_NAME, "extern")))
+	for (size_t i = 0; i + 1 < p->n; i++) {
+		if (!(pyt_is(p, i, PYT_OP, "@") && stmt_start(p, i) == i && dotted_at(p, i + 1, w->py_decorator)))
 			continue;
 		size_t j = i;
 		while (j < p->n && !(defines(p, j, "def", NULL) && p->t[j].level == p->t[i].level))
@@ -330,7 +356,7 @@ static int find_extern(const struct pyt *p, const char *name, size_t *def)
 	}
 	int rc = 0;
 	if (!found)
-		rc = pk_error("%s: no @pl.jit.extern%s%s (externs: %s)", p->b->path, name ? " named " : "",
+		rc = pk_error("%s: no @%s%s%s (externs: %s)", p->b->path, w->py_decorator, name ? " named " : "",
 		              name ? name : "", names.n ? names.s : "none");
 	else if (found > 1 && !name)
 		rc =
@@ -339,17 +365,17 @@ static int find_extern(const struct pyt *p, const char *name, size_t *def)
 	return rc;
 }
 
-static size_t mixed_at(const struct pyt *p, size_t def);
+static size_t mixed_at(const struct pyt *p, const struct tt_words *w, size_t def);
 
-long tt_py_extern_tensors(const struct pk_buf *b, const char *name, int *mixed)
+long tt_py_extern_tensors(const struct pk_buf *b, const struct tt_rules *r, const char *name, int *mixed)
 {
 	struct pyt p;
 	if (pyt_scan(&p, b) < 0)
 		return -1;
 	size_t def = 0;
 	struct ext x;
-	long rc = find_extern(&p, name, &def) < 0 || read_extern(&p, def, &x) < 0 ? -1 : x.tensors;
-	*mixed = rc >= 0 && mixed_at(&p, def) != 0;
+	long rc = find_extern(&p, &r->w, name, &def) < 0 || read_extern(&p, &r->w, def, &x) < 0 ? -1 : x.tensors;
+	*mixed = rc >= 0 && mixed_at(&p, &r->w, def) != 0;
 	pyt_free(&p);
 	return rc;
 }
@@ -408,15 +434,15 @@ static int plan_calls(struct ped *e, size_t def, const char *name, long k)
 	return calls;
 }
 
-/* The decorator token of `core_type="mixed"` of the extern at DEF (built for
- * the AIC and the AIV lanes), 0 when it has none. */
-static size_t mixed_at(const struct pyt *p, size_t def)
+/* The decorator token of `core_type="mixed"` ([pypto] core_type, mixed) of the
+ * extern at DEF (built for the AIC and the AIV lanes), 0 when it has none. */
+static size_t mixed_at(const struct pyt *p, const struct tt_words *w, size_t def)
 {
 	for (size_t i = def; i-- > 0;) { /* its decorators: the lines above that start with '@' */
 		if (p->t[i].kind == PYT_NEWLINE && i + 1 != def && !pyt_is(p, i + 1, PYT_OP, "@"))
 			break;
-		if (pyt_is(p, i, PYT_NAME, "core_type") && pyt_is(p, i + 1, PYT_OP, "=") &&
-		    pyt_string_is(p, i + 2, "mixed"))
+		if (pyt_is(p, i, PYT_NAME, w->py_core_type) && pyt_is(p, i + 1, PYT_OP, "=") &&
+		    pyt_string_is(p, i + 2, w->py_mixed))
 			return i;
 	}
 	return 0;
@@ -426,7 +452,7 @@ static size_t mixed_at(const struct pyt *p, size_t def)
  * or --core-type): they write the same rows. */
 static void warn_mixed(const struct pyt *p, size_t def, const char *fname, const struct tt_spec *sp)
 {
-	size_t i = mixed_at(p, def);
+	size_t i = mixed_at(p, &sp->rules->w, def);
 	if (i && !sp->lay.mix_blocks)
 		pk_warning("%s:%zu: extern '%s' is mixed: its AIC and AIV lanes run the entry and write the "
 		           "same timing rows (the slot is the task's block index); a row holds the last "
@@ -465,7 +491,8 @@ int tt_py_plan_extern(const struct pk_buf *b, const char *name, const struct tt_
 		return -1;
 	size_t def = 0;
 	struct ext x;
-	int rc = find_extern(&e.p, name, &def) < 0 || read_extern(&e.p, def, &x) < 0 ? -1 : 0;
+	const struct tt_words *w = &sp->rules->w;
+	int rc = find_extern(&e.p, w, name, &def) < 0 || read_extern(&e.p, w, def, &x) < 0 ? -1 : 0;
 	char *param = rc == 0 ? py_text(sp, "extern_param", NULL, NULL) : NULL;
 	rc = param ? rc : -1;
 	char *fname = rc == 0 ? pk_xstrndup(b->data + e.p.t[def + 1].s, e.p.t[def + 1].e - e.p.t[def + 1].s) : NULL;
@@ -496,23 +523,13 @@ int tt_py_plan_extern(const struct pk_buf *b, const char *name, const struct tt_
 
 /* ---- simpler test script ---- */
 
-/* A word of the test script's vocabulary (rules/timing.ini [test_script]);
- * NULL when the rules lack it (refused by test_words before planning). */
+/* A word of the test script's vocabulary (rules/timing.ini [test_script]),
+ * which the schema (tt_schema.c) requires of the rules of a run; "" when
+ * rules loaded without the check lack it. */
 static const char *word(const struct tt_rules *r, const char *key)
 {
-	return r ? tt_rule(r, "test_script", key) : NULL;
-}
-
-static const char *const test_word_keys[] = {"tensorarg", "orchestration", "source", "func_id",
-                                             "signature", "compare",       "super",  "output_names",
-                                             "core_type", "append",        "scalar", "enumerate"};
-
-static int test_words(const struct tt_rules *r)
-{
-	for (size_t i = 0; i < sizeof(test_word_keys) / sizeof(test_word_keys[0]); i++)
-		if (!word(r, test_word_keys[i]))
-			return pk_error("rules/timing.ini: [test_script] has no '%s'", test_word_keys[i]);
-	return 0;
+	const char *v = tt_rule(r, "test_script", key);
+	return v ? v : "";
 }
 
 /* How many trailing path components SRC (N bytes) and KERNEL share: the
@@ -875,7 +892,7 @@ long tt_py_test_func_id(const struct pk_buf *b, const struct tt_rules *r, const 
                         long *twins, size_t cap, size_t *ntwins, char *core, size_t corecap)
 {
 	struct pyt p;
-	if (test_words(r) < 0 || pyt_scan(&p, b) < 0)
+	if (pyt_scan(&p, b) < 0)
 		return -2;
 	struct tclass *cls;
 	size_t ncls = test_classes(&p, r, host, kernel, &cls), lo, hi;
@@ -1397,9 +1414,9 @@ static int capture_names(const struct ped *e, size_t def, struct capture *c, con
 			    "rules/timing.ini: [python] compare_def names fewer than the five parameters the "
 			    "runtime passes a comparator");
 		char *d = py_text(e->sp, "compare_def", NULL, NULL);
-		int rc = pk_error("%s:%zu: compare_outputs: the runtime passes it five arguments by position, and its "
+		int rc = pk_error("%s:%zu: %s: the runtime passes it five arguments by position, and its "
 		                  "parameters are not five plain names as in `%s`; save the timing tensor by hand",
-		                  p->b->path, p->t[def].line + 1, d ? d : "");
+		                  p->b->path, p->t[def].line + 1, word(e->sp->rules, "compare"), d ? d : "");
 		free(d);
 		return rc;
 	}
@@ -1493,9 +1510,9 @@ static int plan_compare_in(struct ped *e, size_t def, const char *name)
 	}
 	if (!super)
 		return plan_compare_own(e, def, ind, end, l, name);
-	return pk_error("%s:%zu: %s calls super().%s without %s: "
+	return pk_error("%s:%zu: %s calls %s().%s without %s: "
 	                "leave the timing output out of its comparison by hand",
-	                p->b->path, p->t[def].line + 1, word(r, "compare"), word(r, "compare"),
+	                p->b->path, p->t[def].line + 1, word(r, "compare"), word(r, "super"), word(r, "compare"),
 	                word(r, "output_names"));
 }
 
@@ -1612,7 +1629,7 @@ static int plan_class(struct tplan *tp, size_t lo, size_t hi, size_t ord, long f
 		size_t inc = incore_at(p, r, lo, hi, &id, sp->opt.kernel_file),
 		       d = inc < p->n ? enclosing(p, inc) : (size_t)-1;
 		char who[64];
-		snprintf(who, sizeof(who), "the incore's (func_id %ld)", id);
+		snprintf(who, sizeof(who), "the incore's (%s %ld)", word(r, "func_id"), id);
 		if (d == (size_t)-1)
 			continue;
 		size_t xend;
@@ -1917,7 +1934,7 @@ int tt_py_plan_test(const struct pk_buf *b, const struct tt_kernel *k, const str
                     long external, struct pk_plan *plan)
 {
 	struct ped e = {.plan = plan, .sp = sp};
-	if (test_words(sp->rules) < 0 || pyt_scan(&e.p, b) < 0)
+	if (pyt_scan(&e.p, b) < 0)
 		return -1;
 	const struct pyt *p = &e.p;
 	struct tplan tp = {.e = &e, .external = external, .k = k};
@@ -1946,7 +1963,7 @@ char *tt_py_incore_source(const struct pk_buf *b, const struct tt_rules *r, cons
                           long id)
 {
 	struct pyt p;
-	if (test_words(r) < 0 || pyt_scan(&p, b) < 0)
+	if (pyt_scan(&p, b) < 0)
 		return NULL;
 	struct tclass *cls;
 	size_t ncls = test_classes(&p, r, host, kernel, &cls), lo, hi;

@@ -36,10 +36,6 @@ static const char *const timing_schema[][32] = {
      "simpler_task_advance",
      "simpler_task_rows",
      "simpler_task_rows_mixed",
-     "simpler_block_setters",
-     "simpler_block_getters",
-     "simpler_graph_submit",
-     "simpler_graph_args",
      "simpler_graph_timing",
      "simpler_graph_row",
      "simpler_graph_task_row",
@@ -97,15 +93,25 @@ static const char *const timing_schema[][32] = {
      "mark_compare_super",
      "mark_compare_rebind",
      NULL},
+    {"test_script", "tensorarg", "orchestration", "source", "func_id", "signature", "compare", "super", "output_names",
+     "core_type", "append", "scalar", "enumerate", "script_prefix", "script_suffix", "script_levels", NULL},
 };
+
+static int needs(const char *origin, const char *section, const char *key)
+{
+	return pk_error("%s: [%s] needs '%s' (docs/rules.md lists the keys of every rule file)", origin, section, key);
+}
 
 int tt_rules_check(const struct tt_rules *r, const char *origin)
 {
 	for (size_t s = 0; s < sizeof(timing_schema) / sizeof(timing_schema[0]); s++)
 		for (size_t k = 1; timing_schema[s][k]; k++)
 			if (!tt_rule(r, timing_schema[s][0], timing_schema[s][k]))
-				return pk_error("%s: [%s] needs '%s' (docs/rules.md lists the keys of every rule file)",
-				                origin, timing_schema[s][0], timing_schema[s][k]);
+				return needs(origin, timing_schema[s][0], timing_schema[s][k]);
+	/* the words of the host dialects ([simpler], [launch], [pypto]) */
+	for (size_t k = 0; tt_word_keys[k].section; k++)
+		if (!tt_rule(r, tt_word_keys[k].section, tt_word_keys[k].key))
+			return needs(origin, tt_word_keys[k].section, tt_word_keys[k].key);
 	/* every profile says which kernels are its own */
 	for (size_t i = 0; i < r->n; i++)
 		if (!strncmp(r->keys[i], "target.", 7)) {

@@ -7,6 +7,7 @@
 
 #include <ctype.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,17 +35,140 @@ static int on_timing_key(void *user, const char *section, const char *key, const
 	return 0;
 }
 
+#define TT_WORD(s, k, f)                                                                                               \
+	{                                                                                                              \
+		s, k, offsetof(struct tt_words, f)                                                                     \
+	}
+const struct tt_word_key tt_word_keys[] = {
+    TT_WORD("simpler", "submit_prefix", submit_prefix),
+    TT_WORD("simpler", "submit_suffix", submit_suffix),
+    TT_WORD("simpler", "dummy_submit", dummy_submit),
+    TT_WORD("simpler", "mixed_submit", mixed_submit),
+    TT_WORD("simpler", "mixed_kernels", mixed_kernels),
+    TT_WORD("simpler", "mixed_lanes", mixed_lanes),
+    TT_WORD("simpler", "task_args", task_args),
+    TT_WORD("simpler", "orch_args", orch_args),
+    TT_WORD("simpler", "graph_args", graph_args),
+    TT_WORD("simpler", "graph_submit", graph_submit),
+    TT_WORD("simpler", "add_input", add_input),
+    TT_WORD("simpler", "add_output", add_output),
+    TT_WORD("simpler", "add_inout", add_inout),
+    TT_WORD("simpler", "add_scalar", add_scalar),
+    TT_WORD("simpler", "tensor_accessor", tensor_accessor),
+    TT_WORD("simpler", "scalar_accessor", scalar_accessor),
+    TT_WORD("simpler", "arg_count", arg_count),
+    TT_WORD("simpler", "launch_spec", launch_spec),
+    TT_WORD("simpler", "block_setters", block_setters),
+    TT_WORD("simpler", "block_getters", block_getters),
+    TT_WORD("simpler", "predicate", predicate),
+    TT_WORD("launch", "acl", acl_launch),
+    TT_WORD("launch", "cpu", cpu_launch),
+    TT_WORD("launch", "trailing", trailing),
+    TT_WORD("pypto", "decorator", py_decorator),
+    TT_WORD("pypto", "tensor", py_tensor),
+    TT_WORD("pypto", "out", py_out),
+    TT_WORD("pypto", "inout", py_inout),
+    TT_WORD("pypto", "core_type", py_core_type),
+    TT_WORD("pypto", "mixed", py_mixed),
+    {NULL, NULL, 0},
+};
+
+static int has_section(const struct tt_rules *r, const char *section)
+{
+	size_t sl = strlen(section);
+	for (size_t i = 0; i < r->n; i++)
+		if (!strncmp(r->keys[i], section, sl) && r->keys[i][sl] == '.')
+			return 1;
+	return 0;
+}
+
+/* Value I with each {SECTION.KEY} replaced by that entry's value as written
+ * (a word, not expanded again), so that a template writes the word the tool
+ * looks for; other braces are the templates' placeholders, filled when code
+ * is written, or C++ (a SECTION the file does not have). NULL (an error
+ * given) for a key the file does not set in a SECTION it has. */
+static char *linked_value(const struct tt_rules *r, size_t i, const char *origin)
+{
+	struct pk_sb sb = {0};
+	pk_sb_add(&sb, "");
+	for (const char *p = r->vals[i]; *p;) {
+		size_t n = *p == '{' ? strspn(p + 1, "abcdefghijklmnopqrstuvwxyz0123456789_.") : 0;
+		const char *dot = NULL;
+		for (size_t k = 0; k < n; k++)
+			dot = p[1 + k] == '.' ? p + 1 + k : dot;
+		if (!dot || p[1 + n] != '}') {
+			pk_sb_addn(&sb, p++, 1);
+			continue;
+		}
+		char sec[128], key[128];
+		snprintf(sec, sizeof(sec), "%.*s", (int)(dot - p - 1), p + 1);
+		snprintf(key, sizeof(key), "%.*s", (int)(p + n - dot), dot + 1);
+		const char *v = tt_rule(r, sec, key);
+		if (!v && !has_section(r, sec)) { /* not a reference: C++ braces ({a.b}) */
+			pk_sb_addn(&sb, p++, 1);
+			continue;
+		}
+		if (!v) {
+			pk_error("%s: [%.*s] %s names {%.*s}, which the file does not set", origin,
+			         (int)(strrchr(r->keys[i], '.') - r->keys[i]), r->keys[i], strrchr(r->keys[i], '.') + 1,
+			         (int)n, p + 1);
+			pk_sb_free(&sb);
+			return NULL;
+		}
+		pk_sb_add(&sb, v);
+		p += n + 2;
+	}
+	return sb.s;
+}
+
+/* Once, when the file is read: the references filled in, then the words. */
+static int rules_ready(struct tt_rules *r, const char *origin)
+{
+	char **linked = pk_xmalloc((r->n ? r->n : 1) * sizeof(*linked));
+	int rc = 0;
+	for (size_t i = 0; i < r->n; i++)
+		if (!(linked[i] = linked_value(r, i, origin)))
+			rc = -1;
+	for (size_t i = 0; i < r->n; i++) {
+		if (linked[i]) {
+			free(r->vals[i]);
+			r->vals[i] = linked[i];
+		}
+	}
+	free(linked);
+	for (size_t k = 0; tt_word_keys[k].section; k++) {
+		const char *v = tt_rule(r, tt_word_keys[k].section, tt_word_keys[k].key);
+		*(const char **)((char *)&r->w + tt_word_keys[k].off) = v ? v : "";
+	}
+	return rc;
+}
+
 int tt_rules_parse(struct tt_rules *r, const char *origin, const char *text)
 {
 	struct tt_ini c = {r, origin};
-	return pk_ini_parse(origin, "'[section]' or 'key = value'", text, strlen(text), on_timing_key, &c);
+	if (pk_ini_parse(origin, "'[section]' or 'key = value'", text, strlen(text), on_timing_key, &c) < 0)
+		return -1;
+	return rules_ready(r, origin);
 }
 
 int tt_rules_load(struct tt_rules *r)
 {
 	memset(r, 0, sizeof(*r));
 	struct tt_ini c = {r, "rules/timing.ini"};
-	return pk_ini_parse_rules("timing.ini", on_timing_key, &c);
+	if (pk_ini_parse_rules("timing.ini", on_timing_key, &c) < 0)
+		return -1;
+	return rules_ready(r, "rules/timing.ini");
+}
+
+int tt_tok_in(const struct pk_ast *t, size_t i, const char *list)
+{
+	return i < t->ntok && t->tok[i].end > t->tok[i].start &&
+	       pk_word_in(list, t->b->data + t->tok[i].start, t->tok[i].end - t->tok[i].start);
+}
+
+int tt_tensor_add(const struct tt_rules *r, const struct pk_ast *t, size_t i)
+{
+	return pk_tok_is(t, i, r->w.add_input) || pk_tok_is(t, i, r->w.add_output) || pk_tok_is(t, i, r->w.add_inout);
 }
 
 const char *tt_rule(const struct tt_rules *r, const char *section, const char *key)
