@@ -757,28 +757,17 @@ void pk_scan_free(struct pk_scan *s)
 
 int pk_scan_in_comment(const struct pk_scan *s, size_t off)
 {
-	size_t lo = 0, hi = s->ncomments;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (s->comments[mid].end <= off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < s->ncomments && s->comments[lo].start <= off;
+	/* the first comment ending after OFF */
+	size_t i =
+	    pk_first_at(s->comments, s->ncomments, sizeof(*s->comments), offsetof(struct pk_range, end), off + 1);
+	return i < s->ncomments && s->comments[i].start <= off;
 }
 
 long pk_scan_block_at(const struct pk_scan *s, size_t off)
 {
-	size_t lo = 0, hi = s->nblocks;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (s->blocks[mid].endif_end <= off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < s->nblocks && s->blocks[lo].dir_start <= off ? (long)lo : -1;
+	size_t i =
+	    pk_first_at(s->blocks, s->nblocks, sizeof(*s->blocks), offsetof(struct pk_block, endif_end), off + 1);
+	return i < s->nblocks && s->blocks[i].dir_start <= off ? (long)i : -1;
 }
 
 int pk_scope_within(const struct pk_scan *s, size_t inner, size_t outer)

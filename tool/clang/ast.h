@@ -317,10 +317,6 @@ size_t pk_tok_args(const struct pk_ast *a, size_t open, size_t *s, size_t *e, si
 int pk_tok_packed_name(const struct pk_ast *a, size_t i);
 /* Does an identifier token start with PREFIX? */
 int pk_tok_prefix_used(const struct pk_ast *a, const char *prefix);
-/* In the N records of SIZE bytes at V, sorted by the size_t at byte
- * START_FIELD of each (a start offset), the index of the first one starting
- * at or after OFF (N if none). Any token array of the module can use it. */
-size_t pk_first_at(const void *v, size_t n, size_t size, size_t start_field, size_t off);
 size_t pk_ast_inactive_call(const struct pk_ast *a, const char *name);
 char *pk_ast_skip_reason(const struct pk_ast *a, size_t off, unsigned *line);
 int pk_ast_whole_macro_use(const struct pk_ast *a, size_t s, size_t e);

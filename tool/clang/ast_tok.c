@@ -95,21 +95,6 @@ int pk_tok_is(const struct pk_ast *a, size_t i, const char *s)
 	return t->end - t->start == l && !memcmp(a->b->data + t->start, s, l);
 }
 
-size_t pk_first_at(const void *v, size_t n, size_t size, size_t start_field, size_t off)
-{
-	const char *base = v;
-	size_t lo = 0, hi = n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2, start;
-		memcpy(&start, base + mid * size + start_field, sizeof(start));
-		if (start < off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 size_t pk_tok_at(const struct pk_ast *a, size_t off)
 {
 	return pk_first_at(a->tok, a->ntok, sizeof(*a->tok), offsetof(struct pk_tok, start), off);
