@@ -134,6 +134,12 @@ static void note_site(struct graph *g, int model, size_t call, int caller)
 	g->s[g->ns++] = s;
 }
 
+/* The model indexing the body of free function I, or NULL. */
+static const struct pk_ast *body_of(const struct graph *g, size_t i)
+{
+	return is_free(g, i) && g->f[i].model >= 0 && g->f[i].func >= 0 ? g->m[g->f[i].model] : NULL;
+}
+
 /* Where each function is defined, and the calls of free functions in the
  * bodies of those the models index, in the unit's order. */
 static void collect(struct graph *g)
@@ -155,15 +161,12 @@ static void collect(struct graph *g)
 		for (size_t j = 0; j < g->m[k]->nfuncs; j++)
 			g->f[g->m[k]->funcs[j].decl].func = (int)j;
 	for (size_t i = 0; i < g->nd; i++) {
-		const struct fn *f = &g->f[i];
-		if (!is_free(g, i) || f->model < 0 || f->func < 0)
-			continue;
-		const struct pk_ast *t = g->m[f->model];
-		for (size_t c = 0; c < t->ncalls; c++) {
+		const struct pk_ast *t = body_of(g, i);
+		for (size_t c = 0; t && c < t->ncalls; c++) {
 			const struct pk_call *pc = &t->calls[c];
-			if (pc->node >= 0 && !pc->inactive && !pc->member && t->nodes[pc->node].func == f->func &&
+			if (pc->node >= 0 && !pc->inactive && !pc->member && t->nodes[pc->node].func == g->f[i].func &&
 			    t->nodes[pc->node].kind == CXCursor_CallExpr)
-				note_site(g, f->model, c, (int)i);
+				note_site(g, g->f[i].model, c, (int)i);
 		}
 	}
 }
@@ -446,10 +449,8 @@ static int refuse_address(const struct graph *g, const char *name)
 {
 	for (size_t i = 0; i < g->nd; i++) {
 		const struct fn *f = &g->f[i];
-		if (!is_free(g, i) || f->model < 0 || f->func < 0)
-			continue;
-		const struct pk_ast *t = g->m[f->model];
-		for (size_t n = 0; n < t->nnodes; n++) {
+		const struct pk_ast *t = body_of(g, i);
+		for (size_t n = 0; t && n < t->nnodes; n++) {
 			if (t->nodes[n].func != f->func || !pk_ast_func_ref(t, (int)n))
 				continue;
 			char *rn = pk_cursor_name(t->nodes[n].c);
