@@ -429,6 +429,108 @@ static void test_stubs_parse_clean(void **state)
 	pk_buf_free(&b);
 }
 
+/* ---- the one walk of a unit ---- */
+
+static const char unit_header[] = "namespace ns {\n"
+                                  "inline int twice(int x) { return 2 * x; }\n"
+                                  "struct Acc {\n"
+                                  "    int add(int v) { return v + twice(v); }\n"
+                                  "};\n"
+                                  "}\n"
+                                  "inline int top(int x) { return x; }\n"
+                                  "extern \"C\" int plain(int x);\n"
+                                  "extern \"C\" inline int plain(int x) { return ns::twice(x); }\n";
+
+static const char unit_main[] = "#include \"unit_walk.h\"\n"
+                                "namespace ns { int later(int); }\n"
+                                "void kern(int *p)\n"
+                                "{\n"
+                                "    ns::Acc a;\n"
+                                "    p[0] = a.add(plain(p[1]));\n"
+                                "}\n";
+
+/* The declaration named NAME with DEF in U, or NULL. */
+static const struct pk_decl *unit_decl(const struct pk_unit *u, const char *name, int def)
+{
+	for (size_t i = 0; i < u->n; i++)
+		if (!strcmp(u->v[i].name, name) && u->v[i].def == def)
+			return &u->v[i];
+	return NULL;
+}
+
+static const struct pk_call *call_named(const struct pk_ast *a, const char *name)
+{
+	for (size_t i = 0; i < a->ncalls; i++)
+		if (!strcmp(a->calls[i].name, name))
+			return &a->calls[i];
+	return NULL;
+}
+
+/* One walk of the unit serves the parse and a view of its header: the
+ * parse indexes its own file and lists every file's functions, entering
+ * another file's namespaces and classes only when asked; the view indexes
+ * the header from that walk, its functions in the order they are written;
+ * a call tells a method from a free function. */
+static void test_unit_walk(void **state)
+{
+	(void)state;
+	write_file("unit_walk.h", unit_header);
+	char path[512], hpath[512];
+	snprintf(path, sizeof(path), "%s/unit_walk.cpp", tmpdir);
+	snprintf(hpath, sizeof(hpath), "%s/unit_walk.h", tmpdir);
+	struct pk_parse_opts o = {NULL, NULL, 0, NULL};
+	struct pk_ast a;
+	struct pk_buf b, hb;
+	parse_text(&a, &b, path, unit_main, &o);
+	assert_int_equal(a.nfuncs, 1);
+	assert_string_equal(a.funcs[0].name, "kern");
+	assert_int_equal(pk_ast_find_func(&a, "twice"), -1);
+	assert_non_null(unit_decl(a.decls, "later", 0)); /* the parse's own namespace */
+	assert_non_null(unit_decl(a.decls, "top", 1));   /* the header's top level */
+	assert_null(unit_decl(a.decls, "twice", 1));     /* its namespace's: not yet */
+	const struct pk_call *add = call_named(&a, "add"), *plain = call_named(&a, "plain");
+	assert_non_null(add);
+	assert_non_null(plain);
+	assert_true(add->member);
+	assert_false(plain->member);
+
+	CXFile hf = pk_ast_file_named(&a, hpath);
+	assert_non_null(hf);
+	pk_buf_from_mem(&hb, hpath, pk_xstrdup(unit_header), strlen(unit_header));
+	struct pk_ast v;
+	pk_ast_view(&v, &a, hf, &hb);
+	assert_int_equal(v.nfuncs, 4); /* as written, though top was walked first */
+	assert_string_equal(v.funcs[0].name, "twice");
+	assert_string_equal(v.funcs[1].name, "add");
+	assert_string_equal(v.funcs[2].name, "top");
+	assert_string_equal(v.funcs[3].name, "plain");
+	assert_int_equal(v.ncalls, 2); /* twice in add and in plain */
+	assert_string_equal(v.calls[0].name, "twice");
+	assert_false(v.calls[0].member);
+
+	const struct pk_unit *u = pk_ast_unit(&a, NULL);
+	const struct pk_decl *tw = unit_decl(u, "twice", 1), *ad = unit_decl(u, "add", 1);
+	const struct pk_decl *pd = unit_decl(u, "plain", 0), *pf = unit_decl(u, "plain", 1);
+	assert_non_null(tw);
+	assert_non_null(ad);
+	assert_non_null(pd);
+	assert_non_null(pf);
+	assert_false(tw->in_class);
+	assert_true(ad->in_class);
+	assert_true(pd->extern_c);
+	assert_true(pk_cx_same_file(tw->file, hf));
+	assert_int_equal(tw->line, 2);
+	assert_int_equal(pf->line, 9);
+	assert_true(unit_decl(u, "top", 1) < tw);            /* the header's top level came first */
+	assert_int_equal(v.funcs[0].decl, (int)(tw - u->v)); /* the view's functions are the unit's */
+	size_t n = u->n;
+	assert_int_equal(pk_ast_unit(&a, NULL)->n, n); /* entered once */
+	pk_ast_free(&v);
+	pk_buf_free(&hb);
+	pk_ast_free(&a);
+	pk_buf_free(&b);
+}
+
 static struct pk_anchor *place1(struct pk_ast *a, const char *spec, int is_end, size_t *n)
 {
 	struct pk_spec s;
@@ -526,6 +628,7 @@ int main(void)
 	    cmocka_unit_test(test_parse_memory_not_disk),
 	    cmocka_unit_test(test_compile_commands_flags_used),
 	    cmocka_unit_test(test_stubs_parse_clean),
+	    cmocka_unit_test(test_unit_walk),
 	    cmocka_unit_test(test_scopes_and_loops),
 	    cmocka_unit_test(test_rules_load),
 	};

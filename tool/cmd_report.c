@@ -67,14 +67,36 @@ static const char usage_text[] =
     "exit: 0 report, no finding; 1 report with findings (warnings on stderr);\n"
     "      2 usage error or unreadable input\n";
 
-static int parse_size(const char *opt, const char *s, size_t *out)
+/* S as a whole number from MIN to MAX (BASE 10, or 0 for 0x... too) into
+ * *OUT; else the message "OPT: 'S' is not WHAT". */
+static int parse_number(const char *opt, const char *s, int base, unsigned long long min, unsigned long long max,
+                        const char *what, unsigned long long *out)
 {
 	char *end;
 	errno = 0;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (errno || end == s || *end || *s == '-' || v == 0)
-		return pk_error("%s: '%s' is not a positive integer", opt, s);
+	unsigned long long v = strtoull(s, &end, base);
+	if (errno || end == s || *end || s[strspn(s, " \t")] == '-' || v < min || v > max)
+		return pk_error("%s: '%s' is not %s", opt, s, what);
+	*out = v;
+	return 0;
+}
+
+static int parse_size(const char *opt, const char *s, size_t *out)
+{
+	unsigned long long v;
+	if (parse_number(opt, s, 10, 1, SIZE_MAX, "a positive integer", &v) < 0)
+		return -1;
 	*out = (size_t)v;
+	return 0;
+}
+
+/* An id or an index: a whole number a signed 64-bit field holds. */
+static int parse_index(const char *opt, const char *s, const char *what, int64_t *out)
+{
+	unsigned long long v;
+	if (parse_number(opt, s, 10, 0, INT64_MAX, what, &v) < 0)
+		return -1;
+	*out = (int64_t)v;
 	return 0;
 }
 
@@ -177,36 +199,23 @@ static int one_option(struct report_opts *o, int c, const char *arg)
 		o->l2 = arg;
 		return -1;
 	case O_L2_TASK:
-		errno = 0;
-		o->l2_task = (int64_t)strtoll(arg, &end, 10);
-		if (errno || end == arg || *end || o->l2_task < 0) {
-			pk_error("--l2-task: '%s' is not a task id", arg);
-			return PK_EXIT_ERROR;
-		}
-		return -1;
+		return parse_index("--l2-task", arg, "a task id", &o->l2_task) < 0 ? PK_EXIT_ERROR : -1;
 	case O_SAME_EPOCH:
 		o->tensor.same_epoch = 1;
 		return -1;
 	case O_PAIRS:
 		o->pairs = arg;
 		return -1;
-	case O_GENERATION:
-		errno = 0;
-		o->tensor.generation = (uint64_t)strtoull(arg, &end, 0);
-		if (errno || end == arg || *end || *arg == '-') {
-			pk_error("--generation: '%s' is not a generation id", arg);
+	case O_GENERATION: {
+		unsigned long long v;
+		if (parse_number("--generation", arg, 0, 0, UINT64_MAX, "a generation id", &v) < 0)
 			return PK_EXIT_ERROR;
-		}
+		o->tensor.generation = (uint64_t)v;
 		o->tensor.have_generation = 1;
 		return -1;
+	}
 	case O_INVOCATION:
-		errno = 0;
-		o->invocation = (int64_t)strtoll(arg, &end, 10);
-		if (errno || end == arg || *end || o->invocation < 0) {
-			pk_error("--invocation: '%s' is not an invocation index", arg);
-			return PK_EXIT_ERROR;
-		}
-		return -1;
+		return parse_index("--invocation", arg, "an invocation index", &o->invocation) < 0 ? PK_EXIT_ERROR : -1;
 	case O_SWIMLANE:
 	case O_NO_SWIMLANE:
 		o->swimlane = c == O_SWIMLANE ? arg : o->swimlane;

@@ -62,6 +62,10 @@ void pk_sb_free(struct pk_sb *sb);
 /* Everything FP still holds, malloc'd, NUL-terminated and zeroed past the
  * end; *len (if not NULL) gets its length. */
 char *pk_read_all(FILE *fp, size_t *len);
+/* The one binary search over sorted records: in the N records of SIZE
+ * bytes at V, sorted by the size_t at byte FIELD of each (an offset), the
+ * index of the first one whose FIELD is at or after OFF (N if none). */
+size_t pk_first_at(const void *v, size_t n, size_t size, size_t field, size_t off);
 /* TARGET as a relative path from the folder holding FILE; NULL when either is missing. */
 char *pk_path_from(const char *file, const char *target);
 /* PATH (from some root) as a path from folder DIR ("" or ending in '/', from the same root). */

@@ -214,53 +214,46 @@ static size_t start_raw(struct lexer *L, size_t i)
 	return j + 1;
 }
 
+/* From *PI to the first C on the line: 0 with *PI just past it, or 1 when
+ * the line (or the text) ends first, *PI then past its '\n' (or at n). */
+static int find_on_line(const struct lexer *L, size_t *pi, char c)
+{
+	const char *d = L->d;
+	size_t n = L->n, i = *pi;
+	const char *hit = memchr(d + i, c, n - i);
+	const char *nl = memchr(d + i, '\n', n - i);
+	if (nl && (!hit || nl < hit)) {
+		*pi = (size_t)(nl - d) + 1;
+		return 1;
+	}
+	*pi = hit ? (size_t)(hit - d) + 1 : n;
+	return !hit;
+}
+
 /* The lexer steps: each goes on from *I in its state and returns 1 when the
  * line ended, *I then past its '\n' (or at n); *spliced tells whether it
  * ended in backslash-newline. */
 static int step_raw(struct lexer *L, size_t *pi)
 {
-	const char *d = L->d;
-	size_t n = L->n, i = *pi;
-	const char *close = memchr(d + i, ')', n - i);
-	const char *nl = memchr(d + i, '\n', n - i);
-	if (nl && (!close || nl < close)) {
-		*pi = (size_t)(nl - d) + 1;
+	if (find_on_line(L, pi, ')'))
 		return 1;
-	}
-	if (!close) {
-		*pi = n;
-		return 1;
-	}
-	i = (size_t)(close - d) + 1;
-	if (n - i >= L->raw_len + 1 && !memcmp(d + i, L->raw_delim, L->raw_len) && d[i + L->raw_len] == '"') {
-		i += L->raw_len + 1;
+	size_t i = *pi;
+	if (L->n - i >= L->raw_len + 1 && !memcmp(L->d + i, L->raw_delim, L->raw_len) && L->d[i + L->raw_len] == '"') {
+		*pi = i + L->raw_len + 1;
 		L->st = CODE;
 	}
-	*pi = i;
 	return 0;
 }
 
 static int step_block_comment(struct lexer *L, size_t *pi)
 {
-	const char *d = L->d;
-	size_t n = L->n, i = *pi;
-	const char *star = memchr(d + i, '*', n - i);
-	const char *nl = memchr(d + i, '\n', n - i);
-	if (nl && (!star || nl < star)) {
-		*pi = (size_t)(nl - d) + 1;
+	if (find_on_line(L, pi, '*'))
 		return 1;
-	}
-	if (!star) {
-		*pi = n;
-		return 1;
-	}
-	i = (size_t)(star - d) + 1;
-	if (i < n && d[i] == '/') {
-		i++;
+	if (*pi < L->n && L->d[*pi] == '/') {
+		++*pi;
 		L->st = CODE;
-		close_comment(L, i);
+		close_comment(L, *pi);
 	}
-	*pi = i;
 	return 0;
 }
 
@@ -764,28 +757,17 @@ void pk_scan_free(struct pk_scan *s)
 
 int pk_scan_in_comment(const struct pk_scan *s, size_t off)
 {
-	size_t lo = 0, hi = s->ncomments;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (s->comments[mid].end <= off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < s->ncomments && s->comments[lo].start <= off;
+	/* the first comment ending after OFF */
+	size_t i =
+	    pk_first_at(s->comments, s->ncomments, sizeof(*s->comments), offsetof(struct pk_range, end), off + 1);
+	return i < s->ncomments && s->comments[i].start <= off;
 }
 
 long pk_scan_block_at(const struct pk_scan *s, size_t off)
 {
-	size_t lo = 0, hi = s->nblocks;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (s->blocks[mid].endif_end <= off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < s->nblocks && s->blocks[lo].dir_start <= off ? (long)lo : -1;
+	size_t i =
+	    pk_first_at(s->blocks, s->nblocks, sizeof(*s->blocks), offsetof(struct pk_block, endif_end), off + 1);
+	return i < s->nblocks && s->blocks[i].dir_start <= off ? (long)i : -1;
 }
 
 int pk_scope_within(const struct pk_scan *s, size_t inner, size_t outer)

@@ -164,6 +164,21 @@ void pk_grow(void **arr, size_t *cap, size_t want, size_t sz)
 	*cap = c;
 }
 
+size_t pk_first_at(const void *v, size_t n, size_t size, size_t field, size_t off)
+{
+	const char *base = v;
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2, at;
+		memcpy(&at, base + mid * size + field, sizeof(at));
+		if (at < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 char *pk_read_all(FILE *fp, size_t *len)
 {
 	char *buf = NULL;

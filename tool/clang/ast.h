@@ -94,9 +94,45 @@ struct pk_node {
 	int has_else;      /* IfStmt: has an else branch */
 };
 
+/* A function declared or defined anywhere in the translation unit (the
+ * parsed file and every file it includes), in the order of the one walk of
+ * the unit (ast_tree.c): free functions, templates, methods, constructors. */
+struct pk_decl {
+	char *name;
+	CXCursor c, parent; /* the declaration and the declaration holding it */
+	CXFile file;        /* of its name's location (the expansion) */
+	size_t off;         /* that location's offset in FILE */
+	unsigned line;      /* and line */
+	enum CXCursorKind kind;
+	int def;         /* a definition, else a declaration */
+	int extern_c;    /* inside extern "C" */
+	int in_class;    /* inside a class, a struct or a union (a member, a friend) */
+	int in_template; /* inside a class template or a union */
+};
+
+/* A namespace, linkage specification or class of a file other than the
+ * parse's own, which the walk enters only when a client asks for the whole
+ * unit (entering one in a precompiled preamble loads all it holds). */
+struct pk_scope {
+	CXCursor c;
+	CXFile file;
+	int extern_c, in_class, in_template; /* around it */
+};
+
+/* The functions of a translation unit, from its one walk (ast_tree.c):
+ * made by the parse, shared by its views. */
+struct pk_unit {
+	struct pk_decl *v;
+	size_t n, cap;
+	struct pk_scope *later; /* not entered yet */
+	size_t nlater, cap_later;
+};
+
+/* A definition of the model's own file, indexed: its body's nodes and calls. */
 struct pk_func {
 	CXCursor cursor, parent; /* the definition and the declaration holding it */
 	char *name;
+	int decl;     /* the same function in pk_ast.decls */
 	int body;     /* node index of the body CompoundStmt */
 	size_t start; /* offset of the declaration's first byte */
 	unsigned line;
@@ -113,6 +149,7 @@ struct pk_call {
 	int node;     /* the CallExpr */
 	int macro;    /* the call comes from a macro expansion */
 	int inactive; /* in a region the preprocessor skipped (node is -1) */
+	int member;   /* of a method or a constructor, not of a free function */
 };
 
 struct pk_parse_error {
@@ -137,7 +174,8 @@ struct pk_ast {
 	CXFile file;
 	struct pk_node *nodes;
 	size_t nnodes, cap_nodes;
-	struct pk_func *funcs;
+	struct pk_unit *decls; /* the unit's functions (a view shares its unit's) */
+	struct pk_func *funcs; /* the definitions of this file, indexed */
 	size_t nfuncs, cap_funcs;
 	struct pk_call *calls; /* in source order */
 	size_t ncalls, cap_calls;
@@ -177,7 +215,7 @@ int pk_ast_parse_alone(struct pk_ast *a, struct pk_buf *b, char **extra, int nex
 /* A view of FILE, an included file of MAIN's unit holding B's bytes: that
  * file's tokens, functions, nodes and calls, MAIN's cursors. Freed with
  * pk_ast_free. */
-void pk_ast_view(struct pk_ast *view, const struct pk_ast *main, CXFile file, struct pk_buf *b);
+void pk_ast_view(struct pk_ast *view, struct pk_ast *main, CXFile file, struct pk_buf *b);
 void pk_ast_free(struct pk_ast *a);
 /* Parse again with DATA as the file's bytes (same flags, stubs and unit):
  * its errors, as a->errs holds the first parse's. The first parse's cursors
@@ -210,18 +248,32 @@ int pk_entry_rule(const char *text, size_t len, int extern_c, const char *name);
 /* Are A and B the same file? clang_File_isEqual alone says yes for any two
  * in-memory files (the buffer, the stubs): their names decide then. */
 int pk_cx_same_file(CXFile a, CXFile b);
+/* The index of A: the one walk of the unit into a->decls (a view takes its
+ * unit's, entering the scopes of its file), then the definitions of A's own
+ * file from it into a->funcs, with their bodies' nodes and calls. */
 int pk_ast_index(struct pk_ast *a);
+/* The functions of A's unit in the scopes of FILE (NULL: every file): the
+ * walk enters those it left for later the first time they are asked for. */
+const struct pk_unit *pk_ast_unit(struct pk_ast *a, CXFile file);
+void pk_unit_free(struct pk_unit *u);
 /* Byte offset of a location (its expansion) in A's file; -1 elsewhere. */
 long pk_ast_offset(const struct pk_ast *a, CXSourceLocation loc);
 /* The cursor's extent in A's file: 0, or -1 when it is not all there. */
 int pk_ast_extent(const struct pk_ast *a, CXCursor c, size_t *start, size_t *end);
+/* A cursor's spelling (malloc'd, "" for none). */
+char *pk_cursor_name(CXCursor c);
 /* Is the cursor's text produced by a macro expansion? */
 int pk_ast_from_macro(CXCursor c);
 unsigned pk_ast_line(struct pk_ast *a, size_t off);
+/* The functions of A named NAME, or with NAME NULL its kernel entries (by
+ * pk_entry_rule); FREE_ONLY: free functions and function templates alone.
+ * The first one's index in a->funcs, or -1; *N how many there are, *SECOND
+ * the second one's index, or -1. */
+int pk_ast_funcs_named(const struct pk_ast *a, const char *name, int free_only, int *n, int *second);
+/* The one function named NAME: its index, -1 for none, -2 for several. */
 int pk_ast_find_func(const struct pk_ast *a, const char *name);
 /* The kernel entries of A (functions or function templates with a body
- * that pk_entry_rule calls an entry): the first one's index in a->funcs, or
- * -1; *N how many there are, *SECOND the second one's index, or -1. */
+ * that pk_entry_rule calls an entry): pk_ast_funcs_named(A, NULL, 1, ...). */
 int pk_ast_one_entry(const struct pk_ast *a, int *n, int *second);
 int pk_ast_stmt_of(const struct pk_ast *a, int node);
 int pk_ast_is_loop(enum CXCursorKind k);
@@ -229,6 +281,9 @@ int pk_ast_is_loop(enum CXCursorKind k);
 int pk_ast_in_subtree(const struct pk_ast *a, int j, int i);
 /* The last direct child of node P, or -1. */
 int pk_ast_last_child(const struct pk_ast *a, int p);
+
+/* The calls in source order (the AST's and the tokens' together). */
+void pk_ast_sort_calls(struct pk_ast *a);
 
 /* ast_tok.c */
 void pk_ast_tokens(struct pk_ast *a);
@@ -262,10 +317,6 @@ size_t pk_tok_args(const struct pk_ast *a, size_t open, size_t *s, size_t *e, si
 int pk_tok_packed_name(const struct pk_ast *a, size_t i);
 /* Does an identifier token start with PREFIX? */
 int pk_tok_prefix_used(const struct pk_ast *a, const char *prefix);
-/* In the N records of SIZE bytes at V, sorted by the size_t at byte
- * START_FIELD of each (a start offset), the index of the first one starting
- * at or after OFF (N if none). Any token array of the module can use it. */
-size_t pk_first_at(const void *v, size_t n, size_t size, size_t start_field, size_t off);
 size_t pk_ast_inactive_call(const struct pk_ast *a, const char *name);
 char *pk_ast_skip_reason(const struct pk_ast *a, size_t off, unsigned *line);
 int pk_ast_whole_macro_use(const struct pk_ast *a, size_t s, size_t e);
@@ -274,9 +325,6 @@ int pk_ast_text_entries(const struct pk_ast *a, const char *want, size_t *open, 
 
 /* ast_query.c: what the timing tensor asks of a parse (it calls no
  * libclang function itself). */
-/* A cursor's spelling (malloc'd, "" for none); are two cursors the same? */
-char *pk_cursor_name(CXCursor c);
-int pk_cursor_same(CXCursor a, CXCursor b);
 /* A cursor's type: a pointer, void, any other, or none the parse resolved. */
 enum pk_type_class { PK_TYPE_OTHER, PK_TYPE_POINTER, PK_TYPE_VOID, PK_TYPE_UNKNOWN };
 enum pk_type_class pk_cursor_type(CXCursor c);
@@ -305,44 +353,10 @@ char *pk_ast_callee_name(CXCursor call);
  * its semantic parent. 0 when FN's text is not in T's file. */
 size_t pk_ast_decl_start(const struct pk_ast *t, CXCursor fn, const CXCursor *parent);
 
-/* The functions (FunctionDecl, FunctionTemplate) of a whole translation unit,
- * every file it includes, in visiting order; the calls and the function
- * references in the bodies of those definitions a client wants walked. */
-struct pk_tu_fn {
-	char *name;
-	CXCursor c;
-	CXFile file; /* of its location's expansion, NULL for none */
-	size_t off;  /* that location's offset in its file */
-	unsigned line;
-	int def;     /* a definition, else a declaration */
-	int nparams; /* of a definition */
-};
-struct pk_tu_call {   /* a call of a free function (member calls left out) */
-	int caller;   /* index into fns */
-	char *name;   /* pk_ast_callee_name */
-	CXFile file;  /* the file of the extent's end ... */
-	CXFile sfile; /* ... and of its start (expansions) */
-	size_t start, end;
-	unsigned line; /* of the cursor's location */
-	int macro;     /* pk_ast_from_macro */
-};
-struct pk_tu_ref { /* a reference to a function */
-	char *name;
-	CXFile file;
-	size_t off;
-	unsigned line;
-};
-struct pk_tu_graph {
-	struct pk_tu_fn *fns;
-	size_t nfns, cap_fns;
-	struct pk_tu_call *calls;
-	size_t ncalls, cap_calls;
-	struct pk_tu_ref *refs;
-	size_t nrefs, cap_refs;
-};
-/* WALK(USER, FILE) says whether the body of a definition in FILE is walked. */
-void pk_tu_graph(const struct pk_ast *a, int (*walk)(void *user, CXFile file), void *user, struct pk_tu_graph *g);
-void pk_tu_graph_free(struct pk_tu_graph *g);
+/* Is node NODE of A a reference to a function: a DeclRefExpr naming a free
+ * function or a function template, or an OverloadedDeclRef (overloads, a
+ * dependent name)? */
+int pk_ast_func_ref(const struct pk_ast *a, int node);
 /* Parse COPY, a variant of T's file, in that file's place alone (its
  * includes followed where found) and read the integer value (>= 0) of the
  * variable declared at each offset AT[i] into VAL[i]; a value already >= 0,

@@ -429,10 +429,8 @@ static void unique_vars(struct pk_ast *a, struct gen *g, int base)
 
 static int ast_has_entry(const struct pk_ast *a, const char *want)
 {
-	for (size_t i = 0; i < a->nfuncs; i++)
-		if (want && *want ? !strcmp(a->funcs[i].name, want) : a->funcs[i].entry)
-			return 1;
-	return 0;
+	int n, second;
+	return pk_ast_funcs_named(a, want && *want ? want : NULL, 0, &n, &second) >= 0;
 }
 
 static int kernel_entry(struct pk_ast *a, const char *want)

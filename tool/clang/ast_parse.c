@@ -765,6 +765,8 @@ int pk_ast_reparse(struct pk_ast *a, const char *data, size_t len, struct pk_par
 	} else {
 		/* the cursors of the first parse are gone: only the errors are read */
 		a->nnodes = 0;
+		if (a->decls)
+			a->decls->nlater = 0;
 		a->file = clang_getFile(a->tu, a->cpath);
 		struct prelude pre = prelude_of(a->tu, &st);
 		size_t cap = 0;
@@ -835,10 +837,11 @@ int pk_ast_parse_alone(struct pk_ast *a, struct pk_buf *b, char **extra, int nex
 	return 0;
 }
 
-void pk_ast_view(struct pk_ast *view, const struct pk_ast *main, CXFile file, struct pk_buf *b)
+void pk_ast_view(struct pk_ast *view, struct pk_ast *main, CXFile file, struct pk_buf *b)
 {
 	memset(view, 0, sizeof(*view));
 	view->tu = main->tu;
+	view->decls = main->decls; /* the unit's walk, not made again */
 	view->file = file;
 	view->b = b;
 	view->borrowed = 1;
@@ -859,6 +862,10 @@ void pk_ast_free(struct pk_ast *a)
 		free(a->calls[i].name);
 	for (size_t i = 0; i < a->nerrs; i++)
 		free(a->errs[i].msg);
+	if (!a->borrowed && a->decls) {
+		pk_unit_free(a->decls);
+		free(a->decls);
+	}
 	free(a->funcs);
 	free(a->calls);
 	free(a->errs);

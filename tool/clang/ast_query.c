@@ -1,27 +1,14 @@
 /* ast_query.c - what the front end's clients (the timing tensor) ask of a
- * parse, so that they make no libclang call of their own: a cursor's name,
- * parameters and type class, a call's callee, where a function's declaration
- * starts, the functions, calls and function references of a whole
- * translation unit, and the integer value of declarations in a variant of
- * the parsed file. */
+ * parse, so that they make no libclang call of their own: a cursor's type
+ * class and parameters, a call's callee, where a function's declaration
+ * starts, whether a node refers to a function, and the integer value of
+ * declarations in a variant of the parsed file. The functions and calls of
+ * the unit are the index's (ast_tree.c). */
 #include "ast.h"
 #include "pk.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-char *pk_cursor_name(CXCursor c)
-{
-	CXString s = clang_getCursorSpelling(c);
-	char *r = pk_xstrdup(clang_getCString(s) ? clang_getCString(s) : "");
-	clang_disposeString(s);
-	return r;
-}
-
-int pk_cursor_same(CXCursor a, CXCursor b)
-{
-	return clang_equalCursors(a, b) != 0;
-}
 
 enum pk_type_class pk_cursor_type(CXCursor c)
 {
@@ -191,119 +178,17 @@ size_t pk_ast_decl_start(const struct pk_ast *t, CXCursor fn, const CXCursor *pa
 	return snap_start(t, s);
 }
 
-/* ---- the functions, calls and references of the translation unit ---- */
+/* ---- references to functions ---- */
 
-struct graph_walk {
-	struct pk_tu_graph *g;
-	int (*walk)(void *user, CXFile file);
-	void *user;
-	int cur; /* the function whose body is walked */
-};
-
-static CXFile expansion(CXSourceLocation loc, size_t *off, unsigned *line)
+int pk_ast_func_ref(const struct pk_ast *a, int node)
 {
-	CXFile f;
-	unsigned l, col, o;
-	clang_getExpansionLocation(loc, &f, &l, &col, &o);
-	if (off)
-		*off = o;
-	if (line)
-		*line = l;
-	return f;
-}
-
-static void note_call(struct graph_walk *w, CXCursor c)
-{
-	enum CXCursorKind rk = clang_getCursorKind(clang_getCursorReferenced(c));
-	if (rk == CXCursor_CXXMethod || rk == CXCursor_Constructor || rk == CXCursor_Destructor ||
-	    rk == CXCursor_ConversionFunction || rk == CXCursor_ClassDecl || rk == CXCursor_StructDecl)
-		return;
-	struct pk_tu_call s = {0};
-	s.caller = w->cur;
-	s.name = pk_ast_callee_name(c);
-	if (!s.name)
-		return;
-	CXSourceRange r = clang_getCursorExtent(c);
-	s.file = expansion(clang_getRangeEnd(r), &s.end, NULL);
-	s.sfile = expansion(clang_getRangeStart(r), &s.start, NULL);
-	expansion(clang_getCursorLocation(c), NULL, &s.line);
-	s.macro = pk_ast_from_macro(c);
-	PK_GROW(w->g->calls, w->g->cap_calls, w->g->ncalls + 1);
-	w->g->calls[w->g->ncalls++] = s;
-}
-
-static enum CXChildVisitResult body_visit(CXCursor c, CXCursor parent, CXClientData data)
-{
-	struct graph_walk *w = data;
-	enum CXCursorKind k = clang_getCursorKind(c);
-	(void)parent;
-	if (k == CXCursor_CallExpr)
-		note_call(w, c);
-	else if (k == CXCursor_DeclRefExpr || k == CXCursor_OverloadedDeclRef) {
-		enum CXCursorKind rk = clang_getCursorKind(clang_getCursorReferenced(c));
-		if (k == CXCursor_OverloadedDeclRef || rk == CXCursor_FunctionDecl || rk == CXCursor_FunctionTemplate) {
-			struct pk_tu_ref r = {0};
-			r.name = pk_cursor_name(c);
-			r.file = expansion(clang_getCursorLocation(c), &r.off, &r.line);
-			PK_GROW(w->g->refs, w->g->cap_refs, w->g->nrefs + 1);
-			w->g->refs[w->g->nrefs++] = r;
-		}
-	}
-	return CXChildVisit_Recurse;
-}
-
-static enum CXChildVisitResult count_params(CXCursor c, CXCursor parent, CXClientData data)
-{
-	(void)parent;
-	if (clang_getCursorKind(c) == CXCursor_ParmDecl)
-		++*(int *)data;
-	return CXChildVisit_Continue;
-}
-
-static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientData data)
-{
-	struct graph_walk *w = data;
-	enum CXCursorKind k = clang_getCursorKind(c);
-	(void)parent;
-	if (k == CXCursor_LinkageSpec || k == CXCursor_Namespace || k == CXCursor_UnexposedDecl)
-		return CXChildVisit_Recurse;
-	if (k != CXCursor_FunctionDecl && k != CXCursor_FunctionTemplate)
-		return CXChildVisit_Continue;
-	struct pk_tu_fn f = {0};
-	f.name = pk_cursor_name(c);
-	f.c = c;
-	f.file = expansion(clang_getCursorLocation(c), &f.off, &f.line);
-	f.def = clang_isCursorDefinition(c) != 0;
-	if (f.def)
-		clang_visitChildren(c, count_params, &f.nparams);
-	PK_GROW(w->g->fns, w->g->cap_fns, w->g->nfns + 1);
-	w->g->fns[w->g->nfns++] = f;
-	if (f.def && w->walk(w->user, f.file)) {
-		w->cur = (int)(w->g->nfns - 1);
-		clang_visitChildren(c, body_visit, w);
-	}
-	return CXChildVisit_Continue;
-}
-
-void pk_tu_graph(const struct pk_ast *a, int (*walk)(void *user, CXFile file), void *user, struct pk_tu_graph *g)
-{
-	memset(g, 0, sizeof(*g));
-	struct graph_walk w = {g, walk, user, -1};
-	clang_visitChildren(clang_getTranslationUnitCursor(a->tu), top_visit, &w);
-}
-
-void pk_tu_graph_free(struct pk_tu_graph *g)
-{
-	for (size_t i = 0; i < g->nfns; i++)
-		free(g->fns[i].name);
-	for (size_t i = 0; i < g->ncalls; i++)
-		free(g->calls[i].name);
-	for (size_t i = 0; i < g->nrefs; i++)
-		free(g->refs[i].name);
-	free(g->fns);
-	free(g->calls);
-	free(g->refs);
-	memset(g, 0, sizeof(*g));
+	enum CXCursorKind k = a->nodes[node].kind;
+	if (k == CXCursor_OverloadedDeclRef)
+		return 1;
+	if (k != CXCursor_DeclRefExpr)
+		return 0;
+	enum CXCursorKind rk = clang_getCursorKind(clang_getCursorReferenced(a->nodes[node].c));
+	return rk == CXCursor_FunctionDecl || rk == CXCursor_FunctionTemplate;
 }
 
 /* ---- integer values of declarations ---- */

@@ -95,21 +95,6 @@ int pk_tok_is(const struct pk_ast *a, size_t i, const char *s)
 	return t->end - t->start == l && !memcmp(a->b->data + t->start, s, l);
 }
 
-size_t pk_first_at(const void *v, size_t n, size_t size, size_t start_field, size_t off)
-{
-	const char *base = v;
-	size_t lo = 0, hi = n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2, start;
-		memcpy(&start, base + mid * size + start_field, sizeof(start));
-		if (start < off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 size_t pk_tok_at(const struct pk_ast *a, size_t off)
 {
 	return pk_first_at(a->tok, a->ntok, sizeof(*a->tok), offsetof(struct pk_tok, start), off);
@@ -441,14 +426,6 @@ static int token_call(const struct pk_ast *a, size_t i)
 	       !pk_tok_is(a, i - 1, "~");
 }
 
-static int cmp_call(const void *x, const void *y)
-{
-	const struct pk_call *p = x, *q = y;
-	if (p->off != q->off)
-		return p->off < q->off ? -1 : 1;
-	return p->node < q->node ? -1 : p->node > q->node;
-}
-
 /* Calls written in a function body that the AST does not hold (its
  * statement was dropped, or the callee is unknown to the parse), each with
  * the statement found from the tokens. */
@@ -463,7 +440,7 @@ void pk_ast_token_calls(struct pk_ast *a)
 		char *name = pk_xstrndup(a->b->data + off, a->tok[i].end - off);
 		if (f >= 0 && !live(a, i)) { /* counted for CALLEE#n, refused when picked */
 			PK_GROW(a->calls, a->cap_calls, a->ncalls + 1);
-			a->calls[a->ncalls++] = (struct pk_call){name, off, -1, 0, 1};
+			a->calls[a->ncalls++] = (struct pk_call){name, off, -1, 0, 1, 0};
 			continue;
 		}
 		if (f < 0 || has_call(a, nast, name, off) || named_in_ast(a, f, off, a->tok[i].end - off) ||
@@ -477,10 +454,10 @@ void pk_ast_token_calls(struct pk_ast *a)
 			continue;
 		}
 		PK_GROW(a->calls, a->cap_calls, a->ncalls + 1);
-		a->calls[a->ncalls++] = (struct pk_call){name, off, st, 0, 0};
+		a->calls[a->ncalls++] = (struct pk_call){name, off, st, 0, 0, 0};
 	}
 	if (a->ncalls > nast)
-		qsort(a->calls, a->ncalls, sizeof(*a->calls), cmp_call);
+		pk_ast_sort_calls(a);
 }
 
 /* Calls to NAME in regions the preprocessor skipped: the first one's

@@ -1,8 +1,11 @@
-/* ast_tree.c - index the main file's function bodies: every cursor with its
- * parent and byte range, which ones are statements (and which are braceless
- * bodies of if/for/while), and every call with its callee name.
- * Only the edited file's cursors are visited: the main file, or a header
- * parsed in the unit of a source file that includes it. */
+/* ast_tree.c - the index of a parse, from one walk of its translation unit:
+ * every function declared or defined in any file of the unit (pk_ast.decls),
+ * then the definitions of the model's own file (the main file, a header
+ * parsed in the unit of a source file that includes it, or the included
+ * file a view shows) with their bodies: every cursor with its parent and
+ * byte range, which ones are statements (and which are braceless bodies of
+ * if/for/while), and every call with its callee name. A view indexes its
+ * file from its unit's walk without walking the unit again. */
 #include "ast.h"
 #include "embed.h"
 #include "pk.h"
@@ -31,6 +34,14 @@ int pk_cx_same_file(CXFile a, CXFile b)
 	clang_disposeString(na);
 	clang_disposeString(nb);
 	return same;
+}
+
+char *pk_cursor_name(CXCursor c)
+{
+	CXString s = clang_getCursorSpelling(c);
+	char *r = pk_xstrdup(clang_getCString(s) ? clang_getCString(s) : "");
+	clang_disposeString(s);
+	return r;
 }
 
 static size_t offset_of(const struct pk_ast *a, CXSourceLocation loc, int *in_main)
@@ -128,11 +139,16 @@ static size_t skip_filler(const struct pk_buf *b, size_t off)
 	return off;
 }
 
-static int word_at(const struct pk_buf *b, size_t off, const char *w)
+static int word_in(const char *d, size_t len, size_t off, const char *w)
 {
 	size_t l = strlen(w);
-	return off + l <= b->len && !memcmp(b->data + off, w, l) &&
-	       (off + l == b->len || !pk_is_ident(b->data[off + l])) && (off == 0 || !pk_is_ident(b->data[off - 1]));
+	return off + l <= len && !memcmp(d + off, w, l) && (off + l == len || !pk_is_ident(d[off + l])) &&
+	       (off == 0 || !pk_is_ident(d[off - 1]));
+}
+
+static int word_at(const struct pk_buf *b, size_t off, const char *w)
+{
+	return word_in(b->data, b->len, off, w);
 }
 
 int pk_ast_is_loop(enum CXCursorKind k)
@@ -205,13 +221,20 @@ static void classify(struct pk_ast *a, size_t from)
 	free(count);
 }
 
+/* Does the call reach a method, a constructor or a class rather than a free
+ * function? */
+static int member_callee(CXCursor call)
+{
+	enum CXCursorKind rk = clang_getCursorKind(clang_getCursorReferenced(call));
+	return rk == CXCursor_CXXMethod || rk == CXCursor_Constructor || rk == CXCursor_Destructor ||
+	       rk == CXCursor_ConversionFunction || rk == CXCursor_ClassDecl || rk == CXCursor_StructDecl;
+}
+
 static void add_call(struct pk_ast *a, int node, const int *depth)
 {
-	CXString s = clang_getCursorSpelling(a->nodes[node].c);
-	char *name = pk_xstrdup(clang_getCString(s));
-	clang_disposeString(s);
+	char *name = pk_cursor_name(a->nodes[node].c);
 	size_t off = a->nodes[node].start;
-	int macro = 0;
+	int macro = 0, member = member_callee(a->nodes[node].c);
 	/* the callee reference: where its name is written */
 	for (size_t j = (size_t)node + 1; j < a->nnodes && depth[j] > depth[node]; j++) {
 		enum CXCursorKind k = a->nodes[j].kind;
@@ -220,9 +243,10 @@ static void add_call(struct pk_ast *a, int node, const int *depth)
 		CXString rs = clang_getCursorSpelling(a->nodes[j].c);
 		const char *rn = clang_getCString(rs);
 		if (*rn && (!*name || !strcmp(rn, name))) {
-			if (!*name) {
+			if (!*name) { /* a dependent call: the name under it */
 				free(name);
 				name = pk_xstrdup(rn);
+				member |= k == CXCursor_MemberRefExpr;
 			}
 			int in;
 			size_t o = offset_of(a, clang_getCursorLocation(a->nodes[j].c), &in);
@@ -240,7 +264,7 @@ static void add_call(struct pk_ast *a, int node, const int *depth)
 		return;
 	}
 	PK_GROW(a->calls, a->cap_calls, a->ncalls + 1);
-	a->calls[a->ncalls++] = (struct pk_call){name, off, node, macro, 0};
+	a->calls[a->ncalls++] = (struct pk_call){name, off, node, macro, 0, member};
 }
 
 static int cmp_call(const void *x, const void *y)
@@ -249,6 +273,12 @@ static int cmp_call(const void *x, const void *y)
 	if (p->off != q->off)
 		return p->off < q->off ? -1 : 1;
 	return p->node < q->node ? -1 : p->node > q->node;
+}
+
+void pk_ast_sort_calls(struct pk_ast *a)
+{
+	if (a->ncalls)
+		qsort(a->calls, a->ncalls, sizeof(*a->calls), cmp_call);
 }
 
 static int word_before(struct pk_ast *a, size_t start, size_t name_off, const char *w)
@@ -355,14 +385,17 @@ int pk_entry_rule(const char *text, size_t len, int extern_c, const char *name)
 	       (extern_c && has_any_word(text, len, entry_words.extern_c));
 }
 
-static void add_func(struct pk_ast *a, CXCursor c, CXCursor parent, int extern_c, int in_template)
+/* Index the definition D of a->decls, in A's own file: its body's nodes
+ * and calls, and its entry in a->funcs. */
+static void add_func(struct pk_ast *a, int d)
 {
+	const struct pk_decl *dc = &a->decls->v[d];
+	CXCursor c = dc->c;
 	struct walk w = {a, -1, (int)a->nfuncs, NULL, 0, 0};
 	size_t from = a->nnodes;
-	CXSourceRange r = clang_getCursorExtent(c);
 	int in;
-	size_t start = offset_of(a, clang_getRangeStart(r), &in);
-	size_t name_off = offset_of(a, clang_getCursorLocation(c), &in);
+	size_t start = offset_of(a, clang_getRangeStart(clang_getCursorExtent(c)), &in);
+	size_t name_off = dc->off;
 	clang_visitChildren(c, visit_stmt, &w);
 	/* the body is the function's last CompoundStmt child */
 	int body = -1;
@@ -383,24 +416,22 @@ static void add_func(struct pk_ast *a, CXCursor c, CXCursor parent, int extern_c
 		if (a->nodes[i].kind == CXCursor_CallExpr && a->nodes[i].start >= a->nodes[body].start)
 			add_call(a, (int)i, w.depth);
 	free(w.depth);
-	CXString s = clang_getCursorSpelling(c);
-	const char *name = clang_getCString(s);
 	size_t words = words_before(a, start);
 	PK_GROW(a->funcs, a->cap_funcs, a->nfuncs + 1);
 	struct pk_func *f = &a->funcs[a->nfuncs++];
-	*f =
-	    (struct pk_func){c,
-	                     parent,
-	                     pk_xstrdup(name),
-	                     body,
-	                     start,
-	                     pk_ast_line(a, name_off),
-	                     pk_entry_rule(a->b->data + words, name_off > words ? name_off - words : 0, extern_c, name),
-	                     0,
-	                     word_before(a, start, name_off, "constexpr"),
-	                     clang_getCursorKind(c),
-	                     in_template};
-	clang_disposeString(s);
+	*f = (struct pk_func){
+	    c,
+	    dc->parent,
+	    pk_xstrdup(dc->name),
+	    d,
+	    body,
+	    start,
+	    pk_ast_line(a, name_off),
+	    pk_entry_rule(a->b->data + words, name_off > words ? name_off - words : 0, dc->extern_c, dc->name),
+	    0,
+	    word_before(a, start, name_off, "constexpr"),
+	    dc->kind,
+	    dc->in_template};
 	for (size_t i = 0; i < a->nerrs; i++)
 		if (a->errs[i].line && a->errs[i].off >= start && a->errs[i].off < a->nodes[body].end) {
 			f->bad_line = (int)a->errs[i].line;
@@ -414,80 +445,148 @@ static int is_function(enum CXCursorKind k)
 	       k == CXCursor_Constructor || k == CXCursor_Destructor || k == CXCursor_ConversionFunction;
 }
 
-static int is_container(enum CXCursorKind k)
+static int is_class(enum CXCursorKind k)
 {
-	return k == CXCursor_Namespace || k == CXCursor_LinkageSpec || k == CXCursor_UnexposedDecl ||
-	       k == CXCursor_ClassDecl || k == CXCursor_StructDecl || k == CXCursor_ClassTemplate ||
+	return k == CXCursor_ClassDecl || k == CXCursor_StructDecl || k == CXCursor_ClassTemplate ||
 	       k == CXCursor_ClassTemplatePartialSpecialization || k == CXCursor_UnionDecl;
 }
 
-/* libclang 14 shows `extern "C"` as an unexposed declaration: read its text. */
-static int is_extern_c(struct pk_ast *a, CXCursor c)
+/* libclang 14 shows `extern "C"` as an unexposed declaration: read its text
+ * in the file it is written in. */
+static int is_extern_c(CXTranslationUnit tu, CXCursor c)
 {
-	int in;
-	size_t o = offset_of(a, clang_getRangeStart(clang_getCursorExtent(c)), &in);
-	if (!in || !word_at(a->b, o, "extern"))
+	CXFile f;
+	unsigned line, col, o;
+	clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(c)), &f, &line, &col, &o);
+	size_t len = 0;
+	const char *d = f ? clang_getFileContents(tu, f, &len) : NULL;
+	if (!d || !word_in(d, len, o, "extern"))
 		return 0;
-	o += strlen("extern");
-	while (o < a->b->len && is_blank(a->b->data[o]))
+	o += (unsigned)strlen("extern");
+	while (o < len && is_blank(d[o]))
 		o++;
-	return o + 3 <= a->b->len && !memcmp(a->b->data + o, "\"C\"", 3);
+	return o + 3 <= len && !memcmp(d + o, "\"C\"", 3);
 }
 
-struct top {
+struct walk_unit {
 	struct pk_ast *a;
-	int extern_c;
-	int in_template; /* inside a class template or a union */
+	struct pk_unit *u;
+	CXFile file; /* the scopes entered now: those of this file, NULL all */
+	int extern_c, in_class, in_template;
 };
 
-static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult visit_unit(CXCursor c, CXCursor parent, CXClientData data);
+
+static void enter(const struct walk_unit *w, CXCursor c, enum CXCursorKind k)
 {
-	struct top *t = data;
-	int in;
-	offset_of(t->a, clang_getCursorLocation(c), &in);
-	if (!in) /* the file being edited only (a header parsed in its unit too) */
-		return CXChildVisit_Continue;
+	struct walk_unit inner = *w;
+	inner.extern_c |= k == CXCursor_LinkageSpec || (k == CXCursor_UnexposedDecl && is_extern_c(w->a->tu, c));
+	inner.in_class |= is_class(k);
+	inner.in_template |=
+	    k == CXCursor_ClassTemplate || k == CXCursor_ClassTemplatePartialSpecialization || k == CXCursor_UnionDecl;
+	clang_visitChildren(c, visit_unit, &inner);
+}
+
+/* The one walk of the unit: the functions of its namespaces, linkage
+ * specifications and classes; a scope of a file other than those asked for
+ * is left for later. */
+static enum CXChildVisitResult visit_unit(CXCursor c, CXCursor parent, CXClientData data)
+{
+	struct walk_unit *w = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
-	if (is_function(k) && clang_isCursorDefinition(c)) {
-		add_func(t->a, c, parent, t->extern_c, t->in_template);
-	} else if (is_container(k)) {
-		struct top inner = {t->a, t->extern_c || k == CXCursor_LinkageSpec || is_extern_c(t->a, c),
-		                    t->in_template || k == CXCursor_ClassTemplate ||
-		                        k == CXCursor_ClassTemplatePartialSpecialization || k == CXCursor_UnionDecl};
-		clang_visitChildren(c, visit_top, &inner);
+	int fn = is_function(k);
+	if (!fn && k != CXCursor_Namespace && k != CXCursor_LinkageSpec && k != CXCursor_UnexposedDecl && !is_class(k))
+		return CXChildVisit_Continue;
+	CXFile f;
+	unsigned line, col, off;
+	clang_getExpansionLocation(clang_getCursorLocation(c), &f, &line, &col, &off);
+	if (fn) {
+		struct pk_decl d = {
+		    pk_cursor_name(c), c,           parent,        f, off, line, k, clang_isCursorDefinition(c) != 0,
+		    w->extern_c,       w->in_class, w->in_template};
+		PK_GROW(w->u->v, w->u->cap, w->u->n + 1);
+		w->u->v[w->u->n++] = d;
+	} else if (!w->file || pk_cx_same_file(f, w->file)) {
+		enter(w, c, k);
+	} else {
+		PK_GROW(w->u->later, w->u->cap_later, w->u->nlater + 1);
+		w->u->later[w->u->nlater++] = (struct pk_scope){c, f, w->extern_c, w->in_class, w->in_template};
 	}
 	return CXChildVisit_Continue;
 }
 
+const struct pk_unit *pk_ast_unit(struct pk_ast *a, CXFile file)
+{
+	struct pk_unit *u = a->decls;
+	size_t keep = 0;
+	for (size_t i = 0; i < u->nlater; i++) {
+		struct pk_scope sc = u->later[i];
+		if (file && !pk_cx_same_file(sc.file, file)) {
+			u->later[keep++] = sc;
+			continue;
+		}
+		struct walk_unit w = {a, u, NULL, sc.extern_c, sc.in_class, sc.in_template};
+		enter(&w, sc.c, clang_getCursorKind(sc.c));
+	}
+	u->nlater = keep;
+	return u;
+}
+
+void pk_unit_free(struct pk_unit *u)
+{
+	for (size_t i = 0; i < u->n; i++)
+		free(u->v[i].name);
+	free(u->v);
+	free(u->later);
+	memset(u, 0, sizeof(*u));
+}
+
 int pk_ast_index(struct pk_ast *a)
 {
-	struct top t = {a, 0, 0};
-	clang_visitChildren(clang_getTranslationUnitCursor(a->tu), visit_top, &t);
-	if (a->ncalls)
-		qsort(a->calls, a->ncalls, sizeof(*a->calls), cmp_call);
+	if (!a->borrowed) {
+		a->decls = pk_xcalloc(1, sizeof(*a->decls));
+		struct walk_unit w = {a, a->decls, a->file, 0, 0, 0};
+		clang_visitChildren(clang_getTranslationUnitCursor(a->tu), visit_unit, &w);
+	}
+	const struct pk_unit *u = pk_ast_unit(a, a->file);
+	/* the definitions of this file, in the order they are written (a
+	 * view's scopes were entered after the rest of the unit) */
+	int *mine = pk_xcalloc(u->n + 1, sizeof(int));
+	size_t n = 0;
+	CXFile last = NULL;
+	int here = 0;
+	for (size_t i = 0; i < u->n; i++) {
+		const struct pk_decl *d = &u->v[i];
+		if (d->file != last) { /* runs of one file: its test once */
+			last = d->file;
+			here = pk_cx_same_file(last, a->file);
+		}
+		if (here && d->def && d->off <= a->b->len)
+			mine[n++] = (int)i;
+	}
+	for (size_t i = 1; i < n; i++) /* nearly sorted: an insertion sort, stable */
+		for (size_t j = i; j > 0 && u->v[mine[j - 1]].off > u->v[mine[j]].off; j--) {
+			int x = mine[j];
+			mine[j] = mine[j - 1];
+			mine[j - 1] = x;
+		}
+	for (size_t i = 0; i < n; i++)
+		add_func(a, mine[i]);
+	free(mine);
+	pk_ast_sort_calls(a);
 	return 0;
 }
 
-int pk_ast_find_func(const struct pk_ast *a, const char *name)
-{
-	int found = -1;
-	for (size_t i = 0; i < a->nfuncs; i++)
-		if (!strcmp(a->funcs[i].name, name)) {
-			if (found >= 0)
-				return -2;
-			found = (int)i;
-		}
-	return found;
-}
-
-int pk_ast_one_entry(const struct pk_ast *a, int *n, int *second)
+int pk_ast_funcs_named(const struct pk_ast *a, const char *name, int free_only, int *n, int *second)
 {
 	int found = -1;
 	*n = 0;
 	*second = -1;
 	for (size_t i = 0; i < a->nfuncs; i++) {
-		enum CXCursorKind k = clang_getCursorKind(a->funcs[i].cursor);
-		if (!a->funcs[i].entry || (k != CXCursor_FunctionDecl && k != CXCursor_FunctionTemplate))
+		const struct pk_func *f = &a->funcs[i];
+		if (name ? strcmp(f->name, name) != 0 : !f->entry)
+			continue;
+		if (free_only && f->kind != CXCursor_FunctionDecl && f->kind != CXCursor_FunctionTemplate)
 			continue;
 		if (found < 0)
 			found = (int)i;
@@ -496,6 +595,17 @@ int pk_ast_one_entry(const struct pk_ast *a, int *n, int *second)
 		++*n;
 	}
 	return found;
+}
+
+int pk_ast_find_func(const struct pk_ast *a, const char *name)
+{
+	int n, second, found = pk_ast_funcs_named(a, name, 0, &n, &second);
+	return n > 1 ? -2 : found;
+}
+
+int pk_ast_one_entry(const struct pk_ast *a, int *n, int *second)
+{
+	return pk_ast_funcs_named(a, NULL, 1, n, second);
 }
 
 int pk_ast_stmt_of(const struct pk_ast *a, int node)

@@ -495,17 +495,8 @@ int tt_kernel_find(struct pk_ast *t, const char *name, struct tt_kernel *k)
 	memset(k, 0, sizeof(*k));
 	k->host_tensors = -1;
 	k->host_scalars = -2;
-	int found[2] = {-1, -1}, n = 0;
-	if (!name)
-		found[0] = pk_ast_one_entry(t, &n, &found[1]);
-	for (size_t i = 0; name && i < t->nfuncs; i++) {
-		enum CXCursorKind ck = t->funcs[i].kind;
-		if ((ck != CXCursor_FunctionDecl && ck != CXCursor_FunctionTemplate) || strcmp(t->funcs[i].name, name))
-			continue;
-		if (n < 2)
-			found[n] = (int)i;
-		n++;
-	}
+	int found[2], n;
+	found[0] = pk_ast_funcs_named(t, name, 1, &n, &found[1]);
 	if (n == 0)
 		return name ? pk_error("%s: no definition of kernel '%s'", t->b->path, name)
 		            : pk_error("%s: no kernel found (no __global__ function, extern \"C\" __aicore__ "

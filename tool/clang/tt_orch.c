@@ -117,15 +117,20 @@ struct site {
 static struct site sites[MAX_SUBMITS];
 static size_t nsites;
 
-/* The calls of helper FN: every `NAME (` inside another function's body. */
+/* The calls of helper FN written `NAME (` in a function's body, from the
+ * front end's calls (a method's left out): the token of each one's '('. */
 static size_t helper_calls(const struct pk_ast *t, const struct tt_fn *fns, size_t nf, const struct tt_fn *fn,
                            size_t *calls, size_t cap)
 {
 	size_t n = 0;
-	for (size_t i = 0; i + 1 < t->ntok && n < cap; i++)
-		if (i != fn->name && same(t, i, fn->name) && pk_tok_is(t, i + 1, "(") && tt_fn_holding(fns, nf, i) &&
-		    (i == 0 || !pk_tok_is(t, i - 1, ".")))
-			calls[n++] = i + 1;
+	for (size_t c = 0; c < t->ncalls && n < cap; c++) {
+		size_t i = pk_tok_at(t, t->calls[c].off);
+		if (t->calls[c].member || i + 1 >= t->ntok || i == fn->name || !same(t, i, fn->name) ||
+		    !pk_tok_is(t, i + 1, "(") || !tt_fn_holding(fns, nf, i) ||
+		    (i > 0 && (pk_tok_is(t, i - 1, ".") || pk_tok_is(t, i - 1, "->"))))
+			continue;
+		calls[n++] = i + 1;
+	}
 	return n;
 }
 

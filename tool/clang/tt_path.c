@@ -2,11 +2,12 @@
  * in the kernel's event array; a pointer to it is threaded down every call
  * path kernel -> ... -> FUNC as an extra trailing parameter
  * (`uint64_t *pk_tt_ev = nullptr`, so callers off the path compile
- * unchanged) and the sample in FUNC writes through it. Functions and calls
- * are found on the kernel's translation unit; a function whose address is
- * taken, recursion, an ambiguous name, a function defined in a file that was
- * not given with --edit, a call written by a macro or one relying on default
- * arguments are refused. */
+ * unchanged) and the sample in FUNC writes through it. The functions and
+ * calls are the front end's: the unit's free functions (pk_ast_unit()), the
+ * calls in the bodies the models of the kernel's file and of the --edit
+ * files index; a function whose address is taken, recursion, an ambiguous
+ * name, a function defined in a file that was not given with --edit, a call
+ * written by a macro or one relying on default arguments are refused. */
 #include "tt.h"
 #include "pk.h"
 #include "timing_strip.h"
@@ -18,89 +19,80 @@
 static int event_at_call(struct pk_ast *a, const struct tt_kernel *k, struct tt_event *ev, const char *callee, int nth);
 static int event_at_line(struct pk_ast *a, const struct tt_kernel *k, struct tt_event *ev, unsigned line);
 
+/* What the path knows of each function of the unit (by its index in
+ * the unit). */
 struct fn {
-	char *name;
-	CXCursor c;
-	int file; /* -1 the kernel's file, >= 0 an --edit file, -2 elsewhere */
-	int nparams;
-	int ndecls;     /* declarations seen (the definition included) */
-	int addr_taken; /* referenced other than as a callee */
-	unsigned line;  /* of the address-taking reference */
-	int addr_file;
+	int model;        /* the model of the file defining it: 0 the kernel's, 1.. an --edit file's; -1 none */
+	int func;         /* its index in that model's funcs, or -1 */
 	int reach, leads; /* reachable from the kernel / reaches a target */
 	int state;        /* cycle search: 0 new, 1 on stack, 2 done */
-	size_t name_off;  /* of a definition: its name's offset in its file */
-	char *path;       /* of a definition: its file's name */
 };
 
-struct site {               /* one call from an editable function */
-	int caller, callee; /* callee -1: not a unique editable definition */
-	char *name;
-	int file;
-	size_t close;    /* offset of its ')' */
-	size_t name_off; /* offset of the callee's name, or (size_t)-1 */
-	int nargs;       /* arguments as written, -1 unknown */
+struct site {               /* a call of a free function from an editable one */
+	int model;          /* whose calls hold it */
+	size_t call;        /* its index there */
+	int caller, callee; /* decls; callee -1: not a unique definition, -2-d: ambiguous */
+	size_t close;       /* offset of its ')' */
+	size_t name_off;    /* offset of the callee's name */
+	int nargs;          /* arguments as written, -1 unknown */
 	int macro;
-	unsigned line;
-};
-
-struct ref {
-	char *name;
-	int file;
-	size_t off;
 	unsigned line;
 };
 
 struct graph {
 	struct pk_ast *t;
 	struct tt_spec *sp;
-	struct tt_file **ed; /* the --edit files of the kernel's translation unit */
-	size_t ned;
-	struct fn *f;
-	size_t nf, cap_f;
+	struct pk_ast **m;   /* m[0] the kernel's model, then the --edit files' views */
+	struct tt_file **ed; /* ed[k - 1]: the --edit file of m[k] */
+	size_t nm;
+	const struct pk_decl *d; /* the unit's functions, every file's */
+	size_t nd;
+	struct fn *f; /* one per decl */
 	struct site *s;
 	size_t ns, cap_s;
-	struct ref *r;
-	size_t nr, cap_r;
 };
 
-/* Which file FILE is: -1 the kernel's, i an --edit file, -2 other. */
-static int file_index(const struct graph *g, CXFile f)
+/* A free function or function template (the functions a path runs through). */
+static int is_free(const struct graph *g, size_t i)
 {
-	if (!f)
-		return -2;
-	if (pk_cx_same_file(f, g->t->file))
-		return -1;
-	for (size_t i = 0; i < g->ned; i++)
-		if (pk_cx_same_file(f, g->ed[i]->t.file))
-			return (int)i;
-	return -2;
+	const struct pk_decl *d = &g->d[i];
+	return (d->kind == CXCursor_FunctionDecl || d->kind == CXCursor_FunctionTemplate) && !d->in_class;
 }
 
-static struct pk_ast *tu_of(const struct graph *g, int file)
+static const char *name_of(const struct graph *g, int i)
 {
-	return file == -1 ? g->t : &g->ed[file]->t;
+	return g->d[i].name;
 }
 
-static const char *path_of(const struct graph *g, int file)
+static const char *path_of(const struct graph *g, int model)
 {
-	return file == -1 ? g->t->b->path : file >= 0 ? g->ed[file]->b.path : "?";
+	return model >= 0 ? g->m[model]->b->path : "?";
 }
 
-static int find_fn(const struct graph *g, const char *name, int *count)
+/* Free functions named NAME: how many declarations and definitions (*N),
+ * of definitions alone (*NDEF), the last definition, or -1. */
+static int named(const struct graph *g, const char *name, int *n, int *ndef)
 {
 	int found = -1;
-	*count = 0;
-	for (size_t i = 0; i < g->nf; i++)
-		if (!strcmp(g->f[i].name, name)) {
-			if (found < 0)
+	*n = *ndef = 0;
+	for (size_t i = 0; i < g->nd; i++)
+		if (is_free(g, i) && !strcmp(g->d[i].name, name)) {
+			++*n;
+			if (g->d[i].def) {
 				found = (int)i;
-			++*count;
+				++*ndef;
+			}
 		}
 	return found;
 }
 
-/* ---- the body walk: calls and references ---- */
+static int unique_def(const struct graph *g, const char *name, int *n)
+{
+	int all;
+	return named(g, name, &all, n);
+}
+
+/* ---- the calls ---- */
 
 /* Arguments of the call whose ')' is at CLOSE, counted on the tokens. */
 static int count_args(const struct pk_ast *t, size_t close)
@@ -112,37 +104,29 @@ static int count_args(const struct pk_ast *t, size_t close)
 	return open < t->ntok ? (int)pk_tok_args(t, open, s, e, 256) : -1;
 }
 
-static void note_site(struct graph *g, const struct pk_tu_call *c)
+static void note_site(struct graph *g, int model, size_t call, int caller)
 {
-	struct site s = {0};
-	s.caller = c->caller;
-	s.callee = -1;
-	s.name = pk_xstrdup(c->name);
-	size_t end = c->end, start = c->start;
-	s.file = file_index(g, c->file);
-	int sfile = file_index(g, c->sfile);
-	s.line = c->line;
-	s.macro = c->macro;
-	s.name_off = (size_t)-1;
-	s.nargs = -1;
-	if (s.file != -2 && sfile == s.file && !s.macro) {
+	const struct pk_ast *t = g->m[model];
+	const struct pk_call *c = &t->calls[call];
+	const struct pk_node *n = &t->nodes[c->node];
+	struct site s = {
+	    model, call, caller, -1, 0, n->start, -1, pk_ast_from_macro(n->c), pk_ast_line(g->m[model], n->start)};
+	if (!s.macro) {
 		/* the text must start with the callee's name (ns:: qualifiers aside):
 		 * a macro's invocation maps to its own name and parentheses */
-		const struct pk_ast *t = tu_of(g, s.file);
-		size_t i = pk_tok_at(t, start);
+		size_t i = pk_tok_at(t, n->start);
 		if (pk_tok_is(t, i, "::"))
 			i++;
 		while (i + 1 < t->ntok && t->tok[i].kind == CXToken_Identifier && pk_tok_is(t, i + 1, "::"))
 			i += 2;
-		if (!pk_tok_is(t, i, s.name))
+		if (!pk_tok_is(t, i, c->name))
 			s.macro = 1;
-		s.name_off = s.macro ? start : t->tok[i].start; /* a macro's names expand at its own */
-	} else if (sfile == s.file) {
-		s.name_off = start;
+		else
+			s.name_off = t->tok[i].start; /* a macro's names expand at its own */
 	}
-	if (s.file != -2 && end > 0 && tu_of(g, s.file)->b->data[end - 1] == ')') {
-		s.close = end - 1;
-		s.nargs = count_args(tu_of(g, s.file), s.close);
+	if (n->end > 0 && t->b->data[n->end - 1] == ')') {
+		s.close = n->end - 1;
+		s.nargs = count_args(t, s.close);
 	} else {
 		s.macro = 1; /* its ')' is not where the text says: treat as macro-made */
 	}
@@ -150,68 +134,49 @@ static void note_site(struct graph *g, const struct pk_tu_call *c)
 	g->s[g->ns++] = s;
 }
 
-/* Only the bodies in files that may be edited are walked. */
-static int walk_file(void *user, CXFile f)
+/* The model indexing the body of free function I, or NULL. */
+static const struct pk_ast *body_of(const struct graph *g, size_t i)
 {
-	return file_index(user, f) != -2;
+	return is_free(g, i) && g->f[i].model >= 0 && g->f[i].func >= 0 ? g->m[g->f[i].model] : NULL;
 }
 
-/* The functions (a declaration's file -3), the calls and the references of
- * the kernel's translation unit, as the front end collects them. */
+/* Where each function is defined, and the calls of free functions in the
+ * bodies of those the models index, in the unit's order. */
 static void collect(struct graph *g)
 {
-	struct pk_tu_graph tu;
-	pk_tu_graph(g->t, walk_file, g, &tu);
-	for (size_t j = 0; j < tu.nfns; j++) {
-		const struct pk_tu_fn *c = &tu.fns[j];
-		if (!c->def) {
-			/* a declaration of an editable function: counted below */
-			for (size_t i = 0; i < g->nf; i++)
-				if (!strcmp(g->f[i].name, c->name))
-					g->f[i].ndecls++;
-			PK_GROW(g->f, g->cap_f, g->nf + 1);
-			g->f[g->nf++] = (struct fn){.name = pk_xstrdup(c->name), .c = c->c, .file = -3, .ndecls = 1};
-			continue;
+	g->f = pk_xcalloc(g->nd + 1, sizeof(*g->f));
+	CXFile last = NULL;
+	int model = -1;
+	for (size_t i = 0; i < g->nd; i++) {
+		if (g->d[i].file != last) {
+			last = g->d[i].file;
+			model = -1;
+			for (size_t k = 0; last && k < g->nm && model < 0; k++)
+				if (pk_cx_same_file(last, g->m[k]->file))
+					model = (int)k;
 		}
-		int prior = 0;
-		for (size_t i = 0; i < g->nf; i++)
-			if (g->f[i].file == -3 && !strcmp(g->f[i].name, c->name))
-				prior++;
-		PK_GROW(g->f, g->cap_f, g->nf + 1);
-		struct fn *f = &g->f[g->nf++];
-		memset(f, 0, sizeof(*f));
-		f->name = pk_xstrdup(c->name);
-		f->c = c->c;
-		f->file = file_index(g, c->file);
-		f->name_off = c->off;
-		f->path = c->file ? pk_cx_file_name(c->file) : pk_xstrdup("?");
-		f->ndecls = 1 + prior;
-		f->nparams = c->nparams;
+		g->f[i] = (struct fn){.model = model, .func = -1};
 	}
-	for (size_t j = 0; j < tu.ncalls; j++)
-		note_site(g, &tu.calls[j]);
-	for (size_t j = 0; j < tu.nrefs; j++) {
-		struct ref r = {pk_xstrdup(tu.refs[j].name), file_index(g, tu.refs[j].file), tu.refs[j].off,
-		                tu.refs[j].line};
-		PK_GROW(g->r, g->cap_r, g->nr + 1);
-		g->r[g->nr++] = r;
+	for (size_t k = 0; k < g->nm; k++)
+		for (size_t j = 0; j < g->m[k]->nfuncs; j++)
+			g->f[g->m[k]->funcs[j].decl].func = (int)j;
+	for (size_t i = 0; i < g->nd; i++) {
+		const struct pk_ast *t = body_of(g, i);
+		for (size_t c = 0; t && c < t->ncalls; c++) {
+			const struct pk_call *pc = &t->calls[c];
+			if (pc->node >= 0 && !pc->inactive && !pc->member && t->nodes[pc->node].func == g->f[i].func &&
+			    t->nodes[pc->node].kind == CXCursor_CallExpr)
+				note_site(g, g->f[i].model, c, (int)i);
+		}
 	}
-	pk_tu_graph_free(&tu);
+}
+
+static const char *site_name(const struct graph *g, const struct site *s)
+{
+	return g->m[s->model]->calls[s->call].name;
 }
 
 /* ---- the paths ---- */
-
-static int unique_def(const struct graph *g, const char *name, int *n)
-{
-	int found = -1;
-	*n = 0;
-	for (size_t i = 0; i < g->nf; i++)
-		if (g->f[i].file != -3 && !strcmp(g->f[i].name, name)) {
-			found = (int)i;
-			++*n;
-		}
-	return found;
-}
 
 static int on_path(const struct graph *g, int i)
 {
@@ -229,7 +194,7 @@ static int cycle(struct graph *g, int i)
 		if (g->f[s->callee].state == 1)
 			return pk_error("%s:%u: '%s' calls '%s' recursively on the path to a helper event: the event "
 			                "array cannot be threaded through recursion",
-			                path_of(g, s->file), s->line, g->f[i].name, s->name);
+			                path_of(g, s->model), s->line, name_of(g, i), site_name(g, s));
 		if (g->f[s->callee].state == 0 && cycle(g, s->callee) < 0)
 			return -1;
 	}
@@ -259,57 +224,64 @@ static void mark_leads(struct graph *g, int i)
 
 /* ---- the edits ---- */
 
-static struct pk_plan *plan_of(struct graph *g, int file, struct pk_plan *kplan)
+static struct pk_plan *plan_of(struct graph *g, int model, struct pk_plan *kplan)
 {
-	if (file == -1)
-		return kplan;
-	return &g->ed[file]->plan;
+	return model == 0 ? kplan : &g->ed[model - 1]->plan;
+}
+
+static int nparams(const struct graph *g, int i)
+{
+	CXCursor pv[256];
+	return pk_cursor_params(g->d[i].c, pv, 256);
 }
 
 /* The trailing parameter, with its default, in the one declaration. */
 static int add_param(struct graph *g, int i, struct pk_plan *kplan)
 {
-	struct fn *f = &g->f[i];
-	struct pk_ast *t = tu_of(g, f->file);
+	const struct pk_decl *d = &g->d[i];
+	int model = g->f[i].model;
+	struct pk_ast *t = g->m[model];
 	size_t s, e;
-	if (pk_ast_extent(t, f->c, &s, &e) < 0)
-		return pk_error("%s: cannot find the text of '%s'", path_of(g, f->file), f->name);
+	if (pk_ast_extent(t, d->c, &s, &e) < 0)
+		return pk_error("%s: cannot find the text of '%s'", path_of(g, model), d->name);
 	/* the parameter list: the first '(' after the name at top level */
-	size_t i0 = pk_tok_at(t, f->name_off);
+	size_t i0 = pk_tok_at(t, d->off);
 	while (i0 < t->ntok && t->tok[i0].start < e && !pk_tok_is(t, i0, "("))
 		i0++;
 	size_t j = pk_tok_close(t, i0, 0);
 	if (j >= t->ntok || t->tok[j].start >= e)
-		return pk_error("%s: cannot find the parameter list of '%s'", path_of(g, f->file), f->name);
+		return pk_error("%s: cannot find the parameter list of '%s'", path_of(g, model), d->name);
 	struct pk_sb sb = {0};
 	const char *names[] = {"prefix"}, *vals[] = {g->sp->lay.prefix};
 	char *param = tt_expand(tt_rule(g->sp->rules, "kernel", "events_param"), names, vals, 1);
-	pk_sb_addf(&sb, "%s%s", f->nparams > 0 ? ", " : "", param);
+	int np = nparams(g, i);
+	pk_sb_addf(&sb, "%s%s", np > 0 ? ", " : "", param);
 	free(param);
-	if (f->nparams > 0)
-		tt_insert_inline(plan_of(g, f->file, kplan), t->tok[j].start, sb.s);
+	if (np > 0)
+		tt_insert_inline(plan_of(g, model, kplan), t->tok[j].start, sb.s);
 	else if (j == i0 + 2 && pk_tok_is(t, i0 + 1, "void"))
-		tt_replace_inline(t->b, plan_of(g, f->file, kplan), t->tok[i0 + 1].start, t->tok[i0 + 1].end, sb.s);
+		tt_replace_inline(t->b, plan_of(g, model, kplan), t->tok[i0 + 1].start, t->tok[i0 + 1].end, sb.s);
 	else
-		tt_insert_inline(plan_of(g, f->file, kplan), t->tok[j].start, sb.s);
+		tt_insert_inline(plan_of(g, model, kplan), t->tok[j].start, sb.s);
 	pk_sb_free(&sb);
 	return 0;
 }
 
 static int add_arg(struct graph *g, const struct site *s, struct pk_plan *kplan)
 {
-	const struct fn *callee = &g->f[s->callee];
+	const char *name = site_name(g, s);
 	if (s->macro)
 		return pk_error("%s:%u: the call to '%s' on the path to a helper event is written by a macro: the "
 		                "event array cannot be passed; expand the macro by hand",
-		                path_of(g, s->file), s->line, s->name);
-	if (s->nargs != callee->nparams)
+		                path_of(g, s->model), s->line, name);
+	int np = nparams(g, s->callee);
+	if (s->nargs != np)
 		return pk_error("%s:%u: the call to '%s' passes %d of its %d arguments (defaulted or variadic ones): "
 		                "a trailing event-array argument would bind to the wrong parameter",
-		                path_of(g, s->file), s->line, s->name, s->nargs, callee->nparams);
+		                path_of(g, s->model), s->line, name, s->nargs, np);
 	struct pk_sb sb = {0};
 	pk_sb_addf(&sb, "%s%s" PK_NAME_TIMING_EVENTS, s->nargs > 0 ? ", " : "", g->sp->lay.prefix);
-	tt_insert_inline(plan_of(g, s->file, kplan), s->close, sb.s);
+	tt_insert_inline(plan_of(g, s->model, kplan), s->close, sb.s);
 	pk_sb_free(&sb);
 	return 0;
 }
@@ -326,24 +298,24 @@ static size_t hk_start(struct pk_ast *t, CXCursor c)
 /* The sample inside the helper: through the pointer, when it is passed. */
 static int place_helper_event(struct graph *g, int i, struct tt_event *ev)
 {
-	struct fn *f = &g->f[i];
-	struct pk_ast *t = tu_of(g, f->file);
+	int model = g->f[i].model;
+	struct pk_ast *t = g->m[model];
 	struct tt_kernel hk;
-	int rc = tt_func_describe(t, f->c, &hk);
+	int rc = tt_func_describe(t, g->d[i].c, &hk);
 	if (rc == 0)
 		rc = tt_place_event(t, &hk, ev);
 	tt_kernel_free(&hk);
 	if (rc < 0)
 		return -1;
-	ev->file = path_of(g, f->file);
+	ev->file = path_of(g, model);
 	tt_lint_event(t, g->sp, ev);
 	return 0;
 }
 
 static int place_sample(struct graph *g, int i, struct tt_event *ev, struct pk_plan *kplan)
 {
-	struct fn *f = &g->f[i];
-	struct pk_ast *t = tu_of(g, f->file);
+	int model = g->f[i].model;
+	struct pk_ast *t = g->m[model];
 	const char *P = g->sp->lay.prefix;
 	struct pk_sb sb = {0}, label = {0};
 	const struct pk_api *api = g->sp->api;
@@ -359,49 +331,31 @@ static int place_sample(struct graph *g, int i, struct tt_event *ev, struct pk_p
 	free(lines);
 	free(sim);
 	free(dev);
-	size_t at = *api->sim_macro ? hk_start(t, f->c) : 0;
+	size_t at = *api->sim_macro ? hk_start(t, g->d[i].c) : 0;
 	if (*api->sim_macro && *api->sim_include && !pk_api_includes(t->b, &t->scan, api->sim_include) && at) {
 		char *inc = pk_api_include_lines(api, api->sim_include, 1, "\n");
-		tt_insert_before(t->b, plan_of(g, f->file, kplan), at, inc, "helper");
+		tt_insert_before(t->b, plan_of(g, model, kplan), at, inc, "helper");
 		free(inc);
 	}
 	free(cy);
 	pk_sb_addf(&label, "event %s (%s)", ev->name, ev->kind);
-	tt_event_write(t->b, plan_of(g, f->file, kplan), g->sp, (size_t)(ev - g->sp->opt.ev), sb.s, label.s);
+	tt_event_write(t->b, plan_of(g, model, kplan), g->sp, (size_t)(ev - g->sp->opt.ev), sb.s, label.s);
 	pk_sb_free(&sb);
 	pk_sb_free(&label);
 	return 0;
 }
 
-static void graph_free(struct graph *g)
-{
-	for (size_t i = 0; i < g->nf; i++) {
-		free(g->f[i].name);
-		free(g->f[i].path);
-	}
-	for (size_t i = 0; i < g->ns; i++)
-		free(g->s[i].name);
-	for (size_t i = 0; i < g->nr; i++)
-		free(g->r[i].name);
-	free(g->f);
-	free(g->s);
-	free(g->r);
-	free(g->ed);
-}
-
 static int resolve(struct graph *g, struct tt_kernel *k, int *kernel)
 {
 	/* the kernel: the definition at the kernel's cursor */
-	*kernel = -1;
-	for (size_t i = 0; i < g->nf; i++)
-		if (g->f[i].file == -1 && pk_cursor_same(g->f[i].c, k->cursor))
-			*kernel = (int)i;
-	if (*kernel < 0)
+	int f = pk_ast_func_of(g->t, k->cursor);
+	*kernel = f >= 0 ? g->t->funcs[f].decl : -1;
+	if (*kernel < 0 || !is_free(g, (size_t)*kernel))
 		return pk_error("%s: kernel '%s' not found among the functions", g->t->b->path, k->name);
 	for (size_t j = 0; j < g->ns; j++) {
 		int n;
-		int d = unique_def(g, g->s[j].name, &n);
-		g->s[j].callee = n == 1 ? d : n > 1 ? -2 - d : -1; /* -2-d: ambiguous, first d */
+		int d = unique_def(g, site_name(g, &g->s[j]), &n);
+		g->s[j].callee = n == 1 ? d : n > 1 ? -2 - d : -1; /* -2-d: ambiguous, last d */
 	}
 	return 0;
 }
@@ -410,13 +364,16 @@ static int resolve(struct graph *g, struct tt_kernel *k, int *kernel)
  * where the tool runs. */
 static int not_editable(struct graph *g, int d, const struct tt_event *ev)
 {
-	const char *name = g->f[d].path;
+	char *path = g->d[d].file ? pk_cx_file_name(g->d[d].file) : pk_xstrdup("?");
+	const char *name = path;
 	char cwd[4096];
 	size_t cl;
 	if (getcwd(cwd, sizeof(cwd)) && (cl = strlen(cwd)) && !strncmp(name, cwd, cl) && name[cl] == '/')
 		name += cl + 1;
-	return pk_error("event '%s': '%s' is defined in %s, which may not be edited: name it with --edit", ev->name,
-	                ev->func, name);
+	int rc = pk_error("event '%s': '%s' is defined in %s, which may not be edited: name it with --edit", ev->name,
+	                  ev->func, name);
+	free(path);
+	return rc;
 }
 
 /* TARGETS[e]: the one definition of each helper event's function. */
@@ -426,10 +383,9 @@ static int find_targets(struct graph *g, const struct tt_spec *sp, int *targets)
 		struct tt_event *ev = &sp->opt.ev[e];
 		if (ev->helper < 0)
 			continue;
-		int n, d = unique_def(g, ev->func, &n);
+		int all, n, d = named(g, ev->func, &all, &n);
 		if (n == 0) {
-			int cnt;
-			if (find_fn(g, ev->func, &cnt) >= 0)
+			if (all)
 				return pk_error(
 				    "event '%s': '%s' is declared but its definition is not in the translation unit",
 				    ev->name, ev->func);
@@ -440,7 +396,7 @@ static int find_targets(struct graph *g, const struct tt_spec *sp, int *targets)
 			return pk_error("event '%s': several functions are named '%s' (overloads or templates): the "
 			                "place is ambiguous",
 			                ev->name, ev->func);
-		if (g->f[d].file == -2)
+		if (g->f[d].model < 0)
 			return not_editable(g, d, ev);
 		targets[e] = d;
 		mark_leads(g, d);
@@ -462,29 +418,52 @@ static int check_paths(struct graph *g, const struct tt_kernel *k, const struct 
 			                sp->opt.ev[e].name, k->name, sp->opt.ev[e].func,
 			                targets[e] == kernel ? " (it is the kernel: leave out @FUNC)" : "");
 	}
-	for (size_t i = 0; i < g->nf; i++)
-		if (g->f[i].state == 0 && on_path(g, (int)i) && (int)i == kernel && cycle(g, (int)i) < 0)
-			return -1;
+	if (on_path(g, kernel) && cycle(g, kernel) < 0)
+		return -1;
 	for (size_t j = 0; j < g->ns; j++) {
 		const struct site *s = &g->s[j];
 		if (s->callee > -2 || !on_path(g, s->caller))
 			continue;
 		for (size_t e = 0; e < sp->opt.nev; e++)
-			if (sp->opt.ev[e].helper >= 0 && !strcmp(sp->opt.ev[e].func, s->name))
+			if (sp->opt.ev[e].helper >= 0 && !strcmp(sp->opt.ev[e].func, site_name(g, s)))
 				return pk_error("%s:%u: call to '%s': several functions carry that name; the path "
 				                "cannot be told",
-				                path_of(g, s->file), s->line, s->name);
+				                path_of(g, s->model), s->line, site_name(g, s));
 	}
 	return 0;
 }
 
-/* Is reference R of a function the callee of one of the calls? */
-static int is_callee(const struct graph *g, size_t r)
+/* Is the function reference at offset OFF of model MODEL the callee of one
+ * of the calls? */
+static int is_callee(const struct graph *g, int model, const char *name, size_t off)
 {
 	for (size_t j = 0; j < g->ns; j++)
-		if (g->s[j].file == g->r[r].file && !strcmp(g->s[j].name, g->r[r].name) &&
-		    g->s[j].name_off == g->r[r].off)
+		if (g->s[j].model == model && g->s[j].name_off == off && !strcmp(site_name(g, &g->s[j]), name))
 			return 1;
+	return 0;
+}
+
+/* Is the address of NAME taken in a free function's body the models index:
+ * a reference to it that is no call's callee? Refused there. */
+static int refuse_address(const struct graph *g, const char *name)
+{
+	for (size_t i = 0; i < g->nd; i++) {
+		const struct fn *f = &g->f[i];
+		const struct pk_ast *t = body_of(g, i);
+		for (size_t n = 0; t && n < t->nnodes; n++) {
+			if (t->nodes[n].func != f->func || !pk_ast_func_ref(t, (int)n))
+				continue;
+			char *rn = pk_cursor_name(t->nodes[n].c);
+			long off = pk_ast_name_offset(t, t->nodes[n].c);
+			int taken = !strcmp(rn, name) && !(off >= 0 && is_callee(g, f->model, rn, (size_t)off));
+			free(rn);
+			if (taken)
+				return pk_error("%s:%u: the address of '%s' is taken: calls through it could not pass "
+				                "the event array",
+				                path_of(g, f->model), off >= 0 ? pk_buf_line_of(t->b, (size_t)off) : 0,
+				                name);
+		}
+	}
 	return 0;
 }
 
@@ -492,24 +471,23 @@ static int is_callee(const struct graph *g, size_t r)
  * taken (a call through a pointer could not pass the event array). */
 static int check_helpers(struct graph *g, int kernel)
 {
-	for (size_t i = 0; i < g->nf; i++) {
+	for (size_t i = 0; i < g->nd; i++) {
 		if (!on_path(g, (int)i) || (int)i == kernel)
 			continue;
-		const struct fn *f = &g->f[i];
-		if (f->file == -2)
+		const char *name = name_of(g, (int)i);
+		if (g->f[i].model < 0)
 			return pk_error("'%s' is on the path to a helper event but defined in a file that may not be "
 			                "edited (name it with --edit)",
-			                f->name);
-		if (f->ndecls > 1)
+			                name);
+		int all, ndef;
+		named(g, name, &all, &ndef);
+		if (all - ndef > 0)
 			return pk_error("%s: '%s' is declared more than once: the event parameter's default would "
 			                "have to go on its first declaration, which is not supported; put the "
 			                "definition first",
-			                path_of(g, f->file), f->name);
-		for (size_t r = 0; r < g->nr; r++)
-			if (!strcmp(g->r[r].name, f->name) && !is_callee(g, r))
-				return pk_error("%s:%u: the address of '%s' is taken: calls through it could not pass "
-				                "the event array",
-				                path_of(g, g->r[r].file), g->r[r].line, f->name);
+			                path_of(g, g->f[i].model), name);
+		if (refuse_address(g, name) < 0)
+			return -1;
 	}
 	return 0;
 }
@@ -522,7 +500,7 @@ static int thread_array(struct graph *g, const struct tt_spec *sp, int kernel, s
 		if (on_path(g, g->s[j].caller) && on_path(g, g->s[j].callee) && g->s[j].callee != kernel &&
 		    add_arg(g, &g->s[j], plan) < 0)
 			return -1;
-	for (size_t i = 0; i < g->nf; i++)
+	for (size_t i = 0; i < g->nd; i++)
 		if (on_path(g, (int)i) && (int)i != kernel && add_param(g, (int)i, plan) < 0)
 			return -1;
 	int n; /* every helper event placed before any is written: braces are shared */
@@ -540,11 +518,16 @@ static int thread_array(struct graph *g, const struct tt_spec *sp, int kernel, s
 int tt_path_plan(struct pk_ast *t, struct tt_kernel *k, struct tt_spec *sp, const struct tt_files *fs,
                  struct pk_plan *plan)
 {
-	struct graph g = {.t = t, .sp = sp};
+	const struct pk_unit *u = pk_ast_unit(t, NULL);
+	struct graph g = {.t = t, .sp = sp, .d = u->v, .nd = u->n};
+	g.m = pk_xcalloc(fs->n + 1, sizeof(*g.m));
 	g.ed = pk_xcalloc(fs->n + 1, sizeof(*g.ed));
+	g.m[g.nm++] = t;
 	for (size_t i = 0; i < fs->n; i++)
-		if ((fs->v[i]->roles & TT_ROLE_EDIT) && fs->v[i]->have_t)
-			g.ed[g.ned++] = fs->v[i];
+		if ((fs->v[i]->roles & TT_ROLE_EDIT) && fs->v[i]->have_t) {
+			g.ed[g.nm - 1] = fs->v[i];
+			g.m[g.nm++] = &fs->v[i]->t;
+		}
 	int kernel, rc = -1;
 	collect(&g);
 	if (resolve(&g, k, &kernel) == 0) {
@@ -560,7 +543,10 @@ int tt_path_plan(struct pk_ast *t, struct tt_kernel *k, struct tt_spec *sp, cons
 		if (rc == 0)
 			rc = thread_array(&g, sp, kernel, plan);
 	}
-	graph_free(&g);
+	free(g.f);
+	free(g.s);
+	free(g.m);
+	free(g.ed);
 	return rc;
 }
 
