@@ -120,9 +120,16 @@ int pk_cx_run(void (*fn)(void *), void *arg)
 	}
 	if (!had)
 		unsetenv("LIBCLANG_NOTHREADS");
-	for (size_t i = 0; i < CX_NSIG; i++)
-		sigaction(cx_signals[i], &old[i], NULL);
-	sigaltstack(&old_alt, NULL);
+	/* what libclang installed meanwhile (LLVM's handlers and signal stack,
+	 * when a file is to be removed on a crash) stays; ours are taken back */
+	for (size_t i = 0; i < CX_NSIG; i++) {
+		struct sigaction now;
+		if (sigaction(cx_signals[i], NULL, &now) == 0 && now.sa_handler == cx_crashed)
+			sigaction(cx_signals[i], &old[i], NULL);
+	}
+	stack_t now_alt;
+	if (sigaltstack(NULL, &now_alt) == 0 && now_alt.ss_sp == alt.ss_sp)
+		sigaltstack(&old_alt, NULL);
 	free(alt.ss_sp);
 	return rc;
 }
