@@ -13,8 +13,11 @@
 
 #include <ctype.h>
 #include <limits.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -53,6 +56,125 @@ static int is_dir(const char *p)
 {
 	struct stat st;
 	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Where a parse runs. libclang parses on a thread of its own, for a stack
+ * of 8 MiB and to catch a crash there, unless LIBCLANG_NOTHREADS is set: two
+ * thread starts and joins per parse, each a wait to be scheduled again on a
+ * busy machine (an insertion parses twice: bench/README.md has the figures).
+ * The calling thread serves as well when its stack may grow as large; the
+ * crash is then caught here: a signal inside libclang (its fatal errors
+ * abort) jumps back out of the parse, which is abandoned. */
+#define CX_STACK (8ul << 20)
+
+static const int cx_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
+#define CX_NSIG (sizeof(cx_signals) / sizeof(cx_signals[0]))
+
+static sigjmp_buf cx_jump;
+static volatile sig_atomic_t cx_inside;
+
+static void cx_crashed(int sig)
+{
+	if (cx_inside) {
+		cx_inside = 0;
+		siglongjmp(cx_jump, 1);
+	}
+	signal(sig, SIG_DFL); /* not from a parse: what the signal would have done */
+	raise(sig);
+}
+
+static int cx_stack_ok(void)
+{
+	struct rlimit r;
+	return getrlimit(RLIMIT_STACK, &r) == 0 && (r.rlim_cur == RLIM_INFINITY || r.rlim_cur >= CX_STACK);
+}
+
+int pk_cx_run(void (*fn)(void *), void *arg)
+{
+	if (!cx_stack_ok()) {
+		fn(arg); /* on libclang's thread, which catches a crash itself */
+		return 0;
+	}
+	/* a stack of its own for the handler: the crash may be the stack's end */
+	stack_t alt = {0}, old_alt;
+	alt.ss_size = 64 << 10;
+	alt.ss_sp = pk_xmalloc(alt.ss_size);
+	sigaltstack(&alt, &old_alt);
+	struct sigaction sa, old[CX_NSIG];
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = cx_crashed;
+	sa.sa_flags = SA_ONSTACK;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < CX_NSIG; i++)
+		sigaction(cx_signals[i], &sa, &old[i]);
+	int had = getenv("LIBCLANG_NOTHREADS") != NULL; /* read by libclang at each parse */
+	if (!had)
+		setenv("LIBCLANG_NOTHREADS", "1", 1);
+	int rc = 0;
+	if (sigsetjmp(cx_jump, 1) == 0) {
+		cx_inside = 1;
+		fn(arg);
+		cx_inside = 0;
+	} else {
+		rc = -1;
+	}
+	if (!had)
+		unsetenv("LIBCLANG_NOTHREADS");
+	/* what libclang installed meanwhile (LLVM's handlers and signal stack,
+	 * when a file is to be removed on a crash) stays; ours are taken back */
+	for (size_t i = 0; i < CX_NSIG; i++) {
+		struct sigaction now;
+		if (sigaction(cx_signals[i], NULL, &now) == 0 && now.sa_handler == cx_crashed)
+			sigaction(cx_signals[i], &old[i], NULL);
+	}
+	stack_t now_alt;
+	if (sigaltstack(NULL, &now_alt) == 0 && now_alt.ss_sp == alt.ss_sp)
+		sigaltstack(&old_alt, NULL);
+	free(alt.ss_sp);
+	return rc;
+}
+
+struct cx_parse {
+	CXIndex index;
+	const char *main;
+	const char *const *argv;
+	int argc;
+	struct CXUnsavedFile *u;
+	unsigned nu, flags;
+	CXTranslationUnit *tu;
+	enum CXErrorCode ec;
+};
+
+static void cx_parse_fn(void *p)
+{
+	struct cx_parse *c = p;
+	c->ec = clang_parseTranslationUnit2(c->index, c->main, c->argv, c->argc, c->u, c->nu, c->flags, c->tu);
+}
+
+/* clang_parseTranslationUnit2 through pk_cx_run. */
+static enum CXErrorCode parse_tu(CXIndex index, const char *main, const char *const *argv, int argc,
+                                 struct CXUnsavedFile *u, unsigned nu, unsigned flags, CXTranslationUnit *tu)
+{
+	struct cx_parse c = {index, main, argv, argc, u, nu, flags, tu, CXError_Crashed};
+	*tu = NULL;
+	if (pk_cx_run(cx_parse_fn, &c) < 0) {
+		*tu = NULL; /* half built: left, never freed */
+		return CXError_Crashed;
+	}
+	return c.ec;
+}
+
+struct cx_reparse {
+	CXTranslationUnit tu;
+	struct CXUnsavedFile *u;
+	unsigned nu;
+	int ec;
+};
+
+static void cx_reparse_fn(void *p)
+{
+	struct cx_reparse *c = p;
+	c->ec = clang_reparseTranslationUnit(c->tu, c->nu, c->u, clang_defaultReparseOptions(c->tu));
 }
 
 /* Options whose value is a path, relative to the compile command's directory. */
@@ -563,8 +685,8 @@ static void reparse_if_better(struct pk_ast *a, const char *main, struct argv_b 
                               struct prelude *pre, int preamble)
 {
 	CXTranslationUnit tu = NULL;
-	enum CXErrorCode ec = clang_parseTranslationUnit2(a->index, main, (const char *const *)all->v, all->n, st->u,
-	                                                  (unsigned)st->n, parse_flags(preamble), &tu);
+	enum CXErrorCode ec = parse_tu(a->index, main, (const char *const *)all->v, all->n, st->u, (unsigned)st->n,
+	                               parse_flags(preamble), &tu);
 	if (ec == CXError_Success && tu) {
 		struct prelude np = prelude_of(tu, st);
 		if (error_count(tu, &np) < error_count(a->tu, pre)) {
@@ -590,8 +712,8 @@ static enum CXErrorCode parse_unit(struct pk_ast *a, const char *main, struct ar
 {
 	/* notes from headers are kept: a clash with the prelude is told by its
 	 * "previous definition is here" note */
-	enum CXErrorCode ec = clang_parseTranslationUnit2(a->index, main, (const char *const *)all->v, all->n, st->u,
-	                                                  (unsigned)st->n, parse_flags(preamble), &a->tu);
+	enum CXErrorCode ec = parse_tu(a->index, main, (const char *const *)all->v, all->n, st->u, (unsigned)st->n,
+	                               parse_flags(preamble), &a->tu);
 	*pre = (struct prelude){NULL, NULL};
 	if (ec != CXError_Success || !a->tu)
 		return ec;
@@ -755,11 +877,14 @@ int pk_ast_reparse(struct pk_ast *a, const char *data, size_t len, struct pk_par
 	*nerrs = 0;
 	struct stubs st;
 	stubs_load(&st, (struct CXUnsavedFile){a->cpath, data, (unsigned long)len});
-	int ec = clang_reparseTranslationUnit(a->tu, (unsigned)st.n, st.u, clang_defaultReparseOptions(a->tu));
+	struct cx_reparse c = {a->tu, st.u, (unsigned)st.n, CXError_Crashed};
+	int crashed = pk_cx_run(cx_reparse_fn, &c) < 0;
+	int ec = c.ec;
 	int rc = 0;
 	if (ec) {
-		/* a failed reparse leaves nothing usable */
-		clang_disposeTranslationUnit(a->tu);
+		/* a failed reparse leaves nothing usable; a crashed one is left as is */
+		if (!crashed)
+			clang_disposeTranslationUnit(a->tu);
 		a->tu = NULL;
 		rc = pk_error("%s: libclang could not parse the result (error %d); nothing written", a->b->path, ec);
 	} else {
@@ -820,11 +945,10 @@ int pk_ast_parse_alone(struct pk_ast *a, struct pk_buf *b, char **extra, int nex
 		args[n++] = extra[i];
 	struct CXUnsavedFile u = {name, b->data, (unsigned long)b->len};
 	a->index = clang_createIndex(0, 0);
-	enum CXErrorCode ec =
-	    clang_parseTranslationUnit2(a->index, name, args, n, &u, 1,
-	                                CXTranslationUnit_KeepGoing | CXTranslationUnit_SingleFileParse |
-	                                    CXTranslationUnit_DetailedPreprocessingRecord,
-	                                &a->tu);
+	enum CXErrorCode ec = parse_tu(a->index, name, args, n, &u, 1,
+	                               CXTranslationUnit_KeepGoing | CXTranslationUnit_SingleFileParse |
+	                                   CXTranslationUnit_DetailedPreprocessingRecord,
+	                               &a->tu);
 	free(args);
 	if (ec != CXError_Success || !a->tu)
 		return pk_error("%s: libclang could not read the file (error %d)", b->path, (int)ec);
