@@ -223,10 +223,9 @@ void pk_ast_free(struct pk_ast *a);
 int pk_ast_reparse(struct pk_ast *a, const char *data, size_t len, struct pk_parse_error **errs, size_t *nerrs);
 void pk_parse_errors_free(struct pk_parse_error *v, size_t n);
 /* Run FN(ARG), a libclang parse or reparse, on the calling thread when its
- * stack may grow as large as libclang's own parse thread's (8 MiB), a crash
- * inside (a signal, or libclang's abort on a fatal error) caught here as that
- * thread would catch it; else on libclang's thread. Returns 0, or -1 when
- * libclang crashed (what it was building is then abandoned, not freed). */
+ * stack may grow as large as libclang's own parse thread's (8 MiB), else on
+ * libclang's thread; libclang's crash recovery guards both. Returns 1 when
+ * it ran on the calling thread. */
 int pk_cx_run(void (*fn)(void *), void *arg);
 /* Does the edit PLAN (checked) of the parsed file add a parse error? Then
  * refuse (-1), naming the error and the inserted line (tool/clang/ast_verify.c). */

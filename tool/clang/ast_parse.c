@@ -13,8 +13,6 @@
 
 #include <ctype.h>
 #include <limits.h>
-#include <setjmp.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -59,79 +57,26 @@ static int is_dir(const char *p)
 }
 
 /* Where a parse runs. libclang parses on a thread of its own, for a stack
- * of 8 MiB and to catch a crash there, unless LIBCLANG_NOTHREADS is set: two
- * thread starts and joins per parse, each a wait to be scheduled again on a
- * busy machine (an insertion parses twice: bench/README.md has the figures).
- * The calling thread serves as well when its stack may grow as large; the
- * crash is then caught here: a signal inside libclang (its fatal errors
- * abort) jumps back out of the parse, which is abandoned. */
+ * of 8 MiB, unless LIBCLANG_NOTHREADS is set: a thread start and join per
+ * parse and reparse, each a wait to be scheduled again on a busy machine (an
+ * insertion parses twice: bench/README.md has the figures). When the calling
+ * thread's stack may grow as large, the variable is set around the call
+ * alone, so no child process inherits it. libclang's crash recovery, which
+ * clang_createIndex installs, guards the call on this thread as it guards its
+ * own: a crash still comes back as CXError_Crashed. */
 #define CX_STACK (8ul << 20)
-
-static const int cx_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
-#define CX_NSIG (sizeof(cx_signals) / sizeof(cx_signals[0]))
-
-static sigjmp_buf cx_jump;
-static volatile sig_atomic_t cx_inside;
-
-static void cx_crashed(int sig)
-{
-	if (cx_inside) {
-		cx_inside = 0;
-		siglongjmp(cx_jump, 1);
-	}
-	signal(sig, SIG_DFL); /* not from a parse: what the signal would have done */
-	raise(sig);
-}
-
-static int cx_stack_ok(void)
-{
-	struct rlimit r;
-	return getrlimit(RLIMIT_STACK, &r) == 0 && (r.rlim_cur == RLIM_INFINITY || r.rlim_cur >= CX_STACK);
-}
 
 int pk_cx_run(void (*fn)(void *), void *arg)
 {
-	if (!cx_stack_ok()) {
-		fn(arg); /* on libclang's thread, which catches a crash itself */
-		return 0;
-	}
-	/* a stack of its own for the handler: the crash may be the stack's end */
-	stack_t alt = {0}, old_alt;
-	alt.ss_size = 64 << 10;
-	alt.ss_sp = pk_xmalloc(alt.ss_size);
-	sigaltstack(&alt, &old_alt);
-	struct sigaction sa, old[CX_NSIG];
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = cx_crashed;
-	sa.sa_flags = SA_ONSTACK;
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < CX_NSIG; i++)
-		sigaction(cx_signals[i], &sa, &old[i]);
-	int had = getenv("LIBCLANG_NOTHREADS") != NULL; /* read by libclang at each parse */
-	if (!had)
+	struct rlimit r;
+	int here = getrlimit(RLIMIT_STACK, &r) == 0 && (r.rlim_cur == RLIM_INFINITY || r.rlim_cur >= CX_STACK) &&
+	           !getenv("LIBCLANG_NOTHREADS");
+	if (here)
 		setenv("LIBCLANG_NOTHREADS", "1", 1);
-	int rc = 0;
-	if (sigsetjmp(cx_jump, 1) == 0) {
-		cx_inside = 1;
-		fn(arg);
-		cx_inside = 0;
-	} else {
-		rc = -1;
-	}
-	if (!had)
+	fn(arg);
+	if (here)
 		unsetenv("LIBCLANG_NOTHREADS");
-	/* what libclang installed meanwhile (LLVM's handlers and signal stack,
-	 * when a file is to be removed on a crash) stays; ours are taken back */
-	for (size_t i = 0; i < CX_NSIG; i++) {
-		struct sigaction now;
-		if (sigaction(cx_signals[i], NULL, &now) == 0 && now.sa_handler == cx_crashed)
-			sigaction(cx_signals[i], &old[i], NULL);
-	}
-	stack_t now_alt;
-	if (sigaltstack(NULL, &now_alt) == 0 && now_alt.ss_sp == alt.ss_sp)
-		sigaltstack(&old_alt, NULL);
-	free(alt.ss_sp);
-	return rc;
+	return here;
 }
 
 struct cx_parse {
@@ -157,10 +102,7 @@ static enum CXErrorCode parse_tu(CXIndex index, const char *main, const char *co
 {
 	struct cx_parse c = {index, main, argv, argc, u, nu, flags, tu, CXError_Crashed};
 	*tu = NULL;
-	if (pk_cx_run(cx_parse_fn, &c) < 0) {
-		*tu = NULL; /* half built: left, never freed */
-		return CXError_Crashed;
-	}
+	pk_cx_run(cx_parse_fn, &c);
 	return c.ec;
 }
 
@@ -878,13 +820,12 @@ int pk_ast_reparse(struct pk_ast *a, const char *data, size_t len, struct pk_par
 	struct stubs st;
 	stubs_load(&st, (struct CXUnsavedFile){a->cpath, data, (unsigned long)len});
 	struct cx_reparse c = {a->tu, st.u, (unsigned)st.n, CXError_Crashed};
-	int crashed = pk_cx_run(cx_reparse_fn, &c) < 0;
+	pk_cx_run(cx_reparse_fn, &c);
 	int ec = c.ec;
 	int rc = 0;
 	if (ec) {
-		/* a failed reparse leaves nothing usable; a crashed one is left as is */
-		if (!crashed)
-			clang_disposeTranslationUnit(a->tu);
+		/* a failed reparse leaves nothing usable */
+		clang_disposeTranslationUnit(a->tu);
 		a->tu = NULL;
 		rc = pk_error("%s: libclang could not parse the result (error %d); nothing written", a->b->path, ec);
 	} else {
