@@ -1,5 +1,5 @@
 /* timing_strip.h - the text form of timing-tensor instrumentation and
- * its removal. One home for the marker syntax: the injector (tool/clang/tt_*.c,
+ * its removal. One home for the marker syntax: the injector (tool/timing/tt_*.c,
  * in the libclang module) writes it with pk_timing_wrap(), probe-strip and
  * probe-check read it here. Text only, never libclang.
  *

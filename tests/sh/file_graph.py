@@ -5,7 +5,7 @@ A file A points at a file B when A calls (or names) a function that B
 defines without `static`. Files that point at each other through a loop
 form a circle: usually a function living in the wrong file. Prints each
 circle with the names that make its edges and exits 1 if there is one.
-    python3 tests/sh/file_graph.py tool tool/clang
+    python3 tests/sh/file_graph.py tool tool/clang tool/timing
 """
 import os
 import re

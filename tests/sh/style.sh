@@ -57,12 +57,12 @@ case $got in
 *) ok "length check allows 80 lines, and a longer function whose comment says why" ;;
 esac
 
-long=$(long_functions tool/*.c tool/clang/*.c)
+long=$(long_functions tool/*.c tool/clang/*.c tool/timing/*.c)
 if [ -z "$long" ]; then ok "no function in tool/ over 80 lines"; else fail "functions over 80 lines:"$'\n'"$long"; fi
 
 if ! command -v clang-format > /dev/null; then
 	fail "clang-format is not installed (scripts/setup.sh installs it)"
-elif clang-format --dry-run -Werror tool/*.c tool/*.h tool/clang/*.c tool/clang/*.h tests/*.c tests/fuzz/*.c 2> "$scratch/fmt.err"; then
+elif clang-format --dry-run -Werror tool/*.c tool/*.h tool/clang/*.c tool/clang/*.h tool/timing/*.c tool/timing/*.h tests/*.c tests/fuzz/*.c 2> "$scratch/fmt.err"; then
 	ok "clang-format clean: tool/ and tests/"
 else
 	fail "clang-format would change these (run clang-format -i on them):"$'\n'"$(grep -o '^[^:]*:[0-9]*' "$scratch/fmt.err" | sort -u | head -20)"
@@ -73,16 +73,17 @@ mkdir -p "$scratch/circle"
 printf 'int a(void);\nint b(void)\n{\n\treturn a();\n}\n' > "$scratch/circle/b.c"
 printf 'int b(void);\nint a(void)\n{\n\treturn b();\n}\n' > "$scratch/circle/a.c"
 if python3 "$src/tests/sh/file_graph.py" "$scratch/circle" > /dev/null; then fail "circle check missed a.c <-> b.c"; else ok "circle check catches two files calling each other"; fi
-if circles=$(python3 "$src/tests/sh/file_graph.py" tool tool/clang); then ok "no circle of calls between the files of tool/"; else fail "files of tool/ calling each other in a loop:"$'\n'"$circles"; fi
+if circles=$(python3 "$src/tests/sh/file_graph.py" tool tool/clang tool/timing); then ok "no circle of calls between the files of tool/"; else fail "files of tool/ calling each other in a loop:"$'\n'"$circles"; fi
 
 # the libclang boundary is the folder: clang-c headers only under tool/clang/,
 # and no core file includes a header of tool/clang/
 leaks=$(grep -nE '#include [<"](clang-c/|ast\.h|tt\.h)' tool/*.c tool/*.h || true)
 if [ -z "$leaks" ]; then ok "libclang and the front end's headers are included only under tool/clang/"; else fail "core files that include the front end:"$'\n'"$leaks"; fi
 
-# the timing tensor asks the front end: no tt_*.c calls libclang itself
-direct=$(grep -nE '\bclang_[A-Za-z]+\(' tool/clang/tt_*.c || true)
-if [ -z "$direct" ]; then ok "the timing tensor makes no libclang call (ast_query.c answers it)"; else fail "tt_*.c calling libclang (add a query to ast_query.c):"$'\n'"$direct"; fi
+# the timing tensor asks the front end: nothing under tool/timing/ includes a
+# clang-c header or calls libclang itself
+direct=$(grep -nE '\bclang_[A-Za-z]+\(|#include [<"]clang-c/' tool/timing/*.c tool/timing/*.h || true)
+if [ -z "$direct" ]; then ok "the timing tensor includes no clang-c header and makes no libclang call (ast_query.c answers it)"; else fail "tool/timing/ using libclang itself (add a query to tool/clang/ast_query.c):"$'\n'"$direct"; fi
 
 # rules/ is the only home of generated text: no API spelling (the calls of
 # rules/api.ini), qualifier or generated name (rules/names.ini) in a string
@@ -95,7 +96,7 @@ elif [ "$(wc -l < "$scratch/planted.out")" != 1 ]; then
 else
 	ok "rules-text check catches a planted API spelling and lets a message name it"
 fi
-if spell=$(python3 "$src/tests/sh/rules_text.py" rules tool/*.c tool/clang/*.c); then ok "no API spelling or generated name in a string of tool/ (rules/ holds them)"; else fail "spelled in C, not in rules/:"$'\n'"$spell"; fi
+if spell=$(python3 "$src/tests/sh/rules_text.py" rules tool/*.c tool/clang/*.c tool/timing/*.c); then ok "no API spelling or generated name in a string of tool/ (rules/ holds them)"; else fail "spelled in C, not in rules/:"$'\n'"$spell"; fi
 
 # the host dialects' words (rules/timing.ini [simpler], [launch], [pypto],
 # [test_script]) are data: none in a string literal of tool/, be it code, a
@@ -120,8 +121,8 @@ elif [ "$(awk '{print $2}' "$scratch/vocab.out" | sort | tr '\n' ' ')" != "add_i
 else
 	ok "vocabulary check catches planted dialect words, and leaves a rules key, a label and English alone"
 fi
-if vocab=$(python3 "$src/tests/sh/vocab_text.py" rules tool/*.c tool/*.h tool/clang/*.c tool/clang/*.h); then ok "no host dialect's word in a string of tool/ (rules/timing.ini holds them)"; else fail "host vocabulary spelled in C, not in rules/timing.ini:"$'\n'"$vocab"; fi
+if vocab=$(python3 "$src/tests/sh/vocab_text.py" rules tool/*.c tool/*.h tool/clang/*.c tool/clang/*.h tool/timing/*.c tool/timing/*.h); then ok "no host dialect's word in a string of tool/ (rules/timing.ini holds them)"; else fail "host vocabulary spelled in C, not in rules/timing.ini:"$'\n'"$vocab"; fi
 
-refs=$(grep -nE 'issue #[0-9]|\bS[0-9]\.[0-9]+\b|\(S[0-9]\)' tool/*.c tool/*.h tool/clang/*.c tool/clang/*.h || true)
+refs=$(grep -nE 'issue #[0-9]|\bS[0-9]\.[0-9]+\b|\(S[0-9]\)' tool/*.c tool/*.h tool/clang/*.c tool/clang/*.h tool/timing/*.c tool/timing/*.h || true)
 if [ -z "$refs" ]; then ok "tool/ cites no issue numbers or spec sections"; else fail "references a reader cannot open:"$'\n'"$refs"; fi
 finish

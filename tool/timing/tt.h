@@ -3,12 +3,13 @@
  * Layers: tt_util.c (strings, rules, parsing), tt_files.c (the
  * run's files, each once, with its roles), tt_kernel.c (what the kernel
  * looks like), tt_gen.c (the kernel's edits), tt_host.c (the host side's
- * edits), tt_main.c (the command). Included only by tool/clang/tt_*.c,
- * tests/test_tt*.c and ast_inject.c (for the growing string). */
+ * edits), tt_main.c (the command). Included only by the files of tool/timing/ and
+ * tests/test_tt*.c; nothing here includes a clang-c header or calls
+ * libclang (tests/sh/style.sh checks it): the front end's queries (ast.h)
+ * answer what a file holds. */
 #ifndef PK_TT_H
 #define PK_TT_H
 
-#include <clang-c/Index.h>
 #include <stddef.h>
 
 #include "ast.h"
