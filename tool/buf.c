@@ -153,6 +153,7 @@ static int read_opened(struct pk_buf *b, int fd, int flags, char *msg, size_t ca
 {
 	int rc = read_all(fd, &b->data, &b->len);
 	int saved = errno;
+	pk_note_read(b->path, b->from_stdin ? NULL : &b->st);
 	int keep = (flags & PK_LOAD_FOR_WRITE) || ((flags & PK_LOAD_SHARED) && has_map(b->path));
 	if (b->from_stdin)
 		;

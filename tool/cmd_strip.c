@@ -185,6 +185,8 @@ static json_t *tool_map(const char *kernel, char **map)
 {
 	*map = pk_xasprintf("%s.timing.json", kernel);
 	int fd = pk_open_small(*map, 64u << 20);
+	if (fd >= 0)
+		pk_note_read(*map, NULL);
 	json_t *root = fd >= 0 ? json_loadfd(fd, 0, NULL) : NULL;
 	if (fd >= 0)
 		close(fd);

@@ -79,7 +79,9 @@ static int read_file(const char *path, char **data, size_t *len)
 	return 0;
 }
 
-int pk_rules_file(const char *name, const char **data, size_t *len, int *owned)
+/* Where NAME's bytes are found now: the rules folder, else the copy built
+ * in. *OWNED when they were read (the caller frees them). */
+static int rules_find(const char *name, const char **data, size_t *len, int *owned)
 {
 	/* names.ini is compiled in (names.h is made from it): a copy elsewhere
 	 * would make probe-check look for names the binary does not write */
@@ -101,6 +103,16 @@ int pk_rules_file(const char *name, const char **data, size_t *len, int *owned)
 		return -1;
 	*data = e->data;
 	*len = e->len;
+	return 0;
+}
+
+int pk_rules_file(const char *name, const char **data, size_t *len, int *owned)
+{
+	if (rules_find(name, data, len, owned) < 0)
+		return -1;
+	char *rname = pk_xasprintf("rules/%s", name);
+	pk_note_read(rname, NULL);
+	free(rname);
 	return 0;
 }
 

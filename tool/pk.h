@@ -62,6 +62,12 @@ void pk_sb_free(struct pk_sb *sb);
 /* Everything FP still holds, malloc'd, NUL-terminated and zeroed past the
  * end; *len (if not NULL) gets its length. */
 char *pk_read_all(FILE *fp, size_t *len);
+/* A test hook: with PROBEKIT_TEST_READS=FILE set, every read of an input
+ * through the file layer appends a line to FILE, "DEV:INODE PATH" when ST
+ * is given, else "PATH" (a rules file: "rules/NAME"), so a test can count
+ * how many times a run read each file. Nothing otherwise. */
+struct stat;
+void pk_note_read(const char *path, const struct stat *st);
 /* TARGET as a relative path from the folder holding FILE; NULL when either is missing. */
 char *pk_path_from(const char *file, const char *target);
 /* PATH (from some root) as a path from folder DIR ("" or ending in '/', from the same root). */

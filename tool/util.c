@@ -1,12 +1,15 @@
 /* util.c - messages and allocation helpers shared by every layer. */
 #include "pk.h"
 
+#include <fcntl.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 const char *pk_progname = "probe";
 
@@ -177,6 +180,22 @@ char *pk_read_all(FILE *fp, size_t *len)
 	if (len)
 		*len = n;
 	return buf;
+}
+
+void pk_note_read(const char *path, const struct stat *st)
+{
+	const char *log = getenv("PROBEKIT_TEST_READS");
+	if (!log || !*log)
+		return;
+	char *line = st ? pk_xasprintf("%ju:%ju %s\n", (uintmax_t)st->st_dev, (uintmax_t)st->st_ino, path)
+	                : pk_xasprintf("%s\n", path);
+	int fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (fd >= 0) {
+		ssize_t w = write(fd, line, strlen(line)); /* one write: concurrent runs' lines never mix */
+		(void)w;
+		close(fd);
+	}
+	free(line);
 }
 
 int pk_print_version(void)
