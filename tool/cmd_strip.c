@@ -242,27 +242,6 @@ static void free_maps(struct strip_map *maps, size_t given)
 	free(maps);
 }
 
-/* The folder no file an event map lists may lie outside: the work tree
- * holding KERNEL (its nearest folder with a .git), else the folder the
- * command runs in. A map is a file a repository brings: it must not name
- * the user's files elsewhere. NULL when KERNEL is not there. */
-static char *map_bound(const char *kernel)
-{
-	char real[PATH_MAX];
-	if (!realpath(kernel, real))
-		return NULL;
-	for (char *s = strrchr(real, '/'); s; s = strrchr(real, '/')) {
-		*s = '\0';
-		char *git = pk_xasprintf("%s/.git", *real ? real : "");
-		struct stat st;
-		int found = lstat(git, &st) == 0;
-		free(git);
-		if (found)
-			return pk_xstrdup(*real ? real : "/");
-	}
-	return realpath(".", real) ? pk_xstrdup(real) : NULL;
-}
-
 /* Is PATH, links resolved, below folder BOUND? */
 static int below_bound(const char *path, const char *bound)
 {
@@ -278,7 +257,7 @@ static void add_mapped(const char *kernel, const struct strip_map *m, char ***fi
 	const char *map = m->path;
 	json_t *list = m->root ? json_object_get(m->root, "files") : NULL;
 	const char *slash = strrchr(kernel, '/');
-	char *bound = list ? map_bound(kernel) : NULL;
+	char *bound = list ? pk_work_tree(kernel) : NULL;
 	size_t i;
 	json_t *v;
 	json_array_foreach(list, i, v)

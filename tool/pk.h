@@ -75,6 +75,12 @@ char *pk_path_relative(const char *dir, const char *path);
 /* PATH with "." parts, empty parts and "NAME/.." pairs folded away, lexically
  * (a leading ".." stays). */
 char *pk_path_fold(const char *path);
+/* The work tree holding PATH (a file or a folder): its nearest folder
+ * with a .git, else the
+ * folder the command runs in (malloc'd; NULL when PATH is not there). The
+ * folder no file a repository names (an event map's list, a header it
+ * includes) may make the tool touch anything outside. */
+char *pk_work_tree(const char *path);
 /* Is PATH, links resolved, inside folder DIR (by device and inode)? */
 int pk_path_within(const char *path, const char *dir);
 /* Grow *arr (of *cap elements of size sz) to hold at least want. */

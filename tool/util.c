@@ -450,6 +450,28 @@ char *pk_path_from(const char *file, const char *target)
 	return out;
 }
 
+char *pk_work_tree(const char *path)
+{
+	char real[PATH_MAX];
+	struct stat st;
+	if (!realpath(path, real))
+		return NULL;
+	char *s = strrchr(real, '/');
+	if (s && stat(real, &st) == 0 && !S_ISDIR(st.st_mode))
+		*s = '\0'; /* a file: from its folder up */
+	for (;;) {
+		char *git = pk_xasprintf("%s/.git", real);
+		int found = lstat(git, &st) == 0;
+		free(git);
+		if (found)
+			return pk_xstrdup(*real ? real : "/");
+		if (!(s = strrchr(real, '/')))
+			break;
+		*s = '\0';
+	}
+	return realpath(".", real) ? pk_xstrdup(real) : NULL;
+}
+
 /* Is PATH, links resolved, inside folder DIR? By device and inode of DIR
  * among the resolved path's folders, never by the spelling of the names. */
 int pk_path_within(const char *path, const char *dir)
