@@ -2,6 +2,7 @@
  * roles it plays (see tt.h). One identity rule: the device and inode of
  * what the name opens, as pk_buf_load_set decides it for the named files. */
 #include "tt.h"
+#include "emit.h"
 #include "pk.h"
 
 #include <stdlib.h>
@@ -26,9 +27,17 @@ int tt_files_load(struct tt_files *fs, const struct tt_named *named, size_t n, i
 	size_t *first = pk_xcalloc(n + 1, sizeof(*first));
 	for (size_t i = 0; i < n; i++) {
 		bp[i] = &bufs[i];
+		bufs[i].lock_fd = -1;
 		paths[i] = (char *)named[i].path;
 	}
-	int rc = pk_buf_load_set(bp, paths, n, flags, first);
+	/* a rewrite that died half-way is finished (or refused) before the
+	 * files are read; they are locked once every file of the run is named */
+	int refused = 0;
+	for (size_t i = 0; (flags & PK_LOAD_FOR_WRITE) && i < n; i++)
+		refused |= strcmp(paths[i], "-") && pk_txn_recover(paths[i]) < 0;
+	int rc = refused ? -1 : pk_buf_load_set(bp, paths, n, flags & ~PK_LOAD_FOR_WRITE, first);
+	for (size_t i = 0; refused && i < n; i++)
+		first[i] = PK_LOAD_FAILED;
 	for (size_t i = 0; i < n; i++) {
 		at[i] = NULL;
 		if (first[i] == PK_LOAD_FAILED)
@@ -66,22 +75,41 @@ struct tt_file *tt_files_find(const struct tt_files *fs, const char *path)
 	return NULL;
 }
 
-struct tt_file *tt_files_add(struct tt_files *fs, const char *path, unsigned role, int *added)
+struct tt_file *tt_files_name(struct tt_files *fs, const char *path, unsigned role)
 {
-	*added = 0;
 	struct tt_file *f = tt_files_find(fs, path);
 	if (!f) {
-		struct pk_buf b;
-		if (pk_buf_load(&b, path, fs->flags) < 0) {
-			pk_buf_free(&b); /* what was read before the failure */
-			return NULL;
-		}
 		f = new_entry(fs);
-		f->b = b;
-		*added = 1;
+		f->b.path = pk_xstrdup(path);
+		f->b.lock_fd = -1;
+		if (stat(path, &f->b.st) < 0) /* the load says why */
+			memset(&f->b.st, 0, sizeof(f->b.st));
 	}
 	f->roles |= role;
 	return f;
+}
+
+int tt_files_lock(struct tt_files *fs)
+{
+	if (!(fs->flags & PK_LOAD_FOR_WRITE)) { /* nothing to lock: the files named since are read */
+		int rc = 0;
+		for (size_t i = 0; i < fs->n; i++) {
+			struct pk_buf *b = &fs->v[i]->b;
+			if (b->data || b->from_stdin)
+				continue;
+			char *path = b->path;
+			if (pk_buf_load(b, path, fs->flags) < 0)
+				rc = -1;
+			free(path);
+		}
+		return rc;
+	}
+	struct pk_buf **bp = pk_xcalloc(fs->n + 1, sizeof(*bp));
+	for (size_t i = 0; i < fs->n; i++)
+		bp[i] = &fs->v[i]->b;
+	int rc = pk_buf_lock_set(bp, fs->n);
+	free(bp);
+	return rc;
 }
 
 const char *tt_role_name(unsigned roles)
