@@ -364,6 +364,10 @@ struct pk_include {
 };
 size_t pk_ast_includes(const struct pk_ast *t, struct pk_include **out);
 void pk_ast_includes_free(struct pk_include *v, size_t n);
+/* Did T's unit parse B's file (by its path) from exactly B's bytes? 1 when
+ * it did, or when the unit does not hold the file; 0 when what the parse read
+ * differs from what the run read (the file changed between the two). */
+int pk_ast_parsed_bytes(const struct pk_ast *t, const struct pk_buf *b);
 
 /* ast_place.c: where a probe part goes. */
 enum pk_where { PK_BEFORE, PK_AFTER, PK_BEFORE_CLOSE };

@@ -454,3 +454,11 @@ void pk_ast_includes_free(struct pk_include *v, size_t n)
 		free(v[i].spelled);
 	free(v);
 }
+
+int pk_ast_parsed_bytes(const struct pk_ast *t, const struct pk_buf *b)
+{
+	CXFile f = t->tu && !b->from_stdin ? pk_ast_file_named(t, b->path) : NULL;
+	size_t len;
+	const char *d = f ? clang_getFileContents(t->tu, f, &len) : NULL;
+	return !d || (len == b->len && !memcmp(d, b->data, len));
+}

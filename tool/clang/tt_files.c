@@ -5,9 +5,11 @@
 #include "emit.h"
 #include "pk.h"
 
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static struct tt_file *new_entry(struct tt_files *fs)
 {
@@ -89,8 +91,34 @@ struct tt_file *tt_files_name(struct tt_files *fs, const char *path, unsigned ro
 	return f;
 }
 
+/* A test hook: with PROBEKIT_TEST_LOCK_FIFO=P, the first lock of a run
+ * waits, once every file is read, until a reader takes a byte from the FIFO
+ * P.ready and a writer closes the FIFO P.go, so that a test changes a file
+ * between its read and its lock (tests/sh/timing_read_lock.sh). */
+static void test_pause(void)
+{
+	static int done;
+	const char *p = getenv("PROBEKIT_TEST_LOCK_FIFO");
+	if (!p || !*p || done++)
+		return;
+	char *ready = pk_xasprintf("%s.ready", p), *go = pk_xasprintf("%s.go", p), c = 1;
+	int fd = open(ready, O_WRONLY | O_CLOEXEC);
+	if (fd >= 0 && write(fd, &c, 1) == 1)
+		close(fd);
+	else if (fd >= 0)
+		close(fd);
+	if ((fd = open(go, O_RDONLY | O_CLOEXEC)) >= 0) {
+		while (read(fd, &c, 1) > 0)
+			;
+		close(fd);
+	}
+	free(ready);
+	free(go);
+}
+
 int tt_files_lock(struct tt_files *fs)
 {
+	test_pause();
 	if (!(fs->flags & PK_LOAD_FOR_WRITE)) { /* nothing to lock: the files named since are read */
 		int rc = 0;
 		for (size_t i = 0; i < fs->n; i++) {

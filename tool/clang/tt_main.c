@@ -606,7 +606,14 @@ static int lock_set(struct job *j)
 		tt_sides_name(&j->fs, j->kt);
 	if (name_lanes(j) < 0)
 		return -1;
-	return tt_files_lock(&j->fs);
+	int rc = tt_files_lock(&j->fs);
+	/* the kernel's parse read the headers and --edit files itself: the
+	 * bytes it parsed must be the bytes the set holds and writes over */
+	for (size_t i = 0; rc == 0 && i < j->fs.n; i++)
+		if (j->fs.v[i] != j->kf && (j->fs.v[i]->roles & (TT_ROLE_SIDE | TT_ROLE_EDIT)) &&
+		    !pk_ast_parsed_bytes(j->kt, &j->fs.v[i]->b))
+			rc = 1;
+	return rc;
 }
 
 static int plan_lanes(struct job *j)
