@@ -23,6 +23,7 @@ run() {
 		echo "FAIL: '$*' exited $rc:"; cat "$tmp/err"; fail=1; return
 	fi
 	touch "$log"
+	[ -n "${READ_ONCE_SHOW:-}" ] && awk '{print "  read: " $NF}' "$log"
 	# a line is "DEV:INODE PATH" or "PATH": the first word is the file
 	local twice
 	twice=$(awk '{k=$1; n[k]++; name[k]=$NF} END {for (k in n) if (n[k] > 1) print name[k] " read " n[k] " times"}' "$log" | sort)
@@ -51,6 +52,14 @@ timing)
 	    aiv/kernel_scale_rows.cpp rules/timing.ini rules/api.ini -- \
 	    "$bin/probe-inject" --timing-tensor --slots 8 --host kernels/orchestration/attn_orch.cpp \
 	    --test-script test_attn.py kernels/aic/kernel_qk.cpp ;;
+timing-edit)
+	case_dir timing/helper-events
+	run kernel.cpp stages.h rules/timing.ini -- "$bin/probe-inject" --timing-tensor --host-by-hand \
+	    --event body_start:issue=before:Body --event producer_done=after:Produce@Stage --edit stages.h kernel.cpp ;;
+timing-extern)
+	case_dir timing/pypto-callers
+	run entry/entry.cpp norm_externs.py layer.py -- "$bin/probe-inject" --timing-tensor --slots 8 \
+	    --host norm_externs.py:row_norm_cce --edit layer.py kernels/norm_cce/entry/entry.cpp ;;
 strip)
 	case_dir timing/simpler-mixed-scalars
 	(cd "$tmp/w" && "$bin/probe-inject" -q --timing-tensor --slots 8 --host kernels/orchestration/attn_orch.cpp \
