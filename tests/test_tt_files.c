@@ -1,6 +1,7 @@
 /* test_tt_files.c - the files of a timing-tensor run: a file named twice,
  * through a symbolic link or a hard link, is one entry with every role it
- * was named in, locked once; a file found later joins the entry it has. */
+ * was named in, read once and locked once; a file found later joins the
+ * entry it has; one read before the locks and changed since is told. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -41,6 +42,9 @@ static int setup(void **state)
 	f = fopen(in(d, "t.py"), "w");
 	fputs("x = 1\n", f);
 	fclose(f);
+	f = fopen(in(d, "h.h"), "w");
+	fputs("int h;\n", f);
+	fclose(f);
 	if (symlink("k.cpp", in(d, "sym.cpp")) < 0 || link(in(d, "t.py"), in(d, "hard.py")) < 0)
 		return -1;
 	*state = d;
@@ -50,8 +54,8 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct dir *d = *state;
-	const char *names[] = {"k.cpp", "t.py", "sym.cpp", "hard.py"};
-	for (size_t i = 0; i < 4; i++)
+	const char *names[] = {"k.cpp", "t.py", "sym.cpp", "hard.py", "h.h"};
+	for (size_t i = 0; i < 5; i++)
 		unlink(in(d, names[i]));
 	rmdir(d->path);
 	free(d);
@@ -59,8 +63,9 @@ static int teardown(void **state)
 }
 
 /* Named four times, two files: the kernel also as --edit through a link,
- * the test script also through a hard link. Locked for writing, each once:
- * a second lock of one file would wait for ever. */
+ * the test script also through a hard link. Read without locks, then, with
+ * a header found later, locked for writing, each once: a second lock of one
+ * file would wait for ever. */
 static void one_entry_per_file_with_every_role(void **state)
 {
 	struct dir *d = *state;
@@ -79,13 +84,19 @@ static void one_entry_per_file_with_every_role(void **state)
 	assert_int_equal(at[1]->roles, TT_ROLE_TEST | TT_ROLE_CALLER);
 	assert_string_equal(at[0]->b.path, k); /* the first name the run gives it */
 	assert_string_equal(at[0]->b.data, "int k;\n");
-	assert_true(at[0]->b.lock_fd >= 0);
+	assert_true(at[0]->b.lock_fd < 0); /* not before every file is named */
 	/* found later through another name: the entry the set has */
-	int added = 1;
 	assert_ptr_equal(tt_files_find(&fs, sym), at[0]);
-	assert_ptr_equal(tt_files_add(&fs, sym, TT_ROLE_SIDE, &added), at[0]);
-	assert_int_equal(added, 0);
+	assert_ptr_equal(tt_files_name(&fs, sym, TT_ROLE_SIDE), at[0]);
 	assert_true(at[0]->roles & TT_ROLE_SIDE);
+	struct tt_file *h = tt_files_name(&fs, in(d, "h.h"), TT_ROLE_SIDE);
+	assert_int_equal(fs.n, 3);
+	assert_null(h->b.data);
+	assert_int_equal(tt_files_lock(&fs), 0);
+	assert_true(at[0]->b.lock_fd >= 0);
+	assert_true(at[1]->b.lock_fd >= 0);
+	assert_true(h->b.lock_fd >= 0);
+	assert_string_equal(h->b.data, "int h;\n");
 	assert_null(tt_files_find(&fs, in(d, "missing.h")));
 	assert_string_equal(tt_role_name(TT_ROLE_EDIT | TT_ROLE_SIDE), "--edit");
 	tt_files_free(&fs);
@@ -93,6 +104,26 @@ static void one_entry_per_file_with_every_role(void **state)
 	free(sym);
 	free(t);
 	free(hard);
+}
+
+/* A file read before the locks and written meanwhile: the lock says so
+ * (the run reads again) and keeps nothing. */
+static void a_file_changed_since_read_is_told(void **state)
+{
+	struct dir *d = *state;
+	char *k = strdup(in(d, "k.cpp"));
+	struct tt_named nm[] = {{k, TT_ROLE_KERNEL}};
+	struct tt_file *at[1];
+	struct tt_files fs = {0};
+	assert_int_equal(tt_files_load(&fs, nm, 1, PK_LOAD_FOR_WRITE, at), 0);
+	FILE *f = fopen(k, "a");
+	fputs("int more;\n", f);
+	fclose(f);
+	assert_int_equal(tt_files_lock(&fs), 1);
+	assert_true(at[0]->b.lock_fd < 0);
+	assert_string_equal(at[0]->b.data, "int k;\n"); /* not read again */
+	tt_files_free(&fs);
+	free(k);
 }
 
 /* A file that cannot be read fails the load, naming it; the others load. */
@@ -116,6 +147,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(one_entry_per_file_with_every_role, setup, teardown),
+	    cmocka_unit_test_setup_teardown(a_file_changed_since_read_is_told, setup, teardown),
 	    cmocka_unit_test_setup_teardown(a_missing_file_fails_the_set, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -153,6 +153,7 @@ static int read_opened(struct pk_buf *b, int fd, int flags, char *msg, size_t ca
 {
 	int rc = read_all(fd, &b->data, &b->len);
 	int saved = errno;
+	pk_note_read(b->path, b->from_stdin ? NULL : &b->st);
 	int keep = (flags & PK_LOAD_FOR_WRITE) || ((flags & PK_LOAD_SHARED) && has_map(b->path));
 	if (b->from_stdin)
 		;
@@ -387,6 +388,85 @@ int pk_buf_load_set(struct pk_buf *const *b, char *const *paths, size_t n, int f
 	}
 	free(fds);
 	free(order);
+	return rc;
+}
+
+/* Is the open file as it was when read (ST: its state then)? */
+static int same_state(const struct stat *was, const struct stat *now)
+{
+	return was->st_dev == now->st_dev && was->st_ino == now->st_ino && was->st_size == now->st_size &&
+	       was->st_mtim.tv_sec == now->st_mtim.tv_sec && was->st_mtim.tv_nsec == now->st_mtim.tv_nsec &&
+	       was->st_ctim.tv_sec == now->st_ctim.tv_sec && was->st_ctim.tv_nsec == now->st_ctim.tv_nsec;
+}
+
+/* Open, order and lock the files of B (each a distinct file): 0, 1 (start
+ * again), -1. FDS and ORDER as load_set's; WAS the state each had when read. */
+static int lock_named(struct pk_buf *const *b, size_t n, int *fds, size_t *order, size_t *m, struct stat *was)
+{
+	char msg[PATH_MAX + 128];
+	*m = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (b[i]->from_stdin)
+			continue;
+		if (pk_txn_recover(b[i]->path) < 0) /* a rewrite that died half-way is finished first */
+			return -1;
+		was[i] = b[i]->st;
+		if (open_regular(b[i]->path, &fds[i], &b[i]->st, msg, sizeof(msg)) < 0)
+			return pk_error("%s", msg);
+		order[(*m)++] = i;
+	}
+	sort_bufs = b;
+	qsort(order, *m, sizeof(*order), by_file);
+	for (size_t k = 1; k < *m; k++) /* two names now open one file: it was replaced */
+		if (b[order[k]]->st.st_dev == b[order[k - 1]]->st.st_dev &&
+		    b[order[k]]->st.st_ino == b[order[k - 1]]->st.st_ino)
+			return 1;
+	int waited = 0;
+	for (size_t k = 0; k < *m; k++) {
+		size_t i = order[k];
+		int r = lock_open(fds[i], b[i]->path, &b[i]->st, msg, sizeof(msg), &waited);
+		if (r)
+			return r < 0 ? pk_error("%s", msg) : 1;
+	}
+	if (waited) { /* a run waited for may have left a journal */
+		pk_txn_forget();
+		for (size_t k = 0; k < *m; k++)
+			if (pk_txn_recover(b[order[k]]->path) < 0)
+				return -1;
+		for (size_t k = 0; k < *m; k++)
+			if (!still_same(fds[order[k]], b[order[k]]->path))
+				return 1;
+	}
+	for (size_t k = 0; k < *m; k++)
+		if (b[order[k]]->data && !same_state(&was[order[k]], &b[order[k]]->st))
+			return 1;
+	return 0;
+}
+
+int pk_buf_lock_set(struct pk_buf *const *b, size_t n)
+{
+	int *fds = pk_xcalloc(n + 1, sizeof(*fds));
+	size_t *order = pk_xcalloc(n + 1, sizeof(*order)), m;
+	struct stat *was = pk_xcalloc(n + 1, sizeof(*was));
+	char msg[PATH_MAX + 128];
+	for (size_t i = 0; i < n; i++)
+		fds[i] = -1;
+	int rc = lock_named(b, n, fds, order, &m, was);
+	for (size_t k = 0; k < m && rc == 0; k++) {
+		size_t i = order[k];
+		int fd = fds[i];
+		fds[i] = -1; /* the buffer holds it from now on */
+		if (b[i]->data)
+			b[i]->lock_fd = fd;
+		else if (read_opened(b[i], fd, PK_LOAD_FOR_WRITE, msg, sizeof(msg)) < 0)
+			rc = pk_error("%s", msg);
+	}
+	for (size_t i = 0; i < n; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	free(fds);
+	free(order);
+	free(was);
 	return rc;
 }
 

@@ -41,6 +41,16 @@ int pk_buf_load_msg(struct pk_buf *b, const char *path, int flags, char *msg, si
  * other. Messages printed; returns -1 if any path failed. */
 #define PK_LOAD_FAILED ((size_t)-1)
 int pk_buf_load_set(struct pk_buf *const *b, char *const *paths, size_t n, int flags, size_t *first);
+/* Lock the N files of B as one set, in the order pk_buf_load_set takes,
+ * each held until pk_buf_free. A B[i] holding bytes already (read before
+ * without a lock, to learn which files the set has) is not read again:
+ * once locked it must be the file read, untouched (device, inode, size,
+ * modification and change times of the open file). An empty B[i] (its path
+ * set) is read now. Standard input is left as it is. Returns 0; 1 when a
+ * file read before changed since (or a name now opens another file): nothing
+ * more was read, and the caller starts again from reading; -1 on error
+ * (printed). */
+int pk_buf_lock_set(struct pk_buf *const *b, size_t n);
 /* Take ownership of memory already holding a file's bytes (for --staged). */
 void pk_buf_from_mem(struct pk_buf *b, const char *path, char *data, size_t len);
 void pk_buf_free(struct pk_buf *b);

@@ -203,6 +203,7 @@ int pk_ign_add_file(struct pk_ignores *ig, const char *base, const char *up, con
 	FILE *fp = fopen(path, "rb");
 	if (!fp)
 		return 0;
+	pk_note_read(path, NULL);
 	char *buf = pk_read_all(fp, NULL);
 	fclose(fp);
 	pk_ign_add_text(ig, base, up, buf);

@@ -436,6 +436,7 @@ static int holds_marker(const char *path)
 	FILE *fp = fopen(path, "rb");
 	if (!fp)
 		return 1;
+	pk_note_read(path, NULL);
 	size_t len;
 	char *d = pk_read_all(fp, &len);
 	fclose(fp);

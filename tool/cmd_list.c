@@ -295,6 +295,8 @@ static json_t *timing_columns(const struct pk_file *f, char **map)
 	json_t *cols = json_array();
 	*map = pk_xasprintf("%s.timing.json", f->src.buf.path);
 	int fd = f->src.buf.from_stdin ? -1 : pk_open_small(*map, 64u << 20);
+	if (fd >= 0)
+		pk_note_read(*map, NULL);
 	json_t *root = fd >= 0 ? json_loadfd(fd, 0, NULL) : NULL;
 	if (fd >= 0)
 		close(fd);

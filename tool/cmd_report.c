@@ -283,6 +283,7 @@ static int read_logs(const struct report_opts *o, int nfiles, char **files, stru
 			rc = pk_error("%s: %s", path, strerror(errno));
 			break;
 		}
+		pk_note_read(nfiles ? path : "-", NULL);
 #ifdef POSIX_FADV_SEQUENTIAL
 		posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 #endif

@@ -176,44 +176,70 @@ static int plan_file(struct pk_file *f, const struct strip_opts *o)
 	return pk_timing_plan_strip(&f->src, &f->plan) < 0 ? -1 : 0;
 }
 
-/* The event map probe-inject --timing-tensor wrote beside KERNEL
- * (KERNEL.timing.json, *MAP its path): NULL when there is none, or the file
- * there is not one the tool wrote (no "magic_rule"). It is opened without
- * blocking and read only when it is a regular file of a map's size: a FIFO
- * or a huge file a repository brings never stalls the run. */
-static json_t *tool_map(const char *kernel, char **map)
+/* The event map beside a named kernel (KERNEL.timing.json), read once:
+ * ROOT is NULL when there is none, or the file there is not one the tool
+ * wrote (no "magic_rule"). It is opened without blocking and read only when
+ * it is a regular file of a map's size: a FIFO or a huge file a repository
+ * brings never stalls the run. ST is what the name held when read (THERE
+ * 0: nothing), so that once the set is locked an unchanged map is known by
+ * its identity, not by reading it again. */
+struct strip_map {
+	char *path;
+	json_t *root;
+	struct stat st;
+	int there;
+};
+
+static void read_map(const char *kernel, struct strip_map *m)
 {
-	*map = pk_xasprintf("%s.timing.json", kernel);
-	int fd = pk_open_small(*map, 64u << 20);
-	json_t *root = fd >= 0 ? json_loadfd(fd, 0, NULL) : NULL;
+	memset(m, 0, sizeof(*m));
+	m->path = pk_xasprintf("%s.timing.json", kernel);
+	int fd = pk_open_small(m->path, 64u << 20);
+	if (fd >= 0 && fstat(fd, &m->st) == 0) {
+		m->there = 1;
+		pk_note_read(m->path, &m->st);
+		m->root = json_loadfd(fd, 0, NULL);
+	} else {
+		m->there = lstat(m->path, &m->st) == 0;
+	}
 	if (fd >= 0)
 		close(fd);
-	if (root && !json_object_get(root, "magic_rule")) {
-		json_decref(root);
-		root = NULL;
+	if (m->root && !json_object_get(m->root, "magic_rule")) {
+		json_decref(m->root);
+		m->root = NULL;
 	}
-	return root;
 }
 
-/* The folder no file an event map lists may lie outside: the work tree
- * holding KERNEL (its nearest folder with a .git), else the folder the
- * command runs in. A map is a file a repository brings: it must not name
- * the user's files elsewhere. NULL when KERNEL is not there. */
-static char *map_bound(const char *kernel)
+/* Does the name still hold the map M read (the same file, untouched)? The
+ * tool replaces a map by renaming a new file over it: another inode. */
+static int map_unchanged(const struct strip_map *m)
 {
-	char real[PATH_MAX];
-	if (!realpath(kernel, real))
-		return NULL;
-	for (char *s = strrchr(real, '/'); s; s = strrchr(real, '/')) {
-		*s = '\0';
-		char *git = pk_xasprintf("%s/.git", *real ? real : "");
-		struct stat st;
-		int found = lstat(git, &st) == 0;
-		free(git);
-		if (found)
-			return pk_xstrdup(*real ? real : "/");
+	struct stat now;
+	int there = lstat(m->path, &now) == 0;
+	if (there != m->there)
+		return 0;
+	return !there || (now.st_dev == m->st.st_dev && now.st_ino == m->st.st_ino && now.st_size == m->st.st_size &&
+	                  now.st_mtim.tv_sec == m->st.st_mtim.tv_sec && now.st_mtim.tv_nsec == m->st.st_mtim.tv_nsec &&
+	                  now.st_ctim.tv_sec == m->st.st_ctim.tv_sec && now.st_ctim.tv_nsec == m->st.st_ctim.tv_nsec);
+}
+
+/* The maps of the GIVEN named files ("-" has none). */
+static struct strip_map *read_maps(char **files, size_t given)
+{
+	struct strip_map *maps = pk_xcalloc(given ? given : 1, sizeof(*maps));
+	for (size_t i = 0; i < given; i++)
+		if (strcmp(files[i], "-"))
+			read_map(files[i], &maps[i]);
+	return maps;
+}
+
+static void free_maps(struct strip_map *maps, size_t given)
+{
+	for (size_t i = 0; maps && i < given; i++) {
+		json_decref(maps[i].root);
+		free(maps[i].path);
 	}
-	return realpath(".", real) ? pk_xstrdup(real) : NULL;
+	free(maps);
 }
 
 /* Is PATH, links resolved, below folder BOUND? */
@@ -226,12 +252,12 @@ static int below_bound(const char *path, const char *bound)
  * changed), named from KERNEL's folder, appended to *FILES when they exist
  * and lie in KERNEL's work tree: stripping the kernel strips what its
  * instrumentation touched. NOTE: say so on stderr. */
-static void add_mapped(const char *kernel, char ***files, size_t *n, size_t *cap, int note)
+static void add_mapped(const char *kernel, const struct strip_map *m, char ***files, size_t *n, size_t *cap, int note)
 {
-	char *map;
-	json_t *root = tool_map(kernel, &map), *list = root ? json_object_get(root, "files") : NULL;
+	const char *map = m->path;
+	json_t *list = m->root ? json_object_get(m->root, "files") : NULL;
 	const char *slash = strrchr(kernel, '/');
-	char *bound = list ? map_bound(kernel) : NULL;
+	char *bound = list ? pk_work_tree(kernel) : NULL;
 	size_t i;
 	json_t *v;
 	json_array_foreach(list, i, v)
@@ -257,40 +283,31 @@ static void add_mapped(const char *kernel, char ***files, size_t *n, size_t *cap
 			free(path);
 		}
 	}
-	json_decref(root);
 	free(bound);
-	free(map);
 }
 
 /* The set of a strip: the files named (GIVEN of them) and, with WHOLE, the
- * files their event maps list; FILES[GIVEN..] rebuilt. */
-static void strip_set(char ***files, size_t given, size_t *n, size_t *cap, int whole, int note)
+ * files their event maps (MAPS) list; FILES[GIVEN..] rebuilt. */
+static void strip_set(char ***files, size_t given, size_t *n, size_t *cap, const struct strip_map *maps, int whole,
+                      int note)
 {
 	for (size_t i = given; i < *n; i++)
 		free((*files)[i]);
 	*n = given;
 	for (size_t i = 0; whole && i < given; i++)
 		if (strcmp((*files)[i], "-"))
-			add_mapped((*files)[i], files, n, cap, note);
+			add_mapped((*files)[i], &maps[i], files, n, cap, note);
 }
 
-/* Do the event maps list, now that the files are locked, exactly the files
- * loaded? (An inject that finished while this run waited for its locks may
- * have written a map, and with it more files to the set.) */
-static int set_still(char **files, size_t given, size_t n)
+/* Are the event maps, now that the files are locked, the ones read? (An
+ * inject that finished while this run waited for its locks may have
+ * written a map, and with it more files to the set.) */
+static int maps_still(const struct strip_map *maps, char **files, size_t given)
 {
-	size_t m = given, cap = given;
-	char **now = pk_xcalloc(given ? given : 1, sizeof(*now));
 	for (size_t i = 0; i < given; i++)
-		now[i] = pk_xstrdup(files[i]);
-	strip_set(&now, given, &m, &cap, 1, 0);
-	int same = m == n;
-	for (size_t i = given; same && i < n; i++)
-		same = !strcmp(now[i], files[i]);
-	for (size_t i = 0; i < m; i++)
-		free(now[i]);
-	free(now);
-	return same;
+		if (strcmp(files[i], "-") && !map_unchanged(&maps[i]))
+			return 0;
+	return 1;
 }
 
 /* The captures the edited test script saved beside KERNEL
@@ -322,17 +339,14 @@ static void note_captures(const char *kernel)
 
 /* The event map goes with the instrumentation, in the same journalled
  * set as the files: a run killed half-way never leaves it behind alone. */
-static int stage_maps(char **files, size_t given, struct pk_txn *txn, unsigned char *removed)
+static int stage_maps(const struct strip_map *maps, char **files, size_t given, struct pk_txn *txn,
+                      unsigned char *removed)
 {
 	for (size_t i = 0; i < given; i++) {
 		if (!strcmp(files[i], "-"))
 			continue;
-		char *map;
-		json_t *root = tool_map(files[i], &map);
-		int rc = root ? pk_txn_remove(txn, map) : 0;
-		removed[i] = root && rc == 0;
-		json_decref(root);
-		free(map);
+		int rc = maps[i].root ? pk_txn_remove(txn, maps[i].path) : 0;
+		removed[i] = maps[i].root && rc == 0;
 		if (rc < 0)
 			return -1;
 	}
@@ -352,6 +366,7 @@ int cmd_strip(int argc, char **argv)
 	int load_flags = o.emit.mode == PK_EMIT_INPLACE ? PK_LOAD_FOR_WRITE : 0;
 	int rc = PK_EXIT_ERROR, walk_rc;
 	unsigned char *removed = NULL;
+	struct strip_map *maps = NULL;
 	size_t nfiles;
 	memset(&fs, 0, sizeof(fs));
 	char **files = pk_check_expand_dirs(argv + optind, (size_t)(argc - optind), &nfiles, &walk_rc);
@@ -366,17 +381,21 @@ int cmd_strip(int argc, char **argv)
 	for (size_t i = 0; inplace && i < given; i++)
 		if (strcmp(files[i], "-") && pk_txn_recover(files[i]) < 0)
 			goto out;
-	/* the set, its files locked, then read again: until the map agrees */
+	/* the maps read, the set they name locked: until the maps are the
+	 * ones read (a map is read again only when it was replaced meanwhile) */
+	maps = whole ? read_maps(files, given) : NULL;
 	for (int tries = 0;; tries++) {
-		strip_set(&files, given, &nfiles, &cap, whole, 0);
+		strip_set(&files, given, &nfiles, &cap, maps, whole, 0);
 		if (pk_emit_validate(&o.emit, nfiles) < 0 || pk_fileset_load(&fs, files, nfiles, load_flags, 0) < 0)
 			goto out;
-		if (!whole || !inplace || tries == 100 || set_still(files, given, nfiles))
+		if (!whole || !inplace || tries == 100 || maps_still(maps, files, given))
 			break;
 		pk_fileset_free(&fs);
 		memset(&fs, 0, sizeof(fs));
+		free_maps(maps, given);
+		maps = read_maps(files, given);
 	}
-	strip_set(&files, given, &nfiles, &cap, whole, 1);
+	strip_set(&files, given, &nfiles, &cap, maps, whole, 1);
 	if (o.name && !pk_fileset_has(&fs, o.name)) {
 		pk_fileset_unknown(&fs, o.name);
 		goto out;
@@ -389,7 +408,7 @@ int cmd_strip(int argc, char **argv)
 	if (pk_fileset_stage(&fs, &o.emit, &changed, &txn) < 0)
 		goto out;
 	removed = pk_xcalloc(given ? given : 1, 1);
-	if (inplace && whole && stage_maps(files, given, &txn, removed) < 0) {
+	if (inplace && whole && stage_maps(maps, files, given, &txn, removed) < 0) {
 		pk_txn_abort(&txn);
 		goto out;
 	}
@@ -401,6 +420,7 @@ int cmd_strip(int argc, char **argv)
 	rc = pk_emit_exit(&o.emit, changed);
 out:
 	free(removed);
+	free_maps(maps, given);
 	pk_fileset_free(&fs);
 	for (size_t i = 0; i < nfiles; i++)
 		free(files[i]);

@@ -5,6 +5,7 @@
 
 #include <dirent.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -79,7 +80,9 @@ static int read_file(const char *path, char **data, size_t *len)
 	return 0;
 }
 
-int pk_rules_file(const char *name, const char **data, size_t *len, int *owned)
+/* Where NAME's bytes are found now: the rules folder, else the copy built
+ * in. *OWNED when they were read (the caller frees them). */
+static int rules_find(const char *name, const char **data, size_t *len, int *owned)
 {
 	/* names.ini is compiled in (names.h is made from it): a copy elsewhere
 	 * would make probe-check look for names the binary does not write */
@@ -102,6 +105,46 @@ int pk_rules_file(const char *name, const char **data, size_t *len, int *owned)
 	*data = e->data;
 	*len = e->len;
 	return 0;
+}
+
+/* The rules files a process has loaded, each once whichever layer asks
+ * (api.ini alone is wanted by the entry rule, the probe API, the async
+ * lint and the check rules' cycles): kept until the process ends, so every
+ * caller reads the same bytes. A handful of small files. */
+static struct rules_cached {
+	char *name;
+	const char *data;
+	size_t len;
+} * rules_cache;
+static size_t rules_ncache, rules_cap;
+static pthread_mutex_t rules_lock = PTHREAD_MUTEX_INITIALIZER;
+
+int pk_rules_file(const char *name, const char **data, size_t *len)
+{
+	int rc = 0;
+	pthread_mutex_lock(&rules_lock);
+	size_t i = 0;
+	while (i < rules_ncache && strcmp(rules_cache[i].name, name))
+		i++;
+	if (i == rules_ncache) {
+		int own;
+		const char *d;
+		size_t n;
+		if (rules_find(name, &d, &n, &own) < 0) {
+			rc = -1;
+			goto out;
+		}
+		char *rname = pk_xasprintf("rules/%s", name);
+		pk_note_read(rname, NULL);
+		free(rname);
+		PK_GROW(rules_cache, rules_cap, rules_ncache + 1);
+		rules_cache[rules_ncache++] = (struct rules_cached){pk_xstrdup(name), d, n};
+	}
+	*data = rules_cache[i].data;
+	*len = rules_cache[i].len;
+out:
+	pthread_mutex_unlock(&rules_lock);
+	return rc;
 }
 
 static int cmp_str(const void *a, const void *b)

@@ -15,8 +15,9 @@ extern const struct pk_embedded pk_embedded_files[]; /* ends with name == NULL *
 
 /* The rules/ file NAME: from the run-time rules directory if there is one
  * ($PROBEKIT_RULES_DIR, else <exe>/../share/probekit/rules), else the
- * built-in copy. *owned is set when the caller must free(*data). */
-int pk_rules_file(const char *name, const char **data, size_t *len, int *owned);
+ * built-in copy. Read once per process: the bytes are kept until it ends,
+ * and every caller gets the same (never to be freed). */
+int pk_rules_file(const char *name, const char **data, size_t *len);
 const struct pk_embedded *pk_embedded_find(const char *name);
 /* Names (relative to rules/) of the rule files starting with PREFIX and
  * ending with SUFFIX, sorted; from the same place pk_rules_file reads.

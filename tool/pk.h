@@ -66,6 +66,12 @@ char *pk_read_all(FILE *fp, size_t *len);
  * bytes at V, sorted by the size_t at byte FIELD of each (an offset), the
  * index of the first one whose FIELD is at or after OFF (N if none). */
 size_t pk_first_at(const void *v, size_t n, size_t size, size_t field, size_t off);
+/* A test hook: with PROBEKIT_TEST_READS=FILE set, every read of an input
+ * through the file layer appends a line to FILE, "DEV:INODE PATH" when ST
+ * is given, else "PATH" (a rules file: "rules/NAME"), so a test can count
+ * how many times a run read each file. Nothing otherwise. */
+struct stat;
+void pk_note_read(const char *path, const struct stat *st);
 /* TARGET as a relative path from the folder holding FILE; NULL when either is missing. */
 char *pk_path_from(const char *file, const char *target);
 /* PATH (from some root) as a path from folder DIR ("" or ending in '/', from the same root). */
@@ -73,6 +79,12 @@ char *pk_path_relative(const char *dir, const char *path);
 /* PATH with "." parts, empty parts and "NAME/.." pairs folded away, lexically
  * (a leading ".." stays). */
 char *pk_path_fold(const char *path);
+/* The work tree holding PATH (a file or a folder): its nearest folder
+ * with a .git, else the
+ * folder the command runs in (malloc'd; NULL when PATH is not there). The
+ * folder no file a repository names (an event map's list, a header it
+ * includes) may make the tool touch anything outside. */
+char *pk_work_tree(const char *path);
 /* Is PATH, links resolved, inside folder DIR (by device and inode)? */
 int pk_path_within(const char *path, const char *dir);
 /* Grow *arr (of *cap elements of size sz) to hold at least want. */

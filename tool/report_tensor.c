@@ -31,6 +31,7 @@ int rp_slurp(const char *path, char **data, size_t *len)
 			close(fd);
 		return pk_error("%s: %s", path, strerror(e));
 	}
+	pk_note_read(path, &st);
 	size_t cap = S_ISREG(st.st_mode) ? (size_t)st.st_size + 1 : 65536, n = 0;
 	char *buf = pk_xmalloc(cap);
 	for (;;) {

@@ -378,15 +378,11 @@ int pk_ini_parse_rules(const char *name, pk_ini_key_fn fn, void *user)
 {
 	const char *data;
 	size_t len;
-	int owned = 0;
 	char origin[300];
 	snprintf(origin, sizeof(origin), "rules/%s", name);
-	if (pk_rules_file(name, &data, &len, &owned) < 0)
+	if (pk_rules_file(name, &data, &len) < 0)
 		return pk_error("%s: cannot read built-in rules", origin);
-	int rc = pk_ini_parse(origin, "'[section]' or 'key = value'", data, len, fn, user);
-	if (owned)
-		free((char *)data);
-	return rc;
+	return pk_ini_parse(origin, "'[section]' or 'key = value'", data, len, fn, user);
 }
 
 static int on_rule_key(void *user, const char *section, const char *name, const char *value, unsigned line)
@@ -420,6 +416,7 @@ int pk_rules_load_file(struct pk_ruleset *rs, const char *path)
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return pk_error("%s: %s", path, strerror(errno));
+	pk_note_read(path, NULL);
 	char *buf = NULL;
 	size_t n = 0, cap = 0, r;
 	do {
@@ -514,10 +511,9 @@ int pk_rules_load_defaults(struct pk_ruleset *rs)
 	for (char **p = names; *p; p++) {
 		const char *data;
 		size_t len;
-		int owned;
 		char origin[300];
 		snprintf(origin, sizeof(origin), "rules/%s", *p);
-		if (pk_rules_file(*p, &data, &len, &owned) < 0)
+		if (pk_rules_file(*p, &data, &len) < 0)
 			rc = pk_error("%s: cannot read built-in rules", origin);
 		else {
 			size_t tl = 0;
@@ -525,8 +521,6 @@ int pk_rules_load_defaults(struct pk_ruleset *rs)
 			if (!text || pk_rules_load_text(rs, origin, text, tl) < 0)
 				rc = -1;
 			free(text);
-			if (owned)
-				free((char *)data);
 		}
 		free(*p);
 	}

@@ -1,12 +1,15 @@
 /* util.c - messages and allocation helpers shared by every layer. */
 #include "pk.h"
 
+#include <fcntl.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 const char *pk_progname = "probe";
 
@@ -192,6 +195,22 @@ char *pk_read_all(FILE *fp, size_t *len)
 	if (len)
 		*len = n;
 	return buf;
+}
+
+void pk_note_read(const char *path, const struct stat *st)
+{
+	const char *log = getenv("PROBEKIT_TEST_READS");
+	if (!log || !*log)
+		return;
+	char *line = st ? pk_xasprintf("%ju:%ju %s\n", (uintmax_t)st->st_dev, (uintmax_t)st->st_ino, path)
+	                : pk_xasprintf("%s\n", path);
+	int fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (fd >= 0) {
+		ssize_t w = write(fd, line, strlen(line)); /* one write: concurrent runs' lines never mix */
+		(void)w;
+		close(fd);
+	}
+	free(line);
 }
 
 int pk_print_version(void)
@@ -444,6 +463,28 @@ char *pk_path_from(const char *file, const char *target)
 	free(base);
 	free(to);
 	return out;
+}
+
+char *pk_work_tree(const char *path)
+{
+	char real[PATH_MAX];
+	struct stat st;
+	if (!realpath(path, real))
+		return NULL;
+	char *s = strrchr(real, '/');
+	if (s && stat(real, &st) == 0 && !S_ISDIR(st.st_mode))
+		*s = '\0'; /* a file: from its folder up */
+	for (;;) {
+		char *git = pk_xasprintf("%s/.git", real);
+		int found = lstat(git, &st) == 0;
+		free(git);
+		if (found)
+			return pk_xstrdup(*real ? real : "/");
+		if (!(s = strrchr(real, '/')))
+			break;
+		*s = '\0';
+	}
+	return realpath(".", real) ? pk_xstrdup(real) : NULL;
 }
 
 /* Is PATH, links resolved, inside folder DIR? By device and inode of DIR

@@ -367,6 +367,26 @@ int pk_ast_func_ref(const struct pk_ast *a, int node);
  * variable declared at each offset AT[i] into VAL[i]; a value already >= 0,
  * or one that does not evaluate, is left. 0, or -1 (message). */
 int pk_ast_eval_decls(const struct pk_ast *t, const char *copy, const size_t *at, long *val, size_t n);
+/* The inclusions of T's translation unit, as its parse made them (a file
+ * the preprocessor did not enter, in a skipped branch or behind a guard, is
+ * not one), in the order they were entered. FROM is the index of the
+ * including file's record, (size_t)-1 when that is no record (the unit's own
+ * file, a header parsed in its includer's unit); SELF marks T's file. SPELLED
+ * is the name between the quotes (QUOTED) or the angle brackets of its
+ * #include, NULL when a macro spelled it; DEV and INO the file's identity
+ * (HAVE_ID 0 for a file only in memory: the stubs). */
+struct pk_include {
+	size_t from;
+	char *spelled;
+	int quoted, self, have_id;
+	unsigned long long dev, ino;
+};
+size_t pk_ast_includes(const struct pk_ast *t, struct pk_include **out);
+void pk_ast_includes_free(struct pk_include *v, size_t n);
+/* Did T's unit parse B's file (by its path) from exactly B's bytes? 1 when
+ * it did, or when the unit does not hold the file; 0 when what the parse read
+ * differs from what the run read (the file changed between the two). */
+int pk_ast_parsed_bytes(const struct pk_ast *t, const struct pk_buf *b);
 
 /* ast_place.c: where a probe part goes. */
 enum pk_where { PK_BEFORE, PK_AFTER, PK_BEFORE_CLOSE };

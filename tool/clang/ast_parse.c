@@ -297,7 +297,6 @@ void pk_ast_args_free(char **argv, int argc)
 struct stubs {
 	struct CXUnsavedFile *u;
 	char **names;
-	const char **owned;
 	size_t n;
 };
 
@@ -308,7 +307,6 @@ static void stubs_load(struct stubs *s, struct CXUnsavedFile main)
 		cnt++;
 	s->u = pk_xcalloc(cnt + 1, sizeof(*s->u));
 	s->names = pk_xcalloc(cnt + 1, sizeof(*s->names));
-	s->owned = pk_xcalloc(cnt + 1, sizeof(*s->owned));
 	s->u[0] = main;
 	s->n = 1;
 	for (const struct pk_embedded *e = pk_embedded_files; e->name; e++) {
@@ -316,11 +314,9 @@ static void stubs_load(struct stubs *s, struct CXUnsavedFile main)
 			continue;
 		const char *data;
 		size_t len;
-		int owned = 0;
-		if (pk_rules_file(e->name, &data, &len, &owned) < 0)
+		if (pk_rules_file(e->name, &data, &len) < 0)
 			continue;
 		s->names[s->n] = path_join(STUB_DIR, e->name + strlen(STUB_PREFIX));
-		s->owned[s->n] = owned ? data : NULL;
 		s->u[s->n] = (struct CXUnsavedFile){s->names[s->n], data, (unsigned long)len};
 		s->n++;
 	}
@@ -328,13 +324,10 @@ static void stubs_load(struct stubs *s, struct CXUnsavedFile main)
 
 static void stubs_free(struct stubs *s)
 {
-	for (size_t i = 1; i < s->n; i++) {
+	for (size_t i = 1; i < s->n; i++)
 		free(s->names[i]);
-		free((void *)s->owned[i]);
-	}
 	free(s->u);
 	free(s->names);
-	free(s->owned);
 }
 
 /* Absolute path for clang: the file's #include "x.h" resolve beside it. */

@@ -626,12 +626,9 @@ static void value_flag(struct flags *f, const struct term *t)
 	for (const struct pk_embedded *e = pk_embedded_files; e->name && n < 0; e++) {
 		const char *data;
 		size_t len;
-		int owned = 0;
-		if (strncmp(e->name, "stubs/", 6) || pk_rules_file(e->name, &data, &len, &owned) < 0)
+		if (strncmp(e->name, "stubs/", 6) || pk_rules_file(e->name, &data, &len) < 0)
 			continue;
 		n = defined_number(data, len, t->val, t->vlen);
-		if (owned)
-			free((void *)data);
 	}
 	if (n < 0)
 		n = 1000 + f->nvalues;

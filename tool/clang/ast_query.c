@@ -265,3 +265,85 @@ int pk_ast_eval_decls(const struct pk_ast *t, const char *copy, const size_t *at
 	pk_ast_free(&pt);
 	return rc;
 }
+
+/* ---- the inclusions of a unit ---- */
+
+struct incl_walk {
+	CXTranslationUnit tu;
+	CXFile self;
+	CXFile *files;
+	struct pk_include *v;
+	size_t n, cap, cap_f;
+};
+
+/* The name an #include spells at LOC (the location clang keeps for an
+ * inclusion is its file-name token): *QUOTED for "NAME". */
+static char *spelled_at(CXTranslationUnit tu, CXSourceLocation loc, CXFile *in, int *quoted)
+{
+	unsigned off;
+	size_t len;
+	clang_getFileLocation(loc, in, NULL, NULL, &off);
+	const char *d = *in ? clang_getFileContents(tu, *in, &len) : NULL;
+	*quoted = 0;
+	if (!d || off >= len || (d[off] != '"' && d[off] != '<'))
+		return NULL;
+	char close = d[off] == '"' ? '"' : '>';
+	const char *e = memchr(d + off + 1, close, len - off - 1), *nl = memchr(d + off + 1, '\n', len - off - 1);
+	if (!e || (nl && nl < e) || e == d + off + 1)
+		return NULL;
+	*quoted = close == '"';
+	return pk_xstrndup(d + off + 1, (size_t)(e - d - off - 1));
+}
+
+static void incl_visit(CXFile f, CXSourceLocation *stack, unsigned depth, CXClientData data)
+{
+	struct incl_walk *w = data;
+	struct pk_include r = {(size_t)-1, NULL, 0, 0, 0, 0, 0};
+	if (depth > 0) {
+		CXFile in = NULL;
+		r.spelled = spelled_at(w->tu, stack[0], &in, &r.quoted);
+		for (size_t i = w->n; in && i-- > 0;)
+			if (clang_File_isEqual(w->files[i], in)) {
+				r.from = i;
+				break;
+			}
+	}
+	r.self = w->self && clang_File_isEqual(f, w->self);
+	CXFileUniqueID id;
+	if (clang_getFileUniqueID(f, &id) == 0 && (id.data[0] || id.data[1])) {
+		r.have_id = 1;
+		r.dev = id.data[0];
+		r.ino = id.data[1];
+	}
+	PK_GROW(w->v, w->cap, w->n + 1);
+	PK_GROW(w->files, w->cap_f, w->n + 1);
+	w->files[w->n] = f;
+	w->v[w->n++] = r;
+}
+
+size_t pk_ast_includes(const struct pk_ast *t, struct pk_include **out)
+{
+	*out = NULL;
+	if (!t->tu)
+		return 0;
+	struct incl_walk w = {t->tu, t->file ? t->file : clang_getFile(t->tu, t->cpath), NULL, NULL, 0, 0, 0};
+	clang_getInclusions(t->tu, incl_visit, &w);
+	free(w.files);
+	*out = w.v;
+	return w.n;
+}
+
+void pk_ast_includes_free(struct pk_include *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i].spelled);
+	free(v);
+}
+
+int pk_ast_parsed_bytes(const struct pk_ast *t, const struct pk_buf *b)
+{
+	CXFile f = t->tu && !b->from_stdin ? pk_ast_file_named(t, b->path) : NULL;
+	size_t len;
+	const char *d = f ? clang_getFileContents(t->tu, f, &len) : NULL;
+	return !d || (len == b->len && !memcmp(d, b->data, len));
+}

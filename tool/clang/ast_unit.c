@@ -55,6 +55,7 @@ static char *read_small(const char *path, size_t *len)
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return NULL;
+	pk_note_read(path, &st);
 	char *d = pk_xmalloc((size_t)st.st_size + 1);
 	*len = fread(d, 1, (size_t)st.st_size, f);
 	d[*len] = 0;

@@ -200,6 +200,7 @@ struct tt_file {
 	unsigned roles;
 	struct pk_ast t; /* its parse: the kernel's, its own tokens, or a view of the kernel's */
 	int have_t;
+	int lane;  /* another lane kernel of the kernel's mixed task (TT_ROLE_SIDE) */
 	char *out; /* with -o: where its result goes (NULL: the kernel's output options) */
 };
 
@@ -214,15 +215,23 @@ struct tt_named { /* a file the command line names */
 	unsigned role;
 };
 
-/* Load the named files as one set with FLAGS. AT[i] gets the entry of
- * NAMED[i]'s file, which holds NAMED[i].role. -1 when any failed (messages
- * printed; AT[i] NULL for those). */
+/* Read the named files, each once, without locks: FLAGS (kept for
+ * tt_files_lock) say how the set is loaded once every file is named. AT[i]
+ * gets the entry of NAMED[i]'s file, which holds NAMED[i].role. -1 when any
+ * failed (messages printed; AT[i] NULL for those). */
 int tt_files_load(struct tt_files *fs, const struct tt_named *named, size_t n, int flags, struct tt_file **at);
+/* A file the run needs, found from the named files (a header, a lane):
+ * its entry, not read yet (tt_files_lock reads it); the set's entry when it
+ * has the file already. ROLE is added to it. */
+struct tt_file *tt_files_name(struct tt_files *fs, const char *path, unsigned role);
+/* Every file of the set named: with PK_LOAD_FOR_WRITE all are locked in
+ * the one order of a set (device, inode), those read already checked
+ * unchanged since (by their identity, not read again); the others are read
+ * now. 0; 1 when a file read already changed meanwhile (the run starts
+ * again); -1 on error (printed). */
+int tt_files_lock(struct tt_files *fs);
 /* The entry holding PATH's file (the same device and inode), or NULL. */
 struct tt_file *tt_files_find(const struct tt_files *fs, const char *path);
-/* A file found while planning: its entry when the set has it, else loaded
- * now; ROLE is added to it. *ADDED: loaded now. NULL on error (printed). */
-struct tt_file *tt_files_add(struct tt_files *fs, const char *path, unsigned role, int *added);
 /* The name of the first role of ROLES as the command line says it. */
 const char *tt_role_name(unsigned roles);
 void tt_files_free(struct tt_files *fs);
@@ -309,16 +318,20 @@ const char *tt_detect_target(const struct tt_rules *r, const struct pk_buf *kern
 /* tt_reads.c: packed args[] reads outside the kernel's body (helpers in the
  * kernel file, headers it includes with quotes): every literal index at or
  * after the timing tensor's is renumbered there too. */
-/* Another lane kernel of the kernel's mixed tasks (PATH): its packed reads
- * at or after the timing tensor's index renumbered like the kernel's. */
-int tt_sides_add_lane(struct tt_files *fs, const char *path, const struct tt_spec *sp);
-/* Before any file is loaded: the headers KERNEL includes with quotes,
- * recursively (read without locks, each once, none of the NAMED files), so
- * they are loaded with the named files as one set. *PATHS malloc'd. */
-size_t tt_sides_discover(const char *kernel, const char *const *named, size_t nnamed, char ***paths);
+/* Before the set is loaded: the headers the kernel includes with quotes,
+ * from its parse's inclusions, named in FS as TT_ROLE_SIDE (none the set has
+ * already). How many. */
+size_t tt_sides_name(struct tt_files *fs, const struct pk_ast *kt);
+/* Before the set is loaded: another lane kernel of the kernel's mixed
+ * tasks (PATH), named in FS; *LANE its entry, NULL when the set has the
+ * file in another role already. -1 when it cannot be read (message). */
+int tt_sides_name_lane(struct tt_files *fs, const char *path, struct tt_file **lane);
+/* Once loaded: lane X's packed reads at or after the timing tensor's index
+ * renumbered like the kernel's. */
+int tt_sides_plan_lane(struct tt_file *x, const struct tt_spec *sp);
 /* Plan the renumbering of packed reads in the headers the kernel includes
  * (those the set holds as headers only). */
-int tt_sides_plan(struct tt_files *fs, const struct pk_ast *kt, const struct tt_spec *sp);
+int tt_sides_plan(struct tt_files *fs, const struct tt_spec *sp);
 /* Plan the renumbering in file T (kernel: skip [skip_s, skip_e)). Returns the
  * number of reads renumbered, -1 on error. */
 int tt_reads_plan(const struct pk_ast *t, const struct tt_spec *sp, size_t skip_s, size_t skip_e, struct pk_plan *plan);

@@ -2,11 +2,14 @@
  * roles it plays (see tt.h). One identity rule: the device and inode of
  * what the name opens, as pk_buf_load_set decides it for the named files. */
 #include "tt.h"
+#include "emit.h"
 #include "pk.h"
 
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static struct tt_file *new_entry(struct tt_files *fs)
 {
@@ -26,9 +29,17 @@ int tt_files_load(struct tt_files *fs, const struct tt_named *named, size_t n, i
 	size_t *first = pk_xcalloc(n + 1, sizeof(*first));
 	for (size_t i = 0; i < n; i++) {
 		bp[i] = &bufs[i];
+		bufs[i].lock_fd = -1;
 		paths[i] = (char *)named[i].path;
 	}
-	int rc = pk_buf_load_set(bp, paths, n, flags, first);
+	/* a rewrite that died half-way is finished (or refused) before the
+	 * files are read; they are locked once every file of the run is named */
+	int refused = 0;
+	for (size_t i = 0; (flags & PK_LOAD_FOR_WRITE) && i < n; i++)
+		refused |= strcmp(paths[i], "-") && pk_txn_recover(paths[i]) < 0;
+	int rc = refused ? -1 : pk_buf_load_set(bp, paths, n, flags & ~PK_LOAD_FOR_WRITE, first);
+	for (size_t i = 0; refused && i < n; i++)
+		first[i] = PK_LOAD_FAILED;
 	for (size_t i = 0; i < n; i++) {
 		at[i] = NULL;
 		if (first[i] == PK_LOAD_FAILED)
@@ -66,22 +77,67 @@ struct tt_file *tt_files_find(const struct tt_files *fs, const char *path)
 	return NULL;
 }
 
-struct tt_file *tt_files_add(struct tt_files *fs, const char *path, unsigned role, int *added)
+struct tt_file *tt_files_name(struct tt_files *fs, const char *path, unsigned role)
 {
-	*added = 0;
 	struct tt_file *f = tt_files_find(fs, path);
 	if (!f) {
-		struct pk_buf b;
-		if (pk_buf_load(&b, path, fs->flags) < 0) {
-			pk_buf_free(&b); /* what was read before the failure */
-			return NULL;
-		}
 		f = new_entry(fs);
-		f->b = b;
-		*added = 1;
+		f->b.path = pk_xstrdup(path);
+		f->b.lock_fd = -1;
+		if (stat(path, &f->b.st) < 0) /* the load says why */
+			memset(&f->b.st, 0, sizeof(f->b.st));
 	}
 	f->roles |= role;
 	return f;
+}
+
+/* A test hook: with PROBEKIT_TEST_LOCK_FIFO=P, the first lock of a run
+ * waits, once every file is read, until a reader takes a byte from the FIFO
+ * P.ready and a writer closes the FIFO P.go, so that a test changes a file
+ * between its read and its lock (tests/sh/timing_read_lock.sh). */
+static void test_pause(void)
+{
+	static int done;
+	const char *p = getenv("PROBEKIT_TEST_LOCK_FIFO");
+	if (!p || !*p || done++)
+		return;
+	char *ready = pk_xasprintf("%s.ready", p), *go = pk_xasprintf("%s.go", p), c = 1;
+	int fd = open(ready, O_WRONLY | O_CLOEXEC);
+	if (fd >= 0 && write(fd, &c, 1) == 1)
+		close(fd);
+	else if (fd >= 0)
+		close(fd);
+	if ((fd = open(go, O_RDONLY | O_CLOEXEC)) >= 0) {
+		while (read(fd, &c, 1) > 0)
+			;
+		close(fd);
+	}
+	free(ready);
+	free(go);
+}
+
+int tt_files_lock(struct tt_files *fs)
+{
+	test_pause();
+	if (!(fs->flags & PK_LOAD_FOR_WRITE)) { /* nothing to lock: the files named since are read */
+		int rc = 0;
+		for (size_t i = 0; i < fs->n; i++) {
+			struct pk_buf *b = &fs->v[i]->b;
+			if (b->data || b->from_stdin)
+				continue;
+			char *path = b->path;
+			if (pk_buf_load(b, path, fs->flags) < 0)
+				rc = -1;
+			free(path);
+		}
+		return rc;
+	}
+	struct pk_buf **bp = pk_xcalloc(fs->n + 1, sizeof(*bp));
+	for (size_t i = 0; i < fs->n; i++)
+		bp[i] = &fs->v[i]->b;
+	int rc = pk_buf_lock_set(bp, fs->n);
+	free(bp);
+	return rc;
 }
 
 const char *tt_role_name(unsigned roles)

@@ -144,6 +144,9 @@ struct job {
 	char slots_why[320];   /* why they could not be counted, said with the room taken */
 	char *pa_buf, *pa[16]; /* the profile's parse flags, kept to read the result back alike */
 	int npa;
+	struct tt_file *lane[8]; /* the other lane kernels' sources (NULL: the set's in another role) */
+	long lane_id[8];
+	size_t nlane;
 };
 
 static int ends_py(const char *path)
@@ -189,33 +192,21 @@ static size_t name_files(struct job *j, struct tt_named **out)
 	return n;
 }
 
-/* Every file of the run found first, then loaded as one set (locks in one
- * order) before anything is parsed: the named files and the headers the
- * kernel includes with quotes, where packed reads may be renumbered. */
+/* The named files, each read once, without locks: the kernel's parse
+ * names the headers, and the test script the lanes, that join the set
+ * before it is locked (lock_set). */
 static int load_files(struct job *j)
 {
 	struct tt_opts *o = &j->o;
 	struct tt_named *nm;
 	size_t n = name_files(j, &nm);
-	const char **names = pk_xcalloc(n, sizeof(*names));
-	for (size_t i = 0; i < n; i++)
-		names[i] = nm[i].path;
-	char **hdr;
-	size_t nh = tt_sides_discover(o->kernel, names, n, &hdr);
-	free(names);
-	nm = pk_xrealloc(nm, (n + nh) * sizeof(*nm));
-	for (size_t i = 0; i < nh; i++)
-		nm[n + i] = (struct tt_named){hdr[i], TT_ROLE_SIDE};
-	struct tt_file **at = pk_xcalloc(n + nh, sizeof(*at));
-	int rc = tt_files_load(&j->fs, nm, n + nh, o->emit.mode == PK_EMIT_INPLACE ? PK_LOAD_FOR_WRITE : 0, at);
+	struct tt_file **at = pk_xcalloc(n, sizeof(*at));
+	int rc = tt_files_load(&j->fs, nm, n, o->emit.mode == PK_EMIT_INPLACE ? PK_LOAD_FOR_WRITE : 0, at);
 	if (rc == 0)
 		rc = check_unmarked(nm, at, n);
 	j->kf = at[0];
 	j->hf = o->host ? at[1] : NULL;
 	j->tf = o->test_script ? at[o->host ? 2 : 1] : NULL;
-	for (size_t i = 0; i < nh; i++)
-		free(hdr[i]);
-	free(hdr);
 	free(at);
 	free(nm);
 	return rc;
@@ -575,13 +566,16 @@ static int plan_reads(struct job *j)
 		if ((f->roles & TT_ROLE_EDIT) && tt_reads_plan(&f->t, &j->sp, 0, 0, &f->plan) < 0)
 			return -1;
 	}
-	return tt_sides_plan(&j->fs, j->kt, &j->sp);
+	return tt_sides_plan(&j->fs, &j->sp);
 }
 
 /* The other lane kernels of the kernel's mixed tasks passing scalars, named
- * by the test script: their scalar reads shift with the kernel's. */
-static int plan_lanes(struct job *j)
+ * by the test script (before the set is locked): their scalar reads shift
+ * with the kernel's. */
+static int name_lanes(struct job *j)
 {
+	if (!j->host_orch || !j->tf)
+		return 0;
 	long ids[8];
 	long n = tt_orch_lane_ids(j->ht, &j->sp, j->func_id, ids, 8);
 	if (n < 0)
@@ -593,12 +587,42 @@ static int plan_lanes(struct job *j)
 		if (!src)
 			continue; /* refused by the planner, naming the lane */
 		char *path = slash ? pk_xasprintf("%.*s/%s", (int)(slash - tb->path), tb->path, src) : pk_xstrdup(src);
-		int rc = tt_sides_add_lane(&j->fs, path, &j->sp);
+		int rc = tt_sides_name_lane(&j->fs, path, &j->lane[j->nlane]);
 		free(path);
 		free(src);
 		if (rc < 0)
 			return -1;
-		j->sp.lay.lanes[j->sp.lay.nlanes++] = ids[i];
+		j->lane_id[j->nlane++] = ids[i];
+	}
+	return 0;
+}
+
+/* Every file of the run named (the command line's, the headers the
+ * kernel's parse includes where packed reads may be renumbered, the lanes):
+ * the set locked once, in one order. 1: a file read before the locks
+ * changed meanwhile (the run starts again). */
+static int lock_set(struct job *j)
+{
+	if (j->k.passes_args && j->k.style == TT_EXTERN)
+		tt_sides_name(&j->fs, j->kt);
+	if (name_lanes(j) < 0)
+		return -1;
+	int rc = tt_files_lock(&j->fs);
+	/* the kernel's parse read the headers and --edit files itself: the
+	 * bytes it parsed must be the bytes the set holds and writes over */
+	for (size_t i = 0; rc == 0 && i < j->fs.n; i++)
+		if (j->fs.v[i] != j->kf && (j->fs.v[i]->roles & (TT_ROLE_SIDE | TT_ROLE_EDIT)) &&
+		    !pk_ast_parsed_bytes(j->kt, &j->fs.v[i]->b))
+			rc = 1;
+	return rc;
+}
+
+static int plan_lanes(struct job *j)
+{
+	for (size_t i = 0; i < j->nlane; i++) {
+		if (j->lane[i] && tt_sides_plan_lane(j->lane[i], &j->sp) < 0)
+			return -1;
+		j->sp.lay.lanes[j->sp.lay.nlanes++] = j->lane_id[i];
 	}
 	return 0;
 }
@@ -766,8 +790,9 @@ static int read_back(struct job *j)
 	return rc;
 }
 
-/* Discover and load every file, then parse, then plan per role; every plan
- * is checked before anything is written. */
+/* Read the named files, parse, lock the set with the files the parse
+ * named, then plan per role; every plan is checked before anything is
+ * written. -1 on error, 1 when the run must start again. */
 static int plan_all(struct job *j)
 {
 	struct tt_opts *o = &j->o;
@@ -784,8 +809,12 @@ static int plan_all(struct job *j)
 	j->sp.opt.host_file = j->host_path;
 	j->sp.rules = &j->rules;
 	j->sp.async_issue = &j->async.issue;
-	if (pick_target(j) < 0 || read_kernel(j) < 0 || plan_tasks(j) < 0 || plan_room(j) < 0 || view_edits(j) < 0 ||
-	    lay_out(j) < 0)
+	if (pick_target(j) < 0 || read_kernel(j) < 0)
+		return -1;
+	int locked = lock_set(j);
+	if (locked)
+		return locked;
+	if (plan_tasks(j) < 0 || plan_room(j) < 0 || view_edits(j) < 0 || lay_out(j) < 0)
 		return -1;
 	if (tt_gen_kernel(j->kt, &j->k, &j->sp, &j->fs, &j->kf->plan) < 0 || plan_reads(j) < 0 || plan_host(j) < 0)
 		return -1;
@@ -911,12 +940,24 @@ int pk_tt_inject(const struct pk_inject_opts *o)
 {
 	if (!pk_inject_opts_ok(o))
 		return PK_EXIT_ERROR;
-	struct job j;
-	memset(&j, 0, sizeof(j));
-	take_opts(&j.o, o);
-	int rc = PK_EXIT_ERROR;
-	if (plan_all(&j) == 0)
-		rc = emit_all(&j);
-	free_job(&j);
-	return rc;
+	/* a file that changed between its read and its lock: read again, the
+	 * messages of the attempt dropped (a run that read standard input cannot) */
+	for (int tries = 0;; tries++) {
+		struct job j;
+		memset(&j, 0, sizeof(j));
+		take_opts(&j.o, o);
+		pk_msg_hold();
+		int planned = plan_all(&j), rc = PK_EXIT_ERROR;
+		int again =
+		    planned > 0 && tries < 100 && strcmp(o->files[0], "-") && (!o->host || strcmp(o->host, "-"));
+		pk_msg_release(!again);
+		if (planned > 0 && !again)
+			pk_error("%s: a file of the run changed while it was read; nothing was written: run again",
+			         o->files[0]);
+		if (planned == 0)
+			rc = emit_all(&j);
+		free_job(&j);
+		if (!again)
+			return rc;
+	}
 }

@@ -145,119 +145,60 @@ int tt_reads_plan(const struct pk_ast *t, const struct tt_spec *sp, size_t skip_
 
 /* ---- the kernel's local headers ---- */
 
-/* The quoted includes of B (named PATH), resolved against PATH's folder,
- * that are regular files, in order: *OUT (malloc'd names); how many. */
-static size_t quoted_includes(const struct pk_buf *b, const char *path, char ***out)
+/* The headers the kernel includes with quotes, named from the kernel's
+ * parse (its unit's inclusions) before the set is loaded: a file counts
+ * when its #include spells it in quotes and the name, taken in the
+ * including file's folder, is that file (the quoted form's own rule), at
+ * most five includes down from the kernel, reached through headers only
+ * (not through a file the command line names, which plays its own role),
+ * and inside the kernel's work tree: a repository's include never makes
+ * the tool touch a file outside it (a warning names it). */
+size_t tt_sides_name(struct tt_files *fs, const struct pk_ast *kt)
 {
-	const char *slash = strrchr(path, '/');
-	size_t dl = slash ? (size_t)(slash - path + 1) : 0, n = 0, cap = 0;
-	*out = NULL;
-	const char *d = b->data, *end = d + b->len;
-	for (const char *p = d; p < end;) {
-		const char *eol = memchr(p, '\n', (size_t)(end - p));
-		if (!eol)
-			eol = end;
-		const char *q = p + strspn(p, " \t");
-		if (q < eol && *q == '#') {
-			q++;
-			q += strspn(q, " \t");
-			const char *o = (size_t)(eol - q) > 9 && !strncmp(q, "include", 7)
-			                    ? memchr(q, '"', (size_t)(eol - q))
-			                    : NULL;
-			const char *c = o ? memchr(o + 1, '"', (size_t)(eol - o - 1)) : NULL;
-			struct stat st;
-			char *f = o && c && c > o + 1 ? pk_xasprintf("%.*s%.*s", (int)dl, path, (int)(c - o - 1), o + 1)
-			                              : NULL;
-			if (f && stat(f, &st) == 0 && S_ISREG(st.st_mode)) {
-				PK_GROW(*out, cap, n + 1);
-				(*out)[n++] = f;
-			} else {
-				free(f);
-			}
-		}
-		p = eol + 1;
-	}
-	return n;
-}
-
-static void free_names(char **v, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
-/* Before loading: the files met so far (by device and inode), the headers
- * among them from index FIRST on. */
-struct found {
-	char **v;
-	dev_t *dev;
-	ino_t *ino;
-	size_t n, cap, cap_d, cap_i, first;
-};
-
-static int met(struct found *f, const char *path, int keep)
-{
-	struct stat st;
-	if (stat(path, &st) < 0)
-		return 1; /* not there: whoever names it says so */
-	for (size_t i = 0; i < f->n; i++)
-		if (f->dev[i] == st.st_dev && f->ino[i] == st.st_ino)
-			return 1;
-	PK_GROW(f->v, f->cap, f->n + 1);
-	PK_GROW(f->dev, f->cap_d, f->n + 1);
-	PK_GROW(f->ino, f->cap_i, f->n + 1);
-	f->v[f->n] = keep ? pk_xstrdup(path) : NULL;
-	f->dev[f->n] = st.st_dev;
-	f->ino[f->n++] = st.st_ino;
-	return 0;
-}
-
-static void discover(struct found *f, const struct pk_buf *b, const char *path, int depth)
-{
-	if (depth > 4)
-		return;
-	char **inc;
-	size_t n = quoted_includes(b, path, &inc);
+	struct pk_include *inc;
+	size_t n = pk_ast_includes(kt, &inc), found = 0;
+	char **name = pk_xcalloc(n + 1, sizeof(*name)); /* how the run names each record's file */
+	int *depth = pk_xcalloc(n + 1, sizeof(*depth));
+	char *bound = pk_work_tree(kt->b->from_stdin ? "." : kt->b->path);
 	for (size_t i = 0; i < n; i++) {
-		struct pk_buf hb;
-		char msg[256];
-		if (met(f, inc[i], 1))
+		if (inc[i].self) {
+			name[i] = pk_xstrdup(kt->b->from_stdin ? "" : kt->b->path);
 			continue;
-		if (pk_buf_load_msg(&hb, inc[i], 0, msg, sizeof(msg)) == 0) /* failures: the set's load says */
-			discover(f, &hb, inc[i], depth + 1);
-		pk_buf_free(&hb);
+		}
+		size_t f = inc[i].from;
+		if (f == (size_t)-1 || !name[f] || !inc[i].quoted || !inc[i].spelled || !inc[i].have_id ||
+		    depth[f] >= 5)
+			continue;
+		const char *slash = strrchr(name[f], '/');
+		char *path = pk_xasprintf("%.*s%s", slash ? (int)(slash - name[f] + 1) : 0, name[f], inc[i].spelled);
+		struct stat st;
+		if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) || (unsigned long long)st.st_dev != inc[i].dev ||
+		    (unsigned long long)st.st_ino != inc[i].ino || tt_files_find(fs, path)) {
+			free(path); /* another file of that name, or one the set has already */
+			continue;
+		}
+		if (!bound || !pk_path_within(path, bound)) {
+			pk_warning("%s: included with quotes, is outside the work tree %s: its args[] reads are not "
+			           "renumbered (the tool changes no file outside it); check them",
+			           path, bound ? bound : "?");
+			free(path);
+			continue;
+		}
+		tt_files_name(fs, path, TT_ROLE_SIDE);
+		name[i] = path;
+		depth[i] = depth[f] + 1;
+		found++;
 	}
-	free_names(inc, n);
+	for (size_t i = 0; i < n; i++)
+		free(name[i]);
+	free(name);
+	free(depth);
+	free(bound);
+	pk_ast_includes_free(inc, n);
+	return found;
 }
 
-size_t tt_sides_discover(const char *kernel, const char *const *named, size_t nnamed, char ***paths)
-{
-	struct found f = {0};
-	struct pk_buf kb;
-	char msg[256];
-	*paths = NULL;
-	for (size_t i = 0; i < nnamed; i++)
-		met(&f, named[i], 0);
-	f.first = f.n;
-	if (strcmp(kernel, "-") && pk_buf_load_msg(&kb, kernel, 0, msg, sizeof(msg)) == 0)
-		discover(&f, &kb, kernel, 0);
-	if (strcmp(kernel, "-"))
-		pk_buf_free(&kb);
-	size_t n = f.n - f.first;
-	if (n) {
-		*paths = pk_xcalloc(n, sizeof(char *));
-		memcpy(*paths, f.v + f.first, n * sizeof(char *));
-	}
-	for (size_t i = 0; i < f.first; i++)
-		free(f.v[i]);
-	free(f.v);
-	free(f.dev);
-	free(f.ino);
-	return n;
-}
-
-/* ---- after loading: the renumbering in the headers ---- */
+/* ---- after loading: the renumbering in the headers and lanes ---- */
 
 /* Parse side X and plan the renumbering of its args[] reads. */
 static int side_plan(struct tt_file *x, const struct tt_spec *sp)
@@ -268,49 +209,37 @@ static int side_plan(struct tt_file *x, const struct tt_spec *sp)
 	return tt_reads_plan(&x->t, sp, 0, 0, &x->plan) < 0 ? -1 : 0;
 }
 
-/* The headers B (named PATH) includes: each planned once; a file the run
- * has in another role (an --edit file, with its own plan) is left alone;
- * one not found before loading (a kernel read from standard input) joins
- * the set now. */
-static int walk(struct tt_files *fs, const struct pk_buf *b, const char *path, const struct tt_spec *sp, int depth)
+/* Each header the set holds as a header only (not a lane) planned once. */
+int tt_sides_plan(struct tt_files *fs, const struct tt_spec *sp)
 {
-	if (depth > 4)
-		return 0;
-	char **inc;
-	size_t n = quoted_includes(b, path, &inc);
-	int rc = 0;
-	for (size_t i = 0; i < n && rc == 0; i++) {
-		struct tt_file *x = tt_files_find(fs, inc[i]);
-		if (x && (x->roles != TT_ROLE_SIDE || x->have_t))
-			continue;
-		int added;
-		if (!x)
-			x = tt_files_add(fs, inc[i], TT_ROLE_SIDE, &added);
-		rc = !x || side_plan(x, sp) < 0 ? -1 : walk(fs, &x->b, inc[i], sp, depth + 1);
+	for (size_t i = 0; i < fs->n; i++) {
+		struct tt_file *x = fs->v[i];
+		if (x->roles == TT_ROLE_SIDE && !x->lane && !x->have_t && side_plan(x, sp) < 0)
+			return -1;
 	}
-	free_names(inc, n);
-	return rc;
+	return 0;
 }
 
-int tt_sides_plan(struct tt_files *fs, const struct pk_ast *kt, const struct tt_spec *sp)
-{
-	return walk(fs, kt->b, kt->b->path, sp, 0);
-}
-
-int tt_sides_add_lane(struct tt_files *fs, const char *path, const struct tt_spec *sp)
+int tt_sides_name_lane(struct tt_files *fs, const char *path, struct tt_file **lane)
 {
 	struct stat st;
+	*lane = NULL;
 	if (stat(path, &st) < 0)
 		return pk_error("%s: the source of a lane sharing the kernel's mixed task cannot be read", path);
 	if (tt_files_find(fs, path))
-		return 0; /* the kernel's own source, or a file planned already */
-	int added;
-	struct tt_file *x = tt_files_add(fs, path, TT_ROLE_SIDE, &added);
-	if (!x || side_plan(x, sp) < 0)
+		return 0; /* the kernel's own source, or a file the set has already */
+	*lane = tt_files_name(fs, path, TT_ROLE_SIDE);
+	(*lane)->lane = 1;
+	return 0;
+}
+
+int tt_sides_plan_lane(struct tt_file *x, const struct tt_spec *sp)
+{
+	if (side_plan(x, sp) < 0)
 		return -1;
 	if (x->plan.n)
 		pk_warning("%s: another lane of the kernel's mixed task, reading the same argument list: its args[] "
 		           "reads are renumbered too (the event map lists it: probe-strip of the kernel restores it)",
-		           path);
+		           x->b.path);
 	return 0;
 }
