@@ -17,14 +17,32 @@
 
 #define MAX_SUBMITS 4096
 
+/* A helper call passing the kernel id: the id given at the call (whose '('
+ * is CALL) reaches the submit S inside the helper. */
+struct site {
+	size_t submit, call;
+	long ids[3];
+};
+
 struct submit {
 	size_t tok;                  /* the rt_submit_* identifier */
 	size_t recv;                 /* token of the receiver (the args object) */
 	long ids[3];                 /* kernel ids it submits, -1 unused or not constant */
 	size_t close_tok;            /* its ')' */
 	size_t expr[3], expr_end[3]; /* each id's expression (tokens; 0: none) */
-	size_t site0, nsites;        /* a helper's submit: its calls (sites[]) */
+	struct site *sites;          /* a helper's submit: its calls (owned; submits_free) */
+	size_t nsites;
 };
+
+/* The helper calls the N submits of S own (S itself is the caller's). */
+static void submits_free(struct submit *s, size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		free(s[k].sites);
+		s[k].sites = NULL;
+		s[k].nsites = 0;
+	}
+}
 
 static int ident(const struct pk_ast *t, size_t i)
 {
@@ -108,15 +126,6 @@ static void lane_exprs(const struct pk_ast *t, const struct tt_words *w, const s
 	}
 }
 
-/* A helper call passing the kernel id: the id given at the call (whose '('
- * is CALL) reaches the submit S inside the helper. */
-struct site {
-	size_t submit, call;
-	long ids[3];
-};
-static struct site sites[MAX_SUBMITS];
-static size_t nsites;
-
 /* The calls of helper FN written `NAME (` in a function's body, from the
  * front end's calls (a method's left out): the token of each one's '('. */
 static size_t helper_calls(const struct pk_ast *t, const struct tt_fn *fns, size_t nf, const struct tt_fn *fn,
@@ -148,8 +157,8 @@ static int resolve_sites(const struct pk_ast *t, const struct tt_rules *r, struc
 	}
 	if (!any && (!fn || fn->orch_param >= 0))
 		return 0; /* a helper without the orchestration's arguments: its calls, whatever the ids */
-	static size_t calls[MAX_SUBMITS];
-	size_t nc = helper_calls(t, fns, nf, fn, calls, MAX_SUBMITS), from = nsites;
+	size_t *calls = pk_xcalloc(MAX_SUBMITS, sizeof(*calls));
+	size_t nc = helper_calls(t, fns, nf, fn, calls, MAX_SUBMITS);
 	struct tt_idexpr *cx = pk_xcalloc(nc * 3 + 1, sizeof(*cx));
 	for (size_t c = 0; c < nc; c++) {
 		size_t as[TT_FN_PARAMS], ae[TT_FN_PARAMS], na = pk_tok_args(t, calls[c], as, ae, TT_FN_PARAMS);
@@ -160,15 +169,15 @@ static int resolve_sites(const struct pk_ast *t, const struct tt_rules *r, struc
 		}
 	}
 	int rc = tt_ids_eval(t, r, cx, nc * 3);
-	for (size_t c = 0; c < nc && rc == 0 && nsites < MAX_SUBMITS; c++) {
-		struct site *st = &sites[nsites++];
+	s[k].sites = pk_xcalloc(nc + 1, sizeof(*s[k].sites));
+	for (size_t c = 0; c < nc && rc == 0; c++) {
+		struct site *st = &s[k].sites[s[k].nsites++];
 		*st = (struct site){k, calls[c], {-1, -1, -1}};
 		for (int l = 0; l < 3; l++)
 			st->ids[l] = param[l] >= 0 ? cx[c * 3 + l].value : x[l].value;
 	}
 	free(cx);
-	s[k].site0 = from;
-	s[k].nsites = nsites - from;
+	free(calls);
 	return rc;
 }
 
@@ -182,7 +191,6 @@ static int resolve_ids(const struct pk_ast *t, const struct tt_rules *r, struct 
 	for (size_t k = 0; k < n; k++)
 		lane_exprs(t, &r->w, &s[k], fns, nf, &x[k * 3]);
 	int rc = tt_ids_eval(t, r, x, n * 3);
-	nsites = 0;
 	for (size_t k = 0; k < n && rc == 0; k++) {
 		for (int l = 0; l < 3; l++) {
 			s[k].ids[l] = x[k * 3 + l].value;
@@ -274,7 +282,11 @@ static size_t find_submits(const struct pk_ast *t, const struct tt_rules *r, str
 		s[n].tok = i, s[n].recv = c - 1, s[n].close_tok = c;
 		n++;
 	}
-	return resolve_ids(t, r, s, n) < 0 ? (size_t)-1 : n;
+	if (resolve_ids(t, r, s, n) < 0) {
+		submits_free(s, n);
+		return (size_t)-1;
+	}
+	return n;
 }
 
 /* The id sets of a submit: its own, or one per call of its helper. */
@@ -285,7 +297,7 @@ static size_t nsets(const struct submit *s)
 
 static const long *set_ids(const struct submit *s, size_t i)
 {
-	return s->nsites ? sites[s->site0 + i].ids : s->ids;
+	return s->nsites ? s->sites[i].ids : s->ids;
 }
 
 static int submits_id(const struct submit *s, long id)
@@ -306,7 +318,7 @@ static int unread_ids(const struct pk_ast *t, const struct tt_words *w, const st
 			for (int l = 0; l < 3; l++) {
 				if (set_ids(&s[k], i)[l] >= 0 || !s[k].expr[l])
 					continue;
-				size_t at = s[k].nsites ? sites[s[k].site0 + i].call : s[k].expr[l];
+				size_t at = s[k].nsites ? s[k].sites[i].call : s[k].expr[l];
 				size_t a = t->tok[s[k].expr[l]].start, b = t->tok[s[k].expr_end[l] - 1].end;
 				return pk_error(
 				    "%s:%u: %s: the kernel id '%.*s' of this task is not a constant of the "
@@ -469,9 +481,9 @@ static int pick_id(const struct pk_ast *t, const struct tt_words *w, const struc
 
 /* The tensor count the host passes to the kernel (every task submitting it
  * must agree), -1 on error. */
-long tt_orch_tensors(struct pk_ast *t, const struct tt_rules *r, long func_id, long *scalars)
+static long tt_orch_tensors_in(struct submit *s, struct pk_ast *t, const struct tt_rules *r, long func_id,
+                               long *scalars)
 {
-	static struct submit s[MAX_SUBMITS];
 	*scalars = -2;
 	if (unfollowed_submits(t, &r->w) < 0)
 		return -1;
@@ -491,6 +503,15 @@ long tt_orch_tensors(struct pk_ast *t, const struct tt_rules *r, long func_id, l
 	if (tensors < 0)
 		return unread_ids(t, &r->w, s, n, id);
 	return tensors;
+}
+
+long tt_orch_tensors(struct pk_ast *t, const struct tt_rules *r, long func_id, long *scalars)
+{
+	struct submit *s = pk_xcalloc(MAX_SUBMITS, sizeof(*s));
+	long rc = tt_orch_tensors_in(s, t, r, func_id, scalars);
+	submits_free(s, MAX_SUBMITS);
+	free(s);
+	return rc;
 }
 
 static int runs_kernel(const struct tt_spec *sp, const struct submit *s, long id);
@@ -832,7 +853,7 @@ static long graph_sites(const struct pk_ast *t, const struct tt_spec *sp, const 
 				out[n++] = (struct gsite){i + 1, recv};
 			continue;
 		}
-		static size_t calls[MAX_SUBMITS]; /* a wrapper: its callers' boundaries */
+		size_t calls[MAX_SUBMITS]; /* a wrapper: its callers' boundaries */
 		size_t nc = helper_calls(t, fns, nf, w, calls, MAX_SUBMITS);
 		for (size_t k = 0; k < nc; k++) {
 			size_t as[TT_FN_PARAMS], ae[TT_FN_PARAMS], na = pk_tok_args(t, calls[k], as, ae, TT_FN_PARAMS);
@@ -874,12 +895,13 @@ static const struct tt_fn *graph_fn(const struct pk_ast *t, const struct tt_spec
 static long graph_runs(const struct pk_ast *t, const struct tt_spec *sp, const struct tt_fn *fns, size_t nf,
                        const struct tt_fn *g, const struct loop *loops, size_t nl, int *in_loop, size_t *loop)
 {
-	static struct gsite gs[MAX_SUBMITS];
+	struct gsite *gs = pk_xcalloc(MAX_SUBMITS, sizeof(*gs));
 	long ng = graph_sites(t, sp, fns, nf, g, gs, MAX_SUBMITS), runs = 0;
 	for (long c = 0; c < ng && runs >= 0; c++) {
 		long ct = site_trips(loops, nl, gs[c].call, in_loop, loop);
 		runs = ct < 0 ? -1 : runs + ct;
 	}
+	free(gs);
 	return ng < 0 ? -1 : runs;
 }
 
@@ -896,9 +918,9 @@ static int predicated(const struct pk_ast *t, const struct tt_words *w, const st
 	return 0;
 }
 
-int tt_orch_tasks(struct pk_ast *t, const struct tt_spec *sp, long func_id, struct tt_tasks *out)
+static int tt_orch_tasks_in(struct submit *s, struct pk_ast *t, const struct tt_spec *sp, long func_id,
+                            struct tt_tasks *out)
 {
-	static struct submit s[MAX_SUBMITS];
 	size_t n = find_submits(t, sp->rules, s), loop = 0;
 	long id;
 	memset(out, 0, sizeof(*out));
@@ -926,7 +948,7 @@ int tt_orch_tasks(struct pk_ast *t, const struct tt_spec *sp, long func_id, stru
 			out->sites += (int)s[k].nsites - 1;
 			long calls = 0;
 			for (size_t c = 0; c < s[k].nsites && calls >= 0; c++) {
-				long ct = site_trips(loops, nl, sites[s[k].site0 + c].call, &out->in_loop, &loop);
+				long ct = site_trips(loops, nl, s[k].sites[c].call, &out->in_loop, &loop);
 				calls = ct < 0 ? -1 : calls + ct;
 			}
 			trips = trips < 0 || calls < 0 ? -1 : trips * calls;
@@ -962,6 +984,15 @@ int tt_orch_tasks(struct pk_ast *t, const struct tt_spec *sp, long func_id, stru
 	free(loops);
 	free(fns);
 	return 0;
+}
+
+int tt_orch_tasks(struct pk_ast *t, const struct tt_spec *sp, long func_id, struct tt_tasks *out)
+{
+	struct submit *s = pk_xcalloc(MAX_SUBMITS, sizeof(*s));
+	int rc = tt_orch_tasks_in(s, t, sp, func_id, out);
+	submits_free(s, MAX_SUBMITS);
+	free(s);
+	return rc;
 }
 
 /* The orchestration entry: the function taking `const ORCH_ARGS &NAME`
@@ -1015,9 +1046,9 @@ static size_t entry_tok(const struct pk_ast *t, const struct tt_words *w, const 
 	size_t nf = tt_fns_find(t, w->orch_args, &fns), at = s->tok;
 	const struct tt_fn *fn = tt_fn_holding(fns, nf, s->tok);
 	for (size_t i = 0; fn && fn->orch_param < 0 && i < s->nsites; i++) {
-		const long *ids = sites[s->site0 + i].ids;
+		const long *ids = s->sites[i].ids;
 		if (ids[0] == id || ids[1] == id || ids[2] == id) {
-			at = sites[s->site0 + i].call;
+			at = s->sites[i].call;
 			break;
 		}
 	}
@@ -1364,7 +1395,7 @@ static int helper_tasks(const struct pk_ast *t, const struct tt_spec *sp, const 
 {
 	for (size_t i = 0; i < nsets(s); i++) {
 		const long *ids = set_ids(s, i);
-		size_t at = s->nsites ? sites[s->site0 + i].call : s->tok;
+		size_t at = s->nsites ? s->sites[i].call : s->tok;
 		if (!runs_ids(sp, ids, id))
 			return pk_error(
 			    "%s:%u: this call of the helper submits kernel %ld where another call submits "
@@ -1385,19 +1416,19 @@ static int helper_tasks(const struct pk_ast *t, const struct tt_spec *sp, const 
 	int rc = 0;
 	if (fn && fn->orch_param < 0 && fn != entry) {
 		for (size_t i = 0; i < s->nsites && rc == 0; i++)
-			if (tt_fn_holding(fns, nf, sites[s->site0 + i].call) != entry)
-				rc = pk_error(
-				    "%s:%u: this call of the helper that submits kernel %ld is outside the "
-				    "orchestration's entry, which declares the timing tensor; call the helper "
-				    "from the entry",
-				    t->b->path, pk_buf_line_of(t->b, t->tok[sites[s->site0 + i].call].start), id);
+			if (tt_fn_holding(fns, nf, s->sites[i].call) != entry)
+				rc =
+				    pk_error("%s:%u: this call of the helper that submits kernel %ld is outside the "
+				             "orchestration's entry, which declares the timing tensor; call the helper "
+				             "from the entry",
+				             t->b->path, pk_buf_line_of(t->b, t->tok[s->sites[i].call].start), id);
 		char *p = NULL, *a = NULL;
 		if (rc == 0)
 			rc = helper_texts(sp, &p, &a);
 		if (rc == 0 && !planned_at(plan, t->tok[fn->rparen].start))
 			tt_insert_inline(plan, t->tok[fn->rparen].start, p);
 		for (size_t i = 0; i < s->nsites && rc == 0; i++) {
-			size_t close = pk_tok_close(t, sites[s->site0 + i].call, 0);
+			size_t close = pk_tok_close(t, s->sites[i].call, 0);
 			if (!planned_at(plan, t->tok[close].start))
 				tt_insert_inline(plan, t->tok[close].start, a);
 		}
@@ -1641,7 +1672,7 @@ static int plan_graph(const struct pk_ast *t, const struct tt_spec *sp, const st
 		                t->b->path, id, (int)(t->tok[g->name].end - t->tok[g->name].start),
 		                t->b->data + t->tok[g->name].start);
 	struct glay L = {{0}, NULL, 0};
-	static struct gsite gs[MAX_SUBMITS];
+	struct gsite *gs = pk_xcalloc(MAX_SUBMITS, sizeof(*gs));
 	int rc = graph_layout(t, sp, s, n, id, fns, nf, g, loops, nl, &L);
 	long ng = rc < 0 ? -1 : graph_sites(t, sp, fns, nf, g, gs, MAX_SUBMITS);
 	if (ng >= 0) {
@@ -1655,6 +1686,7 @@ static int plan_graph(const struct pk_ast *t, const struct tt_spec *sp, const st
 	rc = ng < 0 ? -1 : 0;
 	for (long c = 0; c < ng && rc == 0; c++)
 		rc = graph_call(t, sp, fns, nf, g, entry, loops, nl, &gs[c], &L, plan);
+	free(gs);
 	pk_sb_free(&L.offs);
 	free(L.total);
 	return rc;
@@ -1711,10 +1743,9 @@ static int entry_of(const struct pk_ast *t, const struct tt_spec *sp, const stru
 	return 0;
 }
 
-int tt_orch_plan(struct pk_ast *t, const struct tt_kernel *k, const struct tt_spec *sp, long func_id, long *external,
-                 struct pk_plan *plan)
+static int tt_orch_plan_in(struct submit *s, struct pk_ast *t, const struct tt_kernel *k, const struct tt_spec *sp,
+                           long func_id, long *external, struct pk_plan *plan)
 {
-	static struct submit s[MAX_SUBMITS];
 	if (unfollowed_submits(t, &sp->rules->w) < 0)
 		return -1;
 	size_t n = find_submits(t, sp->rules, s), orch = 0, body = 0;
@@ -1793,6 +1824,16 @@ int tt_orch_plan(struct pk_ast *t, const struct tt_kernel *k, const struct tt_sp
 	return rc;
 }
 
+int tt_orch_plan(struct pk_ast *t, const struct tt_kernel *k, const struct tt_spec *sp, long func_id, long *external,
+                 struct pk_plan *plan)
+{
+	struct submit *s = pk_xcalloc(MAX_SUBMITS, sizeof(*s));
+	int rc = tt_orch_plan_in(s, t, k, sp, func_id, external, plan);
+	submits_free(s, MAX_SUBMITS);
+	free(s);
+	return rc;
+}
+
 /* A lane kernel renumbered for the kernel's tasks must get the timing tensor
  * in every task submitting it: none submits it without the kernel. */
 static int lane_alone(const struct pk_ast *t, const struct tt_spec *sp, const struct submit *s, size_t n, long id,
@@ -1812,9 +1853,9 @@ static int lane_alone(const struct pk_ast *t, const struct tt_spec *sp, const st
 	return 0;
 }
 
-long tt_orch_lane_ids(struct pk_ast *t, const struct tt_spec *sp, long func_id, long *out, size_t cap)
+static long tt_orch_lane_ids_in(struct submit *s, struct pk_ast *t, const struct tt_spec *sp, long func_id, long *out,
+                                size_t cap)
 {
-	static struct submit s[MAX_SUBMITS];
 	size_t n = find_submits(t, sp->rules, s), m = 0;
 	long id;
 	if (n == (size_t)-1 || pick_id(t, &sp->rules->w, s, n, func_id, &id) < 0)
@@ -1840,6 +1881,15 @@ long tt_orch_lane_ids(struct pk_ast *t, const struct tt_spec *sp, long func_id, 
 	return (long)m;
 }
 
+long tt_orch_lane_ids(struct pk_ast *t, const struct tt_spec *sp, long func_id, long *out, size_t cap)
+{
+	struct submit *s = pk_xcalloc(MAX_SUBMITS, sizeof(*s));
+	long rc = tt_orch_lane_ids_in(s, t, sp, func_id, out, cap);
+	submits_free(s, MAX_SUBMITS);
+	free(s);
+	return rc;
+}
+
 /* ---- the read-back ---- */
 
 /* Read back: every call running a graph function whose tasks run the
@@ -1849,7 +1899,7 @@ static int verify_graphs(const struct pk_ast *q, const struct pk_buf *nb, const 
 {
 	struct tt_fn *fns = NULL;
 	size_t nf = tt_fns_find(q, sp->rules->w.orch_args, &fns);
-	static struct gsite gs[MAX_SUBMITS];
+	struct gsite *gs = pk_xcalloc(MAX_SUBMITS, sizeof(*gs));
 	int rc = 0;
 	for (size_t j = 0; j < n && rc == 0; j++) {
 		const struct tt_fn *g = runs_kernel(sp, &s[j], id) ? graph_fn(q, sp, fns, nf, s[j].tok) : NULL;
@@ -1865,6 +1915,7 @@ static int verify_graphs(const struct pk_ast *q, const struct pk_buf *nb, const 
 				              nb->path, pk_buf_line_of(q->b, q->tok[gs[c].call].start), id, name);
 		}
 	}
+	free(gs);
 	free(fns);
 	return rc;
 }
@@ -1909,6 +1960,7 @@ int tt_orch_verify(const struct pk_ast *t, const struct pk_plan *plan, const str
 	if (rc == 0)
 		rc = verify_graphs(&q, &nb, sp, s, n, id, name);
 	free(name);
+	submits_free(s, MAX_SUBMITS);
 	free(s);
 	pk_ast_free(&q);
 	free(nb.data);
