@@ -12,7 +12,8 @@
 #   are then measured without it, --func-id from the script's tables; when
 #   that run is refused because a test script beside the orchestration names
 #   it, again with the script the refusal names, as a user would; the same
-#   script as the first run: refused, both refusals printed)
+#   script as the first run, which the tool cannot edit: with
+#   --test-script-by-hand, the user adding its TensorArg; counted apart)
 #   - accepted? the timing tensor read through the descriptor or the accessor?
 #   - the instrumented orchestration: g++ -fsyntax-only against the tree's
 #     runtime headers, for the first MAX_COMPILE kernels of each example whose
@@ -153,7 +154,8 @@ func_id_of() {
   [ -n "$id" ] || id=$(grep -o "( *[0-9]* *, *\"$(basename "$2" .cpp)\"" "$1" | grep -o '[0-9]*' | head -1)
   echo "$id"
 }
-T_k=0 T_a=0 T_at=0 T_an=0 T_al=0 T_d=0 T_c=0 T_cc=0 T_r=0 T_f=0
+byhand=""
+T_k=0 T_a=0 T_at=0 T_an=0 T_ab=0 T_al=0 T_d=0 T_c=0 T_cc=0 T_r=0 T_f=0
 # probe-inject --timing-tensor in COPY, output to LOG: --slots 24 (a stand-in
 # for the launch's core slots); when the tool counts more rows than that (several
 # tasks submit the kernel: one row per task and block), again with its count.
@@ -175,10 +177,18 @@ one_kernel() {
   rm -rf "$copy"; cp -r "$ex" "$copy"
   log=$copy.log
   rel_test=$test
-  tt_inject "$copy" "$log" --host "$orch" ${test:+--test-script "$test"} "$src"
-  rc=$?
   how=test
-  if [ $rc -ne 0 ] && [ -n "$test" ] && grep -q "test script\|TensorArg\|^probekit: $test:" "$log"; then
+  if [ "$byhand" = "$ex/$test" ]; then
+    # a kernel of the example whose script was found unedited before: as a
+    # user would, straight to --test-script-by-hand
+    fid=$(func_id_of "$ex/$test" "$src")
+    tt_inject "$copy" "$log" --host "$orch" --test-script-by-hand ${fid:+--func-id "$fid"} "$src"
+    rc=$?; how=byhand; rel_test=""
+  else
+    tt_inject "$copy" "$log" --host "$orch" ${test:+--test-script "$test"} "$src"
+    rc=$?
+  fi
+  if [ $how = test ] && [ $rc -ne 0 ] && [ -n "$test" ] && grep -q "test script\|TensorArg\|^probekit: $test:" "$log"; then
     fid=$(func_id_of "$ex/$test" "$src")
     tt_inject "$copy" "$log.2" --host "$orch" ${fid:+--func-id "$fid"} "$src"
     rc=$?
@@ -190,7 +200,11 @@ one_kernel() {
     named=$(grep -o 'add --test-script [^ ;]*' "$log.2" 2>/dev/null | head -1 | sed 's/^add --test-script //')
     if [ $rc -ne 0 ] && [ -n "$named" ]; then
       if [ "$named" = "$test" ]; then
-        how=loop
+        # the script the first run refused to edit: the user adds its
+        # TensorArg (--test-script-by-hand, as that refusal now says)
+        tt_inject "$copy" "$log.3" --host "$orch" --test-script-by-hand ${fid:+--func-id "$fid"} "$src"
+        rc=$?; how=byhand
+        [ $rc -eq 0 ] && { rel_test=""; mv "$log.3" "$log"; byhand=$ex/$test; }
       else
         case $named in ../*|/*) how=outside ;; *)
           tt_inject "$copy" "$log.3" --host "$orch" --test-script "$named" "$src"
@@ -206,6 +220,7 @@ one_kernel() {
     case $how/$rel_test in
       test/?*) at=$((at + 1)); res="$res +test" ;;
       named/?*) an=$((an + 1)); res="$res +named-test" ;;
+      byhand/*) ab=$((ab + 1)); res="$res test-script-by-hand" ;;
       *) al=$((al + 1)); res="$res alone" ;;
     esac
     if grep -q 'pk_tt_out = .*\(->buffer\.addr\|tensor_data<\)' "$copy/$src"; then
@@ -229,12 +244,9 @@ one_kernel() {
       res="$res NOT-RESTORED"
     fi
   else
-    # the refusal: the first run's; when the second run (the orchestration
-    # alone) was refused naming the same script, both (the script's refusal
-    # says to leave it out, the orchestration's to add it)
+    # the refusal: the last run's (the first run's when it was not run again)
     why=$(grep -m1 -v 'warning' "$log" | cut -c1-160)
-    [ "$how" = named ] && why=$(grep -m1 -v 'warning' "$log.3" | cut -c1-160)
-    [ "$how" = loop ] && why="$why | alone: $(grep -m1 -v 'warning' "$log.2" | sed 's/.*\(the test script\)/\1/' | cut -c1-60)"
+    case $how in named|byhand) [ -f "$log.3" ] && why=$(grep -m1 -v 'warning' "$log.3" | cut -c1-160) ;; esac
     res="$res: $why"
     echo "$why" | sed "s/^probekit: [^ ]*: //; s/'[^']*'/'X'/g; s/[0-9][0-9]*/N/g" | cut -c1-110 >>"$work/simpler.refusals"
   fi
@@ -246,7 +258,7 @@ group() {
   local label=$1 arch=$2 rt=$3 ex test orch srcs src
   shift 3
   incs "$arch" "$rt"
-  k=0 a=0 at=0 an=0 al=0 d=0 c=0 cc=0 r=0 f=0 outside=0
+  k=0 a=0 at=0 an=0 ab=0 al=0 d=0 c=0 cc=0 r=0 f=0 outside=0
   echo "== $label"
   for ex in "$@"; do
     ex=${ex%/}
@@ -266,8 +278,8 @@ group() {
       done
     done
   done
-  echo "   $label: kernels $k  accepted $a (with the test script $at, with the script a refusal named $an, orchestration alone $al)  descriptor-read $d  orchestration-compiles $c of $cc checked  restored $r  probe-check-flagged $f  (kernels outside the example dir: $outside)"
-  T_k=$((T_k + k)) T_a=$((T_a + a)) T_at=$((T_at + at)) T_an=$((T_an + an)) T_al=$((T_al + al)) T_d=$((T_d + d)) T_c=$((T_c + c)) T_cc=$((T_cc + cc)) T_r=$((T_r + r)) T_f=$((T_f + f))
+  echo "   $label: kernels $k  accepted $a (with the test script $at, with the script a refusal named $an, test script by hand $ab, orchestration alone $al)  descriptor-read $d  orchestration-compiles $c of $cc checked  restored $r  probe-check-flagged $f  (kernels outside the example dir: $outside)"
+  T_k=$((T_k + k)) T_a=$((T_a + a)) T_at=$((T_at + at)) T_an=$((T_an + an)) T_ab=$((T_ab + ab)) T_al=$((T_al + al)) T_d=$((T_d + d)) T_c=$((T_c + c)) T_cc=$((T_cc + cc)) T_r=$((T_r + r)) T_f=$((T_f + f))
 }
 
   for arch in a2a3 a5; do
@@ -278,7 +290,7 @@ group() {
   done
   group "examples/workers + tests/st (other)" a2a3 tensormap_and_ringbuffer "$tree"/examples/workers/*/*/ \
     "$tree"/tests/st/worker/*/*/ "$tree"/tests/st/[!aw]*/
-  echo "all: kernels $T_k  accepted $T_a (with the test script $T_at, with the script a refusal named $T_an, orchestration alone $T_al)  descriptor-read $T_d  orchestration-compiles $T_c of $T_cc checked  restored $T_r  probe-check-flagged $T_f"
+  echo "all: kernels $T_k  accepted $T_a (with the test script $T_at, with the script a refusal named $T_an, test script by hand $T_ab, orchestration alone $T_al)  descriptor-read $T_d  orchestration-compiles $T_c of $T_cc checked  restored $T_r  probe-check-flagged $T_f"
   [ -f "$work/simpler.refusals" ] && sort "$work/simpler.refusals" | uniq -c | sort -rn | head -15
   exit 0
 fi
