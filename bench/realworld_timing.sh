@@ -9,7 +9,11 @@
 #   probe-inject --timing-tensor --host ORCH.cpp --test-script TEST.py KERNEL
 #   (a test script the tool refuses, one that builds its arguments elsewhere
 #   or writes a signature over several lines: the kernel and orchestration
-#   are then measured without it, --func-id from the script's tables)
+#   are then measured without it, --func-id from the script's tables; when
+#   that run is refused because a test script beside the orchestration names
+#   it, again with the script the refusal names, as a user would; the same
+#   script as the first run, which the tool cannot edit: with
+#   --test-script-by-hand, the user adding its TensorArg; counted apart)
 #   - accepted? the timing tensor read through the descriptor or the accessor?
 #   - the instrumented orchestration: g++ -fsyntax-only against the tree's
 #     runtime headers, for the first MAX_COMPILE kernels of each example whose
@@ -21,7 +25,8 @@
 # callers in the other model files (--edit), the same checks.
 # An Ascend C tree: asc-devkit's examples (.asc files holding kernel and
 # `<<<>>>` launch: --host FILE FILE) or ops-transformer's op_kernel kernels
-# (--host the op's kernel test when its ICPU_RUN_KF launches the kernel):
+# (--host the op's kernel test when its ICPU_RUN_KF launches the kernel;
+# --host-by-hand when no host is found, counted apart):
 # accepted, the launch updated, the timing parameter before workspace /
 # tiling, the helpers above the kernel's whole declaration, probe-check
 # flags, probe-strip restores.
@@ -70,13 +75,17 @@ if [ -d "$tree/models/qwen3_14b" ]; then
 fi
 # ---- Ascend C direct-signature kernels (asc-devkit examples, ops-transformer) ----
 # direct_one DIR KERNEL [HOST]: on a copy of DIR (paths relative to it)
-D_k=0 D_a=0 D_l=0 D_nl=0 D_wt=0 D_h=0 D_f=0 D_r=0
+D_k=0 D_a=0 D_hb=0 D_l=0 D_nl=0 D_wt=0 D_h=0 D_f=0 D_r=0
 direct_one() {
   local dir=$1 src=$2 host=${3:-} copy log rc res next
   D_k=$((D_k + 1))
   copy=$work/direct.$D_k
   rm -rf "$copy"; cp -r "$dir" "$copy"; log=$copy.log
-  (cd "$copy" && "$bin/probe-inject" --timing-tensor --slots 64 ${host:+--host "$host"} "$src") </dev/null >"$log" 2>&1
+  # no host found: the user changes it (--host-by-hand, as the refusal of a
+  # run naming no host says); counted apart from the launches updated
+  local hostarg=(--host-by-hand)
+  [ -z "$host" ] || hostarg=(--host "$host")
+  (cd "$copy" && "$bin/probe-inject" --timing-tensor --slots 64 "${hostarg[@]}" "$src") </dev/null >"$log" 2>&1
   rc=$?
   if [ $rc -ne 0 ]; then
     echo "refused: $(grep -m1 -v 'warning' "$log" | sed "s|$copy/||g" | cut -c1-150)" >>"$work/direct.refusals"
@@ -84,6 +93,7 @@ direct_one() {
     rm -rf "$copy"; return
   fi
   D_a=$((D_a + 1)); res="accepted"
+  [ -n "$host" ] || { D_hb=$((D_hb + 1)); res="$res host-by-hand"; }
   if [ -n "$host" ]; then
     if grep -q 'pk_tt_timing = ' "$copy/$host"; then D_l=$((D_l + 1)); res="$res launch-updated"
     else D_nl=$((D_nl + 1)); res="$res NO-LAUNCH"; fi
@@ -105,7 +115,7 @@ direct_one() {
   rm -rf "$copy"
 }
 direct_summary() {
-  echo "   $1: kernels $D_k  accepted $D_a  launch-updated $D_l (host given, no launch: $D_nl)  timing-before-workspace/tiling $D_wt  helpers-above-declaration $D_h  probe-check-flagged $D_f  restored $D_r"
+  echo "   $1: kernels $D_k  accepted $D_a (no host found, --host-by-hand: $D_hb)  launch-updated $D_l (host given, no launch: $D_nl)  timing-before-workspace/tiling $D_wt  helpers-above-declaration $D_h  probe-check-flagged $D_f  restored $D_r"
   [ -f "$work/direct.refusals" ] && sort "$work/direct.refusals" | sed 's/:[0-9]*:/:N:/' | cut -c1-120 | sort | uniq -c | sort -rn | head -12
 }
 if [ -d "$tree/examples/01_simd_cpp_api" ]; then
@@ -144,7 +154,8 @@ func_id_of() {
   [ -n "$id" ] || id=$(grep -o "( *[0-9]* *, *\"$(basename "$2" .cpp)\"" "$1" | grep -o '[0-9]*' | head -1)
   echo "$id"
 }
-T_k=0 T_a=0 T_d=0 T_c=0 T_cc=0 T_r=0 T_f=0
+byhand=""
+T_k=0 T_a=0 T_at=0 T_an=0 T_ab=0 T_al=0 T_d=0 T_c=0 T_cc=0 T_r=0 T_f=0
 # probe-inject --timing-tensor in COPY, output to LOG: --slots 24 (a stand-in
 # for the launch's core slots); when the tool counts more rows than that (several
 # tasks submit the kernel: one row per task and block), again with its count.
@@ -166,17 +177,52 @@ one_kernel() {
   rm -rf "$copy"; cp -r "$ex" "$copy"
   log=$copy.log
   rel_test=$test
-  tt_inject "$copy" "$log" --host "$orch" ${test:+--test-script "$test"} "$src"
-  rc=$?
-  if [ $rc -ne 0 ] && [ -n "$test" ] && grep -q "test script\|TensorArg\|^probekit: $test:" "$log"; then
+  how=test
+  if [ "$byhand" = "$ex/$test" ]; then
+    # a kernel of the example whose script was found unedited before: as a
+    # user would, straight to --test-script-by-hand
+    fid=$(func_id_of "$ex/$test" "$src")
+    tt_inject "$copy" "$log" --host "$orch" --test-script-by-hand ${fid:+--func-id "$fid"} "$src"
+    rc=$?; how=byhand; rel_test=""
+  else
+    tt_inject "$copy" "$log" --host "$orch" ${test:+--test-script "$test"} "$src"
+    rc=$?
+  fi
+  if [ $how = test ] && [ $rc -ne 0 ] && [ -n "$test" ] && grep -q "test script\|TensorArg\|^probekit: $test:" "$log"; then
     fid=$(func_id_of "$ex/$test" "$src")
     tt_inject "$copy" "$log.2" --host "$orch" ${fid:+--func-id "$fid"} "$src"
     rc=$?
+    how=alone
     [ $rc -eq 0 ] && { rel_test=""; mv "$log.2" "$log"; }
+    # the orchestration alone is refused when a test script beside it names
+    # it, the refusal naming the script to add: run again with it, as a user
+    # would (the same script as the first run: both refusals stand)
+    named=$(grep -o 'add --test-script [^ ;]*' "$log.2" 2>/dev/null | head -1 | sed 's/^add --test-script //')
+    if [ $rc -ne 0 ] && [ -n "$named" ]; then
+      if [ "$named" = "$test" ]; then
+        # the script the first run refused to edit: the user adds its
+        # TensorArg (--test-script-by-hand, as that refusal now says)
+        tt_inject "$copy" "$log.3" --host "$orch" --test-script-by-hand ${fid:+--func-id "$fid"} "$src"
+        rc=$?; how=byhand
+        [ $rc -eq 0 ] && { rel_test=""; mv "$log.3" "$log"; byhand=$ex/$test; }
+      else
+        case $named in ../*|/*) how=outside ;; *)
+          tt_inject "$copy" "$log.3" --host "$orch" --test-script "$named" "$src"
+          rc=$?; how=named
+          [ $rc -eq 0 ] && { rel_test=$named; mv "$log.3" "$log"; } ;;
+        esac
+      fi
+    fi
   fi
   res="refused"
   if [ $rc -eq 0 ]; then
-    a=$((a + 1)); res="accepted${rel_test:+ +test}"
+    a=$((a + 1)); res="accepted"
+    case $how/$rel_test in
+      test/?*) at=$((at + 1)); res="$res +test" ;;
+      named/?*) an=$((an + 1)); res="$res +named-test" ;;
+      byhand/*) ab=$((ab + 1)); res="$res test-script-by-hand" ;;
+      *) al=$((al + 1)); res="$res alone" ;;
+    esac
     if grep -q 'pk_tt_out = .*\(->buffer\.addr\|tensor_data<\)' "$copy/$src"; then
       d=$((d + 1)); res="$res desc"
     fi
@@ -198,7 +244,11 @@ one_kernel() {
       res="$res NOT-RESTORED"
     fi
   else
-    res="$res: $(grep -m1 -v 'warning' "$log" | cut -c1-160)"
+    # the refusal: the last run's (the first run's when it was not run again)
+    why=$(grep -m1 -v 'warning' "$log" | cut -c1-160)
+    case $how in named|byhand) [ -f "$log.3" ] && why=$(grep -m1 -v 'warning' "$log.3" | cut -c1-160) ;; esac
+    res="$res: $why"
+    echo "$why" | sed "s/^probekit: [^ ]*: //; s/'[^']*'/'X'/g; s/[0-9][0-9]*/N/g" | cut -c1-110 >>"$work/simpler.refusals"
   fi
   printf '  %-58s %s\n' "${copy#"$work"/} $src" "$res"
   rm -rf "$copy"
@@ -208,7 +258,7 @@ group() {
   local label=$1 arch=$2 rt=$3 ex test orch srcs src
   shift 3
   incs "$arch" "$rt"
-  k=0 a=0 d=0 c=0 cc=0 r=0 f=0 outside=0
+  k=0 a=0 at=0 an=0 ab=0 al=0 d=0 c=0 cc=0 r=0 f=0 outside=0
   echo "== $label"
   for ex in "$@"; do
     ex=${ex%/}
@@ -228,8 +278,8 @@ group() {
       done
     done
   done
-  echo "   $label: kernels $k  accepted $a  descriptor-read $d  orchestration-compiles $c of $cc checked  restored $r  probe-check-flagged $f  (kernels outside the example dir: $outside)"
-  T_k=$((T_k + k)) T_a=$((T_a + a)) T_d=$((T_d + d)) T_c=$((T_c + c)) T_cc=$((T_cc + cc)) T_r=$((T_r + r)) T_f=$((T_f + f))
+  echo "   $label: kernels $k  accepted $a (with the test script $at, with the script a refusal named $an, test script by hand $ab, orchestration alone $al)  descriptor-read $d  orchestration-compiles $c of $cc checked  restored $r  probe-check-flagged $f  (kernels outside the example dir: $outside)"
+  T_k=$((T_k + k)) T_a=$((T_a + a)) T_at=$((T_at + at)) T_an=$((T_an + an)) T_ab=$((T_ab + ab)) T_al=$((T_al + al)) T_d=$((T_d + d)) T_c=$((T_c + c)) T_cc=$((T_cc + cc)) T_r=$((T_r + r)) T_f=$((T_f + f))
 }
 
   for arch in a2a3 a5; do
@@ -240,6 +290,7 @@ group() {
   done
   group "examples/workers + tests/st (other)" a2a3 tensormap_and_ringbuffer "$tree"/examples/workers/*/*/ \
     "$tree"/tests/st/worker/*/*/ "$tree"/tests/st/[!aw]*/
-  echo "all: kernels $T_k  accepted $T_a  descriptor-read $T_d  orchestration-compiles $T_c of $T_cc checked  restored $T_r  probe-check-flagged $T_f"
+  echo "all: kernels $T_k  accepted $T_a (with the test script $T_at, with the script a refusal named $T_an, test script by hand $T_ab, orchestration alone $T_al)  descriptor-read $T_d  orchestration-compiles $T_c of $T_cc checked  restored $T_r  probe-check-flagged $T_f"
+  [ -f "$work/simpler.refusals" ] && sort "$work/simpler.refusals" | uniq -c | sort -rn | head -15
   exit 0
 fi

@@ -70,7 +70,9 @@ struct pk_inject_opts {
 	const char *kernel_name, *core_type, *host, *host_out, *slots, *events_out, *generation, *invocation,
 	    *invocations, *target, *test_script;
 	int host_by_hand; /* --host-by-hand: no --host, the user changes the host side */
-	long func_id;     /* -1: not given */
+	/* --test-script-by-hand: no --test-script, the user adds the test script's timing argument */
+	int test_script_by_hand;
+	long func_id; /* -1: not given */
 	/* --func-id N,M...: the other ids the kernel's source is built under */
 	long func_twins[8];
 	size_t nfunc_twins;

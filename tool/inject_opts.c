@@ -79,6 +79,7 @@ static const struct inject_option {
     {"invocations", required_argument, O_VALUE, F_TIMING, STORE_EXPR, FIELD(invocations)},
     {"target", required_argument, O_VALUE, F_TIMING, STORE_STRING, FIELD(target)},
     {"test-script", required_argument, O_VALUE, F_TIMING, STORE_STRING, FIELD(test_script)},
+    {"test-script-by-hand", no_argument, O_VALUE, F_TIMING, STORE_FLAG, FIELD(test_script_by_hand)},
     {"verbose", no_argument, O_VERBOSE, F_PLACE | F_TIMING, STORE_NONE, 0},
     {"quiet", no_argument, 'q', F_BLOCKS | F_PLACE | F_TIMING, STORE_NONE, 0},
 };
@@ -186,6 +187,8 @@ static const char *const sections[PK_INJECT_FORMS] = {
     "                      [KIND], ascendc|pto|cce (default: the profile's kind, pto\n"
     "                      for simpler, ascendc for ascendc and without a profile)\n"
     "  --test-script FILE  simpler test script: golden {test_script.tensorarg}, signatures, comparator\n"
+    "  --test-script-by-hand  no --test-script: you add the timing argument to the test\n"
+    "                      script naming the orchestration yourself\n"
     "  --func-id N[,M...]  the kernel's {test_script.func_id} in the orchestration (default: the test\n"
     "                      script's entry for the kernel file, or the only one); M...: other\n"
     "                      ids the same source is built under (the lanes of a mixed task)\n"
@@ -490,6 +493,11 @@ static int check_timing(struct pk_inject_opts *o)
 		return pk_error("--edit cannot go to --stdout: several files would be mixed; use -o");
 	if (o->test_script && !o->host)
 		return pk_error("--test-script goes with --host ORCHESTRATION.cpp");
+	if (o->test_script && o->test_script_by_hand)
+		return pk_error("--test-script and --test-script-by-hand: the tool changes the test script, or you "
+		                "do; choose one");
+	if (o->test_script_by_hand && !o->host)
+		return pk_error("--test-script-by-hand goes with --host ORCHESTRATION.cpp");
 	if (o->test_script && m == PK_EMIT_STDOUT)
 		return pk_error("--test-script cannot go to --stdout: use -o");
 	const char *c = o->core_type;

@@ -23,6 +23,7 @@ struct tt_opts {
 	const long *func_twins;
 	size_t nfunc_twins;
 	struct pk_emit_opts emit;
+	int script_by_hand;
 	struct tt_event *ev;
 	size_t nev;
 	const char **edit;
@@ -48,6 +49,7 @@ static void take_opts(struct tt_opts *t, const struct pk_inject_opts *o)
 	    .target = o->target,
 	    .api = o->api,
 	    .test_script = o->test_script,
+	    .script_by_hand = o->test_script_by_hand,
 	    .func_id = o->func_id,
 	    .func_twins = o->func_twins,
 	    .nfunc_twins = o->nfunc_twins,
@@ -324,7 +326,9 @@ static int pick_target(struct job *j)
 /* A simpler orchestration edited in a run that writes, with no
  * --test-script: a test script beside it that names it builds the
  * arguments its expected_arg_count counts, so the run would fail
- * ("arg_count N < expected N+1"). Refused, naming the script(s) and the flag. */
+ * ("arg_count N < expected N+1"). Refused, naming the script(s) and the
+ * flag, unless --test-script-by-hand says the user adds the argument there
+ * (a script the tool cannot edit: its refusal says to leave it out). */
 static int unnamed_script(struct job *j)
 {
 	int m = j->o.emit.mode;
@@ -341,12 +345,15 @@ static int unnamed_script(struct job *j)
 	if (n == 1)
 		rc = pk_error("%s: the test script %s names this orchestration: it builds the arguments the timing "
 		              "tensor adds one to (its %s list and signatures), so the orchestration alone would "
-		              "fail at run time; add --test-script %s; nothing was written",
-		              j->host_path, v[0], tt_rule(&j->rules, "test_script", "tensorarg"), v[0]);
+		              "fail at run time; add --test-script %s (or --test-script-by-hand when you add its "
+		              "timing %s yourself); nothing was written",
+		              j->host_path, v[0], tt_rule(&j->rules, "test_script", "tensorarg"), v[0],
+		              tt_rule(&j->rules, "test_script", "tensorarg"));
 	else
 		rc = pk_error("%s: the test scripts %s name this orchestration: they build the arguments the timing "
 		              "tensor adds one to, so the orchestration alone would fail at run time; add "
-		              "--test-script with the one this run instruments; nothing was written",
+		              "--test-script with the one this run instruments (or --test-script-by-hand when you "
+		              "add its timing argument yourself); nothing was written",
 		              j->host_path, names.s);
 	pk_sb_free(&names);
 	for (size_t i = 0; i < n; i++)
@@ -384,7 +391,7 @@ static int read_host(struct job *j)
 		                j->rules.w.submit_prefix, j->rules.w.submit_suffix);
 	if (!j->host_orch)
 		return 0;
-	if (!j->tf && unnamed_script(j) < 0)
+	if (!j->tf && !o->script_by_hand && unnamed_script(j) < 0)
 		return -1;
 	if (j->tf) {
 		j->func_id = tt_py_test_func_id(&j->tf->b, &j->rules, o->kernel, j->host_path, j->func_id,
