@@ -1020,7 +1020,8 @@ static int plan_append(struct tplan *tp, size_t open, size_t elem, size_t ord, s
 	if (elem != open + 1 || !pyt_is(p, elem + 1, PYT_OP, "(") || p->t[elem + 1].match + 1 != close ||
 	    !pyt_is(p, close + 1, PYT_NEWLINE, NULL))
 		return pk_error("%s:%zu: the last %s is not the one argument of a `%.*s.%s(...)` statement of its "
-		                "own: add the timing %s by hand, or leave out --test-script; nothing was written",
+		                "own: add the timing %s by hand, or give --test-script-by-hand in place of "
+		                "--test-script; nothing was written",
 		                p->b->path, p->t[elem].line + 1, ta, ln, list, word(r, "append"), ta);
 	/* up the blocks holding the statement, to its function: the outermost loop */
 	size_t cur = s, outer = s;
@@ -1050,7 +1051,7 @@ static int plan_append(struct tplan *tp, size_t open, size_t elem, size_t ord, s
 		if (end + 1 < p->n && pyt_is(p, end + 1, PYT_NAME, "else") && p->t[end + 1].level == p->t[outer].level)
 			return pk_error(
 			    "%s:%zu: the loop holding the last %s has an `else`: add the timing %s by hand, "
-			    "or leave out --test-script; nothing was written",
+			    "or give --test-script-by-hand in place of --test-script; nothing was written",
 			    p->b->path, p->t[end + 1].line + 1, ta, ta);
 		for (nl = end; nl > outer && p->t[nl].kind != PYT_NEWLINE; nl--)
 			;
@@ -1081,7 +1082,7 @@ static int plan_tensorarg(struct tplan *tp, size_t lo, size_t hi, size_t ord)
 	size_t elem, open = args_list(p, e->sp->rules, lo, hi, &elem);
 	if (elem == p->n)
 		return pk_error("%s%s%.*s: no %s(...) in %s (its arguments come from elsewhere): add the timing "
-		                "%s by hand, or leave out --test-script",
+		                "%s by hand, or give --test-script-by-hand in place of --test-script",
 		                p->b->path, ord != (size_t)-1 ? ": class " : "",
 		                ord != (size_t)-1 ? (int)(p->t[lo + 1].e - p->t[lo + 1].s) : 0,
 		                ord != (size_t)-1 ? p->b->data + p->t[lo + 1].s : "", word(e->sp->rules, "tensorarg"),
@@ -1093,10 +1094,10 @@ static int plan_tensorarg(struct tplan *tp, size_t lo, size_t hi, size_t ord)
 		                p->b->path, p->t[elem].line + 1, word(e->sp->rules, "tensorarg"),
 		                word(e->sp->rules, "tensorarg"));
 	if (open == (size_t)-1)
-		return pk_error("%s:%zu: the last %s is not inside the arguments or the list that hold the "
-		                "others: add the timing %s by hand, or leave out --test-script",
-		                p->b->path, p->t[elem].line + 1, word(e->sp->rules, "tensorarg"),
-		                word(e->sp->rules, "tensorarg"));
+		return pk_error(
+		    "%s:%zu: the last %s is not inside the arguments or the list that hold the "
+		    "others: add the timing %s by hand, or give --test-script-by-hand in place of --test-script",
+		    p->b->path, p->t[elem].line + 1, word(e->sp->rules, "tensorarg"), word(e->sp->rules, "tensorarg"));
 	if (append_call(p, e->sp->rules, open))
 		return plan_append(tp, open, elem, ord, lo, hi);
 	struct elems el;
@@ -1248,7 +1249,8 @@ static size_t sig_list(const struct pyt *p, const struct tt_rules *r, size_t ope
 		if (!quiet)
 			pk_error("%s:%zu: %s signature is %s: write it as one list ([D.IN, D.OUT, ...]) or a sum of "
 			         "repeated lists ([D.IN] * 4 + [D.OUT]) where the "
-			         "dict names it, or leave out --test-script and add the timing tensor's entry by hand; "
+			         "dict names it, or give --test-script-by-hand in place of --test-script and add the "
+			         "timing tensor's entry by hand; "
 			         "nothing was written",
 			         p->b->path, p->t[i].line + 1, who, why);
 		return (size_t)-1;
