@@ -99,11 +99,12 @@ fi
 if spell=$(python3 "$src/tests/sh/rules_text.py" rules tool/*.c tool/clang/*.c tool/timing/*.c); then ok "no API spelling or generated name in a string of tool/ (rules/ holds them)"; else fail "spelled in C, not in rules/:"$'\n'"$spell"; fi
 
 # the host dialects' words (rules/timing.ini [simpler], [launch], [pypto],
-# [test_script]) are data: none in a string literal of tool/, be it code, a
-# comparison with the source or a message (which formats the rules' word
-# with %s); first on a made-up file: three findings, and none for a key
-# handed to a rules lookup, a mark's label or a message using the word as
-# English
+# [test_script]) and the kernel's device marks ([device]) are data: none in a
+# string literal of tool/, be it code, a comparison with the source or a
+# message (which formats the rules' word with %s); first on a made-up file:
+# four findings (ASCEND_IS_AIC, a device mark, among them), and none for a
+# key handed to a rules lookup, a mark's label or a message using the word
+# as English
 cat > "$scratch/vocab.c" <<'PLANT'
 static int f(const struct pk_ast *t, const struct tt_rules *r, size_t i)
 {
@@ -113,11 +114,15 @@ static int f(const struct pk_ast *t, const struct tt_rules *r, size_t i)
 	pk_note("the orchestration passes a scalar");
 	return pyt_is(p, i, PYT_NAME, "super");
 }
+static int g(const struct pk_ast *t, size_t i)
+{
+	return pk_tok_is(t, i, "ASCEND_IS_AIC");
+}
 PLANT
 if python3 "$src/tests/sh/vocab_text.py" rules "$scratch/vocab.c" > "$scratch/vocab.out"; then
-	fail "vocabulary check missed the planted add_inout, expected_arg_count and super"
-elif [ "$(awk '{print $2}' "$scratch/vocab.out" | sort | tr '\n' ' ')" != "add_inout expected_arg_count super " ]; then
-	fail "vocabulary check: add_inout, expected_arg_count and super expected, got: $(cat "$scratch/vocab.out")"
+	fail "vocabulary check missed the planted add_inout, expected_arg_count, super and ASCEND_IS_AIC"
+elif [ "$(awk '{print $2}' "$scratch/vocab.out" | LC_ALL=C sort | tr '\n' ' ')" != "ASCEND_IS_AIC add_inout expected_arg_count super " ]; then
+	fail "vocabulary check: add_inout, expected_arg_count, super and ASCEND_IS_AIC expected, got: $(cat "$scratch/vocab.out")"
 else
 	ok "vocabulary check catches planted dialect words, and leaves a rules key, a label and English alone"
 fi

@@ -5,9 +5,10 @@ Prints "FILE:LINE: WORD in a string literal" for every C string literal of
 FILE... (comments left out) that spells a word of the host dialects the tool
 looks for, and exits 1 when there is one. The words are the values of the
 dialect sections of rules/timing.ini ([simpler], [launch], [pypto],
-[test_script]; a value may be a blank-separated list), so the list cannot
-drift from the rules: add_input, rt_submit_ (a prefix), _task (a suffix),
-TensorArg, pl.Tensor, ...
+[test_script], and [device], the kernel's own marks; a value may be a
+blank-separated list), so the list cannot drift from the rules: add_input,
+rt_submit_ (a prefix), _task (a suffix), TensorArg, pl.Tensor, ASCEND_IS_AIC,
+KERNEL_TYPE_MIX_ (a prefix), GM_ADDR, ...
 
 Unlike rules_text.py (text the tool writes), every literal counts here: code,
 a comparison with the source (pk_tok_is, strcmp, memcmp, ...) and a message
@@ -29,7 +30,7 @@ import configparser
 import re
 import sys
 
-DIALECTS = ("simpler", "launch", "pypto", "test_script")
+DIALECTS = ("simpler", "launch", "pypto", "test_script", "device")
 # keys of the dialect sections that name files, not code
 NOT_WORDS = {("test_script", "script_prefix"), ("test_script", "script_suffix"), ("test_script", "script_levels")}
 # calls whose string arguments name rules entries

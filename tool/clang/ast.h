@@ -47,6 +47,7 @@ struct pk_api {
 	char *cycle, *sim_macro, *sim_cycle, *sim_include;
 	char *barrier, *block, *subblock, *block_include, *print;
 	char *writeback, *fence; /* the timing row's writeback of {line}, then the fence */
+	char *pointer_types;     /* its headers' pointer type macros (blank-separated), or "" */
 	/* [code], every kind alike: the lines around a read under the simulation
 	 * macro, and an #include */
 	char *sim_if, *sim_else, *sim_endif, *include;
@@ -57,6 +58,8 @@ struct pk_api {
 /* Load [KIND]; refuses an unknown kind or a missing key. */
 int pk_api_load(const char *kind, struct pk_api *a);
 void pk_api_free(struct pk_api *a);
+/* Load the kind of api.ini's [kinds] default. */
+int pk_api_load_default(struct pk_api *a);
 /* The kind of B from its includes and code text (S: its comment map, or
  * NULL) into KIND: 1 when a kind's marks were found, 0 for the fallback, -1
  * on a rules error. */

@@ -36,6 +36,7 @@ static char **api_field(struct pk_api *a, const char *key)
 	           {"print", &a->print},
 	           {"writeback", &a->writeback},
 	           {"fence", &a->fence},
+	           {"pointer_types", &a->pointer_types},
 	           {"sim_if", &a->sim_if},
 	           {"sim_else", &a->sim_else},
 	           {"sim_endif", &a->sim_endif},
@@ -60,7 +61,7 @@ static char **api_field(struct pk_api *a, const char *key)
 
 static const char *const api_keys[] = {"includes",      "entry",       "namespace", "cycle", "sim_macro",
                                        "sim_cycle",     "sim_include", "barrier",   "block", "subblock",
-                                       "block_include", "print",       "writeback", "fence"};
+                                       "block_include", "print",       "writeback", "fence", "pointer_types"};
 static const char *const code_keys[] = {"sim_if",     "sim_else",   "sim_endif", "include",  "sample", "barrier_line",
                                         "print_line", "guard_open", "core_open", "close",    "cycles", "index",
                                         "block_arg",  "iter_arg",   "dur_arg",   "kind_note"};
@@ -150,6 +151,18 @@ int pk_api_load(const char *kind, struct pk_api *a)
 	free(c.dflt);
 	if (rc < 0)
 		pk_api_free(a);
+	return rc;
+}
+
+int pk_api_load_default(struct pk_api *a)
+{
+	struct api_ctx c = {NULL, NULL, NULL, NULL, NULL, 0}; /* [kinds] only */
+	int rc = api_read(&c);
+	if (rc == 0)
+		rc = pk_api_load(c.dflt, a);
+	free(c.order);
+	free(c.fallback);
+	free(c.dflt);
 	return rc;
 }
 

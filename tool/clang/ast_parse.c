@@ -505,26 +505,53 @@ static void collect_errors(struct pk_ast *a, const struct prelude *p)
 	collect_errors_of(a->tu, a->file, p, &a->errs, &a->nerrs, &a->cap_errs);
 }
 
-/* Does the parse show Ascend C code whose SDK header never came in (its
- * includes were not found: a generated or absent header that brings
- * kernel_operator.h)? The file names AscendC or GM_ADDR, and `GM_ADDR` is
- * unknown or a `using namespace` names no namespace. */
+/* Does TEXT (N bytes) hold a word of LIST (blank-separated)? */
+static int holds_word_of(const char *text, size_t n, const char *list)
+{
+	for (const char *p = list + strspn(list, " \t"); *p; p += strspn(p, " \t")) {
+		size_t l = strcspn(p, " \t");
+		if (memmem(text, n, p, l))
+			return 1;
+		p += l;
+	}
+	return 0;
+}
+
+/* Is the diagnostic M "unknown type name 'W'" with W a word of LIST? */
+static int unknown_type_of(const char *m, const char *list)
+{
+	static const char pre[] = "unknown type name '";
+	if (strncmp(m, pre, sizeof(pre) - 1))
+		return 0;
+	const char *w = m + sizeof(pre) - 1, *q = strchr(w, '\'');
+	return q && !q[1] && pk_word_in(list, w, (size_t)(q - w));
+}
+
+/* Does the parse show code of the default kind (rules/api.ini: Ascend C)
+ * whose SDK header never came in (its includes were not found: a generated
+ * or absent header that brings it)? The file names the kind's namespace or
+ * a pointer type macro of its headers, and that macro is unknown or a
+ * `using namespace` names no namespace. */
 static int lacks_sdk(const struct pk_buf *b, CXTranslationUnit tu)
 {
-	if (!memmem(b->data, b->len, "AscendC", 7) && !memmem(b->data, b->len, "GM_ADDR", 7))
+	struct pk_api api;
+	if (pk_api_load_default(&api) < 0)
 		return 0;
-	unsigned nd = clang_getNumDiagnostics(tu);
-	int missing = 0, ascendc = 0;
-	for (unsigned i = 0; i < nd && !(missing && ascendc); i++) {
+	int named = (*api.ns && memmem(b->data, b->len, api.ns, strlen(api.ns))) ||
+	            holds_word_of(b->data, b->len, api.pointer_types);
+	unsigned nd = named ? clang_getNumDiagnostics(tu) : 0;
+	int missing = 0, sdk = 0;
+	for (unsigned i = 0; i < nd && !(missing && sdk); i++) {
 		CXDiagnostic d = clang_getDiagnostic(tu, i);
 		CXString sp = clang_getDiagnosticSpelling(d);
 		const char *m = clang_getCString(sp);
 		missing |= strstr(m, "file not found") != NULL;
-		ascendc |= !strcmp(m, "unknown type name 'GM_ADDR'") || !strcmp(m, "expected namespace name");
+		sdk |= unknown_type_of(m, api.pointer_types) || !strcmp(m, "expected namespace name");
 		clang_disposeString(sp);
 		clang_disposeDiagnostic(d);
 	}
-	return missing && ascendc;
+	pk_api_free(&api);
+	return missing && sdk;
 }
 
 /* The build defines DTYPE_<OPERAND> for every operand of an Ascend C

@@ -19,7 +19,8 @@
 
 /* ---- rules/timing.ini: "section.key" -> value ---- */
 /* The words of the host dialects the tool looks for, one section of
- * rules/timing.ini each ([simpler], [launch], [pypto]): pointers into the
+ * rules/timing.ini each ([simpler], [launch], [pypto], and [device] for the
+ * kernel's own marks): pointers into the
  * rules' values, set when they are loaded ("" for a word the rules leave out,
  * which tt_schema.c refuses before a run). A list is blank-separated. */
 struct tt_words {
@@ -34,6 +35,10 @@ struct tt_words {
 	const char *acl_launch, *cpu_launch, *trailing;
 	/* [pypto]: a pypto extern */
 	const char *py_decorator, *py_tensor, *py_out, *py_inout, *py_core_type, *py_mixed;
+	/* [device]: a kernel's marks of its cores (a mixed kernel's macro prefix
+	 * and attributes, a cube-only kernel's, the cube's and the vector's
+	 * branch tests), pointer type macros, a tensor descriptor's name ending */
+	const char *mix_prefix, *mix_marks, *aic_only, *is_aic, *is_aiv, *pointer_types, *tensor_suffix;
 };
 struct tt_rules {
 	char **keys, **vals;
@@ -125,19 +130,22 @@ struct tt_kernel {
 	long host_scalars;     /* the scalars every task passes (-1: tasks differ, -2: not known) */
 };
 
-/* Find and describe the kernel (NAME or the only candidate). -1 on error. */
-int tt_kernel_find(struct pk_ast *t, const char *name, struct tt_kernel *k);
-/* The same under a profile: ACCESSORS (tensor accessors, space-separated, or
- * NULL) read tensors; with DESCRIPTORS only a cast to a ...Tensor pointer is a
- * tensor (a pointer-valued scalar is not). */
+/* What describing a kernel takes besides its file: the run's words (the
+ * device's marks) and how the profile reads tensors. */
+struct tt_kctx {
+	const struct tt_words *w;
+	const char *accessors; /* tensor accessors (blank-separated) reading tensors, or NULL */
+	int descriptors;       /* only a cast to a ...Tensor pointer is a tensor (a pointer-valued scalar is not) */
+};
+/* Find and describe the kernel (NAME or the only candidate) as CX says.
+ * -1 on error. */
+int tt_kernel_find(struct pk_ast *t, const struct tt_kctx *cx, const char *name, struct tt_kernel *k);
 /* Refuse a file whose parse shows a function without its closing '}' (a
  * file cut short inside it): 0, or -1 with the function named. */
 int tt_check_terminated(const struct pk_ast *t);
-int tt_kernel_find_prof(struct pk_ast *t, const char *name, struct tt_kernel *k, const char *accessors,
-                        int descriptors);
 /* How the kernel was parsed, to parse its result the same way: the flags,
  * the profile's tensor accessors and
- * whether only a descriptor cast is a tensor (tt_kernel_find_prof). */
+ * whether only a descriptor cast is a tensor (struct tt_kctx). */
 struct tt_kparse {
 	const char *build_dir;
 	char **extra;
@@ -154,8 +162,9 @@ int tt_kernel_verify(const struct tt_kernel *k, const struct tt_spec *sp, const 
 /* Check the tensors-first / scalars-last order and count both. */
 int tt_kernel_abi(const struct pk_ast *t, struct tt_kernel *k);
 void tt_kernel_free(struct tt_kernel *k);
-/* Describe any function (a helper): body, returns; no ABI. */
-int tt_func_describe(struct pk_ast *t, CXCursor fn, struct tt_kernel *k);
+/* Describe any function (a helper): body, returns; no ABI. W: the run's
+ * words. */
+int tt_func_describe(struct pk_ast *t, const struct tt_words *w, CXCursor fn, struct tt_kernel *k);
 /* Just past the ';' ending the statement that ends at END (expression
  * statements and returns leave it out of their extent). */
 size_t tt_past_semicolon(const struct pk_ast *t, size_t end);

@@ -203,8 +203,9 @@ int tt_kernel_verify(const struct tt_kernel *k, const struct tt_spec *sp, const 
 	if (k->style == TT_EXTERN && k->args_name)
 		mask_named_reads(edited->data, edited->len, plan, k->args_name);
 	struct pk_parse_opts po = {how->build_dir, how->extra, how->nextra, NULL};
+	struct tt_kctx cx = {&sp->rules->w, how->accessors, how->descriptors};
 	int rc = pk_ast_parse(&q, edited, &po);
-	if (rc == 0 && tt_kernel_find_prof(&q, k->name, &nk, how->accessors, how->descriptors) < 0)
+	if (rc == 0 && tt_kernel_find(&q, &cx, k->name, &nk) < 0)
 		rc = pk_error("%s: read back, the edited kernel '%s' is not found as the original was: nothing was "
 		              "written",
 		              edited->path, k->name);

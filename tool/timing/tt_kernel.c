@@ -9,9 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *g_accessors; /* the profile of the running find, see tt_kernel_find_prof */
-static int g_descriptors;
-
 static unsigned line_of(const struct pk_ast *t, size_t off)
 {
 	return pk_buf_line_of(t->b, off);
@@ -27,8 +24,9 @@ struct walk {
 	int stack[256]; /* node indices of the ancestors */
 	int depth;
 	int err;
-	const char *accessors; /* the profile's tensor accessors, or NULL */
-	int descriptors;       /* the profile's tensors are descriptors: a tensor is a cast to one */
+	const struct tt_words *words; /* the run's words: the device's marks */
+	const char *accessors;        /* the profile's tensor accessors, or NULL */
+	int descriptors;              /* the profile's tensors are descriptors: a tensor is a cast to one */
 };
 
 static int is_cast(enum CXCursorKind k)
@@ -53,8 +51,9 @@ static CXCursor cursor_at(const struct walk *w, int i)
 	return w->t->nodes[w->stack[i]].c;
 }
 
-/* Does the cursor's written text hold a '*'? (types a bare parse could not resolve) */
-static int text_has_star(const struct pk_ast *t, CXCursor c, size_t limit)
+/* Does the cursor's written text hold a '*' or a pointer type macro of W?
+ * (types a bare parse could not resolve) */
+static int text_has_star(const struct pk_ast *t, const struct tt_words *w, CXCursor c, size_t limit)
 {
 	size_t a, b;
 	if (pk_ast_extent(t, c, &a, &b) < 0)
@@ -62,7 +61,7 @@ static int text_has_star(const struct pk_ast *t, CXCursor c, size_t limit)
 	if (limit && limit < b)
 		b = limit;
 	for (size_t i = pk_tok_at(t, a); i < t->ntok && t->tok[i].start < b; i++)
-		if (pk_tok_is(t, i, "*") || pk_tok_is(t, i, "GM_ADDR"))
+		if (pk_tok_is(t, i, "*") || tt_tok_in(t, i, w->pointer_types))
 			return 1;
 	return 0;
 }
@@ -79,8 +78,8 @@ static void classify(struct walk *w, size_t lit_start, struct tt_use *u)
 		enum CXCursorKind k = kind_at(w, i);
 		enum pk_type_class ty = pk_cursor_type(p);
 		if (is_cast(k))
-			u->is_tensor =
-			    ty == PK_TYPE_POINTER || (ty == PK_TYPE_UNKNOWN && text_has_star(w->t, p, lit_start));
+			u->is_tensor = ty == PK_TYPE_POINTER ||
+			               (ty == PK_TYPE_UNKNOWN && text_has_star(w->t, w->words, p, lit_start));
 		else if (k == CXCursor_VarDecl)
 			u->is_tensor = ty == PK_TYPE_POINTER;
 	}
@@ -108,7 +107,8 @@ static int read_index(const struct pk_ast *t, size_t open, size_t close, long *v
 	return 0;
 }
 
-/* `reinterpret_cast<T *>(args[k])` written with T a ...Tensor: a descriptor
+/* `reinterpret_cast<T *>(args[k])` written with T a ...Tensor (the words'
+ * tensor_suffix): a descriptor
  * (read on the tokens, so a type the parse could not resolve still counts).
  * I is the token of `args`. The first such T is kept for the timing tensor. */
 static int written_descriptor(struct walk *w, size_t i)
@@ -122,9 +122,9 @@ static int written_descriptor(struct walk *w, size_t i)
 	if (!pk_tok_is(t, lt, "<") || lt == 0 ||
 	    !(pk_tok_is(t, lt - 1, "reinterpret_cast") || pk_tok_is(t, lt - 1, "static_cast")))
 		return 0;
-	size_t n = t->tok[i - 4].end - t->tok[i - 4].start;
+	size_t n = t->tok[i - 4].end - t->tok[i - 4].start, sn = strlen(w->words->tensor_suffix);
 	const char *name = t->b->data + t->tok[i - 4].start;
-	if (n < 6 || memcmp(name + n - 6, "Tensor", 6))
+	if (!sn || n < sn || memcmp(name + n - sn, w->words->tensor_suffix, sn))
 		return 0;
 	if (!w->k->tensor_type)
 		w->k->tensor_type =
@@ -355,7 +355,7 @@ static int packed_param_text(const struct pk_ast *t, const struct tt_kernel *k)
 	return n >= 3 && pk_tok_packed_name(t, last);
 }
 
-static void read_params(const struct pk_ast *t, CXCursor fn, struct tt_kernel *k)
+static void read_params(const struct pk_ast *t, const struct tt_words *w, CXCursor fn, struct tt_kernel *k)
 {
 	CXCursor pv[64];
 	int n = pk_cursor_params(fn, pv, 64);
@@ -365,7 +365,7 @@ static void read_params(const struct pk_ast *t, CXCursor fn, struct tt_kernel *k
 		if (pk_ast_extent(t, p, &tp.start, &tp.end) < 0)
 			continue;
 		tp.name = pk_cursor_name(p);
-		tp.is_tensor = pk_cursor_type(p) == PK_TYPE_POINTER || text_has_star(t, p, 0);
+		tp.is_tensor = pk_cursor_type(p) == PK_TYPE_POINTER || text_has_star(t, w, p, 0);
 		PK_GROW(k->params, k->cap_params, k->nparams + 1);
 		k->params[k->nparams++] = tp;
 	}
@@ -390,23 +390,25 @@ int tt_check_terminated(const struct pk_ast *t)
 	return 0;
 }
 
-static void core_type(const struct pk_ast *t, struct tt_kernel *k)
+/* The cores the kernel runs on, from the device's marks in W: a mixed
+ * kernel's macro or attribute, a cube-only one's, or tests of both the
+ * cube's and the vector's branch; else the vector's. */
+static void core_type(const struct pk_ast *t, const struct tt_words *w, struct tt_kernel *k)
 {
 	int aic = 0, aiv = 0, mix = 0, aic_only = 0;
+	size_t pn = strlen(w->mix_prefix);
 	for (size_t i = 0; i < t->ntok; i++) {
 		if (t->tok[i].kind != CXToken_Identifier)
 			continue;
 		const char *s = t->b->data + t->tok[i].start;
 		size_t n = t->tok[i].end - t->tok[i].start;
-		if ((n > 16 && !strncmp(s, "KERNEL_TYPE_MIX_", 16)) || pk_tok_is(t, i, "__mix__"))
+		if ((pn && n > pn && !strncmp(s, w->mix_prefix, pn)) || tt_tok_in(t, i, w->mix_marks))
 			mix = 1;
-		else if (pk_tok_is(t, i, "__cube__"))
+		else if (tt_tok_in(t, i, w->aic_only))
 			aic_only = 1;
-		else if (pk_tok_is(t, i, "KERNEL_TYPE_AIC_ONLY"))
-			aic_only = 1;
-		else if (pk_tok_is(t, i, "ASCEND_IS_AIC"))
+		else if (tt_tok_in(t, i, w->is_aic))
 			aic = 1;
-		else if (pk_tok_is(t, i, "ASCEND_IS_AIV"))
+		else if (tt_tok_in(t, i, w->is_aiv))
 			aiv = 1;
 	}
 	k->core = (mix || (aic && aiv)) ? TT_MIX : aic_only ? TT_AIC : TT_AIV;
@@ -441,24 +443,28 @@ static void token_reads(struct walk *w)
 	}
 }
 
-static int describe(struct pk_ast *t, CXCursor fn, const CXCursor *parent, struct tt_kernel *k, int helper)
+static int describe(struct pk_ast *t, const struct tt_kctx *cx, CXCursor fn, const CXCursor *parent,
+                    struct tt_kernel *k, int helper)
 {
 	k->cursor = fn;
 	k->name = pk_cursor_name(fn);
 	k->decl_start = pk_ast_decl_start(t, fn, parent);
 	if (!helper)
-		read_params(t, fn, k);
+		read_params(t, cx->w, fn, k);
 	else
 		k->style = TT_DIRECT;
-	core_type(t, k);
+	core_type(t, cx->w, k);
 	int f = pk_ast_func_of(t, fn); /* the function as the front end indexed it */
 	size_t bs, be;
 	if (f < 0 || pk_ast_extent(t, t->nodes[t->funcs[f].body].c, &bs, &be) < 0 || be == 0)
 		return pk_error("%s: kernel '%s' has no body libclang could read", t->b->path, k->name);
 	k->body_open = bs;
 	k->body_close = be - 1;
-	struct walk w = {
-	    .t = t, .k = k, .accessors = helper ? NULL : g_accessors, .descriptors = !helper && g_descriptors};
+	struct walk w = {.t = t,
+	                 .k = k,
+	                 .words = cx->w,
+	                 .accessors = helper ? NULL : cx->accessors,
+	                 .descriptors = !helper && cx->descriptors};
 	walk_nodes(&w, t->funcs[f].body);
 	if (w.err)
 		return -1;
@@ -478,19 +484,9 @@ static int describe(struct pk_ast *t, CXCursor fn, const CXCursor *parent, struc
 	return 0;
 }
 
-int tt_kernel_find_prof(struct pk_ast *t, const char *name, struct tt_kernel *k, const char *accessors, int descriptors)
-{
-	g_accessors = accessors;
-	g_descriptors = descriptors;
-	int rc = tt_kernel_find(t, name, k);
-	g_accessors = NULL;
-	g_descriptors = 0;
-	return rc;
-}
-
 /* The kernel: the function named NAME, else the one kernel entry of the
  * front end's rule (pk_entry_rule); a free function or a template. */
-int tt_kernel_find(struct pk_ast *t, const char *name, struct tt_kernel *k)
+int tt_kernel_find(struct pk_ast *t, const struct tt_kctx *cx, const char *name, struct tt_kernel *k)
 {
 	memset(k, 0, sizeof(*k));
 	k->host_tensors = -1;
@@ -505,15 +501,16 @@ int tt_kernel_find(struct pk_ast *t, const char *name, struct tt_kernel *k)
 	if (n > 1)
 		return pk_error("%s: several kernels ('%s', '%s'%s); choose one with --kernel", t->b->path,
 		                t->funcs[found[0]].name, t->funcs[found[1]].name, n > 2 ? ", ..." : "");
-	return describe(t, t->funcs[found[0]].cursor, &t->funcs[found[0]].parent, k, 0);
+	return describe(t, cx, t->funcs[found[0]].cursor, &t->funcs[found[0]].parent, k, 0);
 }
 
-int tt_func_describe(struct pk_ast *t, CXCursor fn, struct tt_kernel *k)
+int tt_func_describe(struct pk_ast *t, const struct tt_words *w, CXCursor fn, struct tt_kernel *k)
 {
+	struct tt_kctx cx = {w, NULL, 0};
 	memset(k, 0, sizeof(*k));
 	k->host_tensors = -1;
 	k->host_scalars = -2;
-	return describe(t, fn, NULL, k, 1);
+	return describe(t, &cx, fn, NULL, k, 1);
 }
 
 /* ---- the ABI: tensors first, then scalars ---- */

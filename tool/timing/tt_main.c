@@ -676,6 +676,7 @@ static int read_kernel(struct job *j)
 	struct tt_opts *o = &j->o;
 	const char *acc = j->sp.target ? tt_rule(&j->rules, j->sp.target, "tensor_accessors") : NULL;
 	int desc = j->sp.target && tt_rule(&j->rules, j->sp.target, "tensor");
+	struct tt_kctx cx = {&j->rules.w, acc, desc};
 	const char *pargs = j->sp.target ? tt_rule(&j->rules, j->sp.target, "parse_args") : NULL;
 	if (pargs && !o->build_dir && !o->nextra) { /* the profile's qualifiers, split at blanks */
 		j->pa_buf = pk_xstrdup(pargs);
@@ -686,9 +687,8 @@ static int read_kernel(struct job *j)
 	j->kt = &j->kf->t;
 	j->kf->have_t = 1;
 	int prc = tt_parse(j->kt, &j->kf->b, 1, o->build_dir, j->npa ? j->pa : o->extra, j->npa ? j->npa : o->nextra);
-	if (prc < 0 || tt_check_terminated(j->kt) < 0 ||
-	    tt_kernel_find_prof(j->kt, o->kernel_name, &j->k, acc, desc) < 0 || read_host(j) < 0 ||
-	    tt_kernel_abi(j->kt, &j->k) < 0)
+	if (prc < 0 || tt_check_terminated(j->kt) < 0 || tt_kernel_find(j->kt, &cx, o->kernel_name, &j->k) < 0 ||
+	    read_host(j) < 0 || tt_kernel_abi(j->kt, &j->k) < 0)
 		return -1;
 	if (o->core)
 		j->k.core = !strcmp(o->core, "mix") ? TT_MIX : !strcmp(o->core, "aic") ? TT_AIC : TT_AIV;

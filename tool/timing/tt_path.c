@@ -286,11 +286,11 @@ static int add_arg(struct graph *g, const struct site *s, struct pk_plan *kplan)
 	return 0;
 }
 
-/* The first byte of function C's declaration. */
-static size_t hk_start(struct pk_ast *t, CXCursor c)
+/* The first byte of function C's declaration (W: the run's words). */
+static size_t hk_start(struct pk_ast *t, const struct tt_words *w, CXCursor c)
 {
 	struct tt_kernel hk;
-	size_t at = tt_func_describe(t, c, &hk) == 0 ? hk.decl_start : 0;
+	size_t at = tt_func_describe(t, w, c, &hk) == 0 ? hk.decl_start : 0;
 	tt_kernel_free(&hk);
 	return at;
 }
@@ -301,7 +301,7 @@ static int place_helper_event(struct graph *g, int i, struct tt_event *ev)
 	int model = g->f[i].model;
 	struct pk_ast *t = g->m[model];
 	struct tt_kernel hk;
-	int rc = tt_func_describe(t, g->d[i].c, &hk);
+	int rc = tt_func_describe(t, &g->sp->rules->w, g->d[i].c, &hk);
 	if (rc == 0)
 		rc = tt_place_event(t, &hk, ev);
 	tt_kernel_free(&hk);
@@ -331,7 +331,7 @@ static int place_sample(struct graph *g, int i, struct tt_event *ev, struct pk_p
 	free(lines);
 	free(sim);
 	free(dev);
-	size_t at = *api->sim_macro ? hk_start(t, g->d[i].c) : 0;
+	size_t at = *api->sim_macro ? hk_start(t, &g->sp->rules->w, g->d[i].c) : 0;
 	if (*api->sim_macro && *api->sim_include && !pk_api_includes(t->b, &t->scan, api->sim_include) && at) {
 		char *inc = pk_api_include_lines(api, api->sim_include, 1, "\n");
 		tt_insert_before(t->b, plan_of(g, model, kplan), at, inc, "helper");

@@ -108,7 +108,8 @@ int tt_rules_check(const struct tt_rules *r, const char *origin)
 		for (size_t k = 1; timing_schema[s][k]; k++)
 			if (!tt_rule(r, timing_schema[s][0], timing_schema[s][k]))
 				return needs(origin, timing_schema[s][0], timing_schema[s][k]);
-	/* the words of the host dialects ([simpler], [launch], [pypto]) */
+	/* the words of the host dialects ([simpler], [launch], [pypto]) and the
+	 * kernel's own marks ([device]) */
 	for (size_t k = 0; tt_word_keys[k].section; k++)
 		if (!tt_rule(r, tt_word_keys[k].section, tt_word_keys[k].key))
 			return needs(origin, tt_word_keys[k].section, tt_word_keys[k].key);

@@ -70,6 +70,13 @@ const struct tt_word_key tt_word_keys[] = {
     TT_WORD("pypto", "inout", py_inout),
     TT_WORD("pypto", "core_type", py_core_type),
     TT_WORD("pypto", "mixed", py_mixed),
+    TT_WORD("device", "mix_prefix", mix_prefix),
+    TT_WORD("device", "mix_marks", mix_marks),
+    TT_WORD("device", "aic_only", aic_only),
+    TT_WORD("device", "is_aic", is_aic),
+    TT_WORD("device", "is_aiv", is_aiv),
+    TT_WORD("device", "pointer_types", pointer_types),
+    TT_WORD("device", "tensor_suffix", tensor_suffix),
     {NULL, NULL, 0},
 };
 
