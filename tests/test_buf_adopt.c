@@ -117,6 +117,35 @@ static void changed_since_is_read_under_the_lock(void **state)
 	}
 }
 
+/* A file named first, then found and read through another name: the first
+ * name takes the bytes read, for writing as for reading. */
+static void first_name_takes_the_bytes(void **state)
+{
+	struct dir *d = *state;
+	for (int flags = 0; flags <= PK_LOAD_FOR_WRITE; flags += PK_LOAD_FOR_WRITE) {
+		struct pk_buf b[3];
+		char *p[3] = {strdup(in(d, "h.h")), strdup(in(d, "k.cpp")), strdup(in(d, "sym.cpp"))};
+		size_t first[3];
+		char msg[PATH_MAX + 128];
+		struct pk_buf *bp[3] = {&b[0], &b[1], &b[2]};
+		memset(b, 0, sizeof(b));
+		assert_int_equal(pk_buf_load_msg(&b[2], p[2], 0, msg, sizeof(msg)), 0);
+		const char *was = b[2].data;
+		assert_int_equal(pk_buf_adopt_set(bp, p, 3, flags, first), 0);
+		assert_int_equal(first[1], 1);
+		assert_int_equal(first[2], 1);
+		assert_ptr_equal(b[1].data, was);
+		assert_string_equal(b[1].path, p[1]);
+		assert_null(b[2].data);
+		assert_string_equal(b[0].data, "int h;\n");
+		assert_true(flags ? b[1].lock_fd >= 0 : b[1].lock_fd < 0);
+		for (int i = 0; i < 3; i++) {
+			pk_buf_free(&b[i]);
+			free(p[i]);
+		}
+	}
+}
+
 /* Without writing: kept as read; a kernel with an event map is held under
  * its shared lock, and read again when it changed meanwhile. */
 static void shared_keeps_or_rereads(void **state)
@@ -183,6 +212,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(untouched_is_adopted_and_locked, setup, teardown),
 	    cmocka_unit_test_setup_teardown(changed_since_is_read_under_the_lock, setup, teardown),
+	    cmocka_unit_test_setup_teardown(first_name_takes_the_bytes, setup, teardown),
 	    cmocka_unit_test_setup_teardown(shared_keeps_or_rereads, setup, teardown),
 	    cmocka_unit_test_setup_teardown(nul_bytes_are_refused, setup, teardown),
 	};

@@ -531,7 +531,7 @@ int pk_buf_adopt_set(struct pk_buf *const *b, char *const *paths, size_t n, int 
 			}
 			continue;
 		}
-		if (!(flags & PK_LOAD_FOR_WRITE) || !strcmp(paths[i], "-")) {
+		if (!strcmp(paths[i], "-")) {
 			if (pk_buf_load(b[i], paths[i], flags) < 0) {
 				rc = -1;
 				first[i] = PK_LOAD_FAILED;
@@ -539,7 +539,7 @@ int pk_buf_adopt_set(struct pk_buf *const *b, char *const *paths, size_t n, int 
 			continue;
 		}
 		/* its identity only (to find a file named twice): it is read
-		 * under its lock below */
+		 * below, under its lock when the set is written */
 		int fd;
 		buf_init(b[i], paths[i]);
 		if (open_regular(paths[i], &fd, &b[i]->st, msg, sizeof(msg)) < 0) {
@@ -550,6 +550,15 @@ int pk_buf_adopt_set(struct pk_buf *const *b, char *const *paths, size_t n, int 
 	}
 	size_t *order = pk_xcalloc(n + 1, sizeof(*order));
 	order_files(b, n, first, order);
+	for (size_t i = 0; i < n; i++) { /* named, then found read: the first name takes the bytes */
+		struct pk_buf *f = first[i] != i && first[i] != PK_LOAD_FAILED ? b[first[i]] : NULL;
+		if (f && b[i]->data && !f->data && !f->from_stdin) {
+			f->data = b[i]->data;
+			f->len = b[i]->len;
+			f->st = b[i]->st;
+			b[i]->data = NULL;
+		}
+	}
 	struct pk_buf **u = pk_xcalloc(n + 1, sizeof(*u));
 	size_t m = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -563,6 +572,17 @@ int pk_buf_adopt_set(struct pk_buf *const *b, char *const *paths, size_t n, int 
 	int held = 0;
 	if (flags & PK_LOAD_FOR_WRITE)
 		held = rc == 0 ? lock_adopted(u, m) : -1;
+	for (size_t i = 0; !(flags & PK_LOAD_FOR_WRITE) && i < n; i++)
+		if (first[i] == i && !b[i]->data && !b[i]->from_stdin) { /* not read before: now */
+			char *path = b[i]->path;
+			b[i]->path = NULL;
+			pk_buf_free(b[i]);
+			if (pk_buf_load(b[i], path, flags) < 0) {
+				rc = -1;
+				first[i] = PK_LOAD_FAILED;
+			}
+			free(path);
+		}
 	for (size_t i = 0; !(flags & PK_LOAD_FOR_WRITE) && (flags & PK_LOAD_SHARED) && i < n; i++)
 		if (first[i] == i && b[i]->data && b[i]->lock_fd < 0 && !b[i]->from_stdin && has_map(b[i]->path) &&
 		    share_adopted(b[i], flags) < 0) {
