@@ -513,13 +513,11 @@ static int lock_adopted(struct pk_buf **u, size_t m)
 	}
 }
 
-int pk_buf_adopt_set(struct pk_buf *const *b, char *const *paths, size_t n, int flags, size_t *first)
+/* The first step of pk_buf_adopt_set: bytes read before checked as a load
+ * checks them, standard input read, every other file opened for its
+ * identity only (to find a file named twice). */
+static int adopt_identities(struct pk_buf *const *b, char *const *paths, size_t n, int flags, size_t *first)
 {
-	size_t pre = 0;
-	for (size_t i = 0; i < n; i++)
-		pre += b[i]->data != NULL;
-	if (!pre)
-		return pk_buf_load_set(b, paths, n, flags, first);
 	int rc = 0;
 	char msg[PATH_MAX + 128];
 	for (size_t i = 0; i < n; i++) {
@@ -548,9 +546,14 @@ int pk_buf_adopt_set(struct pk_buf *const *b, char *const *paths, size_t n, int 
 		} else
 			close(fd);
 	}
-	size_t *order = pk_xcalloc(n + 1, sizeof(*order));
-	order_files(b, n, first, order);
-	for (size_t i = 0; i < n; i++) { /* named, then found read: the first name takes the bytes */
+	return rc;
+}
+
+/* A file named, then found and read through a later name: the first name
+ * takes the bytes. */
+static void give_bytes_to_first(struct pk_buf *const *b, size_t n, const size_t *first)
+{
+	for (size_t i = 0; i < n; i++) {
 		struct pk_buf *f = first[i] != i && first[i] != PK_LOAD_FAILED ? b[first[i]] : NULL;
 		if (f && b[i]->data && !f->data && !f->from_stdin) {
 			f->data = b[i]->data;
@@ -559,6 +562,19 @@ int pk_buf_adopt_set(struct pk_buf *const *b, char *const *paths, size_t n, int 
 			b[i]->data = NULL;
 		}
 	}
+}
+
+int pk_buf_adopt_set(struct pk_buf *const *b, char *const *paths, size_t n, int flags, size_t *first)
+{
+	size_t pre = 0;
+	for (size_t i = 0; i < n; i++)
+		pre += b[i]->data != NULL;
+	if (!pre)
+		return pk_buf_load_set(b, paths, n, flags, first);
+	int rc = adopt_identities(b, paths, n, flags, first);
+	size_t *order = pk_xcalloc(n + 1, sizeof(*order));
+	order_files(b, n, first, order);
+	give_bytes_to_first(b, n, first);
 	struct pk_buf **u = pk_xcalloc(n + 1, sizeof(*u));
 	size_t m = 0;
 	for (size_t i = 0; i < n; i++) {
