@@ -24,9 +24,13 @@ run() {
 	fi
 	touch "$log"
 	[ -n "${READ_ONCE_SHOW:-}" ] && awk '{print "  read: " $NF}' "$log"
-	# a line is "DEV:INODE PATH" or "PATH": the first word is the file
+	# a line is "DEV:INODE PATH" or "PATH": the first word is the file; a
+	# name read twice is read twice too, whether its reads logged the
+	# identity or not (a prefilter's read and the set's read of one file)
 	local twice
-	twice=$(awk '{k=$1; n[k]++; name[k]=$NF} END {for (k in n) if (n[k] > 1) print name[k] " read " n[k] " times"}' "$log" | sort)
+	twice=$(awk '{k=$1; n[k]++; name[k]=$NF; if (NF > 1) {p[$NF]++}} NF == 1 {p[$1]++}
+	    END {for (k in n) if (n[k] > 1) print name[k] " read " n[k] " times"
+	         for (q in p) if (p[q] > 1) print q " read " p[q] " times"}' "$log" | sort -u)
 	if [ -n "$twice" ]; then
 		echo "FAIL: '$*' read a file more than once:"; echo "$twice"; fail=1
 	fi
@@ -66,6 +70,21 @@ strip)
 	    --test-script test_attn.py kernels/aic/kernel_qk.cpp 2>/dev/null) || { echo "FAIL: setup"; exit 1; }
 	run aic/kernel_qk.cpp aic/kernel_qk.cpp.timing.json orchestration/attn_orch.cpp \
 	    test_attn.py -- "$bin/probe-strip" kernels/aic/kernel_qk.cpp ;;
+strip-dir)
+	# a directory: the marker prefilter reads each candidate, the set
+	# adopts those with a marker instead of reading them again
+	case_dir timing/simpler-mixed-scalars
+	(cd "$tmp/w" && "$bin/probe-inject" -q --timing-tensor --slots 8 --host kernels/orchestration/attn_orch.cpp \
+	    --test-script test_attn.py kernels/aic/kernel_qk.cpp 2>/dev/null) || { echo "FAIL: setup"; exit 1; }
+	run aic/kernel_qk.cpp aic/kernel_qk.cpp.timing.json orchestration/attn_orch.cpp \
+	    test_attn.py -- "$bin/probe-strip" kernels ;;
+list-dir)
+	case_dir block/allow_multiple
+	run k.cpp -- "$bin/probe-list" . ;;
+list-dir-named)
+	# a file named, then found again in the directory: one file, once
+	case_dir block/allow_multiple
+	run k.cpp -- "$bin/probe-list" k.cpp . ;;
 check)
 	case_dir check/timing_event_map_leftover
 	run kernel_tile_add.cpp rules/check.ini -- "$bin/probe-check" . ;;

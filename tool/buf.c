@@ -470,6 +470,153 @@ int pk_buf_lock_set(struct pk_buf *const *b, size_t n)
 	return rc;
 }
 
+/* A file read before without a lock (B's bytes, B->st its state then), now
+ * that its map says it is one of a set: under its shared lock, kept with
+ * the bytes when the file is the one read; read again only when it changed
+ * or PATH now names another file. */
+static int share_adopted(struct pk_buf *b, int flags)
+{
+	char msg[PATH_MAX + 128];
+	struct stat now;
+	int fd;
+	if (open_regular(b->path, &fd, &now, msg, sizeof(msg)) == 0) {
+		if (lock_shared(fd, b->path, &now, msg, sizeof(msg)) == 0 && same_state(&b->st, &now)) {
+			b->lock_fd = fd;
+			return 0;
+		}
+		close(fd);
+	}
+	char *path = pk_xstrdup(b->path);
+	pk_buf_free(b);
+	int rc = pk_buf_load(b, path, flags);
+	free(path);
+	return rc;
+}
+
+/* pk_buf_lock_set over the distinct files U (M of them) until it holds
+ * them all: a file changed since its first read is then read under the
+ * lock, every other one of U kept as read. */
+static int lock_adopted(struct pk_buf **u, size_t m)
+{
+	for (int tries = 0;; tries++) {
+		int r = pk_buf_lock_set(u, m);
+		if (r <= 0)
+			return r;
+		if (tries == 100)
+			return pk_error("%s: %s", u[0]->path, strerror(EAGAIN));
+		for (size_t k = 0; k < m; k++) /* changed meanwhile: read each under its lock */
+			if (u[k]->data && u[k]->lock_fd < 0) {
+				free(u[k]->data);
+				u[k]->data = NULL;
+				u[k]->len = 0;
+			}
+	}
+}
+
+/* The first step of pk_buf_adopt_set: bytes read before checked as a load
+ * checks them, standard input read, every other file opened for its
+ * identity only (to find a file named twice). */
+static int adopt_identities(struct pk_buf *const *b, char *const *paths, size_t n, int flags, size_t *first)
+{
+	int rc = 0;
+	char msg[PATH_MAX + 128];
+	for (size_t i = 0; i < n; i++) {
+		first[i] = i;
+		if (b[i]->data) {
+			if (!(flags & PK_LOAD_ALLOW_NUL) && memchr(b[i]->data, '\0', b[i]->len)) {
+				rc = pk_error("%s: binary file (contains NUL bytes), not a source file", b[i]->path);
+				first[i] = PK_LOAD_FAILED;
+			}
+			continue;
+		}
+		if (!strcmp(paths[i], "-")) {
+			if (pk_buf_load(b[i], paths[i], flags) < 0) {
+				rc = -1;
+				first[i] = PK_LOAD_FAILED;
+			}
+			continue;
+		}
+		/* its identity only (to find a file named twice): it is read
+		 * below, under its lock when the set is written */
+		int fd;
+		buf_init(b[i], paths[i]);
+		if (open_regular(paths[i], &fd, &b[i]->st, msg, sizeof(msg)) < 0) {
+			rc = pk_error("%s", msg);
+			first[i] = PK_LOAD_FAILED;
+		} else
+			close(fd);
+	}
+	return rc;
+}
+
+/* A file named, then found and read through a later name: the first name
+ * takes the bytes. */
+static void give_bytes_to_first(struct pk_buf *const *b, size_t n, const size_t *first)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct pk_buf *f = first[i] != i && first[i] != PK_LOAD_FAILED ? b[first[i]] : NULL;
+		if (f && b[i]->data && !f->data && !f->from_stdin) {
+			f->data = b[i]->data;
+			f->len = b[i]->len;
+			f->st = b[i]->st;
+			b[i]->data = NULL;
+		}
+	}
+}
+
+int pk_buf_adopt_set(struct pk_buf *const *b, char *const *paths, size_t n, int flags, size_t *first)
+{
+	size_t pre = 0;
+	for (size_t i = 0; i < n; i++)
+		pre += b[i]->data != NULL;
+	if (!pre)
+		return pk_buf_load_set(b, paths, n, flags, first);
+	int rc = adopt_identities(b, paths, n, flags, first);
+	size_t *order = pk_xcalloc(n + 1, sizeof(*order));
+	order_files(b, n, first, order);
+	give_bytes_to_first(b, n, first);
+	struct pk_buf **u = pk_xcalloc(n + 1, sizeof(*u));
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (first[i] == i && !b[i]->from_stdin)
+			u[m++] = b[i];
+		else if (first[i] != i) { /* named again, or failed: empty */
+			pk_buf_free(b[i]);
+			buf_init(b[i], paths[i]);
+		}
+	}
+	int held = 0;
+	if (flags & PK_LOAD_FOR_WRITE)
+		held = rc == 0 ? lock_adopted(u, m) : -1;
+	for (size_t i = 0; !(flags & PK_LOAD_FOR_WRITE) && i < n; i++)
+		if (first[i] == i && !b[i]->data && !b[i]->from_stdin) { /* not read before: now */
+			char *path = b[i]->path;
+			b[i]->path = NULL;
+			pk_buf_free(b[i]);
+			if (pk_buf_load(b[i], path, flags) < 0) {
+				rc = -1;
+				first[i] = PK_LOAD_FAILED;
+			}
+			free(path);
+		}
+	for (size_t i = 0; !(flags & PK_LOAD_FOR_WRITE) && (flags & PK_LOAD_SHARED) && i < n; i++)
+		if (first[i] == i && b[i]->data && b[i]->lock_fd < 0 && !b[i]->from_stdin && has_map(b[i]->path) &&
+		    share_adopted(b[i], flags) < 0) {
+			rc = -1;
+			first[i] = PK_LOAD_FAILED;
+		}
+	if (held < 0)
+		for (size_t i = 0; i < n; i++) { /* a set not held is not kept: nothing was written */
+			rc = -1;
+			pk_buf_free(b[i]);
+			buf_init(b[i], paths[i]);
+			first[i] = PK_LOAD_FAILED;
+		}
+	free(u);
+	free(order);
+	return rc;
+}
+
 int pk_buf_load(struct pk_buf *b, const char *path, int flags)
 {
 	char msg[PATH_MAX + 128];

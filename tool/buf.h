@@ -51,6 +51,16 @@ int pk_buf_load_set(struct pk_buf *const *b, char *const *paths, size_t n, int f
  * more was read, and the caller starts again from reading; -1 on error
  * (printed). */
 int pk_buf_lock_set(struct pk_buf *const *b, size_t n);
+/* pk_buf_load_set for a set some of whose files were read before, without
+ * a lock, to learn that they belong to it (a directory's files, read for
+ * their probe markers): a B[i] holding bytes (B[i]->st the state of the
+ * file read) is adopted, not read again; an empty B[i] is loaded from
+ * PATHS[i]. With PK_LOAD_FOR_WRITE the whole set is locked once in the
+ * usual order and each adopted file must be the one read, untouched
+ * (pk_buf_lock_set), or it is read again under its lock; with
+ * PK_LOAD_SHARED an adopted kernel with an event map is checked so under
+ * its shared lock. FIRST and the result as pk_buf_load_set. */
+int pk_buf_adopt_set(struct pk_buf *const *b, char *const *paths, size_t n, int flags, size_t *first);
 /* Take ownership of memory already holding a file's bytes (for --staged). */
 void pk_buf_from_mem(struct pk_buf *b, const char *path, char *data, size_t len);
 void pk_buf_free(struct pk_buf *b);

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct pk_buf;
+
 /* the kernel and C/C++ source suffixes a directory walk checks */
 #define PK_CHECK_EXTS ".cpp,.cc,.cxx,.c,.c++,.h,.hpp,.hh,.hxx,.h++,.inl,.ipp,.tpp,.tcc,.cce,.asc,.cu,.cuh,.py"
 
@@ -78,10 +80,16 @@ struct item *pk_check_add_item(struct check *c, const char *path);
  * .probekitignore and --exclude, unless --no-ignore. */
 int pk_check_collect_paths(struct check *c, char **paths, int n);
 /* probe-list and probe-strip: PATHS with each directory replaced by the
- * files the walk above finds in it (default extensions, ignores) that hold a
- * probe marker; a named file stays as given. Returns *NOUT malloc'd paths
- * (NULL when none); *RC -1 when a walk failed (reported). */
-char **pk_check_expand_dirs(char **paths, size_t n, size_t *nout, int *rc);
+ * files the walk above finds in it (default extensions, ignores; no event
+ * map) that hold a probe marker; a named file stays as given. Returns
+ * *NOUT malloc'd paths (NULL when none); *RC -1 when a walk failed
+ * (reported). Each found file is read once to look for the marker: with
+ * PRE, *PRE gets *NOUT buffers, (*PRE)[i] holding the bytes read of path i
+ * (a named or unreadable file: empty, data NULL) for pk_buf_adopt_set, so
+ * the set never reads them again; free what is left with
+ * pk_check_free_pre, then the array. */
+char **pk_check_expand_dirs(char **paths, size_t n, size_t *nout, int *rc, struct pk_buf **pre);
+void pk_check_free_pre(struct pk_buf *pre, size_t n);
 /* --staged / --diff-base: the changed files (intersected with NAMES when
  * given) and the lines each change adds. */
 int pk_check_collect_change(struct check *c, char **names, int n);

@@ -2,6 +2,7 @@
  * git sees them (one `git ls-files` per repository), .gitignore honoured
  * outside git, .probekitignore and --exclude on top; and for --staged /
  * --diff-base the changed files with the lines each change adds. */
+#include "buf.h"
 #include "check.h"
 #include "check_ignore.h"
 #include "pk.h"
@@ -429,39 +430,54 @@ int pk_check_collect_paths(struct check *c, char **paths, int n)
 	return rc;
 }
 
-/* Does the file at PATH hold a probe marker? (unreadable: yes, its loader
- * reports it) */
-static int holds_marker(const char *path)
+/* Read the file at PATH into B, once and without a lock, and say whether
+ * it holds a probe marker. Unreadable: yes, with B empty (its loader
+ * reports it). The bytes and the state of the file read stay in B when it
+ * does: the set adopts them rather than reading the file again. */
+static int holds_marker(const char *path, struct pk_buf *b)
 {
-	FILE *fp = fopen(path, "rb");
-	if (!fp)
+	char msg[PATH_MAX + 128];
+	if (pk_buf_load_msg(b, path, PK_LOAD_ALLOW_NUL, msg, sizeof(msg)) < 0) {
+		pk_buf_free(b);
 		return 1;
-	pk_note_read(path, NULL);
-	size_t len;
-	char *d = pk_read_all(fp, &len);
-	fclose(fp);
-	int yes = !d || memmem(d, len, "TIMING_PROBE", 12) != NULL;
-	free(d);
-	return yes;
+	}
+	if (memmem(b->data, b->len, "TIMING_PROBE", 12))
+		return 1;
+	pk_buf_free(b);
+	return 0;
 }
 
-char **pk_check_expand_dirs(char **paths, size_t n, size_t *nout, int *rc)
+/* An event map (KERNEL.timing.json) is the walk's for probe-check only:
+ * probe-list and probe-strip read it beside its kernel, when they need it. */
+static int is_event_map(const char *path)
+{
+	size_t n = strlen(path);
+	return n > 12 && !strcmp(path + n - 12, ".timing.json");
+}
+
+char **pk_check_expand_dirs(char **paths, size_t n, size_t *nout, int *rc, struct pk_buf **pre)
 {
 	struct check c;
 	memset(&c, 0, sizeof(c));
 	char *exts = pk_xstrdup(PK_CHECK_EXTS), *save = NULL;
-	size_t cap = 0, ocap = 0;
+	size_t cap = 0, ocap = 0, pcap = 0;
 	for (char *t = strtok_r(exts, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 		PK_GROW(c.exts, cap, c.nexts + 1);
 		c.exts[c.nexts++] = t;
 	}
 	char **out = NULL;
+	struct pk_buf *bufs = NULL;
 	*nout = 0;
 	*rc = 0;
 	for (size_t i = 0; i < n; i++) {
 		struct stat st;
+		struct pk_buf b;
+		memset(&b, 0, sizeof(b));
+		b.lock_fd = -1;
 		if (!strcmp(paths[i], "-") || stat(paths[i], &st) < 0 || !S_ISDIR(st.st_mode)) {
 			PK_GROW(out, ocap, *nout + 1);
+			PK_GROW(bufs, pcap, *nout + 1);
+			bufs[*nout] = b;
 			out[(*nout)++] = pk_xstrdup(paths[i]); /* a named file: always */
 			continue;
 		}
@@ -469,17 +485,34 @@ char **pk_check_expand_dirs(char **paths, size_t n, size_t *nout, int *rc)
 		if (pk_check_collect_paths(&c, &paths[i], 1) < 0)
 			*rc = -1;
 		for (size_t k = first; k < c.nitems; k++) {
-			if (holds_marker(c.items[k].path)) {
+			if (!is_event_map(c.items[k].path) && holds_marker(c.items[k].path, &b)) {
 				PK_GROW(out, ocap, *nout + 1);
+				PK_GROW(bufs, pcap, *nout + 1);
+				bufs[*nout] = b;
 				out[(*nout)++] = c.items[k].path;
 			} else
 				free(c.items[k].path);
+			memset(&b, 0, sizeof(b));
+			b.lock_fd = -1;
 		}
 	}
 	free(c.items);
 	free(c.exts);
 	free(exts);
+	if (pre)
+		*pre = bufs;
+	else {
+		pk_check_free_pre(bufs, *nout);
+		free(bufs);
+	}
 	return out;
+}
+
+void pk_check_free_pre(struct pk_buf *pre, size_t n)
+{
+	for (size_t i = 0; pre && i < n; i++)
+		if (pre[i].data)
+			pk_buf_free(&pre[i]);
 }
 
 /* ---- a change: --staged, --diff-base ------------------------------------ */

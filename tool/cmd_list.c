@@ -427,10 +427,12 @@ int cmd_list(int argc, char **argv)
 	struct probe *probes = NULL;
 	size_t nfiles;
 	memset(&fs, 0, sizeof(fs));
-	char **files = pk_check_expand_dirs(argv + optind, (size_t)(argc - optind), &nfiles, &walk_rc);
+	struct pk_buf *pre = NULL; /* a directory's files, read once for their markers */
+	char **files = pk_check_expand_dirs(argv + optind, (size_t)(argc - optind), &nfiles, &walk_rc, &pre);
 	/* a kernel with an event map is read under its set's lock: never
 	 * between the renames of an inject or a strip */
-	if (walk_rc < 0 || pk_fileset_load(&fs, files, nfiles, PK_LOAD_SHARED, 0) < 0 || compile_patterns() < 0)
+	if (walk_rc < 0 || pk_fileset_adopt(&fs, files, nfiles, pre, nfiles, PK_LOAD_SHARED, 0) < 0 ||
+	    compile_patterns() < 0)
 		goto out;
 	/* a pending journal of an interrupted write, or of a probe-sweep, is
 	 * a finding; never replayed here */
@@ -464,6 +466,8 @@ out:
 	pcre2_code_free(re_decl);
 	pcre2_code_free(re_use);
 	pk_fileset_free(&fs);
+	pk_check_free_pre(pre, nfiles);
+	free(pre);
 	for (size_t i = 0; i < nfiles; i++)
 		free(files[i]);
 	free(files);

@@ -368,8 +368,9 @@ int cmd_strip(int argc, char **argv)
 	unsigned char *removed = NULL;
 	struct strip_map *maps = NULL;
 	size_t nfiles;
+	struct pk_buf *pre = NULL; /* a directory's files, read once for their markers */
 	memset(&fs, 0, sizeof(fs));
-	char **files = pk_check_expand_dirs(argv + optind, (size_t)(argc - optind), &nfiles, &walk_rc);
+	char **files = pk_check_expand_dirs(argv + optind, (size_t)(argc - optind), &nfiles, &walk_rc, &pre);
 	size_t given = nfiles, cap = nfiles;
 	int whole = walk_rc >= 0 && !o.name && !o.disable_only && o.emit.mode != PK_EMIT_OUTFILE &&
 	            o.emit.mode != PK_EMIT_STDOUT;
@@ -386,7 +387,8 @@ int cmd_strip(int argc, char **argv)
 	maps = whole ? read_maps(files, given) : NULL;
 	for (int tries = 0;; tries++) {
 		strip_set(&files, given, &nfiles, &cap, maps, whole, 0);
-		if (pk_emit_validate(&o.emit, nfiles) < 0 || pk_fileset_load(&fs, files, nfiles, load_flags, 0) < 0)
+		if (pk_emit_validate(&o.emit, nfiles) < 0 ||
+		    pk_fileset_adopt(&fs, files, nfiles, pre, given, load_flags, 0) < 0)
 			goto out;
 		if (!whole || !inplace || tries == 100 || maps_still(maps, files, given))
 			break;
@@ -422,6 +424,8 @@ out:
 	free(removed);
 	free_maps(maps, given);
 	pk_fileset_free(&fs);
+	pk_check_free_pre(pre, given);
+	free(pre);
 	for (size_t i = 0; i < nfiles; i++)
 		free(files[i]);
 	free(files);

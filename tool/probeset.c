@@ -59,13 +59,26 @@ static size_t add_name(struct pk_fileset *fs, const char *name)
 
 int pk_fileset_load(struct pk_fileset *fs, char *const *paths, size_t n, int load_flags, int scan_flags)
 {
+	return pk_fileset_adopt(fs, paths, n, NULL, 0, load_flags, scan_flags);
+}
+
+int pk_fileset_adopt(struct pk_fileset *fs, char *const *paths, size_t n, struct pk_buf *pre, size_t npre,
+                     int load_flags, int scan_flags)
+{
 	memset(fs, 0, sizeof(*fs));
-	fs->f = pk_xcalloc(n, sizeof(*fs->f));
-	struct pk_buf **bufs = pk_xcalloc(n, sizeof(*bufs));
-	size_t *first = pk_xcalloc(n, sizeof(*first));
-	for (size_t i = 0; i < n; i++)
+	fs->f = pk_xcalloc(n + 1, sizeof(*fs->f));
+	struct pk_buf **bufs = pk_xcalloc(n + 1, sizeof(*bufs));
+	size_t *first = pk_xcalloc(n + 1, sizeof(*first));
+	for (size_t i = 0; i < n; i++) {
 		bufs[i] = &fs->f[i].src.buf;
-	int rc = pk_buf_load_set(bufs, paths, n, load_flags, first);
+		if (pre && i < npre && pre[i].data) { /* the set's now */
+			*bufs[i] = pre[i];
+			memset(&pre[i], 0, sizeof(pre[i]));
+			pre[i].lock_fd = -1;
+		}
+	}
+	int rc = pre ? pk_buf_adopt_set(bufs, paths, n, load_flags, first)
+	             : pk_buf_load_set(bufs, paths, n, load_flags, first);
 	for (size_t i = 0; i < n; i++) {
 		if (first[i] != i && first[i] != PK_LOAD_FAILED) {
 			pk_buf_free(&fs->f[i].src.buf); /* a file named again: once is enough */

@@ -29,6 +29,11 @@ struct pk_fileset {
  * PATH:LINE: msg"); returns -1 if any file failed to load or scan cleanly.
  * Damaged marks are not an error here: the planner that needs them says so. */
 int pk_fileset_load(struct pk_fileset *fs, char *const *paths, size_t n, int load_flags, int scan_flags);
+/* The same, adopting the bytes already read of the first NPRE paths: a
+ * PRE[i] holding bytes (pk_check_expand_dirs) moves into the set, which
+ * locks and checks it rather than reading it again (pk_buf_adopt_set). */
+int pk_fileset_adopt(struct pk_fileset *fs, char *const *paths, size_t n, struct pk_buf *pre, size_t npre,
+                     int load_flags, int scan_flags);
 void pk_fileset_free(struct pk_fileset *fs);
 int pk_fileset_has(const struct pk_fileset *fs, const char *name);
 /* Index of NAME in fs->names, or -1. */
