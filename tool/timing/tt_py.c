@@ -1046,7 +1046,7 @@ static int plan_append(struct tplan *tp, size_t open, size_t elem, size_t ord, s
 				return pk_error(
 				    "%s:%zu: the loop at line %zu adds both the %ss and a %s: the timing %s "
 				    "cannot go once after the tensors and before the scalars; add it by hand, or "
-				    "leave out --test-script; nothing was written",
+				    "give --test-script-by-hand in place of --test-script; nothing was written",
 				    p->b->path, p->t[j].line + 1, p->t[outer].line + 1, ta, sc, ta);
 		if (end + 1 < p->n && pyt_is(p, end + 1, PYT_NAME, "else") && p->t[end + 1].level == p->t[outer].level)
 			return pk_error(
@@ -1090,7 +1090,7 @@ static int plan_tensorarg(struct tplan *tp, size_t lo, size_t hi, size_t ord)
 	if (open == (size_t)-2)
 		return pk_error("%s:%zu: the last %s is built by a generator passed as a call's only argument: "
 		                "write it as a list (`*[... for ...]`) and add the timing %s after it by hand, or "
-		                "leave out --test-script; nothing was written",
+		                "give --test-script-by-hand in place of --test-script; nothing was written",
 		                p->b->path, p->t[elem].line + 1, word(e->sp->rules, "tensorarg"),
 		                word(e->sp->rules, "tensorarg"));
 	if (open == (size_t)-1)
@@ -1270,8 +1270,9 @@ static int plan_signature(struct tplan *tp, size_t open, size_t xend, long at, c
 		n = (size_t)c;
 		if ((size_t)at < n)
 			return pk_error("%s:%zu: %s signature is an expression of %zu entries and the timing tensor is "
-			                "args[%ld], inside it: write it as one list ([D.IN, D.OUT, ...]), or leave out "
-			                "--test-script and add the timing tensor's entry by hand; nothing was written",
+			                "args[%ld], inside it: write it as one list ([D.IN, D.OUT, ...]), or give "
+			                "--test-script-by-hand in place of --test-script and add the timing tensor's "
+			                "entry by hand; nothing was written",
 			                p->b->path, p->t[open].line + 1, who, n, at);
 	} else {
 		struct elems el;
