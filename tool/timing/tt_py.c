@@ -996,11 +996,24 @@ static size_t count_tensorargs(const struct pyt *p, const struct tt_rules *r, si
 }
 
 /* Is the bracket at OPEN the arguments of `NAME.append(...)`, first in its statement? */
+static int list_call(const struct pyt *p, size_t open, const char *method)
+{
+	return open >= 3 && open < p->n && pyt_is(p, open, PYT_OP, "(") && pyt_is(p, open - 1, PYT_NAME, method) &&
+	       pyt_is(p, open - 2, PYT_OP, ".") && pyt_is(p, open - 3, PYT_NAME, NULL) &&
+	       stmt_start(p, open) == open - 3;
+}
+
 static int append_call(const struct pyt *p, const struct tt_rules *r, size_t open)
 {
-	return open >= 3 && open < p->n && pyt_is(p, open, PYT_OP, "(") &&
-	       pyt_is(p, open - 1, PYT_NAME, word(r, "append")) && pyt_is(p, open - 2, PYT_OP, ".") &&
-	       pyt_is(p, open - 3, PYT_NAME, NULL) && stmt_start(p, open) == open - 3;
+	return list_call(p, open, word(r, "append"));
+}
+
+/* OPEN is the '(' of `LIST.insert(INDEX, ELEM)`, whose last argument is the
+ * TensorArg at ELEM (the timing tensor put after the last tensor). */
+static int insert_call(const struct pyt *p, const struct tt_rules *r, size_t open, size_t elem)
+{
+	return list_call(p, open, word(r, "insert")) && elem + 1 < p->n && p->t[elem].depth == p->t[open].depth + 1 &&
+	       p->t[elem + 1].match + 1 == p->t[open].match;
 }
 
 /* The last TensorArg is the one argument of `LIST.append(...)` at OPEN (a
@@ -1015,7 +1028,7 @@ static int plan_append(struct tplan *tp, size_t open, size_t elem, size_t ord, s
 	const struct tt_rules *r = e->sp->rules;
 	const char *ta = word(r, "tensorarg");
 	size_t s = open - 3, close = p->t[open].match;
-	int ln = (int)(p->t[s].e - p->t[s].s);
+	int ln = (int)(p->t[s].e - p->t[s].s), scalars = 0;
 	const char *list = p->b->data + p->t[s].s;
 	if (elem != open + 1 || !pyt_is(p, elem + 1, PYT_OP, "(") || p->t[elem + 1].match + 1 != close ||
 	    !pyt_is(p, close + 1, PYT_NEWLINE, NULL))
@@ -1040,14 +1053,10 @@ static int plan_append(struct tplan *tp, size_t open, size_t elem, size_t ord, s
 		size_t ind, end;
 		if (body_of(p, outer, &ind, &end) < 0)
 			return -1;
-		const char *sc = word(r, "scalar");
-		for (size_t j = outer; j < end; j++)
-			if (++py_work && pyt_is(p, j, PYT_NAME, sc))
-				return pk_error(
-				    "%s:%zu: the loop at line %zu adds both the %ss and a %s: the timing %s "
-				    "cannot go once after the tensors and before the scalars; add it by hand, or "
-				    "give --test-script-by-hand in place of --test-script; nothing was written",
-				    p->b->path, p->t[j].line + 1, p->t[outer].line + 1, ta, sc, ta);
+		/* a loop that adds scalars too: after it, the TensorArg goes in right
+		 * after the last TensorArg rather than at the end */
+		for (size_t j = outer; j < end && !scalars; j++)
+			scalars = ++py_work && pyt_is(p, j, PYT_NAME, word(r, "scalar"));
 		if (end + 1 < p->n && pyt_is(p, end + 1, PYT_NAME, "else") && p->t[end + 1].level == p->t[outer].level)
 			return pk_error(
 			    "%s:%zu: the loop holding the last %s has an `else`: add the timing %s by hand, "
@@ -1061,7 +1070,7 @@ static int plan_append(struct tplan *tp, size_t open, size_t elem, size_t ord, s
 	char *label = py_text(e->sp, "mark_tensorarg", NULL, NULL);
 	struct pk_sb name = {0};
 	pk_sb_addn(&name, list, (size_t)ln);
-	char *code = item ? py_text_list(e->sp, "test_append", name.s, item) : NULL;
+	char *code = item ? py_text_list(e->sp, scalars ? "test_insert" : "test_append", name.s, item) : NULL;
 	int rc = -1;
 	if (code && label) {
 		add_line(e, l, p->b->data + p->ls[hl], line_indent(p, hl), code, label);
@@ -1822,7 +1831,8 @@ static int check_expect(const struct tplan *tp, const struct pyt *q, const struc
 		struct pk_sb name = {0};
 		pk_sb_addf(&name, "%s" PK_NAME_TIMING_TIMING, tp->e->sp->lay.prefix);
 		size_t got = count_tensorargs(q, r, lo, hi);
-		int ok = open < q->n && append_call(q, r, open) && elem == open + 1 &&
+		int ok = open < q->n &&
+		         ((append_call(q, r, open) && elem == open + 1) || insert_call(q, r, open, elem)) &&
 		         pyt_string_is(q, elem + 2, name.s) && (size_t)q->t[elem].level == x->at && got == x->count;
 		pk_sb_free(&name);
 		if (ok)

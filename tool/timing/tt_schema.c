@@ -94,7 +94,7 @@ static const char *const timing_schema[][32] = {
      "mark_compare_rebind",
      NULL},
     {"test_script", "tensorarg", "orchestration", "source", "func_id", "signature", "compare", "super", "output_names",
-     "core_type", "append", "scalar", "enumerate", "script_prefix", "script_suffix", "script_levels", NULL},
+     "core_type", "append", "scalar", "insert", "enumerate", "script_prefix", "script_suffix", "script_levels", NULL},
 };
 
 static int needs(const char *origin, const char *section, const char *key)
