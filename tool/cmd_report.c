@@ -83,7 +83,7 @@ static int parse_number(const char *opt, const char *s, int base, unsigned long 
 
 static int parse_size(const char *opt, const char *s, size_t *out)
 {
-	unsigned long long v;
+	unsigned long long v = 0; /* set by parse_number on success */
 	if (parse_number(opt, s, 10, 1, SIZE_MAX, "a positive integer", &v) < 0)
 		return -1;
 	*out = (size_t)v;
@@ -93,7 +93,7 @@ static int parse_size(const char *opt, const char *s, size_t *out)
 /* An id or an index: a whole number a signed 64-bit field holds. */
 static int parse_index(const char *opt, const char *s, const char *what, int64_t *out)
 {
-	unsigned long long v;
+	unsigned long long v = 0; /* set by parse_number on success */
 	if (parse_number(opt, s, 10, 0, INT64_MAX, what, &v) < 0)
 		return -1;
 	*out = (int64_t)v;
@@ -207,7 +207,7 @@ static int one_option(struct report_opts *o, int c, const char *arg)
 		o->pairs = arg;
 		return -1;
 	case O_GENERATION: {
-		unsigned long long v;
+		unsigned long long v = 0; /* set by parse_number on success */
 		if (parse_number("--generation", arg, 0, 0, UINT64_MAX, "a generation id", &v) < 0)
 			return PK_EXIT_ERROR;
 		o->tensor.generation = (uint64_t)v;
