@@ -233,6 +233,11 @@ int pk_cx_run(void (*fn)(void *), void *arg);
 /* Does the edit PLAN (checked) of the parsed file add a parse error? Then
  * refuse (-1), naming the error and the inserted line (tool/clang/ast_verify.c). */
 int pk_ast_verify(struct pk_ast *a, const struct pk_plan *plan, const char *name);
+/* The text pk_ast_verify parses for PLAN: the planned text with every body
+ * no edit touches left blank (line ends and directives kept), or the
+ * planned text itself when an edit could reach across bodies; *BLANKED
+ * says which. *TEXT is malloc'd. */
+void pk_ast_check_text(struct pk_ast *a, const struct pk_plan *p, char **text, size_t *len, int *blanked);
 /* Report parse errors in the main file as warnings ("could not see"). */
 void pk_ast_warn_errors(const struct pk_ast *a);
 /* Is PATH a header by its suffix; the source file that includes HEADER

@@ -2,7 +2,17 @@
  * is parsed again (same flags, stubs and unit as the first parse) and its
  * errors are compared with the first parse's, line by line through the
  * plan. An error on an inserted line, or one more on an original line,
- * refuses the edit, naming the error and the inserted line. */
+ * refuses the edit, naming the error and the inserted line.
+ *
+ * What the check parses is the planned text with the bodies no edit
+ * touches left blank (lines kept, so every line keeps its number): an
+ * insertion into one body cannot change whether another body compiles, and
+ * a body is where the parse spends its time (the templates it
+ * instantiates). Two things could reach across bodies, and each makes the
+ * check parse everything instead: an edit outside every body, or one that
+ * adds a directive other than a conditional (an #include, a #define),
+ * and inserted code whose meaning waits for a template's instantiation (a
+ * blank caller would no longer instantiate it). */
 #include "ast.h"
 #include "pk.h"
 
@@ -59,16 +69,25 @@ static int match_old(const struct pk_ast *a, unsigned char *used, unsigned line,
 	return 0;
 }
 
-/* The first inserted line at or after original offset OFF (the probe's
- * line nearest an error it caused on an original line), or NULL. */
+/* The first inserted line at or after original offset OFF, else the last
+ * one before it (the probe's line nearest an error it caused on an
+ * original line), or NULL. */
 static char *next_inserted(const struct pk_plan *p, size_t off, unsigned *line, struct pk_ast *a)
 {
-	for (size_t i = 0; i < p->n; i++)
-		if (p->e[i].end >= off && p->e[i].text_len) {
-			*line = pk_ast_line(a, p->e[i].start);
-			return line_at(p->e[i].text, p->e[i].text_len, 0);
+	const struct pk_edit *before = NULL;
+	for (size_t i = 0; i < p->n; i++) {
+		if (!p->e[i].text_len)
+			continue;
+		if (p->e[i].end >= off) {
+			before = &p->e[i];
+			break;
 		}
-	return NULL;
+		before = &p->e[i];
+	}
+	if (!before)
+		return NULL;
+	*line = pk_ast_line(a, before->start);
+	return line_at(before->text, before->text_len, 0);
 }
 
 static int refuse(struct pk_ast *a, const struct pk_plan *plan, const char *text, size_t len,
@@ -97,16 +116,223 @@ static int refuse(struct pk_ast *a, const struct pk_plan *plan, const char *text
 	return rc;
 }
 
+/* Does the text of edit E hold a directive other than a conditional? */
+static int edit_has_directive(const struct pk_edit *e)
+{
+	static const char *const ok[] = {"if", "ifdef", "ifndef", "elif", "else", "endif", NULL};
+	const char *t = e->text, *end = e->text + e->text_len;
+	for (const char *l = t; l < end;) {
+		const char *nl = memchr(l, '\n', (size_t)(end - l));
+		const char *le = nl ? nl : end, *c = l;
+		while (c < le && (*c == ' ' || *c == '\t'))
+			c++;
+		if (c < le && *c == '#') {
+			c++;
+			while (c < le && (*c == ' ' || *c == '\t'))
+				c++;
+			size_t w = 0;
+			while (c + w < le && ((c[w] >= 'a' && c[w] <= 'z') || (c[w] >= 'A' && c[w] <= 'Z')))
+				w++;
+			int known = 0;
+			for (const char *const *k = ok; *k; k++)
+				known |= strlen(*k) == w && !memcmp(c, *k, w);
+			if (!known)
+				return 1;
+		}
+		l = le + 1;
+	}
+	return 0;
+}
+
+/* The body [S, E) of function F, or 0 when F has none the AST places. */
+static int body_of(const struct pk_ast *a, const struct pk_func *f, size_t *s, size_t *e)
+{
+	if (f->body < 0 || (size_t)f->body >= a->nnodes)
+		return 0;
+	*s = a->nodes[f->body].start;
+	*e = a->nodes[f->body].end;
+	return *s + 2 <= *e && *e <= a->b->len && a->b->data[*s] == '{' && a->b->data[*e - 1] == '}';
+}
+
+/* May the body [S, E) of F be left blank? Not when an edit touches it, not
+ * for a constexpr or consteval function or a deduced return type (their
+ * bodies are part of what callers see), nor when its text holds a string
+ * over several lines (a '#' there would look like a directive). */
+static int blankable(const struct pk_ast *a, const struct pk_func *f, const struct pk_plan *p, size_t s, size_t e)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (p->e[i].end >= s && p->e[i].start <= e)
+			return 0;
+	if (f->is_constexpr)
+		return 0;
+	for (size_t t = pk_tok_at(a, f->start); t < a->ntok && a->tok[t].start < s; t++)
+		if (pk_tok_is(a, t, "auto") || pk_tok_is(a, t, "decltype") || pk_tok_is(a, t, "consteval") ||
+		    pk_tok_is(a, t, "constexpr"))
+			return 0;
+	for (size_t t = pk_tok_at(a, s); t < a->ntok && a->tok[t].start < e; t++)
+		if (a->tok[t].kind == CXToken_Literal &&
+		    memchr(a->b->data + a->tok[t].start, '\n', a->tok[t].end - a->tok[t].start))
+			return 0;
+	return 1;
+}
+
+/* Lines of the body [S, E) that stay: directives, from the '#' that starts
+ * one to its last continuation line. */
+static void keep_directives(struct pk_ast *a, size_t s, size_t e, unsigned char *keep)
+{
+	struct pk_buf *b = a->b;
+	for (size_t t = pk_tok_at(a, s); t < a->ntok && a->tok[t].start < e; t++) {
+		if (!(a->tok[t].flags & PK_TOK_DIRECTIVE) || !pk_tok_is(a, t, "#"))
+			continue;
+		size_t l = pk_buf_line_of(b, a->tok[t].start) - 1;
+		size_t ls = b->line_start[l];
+		while (ls < a->tok[t].start && (b->data[ls] == ' ' || b->data[ls] == '\t'))
+			ls++;
+		if (ls != a->tok[t].start) /* not the line's first token */
+			continue;
+		for (; l < b->nlines; l++) {
+			keep[l] = 1;
+			size_t le = l + 1 < b->nlines ? b->line_start[l + 1] : b->len;
+			while (le > b->line_start[l] && (b->data[le - 1] == '\n' || b->data[le - 1] == '\r'))
+				le--;
+			if (le == b->line_start[l] || b->data[le - 1] != '\\')
+				break;
+		}
+	}
+}
+
+/* Blank the body [S, E) of F in T (a copy of the original): every byte but
+ * line ends and the kept directive lines. A function that returns a value
+ * gets __builtin_unreachable() on a line long enough, so the blank body
+ * draws no warning an -Werror could turn into an error. 0 when it cannot. */
+static int blank_body(struct pk_ast *a, const struct pk_func *f, char *t, size_t s, size_t e, unsigned char *keep)
+{
+	static const char unreachable[] = "__builtin_unreachable();";
+	struct pk_buf *b = a->b;
+	memset(keep + pk_buf_line_of(b, s) - 1, 0, pk_buf_line_of(b, e) - pk_buf_line_of(b, s) + 1);
+	keep_directives(a, s, e, keep);
+	int value = f->kind != CXCursor_Constructor && f->kind != CXCursor_Destructor &&
+	            clang_getCursorResultType(f->cursor).kind != CXType_Void;
+	size_t run = 0, first_dir = e;
+	for (size_t o = s + 1; o + 1 < e; o++) {
+		size_t l = pk_buf_line_of(b, o) - 1;
+		if (keep[l]) {
+			if (first_dir == e)
+				first_dir = o;
+			continue;
+		}
+		if (t[o] == '\n' || t[o] == '\r') {
+			run = 0;
+			continue;
+		}
+		t[o] = ' ';
+		if (value && o < first_dir && ++run == sizeof(unreachable) - 1) {
+			memcpy(t + o + 1 - run, unreachable, run);
+			value = 0;
+		}
+	}
+	return !value;
+}
+
+void pk_ast_check_text(struct pk_ast *a, const struct pk_plan *p, char **text, size_t *len, int *blanked)
+{
+	*blanked = 0;
+	int across = 0;
+	for (size_t i = 0; i < p->n && !across; i++) {
+		const struct pk_edit *e = &p->e[i];
+		across = e->text_len && edit_has_directive(e);
+		int inside = 0;
+		for (size_t k = 0; k < a->nfuncs && !inside && !across; k++) {
+			size_t s, en;
+			inside = body_of(a, &a->funcs[k], &s, &en) && e->start > s && e->end < en;
+		}
+		across |= !inside;
+	}
+	if (across) {
+		pk_plan_apply(p, a->b->data, a->b->len, text, len);
+		return;
+	}
+	char *t = pk_xmalloc(a->b->len + 1);
+	memcpy(t, a->b->data, a->b->len);
+	unsigned char *keep = pk_xcalloc(a->b->nlines + 1, 1);
+	size_t done = 0; /* end of the last blank body: nested ones are blank already */
+	for (size_t k = 0; k < a->nfuncs; k++) {
+		const struct pk_func *f = &a->funcs[k];
+		size_t s, e;
+		if (!body_of(a, f, &s, &e) || s < done || !blankable(a, f, p, s, e))
+			continue;
+		if (blank_body(a, f, t, s, e, keep)) {
+			done = e;
+			*blanked = 1;
+		} else {
+			memcpy(t + s, a->b->data + s, e - s);
+		}
+	}
+	free(keep);
+	pk_plan_apply(p, t, a->b->len, text, len);
+	free(t);
+}
+
+/* Does inserted code of the checked unit wait for an instantiation: a
+ * name or type that depends on a template parameter? Its errors would show
+ * only when a caller instantiates the template, and a blank caller does not. */
+static int inserted_dependent(struct pk_ast *a, const struct pk_plan *p)
+{
+	CXFile f = clang_getFile(a->tu, a->cpath);
+	size_t shift = 0; /* new offset minus original offset */
+	int dep = 0;
+	for (size_t i = 0; i < p->n && !dep; i++) {
+		const struct pk_edit *e = &p->e[i];
+		size_t ns = e->start + shift;
+		shift += e->text_len;
+		shift -= e->end - e->start;
+		if (!e->text_len)
+			continue;
+		CXSourceRange r = clang_getRange(clang_getLocationForOffset(a->tu, f, (unsigned)ns),
+		                                 clang_getLocationForOffset(a->tu, f, (unsigned)(ns + e->text_len)));
+		CXToken *tk = NULL;
+		unsigned n = 0;
+		clang_tokenize(a->tu, r, &tk, &n);
+		if (!n)
+			continue;
+		CXCursor *c = pk_xcalloc(n, sizeof(*c));
+		clang_annotateTokens(a->tu, tk, n, c);
+		for (unsigned k = 0; k < n && !dep; k++) {
+			unsigned off;
+			clang_getFileLocation(clang_getTokenLocation(a->tu, tk[k]), NULL, NULL, NULL, &off);
+			if (off < ns || off >= ns + e->text_len) /* a token of the original text */
+				continue;
+			enum CXTypeKind tk_ = clang_getCursorType(c[k]).kind;
+			enum CXCursorKind ck = clang_getCursorKind(c[k]);
+			enum CXCursorKind rk = clang_getCursorKind(clang_getCursorReferenced(c[k]));
+			dep = tk_ == CXType_Dependent || tk_ == CXType_Unexposed || ck == CXCursor_OverloadedDeclRef ||
+			      rk == CXCursor_TemplateTypeParameter || rk == CXCursor_NonTypeTemplateParameter ||
+			      rk == CXCursor_TemplateTemplateParameter;
+		}
+		free(c);
+		clang_disposeTokens(a->tu, tk, n);
+	}
+	return dep;
+}
+
 int pk_ast_verify(struct pk_ast *a, const struct pk_plan *plan, const char *name)
 {
 	if (!plan->n)
 		return 0;
 	char *text;
 	size_t len;
-	pk_plan_apply(plan, a->b->data, a->b->len, &text, &len);
+	int blanked;
+	pk_ast_check_text(a, plan, &text, &len, &blanked);
 	struct pk_parse_error *errs;
 	size_t n;
 	int rc = pk_ast_reparse(a, text, len, &errs, &n);
+	if (rc == 0 && blanked && inserted_dependent(a, plan)) {
+		/* parse it all: the instantiations decide */
+		pk_parse_errors_free(errs, n);
+		free(text);
+		pk_plan_apply(plan, a->b->data, a->b->len, &text, &len);
+		rc = pk_ast_reparse(a, text, len, &errs, &n);
+	}
 	unsigned char *used = pk_xcalloc(a->nerrs + 1, 1);
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		size_t orig = 0;
