@@ -59,8 +59,8 @@ static size_t count_lines(const char *s, size_t n)
 }
 
 /* A body no edit touches is blank, every line kept; the edited body, the
- * declarations, a directive inside a blank body and a value-returning
- * function's reachability stay. */
+ * declarations, a directive inside a blank body (not a loop hint, which
+ * wants its loop) and a value-returning function's reachability stay. */
 static void test_blank_bodies(void **state)
 {
 	(void)state;
@@ -72,6 +72,10 @@ static void test_blank_bodies(void **state)
 	                "void side() {\n"
 	                "#define SZ 8\n"
 	                "\tvalue(1);\n"
+	                "#pragma unroll\n"
+	                "\tfor (int i = 0; i < 2; i++)\n"
+	                "\t\tvalue(i);\n"
+	                "#pragma push_macro(\"N\")\n"
 	                "}\n"
 	                "void edited() {\n"
 	                "\tint a[SZ];\n"
@@ -90,6 +94,8 @@ static void test_blank_bodies(void **state)
 	assert_null(strstr(t, "a comment"));
 	assert_non_null(strstr(t, "__builtin_unreachable();")); /* value() returns an int */
 	assert_non_null(strstr(t, "#define SZ 8\n"));
+	assert_non_null(strstr(t, "#pragma push_macro(\"N\")\n"));
+	assert_null(strstr(t, "#pragma unroll")); /* a loop hint with no loop after it is an error */
 	assert_null(strstr(t, "value(1)"));
 	assert_non_null(strstr(t, "\tint probe = 0;\n\ta[0] = value(2);\n"));
 	/* and the result passes its check */

@@ -176,13 +176,29 @@ static int blankable(const struct pk_ast *a, const struct pk_func *f, const stru
 	return 1;
 }
 
+/* Is the #pragma whose name is token T one that acts on what follows it in
+ * the body (a loop hint such as `#pragma unroll`, which wants a statement
+ * after it)? Pragmas that act on macros, packing or diagnostics are kept. */
+static int statement_pragma(const struct pk_ast *a, size_t t)
+{
+	static const char *const keep[] = {"push_macro", "pop_macro", "pack", "diagnostic", NULL};
+	for (size_t k = t; k < t + 2 && k < a->ntok && (a->tok[k].flags & PK_TOK_DIRECTIVE); k++)
+		for (const char *const *w = keep; *w; w++)
+			if (pk_tok_is(a, k, *w))
+				return 0;
+	return 1;
+}
+
 /* Lines of the body [S, E) that stay: directives, from the '#' that starts
- * one to its last continuation line. */
+ * one to its last continuation line, but for a pragma that acts on the
+ * statement after it (left alone in a blank body it is an error). */
 static void keep_directives(struct pk_ast *a, size_t s, size_t e, unsigned char *keep)
 {
 	struct pk_buf *b = a->b;
 	for (size_t t = pk_tok_at(a, s); t < a->ntok && a->tok[t].start < e; t++) {
 		if (!(a->tok[t].flags & PK_TOK_DIRECTIVE) || !pk_tok_is(a, t, "#"))
+			continue;
+		if (pk_tok_is(a, t + 1, "pragma") && statement_pragma(a, t + 2))
 			continue;
 		size_t l = pk_buf_line_of(b, a->tok[t].start) - 1;
 		size_t ls = b->line_start[l];
