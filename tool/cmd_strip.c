@@ -177,8 +177,8 @@ static int plan_file(struct pk_file *f, const struct strip_opts *o)
 }
 
 /* The event map beside a named kernel (KERNEL.timing.json), read once:
- * ROOT is NULL when there is none, or the file there is not one the tool
- * wrote (no "magic_rule"). It is opened without blocking and read only when
+ * ROOT is NULL when there is none, the file there is not one the tool
+ * wrote (no "magic_rule"), or it is the map of a file named before. It is opened without blocking and read only when
  * it is a regular file of a map's size: a FIFO or a huge file a repository
  * brings never stalls the run. ST is what the name held when read (THERE
  * 0: nothing), so that once the set is locked an unchanged map is known by
@@ -190,15 +190,30 @@ struct strip_map {
 	int there;
 };
 
-static void read_map(const char *kernel, struct strip_map *m)
+/* Is the map M found (its state in M->st) one of the N read before it, by
+ * identity? A kernel named twice, or named and also found in a directory
+ * of the run, has one map: it is read, listed and removed once. */
+static int map_met(const struct strip_map *m, const struct strip_map *before, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		if (before[k].there && before[k].st.st_dev == m->st.st_dev && before[k].st.st_ino == m->st.st_ino)
+			return 1;
+	return 0;
+}
+
+/* The map of KERNEL into M; a map met already among the N of BEFORE is
+ * not read again (M->root NULL: the first name's map stands for it). */
+static void read_map(const char *kernel, struct strip_map *m, const struct strip_map *before, size_t n)
 {
 	memset(m, 0, sizeof(*m));
 	m->path = pk_xasprintf("%s.timing.json", kernel);
 	int fd = pk_open_small(m->path, 64u << 20);
 	if (fd >= 0 && fstat(fd, &m->st) == 0) {
 		m->there = 1;
-		pk_note_read(m->path, &m->st);
-		m->root = json_loadfd(fd, 0, NULL);
+		if (!map_met(m, before, n)) {
+			pk_note_read(m->path, &m->st);
+			m->root = json_loadfd(fd, 0, NULL);
+		}
 	} else {
 		m->there = lstat(m->path, &m->st) == 0;
 	}
@@ -229,7 +244,7 @@ static struct strip_map *read_maps(char **files, size_t given)
 	struct strip_map *maps = pk_xcalloc(given ? given : 1, sizeof(*maps));
 	for (size_t i = 0; i < given; i++)
 		if (strcmp(files[i], "-"))
-			read_map(files[i], &maps[i]);
+			read_map(files[i], &maps[i], maps, i);
 	return maps;
 }
 
