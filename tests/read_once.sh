@@ -85,6 +85,23 @@ list-dir-named)
 	# a file named, then found again in the directory: one file, once
 	case_dir block/allow_multiple
 	run k.cpp -- "$bin/probe-list" k.cpp . ;;
+strip-dir-plain | list-dir-plain)
+	# a file named, and found again without a marker walking the directory
+	# (./plain.cpp): the walk's read of it is the set's, not one more
+	case_dir block/allow_multiple
+	cat >"$tmp/w/plain.cpp" <<'EOF'
+// Scale one row in place; no probe here.
+void scale_row(float *row, int n, float s) {
+    for (int i = 0; i < n; ++i) {
+        row[i] *= s;
+    }
+}
+EOF
+	if [ "$path" = strip-dir-plain ]; then
+		run k.cpp plain.cpp -- "$bin/probe-strip" plain.cpp .
+	else
+		run k.cpp plain.cpp -- "$bin/probe-list" . plain.cpp
+	fi ;;
 check)
 	case_dir check/timing_event_map_leftover
 	run kernel_tile_add.cpp rules/check.ini -- "$bin/probe-check" . ;;

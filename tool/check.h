@@ -85,8 +85,10 @@ int pk_check_collect_paths(struct check *c, char **paths, int n);
  * *NOUT malloc'd paths (NULL when none); *RC -1 when a walk failed
  * (reported). Each found file is read once to look for the marker: with
  * PRE, *PRE gets *NOUT buffers, (*PRE)[i] holding the bytes read of path i
- * (a named or unreadable file: empty, data NULL) for pk_buf_adopt_set, so
- * the set never reads them again; free what is left with
+ * (an unreadable file, or a named one the walk did not meet: empty, data
+ * NULL) for pk_buf_adopt_set, so the set never reads them again; a named
+ * file the walk met without a marker (the same device and inode) has the
+ * bytes the walk read, under its name. Free what is left with
  * pk_check_free_pre, then the array. */
 char **pk_check_expand_dirs(char **paths, size_t n, size_t *nout, int *rc, struct pk_buf **pre);
 void pk_check_free_pre(struct pk_buf *pre, size_t n);

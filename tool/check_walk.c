@@ -432,8 +432,9 @@ int pk_check_collect_paths(struct check *c, char **paths, int n)
 
 /* Read the file at PATH into B, once and without a lock, and say whether
  * it holds a probe marker. Unreadable: yes, with B empty (its loader
- * reports it). The bytes and the state of the file read stay in B when it
- * does: the set adopts them rather than reading the file again. */
+ * reports it). Either way the bytes and the state of the file read stay
+ * in B: the set adopts them rather than reading the file again (a file
+ * with a marker; one without that is also named, see give_to_named). */
 static int holds_marker(const char *path, struct pk_buf *b)
 {
 	char msg[PATH_MAX + 128];
@@ -441,10 +442,7 @@ static int holds_marker(const char *path, struct pk_buf *b)
 		pk_buf_free(b);
 		return 1;
 	}
-	if (memmem(b->data, b->len, "TIMING_PROBE", 12))
-		return 1;
-	pk_buf_free(b);
-	return 0;
+	return memmem(b->data, b->len, "TIMING_PROBE", 12) != NULL;
 }
 
 /* An event map (KERNEL.timing.json) is the walk's for probe-check only:
@@ -453,6 +451,62 @@ static int is_event_map(const char *path)
 {
 	size_t n = strlen(path);
 	return n > 12 && !strcmp(path + n - 12, ".timing.json");
+}
+
+/* A file named on the command line, known by its identity (device and
+ * inode), so that the walk of a directory of the same run that meets it
+ * without a marker (under another spelling, or through a link) hands over
+ * the bytes it read: the set adopts them for the name, not reading it again. */
+struct named {
+	struct stat st;
+	int there; /* a file, not a directory or standard input */
+	int dir;   /* a directory: walked */
+	size_t at; /* its index among the paths out */
+	struct pk_buf b;
+};
+
+static struct named *named_files(char **paths, size_t n)
+{
+	struct named *nf = pk_xcalloc(n + 1, sizeof(*nf));
+	for (size_t i = 0; i < n; i++) {
+		nf[i].b.lock_fd = -1;
+		if (strcmp(paths[i], "-") && stat(paths[i], &nf[i].st) == 0) {
+			nf[i].dir = S_ISDIR(nf[i].st.st_mode);
+			nf[i].there = !nf[i].dir;
+		}
+	}
+	return nf;
+}
+
+/* B, a walked file without a marker: kept for the first name of the same
+ * file still without bytes, or freed. */
+static void give_to_named(struct named *nf, size_t n, struct pk_buf *b)
+{
+	for (size_t k = 0; k < n; k++)
+		if (nf[k].there && !nf[k].b.data && nf[k].st.st_dev == b->st.st_dev &&
+		    nf[k].st.st_ino == b->st.st_ino) {
+			nf[k].b = *b;
+			return;
+		}
+	pk_buf_free(b);
+}
+
+/* The bytes the walk kept for named files into their slots of BUFS, under
+ * the spelling the user named (OUT). */
+static void named_done(struct named *nf, size_t n, char **out, struct pk_buf *bufs)
+{
+	for (size_t k = 0; k < n; k++) {
+		if (!nf[k].b.data)
+			continue;
+		if (bufs[nf[k].at].data) {
+			pk_buf_free(&nf[k].b);
+			continue;
+		}
+		free(nf[k].b.path);
+		nf[k].b.path = pk_xstrdup(out[nf[k].at]);
+		bufs[nf[k].at] = nf[k].b;
+	}
+	free(nf);
 }
 
 char **pk_check_expand_dirs(char **paths, size_t n, size_t *nout, int *rc, struct pk_buf **pre)
@@ -467,17 +521,18 @@ char **pk_check_expand_dirs(char **paths, size_t n, size_t *nout, int *rc, struc
 	}
 	char **out = NULL;
 	struct pk_buf *bufs = NULL;
+	struct named *nf = named_files(paths, n);
 	*nout = 0;
 	*rc = 0;
 	for (size_t i = 0; i < n; i++) {
-		struct stat st;
 		struct pk_buf b;
 		memset(&b, 0, sizeof(b));
 		b.lock_fd = -1;
-		if (!strcmp(paths[i], "-") || stat(paths[i], &st) < 0 || !S_ISDIR(st.st_mode)) {
+		if (!nf[i].dir) {
 			PK_GROW(out, ocap, *nout + 1);
 			PK_GROW(bufs, pcap, *nout + 1);
 			bufs[*nout] = b;
+			nf[i].at = *nout;
 			out[(*nout)++] = pk_xstrdup(paths[i]); /* a named file: always */
 			continue;
 		}
@@ -485,17 +540,22 @@ char **pk_check_expand_dirs(char **paths, size_t n, size_t *nout, int *rc, struc
 		if (pk_check_collect_paths(&c, &paths[i], 1) < 0)
 			*rc = -1;
 		for (size_t k = first; k < c.nitems; k++) {
-			if (!is_event_map(c.items[k].path) && holds_marker(c.items[k].path, &b)) {
+			if (is_event_map(c.items[k].path)) {
+				free(c.items[k].path);
+			} else if (holds_marker(c.items[k].path, &b)) {
 				PK_GROW(out, ocap, *nout + 1);
 				PK_GROW(bufs, pcap, *nout + 1);
 				bufs[*nout] = b;
 				out[(*nout)++] = c.items[k].path;
-			} else
+			} else {
+				give_to_named(nf, n, &b);
 				free(c.items[k].path);
+			}
 			memset(&b, 0, sizeof(b));
 			b.lock_fd = -1;
 		}
 	}
+	named_done(nf, n, out, bufs);
 	free(c.items);
 	free(c.exts);
 	free(exts);
