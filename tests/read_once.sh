@@ -105,6 +105,18 @@ EOF
 check)
 	case_dir check/timing_event_map_leftover
 	run kernel_tile_add.cpp rules/check.ini -- "$bin/probe-check" . ;;
+check-named)
+	# probe-check: a file named and found again walking '.' (./plain.cpp)
+	case_dir check/timing_event_map_leftover
+	cat >"$tmp/w/plain.cpp" <<'EOF'
+// Clamp one row to [lo, hi]; no probe here.
+void clamp_row(float *row, int n, float lo, float hi) {
+    for (int i = 0; i < n; ++i) {
+        row[i] = row[i] < lo ? lo : row[i] > hi ? hi : row[i];
+    }
+}
+EOF
+	run kernel_tile_add.cpp plain.cpp rules/check.ini -- "$bin/probe-check" plain.cpp . ;;
 report)
 	case_dir report/tensor-phases-arrival
 	run sync.cpp.timing.csv sync.cpp.timing.json -- "$bin/probe-report" --timing sync.cpp.timing.csv ;;

@@ -77,7 +77,8 @@ struct item *pk_check_add_item(struct check *c, const char *path);
 
 /* Files and directories named on the command line; directories are walked
  * as git sees them (or honouring .gitignore outside git), minus
- * .probekitignore and --exclude, unless --no-ignore. */
+ * .probekitignore and --exclude, unless --no-ignore. With several paths, a
+ * file met twice (device and inode) is one item, under its first spelling. */
 int pk_check_collect_paths(struct check *c, char **paths, int n);
 /* probe-list and probe-strip: PATHS with each directory replaced by the
  * files the walk above finds in it (default extensions, ignores; no event

@@ -409,9 +409,60 @@ static int walk_dir(struct check *c, const char *root)
 	return w.rc;
 }
 
+struct item_id {
+	dev_t dev;
+	ino_t ino;
+	size_t i;
+};
+
+static int by_item_id(const void *x, const void *y)
+{
+	const struct item_id *a = x, *b = y;
+	if (a->dev != b->dev)
+		return a->dev < b->dev ? -1 : 1;
+	if (a->ino != b->ino)
+		return a->ino < b->ino ? -1 : 1;
+	return a->i < b->i ? -1 : a->i > b->i;
+}
+
+/* Several paths given: a file met twice (named twice, named and found in a
+ * directory, found in two directories, or once more through a link) is one
+ * item, known by device and inode, read and reported once under the first
+ * of its spellings; named when any of them was. */
+static void one_item_per_file(struct check *c, size_t from)
+{
+	size_t n = c->nitems - from, m = 0, w = from;
+	struct item_id *id = pk_xcalloc(n + 1, sizeof(*id));
+	unsigned char *drop = pk_xcalloc(n + 1, 1);
+	for (size_t k = 0; k < n; k++) {
+		struct stat st;
+		if (strcmp(c->items[from + k].path, "-") && stat(c->items[from + k].path, &st) == 0)
+			id[m++] = (struct item_id){st.st_dev, st.st_ino, k};
+	}
+	qsort(id, m, sizeof(*id), by_item_id);
+	for (size_t k = 1, f = 0; k < m; k++) {
+		if (id[k].dev != id[f].dev || id[k].ino != id[f].ino) {
+			f = k;
+			continue;
+		}
+		drop[id[k].i] = 1;
+		c->items[from + id[f].i].named |= c->items[from + id[k].i].named;
+	}
+	for (size_t k = 0; k < n; k++) {
+		if (drop[k])
+			free(c->items[from + k].path);
+		else
+			c->items[w++] = c->items[from + k];
+	}
+	c->nitems = w;
+	free(drop);
+	free(id);
+}
+
 int pk_check_collect_paths(struct check *c, char **paths, int n)
 {
 	int rc = 0;
+	size_t from = c->nitems;
 	for (int i = 0; i < n; i++) {
 		struct stat st;
 		if (strcmp(paths[i], "-") && stat(paths[i], &st) == 0 && S_ISDIR(st.st_mode)) {
@@ -427,6 +478,8 @@ int pk_check_collect_paths(struct check *c, char **paths, int n)
 			pk_check_add_item(c, paths[i])->named = 1;
 		}
 	}
+	if (n > 1)
+		one_item_per_file(c, from);
 	return rc;
 }
 
