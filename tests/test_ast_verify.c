@@ -192,6 +192,18 @@ static void test_instantiation(void **state)
 	assert_int_equal(verify(k, "\t(void)t", "\tt.missing();\n"), -1);
 	assert_int_equal(verify(k, "\t(void)t", "\tint probe = 0;\n\t(void)probe;\n"), 0);
 	assert_int_equal(verify(k, "\t(void)t", "\tundeclared_call();\n"), -1);
+	/* a generic lambda in a plain function, called by a template no probe
+	 * touches */
+	const char *l = "template <typename F> void apply(F f) {\n"
+	                "\tf(1.0f);\n"
+	                "}\n"
+	                "void user() {\n"
+	                "\tapply([](auto x) {\n"
+	                "\t\t(void)x;\n"
+	                "\t});\n"
+	                "}\n";
+	assert_int_equal(verify(l, "\t\t(void)x", "\t\tx.missing();\n"), -1);
+	assert_int_equal(verify(l, "\t\t(void)x", "\t\tint probe = 0;\n\t\t(void)probe;\n"), 0);
 }
 
 /* An error an edit causes on an original line of its own body is still

@@ -289,23 +289,67 @@ void pk_ast_check_text(struct pk_ast *a, const struct pk_plan *p, char **text, s
 	free(t);
 }
 
-/* Does inserted code of the checked unit wait for an instantiation: a
- * name or type that depends on a template parameter? Its errors would show
- * only when a caller instantiates the template, and a blank caller does not. */
-static int inserted_dependent(struct pk_ast *a, const struct pk_plan *p)
+/* Is F a template, a member of one, or holding code that may be (a lambda
+ * with an auto parameter)? Inserted code elsewhere is checked where it
+ * stands. */
+static int templated(const struct pk_ast *a, const struct pk_func *f, size_t body_end)
 {
-	CXFile f = clang_getFile(a->tu, a->cpath);
+	if (f->kind == CXCursor_FunctionTemplate || f->in_template)
+		return 1;
+	for (size_t t = pk_tok_at(a, f->start); t < a->ntok && a->tok[t].start < body_end; t++)
+		if (pk_tok_is(a, t, "template") || pk_tok_is(a, t, "auto"))
+			return 1;
+	return 0;
+}
+
+/* The stretches of the planned text to test for dependent inserted code:
+ * from the first to the last insertion into each templated body (new
+ * offsets, [2k, 2k+1]), counted into *N. Read before the check's reparse,
+ * which drops the first parse's nodes. */
+static size_t *template_windows(const struct pk_ast *a, const struct pk_plan *p, size_t *n)
+{
+	size_t *w = pk_xcalloc(2 * p->n + 2, sizeof(*w));
 	size_t shift = 0; /* new offset minus original offset */
-	int dep = 0;
-	for (size_t i = 0; i < p->n && !dep; i++) {
+	long last = -1;   /* the function of the last window */
+	*n = 0;
+	for (size_t i = 0; i < p->n; i++) {
 		const struct pk_edit *e = &p->e[i];
 		size_t ns = e->start + shift;
 		shift += e->text_len;
 		shift -= e->end - e->start;
 		if (!e->text_len)
 			continue;
-		CXSourceRange r = clang_getRange(clang_getLocationForOffset(a->tu, f, (unsigned)ns),
-		                                 clang_getLocationForOffset(a->tu, f, (unsigned)(ns + e->text_len)));
+		for (size_t k = 0; k < a->nfuncs; k++) {
+			size_t s, en;
+			if (!body_of(a, &a->funcs[k], &s, &en) || e->start <= s || e->end >= en)
+				continue;
+			if (!templated(a, &a->funcs[k], en))
+				break;
+			if (last == (long)k) {
+				w[2 * *n - 1] = ns + e->text_len;
+			} else {
+				w[2 * *n] = ns;
+				w[2 * *n + 1] = ns + e->text_len;
+				++*n;
+				last = (long)k;
+			}
+			break;
+		}
+	}
+	return w;
+}
+
+/* Does inserted code in the windows W (template_windows) of the checked
+ * unit wait for an instantiation: a name or type that depends on a
+ * template parameter? Its errors would show only when a caller
+ * instantiates the template, and a blank caller does not. */
+static int inserted_dependent(struct pk_ast *a, const struct pk_plan *p, const size_t *w, size_t nw)
+{
+	CXFile f = clang_getFile(a->tu, a->cpath);
+	int dep = 0;
+	for (size_t i = 0; i < nw && !dep; i++) {
+		CXSourceRange r = clang_getRange(clang_getLocationForOffset(a->tu, f, (unsigned)w[2 * i]),
+		                                 clang_getLocationForOffset(a->tu, f, (unsigned)w[2 * i + 1]));
 		CXToken *tk = NULL;
 		unsigned n = 0;
 		clang_tokenize(a->tu, r, &tk, &n);
@@ -315,8 +359,9 @@ static int inserted_dependent(struct pk_ast *a, const struct pk_plan *p)
 		clang_annotateTokens(a->tu, tk, n, c);
 		for (unsigned k = 0; k < n && !dep; k++) {
 			unsigned off;
+			size_t orig;
 			clang_getFileLocation(clang_getTokenLocation(a->tu, tk[k]), NULL, NULL, NULL, &off);
-			if (off < ns || off >= ns + e->text_len) /* a token of the original text */
+			if (off >= w[2 * i + 1] || origin(p, off, &orig) < 0) /* a token of the original text */
 				continue;
 			enum CXTypeKind tk_ = clang_getCursorType(c[k]).kind;
 			enum CXCursorKind ck = clang_getCursorKind(c[k]);
@@ -339,10 +384,14 @@ int pk_ast_verify(struct pk_ast *a, const struct pk_plan *plan, const char *name
 	size_t len;
 	int blanked;
 	pk_ast_check_text(a, plan, &text, &len, &blanked);
+	size_t nw = 0;
+	size_t *w = blanked ? template_windows(a, plan, &nw) : NULL;
 	struct pk_parse_error *errs;
 	size_t n;
 	int rc = pk_ast_reparse(a, text, len, &errs, &n);
-	if (rc == 0 && blanked && inserted_dependent(a, plan)) {
+	int dep = rc == 0 && nw && inserted_dependent(a, plan, w, nw);
+	free(w);
+	if (dep) {
 		/* parse it all: the instantiations decide */
 		pk_parse_errors_free(errs, n);
 		free(text);
