@@ -178,9 +178,10 @@ static int plan_file(struct pk_file *f, const struct strip_opts *o)
 
 /* The event map beside a named kernel (KERNEL.timing.json), read once:
  * ROOT is NULL when there is none, the file there is not one the tool
- * wrote (no "magic_rule"), or it is the map of a file named before. It is opened without blocking and read only when
- * it is a regular file of a map's size: a FIFO or a huge file a repository
- * brings never stalls the run. ST is what the name held when read (THERE
+ * wrote (no "magic_rule"), or it is the map of a file named before. It is
+ * opened without blocking and read only when it is a regular file of a
+ * map's size: a FIFO or a huge file a repository brings never stalls the
+ * run. ST is what the name held when read (THERE
  * 0: nothing), so that once the set is locked an unchanged map is known by
  * its identity, not by reading it again. */
 struct strip_map {
