@@ -12,6 +12,7 @@
 #include "pk.h"
 
 #include <ctype.h>
+#include <dlfcn.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -672,6 +673,114 @@ static void reparse_if_better(struct pk_ast *a, const char *main, struct argv_b 
 	all->v[all->n] = NULL;
 }
 
+/* The prelude precompiled at build time (pch_build.c): probekit_prelude.pch
+ * beside this module, or NULL when it is not there or the prelude served
+ * (a rules directory's) is not the one built in, which it was made from. */
+static const char *prelude_pch(void)
+{
+	static char path[PATH_MAX];
+	static int done;
+	if (done)
+		return path[0] ? path : NULL;
+	done = 1;
+	const struct pk_embedded *e = pk_embedded_find(STUB_PREFIX "probekit_prelude.h");
+	const char *data;
+	size_t len;
+	Dl_info di;
+	if (!e || pk_rules_file(STUB_PREFIX "probekit_prelude.h", &data, &len) < 0 || len != e->len ||
+	    memcmp(data, e->data, len) || !dladdr((void *)prelude_pch, &di) || !di.dli_fname)
+		return NULL;
+	const char *slash = strrchr(di.dli_fname, '/');
+	int w =
+	    slash ? snprintf(path, sizeof(path), "%.*s/probekit_prelude.pch", (int)(slash - di.dli_fname), di.dli_fname)
+	          : snprintf(path, sizeof(path), "probekit_prelude.pch");
+	struct stat st;
+	if (w <= 0 || (size_t)w >= sizeof(path) || stat(path, &st) < 0 || !S_ISREG(st.st_mode)) {
+		path[0] = '\0';
+		return NULL;
+	}
+	return path;
+}
+
+/* Are ALL the default arguments, those the prelude was precompiled with
+ * (pk_ast_args with no -p, no SDK, nothing after --)? Any other flag could
+ * change what the prelude declares (a -D it tests, an -I with another
+ * <stdint.h>). */
+static int default_args(const struct argv_b *all)
+{
+	static const char *const with_dir[] = {"-x",
+	                                       "c++",
+	                                       "-std=c++17",
+	                                       "-resource-dir",
+	                                       PROBEKIT_CLANG_RESOURCE_DIR,
+	                                       "-idirafter",
+	                                       STUB_DIR,
+	                                       "-include",
+	                                       STUB_DIR "/probekit_prelude.h",
+	                                       "-w",
+	                                       "-ferror-limit=0",
+	                                       NULL};
+	int skip = !PROBEKIT_CLANG_RESOURCE_DIR[0]; /* no -resource-dir pair */
+	int n = 0;
+	for (int i = 0; with_dir[i]; i++) {
+		if (skip && (i == 3 || i == 4))
+			continue;
+		if (n >= all->n || strcmp(all->v[n], with_dir[i]))
+			return 0;
+		n++;
+	}
+	return n == all->n;
+}
+
+/* Did the parse refuse the precompiled prelude (another libclang, a changed
+ * system header, a damaged file)? Its messages then say so, fatally. */
+static int pch_refused(CXTranslationUnit tu)
+{
+	unsigned nd = clang_getNumDiagnostics(tu);
+	int bad = 0;
+	for (unsigned i = 0; i < nd && !bad; i++) {
+		CXDiagnostic d = clang_getDiagnostic(tu, i);
+		CXString cat = clang_getDiagnosticCategoryText(d);
+		const char *c = clang_getCString(cat);
+		bad = clang_getDiagnosticSeverity(d) == CXDiagnostic_Fatal || (c && strstr(c, "AST Deserialization"));
+		clang_disposeString(cat);
+		clang_disposeDiagnostic(d);
+	}
+	return bad;
+}
+
+/* The first parse of MAIN: with the default arguments, the prelude comes
+ * precompiled (-include-pch), and the check of an insertion, a reparse of
+ * the same unit, loads it too; the prelude's own text is parsed again only
+ * when that is refused. */
+static enum CXErrorCode parse_first(struct pk_ast *a, const char *main, struct argv_b *all, struct stubs *st,
+                                    unsigned flags)
+{
+	const char *pch = default_args(all) ? prelude_pch() : NULL;
+	if (pch) {
+		const char **v = pk_xcalloc((size_t)all->n + 1, sizeof(*v));
+		for (int i = 0; i < all->n; i++)
+			v[i] = all->v[i];
+		for (int i = 0; i + 1 < all->n; i++)
+			if (!strcmp(v[i], "-include")) {
+				v[i] = "-include-pch";
+				v[i + 1] = pch;
+			}
+		enum CXErrorCode ec = parse_tu(a->index, main, v, all->n, st->u, (unsigned)st->n, flags, &a->tu);
+		free(v);
+		if (ec == CXError_Success && a->tu && !pch_refused(a->tu)) {
+			struct stat sb;
+			if (stat(pch, &sb) == 0)
+				pk_note_read(pch, &sb);
+			return ec;
+		}
+		if (a->tu)
+			clang_disposeTranslationUnit(a->tu);
+		a->tu = NULL;
+	}
+	return parse_tu(a->index, main, (const char *const *)all->v, all->n, st->u, (unsigned)st->n, flags, &a->tu);
+}
+
 /* Parse MAIN (the file itself, or the source file a header is parsed in)
  * with the buffer and the stubs as unsaved files. Clashes with the prelude
  * switch its groups off, Ascend C code whose SDK header never came in gets
@@ -682,8 +791,7 @@ static enum CXErrorCode parse_unit(struct pk_ast *a, const char *main, struct ar
 {
 	/* notes from headers are kept: a clash with the prelude is told by its
 	 * "previous definition is here" note */
-	enum CXErrorCode ec = parse_tu(a->index, main, (const char *const *)all->v, all->n, st->u, (unsigned)st->n,
-	                               parse_flags(preamble), &a->tu);
+	enum CXErrorCode ec = parse_first(a, main, all, st, parse_flags(preamble));
 	*pre = (struct prelude){NULL, NULL};
 	if (ec != CXError_Success || !a->tu)
 		return ec;
