@@ -42,6 +42,11 @@ struct item {        /* one file to check */
 	int change;      /* --staged / --diff-base: heuristic rules on added lines only */
 	unsigned *added; /* added line ranges: first, last, first, last, ... ascending */
 	size_t nadded, cap_added;
+	/* read by the worker when its folder differs from the item before:
+	 * the folder's pending-journal lines (NULL: none) and their count */
+	int journals_read;
+	char *journals;
+	size_t njournals;
 };
 
 /* What one pass over a file's bytes must find before any rule can report
@@ -77,8 +82,9 @@ struct item *pk_check_add_item(struct check *c, const char *path);
 
 /* Files and directories named on the command line; directories are walked
  * as git sees them (or honouring .gitignore outside git), minus
- * .probekitignore and --exclude, unless --no-ignore. With several paths, a
- * file met twice (device and inode) is one item, under its first spelling. */
+ * .probekitignore and --exclude, unless --no-ignore. With several paths
+ * that overlap (one inside another, or the same twice), a file met twice
+ * (device and inode) is one item, under its first spelling. */
 int pk_check_collect_paths(struct check *c, char **paths, int n);
 /* probe-list and probe-strip: PATHS with each directory replaced by the
  * files the walk above finds in it (default extensions, ignores; no event

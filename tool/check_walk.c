@@ -425,10 +425,10 @@ static int by_item_id(const void *x, const void *y)
 	return a->i < b->i ? -1 : a->i > b->i;
 }
 
-/* Several paths given: a file met twice (named twice, named and found in a
- * directory, found in two directories, or once more through a link) is one
- * item, known by device and inode, read and reported once under the first
- * of its spellings; named when any of them was. */
+/* Several paths given that overlap: a file met twice (named twice, named
+ * and found in a directory, found in two directories, or once more through
+ * a link) is one item, known by device and inode, read and reported once
+ * under the first of its spellings; named when any of them was. */
 static void one_item_per_file(struct check *c, size_t from)
 {
 	size_t n = c->nitems - from, m = 0, w = from;
@@ -459,6 +459,29 @@ static void one_item_per_file(struct check *c, size_t from)
 	free(id);
 }
 
+/* Can two of the N PATHS given meet the same file: the same file or
+ * directory twice, or one inside a directory given too? Told from their
+ * real paths, so the walks of separate trees cost no stat per file. */
+static int paths_overlap(char **paths, int n)
+{
+	char **real = pk_xcalloc((size_t)n + 1, sizeof(*real));
+	int overlap = 0;
+	for (int i = 0; i < n; i++)
+		real[i] = strcmp(paths[i], "-") ? realpath(paths[i], NULL) : NULL;
+	for (int i = 0; i < n && !overlap; i++)
+		for (int j = 0; j < n && !overlap && real[i]; j++) {
+			if (i == j || !real[j])
+				continue;
+			size_t l = strlen(real[j]);
+			overlap = !strcmp(real[i], real[j]) ||
+			          (!strncmp(real[i], real[j], l) && (real[i][l] == '/' || !strcmp(real[j], "/")));
+		}
+	for (int i = 0; i < n; i++)
+		free(real[i]);
+	free(real);
+	return overlap;
+}
+
 int pk_check_collect_paths(struct check *c, char **paths, int n)
 {
 	int rc = 0;
@@ -478,7 +501,7 @@ int pk_check_collect_paths(struct check *c, char **paths, int n)
 			pk_check_add_item(c, paths[i])->named = 1;
 		}
 	}
-	if (n > 1)
+	if (n > 1 && paths_overlap(paths, n))
 		one_item_per_file(c, from);
 	return rc;
 }
