@@ -627,6 +627,49 @@ static void check_item(const struct check *c, struct item *it, struct matcher *m
 	pk_source_free(&src);
 }
 
+/* The pending journals of item I's folder, read here in parallel when the
+ * item before is of another folder (the first of each folder in the walk's
+ * order always is); printed in order after the run (print_journals). */
+static void read_journals(struct check *c, size_t i)
+{
+	struct item *it = &c->items[i];
+	char *dir = pk_journal_dir_of(it->path);
+	if (!dir)
+		return;
+	char *prev = i ? pk_journal_dir_of(c->items[i - 1].path) : NULL;
+	if (!prev || strcmp(prev, dir)) {
+		it->journals = pk_journal_dir_text(dir, &it->njournals);
+		it->journals_read = 1;
+	}
+	free(prev);
+	free(dir);
+}
+
+/* A pending journal of an interrupted write is a finding, never replayed
+ * here (journal.c): each folder's once, in the order of the items, as
+ * pk_journal_report would print them one item after another. */
+static size_t print_journals(const struct check *c, FILE *out)
+{
+	if (!c->nitems)
+		return 0;
+	size_t pending = pk_journal_sweep_report(out);
+	struct pk_strset seen = {0};
+	for (size_t i = 0; i < c->nitems; i++) {
+		const struct item *it = &c->items[i];
+		if (!it->journals_read)
+			continue;
+		char *dir = pk_journal_dir_of(it->path);
+		if (dir && !pk_strset_add(&seen, dir)) {
+			if (it->journals)
+				fputs(it->journals, out);
+			pending += it->njournals;
+		}
+		free(dir);
+	}
+	pk_strset_clear(&seen);
+	return pending;
+}
+
 static void *worker(void *arg)
 {
 	struct check *c = arg;
@@ -642,6 +685,7 @@ static void *worker(void *arg)
 		if (i >= c->nitems)
 			break;
 		check_item(c, &c->items[i], &mt);
+		read_journals(c, i);
 	}
 	pcre2_jit_stack_free(mt.stack);
 	pcre2_match_context_free(mt.ctx);
@@ -852,6 +896,7 @@ static void free_check(struct check *c)
 		free(it->data);
 		free(it->err);
 		free(it->note);
+		free(it->journals);
 		free(it->added);
 	}
 	free(c->items);
@@ -896,11 +941,7 @@ int cmd_check(int argc, char **argv)
 		goto out;
 	run_all(&c);
 	rc = report(&c);
-	/* a pending journal of an interrupted write is a finding, never
-	 * replayed here (journal.c) */
-	size_t pending = 0;
-	for (size_t i = 0; i < c.nitems; i++)
-		pending += pk_journal_report(c.items[i].path, c.sarif ? stderr : stdout);
+	size_t pending = print_journals(&c, c.sarif ? stderr : stdout);
 	if (pending && rc == PK_EXIT_OK)
 		rc = PK_EXIT_FINDINGS;
 out:

@@ -846,26 +846,14 @@ static int real_dir(const char *path, char *dir, char *base)
 	return 0;
 }
 
-/* Has this run read DIR already? (Each folder once: a set of many files in
- * one folder must not read it once per file.) */
-static int seen_before(char ***seen, size_t *n, size_t *cap, const char *dir)
-{
-	for (size_t i = *n; i-- > 0;)
-		if (!strcmp((*seen)[i], dir))
-			return 1;
-	pk_grow((void **)seen, cap, *n + 1, sizeof(**seen));
-	(*seen)[(*n)++] = pk_xstrdup(dir);
-	return 0;
-}
-
-static char **seen_dirs;
-static size_t nseen_dirs, cap_seen_dirs;
+/* The folders this run has read for journals already: each once, however
+ * many of its files the run takes (a tree's thousands of folders, looked up
+ * by hash). */
+static struct pk_strset seen_dirs;
 
 void pk_txn_forget(void)
 {
-	for (size_t i = 0; i < nseen_dirs; i++)
-		free(seen_dirs[i]);
-	nseen_dirs = 0;
+	pk_strset_clear(&seen_dirs);
 }
 
 int pk_txn_recover(const char *path)
@@ -874,55 +862,83 @@ int pk_txn_recover(const char *path)
 	if (real_dir(path, dir, base) < 0)
 		return 0;
 	int rc = 0;
-	if (!seen_before(&seen_dirs, &nseen_dirs, &cap_seen_dirs, dir))
+	if (!pk_strset_add(&seen_dirs, dir))
 		rc = journal_recover_dir(dir);
 	remove_dead_temps(dir, base);
 	remove_dead_temps(dir, "txn"); /* a journal killed before it was whole */
 	return rc;
 }
 
-size_t pk_journal_report(const char *path, FILE *out)
+size_t pk_journal_sweep_report(FILE *out)
 {
-	static char **seen, *last;
-	static size_t nseen, cap_seen;
-	static int sweep_done;
-	size_t found = 0;
-	if (!sweep_done) {
-		/* probe-sweep's default output folder, where probe-sweep runs */
-		sweep_done = 1;
-		struct stat st;
-		if (lstat("probe-sweep.out/.journal", &st) == 0) {
-			fprintf(out,
-			        "probe-sweep.out/.journal: pending journal of an unfinished probe-sweep: the files "
-			        "it lists may still have a probe on ('probe-sweep --recover' puts them back, or "
-			        "refuses it)\n");
-			found++;
-		}
-	}
+	/* probe-sweep's default output folder, where probe-sweep runs */
+	struct stat st;
+	if (lstat("probe-sweep.out/.journal", &st) < 0)
+		return 0;
+	fprintf(out, "probe-sweep.out/.journal: pending journal of an unfinished probe-sweep: the files it lists may "
+	             "still have a probe on ('probe-sweep --recover' puts them back, or refuses it)\n");
+	return 1;
+}
+
+char *pk_journal_dir_of(const char *path)
+{
 	if (!strcmp(path, "-"))
-		return found;
+		return NULL;
 	/* the folder as named (no realpath: probe-check meets every file of a
 	 * tree, folder by folder, and must stay one read per folder) */
 	const char *slash = strrchr(path, '/');
-	char *dir = slash ? pk_xstrndup(path, slash == path ? 1 : (size_t)(slash - path)) : pk_xstrdup(".");
-	if ((last && !strcmp(last, dir)) || seen_before(&seen, &nseen, &cap_seen, dir)) {
-		free(dir);
-		return found;
-	}
-	last = seen[nseen - 1];
+	return slash ? pk_xstrndup(path, slash == path ? 1 : (size_t)(slash - path)) : pk_xstrdup(".");
+}
+
+char *pk_journal_dir_text(const char *dir, size_t *n)
+{
+	char *text = NULL;
+	size_t len = 0;
+	*n = 0;
 	DIR *dp = opendir(dir);
 	struct dirent *e;
 	while (dp && (e = readdir(dp)) != NULL)
 		if (!strncmp(e->d_name, JOURNAL_PREFIX, strlen(JOURNAL_PREFIX))) {
-			fprintf(out,
-			        "%s/%s: pending journal of an interrupted multi-file write: the files it names may be "
-			        "half old, half new (the next probe-inject or probe-strip of a file here finishes it, "
-			        "or refuses it)\n",
-			        dir, e->d_name);
-			found++;
+			char *line =
+			    pk_xasprintf("%s/%s: pending journal of an interrupted multi-file write: the files it "
+			                 "names may be half old, half new (the next probe-inject or probe-strip of "
+			                 "a file here finishes it, or refuses it)\n",
+			                 dir, e->d_name);
+			size_t l = strlen(line);
+			text = pk_xrealloc(text, len + l + 1);
+			memcpy(text + len, line, l + 1);
+			len += l;
+			free(line);
+			++*n;
 		}
 	if (dp)
 		closedir(dp);
+	return text;
+}
+
+size_t pk_journal_report(const char *path, FILE *out)
+{
+	static struct pk_strset seen;
+	static const char *last;
+	static int sweep_done;
+	size_t found = 0;
+	if (!sweep_done) {
+		sweep_done = 1;
+		found += pk_journal_sweep_report(out);
+	}
+	char *dir = pk_journal_dir_of(path);
+	if (!dir)
+		return found;
+	if ((last && !strcmp(last, dir)) || pk_strset_add(&seen, dir)) {
+		free(dir);
+		return found;
+	}
+	last = seen.v[seen.n - 1];
+	size_t n;
+	char *text = pk_journal_dir_text(dir, &n);
+	if (text)
+		fputs(text, out);
+	free(text);
 	free(dir);
-	return found;
+	return found + n;
 }

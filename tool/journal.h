@@ -55,5 +55,12 @@ const char *pk_host_id(void);
  * in its default probe-sweep output folder, without acting on any. Returns
  * how many were found. Each folder once a run. */
 size_t pk_journal_report(const char *path, FILE *out);
+/* Its parts, for a caller that reads the folders in parallel and prints in
+ * order: the probe-sweep journal's line (0 or 1), the folder of PATH as
+ * read (malloc'd; NULL for standard input), and the lines of folder DIR's
+ * pending journals (malloc'd, NULL when none) with their count in *N. */
+size_t pk_journal_sweep_report(FILE *out);
+char *pk_journal_dir_of(const char *path);
+char *pk_journal_dir_text(const char *dir, size_t *n);
 
 #endif

@@ -91,6 +91,20 @@ int pk_path_within(const char *path, const char *dir);
 void pk_grow(void **arr, size_t *cap, size_t want, size_t sz);
 #define PK_GROW(arr, cap, want) pk_grow((void **)&(arr), &(cap), (want), sizeof(*(arr)))
 
+/* A set of strings (copies), hashed: membership in constant time where a
+ * run meets thousands (the folders of a tree). Zero-initialised is empty. */
+struct pk_strset {
+	char **v;
+	size_t n, cap;
+	size_t *slots; /* open addressing: 1 + index into v, 0 = free */
+	size_t nslots;
+};
+/* Add S; returns 1 when it was there already (nothing added). */
+int pk_strset_add(struct pk_strset *set, const char *s);
+/* The copy of S in SET, or NULL. */
+const char *pk_strset_find(const struct pk_strset *set, const char *s);
+void pk_strset_clear(struct pk_strset *set);
+
 /* The kinds of a timing-tensor event: what its stamp means. The injection
  * writes them into the event map; probe-report reads them from it. */
 enum pk_event_kind { PK_EV_ISSUE, PK_EV_DRAIN, PK_EV_PHASE, PK_EV_ARRIVAL, PK_EV_RELEASE, PK_EV_KINDS };

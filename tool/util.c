@@ -505,3 +505,58 @@ int pk_path_within(const char *path, const char *dir)
 	}
 	return stat("/", &st) == 0 && st.st_dev == d.st_dev && st.st_ino == d.st_ino;
 }
+
+static size_t strset_hash(const char *s)
+{
+	size_t h = 1469598103934665603u; /* FNV-1a */
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211u;
+	return h;
+}
+
+const char *pk_strset_find(const struct pk_strset *set, const char *s)
+{
+	if (!set->nslots)
+		return NULL;
+	for (size_t h = strset_hash(s) & (set->nslots - 1);; h = (h + 1) & (set->nslots - 1)) {
+		size_t v = set->slots[h];
+		if (!v)
+			return NULL;
+		if (!strcmp(set->v[v - 1], s))
+			return set->v[v - 1];
+	}
+}
+
+int pk_strset_add(struct pk_strset *set, const char *s)
+{
+	if (pk_strset_find(set, s))
+		return 1;
+	PK_GROW(set->v, set->cap, set->n + 1);
+	set->v[set->n++] = pk_xstrdup(s);
+	if (2 * set->n > set->nslots) { /* at most half full */
+		free(set->slots);
+		set->nslots = set->nslots ? set->nslots * 2 : 64;
+		set->slots = pk_xcalloc(set->nslots, sizeof(*set->slots));
+		for (size_t i = 0; i < set->n; i++) {
+			size_t h = strset_hash(set->v[i]) & (set->nslots - 1);
+			while (set->slots[h])
+				h = (h + 1) & (set->nslots - 1);
+			set->slots[h] = i + 1;
+		}
+	} else {
+		size_t h = strset_hash(s) & (set->nslots - 1);
+		while (set->slots[h])
+			h = (h + 1) & (set->nslots - 1);
+		set->slots[h] = set->n;
+	}
+	return 0;
+}
+
+void pk_strset_clear(struct pk_strset *set)
+{
+	for (size_t i = 0; i < set->n; i++)
+		free(set->v[i]);
+	free(set->v);
+	free(set->slots);
+	memset(set, 0, sizeof(*set));
+}
