@@ -374,10 +374,10 @@ static void print_all(struct probe *probes, const struct pk_fileset *fs, int jso
 {
 	json_t *timing = timing_files(fs);
 	if (json) {
-		print_json(probes, fs->nnames, timing);
+		print_json(probes, fs->names.n, timing);
 		return;
 	}
-	print_text(probes, fs->nnames);
+	print_text(probes, fs->names.n);
 	print_timing_text(timing);
 	json_decref(timing);
 }
@@ -440,29 +440,29 @@ int cmd_list(int argc, char **argv)
 	for (size_t i = 0; i < nfiles; i++)
 		pending += pk_journal_report(files[i], json || names_only ? stderr : stdout);
 	if (names_only) {
-		for (size_t i = 0; i < fs.nnames; i++)
-			puts(fs.names[i]);
+		for (size_t i = 0; i < fs.names.n; i++)
+			puts(fs.names.v[i]);
 		rc = PK_EXIT_OK;
 		goto out;
 	}
-	probes = pk_xcalloc(fs.nnames, sizeof(*probes));
-	for (size_t i = 0; i < fs.nnames; i++)
-		probes[i].name = fs.names[i];
+	probes = pk_xcalloc(fs.names.n, sizeof(*probes));
+	for (size_t i = 0; i < fs.names.n; i++)
+		probes[i].name = fs.names.v[i];
 	for (size_t fi = 0; fi < fs.n; fi++)
 		for (size_t k = 0; k < fs.f[fi].src.scan.nblocks; k++) {
 			struct probe *p = &probes[fs.f[fi].name_of[k]];
 			PK_GROW(p->parts, p->cap, p->nparts + 1);
 			p->parts[p->nparts++] = (struct part){&fs.f[fi], &fs.f[fi].src.scan.blocks[k]};
 		}
-	for (size_t i = 0; i < fs.nnames; i++)
+	for (size_t i = 0; i < fs.names.n; i++)
 		find_problems(&probes[i]);
 	print_all(probes, &fs, json);
 	rc = pending ? PK_EXIT_FINDINGS : PK_EXIT_OK;
-	for (size_t i = 0; i < fs.nnames; i++)
+	for (size_t i = 0; i < fs.names.n; i++)
 		if (probes[i].nproblems)
 			rc = PK_EXIT_FINDINGS;
 out:
-	free_probes(probes, fs.nnames);
+	free_probes(probes, fs.names.n);
 	pcre2_code_free(re_decl);
 	pcre2_code_free(re_use);
 	pk_fileset_free(&fs);

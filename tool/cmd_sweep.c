@@ -244,9 +244,9 @@ static int select_probes(struct sweep *sw)
 {
 	struct pk_fileset *fs = &sw->fs;
 	if (sw->o.all) {
-		for (size_t i = 0; i < fs->nnames; i++)
-			if (strcmp(fs->names[i], PK_BASE_PROBE) || fs->nnames == 1)
-				add_probe(sw, fs->names[i]);
+		for (size_t i = 0; i < fs->names.n; i++)
+			if (strcmp(fs->names.v[i], PK_BASE_PROBE) || fs->names.n == 1)
+				add_probe(sw, fs->names.v[i]);
 		if (!sw->np)
 			return pk_error("%s: no TIMING_PROBE blocks found: nothing to sweep", sw->files[0]);
 		return 0;
@@ -261,7 +261,7 @@ static int select_probes(struct sweep *sw)
 		for (size_t k = 0; k < sw->np; k++)
 			if (!strcmp(sw->p[k].name, t))
 				return pk_error("--probes: '%s' is given twice", t);
-		add_probe(sw, fs->names[at]);
+		add_probe(sw, fs->names.v[at]);
 	}
 	return sw->np ? 0 : pk_error("--probes: the list is empty");
 }

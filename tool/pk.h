@@ -101,8 +101,8 @@ struct pk_strset {
 };
 /* Add S; returns 1 when it was there already (nothing added). */
 int pk_strset_add(struct pk_strset *set, const char *s);
-/* The copy of S in SET, or NULL. */
-const char *pk_strset_find(const struct pk_strset *set, const char *s);
+/* The index of S in SET (v[], in the order added), or -1. */
+long pk_strset_index(const struct pk_strset *set, const char *s);
 void pk_strset_clear(struct pk_strset *set);
 
 /* The kinds of a timing-tensor event: what its stamp means. The injection

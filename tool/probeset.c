@@ -5,56 +5,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-static size_t hash_name(const char *s)
-{
-	size_t h = 1469598103934665603u; /* FNV-1a */
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211u;
-	return h;
-}
-
 long pk_fileset_find(const struct pk_fileset *fs, const char *name)
 {
-	if (!fs->nslots)
-		return -1;
-	for (size_t h = hash_name(name) & (fs->nslots - 1);; h = (h + 1) & (fs->nslots - 1)) {
-		size_t v = fs->slots[h];
-		if (!v)
-			return -1;
-		if (!strcmp(fs->names[v - 1], name))
-			return (long)(v - 1);
-	}
-}
-
-static void rehash(struct pk_fileset *fs)
-{
-	free(fs->slots);
-	fs->nslots = fs->nslots ? fs->nslots * 2 : 64;
-	fs->slots = pk_xcalloc(fs->nslots, sizeof(*fs->slots));
-	for (size_t i = 0; i < fs->nnames; i++) {
-		size_t h = hash_name(fs->names[i]) & (fs->nslots - 1);
-		while (fs->slots[h])
-			h = (h + 1) & (fs->nslots - 1);
-		fs->slots[h] = i + 1;
-	}
+	return pk_strset_index(&fs->names, name);
 }
 
 static size_t add_name(struct pk_fileset *fs, const char *name)
 {
-	long at = pk_fileset_find(fs, name);
-	if (at >= 0)
-		return (size_t)at;
-	PK_GROW(fs->names, fs->cap_names, fs->nnames + 1);
-	fs->names[fs->nnames++] = pk_xstrdup(name);
-	if (fs->nnames * 2 > fs->nslots)
-		rehash(fs);
-	else {
-		size_t h = hash_name(name) & (fs->nslots - 1);
-		while (fs->slots[h])
-			h = (h + 1) & (fs->nslots - 1);
-		fs->slots[h] = fs->nnames;
-	}
-	return fs->nnames - 1;
+	pk_strset_add(&fs->names, name);
+	return (size_t)pk_strset_index(&fs->names, name);
 }
 
 int pk_fileset_load(struct pk_fileset *fs, char *const *paths, size_t n, int load_flags, int scan_flags)
@@ -111,10 +70,7 @@ void pk_fileset_free(struct pk_fileset *fs)
 		pk_plan_free(&fs->f[i].plan);
 		free(fs->f[i].name_of);
 	}
-	free(fs->slots);
-	for (size_t i = 0; i < fs->nnames; i++)
-		free(fs->names[i]);
-	free(fs->names);
+	pk_strset_clear(&fs->names);
 	free(fs->f);
 	memset(fs, 0, sizeof(*fs));
 }
@@ -127,23 +83,23 @@ int pk_fileset_has(const struct pk_fileset *fs, const char *name)
 int pk_fileset_unknown(const struct pk_fileset *fs, const char *name)
 {
 	const char *where = fs->n == 1 ? fs->f[0].src.buf.path : "the given files";
-	if (fs->nnames == 0)
+	if (fs->names.n == 0)
 		return pk_error("%s: unknown probe '%s': no TIMING_PROBE blocks found", where, name);
 	size_t cap = 64;
-	for (size_t i = 0; i < fs->nnames; i++)
-		cap += strlen(fs->names[i]) + 2;
+	for (size_t i = 0; i < fs->names.n; i++)
+		cap += strlen(fs->names.v[i]) + 2;
 	char *known = pk_xmalloc(cap);
 	known[0] = '\0';
 	const char *best = NULL;
 	size_t best_d = (size_t)-1;
-	for (size_t i = 0; i < fs->nnames; i++) {
+	for (size_t i = 0; i < fs->names.n; i++) {
 		if (i)
 			strcat(known, ", ");
-		strcat(known, fs->names[i]);
-		size_t d = pk_distance(name, fs->names[i]);
+		strcat(known, fs->names.v[i]);
+		size_t d = pk_distance(name, fs->names.v[i]);
 		if (d < best_d) {
 			best_d = d;
-			best = fs->names[i];
+			best = fs->names.v[i];
 		}
 	}
 	size_t limit = strlen(name) / 2 > 2 ? strlen(name) / 2 : 2;

@@ -6,6 +6,7 @@
 
 #include "edit.h"
 #include "emit.h"
+#include "pk.h"
 #include "source.h"
 
 struct pk_file {
@@ -18,10 +19,7 @@ struct pk_file {
 struct pk_fileset {
 	struct pk_file *f;
 	size_t n;
-	char **names; /* distinct probe names, in order of first appearance */
-	size_t nnames, cap_names;
-	size_t *slots; /* open-addressing hash: 1 + index into names, 0 = free */
-	size_t nslots;
+	struct pk_strset names; /* distinct probe names, in order of first appearance */
 };
 
 /* Load every path as one set (pk_buf_load_set) and scan each file once
@@ -36,7 +34,7 @@ int pk_fileset_adopt(struct pk_fileset *fs, char *const *paths, size_t n, struct
                      int load_flags, int scan_flags);
 void pk_fileset_free(struct pk_fileset *fs);
 int pk_fileset_has(const struct pk_fileset *fs, const char *name);
-/* Index of NAME in fs->names, or -1. */
+/* Index of NAME in fs->names.v, or -1. */
 long pk_fileset_find(const struct pk_fileset *fs, const char *name);
 /* "unknown probe 'X'" with the known names and the closest one; returns -1. */
 int pk_fileset_unknown(const struct pk_fileset *fs, const char *name);

@@ -514,22 +514,22 @@ static size_t strset_hash(const char *s)
 	return h;
 }
 
-const char *pk_strset_find(const struct pk_strset *set, const char *s)
+long pk_strset_index(const struct pk_strset *set, const char *s)
 {
 	if (!set->nslots)
-		return NULL;
+		return -1;
 	for (size_t h = strset_hash(s) & (set->nslots - 1);; h = (h + 1) & (set->nslots - 1)) {
 		size_t v = set->slots[h];
 		if (!v)
-			return NULL;
+			return -1;
 		if (!strcmp(set->v[v - 1], s))
-			return set->v[v - 1];
+			return (long)(v - 1);
 	}
 }
 
 int pk_strset_add(struct pk_strset *set, const char *s)
 {
-	if (pk_strset_find(set, s))
+	if (pk_strset_index(set, s) >= 0)
 		return 1;
 	PK_GROW(set->v, set->cap, set->n + 1);
 	set->v[set->n++] = pk_xstrdup(s);
