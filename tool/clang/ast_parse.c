@@ -259,12 +259,36 @@ static void sdk_args(struct argv_b *out)
 	}
 }
 
+/* Every parse's arguments around the build's own flags (-p, the SDK,
+ * those after --): the language before them; after them the stubs,
+ * searched last, and the prelude of the compiler's built-in names,
+ * whatever else is found. With nothing between, these are the arguments
+ * the prelude was precompiled with (default_args). */
+static const char *const args_head[] = {"-x", "c++", "-std=c++17", NULL};
+static const char *const args_tail[] = {"-idirafter", STUB_DIR,          "-include", STUB_DIR "/probekit_prelude.h",
+                                        "-w",         "-ferror-limit=0", NULL};
+
+static void push_all(struct argv_b *a, const char *const *v)
+{
+	for (; *v; v++)
+		push(a, *v);
+}
+
+/* What follows the build's own flags: libclang's resource directory (its
+ * <stddef.h>), then args_tail. */
+static void push_tail(struct argv_b *a)
+{
+	if (PROBEKIT_CLANG_RESOURCE_DIR[0]) {
+		push(a, "-resource-dir");
+		push(a, PROBEKIT_CLANG_RESOURCE_DIR);
+	}
+	push_all(a, args_tail);
+}
+
 int pk_ast_args(const char *path, const struct pk_parse_opts *o, char ***argv, int *argc)
 {
 	struct argv_b a = {0};
-	push(&a, "-x");
-	push(&a, "c++");
-	push(&a, "-std=c++17");
+	push_all(&a, args_head);
 	if (o->build_dir && cdb_args(&a, o->build_dir, path) < 0) {
 		pk_ast_args_free(a.v, a.n);
 		return -1;
@@ -272,16 +296,7 @@ int pk_ast_args(const char *path, const struct pk_parse_opts *o, char ***argv, i
 	sdk_args(&a);
 	for (int i = 0; i < o->nextra; i++)
 		push(&a, o->extra[i]);
-	if (PROBEKIT_CLANG_RESOURCE_DIR[0]) {
-		push(&a, "-resource-dir");
-		push(&a, PROBEKIT_CLANG_RESOURCE_DIR);
-	}
-	push(&a, "-idirafter");
-	push(&a, STUB_DIR);
-	push(&a, "-include"); /* the compiler's built-in names, whatever else is found */
-	push(&a, STUB_DIR "/probekit_prelude.h");
-	push(&a, "-w");
-	push(&a, "-ferror-limit=0");
+	push_tail(&a);
 	*argv = a.v;
 	*argc = a.n;
 	return 0;
@@ -676,6 +691,8 @@ static void reparse_if_better(struct pk_ast *a, const char *main, struct argv_b 
 /* The prelude precompiled at build time (pch_build.c): probekit_prelude.pch
  * beside this module, or NULL when it is not there or the prelude served
  * (a rules directory's) is not the one built in, which it was made from. */
+static struct stat pch_st; /* its state when found */
+
 static const char *prelude_pch(void)
 {
 	static char path[PATH_MAX];
@@ -694,8 +711,7 @@ static const char *prelude_pch(void)
 	int w =
 	    slash ? snprintf(path, sizeof(path), "%.*s/probekit_prelude.pch", (int)(slash - di.dli_fname), di.dli_fname)
 	          : snprintf(path, sizeof(path), "probekit_prelude.pch");
-	struct stat st;
-	if (w <= 0 || (size_t)w >= sizeof(path) || stat(path, &st) < 0 || !S_ISREG(st.st_mode)) {
+	if (w <= 0 || (size_t)w >= sizeof(path) || stat(path, &pch_st) < 0 || !S_ISREG(pch_st.st_mode)) {
 		path[0] = '\0';
 		return NULL;
 	}
@@ -708,28 +724,14 @@ static const char *prelude_pch(void)
  * <stdint.h>). */
 static int default_args(const struct argv_b *all)
 {
-	static const char *const with_dir[] = {"-x",
-	                                       "c++",
-	                                       "-std=c++17",
-	                                       "-resource-dir",
-	                                       PROBEKIT_CLANG_RESOURCE_DIR,
-	                                       "-idirafter",
-	                                       STUB_DIR,
-	                                       "-include",
-	                                       STUB_DIR "/probekit_prelude.h",
-	                                       "-w",
-	                                       "-ferror-limit=0",
-	                                       NULL};
-	int skip = !PROBEKIT_CLANG_RESOURCE_DIR[0]; /* no -resource-dir pair */
-	int n = 0;
-	for (int i = 0; with_dir[i]; i++) {
-		if (skip && (i == 3 || i == 4))
-			continue;
-		if (n >= all->n || strcmp(all->v[n], with_dir[i]))
-			return 0;
-		n++;
-	}
-	return n == all->n;
+	struct argv_b d = {0};
+	push_all(&d, args_head);
+	push_tail(&d);
+	int same = d.n == all->n;
+	for (int i = 0; i < d.n && same; i++)
+		same = !strcmp(d.v[i], all->v[i]);
+	pk_ast_args_free(d.v, d.n);
+	return same;
 }
 
 /* Did the parse refuse the precompiled prelude (another libclang, a changed
@@ -769,9 +771,7 @@ static enum CXErrorCode parse_first(struct pk_ast *a, const char *main, struct a
 		enum CXErrorCode ec = parse_tu(a->index, main, v, all->n, st->u, (unsigned)st->n, flags, &a->tu);
 		free(v);
 		if (ec == CXError_Success && a->tu && !pch_refused(a->tu)) {
-			struct stat sb;
-			if (stat(pch, &sb) == 0)
-				pk_note_read(pch, &sb);
+			pk_note_read(pch, &pch_st);
 			return ec;
 		}
 		if (a->tu)
