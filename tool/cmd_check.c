@@ -627,21 +627,28 @@ static void check_item(const struct check *c, struct item *it, struct matcher *m
 	pk_source_free(&src);
 }
 
+/* The length of PATH's folder part ("dir/" of "dir/f.c"; 0: none). */
+static size_t folder_len(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? (size_t)(slash - path) + 1 : 0;
+}
+
 /* The pending journals of item I's folder, read here in parallel when the
  * item before is of another folder (the first of each folder in the walk's
  * order always is); printed in order after the run (print_journals). */
 static void read_journals(struct check *c, size_t i)
 {
 	struct item *it = &c->items[i];
-	char *dir = pk_journal_dir_of(it->path);
-	if (!dir)
+	const char *prev = i ? c->items[i - 1].path : NULL;
+	size_t n = folder_len(it->path);
+	if (prev && strcmp(prev, "-") && n == folder_len(prev) && !memcmp(it->path, prev, n))
 		return;
-	char *prev = i ? pk_journal_dir_of(c->items[i - 1].path) : NULL;
-	if (!prev || strcmp(prev, dir)) {
+	char *dir = pk_journal_dir_of(it->path);
+	if (dir) {
 		it->journals = pk_journal_dir_text(dir, &it->njournals);
 		it->journals_read = 1;
 	}
-	free(prev);
 	free(dir);
 }
 

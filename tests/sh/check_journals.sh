@@ -25,4 +25,8 @@ for j in 1 2 4; do
 	[ $rc -eq 1 ] && ok "-j $j: exit 1" || fail "-j $j: exit $rc, not 1"
 	same "-j $j: each journal once, in the files' order" "$scratch/expected" "$scratch/out.$j"
 done
+# standard input first: the file after it still has its folder read
+(cd "$t/c" && echo "int y;" | probe-check - w.cpp >"$scratch/out.stdin" 2>&1)
+line ./.probekit-txn.9.zzzzzz >"$scratch/expected.stdin"
+same "standard input, then a file: its folder's journal" "$scratch/expected.stdin" "$scratch/out.stdin"
 finish
